@@ -1,0 +1,34 @@
+# Every target bootstraps .venv itself; a fresh machine needs only python3 (3.11+) and make.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test demo bench lint format clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m bot
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest
+
+demo: $(STAMP)
+	$(PY) -m render.demo
+
+bench: $(STAMP)
+	$(PY) bench/engine_bench.py
+
+format: $(STAMP)
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .ruff_cache .hypothesis
