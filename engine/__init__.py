@@ -1,0 +1,57 @@
+"""Photosynthesis rules engine: pure, deterministic, synchronous (DESIGN section 2).
+
+The facade::
+
+    cfg = engine.Config(seats=("human", "human", "cynthia"))
+    state = engine.new_game(cfg, seed=42)
+    engine.legal_actions(state)      # list[Action]; str(a) is the canonical notation
+    engine.apply(state, "grow D4")   # a new state; raises engine.IllegalAction saying why
+    engine.auto_action(state)        # Cynthia's decision when she is to act
+    engine.light_for_sun(state, sun) # light each seat would collect with the sun at `sun`
+    engine.scores(state)             # final-score formula on the current state
+"""
+
+from .actions import Action, IllegalAction, parse_action, parse_actions
+from .config import CYNTHIA, HUMAN, Config
+from .game import (
+    apply,
+    auto_action,
+    check,
+    grow_cost,
+    legal_actions,
+    light_for_sun,
+    new_game,
+    next_price,
+    score_parts,
+    scores,
+    shadow_map,
+    winners,
+)
+from .record import Record, replay
+from .state import GameState, SeatState
+
+__all__ = [
+    "CYNTHIA",
+    "HUMAN",
+    "Action",
+    "Config",
+    "GameState",
+    "IllegalAction",
+    "Record",
+    "SeatState",
+    "apply",
+    "auto_action",
+    "check",
+    "grow_cost",
+    "legal_actions",
+    "light_for_sun",
+    "new_game",
+    "next_price",
+    "parse_action",
+    "parse_actions",
+    "replay",
+    "score_parts",
+    "scores",
+    "shadow_map",
+    "winners",
+]

@@ -1,0 +1,133 @@
+"""Actions and their notation (DESIGN 2.2).
+
+An ``Action`` is a verb and a tuple of arguments (space indices, piece sizes, words). Its
+``str`` is the canonical notation; ``parse_action`` reads the canonical form and the forgiving
+forms players type. Verbs register a formatter and a parser here, so the expansion adds its verbs
+the same way the base game does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .geometry import LABELS, parse_label
+from .pieces import SIZE_NAMES, SIZE_WORDS
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now, or text that is not an action. The message says why."""
+
+
+class Action:
+    """One decision: ``verb`` and ``args``. Equality and hashing ignore ``explanation``.
+
+    ``explanation`` is filled in for the automa's decisions (why Cynthia chose this).
+    """
+
+    __slots__ = ("verb", "args", "explanation")
+
+    def __init__(self, verb: str, args: tuple = (), explanation: str = "") -> None:
+        self.verb = verb
+        self.args = args
+        self.explanation = explanation
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self.verb == other.verb and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash((self.verb, self.args))
+
+    def __str__(self) -> str:
+        return FORMATTERS[self.verb](self.args)
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+
+def _space(i: int) -> str:
+    return LABELS[i]
+
+
+#: verb -> function from args to canonical text.
+FORMATTERS: dict[str, Callable[[tuple], str]] = {
+    "place": lambda a: f"place {_space(a[0])}",
+    "buy": lambda a: f"buy {SIZE_NAMES[a[0]]}",
+    "plant": lambda a: f"plant {_space(a[0])} {_space(a[1])}",
+    "grow": lambda a: f"grow {_space(a[0])}",
+    "collect": lambda a: f"collect {_space(a[0])}",
+    "end": lambda a: "end",
+}
+
+#: Word a player may type -> canonical verb.
+VERB_WORDS: dict[str, str] = {
+    "place": "place", "s": "place", "setup": "place",
+    "buy": "buy", "b": "buy",
+    "plant": "plant", "p": "plant",
+    "grow": "grow", "g": "grow",
+    "collect": "collect", "c": "collect",
+    "end": "end", "e": "end", "pass": "end",
+}  # fmt: skip
+
+#: verb -> function from the words after the verb to args (raises IllegalAction).
+PARSERS: dict[str, Callable[[list[str]], tuple]] = {}
+
+
+def _spaces(words: list[str], n: int, verb: str, usage: str) -> tuple:
+    if len(words) != n:
+        raise IllegalAction(f"Write {verb} as '{usage}'.")
+    try:
+        return tuple(parse_label(w) for w in words)
+    except ValueError as e:
+        raise IllegalAction(str(e)) from None
+
+
+def _parse_buy(words: list[str]) -> tuple:
+    if len(words) != 1 or words[0] not in SIZE_WORDS:
+        raise IllegalAction(
+            "Write a purchase as 'buy seed', 'buy small', 'buy medium' or 'buy large'."
+        )
+    return (SIZE_WORDS[words[0]],)
+
+
+def _parse_end(words: list[str]) -> tuple:
+    if words:
+        raise IllegalAction("'end' takes nothing after it.")
+    return ()
+
+
+PARSERS.update(
+    {
+        "place": lambda w: _spaces(w, 1, "a placement", "place A1"),
+        "buy": _parse_buy,
+        "plant": lambda w: _spaces(w, 2, "a planting", "plant C3 E5 (tree, then target)"),
+        "grow": lambda w: _spaces(w, 1, "growing", "grow D4"),
+        "collect": lambda w: _spaces(w, 1, "collecting", "collect D4"),
+        "end": _parse_end,
+    }
+)
+
+_SPLIT = re.compile(r"[\s,;:>\-–—/]+|(?<=[a-z0-9])(?=[a-g][1-7]\b)")
+
+
+def parse_action(text: str | Action) -> Action:
+    """Read one action in the notation. Case and spacing are free: ``p c3-e5``, ``grow d4``."""
+    if isinstance(text, Action):
+        return text
+    words = [w for w in _SPLIT.split(text.strip().lower()) if w and w != "to"]
+    if not words:
+        raise IllegalAction("Type an action, for example 'grow D4' or 'end'.")
+    verb = VERB_WORDS.get(words[0])
+    if verb is None:
+        raise IllegalAction(
+            f"'{words[0]}' is not an action. Try place, buy, plant, grow, collect or end."
+        )
+    return Action(verb, PARSERS[verb](words[1:]))
+
+
+def parse_actions(text: str) -> list[Action]:
+    """Several actions separated by ``;`` or new lines, e.g. ``grow D4; plant C3 E5; end``."""
+    parts = [p for p in re.split(r"[;\n]+", text) if p.strip()]
+    if not parts:
+        raise IllegalAction("Type an action, for example 'grow D4' or 'end'.")
+    return [parse_action(p) for p in parts]

@@ -1,0 +1,70 @@
+"""Game configuration: seats, variants and options (DESIGN 2.1)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+HUMAN = "human"
+CYNTHIA = "cynthia"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything fixed for a whole game.
+
+    ``seats`` lists 2-4 seats in turn order, each ``"human"`` or ``"cynthia"``.
+    ``revolutions`` is 3, or 4 for the advanced variant with the fourth sun revolution counter.
+    ``shadow_rule`` is the advanced rule: no planting from, and no growing of, a shadowed piece.
+    """
+
+    seats: tuple[str, ...] = (HUMAN, HUMAN)
+    revolutions: int = 3
+    shadow_rule: bool = False
+    # Under the Moonlight modes.
+    moon_animals: bool = False
+    elder_tree: bool = False
+    moonstones: bool = False
+    # Cynthia difficulty options (RULES-DATA 8, cynthia-solo "Adjusting Difficulty").
+    easier_no_final_collect: bool = False
+    easier_grow_plus_one: bool = False
+    easier_two_small_start: bool = False
+    harder_grow_minus_one: bool = False
+    harder_score_trees: bool = False
+    cynthia_opponent_tiebreak: bool = True
+
+    def __post_init__(self) -> None:
+        seats = tuple(self.seats)
+        object.__setattr__(self, "seats", seats)
+        if not 2 <= len(seats) <= 4:
+            raise ValueError("A game has 2 to 4 seats.")
+        for kind in seats:
+            if kind not in (HUMAN, CYNTHIA):
+                raise ValueError(f"A seat is 'human' or 'cynthia', not {kind!r}.")
+        if self.revolutions not in (3, 4):
+            raise ValueError("A game has 3 revolutions, or 4 with the advanced variant.")
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.seats)
+
+    @property
+    def expansion(self) -> bool:
+        """True when any Under the Moonlight mode is on."""
+        return self.moon_animals or self.elder_tree or self.moonstones
+
+    @property
+    def last_round(self) -> int:
+        return 6 * self.revolutions
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["seats"] = list(self.seats)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Config:
+        known = {f.name for f in fields(cls)}
+        kwargs = {k: v for k, v in d.items() if k in known}
+        if "seats" in kwargs:
+            kwargs["seats"] = tuple(kwargs["seats"])
+        return cls(**kwargs)

@@ -1,0 +1,48 @@
+"""Game records: the config, the seed and one canonical action per line (DESIGN 2.2)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .actions import Action, parse_action
+from .config import Config
+from .game import apply, new_game
+from .state import GameState
+
+
+def replay(config: Config, seed: int, actions) -> GameState:
+    """The state reached by playing ``actions`` (Actions or notation) from a new game."""
+    state = new_game(config, seed)
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+@dataclass
+class Record:
+    """A game record. Its text form is a JSON header line, then one action per line."""
+
+    config: Config
+    seed: int
+    actions: list[str] = field(default_factory=list)
+
+    def state(self) -> GameState:
+        return replay(self.config, self.seed, self.actions)
+
+    def to_text(self) -> str:
+        header = json.dumps({"config": self.config.to_dict(), "seed": self.seed})
+        return "\n".join([header, *self.actions]) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> Record:
+        lines = [line.strip() for line in text.splitlines()]
+        lines = [line for line in lines if line and not line.startswith("#")]
+        if not lines:
+            raise ValueError("An empty game record.")
+        header = json.loads(lines[0])
+        actions = [str(parse_action(line)) for line in lines[1:]]
+        return cls(Config.from_dict(header["config"]), int(header["seed"]), actions)
+
+    def append(self, action: Action | str) -> None:
+        self.actions.append(str(parse_action(action)))
