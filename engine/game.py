@@ -506,7 +506,7 @@ def _photosynthesis(s: GameState) -> None:
     parts = ", ".join(f"seat {i + 1} +{g}" for i, g in enumerate(gains))
     s.events = (
         *s.events,
-        f"Round {s.round}: the sun moves to the {SUN_CORNER_NAMES[s.sun]} corner; photosynthesis: {parts}.",
+        f"Round {s.round}, sun at the {SUN_CORNER_NAMES[s.sun]} corner: photosynthesis {parts}.",
     )
     if s.ext is not None:
         from . import moonlight  # noqa: PLC0415

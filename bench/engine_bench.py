@@ -1,0 +1,78 @@
+"""Engine speed: light_for_sun on a full mid-game board, and random play of 4-seat games.
+
+Run: ``make bench`` or ``.venv/bin/python bench/engine_bench.py``. Prints medians; one core.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.position import build  # noqa: E402
+
+FOUR = engine.Config(seats=("human",) * 4)
+
+
+def mid_game_board() -> engine.GameState:
+    """A crowded 4-seat board: 24 pieces of every size spread over the rings."""
+    board = {
+        "D4": (0, 3), "C3": (1, 2), "C4": (2, 2), "D5": (3, 3), "E4": (0, 2), "E3": (1, 1),
+        "D3": (2, 1), "B2": (3, 2), "B3": (0, 1), "B4": (1, 3), "C5": (2, 0), "D6": (3, 1),
+        "E5": (0, 0), "F4": (1, 1), "F3": (2, 3), "F2": (3, 0), "E2": (0, 1), "D2": (1, 0),
+        "A1": (2, 1), "A4": (3, 1), "D7": (0, 1), "G4": (1, 1), "G1": (2, 1), "D1": (3, 1),
+    }  # fmt: skip
+    return build(FOUR, board, sun=2)
+
+
+def bench_light(repeats: int = 7, calls: int = 20000) -> float:
+    state = mid_game_board()
+    runs = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for sun in range(calls):
+            engine.light_for_sun(state, sun % 6)
+        runs.append((time.perf_counter() - t) / calls * 1e6)
+    return statistics.median(runs)
+
+
+def play_random_games(cfg: engine.Config, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random legal play calling legal_actions and apply at every decision."""
+    rnd = random.Random(seed)
+    decisions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = engine.new_game(cfg, seed=rnd.randrange(1 << 30))
+        while not state.is_over:
+            state = engine.apply(state, rnd.choice(engine.legal_actions(state)))
+            decisions += 1
+        games += 1
+    return decisions, games, time.perf_counter() - start
+
+
+def bench_play(cfg: engine.Config, repeats: int = 5, seconds: float = 2.0) -> tuple[float, float]:
+    rates, game_rates = [], []
+    for k in range(repeats):
+        decisions, games, elapsed = play_random_games(cfg, seconds, seed=k)
+        rates.append(decisions / elapsed)
+        game_rates.append(games / elapsed)
+    return statistics.median(rates), statistics.median(game_rates)
+
+
+def main() -> None:
+    light_us = bench_light()
+    print(f"light_for_sun, 24-piece 4-seat board: median {light_us:.2f} us per call (goal <= 20)")
+    rate, games = bench_play(FOUR)
+    print(
+        f"random 4-seat games (legal_actions + apply per decision): median {rate:,.0f} "
+        f"decisions/s, {games:.1f} games/s on one core (goal >= 15,000 decisions/s)"
+    )
+
+
+if __name__ == "__main__":
+    main()

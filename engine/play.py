@@ -1,0 +1,99 @@
+"""Play a hot-seat game in the terminal: ``python -m engine.play [--seats human,human,cynthia]``.
+
+Type actions in the notation (``grow D4``, ``plant C3 E5``, ``end``; several at once separated by
+``;``). ``?`` lists the legal actions, ``help`` the notation, ``quit`` leaves. Cynthia seats play
+by themselves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import (
+    Config,
+    IllegalAction,
+    apply,
+    auto_action,
+    legal_actions,
+    new_game,
+    parse_actions,
+    winners,
+)
+from .game import score_parts
+from .text import board_text, status_text
+
+HELP = """Actions:
+  place A2          place a starting tree (setup)
+  buy seed|small|medium|large
+  plant C3 E5       plant a seed from your tree on C3 onto E5
+  grow D4           grow the piece on D4 one size
+  collect D4        collect your large tree on D4 for a scoring token
+  end               end your turn
+Several at once: grow D4; plant C3 E5; end
+  ?                 list the legal actions      quit   leave the game"""
+
+
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description="Photosynthesis in the terminal (hot seat).")
+    p.add_argument("--seats", default="human,human", help="comma-separated human/cynthia seats")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--revolutions", type=int, choices=(3, 4), default=3)
+    p.add_argument("--shadow-rule", action="store_true")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
+    args = _parse_args(argv)
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    cfg = Config(
+        seats=tuple(s.strip() for s in args.seats.split(",")),
+        revolutions=args.revolutions,
+        shadow_rule=args.shadow_rule,
+    )
+    state = new_game(cfg, seed=args.seed)
+    shown = None
+    while not state.is_over:
+        for event in state.events:
+            print(event, file=out)
+        seat = state.current_seat
+        auto = auto_action(state)
+        if auto is not None:
+            print(f"Cynthia (seat {seat + 1}): {auto}  - {auto.explanation}", file=out)
+            state = apply(state, auto)
+            continue
+        if shown is not state:
+            print("\n" + board_text(state) + "\n" + status_text(state), file=out)
+            shown = state
+        print(f"Seat {seat + 1}> ", end="", file=out, flush=True)
+        line = stdin.readline()
+        if not line:
+            return 1
+        line = line.strip()
+        if line in ("quit", "exit"):
+            return 1
+        if line == "help":
+            print(HELP, file=out)
+            continue
+        if line == "?":
+            print(", ".join(str(a) for a in legal_actions(state)), file=out)
+            continue
+        try:  # several actions apply all together or not at all
+            after = state
+            for action in parse_actions(line):
+                after = apply(after, action)
+            state = after
+        except IllegalAction as e:
+            print(e, file=out)
+    for event in state.events:
+        print(event, file=out)
+    print("\n" + board_text(state) + "\n" + status_text(state), file=out)
+    for seat in range(len(state.seats)):
+        print(f"Seat {seat + 1}: {score_parts(state, seat)}", file=out)
+    print("Winner(s): " + ", ".join(f"seat {w + 1}" for w in winners(state)), file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
