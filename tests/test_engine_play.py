@@ -1,0 +1,49 @@
+"""The terminal hot-seat game (python -m engine.play)."""
+
+from __future__ import annotations
+
+import io
+
+from engine.play import main
+
+
+def run(lines: list[str], *args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(args), stdin=io.StringIO("\n".join(lines) + "\n"), out=out)
+    return code, out.getvalue()
+
+
+def test_hot_seat_game_shows_the_board_and_refuses_illegal_moves():
+    code, text = run(["place A1", "place D4", "place G1", "?", "quit"], "--seats", "human,human")
+    assert code == 1
+    assert "D .1  .2  .3  .4  .3  .2  .1" in text  # the empty board's middle row
+    assert "A a1" in text  # seat 1's small tree on A1 after the first placement
+    assert "Starting trees go on the outer ring (1-leaf spaces); D4 is not on it." in text
+    assert "place A2, place A3, place A4" in text  # legal actions listed after '?'
+
+
+def test_hot_seat_game_plays_to_the_end_and_names_the_winner():
+    moves = ["place A1", "place G1", "place A4", "place G4"] + ["end"] * 36
+    code, text = run(moves, "--seats", "human,human")
+    assert code == 0
+    assert "Round 18/18" in text
+    assert "The game is over." in text
+    assert "Winner(s): seat 1, seat 2" in text  # equal light, equal pieces: a shared win
+
+
+def test_several_actions_on_one_line_apply_together_or_not_at_all():
+    moves = [
+        "place A1",
+        "place G1",
+        "place A4",
+        "place G4",
+        "buy seed; grow D4",
+        "buy seed",
+        "quit",
+    ]
+    code, text = run(moves, "--seats", "human,human")
+    assert "You have nothing on D4 to grow." in text
+    after = text.split("You have nothing on D4 to grow.")[1]
+    # Only the second, separate purchase happened: one seed bought, 1 light point left.
+    assert "> seat 1 [a] human (first player): light 1" in after
+    assert "store seed:3 " in after and "store seed:2 " not in after
