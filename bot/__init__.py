@@ -1,0 +1,1 @@
+"""Photosynthesis for Discord: the discord.py application (commands, views, storage)."""

@@ -1,0 +1,65 @@
+"""`python -m bot`: run the bot with settings from the environment and `.env`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from dotenv import load_dotenv
+
+from . import texts
+from .config import ConfigError, Settings, load_settings
+from .logs import configure_logging
+
+log = logging.getLogger("bot")
+
+
+async def run(settings: Settings) -> None:
+    """Run until disconnected or until SIGTERM/SIGINT asks for a graceful shutdown."""
+    from .app import PhotosynthesisBot
+
+    bot = PhotosynthesisBot(settings)
+    loop = asyncio.get_running_loop()
+
+    def stop(signame: str) -> None:
+        log.info("signal received, closing", extra={"signal": signame})
+        loop.create_task(bot.close())
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop, sig.name)
+    async with bot:
+        await bot.start(settings.token)
+
+
+def main() -> int:
+    """Entry point (`python -m bot`, `make run`, the `photosynthesis-bot` script)."""
+    load_dotenv()
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        if "DISCORD_TOKEN" in str(exc):
+            print(texts.NO_TOKEN, file=sys.stderr)
+        else:
+            print(f"Configuration error: {exc} See .env.example.", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, secrets=[settings.token])
+    log.info("starting", extra={"settings": repr(settings)})
+    try:
+        asyncio.run(run(settings))
+    except discord_login_failure() as exc:
+        log.error("login failed: check DISCORD_TOKEN", extra={"error": type(exc).__name__})
+        return 1
+    return 0
+
+
+def discord_login_failure() -> type[Exception]:
+    """discord.LoginFailure, imported lazily so the no-token path stays fast."""
+    import discord
+
+    return discord.LoginFailure
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""The bot: a `commands.Bot` subclass that wires storage, the game service, cogs and
+persistent components together, syncs the slash commands and runs background upkeep."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import discord
+from discord.ext import commands, tasks
+
+from .cogs import EXTENSIONS
+from .config import Settings
+from .games import GameService
+from .storage import Storage, open_storage
+from .views import PERSISTENT_ITEMS
+
+log = logging.getLogger(__name__)
+
+#: A lobby nobody touched for this long is closed and its channel freed.
+LOBBY_MAX_AGE = timedelta(hours=24)
+UPKEEP_EVERY_MINUTES = 30
+
+
+class PhotosynthesisBot(commands.Bot):
+    """The Photosynthesis bot. Needs no privileged intents: only slash commands and
+    components, answered through interactions and channel messages."""
+
+    storage: Storage
+    games: GameService
+
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+
+    async def setup_hook(self) -> None:
+        """Open storage, load the cogs, register the persistent components, sync the
+        commands and start the background upkeep (runs once, before connecting)."""
+        self.storage = await open_storage(self.settings.database_path)
+        self.games = GameService(self.storage)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
+        await self.sync_commands()
+        self.upkeep.start()
+        log.info("setup done", extra={"database": self.settings.database_path})
+
+    async def sync_commands(self) -> None:
+        """Sync the slash commands: to the development guild when DEV_GUILD_ID is set
+        (instant), otherwise globally."""
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info(
+                "commands synced to the development guild",
+                extra={"guild_id": guild.id, "count": len(synced)},
+            )
+        else:
+            synced = await self.tree.sync()
+            log.info("commands synced globally", extra={"count": len(synced)})
+
+    async def on_ready(self) -> None:
+        log.info("ready", extra={"user": str(self.user), "guilds": len(self.guilds)})
+
+    @tasks.loop(minutes=UPKEEP_EVERY_MINUTES)
+    async def upkeep(self) -> None:
+        """Close idle lobbies; let Cynthia finish any turn a crash interrupted."""
+        lobby = self.get_cog("Lobby")
+        for game in await self.games.expire_lobbies(LOBBY_MAX_AGE):
+            log.info("lobby expired", extra={"game_id": game.id})
+            await lobby._close_messages(game)  # type: ignore[union-attr]
+        play = self.get_cog("Play")
+        for game in await self.storage.games_with_status("active"):
+            if await self.games.resume_automa(game.id) is not None:
+                log.info("automa resumed", extra={"game_id": game.id})
+                await play.publish(game.id)  # type: ignore[union-attr]
+
+    @upkeep.before_loop
+    async def _before_upkeep(self) -> None:
+        await self.wait_until_ready()
+
+    @upkeep.error
+    async def _upkeep_error(self, error: BaseException) -> None:
+        log.error("upkeep failed", exc_info=error)
+
+    async def close(self) -> None:
+        """Stop the upkeep, disconnect, then close storage."""
+        log.info("shutting down")
+        self.upkeep.cancel()
+        await super().close()
+        storage = getattr(self, "storage", None)
+        if storage is not None:
+            await storage.close()

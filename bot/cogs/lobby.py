@@ -1,0 +1,231 @@
+"""The `/ps` command group and the lobby: new, the lobby buttons, status, abandon, rules, help.
+
+Each handler translates the interaction into one `GameService` call and the result into a
+message; refusals come back as `UserError` and are answered by `replies.answering`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+import render
+
+from .. import embeds, texts
+from ..games import GameService, UserError
+from ..replies import answering
+from ..storage import GameRow
+from ..views import lobby_view, options_from_values
+
+if TYPE_CHECKING:
+    from ..app import PhotosynthesisBot
+
+log = logging.getLogger(__name__)
+
+#: The sample position of `/ps rules`: a 3-seat game played by the automa for this many actions.
+RULES_SAMPLE_PLIES = 30
+RULES_SAMPLE_SEED = 7
+
+
+def sample_position_png() -> bytes:
+    """The board picture for `/ps rules`: a game a few rounds in (pure; run it in a thread)."""
+    state = engine.new_game(engine.Config(seats=("cynthia",) * 3), seed=RULES_SAMPLE_SEED)
+    for _ in range(RULES_SAMPLE_PLIES):
+        state = engine.apply(state, engine.auto_action(state))
+    return render.board_png(state, names=["Ash", "Birch", "Cedar"])
+
+
+class Lobby(commands.Cog, name="Lobby"):
+    """Creating, joining, starting and ending games."""
+
+    ps = app_commands.Group(
+        name="ps", description="Play Photosynthesis in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: PhotosynthesisBot) -> None:
+        self.bot = bot
+        self._rules_png: bytes | None = None
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    async def fresh_view(self, game: GameRow) -> discord.ui.View | None:
+        """The current lobby buttons, offered with an "out of date" refusal."""
+        return lobby_view(game)
+
+    # --- /ps new ---
+
+    @ps.command(name="new", description="Open a Photosynthesis lobby in this channel")
+    @app_commands.describe(
+        revolutions="3 revolutions (18 rounds), or 4 for the advanced variant",
+        shadow_rule="Advanced: no planting from, or growing of, a shadowed piece",
+        random_seats="Seat players in random order instead of join order",
+        easier_no_final_collect="Cynthia easier: no free collect after the last round",
+        easier_grow_plus_one="Cynthia easier: growing costs her one more",
+        easier_two_small_start="Cynthia easier: she starts with two small trees",
+        harder_grow_minus_one="Cynthia harder: growing costs her one less",
+        harder_score_trees="Cynthia harder: she scores 1/2/3 per tree left at the end",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        revolutions: Literal[3, 4] = 3,
+        shadow_rule: bool = False,
+        random_seats: bool = False,
+        easier_no_final_collect: bool = False,
+        easier_grow_plus_one: bool = False,
+        easier_two_small_start: bool = False,
+        harder_grow_minus_one: bool = False,
+        harder_score_trees: bool = False,
+    ) -> None:
+        async with answering(interaction):
+            if interaction.channel_id is None:
+                raise UserError(texts.GUILD_ONLY)
+            options = {
+                "revolutions": revolutions,
+                "shadow_rule": shadow_rule,
+                "random_seats": random_seats,
+                "easier_no_final_collect": easier_no_final_collect,
+                "easier_grow_plus_one": easier_grow_plus_one,
+                "easier_two_small_start": easier_two_small_start,
+                "harder_grow_minus_one": harder_grow_minus_one,
+                "harder_score_trees": harder_score_trees,
+            }
+            try:
+                engine.Config(
+                    seats=("human", "cynthia"),
+                    **{k: v for k, v in options.items() if k != "random_seats"},
+                )
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            game = await self.games.new_lobby(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                options=options,
+            )
+            response = await interaction.response.send_message(
+                embed=embeds.lobby_embed(game), view=lobby_view(game)
+            )
+            if response.message_id is not None:
+                await self.bot.storage.set_message(
+                    game.id, "lobby", interaction.channel_id, response.message_id
+                )
+
+    # --- lobby components ---
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, action: str, game_id: int, version: int
+    ) -> None:
+        """Join / Leave / Add Cynthia / Remove Cynthia / Start."""
+        user = interaction.user
+        async with answering(interaction, self.fresh_view):
+            if action == "start":
+                result = await self.games.start(game_id, version, user.id)
+                await interaction.response.edit_message(
+                    embed=embeds.lobby_embed(result.game), view=None
+                )
+                await self.bot.get_cog("Play").publish(result.game.id)  # type: ignore[union-attr]
+                return
+            if action == "join":
+                game = await self.games.join(game_id, version, user.id, user.display_name)
+            elif action == "leave":
+                game = await self.games.leave(game_id, version, user.id)
+            elif action == "addcyn":
+                game = await self.games.add_cynthia(game_id, version, user.id)
+            else:
+                game = await self.games.remove_cynthia(game_id, version, user.id)
+            await interaction.response.edit_message(
+                embed=embeds.lobby_embed(game), view=lobby_view(game)
+            )
+
+    async def on_options(
+        self, interaction: discord.Interaction, game_id: int, version: int, values: list[str]
+    ) -> None:
+        """The host changed the options select."""
+        async with answering(interaction, self.fresh_view):
+            game = await self.games.set_options(
+                game_id, version, interaction.user.id, options_from_values(values)
+            )
+            await interaction.response.edit_message(
+                embed=embeds.lobby_embed(game), view=lobby_view(game)
+            )
+
+    # --- /ps status, /ps abandon ---
+
+    @ps.command(name="status", description="Show the game in this channel")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            game = await self.games.live_game(interaction.channel_id or 0)
+            if game is None:
+                raise UserError(texts.NO_GAME_HERE)
+            if game.status == "lobby":
+                await interaction.response.send_message(
+                    embed=embeds.lobby_embed(game), view=lobby_view(game), ephemeral=True
+                )
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            play = self.bot.get_cog("Play")
+            embed, file, view = await play.game_message_parts(game)  # type: ignore[union-attr]
+            await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
+
+    @ps.command(name="abandon", description="End the game in this channel (host or moderators)")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            permissions = interaction.permissions
+            game = await self.games.abandon(
+                interaction.channel_id or 0,
+                interaction.user.id,
+                can_manage=bool(permissions and permissions.manage_channels),
+            )
+            await interaction.response.send_message(
+                texts.ABANDONED.format(user=interaction.user.mention),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self._close_messages(game)
+
+    async def _close_messages(self, game: GameRow) -> None:
+        """Take the buttons off a finished game's lobby and game messages."""
+        for kind in ("lobby", "game"):
+            stored = await self.bot.storage.message(game.id, kind)
+            if stored is None:
+                continue
+            channel_id, message_id = stored
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                if kind == "lobby":
+                    await message.edit(embed=embeds.lobby_embed(game), view=None)
+                else:
+                    await message.edit(content=texts.GAME_ABANDONED, view=None)
+            except discord.HTTPException:
+                log.warning("could not edit a message", extra={"game_id": game.id, "kind": kind})
+
+    # --- /ps rules, /ps help ---
+
+    @ps.command(name="rules", description="A short illustrated summary of the rules")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if self._rules_png is None:
+                self._rules_png = await asyncio.to_thread(sample_position_png)
+            file = discord.File(io.BytesIO(self._rules_png), filename=embeds.BOARD_FILE)
+            await interaction.followup.send(embed=embeds.rules_embed(), file=file, ephemeral=True)
+
+    @ps.command(name="help", description="How to play Photosynthesis with this bot")
+    async def help(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            await interaction.response.send_message(embed=embeds.help_embed(), ephemeral=True)
+
+
+async def setup(bot: PhotosynthesisBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,250 @@
+"""Playing: the game message, the "Take my turn" panel, `/ps play` with autocomplete.
+
+Setup placements and turns go through the same path: a choice (panel or typed notation) becomes
+`GameService.play`, which applies it with the engine, lets any Cynthia seats act, and commits;
+then the player's panel is answered and the game message is brought up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+import render
+
+from .. import embeds, texts
+from ..games import Applied, GameService, TurnResult, UserError
+from ..replies import answering
+from ..storage import GameRow
+from ..views import game_view, panel
+
+if TYPE_CHECKING:
+    from ..app import PhotosynthesisBot
+
+log = logging.getLogger(__name__)
+
+RECENT_MOVES = 6
+LABEL = re.compile(r"^[A-G][1-7]$")
+
+
+def _highlight(recent: list[Applied]) -> list[str]:
+    """Board labels named by the recent actions (outlined on the picture)."""
+    return [w for a in recent for w in a.notation.split()[1:] if LABEL.match(w)]
+
+
+def _legal(state: Any) -> list[str]:
+    return [str(a) for a in engine.legal_actions(state)]
+
+
+class Play(commands.Cog, name="Play"):
+    """Turns: the game message, the panel and typed actions."""
+
+    def __init__(self, bot: PhotosynthesisBot) -> None:
+        self.bot = bot
+        self._publish_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        #: game id -> (game message id, seat whose turn it showed)
+        self._shown: dict[int, tuple[int, int | None]] = {}
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    async def cog_load(self) -> None:
+        """Attach `/ps play` to the `/ps` group of the Lobby cog (loaded first)."""
+        group = self.bot.tree.get_command("ps")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load bot.cogs.lobby before bot.cogs.play")
+        group.add_command(play_command)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("ps")
+        if isinstance(group, app_commands.Group):
+            group.remove_command("play")
+
+    # --- the game message ---
+
+    async def game_message_parts(
+        self, game: GameRow, state: Any = None
+    ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
+        """Embed, board picture and view of a started game."""
+        if state is None:
+            state = await self.games.state(game)
+        recent = await self.games.recent(game, RECENT_MOVES)
+        png = await asyncio.to_thread(
+            render.board_png,
+            state,
+            highlight=_highlight(recent[-2:]),
+            names=[s.name for s in game.seats],
+        )
+        file = discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE)
+        return embeds.game_embed(game, state, recent), file, game_view(game, state)
+
+    async def publish(self, game_id: int) -> None:
+        """Bring the channel's game message up to date.
+
+        While the same seat is to play, the message is edited in place; when the turn passes
+        (or the game ends) a new message is posted, mentioning the next player, and the old
+        one loses its button.
+        """
+        async with self._publish_locks[game_id]:
+            game = await self.games.get_game(game_id)
+            if game is None or game.config is None:
+                return
+            state = await self.games.state(game)
+            embed, file, view = await self.game_message_parts(game, state)
+            content = None
+            if not state.is_over and state.current_seat is not None:
+                current = game.seats[state.current_seat]
+                if current.user_id is not None:
+                    content = f"<@{current.user_id}>, it is your turn."
+            channel = self.bot.get_partial_messageable(game.channel_id)
+            stored = await self.bot.storage.message(game_id, "game")
+            shown = self._shown.get(game_id)
+            if (
+                stored is not None
+                and shown == (stored[1], state.current_seat)
+                and not state.is_over
+            ):
+                message = channel.get_partial_message(stored[1])
+                await message.edit(content=content, embed=embed, attachments=[file], view=view)
+                return
+            if stored is not None:
+                try:
+                    await channel.get_partial_message(stored[1]).edit(view=None)
+                except discord.HTTPException:
+                    log.info("old game message not editable", extra={"game_id": game_id})
+            message = await channel.send(content=content, embed=embed, file=file, view=view)
+            await self.bot.storage.set_message(game_id, "game", game.channel_id, message.id)
+            self._shown[game_id] = (message.id, state.current_seat)
+
+    # --- the turn panel ---
+
+    async def _fresh_panel(self, game: GameRow, user_id: int) -> discord.ui.View | None:
+        try:
+            game, state = await self.games.turn(game.id, user_id)
+        except UserError:
+            return None
+        return panel(game, state, _legal(state))[1]
+
+    async def on_turn_button(
+        self, interaction: discord.Interaction, game_id: int, version: int
+    ) -> None:
+        """ "Take my turn": the ephemeral panel with the current player's legal choices."""
+        async with answering(interaction):
+            game, state = await self.games.turn(game_id, interaction.user.id)
+            content, view = panel(game, state, _legal(state))
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def on_panel_button(
+        self, interaction: discord.Interaction, game_id: int, version: int, key: str
+    ) -> None:
+        """A panel button: open a kind of action, go back, or play (End turn)."""
+        user_id = interaction.user.id
+        async with answering(interaction, lambda g: self._fresh_panel(g, user_id)):
+            if key.startswith("play "):
+                result = await self.games.play(game_id, user_id, key[5:], version)
+                await self._answer_play(interaction, result, edit=True)
+                return
+            game, state = await self.games.turn(game_id, user_id, version)
+            menu = key[5:] if key.startswith("menu ") else None
+            content, view = panel(game, state, _legal(state), menu=menu)
+            await interaction.response.edit_message(content=content, view=view)
+
+    async def on_panel_select(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        kind: str,
+        values: list[str],
+    ) -> None:
+        """A panel select: play the chosen action, or list the plantings from a tree."""
+        user_id = interaction.user.id
+        async with answering(interaction, lambda g: self._fresh_panel(g, user_id)):
+            if not values:
+                raise UserError(texts.ILLEGAL.format(reason="Choose one option."))
+            if kind == "act":
+                result = await self.games.play(game_id, user_id, values[0], version)
+                await self._answer_play(interaction, result, edit=True)
+                return
+            game, state = await self.games.turn(game_id, user_id, version)
+            content, view = panel(game, state, _legal(state), menu="plant", source=values[0])
+            await interaction.response.edit_message(content=content, view=view)
+
+    async def _answer_play(
+        self, interaction: discord.Interaction, result: TurnResult, *, edit: bool
+    ) -> None:
+        """Answer the player (the panel goes on while it is still their turn), then update the
+        game message."""
+        game, state = result.game, result.state
+        played = texts.PLAYED.format(notation=result.applied[0].notation)
+        view: discord.ui.View | None = None
+        if not state.is_over and state.current_seat == result.previous_seat:
+            content, view = panel(game, state, _legal(state))
+            content = f"{played}\n{content}"
+        else:
+            content = f"{played} {texts.PANEL_DONE}"
+        if edit:
+            await interaction.response.edit_message(content=content, view=view)
+        elif view is not None:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
+        await self.publish(game.id)
+
+    # --- /ps play ---
+
+    async def on_play_command(self, interaction: discord.Interaction, action: str) -> None:
+        """`/ps play <action>`: the typed form of the panel."""
+        async with answering(interaction):
+            game = await self.games.live_game(interaction.channel_id or 0)
+            if game is None:
+                raise UserError(texts.NO_GAME_HERE)
+            result = await self.games.play(game.id, interaction.user.id, action)
+            await self._answer_play(interaction, result, edit=False)
+
+    async def autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Legal actions matching what the current player typed (nothing for others)."""
+        game = await self.games.live_game(interaction.channel_id or 0)
+        if game is None or game.status != "active":
+            return []
+        try:
+            _, state = await self.games.turn(game.id, interaction.user.id)
+        except UserError:
+            return []
+        typed = " ".join(current.lower().split())
+        legal = _legal(state)
+        matches = [n for n in legal if n.lower().startswith(typed)]
+        matches += [n for n in legal if typed in n.lower() and n not in matches]
+        return [app_commands.Choice(name=n, value=n) for n in matches[:25]]
+
+
+@app_commands.command(name="play", description="Type an action, e.g. place A2, grow D4, end")
+@app_commands.describe(action="place A2, buy seed, plant C3 E5, grow D4, collect D4 or end")
+async def play_command(interaction: discord.Interaction, action: str) -> None:
+    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
+    await cog.on_play_command(interaction, action)
+
+
+@play_command.autocomplete("action")
+async def _play_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
+    return await cog.autocomplete(interaction, current)
+
+
+async def setup(bot: PhotosynthesisBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Play(bot))

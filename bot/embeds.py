@@ -1,0 +1,150 @@
+"""Embeds for the lobby, the game message, the rules and the help."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+import engine
+
+from . import texts
+from .games import MAX_SEATS, Applied, normalize_options, seat_label
+from .storage import GameRow
+
+GREEN = discord.Colour(0x2F6B2C)
+GREY = discord.Colour(0x6B7B8C)
+BOARD_FILE = "board.png"
+#: Seat colours of the board picture (render.palette: vermillion, blue, yellow, purple).
+SEAT_SWATCH = ("\N{LARGE ORANGE CIRCLE}", "\N{LARGE BLUE CIRCLE}", "\N{LARGE YELLOW CIRCLE}",
+               "\N{LARGE PURPLE CIRCLE}")  # fmt: skip
+SEAT_COLOUR = ("orange", "blue", "yellow", "purple")
+SUN_CORNERS = ("NE", "E", "SE", "SW", "W", "NW")
+
+
+def options_summary(options: dict[str, Any]) -> str:
+    """One line per option that differs from the base game, or 'base game'."""
+    opts = normalize_options(options)
+    lines = [f"{opts['revolutions']} revolutions ({6 * opts['revolutions']} rounds)"]
+    lines.append("shadow rule" if opts["shadow_rule"] else "no shadow rule")
+    lines.append("random seat order" if opts["random_seats"] else "seats in join order")
+    for key, label in texts.OPTION_LABELS.items():
+        if key.startswith(("easier", "harder")) and opts.get(key):
+            lines.append(label)
+    return "\n".join(lines)
+
+
+def lobby_embed(game: GameRow) -> discord.Embed:
+    """The lobby: host, seats in join order, options, and what happens next."""
+    if game.status == "lobby":
+        title = "Photosynthesis \N{EM DASH} new game"
+        description = (
+            f"Host: <@{game.host_id}>. Press **Join** to take a seat; the host can add Cynthia "
+            f"(the automa), change the options and press **Start**. 2 to {MAX_SEATS} seats."
+        )
+        colour = GREEN
+    else:
+        title = {
+            "active": "Photosynthesis \N{EM DASH} game started",
+            "over": "Photosynthesis \N{EM DASH} game over",
+            "abandoned": "Photosynthesis \N{EM DASH} game abandoned",
+            "expired": "Photosynthesis \N{EM DASH} lobby expired",
+        }[game.status]
+        description = f"Host: <@{game.host_id}>."
+        colour = GREY
+    embed = discord.Embed(title=title, description=description, colour=colour)
+    seats = "\n".join(
+        f"{s.position + 1}. {seat_label(s)}" + (" (automa)" if s.kind == "cynthia" else "")
+        for s in game.seats
+    )
+    embed.add_field(
+        name=f"Seats ({len(game.seats)}/{MAX_SEATS})", value=seats or "nobody yet", inline=True
+    )
+    embed.add_field(name="Options", value=options_summary(game.options), inline=True)
+    embed.set_footer(text=f"Game #{game.id}")
+    return embed
+
+
+def _phase_line(state: Any) -> str:
+    if state.is_over:
+        return "The game is over."
+    if state.phase == "setup":
+        return "Setup: each seat places two small trees on empty outer spaces."
+    rounds = 6 * state.config.revolutions if hasattr(state, "config") else None
+    of_rounds = f" of {rounds}" if rounds else ""
+    return (
+        f"Round {state.round}{of_rounds} \N{MIDDLE DOT} revolution {state.revolution} "
+        f"\N{MIDDLE DOT} sun in the {SUN_CORNERS[state.sun]} corner"
+    )
+
+
+def _move_line(game: GameRow, applied: Applied) -> str:
+    seat = game.seats[applied.seat]
+    line = f"{SEAT_SWATCH[applied.seat]} {seat.name}: `{applied.notation}`"
+    if applied.explanation:
+        explanation = applied.explanation.replace("\n", " ")
+        if len(explanation) > 120:
+            explanation = explanation[:117] + "..."
+        line += f" \N{EM DASH} {explanation}"
+    return line
+
+
+def game_embed(game: GameRow, state: Any, recent: Sequence[Applied] = ()) -> discord.Embed:
+    """The game message: phase, round, sun, whose turn, each seat's light and score."""
+    title = f"Photosynthesis \N{EM DASH} game #{game.id}"
+    embed = discord.Embed(title=title, description=_phase_line(state), colour=GREEN)
+    scores = engine.scores(state)
+    lines = []
+    for seat in game.seats:
+        i = seat.position
+        marker = "\N{BLACK RIGHT-POINTING TRIANGLE} " if i == state.current_seat else ""
+        lines.append(
+            f"{marker}{SEAT_SWATCH[i]} {seat_label(seat)} ({SEAT_COLOUR[i]}) \N{EM DASH} "
+            f"{state.seats[i].light} light, {scores[i]} points"
+        )
+    embed.add_field(name="Seats", value="\n".join(lines), inline=False)
+    if state.is_over:
+        winners = engine.winners(state)
+        names = ", ".join(seat_label(game.seats[w]) for w in winners)
+        embed.add_field(name="Winner" if len(winners) == 1 else "Winners", value=names)
+    elif state.current_seat is not None:
+        embed.add_field(
+            name="Turn", value=f"{seat_label(game.seats[state.current_seat])} to play", inline=False
+        )
+    if recent:
+        shown = list(recent)[-8:]
+        value = "\n".join(_move_line(game, a) for a in shown)
+        embed.add_field(name="Last moves", value=value[:1024], inline=False)
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text=f"Game #{game.id}")
+    return embed
+
+
+def ended_embed(game: GameRow) -> discord.Embed:
+    """A short embed for a game message whose game was abandoned."""
+    return discord.Embed(
+        title=f"Photosynthesis \N{EM DASH} game #{game.id}",
+        description=texts.GAME_ABANDONED,
+        colour=GREY,
+    )
+
+
+def rules_embed() -> discord.Embed:
+    """The concise illustrated rules summary."""
+    embed = discord.Embed(
+        title="Photosynthesis \N{EM DASH} the rules in short",
+        description=texts.RULES_SUMMARY,
+        colour=GREEN,
+    )
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text="A sample position after a few rounds.")
+    return embed
+
+
+def help_embed() -> discord.Embed:
+    """The list of commands."""
+    embed = discord.Embed(title="Photosynthesis \N{EM DASH} commands", colour=GREEN)
+    for name, value in texts.HELP_COMMANDS:
+        embed.add_field(name=name, value=value, inline=False)
+    return embed

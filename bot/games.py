@@ -1,0 +1,494 @@
+"""The service layer between Discord and the engine: lobbies, turns, locks, versions, replay.
+
+Every change to a game runs under that game's asyncio lock, checks the version the caller saw
+(carried in a component's custom_id), applies the engine's rules, commits, and only then
+returns, so the cog answers the interaction after the change is durable.
+
+No rule of the game lives here: legality, turn order and the automa all come from `engine`.
+The lobby limits (2-4 seats, at most 2 Cynthias) are the table's seating rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import engine
+
+from . import texts
+from .storage import (
+    ChannelBusy,
+    GameRow,
+    NewAction,
+    SeatRow,
+    Storage,
+    VersionConflict,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_SEATS = 4
+MIN_SEATS = 2
+MAX_CYNTHIAS = 2
+#: Cynthia difficulty options, passed to `engine.Config` as they are.
+CYNTHIA_OPTIONS = (
+    "easier_no_final_collect",
+    "easier_grow_plus_one",
+    "easier_two_small_start",
+    "harder_grow_minus_one",
+    "harder_score_trees",
+)
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "revolutions": 3,
+    "shadow_rule": False,
+    "random_seats": False,
+    **{name: False for name in CYNTHIA_OPTIONS},
+}
+#: The automa never needs this many actions in a row; the cap only guards against a bug.
+MAX_AUTOMA_STEPS = 2000
+
+
+class UserError(Exception):
+    """A refusal caused by the user: one short sentence, shown ephemerally; nothing changed."""
+
+
+class StaleComponent(UserError):
+    """The component was built for an older version of the game."""
+
+    def __init__(self, game: GameRow) -> None:
+        super().__init__(texts.STALE)
+        self.game = game
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One action applied to a game (by a player or by the automa)."""
+
+    ply: int
+    notation: str
+    seat: int
+    user_id: int | None
+    explanation: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """What a start or a play did: the stored game, the new state, the actions applied."""
+
+    game: GameRow
+    state: Any  # engine.GameState
+    applied: tuple[Applied, ...]
+    previous_seat: int | None
+
+
+def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """Lobby options with defaults filled in and unknown keys dropped."""
+    merged = dict(DEFAULT_OPTIONS)
+    for key, value in (options or {}).items():
+        if key in merged:
+            merged[key] = int(value) if key == "revolutions" else bool(value)
+    if merged["revolutions"] not in (3, 4):
+        merged["revolutions"] = 3
+    return merged
+
+
+def engine_config(options: dict[str, Any], kinds: Sequence[str]) -> engine.Config:
+    """The engine config for these lobby options and seat kinds (raises ValueError)."""
+    opts = normalize_options(options)
+    return engine.Config(
+        seats=tuple(kinds),
+        revolutions=opts["revolutions"],
+        shadow_rule=opts["shadow_rule"],
+        **{name: opts[name] for name in CYNTHIA_OPTIONS},
+    )
+
+
+def replay(config: dict[str, Any], seed: int, notations: Sequence[str], start: Any = None) -> Any:
+    """Rebuild a state: `engine.new_game(config, seed)` (or `start`) then apply each action."""
+    state = start if start is not None else engine.new_game(engine.Config.from_dict(config), seed)
+    for notation in notations:
+        state = engine.apply(state, notation)
+    return state
+
+
+def run_automa(state: Any, first_ply: int) -> tuple[Any, list[Applied]]:
+    """Let Cynthia seats act while it is their turn; returns the new state and their actions."""
+    applied: list[Applied] = []
+    ply = first_ply
+    while not state.is_over and state.current_seat is not None:
+        seat = state.current_seat
+        if state.seats[seat].kind != "cynthia":
+            break
+        if len(applied) >= MAX_AUTOMA_STEPS:
+            raise RuntimeError("the automa did not finish its turn")
+        action = engine.auto_action(state)
+        if action is None:
+            raise RuntimeError(f"the automa returned no action for seat {seat}")
+        state = engine.apply(state, action)
+        explanation = getattr(action, "explanation", "") or None
+        applied.append(Applied(ply, str(action), seat, None, explanation))
+        ply += 1
+    return state, applied
+
+
+def _status_error(game: GameRow) -> UserError | None:
+    if game.status == "over":
+        return UserError(texts.GAME_OVER)
+    if game.status == "abandoned":
+        return UserError(texts.GAME_ABANDONED)
+    if game.status == "expired":
+        return UserError(texts.GAME_EXPIRED)
+    return None
+
+
+def mention(user_id: int) -> str:
+    """A Discord user mention."""
+    return f"<@{user_id}>"
+
+
+def seat_label(seat: SeatRow) -> str:
+    """How a seat is named in messages: a mention for humans, the name for Cynthias."""
+    return mention(seat.user_id) if seat.user_id is not None else seat.name
+
+
+class GameService:
+    """Lobbies and games on top of a `Storage`. One instance per bot process."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.storage = storage
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._states: dict[int, tuple[int, int, Any]] = {}  # game id -> (version, ply, state)
+        sysrand = random.SystemRandom()
+        self._seed_source = seed_source or (lambda: sysrand.randrange(2**31))
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock every change to this game runs under."""
+        return self._locks[game_id]
+
+    # --- reading ---
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The game in the lobby or in play in a channel, if any."""
+        return await self.storage.live_game(channel_id)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game by id."""
+        return await self.storage.get_game(game_id)
+
+    async def state(self, game: GameRow) -> Any:
+        """The engine state of a started game, from the cache or rebuilt from the log."""
+        return (await self._state_and_ply(game))[0]
+
+    async def _state_and_ply(self, game: GameRow) -> tuple[Any, int]:
+        if game.config is None:
+            raise UserError(texts.NOT_STARTED)
+        cached = self._states.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            return cached[2], cached[1]
+        start, after = None, 0
+        snap = await self.storage.snapshot(game.id)
+        if snap is not None:
+            try:
+                start, after = engine.GameState.from_dict(snap[1]), snap[0]
+            except Exception:  # a stale cache is never fatal: replay the whole log instead
+                log.warning("snapshot unusable, replaying the log", extra={"game_id": game.id})
+                start, after = None, 0
+        rows = await self.storage.actions(game.id, after_ply=after)
+        state = await asyncio.to_thread(
+            replay, game.config, game.seed, [r.notation for r in rows], start
+        )
+        ply = rows[-1].ply if rows else after
+        self._states[game.id] = (game.version, ply, state)
+        return state, ply
+
+    # --- the lobby ---
+
+    async def new_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any] | None = None,
+    ) -> GameRow:
+        """Open a lobby in a channel, the host in the first seat."""
+        async with self._channel_locks[channel_id]:
+            if await self.storage.live_game(channel_id) is not None:
+                raise UserError(texts.CHANNEL_BUSY)
+            try:
+                game = await self.storage.create_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    host_name=host_name,
+                    options=normalize_options(options),
+                    seed=self._seed_source(),
+                )
+            except ChannelBusy:
+                raise UserError(texts.CHANNEL_BUSY) from None
+        log.info("lobby created", extra={"game_id": game.id, "channel_id": channel_id})
+        return game
+
+    async def _lobby(self, game_id: int, version: int | None) -> GameRow:
+        """The game, checked to be a lobby at `version` (call under the game's lock)."""
+        game = await self.storage.get_game(game_id)
+        if game is None:
+            raise UserError(texts.GAME_GONE)
+        error = _status_error(game)
+        if error is not None:
+            raise error
+        if game.status == "active":
+            raise UserError(texts.ALREADY_STARTED)
+        if version is not None and version != game.version:
+            raise StaleComponent(game)
+        return game
+
+    async def _save_lobby(self, game: GameRow, **changes: Any) -> GameRow:
+        try:
+            return await self.storage.update_game(game.id, game.version, **changes)
+        except VersionConflict:
+            fresh = await self.storage.get_game(game.id)
+            raise StaleComponent(fresh or game) from None
+
+    @staticmethod
+    def _renumber(seats: Sequence[SeatRow]) -> list[SeatRow]:
+        return [SeatRow(i, s.kind, s.user_id, s.name) for i, s in enumerate(seats)]
+
+    async def join(self, game_id: int, version: int | None, user_id: int, name: str) -> GameRow:
+        """Take a seat in the lobby."""
+        async with self.lock(game_id):
+            game = await self._lobby(game_id, version)
+            if any(s.user_id == user_id for s in game.seats):
+                raise UserError(texts.ALREADY_JOINED)
+            if len(game.seats) >= MAX_SEATS:
+                raise UserError(texts.GAME_FULL)
+            seats = [*game.seats, SeatRow(len(game.seats), "human", user_id, name)]
+            return await self._save_lobby(game, seats=seats)
+
+    async def leave(self, game_id: int, version: int | None, user_id: int) -> GameRow:
+        """Give up a seat in the lobby (the host stays host, seated or not)."""
+        async with self.lock(game_id):
+            game = await self._lobby(game_id, version)
+            if not any(s.user_id == user_id for s in game.seats):
+                raise UserError(texts.NOT_IN_LOBBY)
+            seats = self._renumber([s for s in game.seats if s.user_id != user_id])
+            return await self._save_lobby(game, seats=seats)
+
+    def _host_only(self, game: GameRow, user_id: int, sentence: str) -> None:
+        if user_id != game.host_id:
+            raise UserError(sentence.format(host=mention(game.host_id)))
+
+    async def add_cynthia(self, game_id: int, version: int | None, user_id: int) -> GameRow:
+        """Seat a Cynthia (host only)."""
+        async with self.lock(game_id):
+            game = await self._lobby(game_id, version)
+            self._host_only(game, user_id, texts.HOST_ONLY_CYNTHIA)
+            cynthias = [s for s in game.seats if s.kind == "cynthia"]
+            if len(cynthias) >= MAX_CYNTHIAS:
+                raise UserError(texts.TOO_MANY_CYNTHIAS)
+            if len(game.seats) >= MAX_SEATS:
+                raise UserError(texts.GAME_FULL)
+            taken = {s.name for s in cynthias}
+            name = "Cynthia" if "Cynthia" not in taken else "Cynthia 2"
+            seats = [*game.seats, SeatRow(len(game.seats), "cynthia", None, name)]
+            return await self._save_lobby(game, seats=seats)
+
+    async def remove_cynthia(self, game_id: int, version: int | None, user_id: int) -> GameRow:
+        """Remove the last seated Cynthia (host only)."""
+        async with self.lock(game_id):
+            game = await self._lobby(game_id, version)
+            self._host_only(game, user_id, texts.HOST_ONLY_CYNTHIA)
+            cynthias = [s for s in game.seats if s.kind == "cynthia"]
+            if not cynthias:
+                raise UserError(texts.NO_CYNTHIA)
+            last = cynthias[-1]
+            seats = self._renumber([s for s in game.seats if s is not last])
+            return await self._save_lobby(game, seats=seats)
+
+    async def set_options(
+        self, game_id: int, version: int | None, user_id: int, options: dict[str, Any]
+    ) -> GameRow:
+        """Change the lobby options (host only)."""
+        async with self.lock(game_id):
+            game = await self._lobby(game_id, version)
+            self._host_only(game, user_id, texts.HOST_ONLY_OPTIONS)
+            merged = normalize_options({**game.options, **options})
+            try:
+                engine_config(merged, ("human", "cynthia"))
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            return await self._save_lobby(game, options=merged)
+
+    async def start(self, game_id: int, version: int | None, user_id: int) -> TurnResult:
+        """Start the game (host only): fix the seat order, create the engine state, let any
+        Cynthia make her setup placements, and commit."""
+        async with self.lock(game_id):
+            game = await self._lobby(game_id, version)
+            self._host_only(game, user_id, texts.HOST_ONLY_START)
+            if len(game.seats) < MIN_SEATS:
+                raise UserError(texts.TOO_FEW_SEATS)
+            seats = list(game.seats)
+            if game.options.get("random_seats"):
+                random.Random(game.seed).shuffle(seats)
+            seats = self._renumber(seats)
+            try:
+                config = engine_config(game.options, [s.kind for s in seats])
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            state = await asyncio.to_thread(engine.new_game, config, game.seed)
+            state, applied = await asyncio.to_thread(run_automa, state, 1)
+            stored = await self._commit_play(
+                game,
+                state,
+                applied,
+                seats=seats,
+                config=config.to_dict(),
+                status="over" if state.is_over else "active",
+            )
+            log.info("game started", extra={"game_id": game.id, "seats": len(seats)})
+            return TurnResult(stored, state, tuple(applied), None)
+
+    # --- play ---
+
+    async def _active(self, game_id: int, version: int | None) -> GameRow:
+        game = await self.storage.get_game(game_id)
+        if game is None:
+            raise UserError(texts.GAME_GONE)
+        error = _status_error(game)
+        if error is not None:
+            raise error
+        if game.status == "lobby":
+            raise UserError(texts.NOT_STARTED)
+        if version is not None and version != game.version:
+            raise StaleComponent(game)
+        return game
+
+    async def check_turn(self, game: GameRow, user_id: int) -> Any:
+        """The state when it is `user_id`'s turn in `game`; otherwise a `UserError`."""
+        state = await self.state(game)
+        if state.is_over or state.current_seat is None:
+            raise UserError(texts.GAME_OVER)
+        if not any(s.user_id == user_id for s in game.seats):
+            raise UserError(texts.NOT_A_PLAYER)
+        current = game.seats[state.current_seat]
+        if current.user_id != user_id:
+            raise UserError(texts.NOT_YOUR_TURN.format(player=seat_label(current)))
+        return state
+
+    async def turn(
+        self, game_id: int, user_id: int, version: int | None = None
+    ) -> tuple[GameRow, Any]:
+        """The game and its state when it is `user_id`'s turn (for the turn panel)."""
+        game = await self._active(game_id, version)
+        return game, await self.check_turn(game, user_id)
+
+    async def recent(self, game: GameRow, count: int) -> list[Applied]:
+        """The last `count` logged actions of a game, oldest first."""
+        if game.config is None:
+            return []
+        _, ply = await self._state_and_ply(game)
+        rows = await self.storage.actions(game.id, after_ply=max(0, ply - count))
+        return [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
+
+    async def play(
+        self, game_id: int, user_id: int, notation: str, version: int | None = None
+    ) -> TurnResult:
+        """Apply one action for the player whose turn it is, then any Cynthia turns after it."""
+        async with self.lock(game_id):
+            game = await self._active(game_id, version)
+            state = await self.check_turn(game, user_id)
+            _, ply = await self._state_and_ply(game)
+            seat = state.current_seat
+            try:
+                action = engine.parse_action(notation)
+                new_state = await asyncio.to_thread(engine.apply, state, action)
+            except engine.IllegalAction as exc:
+                raise UserError(str(exc)) from None
+            applied = [Applied(ply + 1, str(action), seat, user_id)]
+            new_state, automa = await asyncio.to_thread(run_automa, new_state, ply + 2)
+            applied.extend(automa)
+            stored = await self._commit_play(
+                game, new_state, applied, status="over" if new_state.is_over else None
+            )
+            return TurnResult(stored, new_state, tuple(applied), seat)
+
+    async def resume_automa(self, game_id: int) -> TurnResult | None:
+        """Let Cynthia act if it is her turn (after a crash between two commits); else None."""
+        async with self.lock(game_id):
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status != "active":
+                return None
+            state, ply = await self._state_and_ply(game)
+            new_state, applied = await asyncio.to_thread(run_automa, state, ply + 1)
+            if not applied:
+                return None
+            stored = await self._commit_play(
+                game, new_state, applied, status="over" if new_state.is_over else None
+            )
+            return TurnResult(stored, new_state, tuple(applied), state.current_seat)
+
+    async def _commit_play(
+        self, game: GameRow, state: Any, applied: Sequence[Applied], **changes: Any
+    ) -> GameRow:
+        actions = [NewAction(a.ply, a.notation, a.seat, a.user_id, a.explanation) for a in applied]
+        last_ply = applied[-1].ply if applied else 0
+        if not applied and game.config is not None:
+            last_ply = (await self._state_and_ply(game))[1]
+        stored = await self.storage.update_game(
+            game.id,
+            game.version,
+            actions=actions,
+            snapshot=(last_ply, state.to_dict()),
+            **{k: v for k, v in changes.items() if v is not None},
+        )
+        self._states[game.id] = (stored.version, last_ply, state)
+        return stored
+
+    # --- ending ---
+
+    async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
+        """End the channel's game early (its host, or someone who can manage the channel)."""
+        game = await self.storage.live_game(channel_id)
+        if game is None:
+            raise UserError(texts.NO_GAME_HERE)
+        async with self.lock(game.id):
+            game = await self.storage.get_game(game.id)
+            if game is None or not game.is_live:
+                raise UserError(texts.NO_GAME_HERE)
+            if user_id != game.host_id and not can_manage:
+                raise UserError(texts.ABANDON_FORBIDDEN)
+            stored = await self.storage.update_game(game.id, game.version, status="abandoned")
+        self._states.pop(game.id, None)
+        log.info("game abandoned", extra={"game_id": game.id, "user_id": user_id})
+        return stored
+
+    async def expire_lobbies(
+        self, max_age: timedelta, now: datetime | None = None
+    ) -> list[GameRow]:
+        """Close lobbies untouched for longer than `max_age`, freeing their channels."""
+        now = now or datetime.now(UTC)
+        expired = []
+        for game in await self.storage.games_with_status("lobby"):
+            if now - datetime.fromisoformat(game.updated_at) < max_age:
+                continue
+            async with self.lock(game.id):
+                try:
+                    expired.append(
+                        await self.storage.update_game(game.id, game.version, status="expired")
+                    )
+                except VersionConflict:
+                    continue  # touched meanwhile: not idle
+        return expired

@@ -1,0 +1,57 @@
+"""Answering interactions: refusals as one ephemeral sentence, and a guard for surprises."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from typing import Any
+
+import discord
+
+from . import texts
+from .games import StaleComponent, UserError
+from .storage import GameRow
+
+log = logging.getLogger(__name__)
+
+
+async def ephemeral(
+    interaction: discord.Interaction, content: str, *, view: discord.ui.View | None = None
+) -> None:
+    """Send `content` privately, whether or not the interaction was answered already."""
+    kwargs: dict[str, Any] = {"content": content, "ephemeral": True}
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+@asynccontextmanager
+async def answering(
+    interaction: discord.Interaction,
+    fresh_view: Callable[[GameRow], Awaitable[discord.ui.View | None]] | None = None,
+) -> AsyncIterator[None]:
+    """Run a handler body so a user never sees a traceback or an unanswered interaction.
+
+    `UserError` becomes one ephemeral sentence; `StaleComponent` also offers the component
+    `fresh_view(game)` builds; any other exception is logged and answered with an apology.
+    """
+    try:
+        yield
+    except StaleComponent as exc:
+        view = await fresh_view(exc.game) if fresh_view is not None else None
+        await ephemeral(
+            interaction, texts.STALE if view is not None else texts.STALE_NO_FRESH, view=view
+        )
+    except UserError as exc:
+        await ephemeral(interaction, str(exc))
+    except Exception:
+        log.exception(
+            "interaction failed",
+            extra={"user_id": interaction.user.id, "channel_id": interaction.channel_id},
+        )
+        with suppress(discord.HTTPException):
+            await ephemeral(interaction, texts.INTERNAL_ERROR)

@@ -1,0 +1,104 @@
+"""Every sentence the bot shows a user, in one place.
+
+Refusals are one short sentence each: they are shown ephemerally and change nothing.
+"""
+
+from __future__ import annotations
+
+# --- refusals (ephemeral) ---
+
+CHANNEL_BUSY = "This channel already has a game: finish it or use `/ps abandon` first."
+NO_GAME_HERE = "There is no game in this channel: start one with `/ps new`."
+GAME_GONE = "This game no longer exists."
+ALREADY_JOINED = "You have already joined this game."
+NOT_IN_LOBBY = "You are not in this game."
+GAME_FULL = "This game is full (4 seats)."
+HOST_ONLY_START = "Only the host, {host}, can start the game."
+HOST_ONLY_OPTIONS = "Only the host, {host}, can change the options."
+HOST_ONLY_CYNTHIA = "Only the host, {host}, can add or remove Cynthia."
+TOO_FEW_SEATS = "A game needs at least 2 seats: ask someone to join or add Cynthia."
+TOO_MANY_CYNTHIAS = "A game can have at most 2 Cynthias."
+NO_CYNTHIA = "There is no Cynthia to remove."
+STALE = "This button is out of date; here is a fresh one."
+STALE_NO_FRESH = "This button is out of date."
+ALREADY_STARTED = "This game has already started."
+NOT_STARTED = "This game has not started yet: join the lobby and wait for the host to start it."
+GAME_OVER = "This game is over."
+GAME_ABANDONED = "This game was abandoned."
+GAME_EXPIRED = "This lobby expired."
+NOT_A_PLAYER = "You are not playing in this game."
+NOT_YOUR_TURN = "It is not your turn: it is {player}'s turn."
+ABANDON_FORBIDDEN = "Only the host or someone with Manage Channels can abandon this game."
+GUILD_ONLY = "Photosynthesis games are played in server channels."
+ILLEGAL = "{reason}"
+INTERNAL_ERROR = "Something went wrong on my side; nothing was changed. Please try again."
+
+# --- confirmations ---
+
+LOBBY_CREATED_LOG = "lobby created"
+ABANDONED = "{user} abandoned the game."
+PLAYED = "You played `{notation}`."
+PANEL_DONE = "Your turn is over."
+PANEL_WAIT = "Waiting for {player}."
+
+# --- options shown in the lobby ---
+
+OPTION_LABELS: dict[str, str] = {
+    "four_revolutions": "4 revolutions (advanced)",
+    "shadow_rule": "Shadow rule (advanced)",
+    "random_seats": "Random seat order",
+    "easier_no_final_collect": "Cynthia easier: no final collect",
+    "easier_grow_plus_one": "Cynthia easier: growing costs +1",
+    "easier_two_small_start": "Cynthia easier: starts with two small trees",
+    "harder_grow_minus_one": "Cynthia harder: growing costs -1",
+    "harder_score_trees": "Cynthia harder: scores her trees",
+}
+
+NO_TOKEN = """\
+DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
+
+To run the bot:
+  1. Open https://discord.com/developers/applications and choose "New Application".
+  2. On the "Bot" page, choose "Reset Token" and copy the token. Keep it secret.
+     No privileged gateway intents are needed (leave Presence, Server Members and
+     Message Content off).
+  3. Put the token in a file named .env next to the Makefile (see .env.example):
+       DISCORD_TOKEN=your-token-here
+       DATABASE_PATH=./photosynthesis.db
+       DEV_GUILD_ID=your-test-server-id   (optional: commands appear there instantly)
+  4. Invite the bot: on the "OAuth2" page, URL Generator, tick the scopes
+     "bot" and "applications.commands", then the permissions
+     Send Messages, Attach Files, Embed Links, Use Application Commands,
+     View Channels and Read Message History, and open the generated URL; or use
+       https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID&scope=bot+applications.commands&permissions=2147601408
+  5. Run `make run` again, then type `/ps new` in a channel of your server.
+
+To see the board drawing without Discord, run `make demo`.
+"""
+
+RULES_SUMMARY = (
+    "Grow a forest on a hexagonal board while the sun turns around it.\n\n"
+    "**Setup.** Each player places two small trees on the outer ring.\n"
+    "**Rounds.** The sun moves one corner each round; 3 revolutions make 18 rounds. "
+    "Every tree not in the shadow of an equal or taller tree earns light: "
+    "small 1, medium 2, large 3.\n"
+    "**Your turn.** Spend light on any number of actions, each space at most once per turn:\n"
+    "• **Buy** a piece from your player board (prices on the board).\n"
+    "• **Plant** a seed (1) within 1/2/3 spaces of your small/medium/large tree.\n"
+    "• **Grow** a seed/small/medium into a small/medium/large tree (1/2/3).\n"
+    "• **Collect** a large tree (4) to take the top scoring token of its soil; "
+    "the centre is worth most.\n"
+    "**End.** Score your tokens plus 1 point per 3 light left. Most points wins.\n\n"
+    "Cynthia is the solo automa: she plays her own deck of action cards automatically."
+)
+
+HELP_COMMANDS = (
+    ("/ps new", "open a lobby in this channel (options: revolutions, shadow rule, "
+     "Cynthia difficulty, random seats)"),
+    ("Lobby buttons", "Join, Leave, Add/Remove Cynthia; the host sets options and starts"),
+    ("/ps status", "the game in this channel"),
+    ("Take my turn", "the button on the game message: your legal choices, privately"),
+    ("/ps play <action>", "type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`"),
+    ("/ps abandon", "end the game in this channel (host or Manage Channels)"),
+    ("/ps rules", "a short illustrated summary of the rules"),
+)  # fmt: skip

@@ -1,0 +1,312 @@
+"""Persistent components.
+
+Every component is a `discord.ui.DynamicItem` whose custom_id carries the game id and the game
+version it was drawn for, so it keeps working after a restart (the bot registers the classes in
+`setup_hook`) and a click on an outdated one is recognised. The callbacks only hand the click to
+the cog that owns the concern (`Lobby` or `Play`).
+
+custom_id formats (at most 100 characters):
+    ps:lobby:<action>:<game>:<version>      Join / Leave / Add Cynthia / Remove Cynthia / Start
+    ps:opts:<game>:<version>                the host's options select
+    ps:turn:<game>:<version>                "Take my turn" on the game message
+    ps:panel:<game>:<version>:<key>         a button of the ephemeral turn panel
+    ps:pick:<game>:<version>:<kind>:<part>  a select of the turn panel (act: actions, src: trees)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from . import texts
+from .games import CYNTHIA_OPTIONS, normalize_options
+from .storage import GameRow
+
+LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "join": ("Join", discord.ButtonStyle.primary),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "addcyn": ("Add Cynthia", discord.ButtonStyle.secondary),
+    "remcyn": ("Remove Cynthia", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.success),
+}
+OPTION_KEYS = ("four_revolutions", "shadow_rule", "random_seats", *CYNTHIA_OPTIONS)
+
+
+async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
+    cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]
+    await getattr(cog, method)(interaction, *args)
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:lobby:(?P<action>join|leave|addcyn|remcyn|start):(?P<game>[0-9]+):(?P<version>[0-9]+)",
+):
+    """One of the lobby's buttons."""
+
+    def __init__(self, action: str, game_id: int, version: int) -> None:
+        label, style = LOBBY_ACTIONS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"ps:lobby:{action}:{game_id}:{version}"
+            )
+        )
+        self.action, self.game_id, self.version = action, game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(match["action"], int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(
+            interaction, "Lobby", "on_lobby_button", self.action, self.game_id, self.version
+        )
+
+
+class OptionsSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ps:opts:(?P<game>[0-9]+):(?P<version>[0-9]+)",
+):
+    """The host's multi-select of game options; the selected options are on."""
+
+    def __init__(self, game_id: int, version: int, options: dict[str, Any] | None = None) -> None:
+        opts = normalize_options(options)
+        on = {
+            "four_revolutions": opts["revolutions"] == 4,
+            **{k: bool(opts[k]) for k in OPTION_KEYS if k != "four_revolutions"},
+        }
+        select = discord.ui.Select(
+            custom_id=f"ps:opts:{game_id}:{version}",
+            placeholder="Options (host)",
+            min_values=0,
+            max_values=len(OPTION_KEYS),
+            options=[
+                discord.SelectOption(label=texts.OPTION_LABELS[k], value=k, default=on[k])
+                for k in OPTION_KEYS
+            ],
+        )
+        super().__init__(select)
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> OptionsSelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await _dispatch(interaction, "Lobby", "on_options", self.game_id, self.version, values)
+
+
+def options_from_values(values: Sequence[str]) -> dict[str, Any]:
+    """Lobby options from the values selected in `OptionsSelect`."""
+    chosen = set(values)
+    options: dict[str, Any] = {"revolutions": 4 if "four_revolutions" in chosen else 3}
+    for key in OPTION_KEYS:
+        if key != "four_revolutions":
+            options[key] = key in chosen
+    return options
+
+
+class TurnButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:turn:(?P<game>[0-9]+):(?P<version>[0-9]+)",
+):
+    """ "Take my turn" on the game message: opens the ephemeral panel."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Take my turn",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"ps:turn:{game_id}:{version}",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> TurnButton:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, "Play", "on_turn_button", self.game_id, self.version)
+
+
+class PanelButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:panel:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<key>[a-z]+(?: [A-Za-z0-9 ]+)?)",
+):
+    """A button of the turn panel: `menu <verb>` opens a choice, `play <notation>` plays."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        key: str,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or key, style=style, custom_id=f"ps:panel:{game_id}:{version}:{key}"
+            )
+        )
+        self.game_id, self.version, self.key = game_id, version, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PanelButton:
+        return cls(int(match["game"]), int(match["version"]), match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(
+            interaction, "Play", "on_panel_button", self.game_id, self.version, self.key
+        )
+
+
+class PanelSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ps:pick:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<kind>act|src):(?P<part>[0-9])",
+):
+    """A select of the turn panel: `act` values are actions to play, `src` values are the
+    trees a seed can be planted from; `part` numbers the selects of a long list."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        kind: str,
+        choices: Sequence[tuple[str, str]] = (),
+        placeholder: str = "Choose",
+        *,
+        part: int = 0,
+    ) -> None:
+        options = [discord.SelectOption(label=label, value=value) for label, value in choices]
+        select = discord.ui.Select(
+            custom_id=f"ps:pick:{game_id}:{version}:{kind}:{part}",
+            placeholder=placeholder,
+            options=options or [discord.SelectOption(label="-", value="-")],
+        )
+        super().__init__(select)
+        self.game_id, self.version, self.kind = game_id, version, kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> PanelSelect:
+        return cls(
+            int(match["game"]), int(match["version"]), match["kind"], part=int(match["part"])
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await _dispatch(
+            interaction, "Play", "on_panel_select", self.game_id, self.version, self.kind, values
+        )
+
+
+PERSISTENT_ITEMS = (LobbyButton, OptionsSelect, TurnButton, PanelButton, PanelSelect)
+
+
+def lobby_view(game: GameRow) -> discord.ui.View | None:
+    """The lobby's buttons and options select (None once the lobby is closed)."""
+    if game.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(action, game.id, game.version))
+    opts = OptionsSelect(game.id, game.version, game.options)
+    opts.row = 1
+    view.add_item(opts)
+    return view
+
+
+def game_view(game: GameRow, state: Any) -> discord.ui.View | None:
+    """The game message's "Take my turn" button (None once the game is over)."""
+    if game.status != "active" or state.is_over:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(TurnButton(game.id, game.version))
+    return view
+
+
+#: Order of the verb buttons on the turn panel; other verbs (the expansion's) follow.
+VERB_ORDER = ("buy", "plant", "grow", "collect")
+SELECT_LIMIT = 25
+MAX_SELECTS = 4
+
+
+def _verb(notation: str) -> str:
+    return notation.split()[0]
+
+
+def _chunks(items: Sequence[tuple[str, str]], size: int) -> list[Sequence[tuple[str, str]]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def panel(
+    game: GameRow,
+    state: Any,
+    legal: Sequence[str],
+    *,
+    menu: str | None = None,
+    source: str | None = None,
+) -> tuple[str, discord.ui.View]:
+    """The ephemeral turn panel for the current player: only legal choices.
+
+    `legal` are canonical notations. In setup it is one select of spaces; in play a button per
+    kind of action (and End turn), then a select of that kind's actions (planting first asks for
+    the tree when there are more than 25 plantings).
+    """
+    view = discord.ui.View(timeout=None)
+    light = state.seats[state.current_seat].light
+    by_verb: dict[str, list[str]] = {}
+    for notation in legal:
+        by_verb.setdefault(_verb(notation), []).append(notation)
+
+    def add_selects(choices: Sequence[tuple[str, str]], kind: str, placeholder: str) -> None:
+        for part, chunk in enumerate(_chunks(choices, SELECT_LIMIT)[:MAX_SELECTS]):
+            item = PanelSelect(game.id, game.version, kind, chunk, placeholder, part=part)
+            item.row = part
+            view.add_item(item)
+
+    if set(by_verb) == {"place"}:
+        spaces = [(n.split()[1], n) for n in by_verb["place"]]
+        add_selects(spaces, "act", "Space for your small tree")
+        return "Setup: choose an empty outer space for a small tree.", view
+
+    if menu is None or menu not in by_verb:
+        verbs = [v for v in VERB_ORDER if v in by_verb]
+        verbs += [v for v in by_verb if v not in VERB_ORDER and v != "end"]
+        for verb in verbs:
+            view.add_item(PanelButton(game.id, game.version, f"menu {verb}", f"{verb.title()}..."))
+        if "end" in by_verb:
+            view.add_item(
+                PanelButton(
+                    game.id, game.version, "play end", "End turn", discord.ButtonStyle.danger
+                )
+            )
+        return f"Your turn: you have {light} light. Choose an action, or end your turn.", view
+
+    actions = by_verb[menu]
+    if menu == "plant" and source is None and len(actions) > SELECT_LIMIT:
+        trees = sorted({n.split()[1] for n in actions})
+        add_selects([(t, t) for t in trees], "src", "Plant from which tree?")
+        content = f"Plant a seed ({light} light): choose the tree to plant from."
+    else:
+        if source is not None:
+            actions = [n for n in actions if n.split()[1] == source]
+        add_selects([(n, n) for n in actions], "act", f"{menu.title()}: choose")
+        content = f"{menu.title()} ({light} light): choose."
+    back = PanelButton(game.id, game.version, "back", "Back")
+    back.row = MAX_SELECTS
+    view.add_item(back)
+    return content, view
