@@ -1,0 +1,75 @@
+"""Fixtures for end-to-end tests against the loopback fake of Discord.
+
+* ``fake``: a started :class:`FakeDiscord`; after the test it stops every bot process, and the test
+  fails if anything tried to leave loopback (``fake.violations``) or the fake hit an internal error
+  (``fake.server_errors``).
+* ``bot_process``: a factory ``await bot_process(module="bot", env=None, wait=True)`` that starts a
+  :class:`BotProcess` and (by default) waits until the bot is ready; every process is stopped after
+  the test and its output is printed (pytest shows it when the test fails).
+* ``loopback_only`` (autouse): the test process itself may not connect beyond loopback either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.fakediscord import BotProcess, FakeDiscord
+from tests.e2e.launcher import install_guard
+
+
+@pytest.fixture(autouse=True)
+def loopback_only() -> Iterator[list[str]]:
+    """Block non-loopback DNS and connections made by the test process; fail if any happened."""
+    attempts: list[str] = []
+    uninstall = install_guard(attempts.append)
+    try:
+        yield attempts
+    finally:
+        uninstall()
+    assert not attempts, f"the test process tried to leave loopback: {attempts}"
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """A started loopback fake of Discord (guild "Test Guild", channel fake.default_channel_id)."""
+    server = FakeDiscord()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+    assert not server.violations, f"non-loopback requests from the bot: {server.violations}"
+    assert not server.server_errors, f"fakediscord internal errors: {server.server_errors}"
+
+
+@pytest.fixture
+async def bot_process(
+    fake: FakeDiscord, tmp_path: Path
+) -> AsyncIterator[Callable[..., Awaitable[BotProcess]]]:
+    """Factory starting a bot process against ``fake``; ``module="bot"`` is the project's bot."""
+    started: list[BotProcess] = []
+
+    async def start(
+        module: str = "bot",
+        env: dict[str, str] | None = None,
+        *,
+        wait: bool = True,
+        timeout: float = 30,
+    ) -> BotProcess:
+        process = BotProcess(fake, tmp_path, env=env, module=module)
+        started.append(process)
+        await process.start()
+        if wait:
+            await fake.wait_ready(timeout=timeout)
+        return process
+
+    try:
+        yield start
+    finally:
+        for process in started:
+            await process.stop()
+            print(f"==== output of {process.module} ({process.log_path}) ====")
+            print(process.output_tail(200))

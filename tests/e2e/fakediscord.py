@@ -1,0 +1,2417 @@
+"""A loopback fake of Discord's REST API and gateway for end-to-end tests.
+
+:class:`FakeDiscord` is an aiohttp server bound to 127.0.0.1 on a random port.  The real bot runs
+in its own process (:class:`BotProcess`, via ``launcher.py``) with discord.py's REST base and
+gateway URL pointed at it.  The fake holds one guild ("Test Guild") with a text channel, members
+created on demand, the application commands the bot synced, every message the bot produced and
+every interaction the tests sent.
+
+Tests act as users (:meth:`FakeDiscord.slash`, :meth:`~FakeDiscord.click`,
+:meth:`~FakeDiscord.select`, :meth:`~FakeDiscord.autocomplete`) and read what the bot showed
+(:class:`FakeInteraction`, :class:`FakeMessage`).  Every wait takes a timeout and waits on a
+condition; nothing sleeps for timing.
+
+What Discord does and the fake copies:
+
+* non-ephemeral interaction responses and follow-ups are channel messages (and MESSAGE_CREATE
+  events); ephemeral ones are only recorded on the interaction;
+* the first follow-up after a deferred (type 5) response replaces the "thinking" message and keeps
+  the deferral's ephemeral state;
+* callback type 7 and ``@original`` edits after a type 6 deferral edit the clicked message in
+  place;
+* an interaction can be acknowledged once (error 40060 after that);
+* messages are validated against Discord's main limits (2000 characters, 10 embeds, 5 action rows
+  of 5 buttons, 25 select options, 100-character custom ids, ...) and rejected with 50035 like
+  Discord would, so a bot that only works against the fake is caught.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import itertools
+import json
+import os
+import re
+import secrets
+import signal
+import struct
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+API_VERSION = 10
+DISCORD_EPOCH_MS = 1_420_070_400_000
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+# Message flags.
+FLAG_SUPPRESS_EMBEDS = 1 << 2
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+FLAG_COMPONENTS_V2 = 1 << 15
+
+# Interaction types and callback types.
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE, CB_UPDATE, CB_AUTOCOMPLETE, CB_MODAL = (
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+)
+ALLOWED_CALLBACKS = {
+    APPLICATION_COMMAND: {CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_MODAL},
+    MESSAGE_COMPONENT: {CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE, CB_UPDATE, CB_MODAL},
+    AUTOCOMPLETE: {CB_AUTOCOMPLETE},
+    MODAL_SUBMIT: {CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE, CB_UPDATE},
+}
+
+# Application command option types.
+OPT_SUB_COMMAND, OPT_SUB_COMMAND_GROUP = 1, 2
+OPT_STRING, OPT_INTEGER, OPT_BOOLEAN, OPT_USER, OPT_CHANNEL, OPT_ROLE = 3, 4, 5, 6, 7, 8
+OPT_MENTIONABLE, OPT_NUMBER, OPT_ATTACHMENT = 9, 10, 11
+
+# Component types.
+COMPONENT_ACTION_ROW, COMPONENT_BUTTON, COMPONENT_STRING_SELECT = 1, 2, 3
+SELECT_TYPES = {3, 5, 6, 7, 8}
+
+# Channel types.
+CHANNEL_TEXT, CHANNEL_DM, CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD = 0, 1, 11, 12
+
+
+class Perm:
+    """Permission bits used by the fake."""
+
+    ADD_REACTIONS = 1 << 6
+    ADMINISTRATOR = 1 << 3
+    MANAGE_CHANNELS = 1 << 4
+    MANAGE_GUILD = 1 << 5
+    VIEW_CHANNEL = 1 << 10
+    SEND_MESSAGES = 1 << 11
+    MANAGE_MESSAGES = 1 << 13
+    EMBED_LINKS = 1 << 14
+    ATTACH_FILES = 1 << 15
+    READ_MESSAGE_HISTORY = 1 << 16
+    USE_APPLICATION_COMMANDS = 1 << 31
+    MANAGE_THREADS = 1 << 34
+    CREATE_PUBLIC_THREADS = 1 << 35
+    CREATE_PRIVATE_THREADS = 1 << 36
+    SEND_MESSAGES_IN_THREADS = 1 << 38
+    ALL = (1 << 51) - 1
+
+    EVERYONE = (
+        VIEW_CHANNEL
+        | SEND_MESSAGES
+        | EMBED_LINKS
+        | ATTACH_FILES
+        | READ_MESSAGE_HISTORY
+        | ADD_REACTIONS
+        | USE_APPLICATION_COMMANDS
+        | CREATE_PUBLIC_THREADS
+        | SEND_MESSAGES_IN_THREADS
+    )
+    BOT = EVERYONE | MANAGE_MESSAGES | MANAGE_THREADS | CREATE_PRIVATE_THREADS
+
+
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+class FakeDiscordError(Exception):
+    """A Discord-style API error: HTTP status, JSON error code and message."""
+
+    def __init__(self, status: int, code: int, message: str, errors: Any = None) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def body(self) -> dict:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.errors:
+            body["errors"] = self.errors
+        return body
+
+
+def now_iso() -> str:
+    """The current time as Discord's ISO-8601 timestamp."""
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """A JSON response with exactly ``Content-Type: application/json`` (discord.py needs that)."""
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of PNG bytes, or None for anything else."""
+    if data[:8] == PNG_SIGNATURE and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    return None
+
+
+def _user_id(user: dict | str | int) -> str:
+    return str(user["id"]) if isinstance(user, dict) else str(user)
+
+
+# ----------------------------------------------------------------------------------------------
+# Component helpers
+# ----------------------------------------------------------------------------------------------
+
+
+def iter_components(components: Iterable[dict]) -> Iterator[dict]:
+    """Every component in a message, depth first, including rows/containers and accessories."""
+    for component in components or ():
+        yield component
+        if component.get("components"):
+            yield from iter_components(component["components"])
+        if component.get("accessory"):
+            yield from iter_components([component["accessory"]])
+        if component.get("component"):  # v2 label wrapper
+            yield from iter_components([component["component"]])
+
+
+def find_component(
+    message: FakeMessage | list[dict],
+    *,
+    custom_id: str | None = None,
+    custom_id_prefix: str | None = None,
+    label: str | None = None,
+    type: int | None = None,
+) -> dict:
+    """The first component matching every given criterion; LookupError lists what exists."""
+    components = message.components if isinstance(message, FakeMessage) else message
+    for component in iter_components(components):
+        cid = component.get("custom_id")
+        if type is not None and component.get("type") != type:
+            continue
+        if custom_id is not None and cid != custom_id:
+            continue
+        if custom_id_prefix is not None and not (cid or "").startswith(custom_id_prefix):
+            continue
+        if label is not None and component.get("label") != label:
+            continue
+        untargeted = custom_id is None and custom_id_prefix is None and label is None
+        if untargeted and component.get("type") in (COMPONENT_ACTION_ROW, 17):
+            continue  # rows and containers are not targets by themselves
+        return component
+    available = [
+        (c.get("type"), c.get("label"), c.get("custom_id"))
+        for c in iter_components(components)
+        if c.get("custom_id")
+    ]
+    raise LookupError(
+        f"no component with custom_id={custom_id!r} prefix={custom_id_prefix!r} "
+        f"label={label!r} type={type!r}; available (type, label, custom_id): {available}"
+    )
+
+
+def find_button(message: FakeMessage | list[dict], **criteria: Any) -> dict:
+    """Like :func:`find_component` restricted to buttons."""
+    return find_component(message, type=COMPONENT_BUTTON, **criteria)
+
+
+# ----------------------------------------------------------------------------------------------
+# Records
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class FakeAttachment:
+    """A file attached to a message."""
+
+    id: str
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+    def payload(self, base_url: str, channel_id: str) -> dict:
+        """The attachment object Discord would return."""
+        url = f"{base_url}/attachments/{channel_id}/{self.id}/{self.filename}"
+        body: dict[str, Any] = {
+            "id": self.id,
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": self.content_type or "application/octet-stream",
+        }
+        if self.description is not None:
+            body["description"] = self.description
+        size = png_size(self.data)
+        if size:
+            body["width"], body["height"] = size
+            body["content_type"] = "image/png"
+        return body
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message as the fake stores it (bot messages, user messages, ephemeral responses).
+
+    ``attachments`` is a list of ``(filename, bytes)``; ``files`` keeps the full records.
+    ``edits`` counts edits; ``version`` is the fake's change counter at the last create/edit
+    (compare with :meth:`FakeDiscord.mark`).
+    """
+
+    id: str
+    channel_id: str
+    author: dict
+    guild_id: str | None = None
+    content: str = ""
+    embeds: list[dict] = field(default_factory=list)
+    components: list[dict] = field(default_factory=list)
+    files: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    edits: int = 0
+    deleted: bool = False
+    pinned: bool = False
+    version: int = 0
+    timestamp: str = field(default_factory=now_iso)
+    edited_timestamp: str | None = None
+    webhook_id: str | None = None
+    interaction: FakeInteraction | None = None
+    message_reference: dict | None = None
+    reactions: list[str] = field(default_factory=list)
+
+    @property
+    def author_id(self) -> str:
+        return str(self.author["id"])
+
+    @property
+    def attachments(self) -> list[tuple[str, bytes]]:
+        return [(a.filename, a.data) for a in self.files]
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & FLAG_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & FLAG_LOADING)
+
+    @property
+    def text(self) -> str:
+        """Content plus every embed's visible text and v2 text displays, for loose asserts."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title", ""), embed.get("description", "")]
+            for f in embed.get("fields", []):
+                parts += [f.get("name", ""), f.get("value", "")]
+            parts.append((embed.get("footer") or {}).get("text", ""))
+            parts.append((embed.get("author") or {}).get("name", ""))
+        parts += [
+            c.get("content", "") for c in iter_components(self.components) if c.get("type") == 10
+        ]
+        return "\n".join(p for p in parts if p)
+
+    def all_components(self) -> list[dict]:
+        """Every component, flattened."""
+        return list(iter_components(self.components))
+
+    @property
+    def buttons(self) -> list[dict]:
+        return [c for c in iter_components(self.components) if c.get("type") == COMPONENT_BUTTON]
+
+    @property
+    def selects(self) -> list[dict]:
+        return [c for c in iter_components(self.components) if c.get("type") in SELECT_TYPES]
+
+    def find_component(self, **criteria: Any) -> dict:
+        return find_component(self, **criteria)
+
+    def find_button(self, **criteria: Any) -> dict:
+        return find_button(self, **criteria)
+
+    def payload(self, fake: FakeDiscord) -> dict:
+        """The message object Discord would send for this message."""
+        body: dict[str, Any] = {
+            "id": self.id,
+            "channel_id": self.channel_id,
+            "type": 0 if self.interaction is None or self.message_reference else 20,
+            "content": self.content,
+            "author": self.author,
+            "embeds": self.embeds,
+            "components": self.components,
+            "attachments": [a.payload(fake.base_url, self.channel_id) for a in self.files],
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": self.pinned,
+            "tts": False,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "flags": self.flags,
+        }
+        if self.guild_id:
+            body["guild_id"] = self.guild_id
+        if self.webhook_id:
+            body["webhook_id"] = self.webhook_id
+            body["application_id"] = fake.application_id
+        if self.message_reference:
+            body["message_reference"] = self.message_reference
+        if self.interaction is not None:
+            it = self.interaction
+            body["interaction_metadata"] = {
+                "id": it.id,
+                "type": it.type,
+                "user": it.user,
+                "authorizing_integration_owners": {"0": fake.guild_id},
+            }
+        return body
+
+
+class FakeInteraction:
+    """One interaction sent by a test, and everything the bot answered to it.
+
+    ``messages`` lists the messages the interaction produced or changed, in the order they were
+    associated with it: the original response (for callback 4/5), the clicked message (for callback
+    7, or once edited after a type 6 deferral), then follow-ups.  ``content``, ``embeds``,
+    ``components``, ``attachments`` and ``ephemeral`` describe ``messages[0]``.
+    """
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        *,
+        type: int,
+        user: dict,
+        channel_id: str,
+        payload: dict,
+        name: str,
+        message: FakeMessage | None = None,
+    ) -> None:
+        self.fake = fake
+        self.id: str = payload["id"]
+        self.token: str = payload["token"]
+        self.type = type
+        self.user = user
+        self.channel_id = channel_id
+        self.payload = payload
+        self.name = name
+        self.message = message  # the clicked message for component interactions
+        self.created = time.monotonic()
+        self.callback_type: int | None = None
+        self.callback_data: dict | None = None
+        self.callback_delay: float | None = None
+        self.original: FakeMessage | None = None
+        self.followups: list[FakeMessage] = []
+        self.messages: list[FakeMessage] = []
+        self.choices: list[dict] | None = None
+        self.modal: dict | None = None
+
+    def __repr__(self) -> str:
+        return f"<FakeInteraction {self.name!r} type={self.type} callback={self.callback_type}>"
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.callback_type is not None
+
+    @property
+    def deferred(self) -> bool:
+        return self.callback_type in (CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE)
+
+    @property
+    def complete(self) -> bool:
+        """Callback received and, for deferrals, a follow-up or an edit of the original."""
+        if self.callback_type is None:
+            return False
+        if self.callback_type == CB_DEFERRED_MESSAGE:
+            return self.original is not None and not self.original.loading
+        if self.callback_type == CB_DEFERRED_UPDATE:
+            return bool(self.messages)
+        return True
+
+    def _first(self) -> FakeMessage:
+        if not self.messages:
+            raise AssertionError(f"{self!r} produced no message (callback {self.callback_type})")
+        return self.messages[0]
+
+    @property
+    def response(self) -> FakeMessage:
+        """The first message this interaction produced or changed."""
+        return self._first()
+
+    @property
+    def ephemeral(self) -> bool:
+        return self._first().ephemeral
+
+    @property
+    def content(self) -> str:
+        return self._first().content
+
+    @property
+    def text(self) -> str:
+        return self._first().text
+
+    @property
+    def embeds(self) -> list[dict]:
+        return self._first().embeds
+
+    @property
+    def components(self) -> list[dict]:
+        return self._first().components
+
+    @property
+    def attachments(self) -> list[tuple[str, bytes]]:
+        return self._first().attachments
+
+    # -- waiting -------------------------------------------------------------------------------
+
+    async def wait_callback(self, timeout: float = 10) -> FakeInteraction:
+        """Wait until the bot acknowledged the interaction (any callback type)."""
+        await self.fake.wait_until(lambda: self.acknowledged, timeout, f"a callback to {self!r}")
+        return self
+
+    async def wait_response(self, timeout: float = 10) -> FakeInteraction:
+        """Wait until the interaction is :attr:`complete`."""
+        await self.fake.wait_until(lambda: self.complete, timeout, f"a response to {self!r}")
+        return self
+
+    async def wait_followups(self, count: int, timeout: float = 10) -> list[FakeMessage]:
+        """Wait until at least ``count`` follow-up messages were sent (after the original)."""
+        await self.fake.wait_until(
+            lambda: len(self.followups) >= count, timeout, f"{count} follow-ups to {self!r}"
+        )
+        return self.followups
+
+
+class _GatewaySession:
+    """A gateway session: sequence numbers, a backlog for RESUME, and its current socket."""
+
+    def __init__(self, session_id: str, shard: list[int] | None) -> None:
+        self.id = session_id
+        self.shard = shard
+        self.seq = 0
+        self.ws: web.WebSocketResponse | None = None
+        self.backlog: deque[tuple[int, str]] = deque(maxlen=5000)
+        self.lock = asyncio.Lock()
+        self.invalid = False
+
+    @property
+    def live(self) -> bool:
+        return self.ws is not None and not self.ws.closed
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        async with self.lock:
+            self.seq += 1
+            frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
+            self.backlog.append((self.seq, frame))
+            await self._send(frame)
+
+    async def _send(self, frame: str) -> None:
+        ws = self.ws
+        if ws is None or ws.closed:
+            return
+        try:
+            await ws.send_str(frame)
+        except (ConnectionError, RuntimeError):
+            self.ws = None
+
+
+# ----------------------------------------------------------------------------------------------
+# The fake
+# ----------------------------------------------------------------------------------------------
+
+
+class FakeDiscord:
+    """Loopback fake of Discord: REST under ``/api/v10``, gateway at ``/gateway/``.
+
+    See the module docstring for behaviour and ``tests/e2e/test_fakediscord.py`` for examples.
+    """
+
+    def __init__(
+        self,
+        *,
+        guild_name: str = "Test Guild",
+        channel_name: str = "general",
+        interaction_deadline: float | None = None,
+    ) -> None:
+        """``interaction_deadline``: if set, callbacks later than this many seconds fail with
+        10062 Unknown interaction like on Discord (3.0); by default late callbacks are only
+        listed in :attr:`late_interactions`, so slow machines do not make tests flaky."""
+        self._last_snowflake = 0
+        self._outbox: asyncio.Queue[tuple[str, Any]] | None = None
+        self._session: _GatewaySession | None = None
+        self.interaction_deadline = interaction_deadline
+        self.token = f"fake-bot-token.{secrets.token_urlsafe(16)}"
+        self.host = "127.0.0.1"
+        self.port: int = 0
+        self._runner: web.AppRunner | None = None
+
+        self.application_id = self.snowflake()
+        self.bot_user = self._make_user("PhotoBot", self.application_id, bot=True)
+        self.guild_id = self.snowflake()
+        self.guild_name = guild_name
+        self.roles: dict[str, dict] = {}
+        self.everyone_role_id = self.guild_id
+        self._add_role("@everyone", Perm.EVERYONE, role_id=self.guild_id, position=0)
+        self.bot_role_id = self._add_role("PhotoBot", Perm.BOT, managed=True)
+        self._mod_role_id: str | None = None
+        self._admin_role_id: str | None = None
+
+        self.users: dict[str, dict] = {self.application_id: self.bot_user}
+        self.members: dict[str, dict] = {}
+        self._add_member(self.bot_user, [self.bot_role_id])
+        self.owner = self.add_user("owner")
+
+        self.channels: dict[str, dict] = {}
+        self._channel_messages: dict[str, list[FakeMessage]] = {}
+        self._messages: dict[str, FakeMessage] = {}
+        self._dm_channels: dict[str, str] = {}
+        self.default_channel_id = self.add_channel(channel_name)
+
+        self.global_commands: dict[str, dict] = {}
+        self.guild_commands: dict[str, dict[str, dict]] = {}
+        self._command_ids: dict[tuple, str] = {}
+        self.command_syncs = 0
+
+        self.interactions: dict[str, FakeInteraction] = {}
+        self._interactions_by_token: dict[str, FakeInteraction] = {}
+
+        self.violations: list[str] = []
+        self.server_errors: list[str] = []
+        self.unhandled: list[str] = []
+        self.rejected: list[tuple[str, dict]] = []
+        self.late_interactions: list[FakeInteraction] = []
+        self.requests: deque[tuple[str, str]] = deque(maxlen=2000)
+
+        self._sessions: dict[str, _GatewaySession] = {}
+        self.identifies = 0
+        self.resumes = 0
+        self._sender: asyncio.Task | None = None
+        self._cond: asyncio.Condition | None = None
+        self._version = 0
+        self._state_logged_in = False
+        self._state_synced = False
+        self._state_identified = False
+        self._state_client_ready = False
+        self._expect_client_ready = False
+        self._bots: list[BotProcess] = []
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Bind 127.0.0.1 on a random port and start serving."""
+        self._cond = asyncio.Condition()
+        self._outbox = asyncio.Queue()
+        self._sender = asyncio.create_task(self._send_loop(), name="fakediscord-sender")
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        self._add_routes(app.router)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=0.1
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        """Stop every bot process started for this fake, close sockets and the server."""
+        for bot in list(self._bots):
+            with contextlib.suppress(Exception):
+                await bot.stop()
+        for session in self._sessions.values():
+            if session.ws is not None and not session.ws.closed:
+                with contextlib.suppress(Exception):
+                    await session.ws.close(code=1001)
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sender
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v{API_VERSION}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/gateway/"
+
+    @property
+    def connected(self) -> bool:
+        """True while a bot holds an identified gateway connection."""
+        return self._session is not None and self._session.live
+
+    # -- ids and change tracking ---------------------------------------------------------------
+
+    def snowflake(self) -> str:
+        """A fresh, increasing Discord snowflake (as str)."""
+        value = max((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22, self._last_snowflake + 1)
+        self._last_snowflake = value
+        return str(value)
+
+    def mark(self) -> int:
+        """The current change counter; pass it as ``since=`` to only see later changes."""
+        return self._version
+
+    def _touch(self, message: FakeMessage | None = None) -> None:
+        self._version += 1
+        if message is not None:
+            message.version = self._version
+
+    async def _notify(self) -> None:
+        if self._cond is not None:
+            async with self._cond:
+                self._cond.notify_all()
+
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
+        """Wait until ``predicate()`` is truthy (re-checked on every change); return its value.
+
+        Raises TimeoutError naming ``what``, or RuntimeError at once if a bot process the fake
+        started exited unexpectedly (with the tail of its output).
+        """
+        assert self._cond is not None, "FakeDiscord.start() was not awaited"
+
+        async def waiter() -> Any:
+            async with self._cond:
+                while True:
+                    result = predicate()
+                    if result:
+                        return result
+                    self._raise_if_bot_crashed(what)
+                    await self._cond.wait()
+
+        try:
+            return await asyncio.wait_for(waiter(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"timed out after {timeout}s waiting for {what}") from None
+
+    def _raise_if_bot_crashed(self, what: str) -> None:
+        for bot in self._bots:
+            if bot.crashed:
+                raise RuntimeError(
+                    f"bot process exited with code {bot.returncode} while waiting for {what}; "
+                    f"last output:\n{bot.output_tail()}"
+                )
+
+    # -- guild setup ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _make_user(name: str, user_id: str, *, bot: bool = False) -> dict:
+        return {
+            "id": user_id,
+            "username": name,
+            "global_name": None if bot else name.capitalize(),
+            "discriminator": "0",
+            "avatar": None,
+            "bot": bot,
+            "public_flags": 0,
+        }
+
+    def _add_role(
+        self,
+        name: str,
+        permissions: int,
+        *,
+        role_id: str | None = None,
+        position: int | None = None,
+        managed: bool = False,
+    ) -> str:
+        role_id = role_id or self.snowflake()
+        self.roles[role_id] = {
+            "id": role_id,
+            "name": name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": len(self.roles) if position is None else position,
+            "permissions": str(permissions),
+            "managed": managed,
+            "mentionable": False,
+            "flags": 0,
+        }
+        return role_id
+
+    def _add_member(self, user: dict, roles: list[str]) -> dict:
+        member = {
+            "user": user,
+            "roles": roles,
+            "nick": None,
+            "avatar": None,
+            "joined_at": now_iso(),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        self.members[user["id"]] = member
+        return member
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        manage_channels: bool = False,
+        administrator: bool = False,
+        member: bool = True,
+    ) -> dict:
+        """Create a user (and guild member unless ``member=False``); return the user dict.
+
+        ``manage_channels`` gives a "Moderator" role with Manage Channels (and Manage Messages),
+        ``administrator`` an "Admin" role.  If the bot is connected, GUILD_MEMBER_ADD is sent.
+        """
+        user = self._make_user(name, self.snowflake())
+        self.users[user["id"]] = user
+        if not member:
+            return user
+        roles = []
+        if manage_channels:
+            if self._mod_role_id is None:
+                self._mod_role_id = self._add_role(
+                    "Moderator", Perm.EVERYONE | Perm.MANAGE_CHANNELS | Perm.MANAGE_MESSAGES
+                )
+            roles.append(self._mod_role_id)
+        if administrator:
+            if self._admin_role_id is None:
+                self._admin_role_id = self._add_role("Admin", Perm.ADMINISTRATOR)
+            roles.append(self._admin_role_id)
+        payload = self._add_member(user, roles)
+        self._dispatch("GUILD_MEMBER_ADD", {**payload, "guild_id": self.guild_id})
+        return user
+
+    def permissions(self, user: dict | str) -> int:
+        """The member's guild permissions (owner and administrators get everything)."""
+        uid = _user_id(user)
+        if uid == self.owner["id"]:
+            return Perm.ALL
+        member = self.members.get(uid)
+        if member is None:
+            return 0
+        perms = int(self.roles[self.everyone_role_id]["permissions"])
+        for role_id in member["roles"]:
+            perms |= int(self.roles[role_id]["permissions"])
+        return Perm.ALL if perms & Perm.ADMINISTRATOR else perms
+
+    def add_channel(self, name: str, *, topic: str | None = None) -> str:
+        """Create a guild text channel; return its id.  Sends CHANNEL_CREATE if connected."""
+        channel_id = self.snowflake()
+        channel = {
+            "id": channel_id,
+            "type": CHANNEL_TEXT,
+            "guild_id": self.guild_id,
+            "name": name,
+            "position": len([c for c in self.channels.values() if c["type"] == CHANNEL_TEXT]),
+            "permission_overwrites": [],
+            "parent_id": None,
+            "nsfw": False,
+            "topic": topic,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        self.channels[channel_id] = channel
+        self._channel_messages[channel_id] = []
+        self._dispatch("CHANNEL_CREATE", channel)
+        return channel_id
+
+    def _guild_payload(self) -> dict:
+        guild_channels = [c for c in self.channels.values() if c["type"] == CHANNEL_TEXT]
+        threads = [
+            c
+            for c in self.channels.values()
+            if c["type"] in (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+            and not c["thread_metadata"]["archived"]
+        ]
+        return {
+            "id": self.guild_id,
+            "name": self.guild_name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": self.owner["id"],
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": list(self.roles.values()),
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "max_members": 500000,
+            "vanity_url_code": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": now_iso(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members),
+            "members": list(self.members.values()),
+            "channels": guild_channels,
+            "threads": threads,
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    # -- readiness -----------------------------------------------------------------------------
+
+    def reset_ready(self, *, expect_client_ready: bool | None = None) -> None:
+        """Forget readiness (called when a bot process starts) so wait_ready waits anew."""
+        self._state_logged_in = self._state_synced = False
+        self._state_identified = self._state_client_ready = False
+        if expect_client_ready is not None:
+            self._expect_client_ready = expect_client_ready
+
+    @property
+    def ready(self) -> bool:
+        """Identified on the gateway, commands synced, and (under the launcher) on_ready fired."""
+        return (
+            self._state_identified
+            and self.connected
+            and self._state_synced
+            and (self._state_client_ready or not self._expect_client_ready)
+        )
+
+    async def wait_ready(self, timeout: float = 30, *, require_sync: bool = True) -> None:
+        """Wait until the bot is identified, has synced commands and reported ``on_ready``.
+
+        ``require_sync=False`` skips the command sync (for a bot that does not re-sync).
+        """
+
+        def ready() -> bool:
+            if require_sync:
+                return self.ready
+            return (
+                self._state_identified
+                and self.connected
+                and (self._state_client_ready or not self._expect_client_ready)
+            )
+
+        await self.wait_until(ready, timeout, "the bot to be ready")
+
+    # -- gateway -------------------------------------------------------------------------------
+
+    def _dispatch(self, event: str, data: Any) -> None:
+        """Queue a gateway event for the current session (kept in order)."""
+        if self._outbox is not None and self._session is not None:
+            self._outbox.put_nowait((event, data))
+
+    async def _send_loop(self) -> None:
+        assert self._outbox is not None
+        while True:
+            event, data = await self._outbox.get()
+            session = self._session
+            if session is None or session.invalid:
+                continue
+            try:
+                await session.dispatch(event, data)
+            except Exception as exc:  # never let one bad frame stop the sender
+                self.server_errors.append(f"gateway dispatch {event}: {exc!r}")
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        await ws.send_str(
+            json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        )
+        session: _GatewaySession | None = None
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op, data = frame.get("op"), frame.get("d")
+                if op == 1:
+                    await self._send_op(ws, session, 11, None)
+                elif op == 2:
+                    session = await self._identify(ws, data)
+                elif op == 6:
+                    session = await self._resume(ws, data)
+                elif op == 8 and session is not None:
+                    await self._member_chunk(session, data)
+        finally:
+            if session is not None and session.ws is ws:
+                session.ws = None
+                if ws.close_code in (1000, 1001):
+                    session.invalid = True
+            await self._notify()
+        return ws
+
+    async def _send_op(
+        self, ws: web.WebSocketResponse, session: _GatewaySession | None, op: int, data: Any
+    ) -> None:
+        frame = json.dumps({"op": op, "d": data, "s": None, "t": None})
+        if session is not None and session.ws is ws:
+            async with session.lock:
+                await session._send(frame)
+        elif not ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await ws.send_str(frame)
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict) -> _GatewaySession | None:
+        if data.get("token") != self.token:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        session = _GatewaySession(secrets.token_hex(16), data.get("shard"))
+        self._sessions[session.id] = session
+        session.ws = ws
+        ready = {
+            "v": API_VERSION,
+            "user": {**self.bot_user, "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": self.guild_id, "unavailable": True}],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": self.application_id, "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "_trace": ["fakediscord"],
+        }
+        if session.shard:
+            ready["shard"] = session.shard
+        await session.dispatch("READY", ready)
+        await session.dispatch("GUILD_CREATE", self._guild_payload())
+        old, self._session = self._session, session
+        if old is not None and old is not session:
+            old.invalid = True
+        self.identifies += 1
+        self._state_identified = True
+        await self._notify()
+        return session
+
+    async def _resume(self, ws: web.WebSocketResponse, data: dict) -> _GatewaySession | None:
+        session = self._sessions.get(data.get("session_id", ""))
+        if data.get("token") != self.token or session is None or session.invalid:
+            await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+            return None
+        async with session.lock:
+            session.ws = ws
+            last = data.get("seq") or 0
+            for seq, frame in list(session.backlog):
+                if seq > last:
+                    await session._send(frame)
+        await session.dispatch("RESUMED", {"_trace": ["fakediscord"]})
+        self._session = session
+        self.resumes += 1
+        self._state_identified = True
+        await self._notify()
+        return session
+
+    async def _member_chunk(self, session: _GatewaySession, data: dict) -> None:
+        ids = data.get("user_ids")
+        if isinstance(ids, str | int):
+            ids = [ids]
+        query = (data.get("query") or "").lower()
+        members = [
+            m
+            for m in self.members.values()
+            if (ids is None or m["user"]["id"] in {str(i) for i in ids})
+            and m["user"]["username"].lower().startswith(query)
+        ]
+        limit = data.get("limit") or 0
+        if limit:
+            members = members[:limit]
+        chunk = {
+            "guild_id": self.guild_id,
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    async def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT: the bot must reconnect and RESUME (see :attr:`resumes`)."""
+        session = self._session
+        if session is None or session.ws is None:
+            raise RuntimeError("no bot connected")
+        await self._send_op(session.ws, session, 7, None)
+
+    async def drop_connection(self, code: int = 4000) -> None:
+        """Close the bot's gateway socket with a resumable close code."""
+        session = self._session
+        if session is not None and session.ws is not None:
+            await session.ws.close(code=code)
+
+    # -- HTTP plumbing -------------------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+        self.requests.append((request.method, request.path))
+        try:
+            return await handler(request)
+        except FakeDiscordError as exc:
+            return json_response(exc.body(), status=exc.status)
+        except web.HTTPException:
+            raise
+        except Exception as exc:  # a fake bug: report it, answer 400 (500 makes discord.py retry)
+            self.server_errors.append(f"{request.method} {request.path}: {exc!r}")
+            return json_response({"code": 0, "message": f"fakediscord error: {exc!r}"}, 400)
+
+    def _check_auth(self, request: web.Request) -> None:
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            raise FakeDiscordError(401, 0, "401: Unauthorized")
+
+    def _add_routes(self, router: web.UrlDispatcher) -> None:
+        api = f"/api/v{API_VERSION}"
+        authed = [
+            ("GET", "/users/@me", self._get_me),
+            ("GET", "/oauth2/applications/@me", self._get_application),
+            ("GET", "/applications/@me", self._get_application),
+            ("GET", "/gateway", self._get_gateway),
+            ("GET", "/gateway/bot", self._get_gateway),
+            ("GET", "/applications/{app}/commands", self._get_commands),
+            ("PUT", "/applications/{app}/commands", self._put_commands),
+            ("GET", "/applications/{app}/guilds/{guild}/commands", self._get_commands),
+            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_commands),
+            ("POST", "/channels/{channel}/messages", self._post_message),
+            ("GET", "/channels/{channel}/messages", self._get_messages),
+            ("GET", "/channels/{channel}/messages/{message}", self._get_message),
+            ("PATCH", "/channels/{channel}/messages/{message}", self._patch_message),
+            ("DELETE", "/channels/{channel}/messages/{message}", self._delete_message),
+            ("POST", "/channels/{channel}/typing", self._no_content),
+            ("PUT", "/channels/{channel}/messages/{message}/reactions/{emoji}/@me", self._react),
+            (
+                "DELETE",
+                "/channels/{channel}/messages/{message}/reactions/{emoji}/@me",
+                self._unreact,
+            ),
+            ("PUT", "/channels/{channel}/pins/{message}", self._pin),
+            ("DELETE", "/channels/{channel}/pins/{message}", self._unpin),
+            ("PUT", "/channels/{channel}/messages/pins/{message}", self._pin),
+            ("DELETE", "/channels/{channel}/messages/pins/{message}", self._unpin),
+            ("GET", "/channels/{channel}", self._get_channel),
+            ("POST", "/channels/{channel}/threads", self._create_thread),
+            ("POST", "/channels/{channel}/messages/{message}/threads", self._create_thread),
+            ("PUT", "/channels/{channel}/thread-members/{user}", self._no_content),
+            ("DELETE", "/channels/{channel}/thread-members/{user}", self._no_content),
+            ("POST", "/users/@me/channels", self._create_dm),
+            ("GET", "/users/{user}", self._get_user),
+            ("GET", "/guilds/{guild}", self._get_guild),
+            ("GET", "/guilds/{guild}/channels", self._get_guild_channels),
+            ("GET", "/guilds/{guild}/members", self._get_members),
+            ("GET", "/guilds/{guild}/members/{user}", self._get_member),
+            ("GET", "/guilds/{guild}/roles", self._get_roles),
+        ]
+        for method, path, handler in authed:
+            router.add_route(method, api + path, self._authed(handler))
+        unauthed = [
+            ("POST", "/interactions/{id}/{token}/callback", self._interaction_callback),
+            ("POST", "/webhooks/{app}/{token}", self._webhook_post),
+            ("GET", "/webhooks/{app}/{token}/messages/{message}", self._webhook_get),
+            ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._webhook_patch),
+            ("DELETE", "/webhooks/{app}/{token}/messages/{message}", self._webhook_delete),
+        ]
+        for method, path, handler in unauthed:
+            router.add_route(method, api + path, handler)
+        router.add_get("/gateway/", self._gateway)
+        router.add_get("/gateway", self._gateway)
+        router.add_get("/attachments/{channel}/{attachment}/{filename}", self._get_attachment)
+        router.add_post("/_fake/violation", self._report_violation)
+        router.add_post("/_fake/client-ready", self._report_client_ready)
+        router.add_route("*", "/{tail:.*}", self._unhandled)
+
+    def _authed(self, handler: Callable) -> Callable:
+        async def wrapped(request: web.Request) -> web.StreamResponse:
+            self._check_auth(request)
+            return await handler(request)
+
+        return wrapped
+
+    async def _unhandled(self, request: web.Request) -> web.Response:
+        self.unhandled.append(f"{request.method} {request.path}")
+        return json_response({"code": 0, "message": "404: Not Found"}, 404)
+
+    async def _no_content(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def _report_violation(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.violations.append(str(body.get("message")))
+        await self._notify()
+        return web.Response(status=204)
+
+    async def _report_client_ready(self, request: web.Request) -> web.Response:
+        self._state_client_ready = True
+        await self._notify()
+        return web.Response(status=204)
+
+    @staticmethod
+    async def _read_body(request: web.Request) -> tuple[dict, dict[int, FakeAttachment]]:
+        """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts."""
+        files: dict[int, FakeAttachment] = {}
+        if request.content_type.startswith("multipart/"):
+            payload: dict = {}
+            reader = await request.multipart()
+            async for part in reader:
+                data = await part.read()  # type: ignore[union-attr]
+                name = part.name or ""
+                if name == "payload_json":
+                    payload = json.loads(data)
+                    continue
+                match = re.fullmatch(r"files\[(\d+)\]", name) or re.fullmatch(r"file(\d*)", name)
+                if match:
+                    index = int(match.group(1) or 0)
+                    files[index] = FakeAttachment(
+                        id="",
+                        filename=part.filename or f"file{index}",
+                        data=bytes(data),
+                        content_type=part.headers.get("Content-Type"),
+                    )
+            return payload, files
+        raw = await request.read()
+        return (json.loads(raw) if raw else {}), files
+
+    # -- REST: identity, gateway, commands -----------------------------------------------------
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        self._state_logged_in = True
+        return json_response({**self.bot_user, "verified": True, "mfa_enabled": False, "flags": 0})
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "id": self.application_id,
+                "name": self.bot_user["username"],
+                "description": "Fake application",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.owner,
+                "verify_key": "00" * 32,
+                "flags": 0,
+                "team": None,
+                "summary": "",
+                "bot": self.bot_user,
+            }
+        )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+
+    def _normalize_command(self, command: dict, guild_id: str | None) -> dict:
+        key = (guild_id, command.get("type", 1), command["name"])
+        command_id = self._command_ids.setdefault(key, self.snowflake())
+        normalized = {
+            "type": 1,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            **command,
+            "id": command_id,
+            "application_id": self.application_id,
+            "version": self.snowflake(),
+        }
+        if guild_id:
+            normalized["guild_id"] = guild_id
+        return normalized
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        body, _ = await self._read_body(request)
+        guild_id = request.match_info.get("guild")
+        if guild_id and guild_id != self.guild_id:
+            raise FakeDiscordError(403, 50001, "Missing Access")
+        commands = [self._normalize_command(c, guild_id) for c in body]
+        table = {c["name"]: c for c in commands}
+        if guild_id:
+            self.guild_commands[guild_id] = table
+        else:
+            self.global_commands = table
+        self.command_syncs += 1
+        self._state_synced = True
+        await self._notify()
+        return json_response(commands)
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        guild_id = request.match_info.get("guild")
+        table = self.guild_commands.get(guild_id, {}) if guild_id else self.global_commands
+        return json_response(list(table.values()))
+
+    @property
+    def commands(self) -> dict[str, dict]:
+        """Every synced command by name (guild commands win over global ones)."""
+        return {**self.global_commands, **self.guild_commands.get(self.guild_id, {})}
+
+    # -- REST: channels and messages -----------------------------------------------------------
+
+    def _channel(self, channel_id: str) -> dict:
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            raise FakeDiscordError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _message(self, channel_id: str, message_id: str) -> FakeMessage:
+        message = self._messages.get(message_id)
+        if message is None or message.deleted or message.channel_id != channel_id:
+            raise FakeDiscordError(404, 10008, "Unknown Message")
+        return message
+
+    def _reject(self, where: str, payload: dict, problems: list[str]) -> None:
+        if problems:
+            self.rejected.append((where + ": " + "; ".join(problems), payload))
+            raise FakeDiscordError(
+                400, 50035, "Invalid Form Body", {"_errors": [{"message": p} for p in problems]}
+            )
+
+    def _new_message(
+        self,
+        channel_id: str,
+        payload: dict,
+        files: dict[int, FakeAttachment],
+        *,
+        author: dict | None = None,
+        interaction: FakeInteraction | None = None,
+        flags: int = 0,
+    ) -> FakeMessage:
+        channel = self.channels[channel_id]
+        message = FakeMessage(
+            id=self.snowflake(),
+            channel_id=channel_id,
+            guild_id=channel.get("guild_id"),
+            author=author or self.bot_user,
+            interaction=interaction,
+            webhook_id=self.application_id if interaction is not None else None,
+        )
+        self._apply_payload(message, payload, files)
+        message.flags |= flags
+        message.edits = 0
+        message.edited_timestamp = None
+        if payload.get("message_reference"):
+            message.message_reference = payload["message_reference"]
+        self._messages[message.id] = message
+        self._touch(message)
+        return message
+
+    def _publish(self, message: FakeMessage, **extra: Any) -> None:
+        """Make a non-ephemeral message visible in its channel (and tell the bot)."""
+        self._channel_messages.setdefault(message.channel_id, []).append(message)
+        self.channels[message.channel_id]["last_message_id"] = message.id
+        self._dispatch("MESSAGE_CREATE", {**message.payload(self), **extra})
+
+    def _apply_payload(
+        self, message: FakeMessage, payload: dict, files: dict[int, FakeAttachment]
+    ) -> None:
+        """Apply a create/edit payload (content, embeds, components, attachments, flags)."""
+        if "content" in payload:
+            message.content = payload["content"] or ""
+        if "embeds" in payload:
+            message.embeds = [{"type": "rich", **e} for e in payload["embeds"] or []]
+        elif payload.get("embed"):
+            message.embeds = [{"type": "rich", **payload["embed"]}]
+        if "components" in payload:
+            message.components = payload["components"] or []
+        if payload.get("flags") is not None:
+            keep = message.flags & (FLAG_EPHEMERAL | FLAG_LOADING)
+            message.flags = keep | (int(payload["flags"]) & ~(FLAG_EPHEMERAL | FLAG_LOADING))
+        existing = {a.id: a for a in message.files}
+        used: set[int] = set()
+        if "attachments" in payload and payload["attachments"] is not None:
+            kept: list[FakeAttachment] = []
+            for spec in payload["attachments"]:
+                sid = str(spec.get("id"))
+                if sid in existing:
+                    kept.append(existing[sid])
+                    continue
+                index = int(spec.get("id", -1)) if sid.isdigit() else -1
+                upload = files.get(index)
+                if upload is None:
+                    raise FakeDiscordError(400, 50035, f"Invalid Form Body: attachment {sid}")
+                used.add(index)
+                kept.append(self._store_file(upload, spec))
+            message.files = kept
+        for index in sorted(set(files) - used):
+            message.files.append(self._store_file(files[index], {}))
+
+    def _store_file(self, upload: FakeAttachment, spec: dict) -> FakeAttachment:
+        return FakeAttachment(
+            id=self.snowflake(),
+            filename=spec.get("filename") or upload.filename,
+            data=upload.data,
+            content_type=upload.content_type,
+            description=spec.get("description"),
+        )
+
+    def _edit(self, message: FakeMessage, payload: dict, files: dict[int, FakeAttachment]) -> None:
+        self._apply_payload(message, payload, files)
+        message.flags &= ~FLAG_LOADING
+        message.edits += 1
+        message.edited_timestamp = now_iso()
+        self._touch(message)
+        if not message.ephemeral:
+            self._dispatch("MESSAGE_UPDATE", message.payload(self))
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        channel_id = request.match_info["channel"]
+        self._channel(channel_id)
+        payload, files = await self._read_body(request)
+        self._reject("channel message", payload, validate_message(payload, files, creating=True))
+        message = self._new_message(channel_id, payload, files, flags=0)
+        message.flags &= ~FLAG_EPHEMERAL
+        self._publish(message)
+        await self._notify()
+        return json_response(message.payload(self))
+
+    async def _get_messages(self, request: web.Request) -> web.Response:
+        channel_id = request.match_info["channel"]
+        self._channel(channel_id)
+        limit = int(request.query.get("limit", 50))
+        visible = self.messages(channel_id)[::-1]
+        if "before" in request.query:
+            visible = [m for m in visible if int(m.id) < int(request.query["before"])]
+        if "after" in request.query:
+            visible = [m for m in visible if int(m.id) > int(request.query["after"])]
+        return json_response([m.payload(self) for m in visible[:limit]])
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        message = self._message(request.match_info["channel"], request.match_info["message"])
+        return json_response(message.payload(self))
+
+    async def _patch_message(self, request: web.Request) -> web.Response:
+        message = self._message(request.match_info["channel"], request.match_info["message"])
+        if message.author_id != self.application_id:
+            raise FakeDiscordError(403, 50005, "Cannot edit a message authored by another user")
+        payload, files = await self._read_body(request)
+        self._reject("message edit", payload, validate_message(payload, files, creating=False))
+        self._edit(message, payload, files)
+        await self._notify()
+        return json_response(message.payload(self))
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        message = self._message(request.match_info["channel"], request.match_info["message"])
+        await self._delete(message)
+        return web.Response(status=204)
+
+    async def _delete(self, message: FakeMessage) -> None:
+        message.deleted = True
+        self._touch(message)
+        if not message.ephemeral:
+            self._dispatch(
+                "MESSAGE_DELETE",
+                {"id": message.id, "channel_id": message.channel_id, "guild_id": message.guild_id},
+            )
+        await self._notify()
+
+    async def _react(self, request: web.Request) -> web.Response:
+        message = self._message(request.match_info["channel"], request.match_info["message"])
+        emoji = request.match_info["emoji"]
+        if emoji not in message.reactions:
+            message.reactions.append(emoji)
+        self._touch(message)
+        await self._notify()
+        return web.Response(status=204)
+
+    async def _unreact(self, request: web.Request) -> web.Response:
+        message = self._message(request.match_info["channel"], request.match_info["message"])
+        with contextlib.suppress(ValueError):
+            message.reactions.remove(request.match_info["emoji"])
+        return web.Response(status=204)
+
+    async def _pin(self, request: web.Request) -> web.Response:
+        self._message(request.match_info["channel"], request.match_info["message"]).pinned = True
+        return web.Response(status=204)
+
+    async def _unpin(self, request: web.Request) -> web.Response:
+        self._message(request.match_info["channel"], request.match_info["message"]).pinned = False
+        return web.Response(status=204)
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self._channel(request.match_info["channel"]))
+
+    async def _create_thread(self, request: web.Request) -> web.Response:
+        parent = self._channel(request.match_info["channel"])
+        body, _ = await self._read_body(request)
+        message_id = request.match_info.get("message")
+        thread_type = body.get("type") or CHANNEL_PUBLIC_THREAD
+        thread_id = message_id or self.snowflake()
+        if thread_id in self.channels:
+            raise FakeDiscordError(
+                400, 160004, "A thread has already been created for this message"
+            )
+        thread = {
+            "id": thread_id,
+            "type": thread_type,
+            "guild_id": self.guild_id,
+            "parent_id": parent["id"],
+            "owner_id": self.application_id,
+            "name": body.get("name", "thread"),
+            "last_message_id": None,
+            "rate_limit_per_user": body.get("rate_limit_per_user", 0),
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                "archive_timestamp": now_iso(),
+                "locked": False,
+                "invitable": body.get("invitable", True),
+                "create_timestamp": now_iso(),
+            },
+            "member": {
+                "id": thread_id,
+                "user_id": self.application_id,
+                "join_timestamp": now_iso(),
+                "flags": 0,
+            },
+        }
+        self.channels[thread_id] = thread
+        self._channel_messages[thread_id] = []
+        payload = dict(thread)
+        if body.get("message"):  # forum-style thread with a first message
+            self._publish(self._new_message(thread_id, body["message"], {}))
+        self._dispatch("THREAD_CREATE", {**payload, "newly_created": True})
+        await self._notify()
+        return json_response(payload)
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        body, _ = await self._read_body(request)
+        recipient = str(body.get("recipient_id"))
+        if recipient not in self.users:
+            raise FakeDiscordError(400, 50007, "Cannot send messages to this user")
+        return json_response(self._dm_channel(recipient))
+
+    def _dm_channel(self, user_id: str) -> dict:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = self.snowflake()
+            self._dm_channels[user_id] = channel_id
+            self.channels[channel_id] = {
+                "id": channel_id,
+                "type": CHANNEL_DM,
+                "last_message_id": None,
+                "recipients": [self.users[user_id]],
+                "flags": 0,
+            }
+            self._channel_messages[channel_id] = []
+        return self.channels[channel_id]
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self.users.get(request.match_info["user"])
+        if user is None:
+            raise FakeDiscordError(404, 10013, "Unknown User")
+        return json_response(user)
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        payload = self._guild_payload()
+        for key in ("members", "channels", "threads", "voice_states", "presences"):
+            payload.pop(key)
+        return json_response(payload)
+
+    def _check_guild(self, request: web.Request) -> None:
+        if request.match_info["guild"] != self.guild_id:
+            raise FakeDiscordError(404, 10004, "Unknown Guild")
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        return json_response([c for c in self.channels.values() if c["type"] == CHANNEL_TEXT])
+
+    async def _get_members(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        limit = int(request.query.get("limit", 1))
+        after = int(request.query.get("after", 0))
+        members = sorted(self.members.values(), key=lambda m: int(m["user"]["id"]))
+        return json_response([m for m in members if int(m["user"]["id"]) > after][:limit])
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        member = self.members.get(request.match_info["user"])
+        if member is None:
+            raise FakeDiscordError(404, 10007, "Unknown Member")
+        return json_response(member)
+
+    async def _get_roles(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        return json_response(list(self.roles.values()))
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        for message in self._channel_messages.get(request.match_info["channel"], []):
+            for attachment in message.files:
+                if attachment.id == request.match_info["attachment"]:
+                    return web.Response(
+                        body=attachment.data,
+                        content_type=attachment.content_type or "application/octet-stream",
+                    )
+        raise web.HTTPNotFound()
+
+    # -- REST: interactions and webhooks -------------------------------------------------------
+
+    async def _interaction_callback(self, request: web.Request) -> web.Response:
+        it = self.interactions.get(request.match_info["id"])
+        if it is None or it.token != request.match_info["token"]:
+            raise FakeDiscordError(404, 10062, "Unknown interaction")
+        delay = time.monotonic() - it.created
+        if it.callback_type is not None:
+            raise FakeDiscordError(400, 40060, "Interaction has already been acknowledged.")
+        if self.interaction_deadline is not None and delay > self.interaction_deadline:
+            self.late_interactions.append(it)
+            raise FakeDiscordError(404, 10062, "Unknown interaction")
+        body, files = await self._read_body(request)
+        cb_type = int(body.get("type", 0))
+        data = body.get("data") or {}
+        if cb_type not in ALLOWED_CALLBACKS.get(it.type, set()) or (
+            cb_type in (CB_UPDATE, CB_DEFERRED_UPDATE) and it.message is None
+        ):
+            raise FakeDiscordError(400, 40043, f"Interaction callback type {cb_type} not allowed")
+        if cb_type in (CB_MESSAGE, CB_UPDATE):
+            self._reject(
+                "interaction response",
+                data,
+                validate_message(data, files, creating=cb_type == CB_MESSAGE),
+            )
+        if cb_type == CB_AUTOCOMPLETE:
+            self._reject("autocomplete", data, validate_choices(data.get("choices", [])))
+
+        it.callback_type, it.callback_data, it.callback_delay = cb_type, data, delay
+        if delay > 3.0:
+            self.late_interactions.append(it)
+        message: FakeMessage | None = None
+        if cb_type in (CB_MESSAGE, CB_DEFERRED_MESSAGE):
+            flags = int(data.get("flags") or 0) & FLAG_EPHEMERAL
+            if cb_type == CB_DEFERRED_MESSAGE:
+                flags |= FLAG_LOADING
+                data = {}
+            message = self._new_message(it.channel_id, data, files, interaction=it, flags=flags)
+            it.original = message
+            it.messages.append(message)
+            if not message.ephemeral:
+                self._publish(message)
+        elif cb_type == CB_UPDATE:
+            message = it.message
+            assert message is not None
+            self._edit(message, data, files)
+            it.messages.append(message)
+        elif cb_type == CB_AUTOCOMPLETE:
+            it.choices = list(data.get("choices", []))
+        elif cb_type == CB_MODAL:
+            it.modal = data
+        else:  # deferred update: nothing visible yet
+            message = None
+        self._touch()
+        await self._notify()
+
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        target = message or (it.message if cb_type == CB_DEFERRED_UPDATE else None)
+        result: dict[str, Any] = {
+            "interaction": {
+                "id": it.id,
+                "type": it.type,
+                "response_message_id": target.id if target else None,
+                "response_message_loading": bool(target and target.loading),
+                "response_message_ephemeral": bool(target and target.ephemeral),
+            },
+            "resource": {"type": cb_type},
+        }
+        if message is not None:
+            result["resource"]["message"] = message.payload(self)
+        return json_response(result)
+
+    def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
+        it = self._interactions_by_token.get(request.match_info["token"])
+        if it is None or request.match_info["app"] != self.application_id:
+            raise FakeDiscordError(404, 10015, "Unknown Webhook")
+        return it
+
+    def _webhook_message(self, it: FakeInteraction, message_id: str) -> FakeMessage:
+        if message_id == "@original":
+            if it.callback_type in (CB_MESSAGE, CB_DEFERRED_MESSAGE):
+                target = it.original
+            elif it.callback_type in (CB_UPDATE, CB_DEFERRED_UPDATE):
+                target = it.message
+            else:
+                target = None
+        else:
+            target = next((m for m in it.messages if m.id == message_id), None)
+        if target is None or target.deleted:
+            raise FakeDiscordError(404, 10008, "Unknown Message")
+        return target
+
+    async def _webhook_post(self, request: web.Request) -> web.Response:
+        it = self._webhook_interaction(request)
+        if it.callback_type is None:
+            raise FakeDiscordError(404, 10015, "Unknown Webhook")
+        payload, files = await self._read_body(request)
+        if it.callback_type == CB_DEFERRED_MESSAGE and it.original and it.original.loading:
+            # Discord: the first follow-up after a "thinking" deferral replaces that message.
+            self._reject("follow-up", payload, validate_message(payload, files, creating=False))
+            message = it.original
+            self._edit(message, payload, files)
+        else:
+            self._reject("follow-up", payload, validate_message(payload, files, creating=True))
+            flags = int(payload.get("flags") or 0) & FLAG_EPHEMERAL
+            message = self._new_message(it.channel_id, payload, files, interaction=it, flags=flags)
+            if not message.ephemeral:
+                self._publish(message)
+            it.followups.append(message)
+            it.messages.append(message)
+        self._touch()
+        await self._notify()
+        if request.query.get("wait") in ("0", "false", "False"):
+            return web.Response(status=204)
+        return json_response(message.payload(self))
+
+    async def _webhook_get(self, request: web.Request) -> web.Response:
+        it = self._webhook_interaction(request)
+        return json_response(self._webhook_message(it, request.match_info["message"]).payload(self))
+
+    async def _webhook_patch(self, request: web.Request) -> web.Response:
+        it = self._webhook_interaction(request)
+        message = self._webhook_message(it, request.match_info["message"])
+        payload, files = await self._read_body(request)
+        self._reject("webhook edit", payload, validate_message(payload, files, creating=False))
+        self._edit(message, payload, files)
+        if message not in it.messages:
+            it.messages.append(message)
+        await self._notify()
+        return json_response(message.payload(self))
+
+    async def _webhook_delete(self, request: web.Request) -> web.Response:
+        it = self._webhook_interaction(request)
+        await self._delete(self._webhook_message(it, request.match_info["message"]))
+        return web.Response(status=204)
+
+    # -- test-facing reads ---------------------------------------------------------------------
+
+    def messages(self, channel_id: str | None = None) -> list[FakeMessage]:
+        """Visible (non-deleted, non-ephemeral) messages of a channel, oldest first."""
+        channel_id = channel_id or self.default_channel_id
+        return [m for m in self._channel_messages.get(str(channel_id), []) if not m.deleted]
+
+    def last_message(self, channel_id: str | None = None) -> FakeMessage | None:
+        """The newest visible message of a channel (default channel if omitted)."""
+        visible = self.messages(channel_id)
+        return visible[-1] if visible else None
+
+    def message(self, message_id: str) -> FakeMessage:
+        """Any stored message (including ephemeral and deleted ones) by id."""
+        return self._messages[str(message_id)]
+
+    def dm_channel_id(self, user: dict | str) -> str | None:
+        return self._dm_channels.get(_user_id(user))
+
+    def dms(self, user: dict | str) -> list[FakeMessage]:
+        """Messages in the DM channel with ``user``, oldest first."""
+        channel_id = self.dm_channel_id(user)
+        return self.messages(channel_id) if channel_id else []
+
+    async def wait_for_message(
+        self,
+        channel_id: str | None = None,
+        predicate: Callable[[FakeMessage], Any] | None = None,
+        timeout: float = 10,
+        *,
+        since: int | None = None,
+    ) -> FakeMessage:
+        """Wait until a visible message of the channel matches ``predicate``; return it.
+
+        Condition semantics: a message that already matches is returned at once (the most
+        recently created/edited one).  Pass ``since=fake.mark()`` taken before acting to only
+        accept messages created or edited after that point.
+        """
+        channel_id = str(channel_id or self.default_channel_id)
+
+        def find() -> FakeMessage | None:
+            candidates = [
+                m
+                for m in self.messages(channel_id)
+                if (since is None or m.version > since) and (predicate is None or predicate(m))
+            ]
+            return max(candidates, key=lambda m: m.version) if candidates else None
+
+        return await self.wait_until(find, timeout, f"a matching message in {channel_id}")
+
+    async def wait_for_dm(
+        self,
+        user: dict | str,
+        predicate: Callable[[FakeMessage], Any] | None = None,
+        timeout: float = 10,
+        *,
+        since: int | None = None,
+    ) -> FakeMessage:
+        """Like :meth:`wait_for_message` for the DM channel with ``user``."""
+
+        def find() -> FakeMessage | None:
+            candidates = [
+                m
+                for m in self.dms(user)
+                if (since is None or m.version > since) and (predicate is None or predicate(m))
+            ]
+            return max(candidates, key=lambda m: m.version) if candidates else None
+
+        return await self.wait_until(find, timeout, f"a DM to {_user_id(user)}")
+
+    find_component = staticmethod(find_component)
+    find_button = staticmethod(find_button)
+
+    # -- test-facing actions -------------------------------------------------------------------
+
+    def _resolve_command(self, path: str) -> tuple[dict, list[str], bool]:
+        parts = path.split()
+        if not parts:
+            raise ValueError("empty command path")
+        guild_table = self.guild_commands.get(self.guild_id, {})
+        command = guild_table.get(parts[0])
+        in_guild = command is not None
+        if command is None:
+            command = self.global_commands.get(parts[0])
+        if command is None or command.get("type", 1) != 1:
+            raise LookupError(
+                f"no synced slash command {parts[0]!r}; synced: {sorted(self.commands)}"
+            )
+        return command, parts[1:], in_guild
+
+    def _channel_payload(self, channel_id: str) -> dict:
+        channel = self._channel(channel_id)
+        if channel["type"] == CHANNEL_DM:
+            return {k: v for k, v in channel.items()}
+        return {**channel, "permissions": str(Perm.ALL)}
+
+    def _base_interaction(
+        self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str
+    ) -> tuple[dict, dict, str]:
+        uid = _user_id(user)
+        if uid not in self.users:
+            raise LookupError(f"unknown user {uid}; create users with add_user()")
+        user_obj = self.users[uid]
+        channel_id = str(channel_id or self.default_channel_id)
+        channel = self._channel(channel_id)
+        payload: dict[str, Any] = {
+            "id": self.snowflake(),
+            "application_id": self.application_id,
+            "type": type,
+            "token": "itok-" + secrets.token_urlsafe(24),
+            "version": 1,
+            "data": data,
+            "channel_id": channel_id,
+            "channel": self._channel_payload(channel_id),
+            "app_permissions": str(Perm.BOT),
+            "locale": locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        }
+        if channel["type"] == CHANNEL_DM:
+            payload["user"] = user_obj
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": self.guild_id}
+        else:
+            member = self.members.get(uid)
+            if member is None:
+                raise LookupError(f"user {uid} is not a guild member")
+            payload["guild_id"] = self.guild_id
+            payload["guild"] = {"id": self.guild_id, "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["member"] = {**member, "permissions": str(self.permissions(uid))}
+            payload["context"] = 0
+            payload["authorizing_integration_owners"] = {"0": self.guild_id}
+        return payload, user_obj, channel_id
+
+    def _send_interaction(
+        self, payload: dict, user: dict, channel_id: str, name: str, message: FakeMessage | None
+    ) -> FakeInteraction:
+        if not self.connected:
+            raise RuntimeError("the bot is not connected to the fake gateway")
+        it = FakeInteraction(
+            self,
+            type=payload["type"],
+            user=user,
+            channel_id=channel_id,
+            payload=payload,
+            name=name,
+            message=message,
+        )
+        self.interactions[it.id] = it
+        self._interactions_by_token[it.token] = it
+        self._dispatch("INTERACTION_CREATE", payload)
+        return it
+
+    def _build_command_data(
+        self,
+        user: dict | str,
+        path: str,
+        options: dict[str, Any] | None,
+        focused: str | None = None,
+        enforce_permissions: bool = True,
+    ) -> dict:
+        command, sub_path, in_guild = self._resolve_command(path)
+        perms = command.get("default_member_permissions")
+        required = int(perms or 0)
+        if enforce_permissions and required and self.permissions(user) & required != required:
+            raise PermissionError(
+                f"/{path} needs permissions {perms}; Discord would not offer it to this user"
+            )
+        resolved: dict[str, dict] = {}
+        leaf_defs = command.get("options") or []
+        wrappers: list[dict] = []
+        for name in sub_path:
+            option = next((o for o in leaf_defs if o["name"] == name), None)
+            if option is None or option.get("type") not in (OPT_SUB_COMMAND, OPT_SUB_COMMAND_GROUP):
+                names = [o["name"] for o in leaf_defs]
+                raise LookupError(f"no subcommand {name!r} in /{path}; available: {names}")
+            wrappers.append({"type": option["type"], "name": name, "options": []})
+            leaf_defs = option.get("options") or []
+        if any(o.get("type") in (OPT_SUB_COMMAND, OPT_SUB_COMMAND_GROUP) for o in leaf_defs):
+            raise LookupError(f"/{path} is a group; name a subcommand")
+        leaf_options = self._build_options(leaf_defs, options or {}, resolved, focused, path)
+        if wrappers:
+            for outer, inner in itertools.pairwise(wrappers):
+                outer["options"] = [inner]
+            wrappers[-1]["options"] = leaf_options
+            top_options = [wrappers[0]]
+        else:
+            top_options = leaf_options
+        data: dict[str, Any] = {
+            "id": command["id"],
+            "name": command["name"],
+            "type": 1,
+            "options": top_options,
+        }
+        if in_guild:
+            data["guild_id"] = self.guild_id
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _build_options(
+        self,
+        definitions: list[dict],
+        values: dict[str, Any],
+        resolved: dict[str, dict],
+        focused: str | None,
+        path: str,
+    ) -> list[dict]:
+        by_name = {o["name"]: o for o in definitions}
+        unknown = set(values) - set(by_name)
+        if unknown:
+            raise LookupError(f"/{path} has no option(s) {sorted(unknown)}; has {sorted(by_name)}")
+        if focused is None:
+            missing = [
+                o["name"] for o in definitions if o.get("required") and o["name"] not in values
+            ]
+            if missing:
+                raise ValueError(f"/{path} requires option(s) {missing}")
+        built = []
+        for definition in definitions:  # Discord sends options in declaration order
+            name = definition["name"]
+            if name not in values:
+                continue
+            option_type = definition["type"]
+            if name == focused:
+                built.append(
+                    {"name": name, "type": option_type, "value": str(values[name]), "focused": True}
+                )
+                continue
+            value = self._option_value(definition, values[name], resolved, path)
+            built.append({"name": name, "type": option_type, "value": value})
+        return built
+
+    def _option_value(self, definition: dict, value: Any, resolved: dict, path: str) -> Any:
+        option_type, name = definition["type"], definition["name"]
+        if option_type == OPT_STRING:
+            value = str(value)
+        elif option_type == OPT_INTEGER:
+            if isinstance(value, bool) or int(value) != value:
+                raise ValueError(f"/{path} option {name} needs an integer, got {value!r}")
+            value = int(value)
+        elif option_type == OPT_NUMBER:
+            value = float(value)
+        elif option_type == OPT_BOOLEAN:
+            value = bool(value)
+        elif option_type in (OPT_USER, OPT_MENTIONABLE) and (
+            isinstance(value, dict) or _user_id(value) in self.users
+        ):
+            uid = _user_id(value)
+            resolved.setdefault("users", {})[uid] = self.users[uid]
+            if uid in self.members:
+                member = {k: v for k, v in self.members[uid].items() if k != "user"}
+                resolved.setdefault("members", {})[uid] = {
+                    **member,
+                    "permissions": str(self.permissions(uid)),
+                }
+            value = uid
+        elif option_type in (OPT_ROLE, OPT_MENTIONABLE):
+            rid = str(value)
+            resolved.setdefault("roles", {})[rid] = self.roles[rid]
+            value = rid
+        elif option_type == OPT_CHANNEL:
+            cid = str(value)
+            channel = self._channel(cid)
+            resolved.setdefault("channels", {})[cid] = {
+                k: channel.get(k) for k in ("id", "type", "name", "parent_id", "thread_metadata")
+            } | {"permissions": str(Perm.ALL)}
+            value = cid
+        elif option_type == OPT_ATTACHMENT:
+            filename, data = value
+            attachment = FakeAttachment(self.snowflake(), filename, bytes(data))
+            resolved.setdefault("attachments", {})[attachment.id] = attachment.payload(
+                self.base_url, self.default_channel_id
+            )
+            value = attachment.id
+        choices = definition.get("choices")
+        if choices and value not in [c["value"] for c in choices]:
+            raise ValueError(f"/{path} option {name}={value!r} is not one of the offered choices")
+        if option_type in (OPT_INTEGER, OPT_NUMBER):
+            low, high = definition.get("min_value"), definition.get("max_value")
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise ValueError(f"/{path} option {name}={value!r} is out of range")
+        return value
+
+    async def slash(
+        self,
+        user: dict | str,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        channel_id: str | None = None,
+        locale: str = "en-US",
+        enforce_permissions: bool = True,
+    ) -> FakeInteraction:
+        """Send ``/command`` (``"group sub"`` paths allowed) as ``user``; return the interaction.
+
+        Option types come from the synced command: users may be given as user dicts or ids,
+        attachments as ``(filename, bytes)``.  Unknown or missing required options, values outside
+        the offered choices, and commands the member lacks ``default_member_permissions`` for
+        raise at once (Discord's client would not send them).
+        """
+        data = self._build_command_data(user, command, options, None, enforce_permissions)
+        payload, user_obj, cid = self._base_interaction(
+            APPLICATION_COMMAND, user, channel_id, data, locale
+        )
+        return self._send_interaction(payload, user_obj, cid, "/" + command, None)
+
+    async def autocomplete(
+        self,
+        user: dict | str,
+        command: str,
+        *,
+        focused: str,
+        options: dict[str, Any] | None = None,
+        channel_id: str | None = None,
+        timeout: float = 10,
+    ) -> list[dict]:
+        """Send an autocomplete request with ``focused`` being typed; return the bot's choices."""
+        options = dict(options or {})
+        options.setdefault(focused, "")
+        data = self._build_command_data(user, command, options, focused)
+        payload, user_obj, cid = self._base_interaction(
+            AUTOCOMPLETE, user, channel_id, data, "en-US"
+        )
+        it = self._send_interaction(payload, user_obj, cid, f"/{command} [{focused}]", None)
+        await it.wait_callback(timeout)
+        return it.choices or []
+
+    def _component_interaction(
+        self,
+        user: dict | str,
+        message: FakeMessage | str,
+        custom_id: str | dict,
+        data: dict,
+        locale: str,
+    ) -> FakeInteraction:
+        if not isinstance(message, FakeMessage):
+            message = self.message(str(message))
+        if isinstance(custom_id, dict):
+            custom_id = custom_id["custom_id"]
+        if message.deleted:
+            raise LookupError(f"message {message.id} was deleted")
+        component = find_component(message, custom_id=custom_id)
+        if component.get("disabled"):
+            raise ValueError(f"component {custom_id!r} is disabled")
+        data = {"custom_id": custom_id, "component_type": component["type"], **data}
+        payload, user_obj, cid = self._base_interaction(
+            MESSAGE_COMPONENT, user, message.channel_id, data, locale
+        )
+        payload["message"] = message.payload(self)
+        return self._send_interaction(payload, user_obj, cid, custom_id, message)
+
+    async def click(
+        self,
+        user: dict | str,
+        message: FakeMessage | str,
+        custom_id: str | dict,
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """Click the button ``custom_id`` (or a component dict) on ``message`` as ``user``."""
+        if isinstance(custom_id, dict):
+            custom_id = custom_id["custom_id"]
+        msg = message if isinstance(message, FakeMessage) else self.message(str(message))
+        if find_component(msg, custom_id=custom_id).get("type") != COMPONENT_BUTTON:
+            raise ValueError(f"{custom_id!r} is not a button")
+        return self._component_interaction(user, msg, custom_id, {}, locale)
+
+    async def select(
+        self,
+        user: dict | str,
+        message: FakeMessage | str,
+        custom_id: str | dict,
+        values: list[Any],
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """Choose ``values`` in the select menu ``custom_id`` on ``message`` as ``user``.
+
+        For string selects the values must be offered options and respect min/max_values.
+        """
+        if isinstance(custom_id, dict):
+            custom_id = custom_id["custom_id"]
+        msg = message if isinstance(message, FakeMessage) else self.message(str(message))
+        component = find_component(msg, custom_id=custom_id)
+        if component.get("type") not in SELECT_TYPES:
+            raise ValueError(f"{custom_id!r} is not a select menu")
+        values = [str(_user_id(v)) if isinstance(v, dict) else str(v) for v in values]
+        if component["type"] == COMPONENT_STRING_SELECT:
+            offered = [o["value"] for o in component.get("options", [])]
+            bad = [v for v in values if v not in offered]
+            if bad:
+                raise ValueError(f"values {bad} are not options of {custom_id!r}: {offered}")
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise ValueError(f"{custom_id!r} takes {low}..{high} values, got {len(values)}")
+        data: dict[str, Any] = {"values": values}
+        if component["type"] in (5, 7):
+            data["resolved"] = {"users": {v: self.users[v] for v in values if v in self.users}}
+        return self._component_interaction(user, msg, custom_id, data, locale)
+
+    async def submit_modal(
+        self, user: dict | str, interaction: FakeInteraction, values: dict[str, str]
+    ) -> FakeInteraction:
+        """Submit the modal the bot opened in ``interaction`` with text inputs ``values``."""
+        if interaction.modal is None:
+            raise ValueError(f"{interaction!r} did not open a modal")
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]}
+            for k, v in values.items()
+        ]
+        data = {"custom_id": interaction.modal["custom_id"], "components": rows}
+        payload, user_obj, cid = self._base_interaction(
+            MODAL_SUBMIT, user, interaction.channel_id, data, "en-US"
+        )
+        if interaction.message is not None:
+            payload["message"] = interaction.message.payload(self)
+        return self._send_interaction(
+            payload, user_obj, cid, "modal:" + data["custom_id"], interaction.message
+        )
+
+    async def send_message(
+        self, user: dict | str, content: str, channel_id: str | None = None
+    ) -> FakeMessage:
+        """Post a message as ``user`` (the bot receives MESSAGE_CREATE)."""
+        uid = _user_id(user)
+        channel_id = str(channel_id or self.default_channel_id)
+        self._channel(channel_id)
+        message = self._new_message(channel_id, {"content": content}, {}, author=self.users[uid])
+        extra = {}
+        if uid in self.members and message.guild_id:
+            extra["member"] = {k: v for k, v in self.members[uid].items() if k != "user"}
+        self._publish(message, **extra)
+        await self._notify()
+        return message
+
+
+# ----------------------------------------------------------------------------------------------
+# Validation of what the bot sends (Discord's main limits)
+# ----------------------------------------------------------------------------------------------
+
+
+def validate_choices(choices: list[dict]) -> list[str]:
+    """Problems Discord would report for autocomplete choices."""
+    problems = []
+    if len(choices) > 25:
+        problems.append(f"{len(choices)} autocomplete choices (max 25)")
+    for choice in choices:
+        if not 1 <= len(str(choice.get("name", ""))) <= 100:
+            problems.append(f"choice name {choice.get('name')!r} must be 1..100 characters")
+        value = choice.get("value")
+        if isinstance(value, str) and len(value) > 100:
+            problems.append(f"choice value {value[:20]!r}... longer than 100 characters")
+    return problems
+
+
+def validate_message(
+    payload: dict, files: dict[int, FakeAttachment], *, creating: bool
+) -> list[str]:
+    """Problems Discord would report (50035 / 50006) for a message create or edit payload."""
+    problems: list[str] = []
+    content = payload.get("content") or ""
+    embeds = payload.get("embeds") or []
+    components = payload.get("components") or []
+    v2 = bool(int(payload.get("flags") or 0) & FLAG_COMPONENTS_V2)
+    if len(content) > 2000:
+        problems.append(f"content is {len(content)} characters (max 2000)")
+    if len(embeds) > 10:
+        problems.append(f"{len(embeds)} embeds (max 10)")
+    total = 0
+    for embed in embeds:
+        limits = {"title": 256, "description": 4096}
+        for key, limit in limits.items():
+            total += len(embed.get(key) or "")
+            if len(embed.get(key) or "") > limit:
+                problems.append(f"embed {key} longer than {limit}")
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            problems.append(f"embed has {len(fields)} fields (max 25)")
+        for f in fields:
+            total += len(f.get("name") or "") + len(f.get("value") or "")
+            if not f.get("name") or len(f["name"]) > 256:
+                problems.append("embed field name must be 1..256 characters")
+            if not f.get("value") or len(f["value"]) > 1024:
+                problems.append("embed field value must be 1..1024 characters")
+        footer = (embed.get("footer") or {}).get("text") or ""
+        total += len(footer)
+        if len(footer) > 2048:
+            problems.append("embed footer longer than 2048")
+    if total > 6000:
+        problems.append(f"embeds total {total} characters (max 6000)")
+    if not v2:
+        if len(components) > 5:
+            problems.append(f"{len(components)} action rows (max 5)")
+        for row in components:
+            if row.get("type") != COMPONENT_ACTION_ROW:
+                problems.append("top-level components must be action rows")
+                continue
+            children = row.get("components") or []
+            if not children:
+                problems.append("empty action row")
+            if any(c.get("type") in SELECT_TYPES for c in children) and len(children) > 1:
+                problems.append("a select menu must be alone in its action row")
+            if len(children) > 5:
+                problems.append(f"action row with {len(children)} components (max 5)")
+    custom_ids: list[str] = []
+    for component in iter_components(components):
+        cid = component.get("custom_id")
+        if cid is not None:
+            custom_ids.append(cid)
+            if not 1 <= len(cid) <= 100:
+                problems.append(f"custom_id {cid[:30]!r} must be 1..100 characters")
+        if component.get("type") == COMPONENT_BUTTON:
+            if len(component.get("label") or "") > 80:
+                problems.append(f"button label {component['label'][:20]!r}... over 80 characters")
+            if component.get("style") == 5:
+                if not component.get("url"):
+                    problems.append("link button without url")
+            elif component.get("style") != 6 and not cid:
+                problems.append("button without custom_id")
+        if component.get("type") == COMPONENT_STRING_SELECT:
+            options = component.get("options") or []
+            if not 1 <= len(options) <= 25:
+                problems.append(f"select {cid!r} has {len(options)} options (must be 1..25)")
+            values = [o.get("value") for o in options]
+            if len(set(values)) != len(values):
+                problems.append(f"select {cid!r} has duplicate option values")
+            for option in options:
+                if not 1 <= len(option.get("label") or "") <= 100:
+                    problems.append(f"select {cid!r} option label must be 1..100 characters")
+                if not 1 <= len(option.get("value") or "") <= 100:
+                    problems.append(f"select {cid!r} option value must be 1..100 characters")
+                if len(option.get("description") or "") > 100:
+                    problems.append(f"select {cid!r} option description over 100 characters")
+            if len(component.get("placeholder") or "") > 150:
+                problems.append(f"select {cid!r} placeholder over 150 characters")
+            if component.get("max_values", 1) > len(options):
+                problems.append(f"select {cid!r} max_values exceeds its options")
+    duplicates = {c for c in custom_ids if custom_ids.count(c) > 1}
+    if duplicates:
+        problems.append(f"duplicate custom_ids {sorted(duplicates)}")
+    for upload in files.values():
+        if len(upload.data) > ATTACHMENT_SIZE_LIMIT:
+            problems.append(f"file {upload.filename} is {len(upload.data)} bytes (max 10 MiB)")
+    if creating and not (
+        content
+        or embeds
+        or components
+        or files
+        or payload.get("sticker_ids")
+        or payload.get("poll")
+    ):
+        problems.append("Cannot send an empty message")
+    return problems
+
+
+# ----------------------------------------------------------------------------------------------
+# Running a bot process against the fake
+# ----------------------------------------------------------------------------------------------
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+LAUNCHER = Path(__file__).resolve().with_name("launcher.py")
+
+
+class BotProcess:
+    """The bot running in its own process under ``launcher.py``, pointed at ``fake``.
+
+    Environment: ``DISCORD_TOKEN`` (the fake's token), ``DATABASE_PATH`` (``tmp_path/bot.db``,
+    kept across restarts), ``DEV_GUILD_ID`` (the fake guild), plus ``env``.  Output (stdout and
+    stderr) goes to ``tmp_path/bot-<n>.log``; see :meth:`output`.
+    """
+
+    _counter = itertools.count(1)
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        tmp_path: Path | str,
+        env: dict[str, str] | None = None,
+        module: str = "bot",
+    ) -> None:
+        self.fake = fake
+        self.tmp_path = Path(tmp_path)
+        self.module = module
+        self.extra_env = dict(env or {})
+        self.database_path = self.tmp_path / "bot.db"
+        self.log_path = self.tmp_path / f"bot-{next(self._counter)}.log"
+        self.process: asyncio.subprocess.Process | None = None
+        self._expected_exit = True
+        self._watcher: asyncio.Task | None = None
+        self.starts = 0
+        fake._bots.append(self)
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The environment the bot process gets."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+        pythonpath = [str(REPO_ROOT), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+        env.update(
+            {
+                "DISCORD_TOKEN": self.fake.token,
+                "DATABASE_PATH": str(self.database_path),
+                "DEV_GUILD_ID": self.fake.guild_id,
+                "PYTHONPATH": os.pathsep.join(pythonpath),
+                "PYTHONUNBUFFERED": "1",
+                "PYTHONDONTWRITEBYTECODE": "1",
+            }
+        )
+        env.update(self.extra_env)
+        return env
+
+    @property
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            str(LAUNCHER),
+            "--api",
+            self.fake.api_base,
+            "--gateway",
+            self.fake.gateway_url,
+            "--control",
+            self.fake.base_url,
+            "--module",
+            self.module,
+        ]
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self.process is None else self.process.returncode
+
+    @property
+    def crashed(self) -> bool:
+        """The process exited without being stopped or killed by the test."""
+        return self.returncode is not None and not self._expected_exit
+
+    async def start(self) -> None:
+        """Start the process (the fake forgets readiness; call ``fake.wait_ready()`` next)."""
+        if self.running:
+            raise RuntimeError("bot process already running")
+        self.tmp_path.mkdir(parents=True, exist_ok=True)
+        self.fake.reset_ready(expect_client_ready=True)
+        self.starts += 1
+        with open(self.log_path, "ab") as log:
+            log.write(f"--- start #{self.starts}: {' '.join(self.command)}\n".encode())
+            log.flush()
+            self.process = await asyncio.create_subprocess_exec(
+                *self.command,
+                cwd=str(REPO_ROOT),
+                env=self.env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        self._expected_exit = False
+        self._watcher = asyncio.create_task(self._watch(self.process))
+
+    async def _watch(self, process: asyncio.subprocess.Process) -> None:
+        await process.wait()
+        await self.fake._notify()
+
+    def kill(self) -> None:
+        """SIGKILL the process (no cleanup in the bot; the gateway socket just drops)."""
+        if self.running:
+            assert self.process is not None
+            self._expected_exit = True
+            self.process.send_signal(signal.SIGKILL)
+
+    async def wait_exit(self, timeout: float = 10) -> int:
+        """Wait for the process to exit; return its exit code."""
+        assert self.process is not None
+        return await asyncio.wait_for(self.process.wait(), timeout)
+
+    async def stop(self, timeout: float = 10) -> int | None:
+        """SIGTERM (graceful shutdown), SIGKILL after ``timeout``; return the exit code."""
+        if self.process is None:
+            return None
+        if self.running:
+            self._expected_exit = True
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), timeout)
+            except TimeoutError:
+                self.process.send_signal(signal.SIGKILL)
+                await self.process.wait()
+        else:
+            await self.process.wait()
+        if self._watcher is not None:
+            await self._watcher
+        return self.process.returncode
+
+    async def restart(self, timeout: float = 10) -> None:
+        """Stop gracefully if still running (waits for exit after a kill), then start again."""
+        await self.stop(timeout)
+        await self.start()
+
+    def output(self) -> str:
+        """Everything the process(es) printed so far."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def output_tail(self, lines: int = 60) -> str:
+        return "\n".join(self.output().splitlines()[-lines:])
