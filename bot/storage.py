@@ -245,7 +245,11 @@ class SQLiteStorage:
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.execute("PRAGMA busy_timeout = 5000")
         storage = cls(conn, clock)
-        await storage.migrate(migrate_to)
+        try:
+            await storage.migrate(migrate_to)
+        except BaseException:
+            await conn.close()
+            raise
         return storage
 
     async def close(self) -> None:
@@ -390,14 +394,15 @@ class SQLiteStorage:
                     " VALUES (?, ?, ?, ?, ?)",
                     [(game_id, s.position, s.kind, s.user_id, s.name) for s in seats],
                 )
-            await conn.executemany(
-                "INSERT INTO actions (game_id, ply, notation, seat, user_id, explanation,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (game_id, a.ply, a.notation, a.seat, a.user_id, a.explanation, now)
-                    for a in actions
-                ],
-            )
+            if actions:
+                await conn.executemany(
+                    "INSERT INTO actions (game_id, ply, notation, seat, user_id, explanation,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, a.ply, a.notation, a.seat, a.user_id, a.explanation, now)
+                        for a in actions
+                    ],
+                )
             if snapshot is not None:
                 ply, state = snapshot
                 await conn.execute(

@@ -131,9 +131,7 @@ class Lobby(commands.Cog, name="Lobby"):
         async with answering(interaction, self.fresh_view):
             if action == "start":
                 result = await self.games.start(game_id, version, user.id)
-                await interaction.response.edit_message(
-                    embed=embeds.lobby_embed(result.game), view=None
-                )
+                await self._show_lobby(interaction, result.game)
                 await self.bot.get_cog("Play").publish(result.game.id)  # type: ignore[union-attr]
                 return
             if action == "join":
@@ -144,9 +142,21 @@ class Lobby(commands.Cog, name="Lobby"):
                 game = await self.games.add_cynthia(game_id, version, user.id)
             else:
                 game = await self.games.remove_cynthia(game_id, version, user.id)
-            await interaction.response.edit_message(
-                embed=embeds.lobby_embed(game), view=lobby_view(game)
-            )
+            await self._show_lobby(interaction, game)
+
+    async def _show_lobby(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """Answer a lobby click by redrawing the clicked message; when that was a private copy
+        (from `/ps status` or an "out of date" refusal), redraw the public lobby message too."""
+        embed, view = embeds.lobby_embed(game), lobby_view(game)
+        await interaction.response.edit_message(embed=embed, view=view)
+        stored = await self.bot.storage.message(game.id, "lobby")
+        clicked = interaction.message.id if interaction.message is not None else None
+        if stored is not None and stored[1] != clicked:
+            public = self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1])
+            try:
+                await public.edit(embed=embed, view=lobby_view(game))
+            except discord.HTTPException:
+                log.warning("could not redraw the lobby", extra={"game_id": game.id})
 
     async def on_options(
         self, interaction: discord.Interaction, game_id: int, version: int, values: list[str]
@@ -156,9 +166,7 @@ class Lobby(commands.Cog, name="Lobby"):
             game = await self.games.set_options(
                 game_id, version, interaction.user.id, options_from_values(values)
             )
-            await interaction.response.edit_message(
-                embed=embeds.lobby_embed(game), view=lobby_view(game)
-            )
+            await self._show_lobby(interaction, game)
 
     # --- /ps status, /ps abandon ---
 

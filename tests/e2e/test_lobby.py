@@ -1,0 +1,376 @@
+"""The lobby and the game lifecycle, end to end: the real bot process against loopback Discord.
+
+Users act through slash commands, buttons and selects; the tests read what the bot showed and
+what it stored (the SQLite file the bot process writes).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from bot import texts
+from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord, FakeMessage
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def mention(user: dict) -> str:
+    return f"<@{user['id']}>"
+
+
+def db_rows(bot: BotProcess, sql: str, params: tuple = ()) -> list[tuple]:
+    """Read the bot's database (WAL: a reader in another process sees committed data)."""
+    conn = sqlite3.connect(bot.database_path)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def game_rows(bot: BotProcess) -> list[tuple]:
+    return db_rows(bot, "SELECT id, status, version FROM games ORDER BY id")
+
+
+def seat_rows(bot: BotProcess, game_id: int = 1) -> list[tuple]:
+    return db_rows(
+        bot,
+        "SELECT position, kind, user_id FROM seats WHERE game_id = ? ORDER BY position",
+        (game_id,),
+    )
+
+
+def action_rows(bot: BotProcess, game_id: int = 1) -> list[tuple]:
+    return db_rows(
+        bot,
+        "SELECT ply, notation, seat, user_id FROM actions WHERE game_id = ? ORDER BY ply",
+        (game_id,),
+    )
+
+
+def field(message: FakeMessage, name: str) -> str:
+    """The value of an embed field of a message."""
+    for embed in message.embeds:
+        for f in embed.get("fields", []):
+            if f["name"] == name or f["name"].startswith(name + " ("):
+                return f["value"]
+    raise AssertionError(f"no field {name!r} in {message.embeds}")
+
+
+def snapshot(message: FakeMessage) -> tuple[Any, ...]:
+    """Everything visible about a message, to check that a refusal changed nothing."""
+    return (message.content, message.embeds, message.components, message.edits)
+
+
+async def answered(it):
+    await it.wait_response()
+    return it
+
+
+async def refused(it, sentence: str) -> None:
+    """The interaction got exactly `sentence`, privately."""
+    await it.wait_response()
+    assert it.ephemeral, f"expected an ephemeral refusal, got {it.content!r}"
+    assert it.content == sentence
+
+
+async def new_lobby(fake: FakeDiscord, host: dict, chan: str, **options: Any) -> FakeMessage:
+    it = await answered(await fake.slash(host, "ps new", options=options, channel_id=chan))
+    assert not it.ephemeral
+    return it.response
+
+
+async def click(fake: FakeDiscord, user: dict, message: FakeMessage, label: str):
+    return await answered(await fake.click(user, message, message.find_button(label=label)))
+
+
+def is_game_message(predicate: Callable[[FakeMessage], bool] = lambda m: True):
+    def check(message: FakeMessage) -> bool:
+        return (
+            bool(message.attachments)
+            and any("game #" in e.get("title", "") for e in message.embeds)
+            and predicate(message)
+        )
+
+    return check
+
+
+async def next_game_message(
+    fake: FakeDiscord, chan: str, after: FakeMessage, predicate=lambda m: True
+) -> FakeMessage:
+    """The game message posted after `after` (the turn passed), once it matches `predicate`."""
+    return await fake.wait_for_message(
+        chan, is_game_message(lambda m: int(m.id) > int(after.id) and predicate(m))
+    )
+
+
+async def place_with_panel(fake: FakeDiscord, user: dict, game_msg: FakeMessage) -> str:
+    """Take my turn -> the setup select -> the first offered space. Returns the notation."""
+    it = await click(fake, user, game_msg, "Take my turn")
+    assert it.ephemeral
+    assert it.content == "Setup: choose an empty outer space for a small tree."
+    select = it.response.selects[0]
+    options = [o["value"] for o in select["options"]]
+    assert options and all(v.startswith("place ") for v in options)
+    choice = options[0]
+    pick = await answered(await fake.select(user, it.response, select, [choice]))
+    assert pick.content == f"You played `{choice}`. {texts.PANEL_DONE}"
+    assert pick.response.components == []
+    return choice
+
+
+async def place_by_typing(fake: FakeDiscord, user: dict, chan: str) -> str:
+    """Autocomplete offers the legal placements; `/ps play` the first one."""
+    choices = await fake.autocomplete(
+        user, "ps play", focused="action", options={"action": "pla"}, channel_id=chan
+    )
+    values = [c["value"] for c in choices]
+    assert values and all(v.startswith("place ") for v in values)
+    it = await answered(
+        await fake.slash(user, "ps play", options={"action": values[0].lower()}, channel_id=chan)
+    )
+    assert it.ephemeral and it.content == f"You played `{values[0]}`. {texts.PANEL_DONE}"
+    return values[0]
+
+
+# --- the happy path -----------------------------------------------------------------------------
+
+
+async def test_new_lobby_to_the_first_round_board(fake: FakeDiscord, bot_process) -> None:
+    bot = await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("games")
+
+    lobby = await new_lobby(fake, alice, chan)
+    assert lobby.embeds[0]["title"] == "Photosynthesis \N{EM DASH} new game"
+    assert field(lobby, "Seats") == f"1. {mention(alice)}"
+    assert [b["label"] for b in lobby.buttons] == [
+        "Join", "Leave", "Add Cynthia", "Remove Cynthia", "Start",
+    ]  # fmt: skip
+    assert lobby.selects[0]["custom_id"] == "ps:opts:1:0"
+
+    it = await click(fake, bob, lobby, "Join")
+    assert it.response is lobby and not it.ephemeral
+    assert field(lobby, "Seats") == f"1. {mention(alice)}\n2. {mention(bob)}"
+    it = await click(fake, alice, lobby, "Add Cynthia")
+    assert field(lobby, "Seats") == (f"1. {mention(alice)}\n2. {mention(bob)}\n3. Cynthia (automa)")
+    assert seat_rows(bot) == [
+        (0, "human", int(alice["id"])), (1, "human", int(bob["id"])), (2, "cynthia", None),
+    ]  # fmt: skip
+
+    mark = fake.mark()
+    await click(fake, alice, lobby, "Start")
+    assert lobby.embeds[0]["title"] == "Photosynthesis \N{EM DASH} game started"
+    assert lobby.components == []
+    game_msg = await fake.wait_for_message(chan, is_game_message(), since=mark)
+    assert game_msg.content == f"{mention(alice)}, it is your turn."
+    embed = game_msg.embeds[0]
+    assert embed["description"] == "Setup: each seat places two small trees on empty outer spaces."
+    assert field(game_msg, "Turn") == f"{mention(alice)} to play"
+    assert [b["label"] for b in game_msg.buttons] == ["Take my turn"]
+    assert game_rows(bot) == [(1, "active", 3)]  # created 0, join 1, Cynthia 2, start 3
+
+    # Setup round 1: alice through the panel, bob by typing, then Cynthia on her own.
+    played = []
+    played.append(await place_with_panel(fake, alice, game_msg))
+    bob_msg = await next_game_message(fake, chan, game_msg)
+    assert bob_msg.content == f"{mention(bob)}, it is your turn."
+    assert game_msg.buttons == []  # the previous turn's message loses its button
+    played.append(await place_by_typing(fake, bob, chan))
+    # Cynthia placed right after bob; the next message is alice's second placement.
+    alice_msg = await next_game_message(fake, chan, bob_msg)
+    assert alice_msg.content == f"{mention(alice)}, it is your turn."
+    assert "Cynthia: `place " in field(alice_msg, "Last moves")
+
+    # Setup round 2.
+    played.append(await place_with_panel(fake, alice, alice_msg))
+    bob_msg = await next_game_message(fake, chan, alice_msg)
+    played.append(await place_by_typing(fake, bob, chan))
+
+    # The first round's board picture.
+    round1 = await next_game_message(fake, chan, bob_msg)
+    assert round1.embeds[0]["description"] == (
+        "Round 1 of 18 \N{MIDDLE DOT} revolution 1 \N{MIDDLE DOT} sun in the NE corner"
+    )
+    assert round1.content == f"{mention(alice)}, it is your turn."
+    ((name, data),) = round1.attachments
+    assert name == "board.png" and data.startswith(PNG_SIGNATURE)
+    assert round1.embeds[0]["image"]["url"] == "attachment://board.png"
+    assert [b["label"] for b in round1.buttons] == ["Take my turn"]
+
+    log = action_rows(bot)
+    assert [r[0] for r in log] == [1, 2, 3, 4, 5, 6]
+    assert [r[1] for r in log if r[3] is not None] == played
+    assert [r[2] for r in log] == [0, 1, 2, 0, 1, 2]
+    assert [r[3] for r in log] == [int(alice["id"]), int(bob["id"]), None] * 2
+
+    # In play, the panel offers the kinds of actions (the next issue builds them out).
+    it = await click(fake, alice, round1, "Take my turn")
+    assert it.ephemeral and it.content.startswith("Your turn: you have ")
+    assert "End turn" in [b["label"] for b in it.response.buttons]
+
+
+# --- refusals ------------------------------------------------------------------------------------
+
+
+async def test_lobby_refusals_are_clear_private_and_change_nothing(
+    fake: FakeDiscord, bot_process
+) -> None:
+    bot = await bot_process()
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    chan = fake.add_channel("games")
+    lobby = await new_lobby(fake, alice, chan)
+
+    async def unchanged(it, sentence: str) -> None:
+        before, rows, seats = snapshot(lobby), game_rows(bot), seat_rows(bot)
+        await refused(await it, sentence)
+        assert snapshot(lobby) == before
+        assert game_rows(bot) == rows and seat_rows(bot) == seats
+
+    # A second /ps new in the channel.
+    await unchanged(fake.slash(bob, "ps new", channel_id=chan), texts.CHANNEL_BUSY)
+    assert len(game_rows(bot)) == 1
+    # Joining twice (the host sits in the first seat).
+    await unchanged(fake.click(alice, lobby, lobby.find_button(label="Join")), texts.ALREADY_JOINED)
+    # Start with one seat.
+    await unchanged(fake.click(alice, lobby, lobby.find_button(label="Start")), texts.TOO_FEW_SEATS)
+    # Clicks by someone outside the game.
+    await unchanged(fake.click(carol, lobby, lobby.find_button(label="Leave")), texts.NOT_IN_LOBBY)
+    host_only = texts.HOST_ONLY_CYNTHIA.format(host=mention(alice))
+    assert host_only == f"Only the host, {mention(alice)}, can add or remove Cynthia."
+    await unchanged(fake.click(carol, lobby, lobby.find_button(label="Add Cynthia")), host_only)
+    await unchanged(
+        fake.select(carol, lobby, lobby.selects[0], ["shadow_rule"]),
+        texts.HOST_ONLY_OPTIONS.format(host=mention(alice)),
+    )
+
+    # Start by someone else.
+    await click(fake, bob, lobby, "Join")
+    await unchanged(
+        fake.click(bob, lobby, lobby.find_button(label="Start")),
+        texts.HOST_ONLY_START.format(host=mention(alice)),
+    )
+
+    # A button drawn for an older version of the lobby (carol's private copy from /ps status,
+    # then the host added Cynthia): refused, with a fresh one.
+    status = await answered(await fake.slash(carol, "ps status", channel_id=chan))
+    assert status.ephemeral and field(status.response, "Seats") == field(lobby, "Seats")
+    old_join = status.response.find_button(label="Join")["custom_id"]
+    await click(fake, alice, lobby, "Add Cynthia")
+    before, rows = snapshot(lobby), game_rows(bot)
+    it = await answered(await fake.click(carol, status.response, old_join))
+    assert it.ephemeral and it.content == texts.STALE
+    fresh = it.response.find_button(label="Join")["custom_id"]
+    assert fresh == f"ps:lobby:join:1:{game_rows(bot)[0][2]}" and fresh != old_join
+    assert snapshot(lobby) == before and game_rows(bot) == rows
+    # ... and the fresh button works.
+    it = await answered(await fake.click(carol, it.response, fresh))
+    assert it.ephemeral and field(it.response, "Seats").endswith(f"4. {mention(carol)}")
+    await fake.wait_until(  # the public lobby is redrawn too
+        lambda: field(lobby, "Seats") == field(it.response, "Seats"), 10, "the lobby redrawn"
+    )
+    assert lobby.find_button(label="Join")["custom_id"] == f"ps:lobby:join:1:{game_rows(bot)[0][2]}"
+    assert [s[2] for s in seat_rows(bot)] == [
+        int(alice["id"]), int(bob["id"]), None, int(carol["id"]),
+    ]  # fmt: skip
+
+    # Options: only the host; they show in the lobby.
+    it = await answered(
+        await fake.select(alice, lobby, lobby.selects[0], ["shadow_rule", "four_revolutions"])
+    )
+    assert it.response is lobby and not it.ephemeral
+    assert field(lobby, "Options") == (
+        "4 revolutions (24 rounds)\nshadow rule\nseats in join order"
+    )
+
+
+async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None:
+    bot = await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    carol, mod = fake.add_user("carol"), fake.add_user("mod", manage_channels=True)
+    chan = fake.add_channel("games")
+    lobby = await new_lobby(fake, alice, chan)
+    await click(fake, bob, lobby, "Join")
+    mark = fake.mark()
+    await click(fake, alice, lobby, "Start")
+    game_msg = await fake.wait_for_message(chan, is_game_message(), since=mark)
+
+    async def unchanged(it, sentence: str) -> None:
+        before, rows, log = snapshot(game_msg), game_rows(bot), action_rows(bot)
+        await refused(await it, sentence)
+        assert snapshot(game_msg) == before
+        assert game_rows(bot) == rows and action_rows(bot) == log
+
+    turn = game_msg.find_button(label="Take my turn")
+    await unchanged(fake.click(carol, game_msg, turn), texts.NOT_A_PLAYER)
+    not_yours = f"It is not your turn: it is {mention(alice)}'s turn."
+    await unchanged(fake.click(bob, game_msg, turn), not_yours)
+    await unchanged(
+        fake.slash(bob, "ps play", options={"action": "place A1"}, channel_id=chan), not_yours
+    )
+    await unchanged(
+        fake.slash(alice, "ps play", options={"action": "place D4"}, channel_id=chan),
+        "Starting trees go on the outer ring (1-leaf spaces); D4 is not on it.",
+    )
+    await unchanged(
+        fake.slash(alice, "ps play", options={"action": "dance"}, channel_id=chan),
+        "'dance' is not an action. Try place, buy, plant, grow, collect or end.",
+    )
+    assert (
+        await fake.autocomplete(
+            bob, "ps play", focused="action", options={"action": ""}, channel_id=chan
+        )
+        == []
+    )
+    await unchanged(fake.slash(bob, "ps new", channel_id=chan), texts.CHANNEL_BUSY)
+
+    # Abandon: not by a plain player; yes by a moderator; the channel is free again.
+    await unchanged(fake.slash(bob, "ps abandon", channel_id=chan), texts.ABANDON_FORBIDDEN)
+    it = await answered(await fake.slash(mod, "ps abandon", channel_id=chan))
+    assert not it.ephemeral and it.content == texts.ABANDONED.format(user=mention(mod))
+    assert game_rows(bot)[0][1] == "abandoned"
+    await fake.wait_until(lambda: game_msg.buttons == [], 10, "the game message to close")
+    await refused(await fake.slash(bob, "ps status", channel_id=chan), texts.NO_GAME_HERE)
+    again = await new_lobby(fake, bob, chan)
+    assert field(again, "Seats") == f"1. {mention(bob)}"
+
+
+# --- a crash between lobby and start ---------------------------------------------------------------
+
+
+async def test_lobby_survives_a_killed_bot(fake: FakeDiscord, bot_process) -> None:
+    bot = await bot_process()
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    chan = fake.add_channel("games")
+    lobby = await new_lobby(fake, alice, chan)
+    await click(fake, bob, lobby, "Join")
+
+    bot.kill()
+    await bot.wait_exit()
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+
+    # The buttons drawn before the crash still work.
+    it = await click(fake, carol, lobby, "Join")
+    assert not it.ephemeral and it.response is lobby
+    assert field(lobby, "Seats") == (f"1. {mention(alice)}\n2. {mention(bob)}\n3. {mention(carol)}")
+    await refused(
+        await fake.click(bob, lobby, lobby.find_button(label="Join")), texts.ALREADY_JOINED
+    )
+    mark = fake.mark()
+    await click(fake, alice, lobby, "Start")
+    game_msg = await fake.wait_for_message(chan, is_game_message(), since=mark)
+    assert game_msg.content == f"{mention(alice)}, it is your turn."
+
+    # And a crash in the middle of setup: the state is rebuilt from the log.
+    first = await place_with_panel(fake, alice, game_msg)
+    bob_msg = await next_game_message(fake, chan, game_msg)
+    bot.kill()
+    await bot.wait_exit()
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    it = await click(fake, bob, bob_msg, "Take my turn")
+    offered = [o["value"] for o in it.response.selects[0]["options"]]
+    assert first not in offered and len(offered) == 17
+    assert [r[1] for r in action_rows(bot)] == [first]

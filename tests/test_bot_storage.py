@@ -1,0 +1,200 @@
+"""Storage: schema migrations from the first version, optimistic versions, replay from the log."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.games import GameService, replay
+from bot.storage import (
+    SCHEMA_VERSION,
+    ChannelBusy,
+    NewAction,
+    SeatRow,
+    SQLiteStorage,
+    VersionConflict,
+)
+
+HOST, BOB = 1001, 1002
+CHANNEL = 555
+
+
+@pytest.fixture
+async def storage(tmp_path: Path):
+    store = await SQLiteStorage.open(str(tmp_path / "games.db"))
+    yield store
+    await store.close()
+
+
+async def _new_game(store: SQLiteStorage, channel: int = CHANNEL):
+    return await store.create_game(
+        guild_id=1, channel_id=channel, host_id=HOST, host_name="host", options={}, seed=42
+    )
+
+
+async def test_fresh_database_is_at_the_current_version_with_wal_and_foreign_keys(
+    tmp_path: Path,
+) -> None:
+    store = await SQLiteStorage.open(str(tmp_path / "fresh.db"))
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        async with store._conn.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"
+        async with store._conn.execute("PRAGMA foreign_keys") as cur:
+            assert (await cur.fetchone())[0] == 1
+    finally:
+        await store.close()
+
+
+async def test_migrations_step_by_step_from_version_1(tmp_path: Path) -> None:
+    path = str(tmp_path / "steps.db")
+    for target in range(1, SCHEMA_VERSION + 1):
+        store = await SQLiteStorage.open(path, migrate_to=target)
+        try:
+            assert await store.schema_version() == target
+        finally:
+            await store.close()
+    tables = {
+        row[0]
+        for row in sqlite3.connect(path).execute(
+            "SELECT name FROM sqlite_master WHERE type='table'"
+        )
+    }
+    assert {"games", "seats", "actions", "messages", "user_preferences", "snapshots"} <= tables
+
+
+async def test_a_version_1_database_with_a_game_migrates_and_replays(tmp_path: Path) -> None:
+    """A game stored by the first schema keeps loading: rows survive, new columns default,
+    and the state is rebuilt from its log."""
+    path = str(tmp_path / "v1.db")
+    config = engine.Config(seats=("human", "human")).to_dict()
+    moves = ["place A1", "place D7", "place G1", "place A4"]
+    store = await SQLiteStorage.open(path, migrate_to=1)
+    try:
+        game = await _new_game(store)
+        game = await store.update_game(
+            game.id,
+            game.version,
+            seats=[SeatRow(0, "human", HOST, "host"), SeatRow(1, "human", BOB, "bob")],
+            config=config,
+            status="active",
+        )
+        # The first schema's action log has no explanation column: write it as v1 did.
+        await store._conn.executemany(
+            "INSERT INTO actions (game_id, ply, notation, seat, user_id, created_at)"
+            " VALUES (?, ?, ?, ?, ?, 'then')",
+            [(game.id, i + 1, m, i % 2, (HOST, BOB)[i % 2]) for i, m in enumerate(moves)],
+        )
+        await store.set_message(game.id, "game", CHANNEL, 777)
+    finally:
+        await store.close()
+
+    store = await SQLiteStorage.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        loaded = await store.get_game(game.id)
+        assert loaded is not None and loaded.status == "active" and loaded.config == config
+        assert [s.user_id for s in loaded.seats] == [HOST, BOB]
+        rows = await store.actions(game.id)
+        assert [r.notation for r in rows] == moves
+        assert all(r.explanation is None for r in rows)
+        assert await store.message(game.id, "game") == (CHANNEL, 777)
+        assert await store.snapshot(game.id) is None
+        await store.set_preferences(HOST, {"board": "large"})
+        assert await store.preferences(HOST) == {"board": "large"}
+
+        state = await GameService(store).state(loaded)
+        expected = engine.new_game(engine.Config.from_dict(config), 42)
+        for move in moves:
+            expected = engine.apply(expected, move)
+        assert state == expected
+        assert state.phase == "play" and state.round == 1
+    finally:
+        await store.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = str(tmp_path / "newer.db")
+    sqlite3.connect(path).execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(Exception, match="newer than this bot"):
+        await SQLiteStorage.open(path)
+
+
+async def test_one_live_game_per_channel(storage: SQLiteStorage) -> None:
+    game = await _new_game(storage)
+    with pytest.raises(ChannelBusy):
+        await _new_game(storage)
+    assert await _new_game(storage, channel=CHANNEL + 1)
+    await storage.update_game(game.id, game.version, status="over")
+    again = await _new_game(storage)
+    assert again.id != game.id and (await storage.live_game(CHANNEL)).id == again.id
+
+
+async def test_update_checks_the_version_and_changes_nothing_on_conflict(
+    storage: SQLiteStorage,
+) -> None:
+    game = await _new_game(storage)
+    joined = await storage.update_game(
+        game.id, game.version, seats=[*game.seats, SeatRow(1, "human", BOB, "bob")]
+    )
+    assert joined.version == game.version + 1 and len(joined.seats) == 2
+    with pytest.raises(VersionConflict):
+        await storage.update_game(
+            game.id,
+            game.version,
+            seats=[],
+            status="abandoned",
+            actions=[NewAction(1, "place A1", 0, HOST)],
+        )
+    assert await storage.get_game(game.id) == joined
+    assert await storage.actions(game.id) == []
+
+
+async def test_foreign_keys_reject_actions_of_unknown_games(storage: SQLiteStorage) -> None:
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage._conn.execute(
+            "INSERT INTO actions (game_id, ply, notation, seat, created_at)"
+            " VALUES (999, 1, 'end', 0, 'now')"
+        )
+
+
+async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(
+    storage: SQLiteStorage,
+) -> None:
+    """The log is the source of truth: a new service (empty cache) rebuilds the same state
+    from the snapshot, from the log alone, and from the log when the snapshot is unusable."""
+    service = GameService(storage, seed_source=lambda: 7)
+    game = await service.new_lobby(
+        guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="host", options={}
+    )
+    game = await service.join(game.id, game.version, BOB, "bob")
+    game = await service.add_cynthia(game.id, game.version, HOST)
+    started = await service.start(game.id, game.version, HOST)
+    state = started.state
+    while state.phase == "setup":
+        seat = started.game.seats[state.current_seat]
+        move = str(engine.legal_actions(state)[0])
+        result = await service.play(game.id, seat.user_id, move)
+        state = result.state
+    game = result.game
+    rows = await storage.actions(game.id)
+    assert len(rows) == 6 and [r.ply for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert {r.seat for r in rows if r.user_id is None} == {2}  # Cynthia's, logged with reasons
+    assert all(r.explanation for r in rows if r.user_id is None)
+
+    expected = replay(game.config, game.seed, [r.notation for r in rows])
+    assert expected == state
+    assert await GameService(storage).state(game) == state  # from the snapshot
+
+    await storage._conn.execute("DELETE FROM snapshots")
+    assert await GameService(storage).state(game) == state  # from the log alone
+
+    await storage._conn.execute(
+        "INSERT INTO snapshots (game_id, ply, state) VALUES (?, 3, ?)",
+        (game.id, json.dumps({"format": 999})),
+    )
+    assert await GameService(storage).state(game) == state  # broken cache: full replay
