@@ -11,6 +11,17 @@ Tests act as users (:meth:`FakeDiscord.slash`, :meth:`~FakeDiscord.click`,
 (:class:`FakeInteraction`, :class:`FakeMessage`).  Every wait takes a timeout and waits on a
 condition; nothing sleeps for timing.
 
+Typical use (fixtures ``fake`` and ``bot_process`` live in ``conftest.py``)::
+
+    async def test_new_game(fake, bot_process):
+        alice = fake.add_user("alice")                 # before the bot connects, or later
+        bot = await bot_process()                      # python -m bot, waits until ready
+        it = await fake.slash(alice, "ps new", options={"revolutions": 4})
+        await it.wait_response()
+        assert not it.ephemeral and fake.last_message() is it.response
+        join = await fake.click(alice, it.response, it.response.find_button(label="Join"))
+        await join.wait_response()
+
 What Discord does and the fake copies:
 
 * non-ephemeral interaction responses and follow-ups are channel messages (and MESSAGE_CREATE
@@ -407,6 +418,8 @@ class FakeInteraction:
         self.messages: list[FakeMessage] = []
         self.choices: list[dict] | None = None
         self.modal: dict | None = None
+        #: Errors the fake answered to the bot's requests for this interaction (e.g. 50035).
+        self.errors: list[str] = []
 
     def __repr__(self) -> str:
         return f"<FakeInteraction {self.name!r} type={self.type} callback={self.callback_type}>"
@@ -468,21 +481,31 @@ class FakeInteraction:
 
     # -- waiting -------------------------------------------------------------------------------
 
+    async def _wait(self, predicate: Callable[[], Any], timeout: float, what: str) -> None:
+        try:
+            await self.fake.wait_until(predicate, timeout, f"{what} {self!r}")
+        except TimeoutError as exc:
+            if self.errors:
+                raise TimeoutError(f"{exc}; the fake rejected: {self.errors}") from None
+            raise
+
     async def wait_callback(self, timeout: float = 10) -> FakeInteraction:
         """Wait until the bot acknowledged the interaction (any callback type)."""
-        await self.fake.wait_until(lambda: self.acknowledged, timeout, f"a callback to {self!r}")
+        await self._wait(lambda: self.acknowledged, timeout, "a callback to")
         return self
 
     async def wait_response(self, timeout: float = 10) -> FakeInteraction:
-        """Wait until the interaction is :attr:`complete`."""
-        await self.fake.wait_until(lambda: self.complete, timeout, f"a response to {self!r}")
+        """Wait until the interaction is :attr:`complete`.
+
+        A type 6 deferral (deferred update) is complete only once the bot edits the message or
+        sends a follow-up; use :meth:`wait_callback` for handlers that just acknowledge.
+        """
+        await self._wait(lambda: self.complete, timeout, "a response to")
         return self
 
     async def wait_followups(self, count: int, timeout: float = 10) -> list[FakeMessage]:
         """Wait until at least ``count`` follow-up messages were sent (after the original)."""
-        await self.fake.wait_until(
-            lambda: len(self.followups) >= count, timeout, f"{count} follow-ups to {self!r}"
-        )
+        await self._wait(lambda: len(self.followups) >= count, timeout, f"{count} follow-ups to")
         return self.followups
 
 
@@ -568,6 +591,7 @@ class FakeDiscord:
         self.channels: dict[str, dict] = {}
         self._channel_messages: dict[str, list[FakeMessage]] = {}
         self._messages: dict[str, FakeMessage] = {}
+        self._attachments: dict[str, FakeAttachment] = {}
         self._dm_channels: dict[str, str] = {}
         self.default_channel_id = self.add_channel(channel_name)
 
@@ -1072,6 +1096,9 @@ class FakeDiscord:
         try:
             return await handler(request)
         except FakeDiscordError as exc:
+            it = self._interactions_by_token.get(request.match_info.get("token", ""))
+            if it is not None:
+                it.errors.append(f"{request.method} {request.path.split('/')[3]}: {exc}")
             return json_response(exc.body(), status=exc.status)
         except web.HTTPException:
             raise
@@ -1356,13 +1383,15 @@ class FakeDiscord:
             message.files.append(self._store_file(files[index], {}))
 
     def _store_file(self, upload: FakeAttachment, spec: dict) -> FakeAttachment:
-        return FakeAttachment(
+        attachment = FakeAttachment(
             id=self.snowflake(),
             filename=spec.get("filename") or upload.filename,
             data=upload.data,
             content_type=upload.content_type,
             description=spec.get("description"),
         )
+        self._attachments[attachment.id] = attachment
+        return attachment
 
     def _edit(self, message: FakeMessage, payload: dict, files: dict[int, FakeAttachment]) -> None:
         self._apply_payload(message, payload, files)
@@ -1559,14 +1588,13 @@ class FakeDiscord:
         return json_response(list(self.roles.values()))
 
     async def _get_attachment(self, request: web.Request) -> web.Response:
-        for message in self._channel_messages.get(request.match_info["channel"], []):
-            for attachment in message.files:
-                if attachment.id == request.match_info["attachment"]:
-                    return web.Response(
-                        body=attachment.data,
-                        content_type=attachment.content_type or "application/octet-stream",
-                    )
-        raise web.HTTPNotFound()
+        attachment = self._attachments.get(request.match_info["attachment"])
+        if attachment is None:
+            raise web.HTTPNotFound()
+        return web.Response(
+            body=attachment.data,
+            content_type=attachment.content_type or "application/octet-stream",
+        )
 
     # -- REST: interactions and webhooks -------------------------------------------------------
 
@@ -1795,11 +1823,11 @@ class FakeDiscord:
             )
         return command, parts[1:], in_guild
 
-    def _channel_payload(self, channel_id: str) -> dict:
+    def _channel_payload(self, channel_id: str, user_id: str) -> dict:
         channel = self._channel(channel_id)
         if channel["type"] == CHANNEL_DM:
-            return {k: v for k, v in channel.items()}
-        return {**channel, "permissions": str(Perm.ALL)}
+            return dict(channel)
+        return {**channel, "permissions": str(self.permissions(user_id))}
 
     def _base_interaction(
         self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str
@@ -1818,7 +1846,7 @@ class FakeDiscord:
             "version": 1,
             "data": data,
             "channel_id": channel_id,
-            "channel": self._channel_payload(channel_id),
+            "channel": self._channel_payload(channel_id, uid),
             "app_permissions": str(Perm.BOT),
             "locale": locale,
             "entitlements": [],
@@ -1978,6 +2006,7 @@ class FakeDiscord:
         elif option_type == OPT_ATTACHMENT:
             filename, data = value
             attachment = FakeAttachment(self.snowflake(), filename, bytes(data))
+            self._attachments[attachment.id] = attachment
             resolved.setdefault("attachments", {})[attachment.id] = attachment.payload(
                 self.base_url, self.default_channel_id
             )

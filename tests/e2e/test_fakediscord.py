@@ -210,6 +210,7 @@ async def test_invalid_message_is_rejected(fake: FakeDiscord, minibot: BotProces
     await it.wait_response()
     assert it.content == "rejected 50035" and it.ephemeral
     assert "content is 2001 characters" in fake.rejected[0][0]
+    assert len(it.errors) == 1 and "50035" in it.errors[0]
 
 
 async def test_double_acknowledgement_is_an_error(fake: FakeDiscord, minibot: BotProcess) -> None:
