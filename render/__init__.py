@@ -1,0 +1,13 @@
+"""Pictures of a game: ``board_png`` draws a position as a PNG, ``animation`` a whole game.
+
+Rendering is pure CPU work on private images (the cached static board is copied, never drawn
+on), so it is safe to run in a worker thread, e.g. ``await asyncio.to_thread(board_png, state)``.
+"""
+
+from __future__ import annotations
+
+from .draw import board_png, render_image
+from .layout import DEFAULT_WIDTH, space_center
+from .replay import animation
+
+__all__ = ["DEFAULT_WIDTH", "animation", "board_png", "render_image", "space_center"]

@@ -1,0 +1,251 @@
+"""Tests of the board picture (render/).
+
+Golden images: ``tests/golden/*.png`` are compared within a small mean absolute pixel difference.
+Regenerate them after an intended change of the picture with
+``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_render.py`` (see tests/golden/README.md),
+then look at them before committing.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import engine
+import render
+from engine.geometry import LABEL_INDEX, LABELS, LEAVES
+from render import board, palette
+from render.demo import play, play_through, touched
+from render.layout import layout
+from render.model import view
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+POSITIONS = json.loads((GOLDEN / "positions.json").read_text())
+#: Largest mean absolute difference per channel (0..255) still counted as the same picture.
+GOLDEN_TOLERANCE = 1.0
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def build(name: str):
+    """The state of a fixed position: a new game from a fixed seed, then fixed notation."""
+    p = POSITIONS[name]
+    state = engine.new_game(engine.Config(seats=tuple(p["seats"])), seed=p["seed"])
+    for notation in p["actions"]:
+        state = engine.apply(state, notation)
+    return state
+
+
+def render_position(name: str) -> Image.Image:
+    p = POSITIONS[name]
+    png = render.board_png(
+        build(name),
+        highlight=p["highlight"],
+        preview_sun=p["preview_sun"],
+        viewer_seat=p["viewer_seat"],
+        names=p["names"],
+    )
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def mean_abs_diff(a: Image.Image, b: Image.Image) -> float:
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def colour_distance(a, b) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_golden(name):
+    im = render_position(name)
+    path = GOLDEN / f"{name}.png"
+    if UPDATE:
+        im.save(path, optimize=True)
+    golden = Image.open(path).convert("RGB")
+    assert im.size == golden.size
+    diff = mean_abs_diff(im, golden)
+    assert diff <= GOLDEN_TOLERANCE, f"{name}: mean pixel difference {diff:.2f} from {path.name}"
+
+
+def test_golden_comparison_can_fail():
+    """Two different positions are far apart by the golden measure."""
+    a = render_position("mid-4")
+    b = Image.open(GOLDEN / "late-3-preview.png").convert("RGB").resize(a.size)
+    assert mean_abs_diff(a, b) > 5 * GOLDEN_TOLERANCE
+
+
+def _piece_box(label: str, width: int = render.DEFAULT_WIDTH):
+    x, y = render.space_center(label, width)
+    r = layout(width).hex_r
+    return (round(x - 0.45 * r), round(y - 0.5 * r), round(x + 0.45 * r), round(y + 0.6 * r))
+
+
+def _count_near(im: Image.Image, box, colour, tolerance: float = 45) -> int:
+    data = im.crop(box).tobytes()
+    pixels = zip(data[0::3], data[1::3], data[2::3])
+    return sum(1 for px in pixels if colour_distance(px, colour) < tolerance)
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_pieces_carry_their_seat_colour(name):
+    state = build(name)
+    im = render_position(name)
+    board_ = state.to_dict()["board"]
+    assert board_, "the position has pieces"
+    for label, piece in board_.items():
+        seat = piece["seat"]
+        box = _piece_box(label)
+        own = _count_near(im, box, palette.seat_colour(seat))
+        assert own >= 25, f"{label}: only {own} pixels of seat {seat}'s colour"
+        for other in range(len(state.seats)):
+            if other != seat:
+                assert _count_near(im, box, palette.seat_colour(other)) < own
+
+
+def test_empty_space_has_no_seat_colour():
+    state = build("start-2")
+    im = render_position("start-2")
+    empty = next(lab for lab in LABELS if lab not in state.to_dict()["board"])
+    for seat in range(2):
+        assert _count_near(im, _piece_box(empty), palette.seat_colour(seat)) == 0
+
+
+def _patch_luminance(im: Image.Image, label: str) -> float:
+    """Mean luminance of a patch in the middle of a space (free of label and leaf pips)."""
+    x, y = render.space_center(label)
+    r = layout(render.DEFAULT_WIDTH).hex_r
+    box = (round(x - 0.25 * r), round(y - 0.2 * r), round(x + 0.25 * r), round(y + 0.2 * r))
+    return ImageStat.Stat(im.crop(box).convert("L")).mean[0]
+
+
+def test_shadowed_spaces_are_darker_than_lit_ones():
+    state = build("mid-4")
+    im = render_position("mid-4")
+    shadows = engine.shadow_map(state)
+    occupied = state.to_dict()["board"]
+    checked = 0
+    for leaves in (1, 2, 3):
+        empty = [i for i in range(37) if LEAVES[i] == leaves and LABELS[i] not in occupied]
+        dark = [i for i in empty if shadows[i]]
+        lit = [i for i in empty if not shadows[i]]
+        if dark and lit:
+            darkest_lit = min(_patch_luminance(im, LABELS[i]) for i in lit)
+            for i in dark:
+                assert _patch_luminance(im, LABELS[i]) < darkest_lit - 10
+            checked += 1
+    assert checked, "the position has shadowed and lit empty spaces on one soil"
+
+
+def test_preview_sun_draws_that_suns_shadows():
+    state = build("mid-4")
+    now, preview = engine.shadow_map(state), engine.shadow_map(state, (state.sun + 3) % 6)
+    occupied = state.to_dict()["board"]
+    changed = [
+        i for i in range(37) if LABELS[i] not in occupied and bool(now[i]) != bool(preview[i])
+    ]
+    assert changed
+    a = Image.open(io.BytesIO(render.board_png(state))).convert("RGB")
+    b = Image.open(io.BytesIO(render.board_png(state, preview_sun=(state.sun + 3) % 6))).convert(
+        "RGB"
+    )
+    for i in changed:
+        la, lb = _patch_luminance(a, LABELS[i]), _patch_luminance(b, LABELS[i])
+        assert (la < lb) == bool(now[i]), LABELS[i]
+
+
+def test_sun_is_drawn_at_its_corner():
+    state = build("mid-4")
+    lay = layout(render.DEFAULT_WIDTH, 4)
+    for p in range(6):
+        im = Image.open(io.BytesIO(render.board_png(state, preview_sun=p))).convert("RGB")
+        for q in range(6):
+            x, y = lay.suns[q]
+            px = im.getpixel((round(x), round(y)))
+            bright = colour_distance(px, palette.SUN_CORE) < 40
+            assert bright == (p == q), (p, q, px)
+
+
+def test_highlight_outlines_the_spaces():
+    state = build("mid-4")
+    r = layout(render.DEFAULT_WIDTH).hex_r
+    x, y = render.space_center("G2")
+    edge = (x, round(y + 0.95 * r))  # on the bottom corner of the space
+    plain = Image.open(io.BytesIO(render.board_png(state))).convert("RGB")
+    lit = Image.open(io.BytesIO(render.board_png(state, highlight=["g2"]))).convert("RGB")
+    assert colour_distance(lit.getpixel(edge), palette.HIGHLIGHT) < 60
+    assert colour_distance(plain.getpixel(edge), palette.HIGHLIGHT) > 150
+
+
+def test_space_center_follows_geometry_and_width():
+    assert render.space_center("D4") == (500, 434)
+    ax, ay = render.space_center("A1")
+    gx, gy = render.space_center("G4")
+    assert ay < render.space_center("D1")[1] < gy  # row A on top
+    assert render.space_center("D1")[0] < render.space_center("D7")[0]
+    half = render.space_center("A1", 500)
+    assert abs(half[0] - ax / 2) <= 1 and abs(half[1] - ay / 2) <= 1
+    assert set(LABEL_INDEX) == set(LABELS)
+
+
+def test_png_is_small_and_sized_by_width():
+    state = build("mid-4")
+    png = render.board_png(state)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(png) <= 250 * 1024
+    im = Image.open(io.BytesIO(png))
+    assert im.width == render.DEFAULT_WIDTH
+    small = Image.open(io.BytesIO(render.board_png(state, width=600)))
+    assert small.width == 600 and small.height < im.height
+
+
+def test_cached_base_is_never_drawn_on():
+    state = build("mid-4")
+    before = board.base(render.DEFAULT_WIDTH, 4).tobytes()
+    first = render.board_png(state, highlight=["D4"])
+    assert board.base(render.DEFAULT_WIDTH, 4).tobytes() == before
+    assert render.board_png(state, highlight=["D4"]) == first
+
+
+def test_rendering_in_threads_matches_serial():
+    states = [build(name) for name in sorted(POSITIONS)] * 3
+    serial = [render.board_png(s) for s in states]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        threaded = list(pool.map(render.board_png, states))
+    assert threaded == serial
+
+
+def test_default_names_and_cynthia():
+    config = engine.Config(seats=("human", "cynthia"))
+    state, _ = play_through(config, seed=1, rng_seed=1, stop=lambda s: s.round >= 2)
+    v = view(state)
+    assert [s.name for s in v.seats] == ["Seat 1", "Cynthia"]
+    assert [s.name for s in view(state, names=["Ann"]).seats] == ["Ann", "Cynthia"]
+    assert v.seats[1].prices == (None, None, None, None)
+    png = render.board_png(state)
+    assert Image.open(io.BytesIO(png)).size[0] == render.DEFAULT_WIDTH
+
+
+def test_whole_game_animation_and_final_picture():
+    config = engine.Config(seats=("human", "human", "cynthia"))
+    frames = []
+    for state, _ in play(config, seed=9, rng_seed=9):
+        if not frames or state.round != frames[-1].round:
+            frames.append(state)
+    state, last = play_through(config, seed=9, rng_seed=9)
+    assert state.is_over
+    gif = render.animation(frames[:: max(1, len(frames) // 6)] + [state], width=320)
+    assert gif[:6] == b"GIF89a"
+    anim = Image.open(io.BytesIO(gif))
+    assert anim.n_frames >= 2
+    webp = render.animation(frames[-2:], fmt="webp", width=320)
+    assert webp[:4] == b"RIFF" and webp[8:12] == b"WEBP"
+    with pytest.raises(ValueError):
+        render.animation([])
+    final = render.board_png(state, highlight=touched(last))
+    assert len(final) <= 250 * 1024
