@@ -2,7 +2,7 @@
 
 * ``fake``: a started :class:`FakeDiscord`; after the test it stops every bot process, and the test
   fails if anything tried to leave loopback (``fake.violations``) or the fake hit an internal error
-  (``fake.server_errors``).
+  (``fake.server_errors``); requests to endpoints the fake lacks (``fake.unhandled``) give a warning.
 * ``bot_process``: a factory ``await bot_process(module="bot", env=None, wait=True)`` that starts a
   :class:`BotProcess` and (by default) waits until the bot is ready; every process is stopped after
   the test and its output is printed (pytest shows it when the test fails).
@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -41,6 +42,11 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         yield server
     finally:
         await server.stop()
+    if server.unhandled:
+        warnings.warn(
+            f"fakediscord answered 404 to endpoints it does not implement: {server.unhandled}",
+            stacklevel=1,
+        )
     assert not server.violations, f"non-loopback requests from the bot: {server.violations}"
     assert not server.server_errors, f"fakediscord internal errors: {server.server_errors}"
 
