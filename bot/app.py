@@ -22,6 +22,11 @@ LOBBY_MAX_AGE = timedelta(hours=24)
 UPKEEP_EVERY_MINUTES = 30
 
 
+# The bot has no voice features: silence discord.py's warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class PhotosynthesisBot(commands.Bot):
     """The Photosynthesis bot. Needs no privileged intents: only slash commands and
     components, answered through interactions and channel messages."""

@@ -39,7 +39,7 @@ LOBBY_CREATED_LOG = "lobby created"
 ABANDONED = "{user} abandoned the game."
 PLAYED = "You played `{notation}`."
 PANEL_DONE = "Your turn is over."
-PANEL_WAIT = "Waiting for {player}."
+GAME_OVER_WINNERS = "The game is over. Congratulations, {winners}!"
 
 # --- options shown in the lobby ---
 

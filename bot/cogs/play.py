@@ -22,7 +22,7 @@ import engine
 import render
 
 from .. import embeds, texts
-from ..games import Applied, GameService, TurnResult, UserError
+from ..games import Applied, GameService, TurnResult, UserError, seat_label
 from ..replies import answering
 from ..storage import GameRow
 from ..views import game_view, panel
@@ -95,6 +95,12 @@ class Play(commands.Cog, name="Play"):
         (or the game ends) a new message is posted, mentioning the next player, and the old
         one loses its button.
         """
+        try:
+            await self._publish(game_id)
+        except Exception:  # the move is committed; a failed redraw must not read as a refusal
+            log.exception("could not update the game message", extra={"game_id": game_id})
+
+    async def _publish(self, game_id: int) -> None:
         async with self._publish_locks[game_id]:
             game = await self.games.get_game(game_id)
             if game is None or game.config is None:
@@ -102,7 +108,10 @@ class Play(commands.Cog, name="Play"):
             state = await self.games.state(game)
             embed, file, view = await self.game_message_parts(game, state)
             content = None
-            if not state.is_over and state.current_seat is not None:
+            if state.is_over:
+                winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
+                content = texts.GAME_OVER_WINNERS.format(winners=" and ".join(winners))
+            elif state.current_seat is not None:
                 current = game.seats[state.current_seat]
                 if current.user_id is not None:
                     content = f"<@{current.user_id}>, it is your turn."

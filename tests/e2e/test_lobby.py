@@ -374,3 +374,45 @@ async def test_lobby_survives_a_killed_bot(fake: FakeDiscord, bot_process) -> No
     offered = [o["value"] for o in it.response.selects[0]["options"]]
     assert first not in offered and len(offered) == 17
     assert [r[1] for r in action_rows(bot)] == [first]
+
+
+# --- rules, help, a whole automatic game, shutdown ---------------------------------------------
+
+
+async def test_rules_help_a_demo_game_and_graceful_shutdown(fake: FakeDiscord, bot_process) -> None:
+    bot = await bot_process()
+    alice = fake.add_user("alice")
+    chan = fake.add_channel("games")
+
+    it = await answered(await fake.slash(alice, "ps rules", channel_id=chan))
+    assert it.ephemeral and it.embeds[0]["title"] == "Photosynthesis \N{EM DASH} the rules in short"
+    assert "**Collect** a large tree (4)" in it.embeds[0]["description"]
+    ((name, data),) = it.attachments
+    assert name == "board.png" and data.startswith(PNG_SIGNATURE)
+    it = await answered(await fake.slash(alice, "ps help", channel_id=chan))
+    assert it.ephemeral
+    assert [f["name"] for f in it.embeds[0]["fields"]][:3] == [
+        "/ps new",
+        "Lobby buttons",
+        "/ps status",
+    ]
+
+    # Two Cynthias alone (the host leaves her seat but stays host): the game plays itself out.
+    lobby = await new_lobby(fake, alice, chan)
+    await click(fake, alice, lobby, "Add Cynthia")
+    await click(fake, alice, lobby, "Add Cynthia")
+    await click(fake, alice, lobby, "Leave")
+    assert field(lobby, "Seats") == "1. Cynthia (automa)\n2. Cynthia 2 (automa)"
+    await click(fake, alice, lobby, "Start")
+    final = await fake.wait_for_message(chan, is_game_message())
+    assert final.content.startswith("The game is over. Congratulations, Cynthia")
+    assert final.buttons == [] and final.embeds[0]["description"] == "The game is over."
+    assert game_rows(bot)[0][1] == "over"
+    assert len(action_rows(bot)) > 40
+    again = await new_lobby(fake, alice, chan)  # the channel is free again
+    assert field(again, "Seats") == f"1. {mention(alice)}"
+
+    assert fake.late_interactions == []  # every interaction was answered within 3 s
+    assert await bot.stop() == 0
+    assert '"message": "shutting down"' in bot.output()
+    assert fake.token not in bot.output()

@@ -1,0 +1,77 @@
+"""Configuration, the no-token guidance of `python -m bot`, and logging that hides the token."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_DATABASE_PATH, ConfigError, load_settings
+from bot.logs import JsonFormatter, RedactFilter
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_settings_from_the_environment() -> None:
+    settings = load_settings(
+        {"DISCORD_TOKEN": " abc.def ", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"}
+    )
+    assert settings.token == "abc.def" and settings.dev_guild_id == 123
+    assert settings.database_path == DEFAULT_DATABASE_PATH and settings.log_level == "DEBUG"
+    assert "abc.def" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "guild"}, "DEV_GUILD_ID must be a numeric"),
+        ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
+    ],
+)
+def test_bad_settings_say_what_is_wrong(env: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings(env)
+
+
+def test_every_variable_is_documented_in_env_example() -> None:
+    example = (REPO / ".env.example").read_text()
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+        assert f"\n{name}=" in example
+
+
+def test_without_a_token_the_bot_explains_the_setup_and_fails(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,  # no .env here
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    for needle in (
+        "https://discord.com/developers/applications",
+        "Reset Token",
+        "No privileged gateway intents",
+        "bot+applications.commands",
+        "Send Messages, Attach Files, Embed Links, Use Application Commands",
+        "make demo",
+    ):
+        assert needle in done.stderr
+
+
+def test_log_lines_are_json_and_never_contain_the_token() -> None:
+    record = logging.LogRecord("bot", logging.INFO, __file__, 1, "token is %s", ("s3cret",), None)
+    record.game_id = 7
+    assert RedactFilter(["s3cret"]).filter(record)
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "token is [redacted]" and line["game_id"] == 7
+    assert line["level"] == "INFO" and line["logger"] == "bot"

@@ -1,0 +1,165 @@
+"""The service layer: lobby seating, refusals, versions, turns and the automa (no Discord)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot import texts
+from bot.games import GameService, StaleComponent, UserError, normalize_options
+from bot.storage import SQLiteStorage
+
+HOST, BOB, CAROL, DAVE, ERIN = 1, 2, 3, 4, 5
+CHANNEL = 99
+
+
+@pytest.fixture
+async def service(tmp_path: Path):
+    store = await SQLiteStorage.open(str(tmp_path / "games.db"))
+    yield GameService(store, seed_source=lambda: 1234)
+    await store.close()
+
+
+async def lobby(service: GameService, **options):
+    return await service.new_lobby(
+        guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="host", options=options
+    )
+
+
+async def refuses(coro, sentence: str) -> None:
+    with pytest.raises(UserError) as info:
+        await coro
+    assert str(info.value) == sentence
+
+
+async def test_lobby_seating_and_refusals(service: GameService) -> None:
+    game = await lobby(service)
+    assert [(s.kind, s.user_id) for s in game.seats] == [("human", HOST)]
+    await refuses(lobby(service), texts.CHANNEL_BUSY)
+    await refuses(service.join(game.id, game.version, HOST, "host"), texts.ALREADY_JOINED)
+    await refuses(service.leave(game.id, game.version, BOB), texts.NOT_IN_LOBBY)
+    await refuses(service.start(game.id, game.version, HOST), texts.TOO_FEW_SEATS)
+    await refuses(
+        service.add_cynthia(game.id, game.version, BOB),
+        texts.HOST_ONLY_CYNTHIA.format(host=f"<@{HOST}>"),
+    )
+    await refuses(service.remove_cynthia(game.id, game.version, HOST), texts.NO_CYNTHIA)
+    assert (await service.get_game(game.id)).version == game.version  # nothing changed
+
+    game = await service.join(game.id, game.version, BOB, "bob")
+    game = await service.add_cynthia(game.id, game.version, HOST)
+    game = await service.add_cynthia(game.id, game.version, HOST)
+    assert [s.name for s in game.seats] == ["host", "bob", "Cynthia", "Cynthia 2"]
+    await refuses(service.join(game.id, game.version, CAROL, "carol"), texts.GAME_FULL)
+    game = await service.leave(game.id, game.version, BOB)
+    await refuses(service.add_cynthia(game.id, game.version, HOST), texts.TOO_MANY_CYNTHIAS)
+    game = await service.remove_cynthia(game.id, game.version, HOST)
+    assert [(s.position, s.name) for s in game.seats] == [(0, "host"), (1, "Cynthia")]
+    await refuses(
+        service.start(game.id, game.version, BOB), texts.HOST_ONLY_START.format(host=f"<@{HOST}>")
+    )
+
+
+async def test_stale_versions_are_refused(service: GameService) -> None:
+    game = await lobby(service)
+    await service.join(game.id, game.version, BOB, "bob")
+    with pytest.raises(StaleComponent) as info:
+        await service.join(game.id, game.version, CAROL, "carol")
+    assert str(info.value) == texts.STALE and info.value.game.version == game.version + 1
+    # Without a version (slash commands) the current one is used.
+    assert len((await service.join(game.id, None, CAROL, "carol")).seats) == 3
+
+
+async def test_concurrent_clicks_on_one_version_apply_once(service: GameService) -> None:
+    game = await lobby(service)
+    results = await asyncio.gather(
+        service.join(game.id, game.version, BOB, "bob"),
+        service.join(game.id, game.version, CAROL, "carol"),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, StaleComponent) for r in results) == 1
+    assert len((await service.get_game(game.id)).seats) == 2
+
+
+async def test_options_host_only_and_engine_validated(service: GameService) -> None:
+    game = await lobby(service, revolutions=4, shadow_rule=True)
+    assert game.options == normalize_options({"revolutions": 4, "shadow_rule": True})
+    await refuses(
+        service.set_options(game.id, game.version, BOB, {"random_seats": True}),
+        texts.HOST_ONLY_OPTIONS.format(host=f"<@{HOST}>"),
+    )
+    game = await service.set_options(game.id, game.version, HOST, {"random_seats": True})
+    assert game.options["random_seats"] and game.options["revolutions"] == 4
+
+
+async def test_random_seat_order_is_a_function_of_the_seed(service: GameService) -> None:
+    game = await lobby(service, random_seats=True)
+    for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):
+        game = await service.join(game.id, game.version, uid, name)
+    result = await service.start(game.id, game.version, HOST)
+    order = [s.user_id for s in result.game.seats]
+    assert sorted(order) == [HOST, BOB, CAROL, DAVE]
+    import random
+
+    expected = [HOST, BOB, CAROL, DAVE]
+    random.Random(1234).shuffle(expected)
+    assert order == expected
+    assert [s.position for s in result.game.seats] == [0, 1, 2, 3]
+
+
+async def test_start_runs_cynthia_setup_and_turn_refusals(service: GameService) -> None:
+    game = await lobby(service)
+    game = await service.add_cynthia(game.id, game.version, HOST)
+    game = await service.join(game.id, game.version, BOB, "bob")
+    # Seats in join order: host, Cynthia, bob. The host places first.
+    result = await service.start(game.id, game.version, HOST)
+    game, state = result.game, result.state
+    assert game.status == "active" and game.config["seats"] == ["human", "cynthia", "human"]
+    assert result.applied == () and state.current_seat == 0
+    await refuses(service.join(game.id, game.version, CAROL, "carol"), texts.ALREADY_STARTED)
+    await refuses(service.play(game.id, CAROL, "place A1"), texts.NOT_A_PLAYER)
+    await refuses(service.play(game.id, BOB, "place A1"), texts.NOT_YOUR_TURN.format(player="<@1>"))
+    await refuses(
+        service.play(game.id, HOST, "place D4"),
+        "Starting trees go on the outer ring (1-leaf spaces); D4 is not on it.",
+    )
+    assert (await service.get_game(game.id)).version == game.version
+
+    result = await service.play(game.id, HOST, "place A1", game.version)
+    # Cynthia (seat 1) placed at once; it is bob's turn.
+    assert [(a.seat, a.user_id) for a in result.applied] == [(0, HOST), (1, None)]
+    assert result.applied[1].explanation
+    assert result.state.current_seat == 2 and result.previous_seat == 0
+    with pytest.raises(StaleComponent):
+        await service.play(game.id, BOB, "place G1", game.version)
+
+
+async def test_two_cynthias_alone_play_a_whole_game(service: GameService) -> None:
+    game = await lobby(service)
+    game = await service.add_cynthia(game.id, game.version, HOST)
+    game = await service.add_cynthia(game.id, game.version, HOST)
+    game = await service.leave(game.id, game.version, HOST)
+    result = await service.start(game.id, game.version, HOST)
+    assert result.state.is_over and result.game.status == "over"
+    assert engine.winners(result.state)
+    assert await service.live_game(CHANNEL) is None  # the channel is free again
+    await refuses(service.play(game.id, HOST, "end"), texts.GAME_OVER)
+
+
+async def test_abandon_and_expiry(service: GameService) -> None:
+    game = await lobby(service)
+    await refuses(service.abandon(CHANNEL, BOB, can_manage=False), texts.ABANDON_FORBIDDEN)
+    assert (await service.abandon(CHANNEL, BOB, can_manage=True)).status == "abandoned"
+    await refuses(service.abandon(CHANNEL, HOST, can_manage=False), texts.NO_GAME_HERE)
+    await refuses(service.join(game.id, None, ERIN, "erin"), texts.GAME_ABANDONED)
+
+    game = await lobby(service)
+    assert await service.expire_lobbies(timedelta(hours=24)) == []
+    later = datetime.now(UTC) + timedelta(hours=25)
+    (expired,) = await service.expire_lobbies(timedelta(hours=24), now=later)
+    assert expired.id == game.id and expired.status == "expired"
+    assert await service.live_game(CHANNEL) is None
