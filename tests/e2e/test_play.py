@@ -1,0 +1,89 @@
+"""Turns after setup, end to end: the panel's kinds of action, typed actions, the game message
+edited in place during a turn and posted anew when the turn passes, and `/ps status`."""
+
+from __future__ import annotations
+
+from bot import texts
+from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
+from tests.e2e.test_lobby import (
+    action_rows,
+    answered,
+    click,
+    field,
+    is_game_message,
+    mention,
+    new_lobby,
+    next_game_message,
+)
+
+
+async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot_process) -> None:
+    bot = await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("games")
+    lobby = await new_lobby(fake, alice, chan)
+    await click(fake, bob, lobby, "Join")
+    await click(fake, alice, lobby, "Start")
+    msg = await fake.wait_for_message(chan, is_game_message())
+
+    # Setup, typed: trees far apart so that none is in another's shadow (sun in the NE).
+    for user, space in ((alice, "A1"), (bob, "G1"), (alice, "D7"), (bob, "G4")):
+        it = await answered(
+            await fake.slash(user, "ps play", options={"action": f"s {space}"}, channel_id=chan)
+        )
+        assert it.content == f"You played `place {space}`. {texts.PANEL_DONE}"
+        msg = await next_game_message(fake, chan, msg)
+    assert msg.embeds[0]["description"].startswith("Round 1 of 18")
+    assert f"{mention(alice)} (orange) \N{EM DASH} 2 light" in field(msg, "Seats")
+    assert f"{mention(bob)} (blue) \N{EM DASH} 2 light" in field(msg, "Seats")
+
+    # Alice: the panel lists the kinds of action she can take; Buy... then a seed.
+    panel = await click(fake, alice, msg, "Take my turn")
+    assert panel.content == "Your turn: you have 2 light. Choose an action, or end your turn."
+    labels = [b["label"] for b in panel.response.buttons]
+    assert labels[0] == "Buy..." and labels[-1] == "End turn"
+    it = await answered(
+        await fake.click(alice, panel.response, panel.response.find_button(label="Buy..."))
+    )
+    assert it.response is panel.response and it.content == "Buy (2 light): choose."
+    options = [o["value"] for o in it.response.selects[0]["options"]]
+    assert "buy seed" in options and all(v.startswith("buy ") for v in options)
+    edits, attachment = msg.edits, msg.attachments[0][1]
+    it = await answered(await fake.select(alice, it.response, it.response.selects[0], ["buy seed"]))
+    assert it.content == (
+        "You played `buy seed`.\nYour turn: you have 1 light. Choose an action, or end your turn."
+    )
+    # Same turn: the game message is edited in place with a new picture.
+    await fake.wait_until(lambda: msg.edits > edits, 10, "the game message edited")
+    assert f"{mention(alice)} (orange) \N{EM DASH} 1 light" in field(msg, "Seats")
+    assert msg.attachments[0][1] != attachment and msg.attachments[0][1].startswith(PNG_SIGNATURE)
+    assert field(msg, "Last moves").endswith("Alice: `buy seed`")
+    # End turn from the panel: bob gets a new message.
+    it = await answered(
+        await fake.click(alice, it.response, it.response.find_button(label="End turn"))
+    )
+    assert it.content == f"You played `end`. {texts.PANEL_DONE}"
+    bob_msg = await next_game_message(fake, chan, msg)
+    assert bob_msg.content == f"{mention(bob)}, it is your turn." and msg.buttons == []
+
+    # Bob types: autocomplete narrows to what he may do; growing to medium costs 2 light.
+    choices = await fake.autocomplete(
+        bob, "ps play", focused="action", options={"action": "grow"}, channel_id=chan
+    )
+    assert [c["value"] for c in choices] == ["grow G1", "grow G4"]
+    it = await answered(
+        await fake.slash(bob, "ps play", options={"action": "g g1"}, channel_id=chan)
+    )
+    assert it.ephemeral and it.content.startswith("You played `grow G1`.\nYour turn: you have 0")
+    # A second action on the same space this turn is refused by the engine, privately.
+    it = await answered(
+        await fake.slash(bob, "ps play", options={"action": "grow G1"}, channel_id=chan)
+    )
+    assert it.ephemeral and "G1" in it.content
+    assert [r[1] for r in action_rows(bot)][-3:] == ["buy seed", "end", "grow G1"]
+
+    # /ps status: the game privately, with its picture and the Take my turn button.
+    it = await answered(await fake.slash(alice, "ps status", channel_id=chan))
+    assert it.ephemeral and it.attachments[0][0] == "board.png"
+    assert field(it.response, "Turn") == f"{mention(bob)} to play"
+    assert fake.late_interactions == []
