@@ -11,6 +11,7 @@ The facade::
     engine.scores(state)             # final-score formula on the current state
 """
 
+from . import moonlight  # noqa: F401 (registers the expansion's verbs)
 from .actions import Action, IllegalAction, parse_action, parse_actions
 from .config import CYNTHIA, HUMAN, Config
 from .game import (

@@ -74,8 +74,6 @@ def new_game(config: Config, seed: int = 0) -> GameState:
     s.events = ()
     s = cynthia.init_decks(s)
     if config.expansion:
-        from . import moonlight  # noqa: PLC0415
-
         s = moonlight.init(s)
     return s
 
@@ -92,8 +90,6 @@ def extra_shade(state: GameState, sun: int):
     """Shade cast by the expansion's obstacles, per height."""
     if state.ext is None:
         return NO_SHADE
-    from . import moonlight  # noqa: PLC0415
-
     return moonlight.extra_shade(state, sun)
 
 
@@ -183,8 +179,6 @@ def setup_schedule(config: Config) -> tuple[tuple[int, str], ...]:
     n = config.n_seats
     trees = tuple((k % n, "tree") for k in range(2 * n))
     if config.expansion:
-        from . import moonlight  # noqa: PLC0415
-
         return moonlight.setup_schedule(config) + trees
     return trees
 
@@ -436,8 +430,6 @@ def leaves_for_collect(state: GameState, seat: int, space: int) -> int:
     """The soil a collect scores from: the space's leaves (the expansion may enrich it)."""
     leaves = LEAVES[space]
     if state.ext is not None:
-        from . import moonlight  # noqa: PLC0415
-
         leaves = moonlight.collect_leaves(state, seat, leaves)
     return leaves
 
@@ -467,8 +459,6 @@ def end_turn(s: GameState) -> None:
     """End the current seat's turn (state already copied); runs the end of round when due."""
     s.activated = 0
     if s.ext is not None:
-        from . import moonlight  # noqa: PLC0415
-
         moonlight.end_turn(s)
     n = len(s.seats)
     nxt = (s.current_seat + 1) % n
@@ -486,8 +476,6 @@ def end_turn(s: GameState) -> None:
     if s.sun == 0 and s.revolution == s.config.revolutions:
         cynthia.start_late_half(s)
     if s.ext is not None:
-        from . import moonlight  # noqa: PLC0415
-
         moonlight.start_round(s)
     _photosynthesis(s)
     s.current_seat = s.first_seat
@@ -509,8 +497,6 @@ def _photosynthesis(s: GameState) -> None:
         f"Round {s.round}, sun at the {SUN_CORNER_NAMES[s.sun]} corner: photosynthesis {parts}.",
     )
     if s.ext is not None:
-        from . import moonlight  # noqa: PLC0415
-
         moonlight.photosynthesis(s)
 
 
@@ -536,8 +522,6 @@ def score_parts(state: GameState, seat: int) -> dict[str, int]:
     else:
         parts["light"] = seat_state.light // 3
     if state.ext is not None:
-        from . import moonlight  # noqa: PLC0415
-
         parts.update(moonlight.score_parts(state, seat))
     return parts
 
@@ -634,6 +618,8 @@ def legal_actions(state: GameState) -> list[Action]:
         return [cynthia.decide(state)[0]]
     if state.phase == SETUP:
         return list(SETUP_GENERATORS[setup_kind(state)](state))
+    if state.ext is not None:
+        return moonlight.legal_play(state)
     out = _legal_play(state)
     for gen in PLAY_GENERATORS:
         out.extend(gen(state))
@@ -648,6 +634,8 @@ def check(state: GameState, action: Action) -> str | None:
     rule = CHECKS.get(action.verb)
     if rule is None:
         return f"'{action.verb}' is not an action of this game."
+    if state.ext is not None:
+        return moonlight.check(state, action, rule)
     return rule(state, action)
 
 
@@ -670,6 +658,8 @@ def apply(state: GameState, action: Action | str) -> GameState:
     reason = check(state, action)
     if reason is not None:
         raise IllegalAction(reason)
+    if state.ext is not None:
+        return moonlight.perform(state, action)
     return PERFORMERS[action.verb](state, action)
 
 
@@ -683,3 +673,7 @@ def auto_action(state: GameState) -> Action | None:
     if state.phase == OVER or state.seats[state.current_seat].kind != CYNTHIA:
         return None
     return cynthia.decide(state)[0]
+
+
+# The expansion's hooks above (``moonlight`` imports this module, so it comes last).
+from . import moonlight  # noqa: E402
