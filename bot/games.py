@@ -50,6 +50,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "random_seats": False,
     **{name: False for name in CYNTHIA_OPTIONS},
 }
+#: Actions a player may take back within their turn (they reveal nothing hidden).
+UNDOABLE_VERBS = frozenset({"buy", "plant", "grow", "collect"})
 #: The automa never needs this many actions in a row; the cap only guards against a bug.
 MAX_AUTOMA_STEPS = 2000
 
@@ -135,6 +137,16 @@ def run_automa(state: Any, first_ply: int) -> tuple[Any, list[Applied]]:
         applied.append(Applied(ply, str(action), seat, None, explanation))
         ply += 1
     return state, applied
+
+
+def _undoable(row: Any, user_id: int, current_seat: int) -> bool:
+    """A logged action its player may take back: theirs, of this turn, revealing nothing."""
+    return (
+        row is not None
+        and row.user_id == user_id
+        and row.seat == current_seat
+        and row.notation.split()[0] in UNDOABLE_VERBS
+    )
 
 
 def _status_error(game: GameRow) -> UserError | None:
@@ -425,6 +437,41 @@ class GameService:
             )
             return TurnResult(stored, new_state, tuple(applied), seat)
 
+    async def can_undo(self, game: GameRow, state: Any, user_id: int) -> bool:
+        """Whether `undo` would take something back for this player now."""
+        if game.config is None or state.is_over or state.current_seat is None:
+            return False
+        _, ply = await self._state_and_ply(game)
+        rows = await self.storage.actions(game.id, after_ply=max(0, ply - 1))
+        return _undoable(rows[-1] if rows else None, user_id, state.current_seat)
+
+    async def undo(self, game_id: int, user_id: int, version: int | None = None) -> TurnResult:
+        """Take back the player's last action of the current turn (buy, plant, grow, collect).
+
+        The log is the truth, so undoing removes the last row and rebuilds the state from the
+        rest. Nothing before the turn (nor an action that revealed anything) can be undone.
+        """
+        async with self.lock(game_id):
+            game = await self._active(game_id, version)
+            state = await self.check_turn(game, user_id)
+            _, ply = await self._state_and_ply(game)
+            rows = await self.storage.actions(game.id, after_ply=max(0, ply - 1))
+            last = rows[-1] if rows else None
+            if last is None or not _undoable(last, user_id, state.current_seat):
+                raise UserError(texts.NOTHING_TO_UNDO)
+            kept = [r.notation for r in await self.storage.actions(game.id)][:-1]
+            previous = await asyncio.to_thread(replay, game.config, game.seed, kept)
+            stored = await self.storage.update_game(
+                game.id,
+                game.version,
+                truncate_after=last.ply - 1,
+                snapshot=(last.ply - 1, previous.to_dict()),
+            )
+            self._states[game.id] = (stored.version, last.ply - 1, previous)
+            undone = Applied(last.ply, last.notation, last.seat, last.user_id)
+            log.info("action undone", extra={"game_id": game.id, "ply": last.ply})
+            return TurnResult(stored, previous, (undone,), last.seat)
+
     async def resume_automa(self, game_id: int) -> TurnResult | None:
         """Let Cynthia act if it is her turn (after a crash between two commits); else None."""
         async with self.lock(game_id):
@@ -441,12 +488,18 @@ class GameService:
             return TurnResult(stored, new_state, tuple(applied), state.current_seat)
 
     async def _commit_play(
-        self, game: GameRow, state: Any, applied: Sequence[Applied], **changes: Any
+        self,
+        game: GameRow,
+        state: Any,
+        applied: Sequence[Applied],
+        *,
+        last_ply: int | None = None,
+        **changes: Any,
     ) -> GameRow:
+        """Append `applied` to the log with a snapshot of `state`, and bump the version."""
+        if last_ply is None:
+            last_ply = applied[-1].ply if applied else 0
         actions = [NewAction(a.ply, a.notation, a.seat, a.user_id, a.explanation) for a in applied]
-        last_ply = applied[-1].ply if applied else 0
-        if not applied and game.config is not None:
-            last_ply = (await self._state_and_ply(game))[1]
         stored = await self.storage.update_game(
             game.id,
             game.version,

@@ -125,6 +125,7 @@ class Storage(Protocol):
         config: dict[str, Any] | None = None,
         status: str | None = None,
         actions: Sequence[NewAction] = (),
+        truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
     ) -> GameRow: ...
 
@@ -361,9 +362,13 @@ class SQLiteStorage:
         config: dict[str, Any] | None = None,
         status: str | None = None,
         actions: Sequence[NewAction] = (),
+        truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
     ) -> GameRow:
         """Apply one change atomically and bump the game's version.
+
+        `truncate_after` removes the logged actions with a greater ply (an undo) before
+        `actions` are appended.
 
         Raises `VersionConflict` when the stored version is not `expected_version`.
         """
@@ -393,6 +398,10 @@ class SQLiteStorage:
                     "INSERT INTO seats (game_id, position, kind, user_id, name)"
                     " VALUES (?, ?, ?, ?, ?)",
                     [(game_id, s.position, s.kind, s.user_id, s.name) for s in seats],
+                )
+            if truncate_after is not None:
+                await conn.execute(
+                    "DELETE FROM actions WHERE game_id = ? AND ply > ?", (game_id, truncate_after)
                 )
             if actions:
                 await conn.executemany(

@@ -28,6 +28,7 @@ GAME_ABANDONED = "This game was abandoned."
 GAME_EXPIRED = "This lobby expired."
 NOT_A_PLAYER = "You are not playing in this game."
 NOT_YOUR_TURN = "It is not your turn: it is {player}'s turn."
+NOTHING_TO_UNDO = "There is nothing to undo: only your own actions of this turn can be taken back."
 ABANDON_FORBIDDEN = "Only the host or someone with Manage Channels can abandon this game."
 GUILD_ONLY = "Photosynthesis games are played in server channels."
 ILLEGAL = "{reason}"
@@ -38,6 +39,7 @@ INTERNAL_ERROR = "Something went wrong on my side; nothing was changed. Please t
 LOBBY_CREATED_LOG = "lobby created"
 ABANDONED = "{user} abandoned the game."
 PLAYED = "You played `{notation}`."
+UNDONE = "You took back `{notation}`."
 PANEL_DONE = "Your turn is over."
 GAME_OVER_WINNERS = "The game is over. Congratulations, {winners}!"
 
@@ -99,6 +101,7 @@ HELP_COMMANDS = (
     ("/ps status", "the game in this channel"),
     ("Take my turn", "the button on the game message: your legal choices, privately"),
     ("/ps play <action>", "type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`"),
+    ("/ps undo", "take back your last action of this turn (also on the panel)"),
     ("/ps abandon", "end the game in this channel (host or Manage Channels)"),
     ("/ps rules", "a short illustrated summary of the rules"),
 )  # fmt: skip

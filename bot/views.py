@@ -259,12 +259,13 @@ def panel(
     *,
     menu: str | None = None,
     source: str | None = None,
+    can_undo: bool = False,
 ) -> tuple[str, discord.ui.View]:
     """The ephemeral turn panel for the current player: only legal choices.
 
     `legal` are canonical notations. In setup it is one select of spaces; in play a button per
-    kind of action (and End turn), then a select of that kind's actions (planting first asks for
-    the tree when there are more than 25 plantings).
+    kind of action (Undo when `can_undo`, and End turn), then a select of that kind's actions
+    (planting first asks for the tree when there are more than 25 plantings).
     """
     view = discord.ui.View(timeout=None)
     light = state.seats[state.current_seat].light
@@ -288,6 +289,8 @@ def panel(
         verbs += [v for v in by_verb if v not in VERB_ORDER and v != "end"]
         for verb in verbs:
             view.add_item(PanelButton(game.id, game.version, f"menu {verb}", f"{verb.title()}..."))
+        if can_undo:
+            view.add_item(PanelButton(game.id, game.version, "undo", "Undo"))
         if "end" in by_verb:
             view.add_item(
                 PanelButton(

@@ -163,3 +163,23 @@ async def test_abandon_and_expiry(service: GameService) -> None:
     (expired,) = await service.expire_lobbies(timedelta(hours=24), now=later)
     assert expired.id == game.id and expired.status == "expired"
     assert await service.live_game(CHANNEL) is None
+
+
+async def test_undo_takes_back_own_actions_of_this_turn_only(service: GameService) -> None:
+    game = await lobby(service)
+    game = await service.join(game.id, game.version, BOB, "bob")
+    game = (await service.start(game.id, game.version, HOST)).game
+    for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
+        result = await service.play(game.id, user, f"place {space}")
+    await refuses(service.undo(game.id, HOST), texts.NOTHING_TO_UNDO)  # setup is final
+    before = result.state
+    result = await service.play(game.id, HOST, "buy seed")
+    assert await service.can_undo(result.game, result.state, HOST)
+    assert not await service.can_undo(result.game, result.state, BOB)
+    await refuses(service.undo(game.id, BOB), texts.NOT_YOUR_TURN.format(player=f"<@{HOST}>"))
+    undone = await service.undo(game.id, HOST, result.game.version)
+    assert undone.state == before and undone.applied[0].notation == "buy seed"
+    assert [r.notation for r in await service.storage.actions(game.id)][-1] == "place G4"
+    assert await GameService(service.storage).state(undone.game) == before  # replayed
+    await service.play(game.id, HOST, "end")
+    await refuses(service.undo(game.id, BOB), texts.NOTHING_TO_UNDO)  # not across turns

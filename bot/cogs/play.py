@@ -45,6 +45,14 @@ def _legal(state: Any) -> list[str]:
     return [str(a) for a in engine.legal_actions(state)]
 
 
+async def _panel(
+    games: GameService, game: GameRow, state: Any, user_id: int, **kwargs: Any
+) -> tuple[str, discord.ui.View]:
+    """The turn panel with the player's legal choices (and Undo when possible)."""
+    can_undo = await games.can_undo(game, state, user_id)
+    return panel(game, state, _legal(state), can_undo=can_undo, **kwargs)
+
+
 class Play(commands.Cog, name="Play"):
     """Turns: the game message, the panel and typed actions."""
 
@@ -64,11 +72,13 @@ class Play(commands.Cog, name="Play"):
         if not isinstance(group, app_commands.Group):
             raise RuntimeError("load bot.cogs.lobby before bot.cogs.play")
         group.add_command(play_command)
+        group.add_command(undo_command)
 
     async def cog_unload(self) -> None:
         group = self.bot.tree.get_command("ps")
         if isinstance(group, app_commands.Group):
             group.remove_command("play")
+            group.remove_command("undo")
 
     # --- the game message ---
 
@@ -142,7 +152,7 @@ class Play(commands.Cog, name="Play"):
             game, state = await self.games.turn(game.id, user_id)
         except UserError:
             return None
-        return panel(game, state, _legal(state))[1]
+        return (await _panel(self.games, game, state, user_id))[1]
 
     async def on_turn_button(
         self, interaction: discord.Interaction, game_id: int, version: int
@@ -150,7 +160,7 @@ class Play(commands.Cog, name="Play"):
         """ "Take my turn": the ephemeral panel with the current player's legal choices."""
         async with answering(interaction):
             game, state = await self.games.turn(game_id, interaction.user.id)
-            content, view = panel(game, state, _legal(state))
+            content, view = await _panel(self.games, game, state, interaction.user.id)
             await interaction.response.send_message(content, view=view, ephemeral=True)
 
     async def on_panel_button(
@@ -163,9 +173,13 @@ class Play(commands.Cog, name="Play"):
                 result = await self.games.play(game_id, user_id, key[5:], version)
                 await self._answer_play(interaction, result, edit=True)
                 return
+            if key == "undo":
+                result = await self.games.undo(game_id, user_id, version)
+                await self._answer_play(interaction, result, edit=True, undone=True)
+                return
             game, state = await self.games.turn(game_id, user_id, version)
             menu = key[5:] if key.startswith("menu ") else None
-            content, view = panel(game, state, _legal(state), menu=menu)
+            content, view = await _panel(self.games, game, state, user_id, menu=menu)
             await interaction.response.edit_message(content=content, view=view)
 
     async def on_panel_select(
@@ -186,19 +200,27 @@ class Play(commands.Cog, name="Play"):
                 await self._answer_play(interaction, result, edit=True)
                 return
             game, state = await self.games.turn(game_id, user_id, version)
-            content, view = panel(game, state, _legal(state), menu="plant", source=values[0])
+            content, view = await _panel(
+                self.games, game, state, user_id, menu="plant", source=values[0]
+            )
             await interaction.response.edit_message(content=content, view=view)
 
     async def _answer_play(
-        self, interaction: discord.Interaction, result: TurnResult, *, edit: bool
+        self,
+        interaction: discord.Interaction,
+        result: TurnResult,
+        *,
+        edit: bool,
+        undone: bool = False,
     ) -> None:
         """Answer the player (the panel goes on while it is still their turn), then update the
         game message."""
         game, state = result.game, result.state
-        played = texts.PLAYED.format(notation=result.applied[0].notation)
+        sentence = texts.UNDONE if undone else texts.PLAYED
+        played = sentence.format(notation=result.applied[0].notation)
         view: discord.ui.View | None = None
         if not state.is_over and state.current_seat == result.previous_seat:
-            content, view = panel(game, state, _legal(state))
+            content, view = await _panel(self.games, game, state, interaction.user.id)
             content = f"{played}\n{content}"
         else:
             content = f"{played} {texts.PANEL_DONE}"
@@ -220,6 +242,15 @@ class Play(commands.Cog, name="Play"):
                 raise UserError(texts.NO_GAME_HERE)
             result = await self.games.play(game.id, interaction.user.id, action)
             await self._answer_play(interaction, result, edit=False)
+
+    async def on_undo_command(self, interaction: discord.Interaction) -> None:
+        """`/ps undo`: take back the last action of your turn."""
+        async with answering(interaction):
+            game = await self.games.live_game(interaction.channel_id or 0)
+            if game is None:
+                raise UserError(texts.NO_GAME_HERE)
+            result = await self.games.undo(game.id, interaction.user.id)
+            await self._answer_play(interaction, result, edit=False, undone=True)
 
     async def autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -244,6 +275,12 @@ class Play(commands.Cog, name="Play"):
 async def play_command(interaction: discord.Interaction, action: str) -> None:
     cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
     await cog.on_play_command(interaction, action)
+
+
+@app_commands.command(name="undo", description="Take back your last action of this turn")
+async def undo_command(interaction: discord.Interaction) -> None:
+    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
+    await cog.on_undo_command(interaction)
 
 
 @play_command.autocomplete("action")

@@ -82,6 +82,32 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     assert it.ephemeral and "G1" in it.content
     assert [r[1] for r in action_rows(bot)][-3:] == ["buy seed", "end", "grow G1"]
 
+    # Undo: the panel offers it; /ps undo takes the grow back (the log loses its last row).
+    panel = await click(fake, bob, bob_msg, "Take my turn")
+    assert "Undo" in [b["label"] for b in panel.response.buttons]
+    it = await answered(await fake.slash(bob, "ps undo", channel_id=chan))
+    assert it.ephemeral and it.content == (
+        "You took back `grow G1`.\nYour turn: you have 2 light. Choose an action, or end your turn."
+    )
+    assert [r[1] for r in action_rows(bot)][-2:] == ["buy seed", "end"]
+    await fake.wait_until(
+        lambda: f"{mention(bob)} (blue) \N{EM DASH} 2 light" in field(bob_msg, "Seats"),
+        10,
+        "the game message showing the light given back",
+    )
+    it = await answered(await fake.slash(bob, "ps undo", channel_id=chan))
+    assert it.ephemeral and it.content == texts.NOTHING_TO_UNDO
+    # The stale panel (drawn before the undo) is refused with a fresh one.
+    it = await answered(
+        await fake.click(bob, panel.response, panel.response.find_button(label="Undo"))
+    )
+    assert it.ephemeral and it.content == texts.STALE
+    assert "Undo" not in [b["label"] for b in it.response.buttons]
+    it = await answered(
+        await fake.slash(bob, "ps play", options={"action": "grow G1"}, channel_id=chan)
+    )
+    assert it.content.startswith("You played `grow G1`.")
+
     # /ps status: the game privately, with its picture and the Take my turn button.
     it = await answered(await fake.slash(alice, "ps status", channel_id=chan))
     assert it.ephemeral and it.attachments[0][0] == "board.png"

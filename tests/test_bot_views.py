@@ -1,0 +1,99 @@
+"""The turn panel and the persistent components' custom_ids (no Discord connection needed)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import discord
+
+from bot.storage import GameRow, SeatRow
+from bot.views import (
+    LobbyButton,
+    OptionsSelect,
+    PanelButton,
+    PanelSelect,
+    TurnButton,
+    lobby_view,
+    options_from_values,
+    panel,
+)
+
+GAME = GameRow(
+    id=12, guild_id=1, channel_id=2, host_id=3, status="lobby", options={}, config=None,
+    seed=5, version=7, created_at="", updated_at="",
+    seats=(SeatRow(0, "human", 3, "host"),),
+)  # fmt: skip
+STATE = SimpleNamespace(current_seat=0, seats=[SimpleNamespace(light=9)])
+
+
+def items(view: discord.ui.View) -> list[tuple[str, str]]:
+    return [(type(i).__name__, i.custom_id) for i in view.children]
+
+
+def test_custom_ids_carry_game_and_version_and_match_their_templates() -> None:
+    view = lobby_view(GAME)
+    assert items(view) == [
+        ("LobbyButton", "ps:lobby:join:12:7"),
+        ("LobbyButton", "ps:lobby:leave:12:7"),
+        ("LobbyButton", "ps:lobby:addcyn:12:7"),
+        ("LobbyButton", "ps:lobby:remcyn:12:7"),
+        ("LobbyButton", "ps:lobby:start:12:7"),
+        ("OptionsSelect", "ps:opts:12:7"),
+    ]
+    for cls, custom_id in (
+        (LobbyButton, "ps:lobby:start:12:7"),
+        (OptionsSelect, "ps:opts:12:7"),
+        (TurnButton, "ps:turn:12:7"),
+        (PanelButton, "ps:panel:12:7:play end"),
+        (PanelButton, "ps:panel:12:7:menu plant"),
+        (PanelSelect, "ps:pick:12:7:act:1"),
+    ):
+        assert cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert lobby_view(GameRow(**{**GAME.__dict__, "status": "active"})) is None
+
+
+def test_options_select_round_trip() -> None:
+    options = options_from_values(["four_revolutions", "harder_score_trees"])
+    assert options["revolutions"] == 4 and options["harder_score_trees"]
+    assert not options["shadow_rule"]
+    select = OptionsSelect(12, 7, options).item
+    assert [o.value for o in select.options if o.default] == [
+        "four_revolutions", "harder_score_trees",
+    ]  # fmt: skip
+
+
+def test_setup_panel_is_one_select_of_spaces() -> None:
+    content, view = panel(GAME, STATE, ["place A1", "place A2"])
+    assert content == "Setup: choose an empty outer space for a small tree."
+    (select,) = [c.item for c in view.children]
+    assert [(o.label, o.value) for o in select.options] == [("A1", "place A1"), ("A2", "place A2")]
+
+
+def test_play_panel_buttons_then_selects_split_at_25() -> None:
+    spaces = [f"{row}{n}" for row in "ABCDEFG" for n in range(1, 5)]  # 28 labels
+    plants = [f"plant D4 {s}" for s in spaces] + ["plant C3 C4"]
+    legal = ["buy seed", "grow D4", *plants, "end"]
+    content, view = panel(GAME, STATE, legal, can_undo=True)
+    assert content == "Your turn: you have 9 light. Choose an action, or end your turn."
+    assert [c.item.label for c in view.children] == [
+        "Buy...",
+        "Plant...",
+        "Grow...",
+        "Undo",
+        "End turn",
+    ]
+    assert view.children[-1].custom_id == "ps:panel:12:7:play end"
+
+    # 29 plantings: first the tree, then that tree's targets in selects of at most 25.
+    content, view = panel(GAME, STATE, legal, menu="plant")
+    assert content == "Plant a seed (9 light): choose the tree to plant from."
+    assert [o.value for o in view.children[0].item.options] == ["C3", "D4"]
+    content, view = panel(GAME, STATE, legal, menu="plant", source="D4")
+    selects = [c.item for c in view.children if isinstance(c, PanelSelect)]
+    assert [len(s.options) for s in selects] == [25, 3]
+    assert [s.custom_id for s in selects] == ["ps:pick:12:7:act:0", "ps:pick:12:7:act:1"]
+    assert view.children[-1].item.label == "Back"
+
+    content, view = panel(GAME, STATE, legal, menu="grow")
+    assert content == "Grow (9 light): choose."
+    assert [o.value for o in view.children[0].item.options] == ["grow D4"]
