@@ -14,7 +14,8 @@ The launcher
    /_fake/violation``), so the test that caused it fails;
 3. shortens discord.py's ``guild_ready_timeout`` (the pause before ``on_ready``) to 0.1 s;
 4. reports ``on_ready`` to the fake (``POST /_fake/client-ready``);
-5. turns SIGTERM into ``KeyboardInterrupt`` so ``Client.run`` shuts down gracefully;
+5. turns SIGTERM into SIGINT so ``asyncio.run``/``Client.run`` shut down gracefully (unless the
+   bot installs its own SIGTERM handler);
 6. runs the module like ``python -m MODULE`` (``runpy.run_module(..., run_name="__main__")``).
 
 The guard helpers (:func:`install_guard`, :func:`is_loopback`) are importable on their own and
@@ -162,7 +163,13 @@ def configure_discord(api: str, gateway: str, control: str | None) -> None:
 
 
 def _sigterm(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    """Treat SIGTERM like Ctrl-C.
+
+    Under ``asyncio.run`` the first SIGINT cancels the main task (so ``Client.run`` closes the
+    client and returns); raising KeyboardInterrupt here instead could surface at any await point
+    and escape the cleanup.
+    """
+    signal.raise_signal(signal.SIGINT)
 
 
 def main(argv: list[str] | None = None) -> None:
