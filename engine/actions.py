@@ -107,14 +107,57 @@ PARSERS.update(
     }
 )
 
-_SPLIT = re.compile(r"[\s,;:>\-–—/]+|(?<=[a-z0-9])(?=[a-g][1-7]\b)")
+_SPLIT = re.compile(r"[\s,;:>→\-–—/]+|(?<=[a-z0-9])(?=[a-g][1-7](?![0-9]))")
+_SPACED_LABEL = re.compile(r"(?<=\s)([a-g])\s+([1-7])\b")
+
+
+#: Argument kinds of the base verbs: a space index (0..36) or a piece size (0..3).
+ARG_KINDS: dict[str, tuple[str, ...]] = {
+    "place": ("space",),
+    "buy": ("size",),
+    "plant": ("space", "space"),
+    "grow": ("space",),
+    "collect": ("space",),
+    "end": (),
+}
+_ARG_LIMIT = {"space": len(LABELS), "size": len(SIZE_NAMES)}
+
+
+def validate(action: Action) -> Action:
+    """``action`` itself when it is well formed, else IllegalAction.
+
+    Base verbs are checked by their argument kinds; any other verb must read back from its
+    canonical text as the same action.
+    """
+    kinds = ARG_KINDS.get(action.verb)
+    args = action.args
+    if kinds is not None:
+        ok = (
+            isinstance(args, tuple)
+            and len(args) == len(kinds)
+            and all(
+                type(a) is int and 0 <= a < _ARG_LIMIT[k] for a, k in zip(args, kinds, strict=True)
+            )
+        )
+    else:
+        try:
+            ok = parse_action(str(action)) == action
+        except Exception:  # noqa: BLE001 - any failure to print or read back means malformed
+            ok = False
+    if not ok:
+        raise IllegalAction(f"That is not a well-formed action: {action.verb} {args!r}.")
+    return action
 
 
 def parse_action(text: str | Action) -> Action:
-    """Read one action in the notation. Case and spacing are free: ``p c3-e5``, ``grow d4``."""
+    """Read one action in the notation. Case and spacing are free: ``p c3-e5``, ``grow d4``.
+
+    An ``Action`` given instead of text is returned as it is once it is known well formed.
+    """
     if isinstance(text, Action):
-        return text
-    words = [w for w in _SPLIT.split(text.strip().lower()) if w and w != "to"]
+        return validate(text)
+    text = _SPACED_LABEL.sub(r"\1\2", text.strip().lower())  # "d 4" -> "d4"
+    words = [w for w in _SPLIT.split(text) if w and w != "to"]
     if not words:
         raise IllegalAction("Type an action, for example 'grow D4' or 'end'.")
     verb = VERB_WORDS.get(words[0])

@@ -225,13 +225,10 @@ def decide(state) -> tuple[Action, Turn]:
         kind = game.setup_kind(state)
         if kind == "tree":
             return _decide_setup(state, deck)
-        # An expansion setup decision at her seat (the expansion normally skips her): the first
-        # legal option, so that the game can go on.
-        first = next(iter(game.SETUP_GENERATORS[kind](state)))
-        return (
-            Action(first.verb, first.args, "Cynthia takes the first option."),
-            Turn(deck, state.rng),
-        )
+        # The Great Elder Tree or a moonstone at her seat (RULES-DATA 7.2): the expansion decides.
+        from . import moonlight  # noqa: PLC0415
+
+        return moonlight.cynthia_setup(state, deck)
     ctx = _Ctx(state, seat)
     if ctx.light == 0:
         return _end("She has no light points left, so her turn ends."), Turn(deck, state.rng)
@@ -444,15 +441,17 @@ def perform(state, turn: Turn, action: Action):
 def final_collects(s) -> None:
     """After the last round each Cynthia collects her large tree closest to the centre, free.
 
-    ``s`` is the final state (already copied). Cynthias collect in seat order; a tie between two
-    large trees on one ring is broken by Directional Selection with a freshly drawn card.
+    ``s`` is the final state (already copied). Cynthias collect in player order, that is the turn
+    order of the last round, from its first player; a tie between two large trees on one ring is
+    broken by Directional Selection with a freshly drawn card.
     """
     if CYNTHIA not in s.config.seats or s.config.easier_no_final_collect:
         return
     from . import game  # noqa: PLC0415
 
-    for seat, kind in enumerate(s.config.seats):
-        if kind != CYNTHIA:
+    n = len(s.seats)
+    for seat in [(s.first_seat + k) % n for k in range(n)]:
+        if s.config.seats[seat] != CYNTHIA:
             continue
         larges = s.masks[seat * 4 + LARGE]
         if not larges:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from . import cynthia
-from .actions import Action, IllegalAction, parse_action
+from .actions import Action, IllegalAction, parse_action, validate
 from .config import CYNTHIA, Config
 from .geometry import BORDER_MASK, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN, bits
 from .light import light_from_masks, shade_masks, shadow_heights
@@ -631,6 +631,10 @@ def check(state: GameState, action: Action) -> str | None:
     """Why ``action`` is illegal for a human seat now, or None when it is legal."""
     if state.phase == OVER:
         return "The game is over."
+    try:
+        validate(action)
+    except IllegalAction as e:
+        return str(e)
     rule = CHECKS.get(action.verb)
     if rule is None:
         return f"'{action.verb}' is not an action of this game."

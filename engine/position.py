@@ -7,8 +7,9 @@ stay conserved), those light points, and the other fields as at the start of a r
 
 from __future__ import annotations
 
+from . import cynthia
 from .config import Config
-from .game import new_game
+from .game import new_game, setup_schedule
 from .geometry import LABEL_INDEX
 from .state import PLAY, GameState
 
@@ -18,20 +19,31 @@ def build(
     board: dict[str, tuple[int, int]] | None = None,
     *,
     light: list[int] | None = None,
-    sun: int = 0,
+    sun: int | None = None,
     round: int | None = None,
     current_seat: int = 0,
     first_seat: int | None = None,
     seed: int = 0,
 ) -> GameState:
-    """A play-phase position (see the module docstring). ``round`` defaults to the first round
-    with that sun position."""
+    """A play-phase position (see the module docstring).
+
+    ``round`` defaults to the first round with that sun position and ``sun`` to the round's; in
+    the last revolution every Cynthia's deck is in its late half, as in a game.
+    """
+    if round is None:
+        round = 1 if sun is None else sun + 1
+    if sun is None:
+        sun = (round - 1) % 6
+    if sun != (round - 1) % 6:
+        raise ValueError(f"Round {round} is played with the sun at position {(round - 1) % 6}.")
     s = new_game(config, seed).copy()
     s.phase = PLAY
-    s.setup_step = 2 * config.n_seats
+    s.setup_step = len(setup_schedule(config))
     s.sun = sun
-    s.round = sun + 1 if round is None else round
+    s.round = round
     s.revolution = (s.round - 1) // 6 + 1
+    if s.revolution >= config.revolutions:
+        cynthia.start_late_half(s)
     s.current_seat = current_seat
     s.first_seat = current_seat if first_seat is None else first_seat
     seats = [seat.copy() for seat in s.seats]

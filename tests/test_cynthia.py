@@ -618,15 +618,19 @@ def test_final_collect_tie_uses_a_freshly_drawn_card():
     assert "tie on ring 2 broken by Directional Selection with card 7 (ccw 2)" in s.events[0]
 
 
-def test_final_collects_in_seat_order():
+def test_final_collects_in_player_order_of_the_last_round():
     board = {"C4": (1, LARGE), "C3": (0, LARGE)}
+    # The last round's first player is seat 2 (index 1): she collects first.
     s = make(board, seats=(C, C), round=18, light=(0, 0), current=0, first=1)
     s = engine.apply(s, "end")
-    assert s.seats[0].tokens == ((3, 19),) and s.seats[1].tokens == ((3, 18),)
+    assert s.seats[1].tokens == ((3, 19),) and s.seats[0].tokens == ((3, 18),)
     assert [e.split(" collects")[0] for e in s.events[:2]] == [
-        "After the last round Cynthia (seat 1)",
         "After the last round Cynthia (seat 2)",
+        "After the last round Cynthia (seat 1)",
     ]
+    s = make(board, seats=(C, C), round=18, light=(0, 0), current=1, first=0)
+    s = engine.apply(s, "end")
+    assert s.seats[0].tokens == ((3, 19),) and s.seats[1].tokens == ((3, 18),)
 
 
 def test_easier_no_final_collect():

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+import engine.position
 from engine import Action, Config, IllegalAction, apply, legal_actions, parse_action
 from engine.game import check
 from engine.pieces import CYNTHIA_TOTAL, HUMAN_TOTAL
@@ -151,6 +152,13 @@ def test_canonical_notation_parses_back_to_the_action(seed):
         ("c d4", "collect D4"),
         ("e", "end"),
         ("pass", "end"),
+        ("pc3e5", "plant C3 E5"),
+        ("plantc3e5", "plant C3 E5"),
+        ("gd4", "grow D4"),
+        ("grow d 4", "grow D4"),
+        ("p c 3 e 5", "plant C3 E5"),
+        ("plant c3→e5", "plant C3 E5"),
+        ("b 1", "buy small"),
     ],
 )
 def test_forgiving_forms_parse_to_the_canonical_action(text, canonical):
@@ -209,3 +217,22 @@ def test_apply_never_mutates_its_input():
         nxt = apply(state, rnd.choice(legal_actions(state)))
         assert state.to_dict() == before
         state = nxt
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Action("grow", (99,)),
+        Action("grow", (-1,)),
+        Action("buy", (5,)),
+        Action("plant", (0,)),
+        Action("end", ("x",)),
+        Action("fly", ()),
+        Action("grow", ("D4",)),
+    ],
+)
+def test_malformed_action_objects_are_refused_as_illegal(action):
+    state = engine.position.build(Config(), {"G4": (0, 1)}, light=[10, 0])
+    with pytest.raises(IllegalAction, match="not a well-formed action"):
+        apply(state, action)
+    assert check(state, action).startswith("That is not a well-formed action")
