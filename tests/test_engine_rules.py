@@ -53,7 +53,26 @@ def test_labels_follow_rows_and_numbers_from_the_left():
 
 def test_rings_run_clockwise_from_their_reference_spaces():
     assert labels(RING_ORDER[1]) == (
-        ["A4", "B5", "C6", "D7", "E6", "F5", "G4", "G3", "G2", "G1", "F1", "E1", "D1", "C1", "B1", "A1", "A2", "A3"]
+        [
+            "A4",
+            "B5",
+            "C6",
+            "D7",
+            "E6",
+            "F5",
+            "G4",
+            "G3",
+            "G2",
+            "G1",
+            "F1",
+            "E1",
+            "D1",
+            "C1",
+            "B1",
+            "A1",
+            "A2",
+            "A3",
+        ]
     )
     assert labels(RING_ORDER[2])[0] == "B4"
     assert labels(RING_ORDER[3]) == ["C4", "D5", "E4", "E3", "D3", "C3"]
