@@ -86,7 +86,13 @@ class TurnResult:
     game: GameRow
     state: Any  # engine.GameState
     applied: tuple[Applied, ...]
-    previous_seat: int | None
+    previous_turn: tuple[Any, ...] | None  # `turn_key` of the state before, None at start
+    played: int = 1  # how many of `applied` (from the start) were the player's
+
+    @property
+    def notations(self) -> list[str]:
+        """The player's actions in the notation."""
+        return [a.notation for a in self.applied[: self.played]]
 
 
 def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -147,6 +153,30 @@ def _undoable(row: Any, user_id: int, current_seat: int) -> bool:
         and row.seat == current_seat
         and row.notation.split()[0] in UNDOABLE_VERBS
     )
+
+
+def turn_key(state: Any) -> tuple[Any, ...]:
+    """Identifies one turn: what stays the same while a seat plays (a new round may give the
+    same seat the next turn, so the seat alone is not enough)."""
+    return (state.phase, state.round, state.current_seat)
+
+
+def _apply_all(
+    state: Any, actions: Sequence[Any], seat: int, user_id: int, first_ply: int
+) -> tuple[Any, list[Applied]]:
+    """Apply a player's actions in order; all or nothing (raises `UserError`)."""
+    applied: list[Applied] = []
+    turn = turn_key(state)
+    for action in actions:
+        if state.is_over or turn_key(state) != turn:
+            done = ", ".join(f"'{a.notation}'" for a in applied)
+            raise UserError(texts.TURN_OVER_AFTER.format(actions=done))
+        try:
+            state = engine.apply(state, action)
+        except engine.IllegalAction as exc:
+            raise UserError(str(exc)) from None
+        applied.append(Applied(first_ply + len(applied), str(action), seat, user_id))
+    return state, applied
 
 
 def _status_error(game: GameRow) -> UserError | None:
@@ -371,7 +401,7 @@ class GameService:
                 status="over" if state.is_over else "active",
             )
             log.info("game started", extra={"game_id": game.id, "seats": len(seats)})
-            return TurnResult(stored, state, tuple(applied), None)
+            return TurnResult(stored, state, tuple(applied), None, played=0)
 
     # --- play ---
 
@@ -418,24 +448,31 @@ class GameService:
     async def play(
         self, game_id: int, user_id: int, notation: str, version: int | None = None
     ) -> TurnResult:
-        """Apply one action for the player whose turn it is, then any Cynthia turns after it."""
+        """Apply the player's action(s) (several separated by `;` all apply or none does),
+        then any Cynthia turns after them. `TurnResult.applied` starts with the player's."""
         async with self.lock(game_id):
             game = await self._active(game_id, version)
             state = await self.check_turn(game, user_id)
             _, ply = await self._state_and_ply(game)
-            seat = state.current_seat
+            seat, turn = state.current_seat, turn_key(state)
             try:
-                action = engine.parse_action(notation)
-                new_state = await asyncio.to_thread(engine.apply, state, action)
+                actions = engine.parse_actions(notation)
             except engine.IllegalAction as exc:
                 raise UserError(str(exc)) from None
-            applied = [Applied(ply + 1, str(action), seat, user_id)]
-            new_state, automa = await asyncio.to_thread(run_automa, new_state, ply + 2)
+            new_state, applied = await asyncio.to_thread(
+                _apply_all, state, actions, seat, user_id, ply + 1
+            )
+            new_state, automa = await asyncio.to_thread(
+                run_automa, new_state, ply + 1 + len(applied)
+            )
+            played = len(applied)
             applied.extend(automa)
             stored = await self._commit_play(
                 game, new_state, applied, status="over" if new_state.is_over else None
             )
-            return TurnResult(stored, new_state, tuple(applied), seat)
+            if new_state.is_over:
+                self._states.pop(game.id, None)
+            return TurnResult(stored, new_state, tuple(applied), turn, played)
 
     async def can_undo(self, game: GameRow, state: Any, user_id: int) -> bool:
         """Whether `undo` would take something back for this player now."""
@@ -470,7 +507,7 @@ class GameService:
             self._states[game.id] = (stored.version, last.ply - 1, previous)
             undone = Applied(last.ply, last.notation, last.seat, last.user_id)
             log.info("action undone", extra={"game_id": game.id, "ply": last.ply})
-            return TurnResult(stored, previous, (undone,), last.seat)
+            return TurnResult(stored, previous, (undone,), turn_key(previous))
 
     async def resume_automa(self, game_id: int) -> TurnResult | None:
         """Let Cynthia act if it is her turn (after a crash between two commits); else None."""
@@ -485,7 +522,7 @@ class GameService:
             stored = await self._commit_play(
                 game, new_state, applied, status="over" if new_state.is_over else None
             )
-            return TurnResult(stored, new_state, tuple(applied), state.current_seat)
+            return TurnResult(stored, new_state, tuple(applied), turn_key(state), played=0)
 
     async def _commit_play(
         self,

@@ -22,7 +22,7 @@ import engine
 import render
 
 from .. import embeds, texts
-from ..games import Applied, GameService, TurnResult, UserError, seat_label
+from ..games import Applied, GameService, TurnResult, UserError, seat_label, turn_key
 from ..replies import answering
 from ..storage import GameRow
 from ..views import game_view, panel
@@ -59,8 +59,8 @@ class Play(commands.Cog, name="Play"):
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
         self._publish_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        #: game id -> (game message id, seat whose turn it showed)
-        self._shown: dict[int, tuple[int, int | None]] = {}
+        #: game id -> (game message id, `turn_key` of the turn it shows)
+        self._shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
 
     @property
     def games(self) -> GameService:
@@ -101,7 +101,7 @@ class Play(commands.Cog, name="Play"):
     async def publish(self, game_id: int) -> None:
         """Bring the channel's game message up to date.
 
-        While the same seat is to play, the message is edited in place; when the turn passes
+        During one turn the message is edited in place; when the turn passes
         (or the game ends) a new message is posted, mentioning the next player, and the old
         one loses its button.
         """
@@ -128,11 +128,7 @@ class Play(commands.Cog, name="Play"):
             channel = self.bot.get_partial_messageable(game.channel_id)
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
-            if (
-                stored is not None
-                and shown == (stored[1], state.current_seat)
-                and not state.is_over
-            ):
+            if stored is not None and shown == (stored[1], turn_key(state)) and not state.is_over:
                 message = channel.get_partial_message(stored[1])
                 await message.edit(content=content, embed=embed, attachments=[file], view=view)
                 return
@@ -143,7 +139,7 @@ class Play(commands.Cog, name="Play"):
                     log.info("old game message not editable", extra={"game_id": game_id})
             message = await channel.send(content=content, embed=embed, file=file, view=view)
             await self.bot.storage.set_message(game_id, "game", game.channel_id, message.id)
-            self._shown[game_id] = (message.id, state.current_seat)
+            self._shown[game_id] = (message.id, turn_key(state))
 
     # --- the turn panel ---
 
@@ -216,10 +212,12 @@ class Play(commands.Cog, name="Play"):
         """Answer the player (the panel goes on while it is still their turn), then update the
         game message."""
         game, state = result.game, result.state
-        sentence = texts.UNDONE if undone else texts.PLAYED
-        played = sentence.format(notation=result.applied[0].notation)
+        if undone:
+            played = texts.UNDONE.format(notation=result.applied[0].notation)
+        else:
+            played = texts.PLAYED.format(notation="`, `".join(result.notations))
         view: discord.ui.View | None = None
-        if not state.is_over and state.current_seat == result.previous_seat:
+        if not state.is_over and turn_key(state) == result.previous_turn:
             content, view = await _panel(self.games, game, state, interaction.user.id)
             content = f"{played}\n{content}"
         else:
@@ -265,7 +263,14 @@ class Play(commands.Cog, name="Play"):
             return []
         typed = " ".join(current.lower().split())
         legal = _legal(state)
-        matches = [n for n in legal if n.lower().startswith(typed)]
+        matches = []
+        try:  # a complete action in any accepted spelling ("g d4", "p c3-e5") comes first
+            parsed = str(engine.parse_action(current))
+        except ValueError:  # engine.IllegalAction: not (yet) a whole action
+            parsed = None
+        if parsed in legal:
+            matches.append(parsed)
+        matches += [n for n in legal if n.lower().startswith(typed) and n not in matches]
         matches += [n for n in legal if typed in n.lower() and n not in matches]
         return [app_commands.Choice(name=n, value=n) for n in matches[:25]]
 

@@ -108,6 +108,34 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     )
     assert it.content.startswith("You played `grow G1`.")
 
+    # Several actions at once apply all or nothing.
+    log = action_rows(bot)
+    it = await answered(
+        await fake.slash(bob, "ps play", options={"action": "end; grow G4"}, channel_id=chan)
+    )
+    assert it.ephemeral and it.content == texts.TURN_OVER_AFTER.format(actions="'end'")
+    assert action_rows(bot) == log
+    choices = await fake.autocomplete(
+        bob, "ps play", focused="action", options={"action": "e"}, channel_id=chan
+    )
+    assert choices[0]["value"] == "end"
+    it = await answered(await fake.slash(bob, "ps play", options={"action": "e"}, channel_id=chan))
+    assert it.content == f"You played `end`. {texts.PANEL_DONE}"
+
+    # Round 2: the sun moved, the first player passed to bob, photosynthesis paid him 3.
+    round2 = await next_game_message(fake, chan, bob_msg)
+    assert round2.embeds[0]["description"] == (
+        "Round 2 of 18 \N{MIDDLE DOT} revolution 1 \N{MIDDLE DOT} sun in the E corner"
+    )
+    assert round2.content == f"{mention(bob)}, it is your turn."
+    it = await answered(
+        await fake.slash(bob, "ps play", options={"action": "b s; buy seed"}, channel_id=chan)
+    )
+    assert it.content == (
+        "You played `buy seed`, `buy seed`.\n"
+        "Your turn: you have 1 light. Choose an action, or end your turn."
+    )
+
     # /ps status: the game privately, with its picture and the Take my turn button.
     it = await answered(await fake.slash(alice, "ps status", channel_id=chan))
     assert it.ephemeral and it.attachments[0][0] == "board.png"
