@@ -46,19 +46,14 @@ def main() -> int:
         return 2
     configure_logging(settings.log_level, secrets=[settings.token])
     log.info("starting", extra={"settings": repr(settings)})
+    import discord  # after the settings check, so the no-token guidance is instant
+
     try:
         asyncio.run(run(settings))
-    except discord_login_failure() as exc:
-        log.error("login failed: check DISCORD_TOKEN", extra={"error": type(exc).__name__})
+    except discord.LoginFailure:
+        log.error("login failed: check DISCORD_TOKEN")
         return 1
     return 0
-
-
-def discord_login_failure() -> type[Exception]:
-    """discord.LoginFailure, imported lazily so the no-token path stays fast."""
-    import discord
-
-    return discord.LoginFailure
 
 
 if __name__ == "__main__":

@@ -416,3 +416,12 @@ async def test_rules_help_a_demo_game_and_graceful_shutdown(fake: FakeDiscord, b
     assert await bot.stop() == 0
     assert '"message": "shutting down"' in bot.output()
     assert fake.token not in bot.output()
+
+
+async def test_a_wrong_token_fails_cleanly_without_logging_it(
+    fake: FakeDiscord, bot_process
+) -> None:
+    bot = await bot_process(env={"DISCORD_TOKEN": "wrong-token-123"}, wait=False)
+    assert await bot.wait_exit(timeout=30) == 1
+    assert '"message": "login failed: check DISCORD_TOKEN"' in bot.output()
+    assert "wrong-token-123" not in bot.output()
