@@ -121,6 +121,22 @@ def game_embed(game: GameRow, state: Any, recent: Sequence[Applied] = ()) -> dis
     return embed
 
 
+def log_embed(game: GameRow, moves: Sequence[Applied], shown: int = 15) -> discord.Embed:
+    """The last moves of a game with Cynthia's reasons; the full record is attached."""
+    lines = [f"`{a.ply:>3}` {_move_line(game, a)}" for a in list(moves)[-shown:]]
+    text = "\n".join(lines) or "No moves yet."
+    while len(text) > 4000:
+        lines.pop(0)
+        text = "\n".join(lines)
+    embed = discord.Embed(
+        title=f"Photosynthesis \N{EM DASH} game #{game.id}, {len(moves)} moves",
+        description=text,
+        colour=GREEN,
+    )
+    embed.set_footer(text="The attached record replays the whole game (config, seed, moves).")
+    return embed
+
+
 def ended_embed(game: GameRow) -> discord.Embed:
     """A short embed for a game message whose game was abandoned."""
     return discord.Embed(

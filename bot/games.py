@@ -225,6 +225,14 @@ class GameService:
         """The game in the lobby or in play in a channel, if any."""
         return await self.storage.live_game(channel_id)
 
+    async def game_for_log(self, channel_id: int) -> tuple[GameRow, list[Applied]]:
+        """The channel's game in play, or else its last started one, with its whole log."""
+        game = await self.storage.latest_started_game(channel_id)
+        if game is None:
+            raise UserError(texts.NO_GAME_HERE)
+        rows = await self.storage.actions(game.id)
+        return game, [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
+
     async def get_game(self, game_id: int) -> GameRow | None:
         """A game by id."""
         return await self.storage.get_game(game_id)

@@ -113,6 +113,8 @@ class Storage(Protocol):
 
     async def live_game(self, channel_id: int) -> GameRow | None: ...
 
+    async def latest_started_game(self, channel_id: int) -> GameRow | None: ...
+
     async def games_with_status(self, *statuses: str) -> list[GameRow]: ...
 
     async def update_game(
@@ -339,6 +341,15 @@ class SQLiteStorage:
         async with self._lock:
             return await self._fetch_game(
                 self._conn, "channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+            )
+
+    async def latest_started_game(self, channel_id: int) -> GameRow | None:
+        """The most recent game of a channel that got past its lobby, or None."""
+        async with self._lock:
+            return await self._fetch_game(
+                self._conn,
+                "id = (SELECT MAX(id) FROM games WHERE channel_id = ? AND config IS NOT NULL)",
+                (channel_id,),
             )
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:

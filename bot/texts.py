@@ -103,6 +103,7 @@ HELP_COMMANDS = (
     ("Take my turn", "the button on the game message: your legal choices, privately"),
     ("/ps play <action>", "type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`"),
     ("/ps undo", "take back your last action of this turn (also on the panel)"),
+    ("/ps log", "the moves so far, with Cynthia's reasons, and the game record to replay"),
     ("/ps abandon", "end the game in this channel (host or Manage Channels)"),
     ("/ps rules", "a short illustrated summary of the rules"),
 )  # fmt: skip

@@ -73,12 +73,14 @@ class Play(commands.Cog, name="Play"):
             raise RuntimeError("load bot.cogs.lobby before bot.cogs.play")
         group.add_command(play_command)
         group.add_command(undo_command)
+        group.add_command(log_command)
 
     async def cog_unload(self) -> None:
         group = self.bot.tree.get_command("ps")
         if isinstance(group, app_commands.Group):
             group.remove_command("play")
             group.remove_command("undo")
+            group.remove_command("log")
 
     # --- the game message ---
 
@@ -250,6 +252,20 @@ class Play(commands.Cog, name="Play"):
             result = await self.games.undo(game.id, interaction.user.id)
             await self._answer_play(interaction, result, edit=False, undone=True)
 
+    async def on_log_command(self, interaction: discord.Interaction) -> None:
+        """`/ps log`: the recent moves (with Cynthia's reasons) and the full game record."""
+        async with answering(interaction):
+            game, moves = await self.games.game_for_log(interaction.channel_id or 0)
+            record = engine.Record(
+                engine.Config.from_dict(game.config or {}), game.seed, [a.notation for a in moves]
+            )
+            file = discord.File(
+                io.BytesIO(record.to_text().encode()), filename=f"photosynthesis-{game.id}.txt"
+            )
+            await interaction.response.send_message(
+                embed=embeds.log_embed(game, moves), file=file, ephemeral=True
+            )
+
     async def autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -286,6 +302,12 @@ async def play_command(interaction: discord.Interaction, action: str) -> None:
 async def undo_command(interaction: discord.Interaction) -> None:
     cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
     await cog.on_undo_command(interaction)
+
+
+@app_commands.command(name="log", description="The moves of this channel's game, and its record")
+async def log_command(interaction: discord.Interaction) -> None:
+    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
+    await cog.on_log_command(interaction)
 
 
 @play_command.autocomplete("action")

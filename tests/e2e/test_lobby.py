@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+import engine
 from bot import texts
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord, FakeMessage
 
@@ -411,6 +412,17 @@ async def test_rules_help_a_demo_game_and_graceful_shutdown(fake: FakeDiscord, b
     assert len(action_rows(bot)) > 40
     again = await new_lobby(fake, alice, chan)  # the channel is free again
     assert field(again, "Seats") == f"1. {mention(alice)}"
+
+    # The finished game's log: the last moves with Cynthia's reasons, and a replayable record.
+    it = await answered(await fake.slash(alice, "ps log", channel_id=chan))
+    moves = action_rows(bot)
+    assert it.ephemeral
+    assert it.embeds[0]["title"] == f"Photosynthesis \N{EM DASH} game #1, {len(moves)} moves"
+    assert it.embeds[0]["description"].splitlines()[-1].startswith(f"`{len(moves):>3}` ")
+    ((name, data),) = it.attachments
+    record = engine.Record.from_text(data.decode())
+    assert name == "photosynthesis-1.txt" and record.actions == [m[1] for m in moves]
+    assert record.state().is_over
 
     assert fake.late_interactions == []  # every interaction was answered within 3 s
     assert await bot.stop() == 0
