@@ -3,15 +3,19 @@ persistent components together, syncs the slash commands and runs background upk
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from datetime import timedelta
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
+from . import texts
 from .cogs import EXTENSIONS
 from .config import Settings
 from .games import GameService
+from .replies import ephemeral
 from .storage import Storage, open_storage
 from .views import PERSISTENT_ITEMS
 
@@ -53,6 +57,7 @@ class PhotosynthesisBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*PERSISTENT_ITEMS)
+        self.tree.error(self.on_app_command_error)
         await self.sync_commands()
         self.upkeep.start()
         log.info("setup done", extra={"database": self.settings.database_path})
@@ -72,6 +77,19 @@ class PhotosynthesisBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("commands synced globally", extra={"count": len(synced)})
 
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Errors outside the handlers' own guard (checks, argument conversion): log them and
+        answer with one private sentence, never a traceback."""
+        if isinstance(error, app_commands.NoPrivateMessage):
+            sentence = texts.GUILD_ONLY
+        else:
+            sentence = texts.INTERNAL_ERROR
+            log.error("command failed", exc_info=error, extra={"user_id": interaction.user.id})
+        with contextlib.suppress(discord.HTTPException):
+            await ephemeral(interaction, sentence)
+
     async def on_ready(self) -> None:
         log.info("ready", extra={"user": str(self.user), "guilds": len(self.guilds)})
 
@@ -81,7 +99,7 @@ class PhotosynthesisBot(commands.Bot):
         lobby = self.get_cog("Lobby")
         for game in await self.games.expire_lobbies(LOBBY_MAX_AGE):
             log.info("lobby expired", extra={"game_id": game.id})
-            await lobby._close_messages(game)  # type: ignore[union-attr]
+            await lobby.close_messages(game)  # type: ignore[union-attr]
         play = self.get_cog("Play")
         for game in await self.storage.games_with_status("active"):
             if await self.games.resume_automa(game.id) is not None:

@@ -199,9 +199,9 @@ class Lobby(commands.Cog, name="Lobby"):
                 texts.ABANDONED.format(user=interaction.user.mention),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await self._close_messages(game)
+            await self.close_messages(game)
 
-    async def _close_messages(self, game: GameRow) -> None:
+    async def close_messages(self, game: GameRow) -> None:
         """Take the buttons off a finished game's lobby and game messages."""
         for kind in ("lobby", "game"):
             stored = await self.bot.storage.message(game.id, kind)
