@@ -282,6 +282,61 @@ def steps_allowed(state: GameState, seat: int) -> int:
     return n
 
 
+def arrange(
+    state: GameState,
+    *,
+    animals: dict[int, tuple[str, str]] | None = None,
+    elder: str | None = None,
+    moonstones=(),
+    moon: tuple[int, bool] | None = None,
+    lunar: list[int] | None = None,
+    beach: dict[str, str] | None = None,
+    babies: dict[int, list[str]] | None = None,
+    dam: int | None = None,
+) -> GameState:
+    """A copy of ``state`` (a position with the expansion) with expansion pieces set directly.
+
+    For tests, examples and puzzles, like ``engine.position.build``: ``animals`` maps a seat to
+    ``(animal name, label)``, ``moon`` is ``(gap, full)``, ``lunar`` each seat's lunar points,
+    ``beach`` face-down Baby Turtle tokens by label, ``babies`` each seat's face-up tokens.
+    """
+    s = state.copy()
+    ext = s.ext
+    if animals is not None:
+        animal, at = list(ext.animal), list(ext.at)
+        for seat, (name, label) in animals.items():
+            animal[seat] = ANIMAL_INDEX[name]
+            at[seat] = LABEL_INDEX[label]
+        ext = ext._replace(animal=tuple(animal), at=tuple(at))
+    if elder is not None:
+        ext = ext._replace(elder=LABEL_INDEX[elder])
+    if moonstones:
+        ext = ext._replace(stones=sum(1 << LABEL_INDEX[x] for x in moonstones))
+    ext = ext._replace(obstacles=ext.stones | (1 << ext.elder if ext.elder >= 0 else 0))
+    if moon is not None:
+        ext = ext._replace(moon=moon[0], full=bool(moon[1]))
+    if beach is not None:
+        ext = ext._replace(
+            beach=tuple(sorted((LABEL_INDEX[k], BABY_INDEX[v]) for k, v in beach.items()))
+        )
+    if babies is not None:
+        mine = list(ext.babies)
+        for seat, names in babies.items():
+            mine[seat] = tuple(BABY_INDEX[x] for x in names)
+        ext = ext._replace(babies=tuple(mine))
+    if dam is not None:
+        ext = ext._replace(dam=dam)
+    s.ext = ext
+    if lunar is not None:
+        seats = []
+        for seat_state, value in zip(s.seats, lunar, strict=False):
+            seat_state = seat_state.copy()
+            seat_state.lunar = value
+            seats.append(seat_state)
+        s.seats = (*seats, *s.seats[len(seats) :])
+    return s
+
+
 # -- setup ----------------------------------------------------------------------------------
 
 
@@ -340,6 +395,7 @@ def init(s: GameState) -> GameState:
         scoring=(0,) * n,
         rich=(0,) * n,
     )
+    s.current_seat = G.setup_schedule(cfg)[0][0]  # the first setup decision may not be seat 0's
     return s
 
 
@@ -792,7 +848,11 @@ def _check_use(state: GameState, a: Action) -> str | None:
     cost = ability_cost(state, a)
     lunar = state.seats[seat].lunar
     if lunar < cost:
-        level = f" level {a.args[1]}" if name in LEVEL_COSTS else ""
+        level = ""
+        if name in LEVEL_COSTS:
+            level = f" level {a.args[1]}"
+        elif name == "eat":
+            level = f" level {LEAVES[ext.at[seat]]} (a {LEAVES[ext.at[seat]]}-leaf space)"
         return f"{title}{level} costs {_cost_word(cost)}; you have {lunar}."
     return None
 
