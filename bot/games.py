@@ -156,9 +156,10 @@ def _undoable(row: Any, user_id: int, current_seat: int) -> bool:
 
 
 def turn_key(state: Any) -> tuple[Any, ...]:
-    """Identifies one turn: what stays the same while a seat plays (a new round may give the
-    same seat the next turn, so the seat alone is not enough)."""
-    return (state.phase, state.round, state.current_seat)
+    """Identifies one turn: what stays the same while a seat plays. In play a seat has one
+    turn per round; in setup each placement is a turn (`setup_step`, position format)."""
+    step = getattr(state, "setup_step", None) if state.phase == "setup" else None
+    return (state.phase, state.round, step, state.current_seat)
 
 
 def _apply_all(

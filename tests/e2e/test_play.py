@@ -3,13 +3,16 @@ edited in place during a turn and posted anew when the turn passes, and `/ps sta
 
 from __future__ import annotations
 
+import engine
 from bot import texts
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
 from tests.e2e.test_lobby import (
     action_rows,
     answered,
     click,
+    db_rows,
     field,
+    game_rows,
     is_game_message,
     mention,
     new_lobby,
@@ -141,3 +144,53 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     assert it.ephemeral and it.attachments[0][0] == "board.png"
     assert field(it.response, "Turn") == f"{mention(bob)} to play"
     assert fake.late_interactions == []
+
+
+async def test_a_whole_game_against_cynthia_to_the_final_scores(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """Alice places through autocomplete, then ends every turn at once; Cynthia plays hers.
+    The game runs its 18 rounds, the final message names the winner, the channel is freed."""
+    bot = await bot_process()
+    alice = fake.add_user("alice")
+    chan = fake.add_channel("games")
+    lobby = await new_lobby(fake, alice, chan)
+    await click(fake, alice, lobby, "Add Cynthia")
+    await click(fake, alice, lobby, "Start")
+    msg = await fake.wait_for_message(chan, is_game_message())
+    rounds_seen = set()
+    while msg.buttons:
+        assert msg.content == f"{mention(alice)}, it is your turn."
+        description = msg.embeds[0]["description"]
+        if description.startswith("Round "):
+            rounds_seen.add(int(description.split()[1]))
+        choices = await fake.autocomplete(
+            alice, "ps play", focused="action", options={"action": ""}, channel_id=chan
+        )
+        action = "end" if description.startswith("Round ") else choices[0]["value"]
+        it = await answered(
+            await fake.slash(alice, "ps play", options={"action": action}, channel_id=chan)
+        )
+        assert it.content == f"You played `{action}`. {texts.PANEL_DONE}"
+        msg = await next_game_message(fake, chan, msg)
+    assert rounds_seen == set(range(1, 19))
+
+    record = engine.Record(
+        engine.Config(seats=("human", "cynthia")), db_seed(bot), [r[1] for r in action_rows(bot)]
+    )
+    final = record.state()
+    assert final.is_over
+    winners = ["Alice" if w == 0 else "Cynthia" for w in engine.winners(final)]
+    scores = engine.scores(final)
+    assert msg.embeds[0]["description"] == "The game is over."
+    assert field(msg, "Seats").splitlines()[1].endswith(f"{scores[1]} points")
+    expected = " and ".join(mention(alice) if w == "Alice" else "Cynthia" for w in winners)
+    assert msg.content == f"The game is over. Congratulations, {expected}!"
+    assert game_rows(bot) == [(1, "over", game_rows(bot)[0][2])]
+    it = await answered(await fake.slash(alice, "ps status", channel_id=chan))
+    assert it.content == texts.NO_GAME_HERE
+    assert fake.late_interactions == []
+
+
+def db_seed(bot) -> int:
+    return db_rows(bot, "SELECT seed FROM games WHERE id = 1")[0][0]
