@@ -7,7 +7,7 @@ import logging
 import signal
 import sys
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from . import texts
 from .config import ConfigError, Settings, load_settings
@@ -35,7 +35,7 @@ async def run(settings: Settings) -> None:
 
 def main() -> int:
     """Entry point (`python -m bot`, `make run`, the `photosynthesis-bot` script)."""
-    load_dotenv()
+    load_dotenv(find_dotenv(usecwd=True))  # ./.env; variables already set win
     try:
         settings = load_settings()
     except ConfigError as exc:

@@ -68,6 +68,19 @@ def test_without_a_token_the_bot_explains_the_setup_and_fails(tmp_path: Path) ->
         assert needle in done.stderr
 
 
+def test_the_env_file_in_the_working_directory_is_read(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-dotenv\nLOG_LEVEL=loud\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LOG_LEVEL"))}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "Configuration error: LOG_LEVEL must be one of" in done.stderr
+    assert "from-dotenv" not in done.stderr
+
+
 def test_log_lines_are_json_and_never_contain_the_token() -> None:
     record = logging.LogRecord("bot", logging.INFO, __file__, 1, "token is %s", ("s3cret",), None)
     record.game_id = 7
