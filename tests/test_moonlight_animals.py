@@ -559,3 +559,40 @@ def test_end_scoring_counts_unused_lunar_points():
     s = pos(animals={0: ("owl", "D4"), 1: ("fox", "A1")}, lunar=(7, 2), light=(9, 2))
     assert engine.score_parts(s, 0) == {"tokens": 0, "light": 3, "lunar": 7, "baby turtle": 0}
     assert engine.scores(s) == [10, 2]
+
+
+# -- the legal list in the special cases -----------------------------------------------------
+
+
+def assert_legal_list_matches_the_rules(state):
+    from engine.game import check
+    from tests.test_moonlight_properties import ALL_ACTIONS
+
+    legal = engine.legal_actions(state)
+    assert len(legal) == len(set(legal))
+    assert set(legal) == {a for a in ALL_ACTIONS if check(state, a) is None}
+
+
+def test_the_legal_list_with_a_ready_double_and_fresh_seeds():
+    board = {"D5": (0, 1), "C3": (0, 3), "B2": (0, 0), "E5": (1, 1)}
+    s = turtle(board, babies=["double"], light=(20, 0))
+    s = ok(ok(s, "grow D5"), "plant C3 C4")
+    assert_legal_list_matches_the_rules(s)
+    s = ok(s, "use baby double")
+    assert parse_action("grow C4") in engine.legal_actions(s)  # the seed planted this turn
+    s = ok(s, "buy seed")
+    assert parse_action("plant D5 D6") in engine.legal_actions(s)  # or D5 again
+    assert_legal_list_matches_the_rules(s)
+    fox = pos(
+        {"D4": (0, 0), "D5": (0, 1)}, animals={0: ("fox", "D4"), 1: ("owl", "D3")}, light=(9, 9)
+    )
+    fox = ok(fox, "use scratch D6")
+    assert_legal_list_matches_the_rules(fox)
+
+
+def test_obstacles_refuse_planting_and_placing():
+    s = pos({"D5": (0, 2)}, animals={0: ("owl", "A1")}, elder="D4", moonstones=["D6"], light=(5, 0))
+    refused(s, "plant D5 D4", "D4 is not empty.")
+    refused(s, "plant D5 D6", "D6 is not empty.")
+    targets = {str(a) for a in engine.legal_actions(s) if a.verb == "plant"}
+    assert "plant D5 D7" in targets and len(targets) == 16
