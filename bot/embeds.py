@@ -10,7 +10,14 @@ import discord
 import engine
 
 from . import texts
-from .games import MAX_SEATS, Applied, normalize_options, seat_label
+from .games import (
+    CYNTHIA_OPTIONS,
+    MAX_SEATS,
+    MOONLIGHT_OPTIONS,
+    Applied,
+    normalize_options,
+    seat_label,
+)
 from .storage import GameRow
 
 GREEN = discord.Colour(0x2F6B2C)
@@ -29,9 +36,8 @@ def options_summary(options: dict[str, Any]) -> str:
     lines = [f"{opts['revolutions']} revolutions ({6 * opts['revolutions']} rounds)"]
     lines.append("shadow rule" if opts["shadow_rule"] else "no shadow rule")
     lines.append("random seat order" if opts["random_seats"] else "seats in join order")
-    for key, label in texts.OPTION_LABELS.items():
-        if key.startswith(("easier", "harder")) and opts.get(key):
-            lines.append(label)
+    shown = (*MOONLIGHT_OPTIONS, *CYNTHIA_OPTIONS)
+    lines += [texts.OPTION_LABELS[key] for key in shown if opts.get(key)]
     return "\n".join(lines)
 
 

@@ -44,10 +44,13 @@ CYNTHIA_OPTIONS = (
     "harder_grow_minus_one",
     "harder_score_trees",
 )
+#: Under the Moonlight modes, passed to `engine.Config` as they are.
+MOONLIGHT_OPTIONS = ("moon_animals", "elder_tree", "moonstones")
 DEFAULT_OPTIONS: dict[str, Any] = {
     "revolutions": 3,
     "shadow_rule": False,
     "random_seats": False,
+    **{name: False for name in MOONLIGHT_OPTIONS},
     **{name: False for name in CYNTHIA_OPTIONS},
 }
 #: Actions a player may take back within their turn (they reveal nothing hidden).
@@ -113,7 +116,7 @@ def engine_config(options: dict[str, Any], kinds: Sequence[str]) -> engine.Confi
         seats=tuple(kinds),
         revolutions=opts["revolutions"],
         shadow_rule=opts["shadow_rule"],
-        **{name: opts[name] for name in CYNTHIA_OPTIONS},
+        **{name: opts[name] for name in (*MOONLIGHT_OPTIONS, *CYNTHIA_OPTIONS)},
     )
 
 

@@ -44,12 +44,24 @@ UNDONE = "You took back `{notation}`."
 PANEL_DONE = "Your turn is over."
 GAME_OVER_WINNERS = "The game is over. Congratulations, {winners}!"
 
+#: The panel's prompt when the only decision is one verb (the expansion's setup).
+SINGLE_DECISION = {
+    "animal": "Setup: choose your animal.",
+    "settle": "Setup: choose a 3-leaf space for your animal.",
+    "elder": "Setup: choose a space for the Great Elder Tree.",
+    "moonstone": "Setup: choose a space for a moonstone.",
+}
+SINGLE_DECISION_OTHER = "Choose: {verb}."
+
 # --- options shown in the lobby ---
 
 OPTION_LABELS: dict[str, str] = {
     "four_revolutions": "4 revolutions (advanced)",
     "shadow_rule": "Shadow rule (advanced)",
     "random_seats": "Random seat order",
+    "moon_animals": "Under the Moonlight: animals",
+    "elder_tree": "Under the Moonlight: Great Elder Tree",
+    "moonstones": "Under the Moonlight: moonstones",
     "easier_no_final_collect": "Cynthia easier: no final collect",
     "easier_grow_plus_one": "Cynthia easier: growing costs +1",
     "easier_two_small_start": "Cynthia easier: starts with two small trees",
@@ -97,7 +109,7 @@ RULES_SUMMARY = (
 
 HELP_COMMANDS = (
     ("/ps new", "open a lobby in this channel (options: revolutions, shadow rule, "
-     "Cynthia difficulty, random seats)"),
+     "Under the Moonlight modes, Cynthia difficulty, random seats)"),
     ("Lobby buttons", "Join, Leave, Add/Remove Cynthia; the host sets options and starts"),
     ("/ps status", "the game in this channel"),
     ("Take my turn", "the button on the game message: your legal choices, privately"),

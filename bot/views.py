@@ -22,7 +22,7 @@ from typing import Any
 import discord
 
 from . import texts
-from .games import CYNTHIA_OPTIONS, normalize_options
+from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
 from .storage import GameRow
 
 LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
@@ -32,7 +32,13 @@ LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "remcyn": ("Remove Cynthia", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.success),
 }
-OPTION_KEYS = ("four_revolutions", "shadow_rule", "random_seats", *CYNTHIA_OPTIONS)
+OPTION_KEYS = (
+    "four_revolutions",
+    "shadow_rule",
+    "random_seats",
+    *MOONLIGHT_OPTIONS,
+    *CYNTHIA_OPTIONS,
+)
 
 
 async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
@@ -283,6 +289,11 @@ def panel(
         spaces = [(n.split()[1], n) for n in by_verb["place"]]
         add_selects(spaces, "act", "Space for your small tree")
         return "Setup: choose an empty outer space for a small tree.", view
+    if len(by_verb) == 1 and "end" not in by_verb:  # one decision to make (expansion setup)
+        ((verb, actions),) = by_verb.items()
+        add_selects([(n, n) for n in actions], "act", f"{verb.title()}: choose")
+        prompt = texts.SINGLE_DECISION.get(verb, texts.SINGLE_DECISION_OTHER.format(verb=verb))
+        return prompt, view
 
     if menu is None or menu not in by_verb:
         verbs = [v for v in VERB_ORDER if v in by_verb]

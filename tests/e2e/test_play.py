@@ -194,3 +194,41 @@ async def test_a_whole_game_against_cynthia_to_the_final_scores(
 
 def db_seed(bot) -> int:
     return db_rows(bot, "SELECT seed FROM games WHERE id = 1")[0][0]
+
+
+async def test_under_the_moonlight_setup_through_the_panel(fake: FakeDiscord, bot_process) -> None:
+    """With the expansion, every setup decision (animal, its space, moonstones, trees) comes
+    to the panel as one select of the legal choices; Cynthia makes hers on her own."""
+    bot = await bot_process()
+    alice = fake.add_user("alice")
+    chan = fake.add_channel("games")
+    options = {"moon_animals": True, "elder_tree": True, "moonstones": True}
+    lobby = await new_lobby(fake, alice, chan, **options)
+    assert field(lobby, "Options").splitlines()[3:] == [
+        "Under the Moonlight: animals",
+        "Under the Moonlight: Great Elder Tree",
+        "Under the Moonlight: moonstones",
+    ]
+    await click(fake, alice, lobby, "Add Cynthia")
+    await click(fake, alice, lobby, "Start")
+    msg = await fake.wait_for_message(chan, is_game_message())
+    prompts = []
+    while msg.embeds[0]["description"].startswith("Setup"):
+        panel = await click(fake, alice, msg, "Take my turn")
+        prompts.append(panel.content)
+        select = panel.response.selects[0]
+        choice = select["options"][0]["value"]
+        it = await answered(await fake.select(alice, panel.response, select, [choice]))
+        assert it.content.startswith(f"You played `{choice}`.")
+        if it.response.components:  # still alice's turn: the next decision is offered at once
+            continue
+        msg = await next_game_message(fake, chan, msg)
+    assert prompts[:2] == [
+        "Setup: choose your animal.",
+        "Setup: choose a 3-leaf space for your animal.",
+    ]
+    assert "Setup: choose an empty outer space for a small tree." in prompts
+    assert msg.embeds[0]["description"].startswith("Round 1 of 18")
+    verbs = {r[1].split()[0] for r in action_rows(bot)}
+    assert {"animal", "place"} <= verbs
+    assert fake.late_interactions == []
