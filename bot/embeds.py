@@ -101,13 +101,15 @@ def game_embed(game: GameRow, state: Any, recent: Sequence[Applied] = ()) -> dis
     title = f"Photosynthesis \N{EM DASH} game #{game.id}"
     embed = discord.Embed(title=title, description=_phase_line(state), colour=GREEN)
     scores = engine.scores(state)
+    expansion = bool(getattr(getattr(state, "config", None), "expansion", False))
     lines = []
     for seat in game.seats:
         i = seat.position
         marker = "\N{BLACK RIGHT-POINTING TRIANGLE} " if i == state.current_seat else ""
+        lunar = f", {state.seats[i].lunar} lunar" if expansion and seat.kind == "human" else ""
         lines.append(
             f"{marker}{SEAT_SWATCH[i]} {seat_label(seat)} ({SEAT_COLOUR[i]}) \N{EM DASH} "
-            f"{state.seats[i].light} light, {scores[i]} points"
+            f"{state.seats[i].light} light{lunar}, {scores[i]} points"
         )
     embed.add_field(name="Seats", value="\n".join(lines), inline=False)
     if state.is_over:

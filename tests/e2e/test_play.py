@@ -229,6 +229,7 @@ async def test_under_the_moonlight_setup_through_the_panel(fake: FakeDiscord, bo
     ]
     assert "Setup: choose an empty outer space for a small tree." in prompts
     assert msg.embeds[0]["description"].startswith("Round 1 of 18")
+    assert " lunar, " in field(msg, "Seats").splitlines()[0]
     verbs = {r[1].split()[0] for r in action_rows(bot)}
     assert {"animal", "place"} <= verbs
     assert fake.late_interactions == []
