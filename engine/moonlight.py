@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from . import game as G
-from .actions import FORMATTERS, PARSERS, VERB_WORDS, Action, IllegalAction
+from .actions import ARG_KINDS, FORMATTERS, PARSERS, VERB_WORDS, Action, IllegalAction
 from .config import CYNTHIA, HUMAN, Config
 from .geometry import (
     ADJACENT_MASK,
@@ -1474,6 +1474,9 @@ def _register() -> None:
             "use": "use", "u": "use",
         }
     )  # fmt: skip
+    # Well-formedness of Action objects (actions.validate): the one-space verbs by kind; the
+    # others (animal, use) by reading their canonical text back.
+    ARG_KINDS.update({verb: ("space",) for verb in ("settle", "elder", "moonstone", "move")})
     G.CHECKS.update(
         {
             "animal": _check_animal,
