@@ -596,3 +596,25 @@ def test_obstacles_refuse_planting_and_placing():
     refused(s, "plant D5 D6", "D6 is not empty.")
     targets = {str(a) for a in engine.legal_actions(s) if a.verb == "plant"}
     assert "plant D5 D7" in targets and len(targets) == 16
+
+
+@pytest.mark.parametrize(
+    ("animal", "board", "start", "first", "then", "second", "title"),
+    [
+        ("squirrel", {"B2": (1, 0), "B3": (1, 0)}, "B2", "use eat", "B3", "use eat", "Eating"),
+        ("hedgehog", {}, "D5", "use plant", "D6", "use plant", "Planting"),
+        ("fox", {"D4": (1, 0), "D5": (1, 0)}, "D4", "use scratch D6", "D5", "use scratch C5", "Scratching the soil"),
+        ("badger", {"E3": (0, 0), "E4": (0, 0)}, "E3", "use grow 1", "E4", "use grow 2", "Growing"),
+        ("turtle", {}, "A4", "use hatch", "G1", "use hatch", "Hatching a Baby"),
+    ],
+)  # fmt: skip
+def test_each_ability_once_per_turn(animal, board, start, first, then, second, title):
+    s = pos(
+        board, animals={0: (animal, start), 1: ("owl", "A1")}, beach={"A4": "light", "G1": "seed"}
+    )
+    s = ok(s, first)
+    s = arrange(s, animals={0: (animal, then)})  # stand where it could be used again
+    refused(s, second, f"You already used {title} this turn (each ability once per turn).")
+    s = next_turn(s)
+    s = arrange(s, animals={0: (animal, then)})
+    assert parse_action(second) in engine.legal_actions(s)
