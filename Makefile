@@ -25,6 +25,10 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
+	$(PY) bench/moonlight_bench.py
+	$(PY) bench/cynthia_bench.py
+	$(PY) bench/autopilot_bench.py
+	$(PY) bench/render_bench.py
 
 format: $(STAMP)
 	$(PY) -m ruff format .

@@ -106,7 +106,10 @@ def light_for_sun(state: GameState, sun: int) -> list[int]:
 
 
 def shadow_map(state: GameState, sun: int | None = None) -> list[int]:
-    """Per space, the height (0 none, 1..3) of the tallest shadow covering it (4: Elder Tree)."""
+    """Per space, the height (0 none, 1..3) of the tallest shadow covering it.
+
+    The Great Elder Tree's shadow shades every tree, so its spaces count as height 3.
+    """
     return shadow_heights(shade(state, sun))
 
 

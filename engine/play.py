@@ -31,6 +31,8 @@ HELP = """Actions:
   collect D4        collect your large tree on D4 for a scoring token
   end               end your turn
 Several at once: grow D4; plant C3 E5; end
+Under the Moonlight adds animal, settle, elder, moonstone, move and use ...
+(all in docs/notation.md).
   ?                 list the legal actions      quit   leave the game"""
 
 
@@ -40,6 +42,9 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--revolutions", type=int, choices=(3, 4), default=3)
     p.add_argument("--shadow-rule", action="store_true")
+    p.add_argument("--moon-animals", action="store_true", help="Under the Moonlight: animals")
+    p.add_argument("--elder-tree", action="store_true", help="Under the Moonlight: Elder Tree")
+    p.add_argument("--moonstones", action="store_true", help="Under the Moonlight: moonstones")
     return p.parse_args(argv)
 
 
@@ -51,6 +56,9 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         seats=tuple(s.strip() for s in args.seats.split(",")),
         revolutions=args.revolutions,
         shadow_rule=args.shadow_rule,
+        moon_animals=args.moon_animals,
+        elder_tree=args.elder_tree,
+        moonstones=args.moonstones,
     )
     state = new_game(cfg, seed=args.seed)
     shown = None

@@ -62,9 +62,37 @@ def status_text(state: GameState) -> str:
             f"score {sc[i]}, available {avail}; store {store}; "
             f"tokens {[p for _, p in seat.tokens]}"
         )
+    if state.ext is not None:
+        lines.extend(_moonlight_lines(state))
     piles = ", ".join(f"{k} leaves {list(state.piles[k])}" for k in (4, 3, 2, 1))
     lines.append(f"Piles: {piles}")
     if state.activated:
         used = [LABELS[i] for i in range(37) if state.activated >> i & 1]
         lines.append(f"Used this turn: {' '.join(used)}")
     return "\n".join(lines)
+
+
+def _moonlight_lines(state: GameState) -> list[str]:
+    """The expansion's public state: the moon, each seat's animal, face-up Baby Turtles."""
+    from .moonlight import ANIMALS, BABIES, tracker  # noqa: PLC0415
+
+    ext = state.ext
+    lines = []
+    if ext.moon >= 0:
+        nxt = tracker(state)
+        lines.append(
+            f"Moon at gap {ext.moon} ({'Full' if ext.full else 'Half'}); "
+            f"next: gap {nxt[0]} ({'Full' if nxt[1] else 'Half'})"
+        )
+    for seat in range(len(state.seats)):
+        parts = []
+        if ext.animal and ext.animal[seat] >= 0:
+            where = f"on {LABELS[ext.at[seat]]}" if ext.at[seat] >= 0 else "not placed yet"
+            parts.append(f"{ANIMALS[ext.animal[seat]]} {where}")
+        elif ext.dealt and ext.dealt[seat]:
+            parts.append("dealt " + " and ".join(ANIMALS[a] for a in ext.dealt[seat]))
+        if ext.babies and ext.babies[seat]:
+            parts.append("baby turtles " + " ".join(BABIES[b] for b in ext.babies[seat]))
+        if parts:
+            lines.append(f"  seat {seat + 1}: " + "; ".join(parts))
+    return lines

@@ -47,3 +47,10 @@ def test_several_actions_on_one_line_apply_together_or_not_at_all():
     # Only the second, separate purchase happened: one seed bought, 1 light point left.
     assert "> seat 1 [a] human (first player): light 1" in after
     assert "store seed:3 " in after and "store seed:2 " not in after
+
+
+def test_hot_seat_game_with_the_expansion_shows_the_moon_and_the_draft():
+    code, text = run(["animal owl", "quit"], "--seats", "human,human", "--moon-animals")
+    assert "Moon at gap 10 (Half); next: gap 5 (Half)" in text
+    assert "  seat 1: dealt hedgehog and owl" in text  # seed 1's draft
+    assert "  seat 1: owl not placed yet" in text
