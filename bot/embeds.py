@@ -116,6 +116,7 @@ def game_embed(game: GameRow, state: Any, recent: Sequence[Applied] = ()) -> dis
         winners = engine.winners(state)
         names = ", ".join(seat_label(game.seats[w]) for w in winners)
         embed.add_field(name="Winner" if len(winners) == 1 else "Winners", value=names)
+        embed.add_field(name="Final scores", value=score_breakdown(game, state), inline=False)
     elif state.current_seat is not None:
         embed.add_field(
             name="Turn", value=f"{seat_label(game.seats[state.current_seat])} to play", inline=False
@@ -129,13 +130,97 @@ def game_embed(game: GameRow, state: Any, recent: Sequence[Applied] = ()) -> dis
     return embed
 
 
-def log_embed(game: GameRow, moves: Sequence[Applied], shown: int = 15) -> discord.Embed:
-    """The last moves of a game with Cynthia's reasons; the full record is attached."""
-    lines = [f"`{a.ply:>3}` {_move_line(game, a)}" for a in list(moves)[-shown:]]
-    text = "\n".join(lines) or "No moves yet."
+PART_NAMES = {"tokens": "tokens", "light": "light", "trees": "trees on the board"}
+
+
+def score_breakdown(game: GameRow, state: Any) -> str:
+    """Per seat: the score's parts (tokens by soil, light converted, Cynthia's and the
+    expansion's parts) and the tie-break, pieces on the board (engine.score_parts)."""
+    lines = []
+    scores = engine.scores(state)
+    for seat in game.seats:
+        i = seat.position
+        parts = engine.score_parts(state, i)
+        bits = []
+        for name, points in parts.items():
+            label = PART_NAMES.get(name, name.replace("_", " "))
+            detail = ""
+            if name == "tokens":
+                by_soil: dict[int, list[int]] = {}
+                for leaves, value in state.seats[i].tokens:
+                    by_soil.setdefault(int(leaves), []).append(int(value))
+                detail = ", ".join(
+                    f"{leaves}-leaf " + "+".join(map(str, by_soil[leaves]))
+                    for leaves in sorted(by_soil, reverse=True)
+                )
+            elif name == "light":
+                detail = f"{state.seats[i].light} light ÷ 3"
+            bits.append(f"{label} {points}" + (f" ({detail})" if detail else ""))
+        lines.append(
+            f"{SEAT_SWATCH[i]} **{seat.name}: {scores[i]}** = {' + '.join(bits)}; "
+            f"{state.board_count(i)} pieces on the board"
+        )
+    best = max(scores)
+    if sum(1 for x in scores if x == best) > 1:
+        lines.append("Tie on points: most seeds and trees on the board wins (else shared).")
+    return "\n".join(lines)[:1024]
+
+
+def preview_embed(game: GameRow, state: Any, sun: int, gains: Sequence[int]) -> discord.Embed:
+    """The next-sun preview: the light each seat would collect with the sun at `sun`."""
+    lines = [
+        f"{SEAT_SWATCH[s.position]} {s.name}: +{gains[s.position]} light "
+        f"(has {state.seats[s.position].light})"
+        for s in game.seats
+    ]
+    embed = discord.Embed(
+        title=f"Next sun: the {SUN_CORNERS[sun % 6]} corner",
+        description="If the board stayed as it is, the next photosynthesis would give:\n"
+        + "\n".join(lines),
+        colour=GREEN,
+    )
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text=f"Game #{game.id} · shadows drawn for that sun")
+    return embed
+
+
+def replay_embed(names: Sequence[str], state: Any, moves: int) -> discord.Embed:
+    """A replayed record: the final position, its scores and winners; the animation follows."""
+    scores = engine.scores(state)
+    lines = [f"{SEAT_SWATCH[i]} {name}: {scores[i]} points" for i, name in enumerate(names)]
+    if state.is_over:
+        winners = " and ".join(names[w] for w in engine.winners(state))
+        status = f"Final position after {moves} moves. Winner: {winners}."
+    else:
+        status = f"Position after {moves} moves (the game was not finished)."
+    embed = discord.Embed(
+        title="Photosynthesis — replay",
+        description=status + "\n" + "\n".join(lines),
+        colour=GREEN,
+    )
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return embed
+
+
+def log_embed(
+    game: GameRow,
+    moves: Sequence[Applied],
+    shown: int = 15,
+    events: Sequence[Sequence[str]] | None = None,
+) -> discord.Embed:
+    """The last moves of a game with Cynthia's reasons and, when given (one tuple per move),
+    the events each move set off (photosynthesis, Cynthia's cards); the record is attached."""
+    blocks = []
+    start = max(0, len(moves) - shown)
+    for i, a in enumerate(list(moves)[start:], start):
+        block = f"`{a.ply:>3}` {_move_line(game, a)}"
+        for event in events[i] if events is not None else ():
+            block += f"\n\N{BLACK SUN WITH RAYS} {event}"
+        blocks.append(block)
+    text = "\n".join(blocks) or "No moves yet."
     while len(text) > 4000:
-        lines.pop(0)
-        text = "\n".join(lines)
+        blocks.pop(0)
+        text = "\n".join(blocks)
     embed = discord.Embed(
         title=f"Photosynthesis \N{EM DASH} game #{game.id}, {len(moves)} moves",
         description=text,

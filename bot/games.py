@@ -128,6 +128,18 @@ def replay(config: dict[str, Any], seed: int, notations: Sequence[str], start: A
     return state
 
 
+def replay_events(
+    config: dict[str, Any], seed: int, moves: Sequence[Applied]
+) -> list[tuple[str, ...]]:
+    """The engine's `events` after each action of a log (pure CPU; run it in a thread)."""
+    state = engine.new_game(engine.Config.from_dict(config), seed)
+    events = []
+    for move in moves:
+        state = engine.apply(state, move.notation)
+        events.append(tuple(state.events))
+    return events
+
+
 def run_automa(state: Any, first_ply: int) -> tuple[Any, list[Applied]]:
     """Let Cynthia seats act while it is their turn; returns the new state and their actions."""
     applied: list[Applied] = []
@@ -456,6 +468,16 @@ class GameService:
         _, ply = await self._state_and_ply(game)
         rows = await self.storage.actions(game.id, after_ply=max(0, ply - count))
         return [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
+
+    async def history(self, game: GameRow) -> list[tuple[Applied, tuple[str, ...]]]:
+        """Every logged action of a started game with the events it set off (photosynthesis,
+        Cynthia's card draws, the end of the game), replayed from the log."""
+        if game.config is None:
+            raise UserError(texts.NOT_STARTED)
+        rows = await self.storage.actions(game.id)
+        moves = [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
+        events = await asyncio.to_thread(replay_events, game.config, game.seed, moves)
+        return list(zip(moves, events, strict=True))
 
     async def play(
         self, game_id: int, user_id: int, notation: str, version: int | None = None

@@ -33,6 +33,7 @@ NOTHING_TO_UNDO = "There is nothing to undo: only your own actions of this turn 
 ABANDON_FORBIDDEN = "Only the host or someone with Manage Channels can abandon this game."
 GUILD_ONLY = "Photosynthesis games are played in server channels."
 ILLEGAL = "{reason}"
+REPLAY_BAD = "This file is not a game record I can replay: {reason}."
 INTERNAL_ERROR = "Something went wrong on my side; nothing was changed. Please try again."
 
 # --- confirmations ---
@@ -42,6 +43,9 @@ ABANDONED = "{user} abandoned the game."
 PLAYED = "You played `{notation}`."
 UNDONE = "You took back `{notation}`."
 PANEL_DONE = "Your turn is over."
+PANEL_MENU = "Your turn: you have {light} light. Choose an action, or end your turn."
+PANEL_CHOOSE = "{prompt} (you have {light} light): choose."
+PANEL_STEP = "{prompt} (you have {light} light)."
 GAME_OVER_WINNERS = "The game is over. Congratulations, {winners}!"
 
 #: The panel's prompt when the only decision is one verb (the expansion's setup).
@@ -116,6 +120,9 @@ HELP_COMMANDS = (
     ("/ps play <action>", "type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`"),
     ("/ps undo", "take back your last action of this turn (also on the panel)"),
     ("/ps log", "the moves so far, with Cynthia's reasons, and the game record to replay"),
+    ("/ps replay <file>", "the final position and an animation of a record from `/ps log`"),
+    ("Next-sun preview, Game log", "buttons on the game message: the shadows and light of the "
+     "next sun, and the moves with the photosynthesis events, privately"),
     ("/ps abandon", "end the game in this channel (host or Manage Channels)"),
     ("/ps rules", "a short illustrated summary of the rules"),
 )  # fmt: skip

@@ -9,8 +9,12 @@ custom_id formats (at most 100 characters):
     ps:lobby:<action>:<game>:<version>      Join / Leave / Add Cynthia / Remove Cynthia / Start
     ps:opts:<game>:<version>                the host's options select
     ps:turn:<game>:<version>                "Take my turn" on the game message
+    ps:sun:<game>:<version>                 "Next-sun preview" on the game message
+    ps:log:<game>:<version>                 "Game log" on the game message
     ps:panel:<game>:<version>:<key>         a button of the ephemeral turn panel
-    ps:pick:<game>:<version>:<kind>:<part>  a select of the turn panel (act: actions, src: trees)
+    ps:pick:<game>:<version>:<kind>:<part>  a select of the turn panel (act: actions to play,
+                                            src: "<verb> <space>", the piece a two-step kind
+                                            acts from, e.g. the tree to plant from)
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 
 import discord
 
-from . import texts
+from . import choices, texts
 from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
 from .storage import GameRow
 
@@ -219,7 +223,43 @@ class PanelSelect(
         )
 
 
-PERSISTENT_ITEMS = (LobbyButton, OptionsSelect, TurnButton, PanelButton, PanelSelect)
+class GameMessageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:(?P<what>sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)",
+):
+    """ "Next-sun preview" and "Game log" on the game message: private answers for anyone."""
+
+    LABELS = {"sun": "Next-sun preview", "log": "Game log"}
+
+    def __init__(self, what: str, game_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[what],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ps:{what}:{game_id}:{version}",
+            )
+        )
+        self.what, self.game_id, self.version = what, game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> GameMessageButton:
+        return cls(match["what"], int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        method = "on_preview_button" if self.what == "sun" else "on_log_button"
+        await _dispatch(interaction, "Board", method, self.game_id)
+
+
+PERSISTENT_ITEMS = (
+    LobbyButton,
+    OptionsSelect,
+    TurnButton,
+    GameMessageButton,
+    PanelButton,
+    PanelSelect,
+)
 
 
 def lobby_view(game: GameRow) -> discord.ui.View | None:
@@ -236,22 +276,20 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 
 def game_view(game: GameRow, state: Any) -> discord.ui.View | None:
-    """The game message's "Take my turn" button (None once the game is over)."""
-    if game.status != "active" or state.is_over:
+    """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
+    is played; only Game log once it is over (None when it was abandoned)."""
+    if game.status not in ("active", "over"):
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TurnButton(game.id, game.version))
+    if game.status == "active" and not state.is_over:
+        view.add_item(TurnButton(game.id, game.version))
+        view.add_item(GameMessageButton("sun", game.id, game.version))
+    view.add_item(GameMessageButton("log", game.id, game.version))
     return view
 
 
-#: Order of the verb buttons on the turn panel; other verbs (the expansion's) follow.
-VERB_ORDER = ("buy", "plant", "grow", "collect")
 SELECT_LIMIT = 25
 MAX_SELECTS = 4
-
-
-def _verb(notation: str) -> str:
-    return notation.split()[0]
 
 
 def _chunks(items: Sequence[tuple[str, str]], size: int) -> list[Sequence[tuple[str, str]]]:
@@ -266,21 +304,24 @@ def panel(
     menu: str | None = None,
     source: str | None = None,
     can_undo: bool = False,
+    labels: dict[str, str] | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The ephemeral turn panel for the current player: only legal choices.
 
-    `legal` are canonical notations. In setup it is one select of spaces; in play a button per
-    kind of action (Undo when `can_undo`, and End turn), then a select of that kind's actions
-    (planting first asks for the tree when there are more than 25 plantings).
+    `legal` are canonical notations; `labels` (from `choices.describe_all`) say what each one
+    costs and gives. In setup it is one select of spaces; in play a button per kind of action
+    (`choices.KINDS`; Undo when `can_undo`, and End turn), then a select of that kind's actions.
+    A two-step kind (planting) first asks for the piece to act from when there is a choice.
     """
     view = discord.ui.View(timeout=None)
     light = state.seats[state.current_seat].light
+    labels = labels or {}
     by_verb: dict[str, list[str]] = {}
     for notation in legal:
-        by_verb.setdefault(_verb(notation), []).append(notation)
+        by_verb.setdefault(choices.verb_of(notation), []).append(notation)
 
-    def add_selects(choices: Sequence[tuple[str, str]], kind: str, placeholder: str) -> None:
-        for part, chunk in enumerate(_chunks(choices, SELECT_LIMIT)[:MAX_SELECTS]):
+    def add_selects(options: Sequence[tuple[str, str]], kind: str, placeholder: str) -> None:
+        for part, chunk in enumerate(_chunks(options, SELECT_LIMIT)[:MAX_SELECTS]):
             item = PanelSelect(game.id, game.version, kind, chunk, placeholder, part=part)
             item.row = part
             view.add_item(item)
@@ -291,15 +332,17 @@ def panel(
         return "Setup: choose an empty outer space for a small tree.", view
     if len(by_verb) == 1 and "end" not in by_verb:  # one decision to make (expansion setup)
         ((verb, actions),) = by_verb.items()
-        add_selects([(n, n) for n in actions], "act", f"{verb.title()}: choose")
+        add_selects([(labels.get(n, n), n) for n in actions], "act", f"{verb.title()}: choose")
         prompt = texts.SINGLE_DECISION.get(verb, texts.SINGLE_DECISION_OTHER.format(verb=verb))
         return prompt, view
 
     if menu is None or menu not in by_verb:
-        verbs = [v for v in VERB_ORDER if v in by_verb]
-        verbs += [v for v in by_verb if v not in VERB_ORDER and v != "end"]
+        verbs = [v for v in choices.VERB_ORDER if v in by_verb]
+        verbs += [v for v in by_verb if v not in choices.VERB_ORDER and v != "end"]
         for verb in verbs:
-            view.add_item(PanelButton(game.id, game.version, f"menu {verb}", f"{verb.title()}..."))
+            view.add_item(
+                PanelButton(game.id, game.version, f"menu {verb}", choices.kind(verb).button)
+            )
         if can_undo:
             view.add_item(PanelButton(game.id, game.version, "undo", "Undo"))
         if "end" in by_verb:
@@ -308,18 +351,21 @@ def panel(
                     game.id, game.version, "play end", "End turn", discord.ButtonStyle.danger
                 )
             )
-        return f"Your turn: you have {light} light. Choose an action, or end your turn.", view
+        return texts.PANEL_MENU.format(light=light), view
 
+    kind = choices.kind(menu)
     actions = by_verb[menu]
-    if menu == "plant" and source is None and len(actions) > SELECT_LIMIT:
-        trees = sorted({n.split()[1] for n in actions})
-        add_selects([(t, t) for t in trees], "src", "Plant from which tree?")
-        content = f"Plant a seed ({light} light): choose the tree to plant from."
+    sources = sorted({n.split()[1] for n in actions}) if kind.two_step else []
+    if source is None and len(sources) > 1:
+        counts = {t: sum(1 for n in actions if n.split()[1] == t) for t in sources}
+        options = [(f"{t} \N{MIDDLE DOT} {counts[t]} choices", f"{menu} {t}") for t in sources]
+        add_selects(options, "src", kind.step_prompt)
+        content = texts.PANEL_STEP.format(prompt=kind.step_prompt, light=light)
     else:
         if source is not None:
             actions = [n for n in actions if n.split()[1] == source]
-        add_selects([(n, n) for n in actions], "act", f"{menu.title()}: choose")
-        content = f"{menu.title()} ({light} light): choose."
+        add_selects([(labels.get(n, n), n) for n in actions], "act", f"{kind.prompt}: choose")
+        content = texts.PANEL_CHOOSE.format(prompt=kind.prompt, light=light)
     back = PanelButton(game.id, game.version, "back", "Back")
     back.row = MAX_SELECTS
     view.add_item(back)

@@ -86,8 +86,9 @@ def test_play_panel_buttons_then_selects_split_at_25() -> None:
 
     # 29 plantings: first the tree, then that tree's targets in selects of at most 25.
     content, view = panel(GAME, STATE, legal, menu="plant")
-    assert content == "Plant a seed (9 light): choose the tree to plant from."
-    assert [o.value for o in view.children[0].item.options] == ["C3", "D4"]
+    assert content == ("Plant a seed: choose the tree to plant from (you have 9 light).")
+    assert [o.value for o in view.children[0].item.options] == ["plant C3", "plant D4"]
+    assert [o.label for o in view.children[0].item.options] == ["C3 · 1 choices", "D4 · 28 choices"]
     content, view = panel(GAME, STATE, legal, menu="plant", source="D4")
     selects = [c.item for c in view.children if isinstance(c, PanelSelect)]
     assert [len(s.options) for s in selects] == [25, 3]
@@ -95,5 +96,5 @@ def test_play_panel_buttons_then_selects_split_at_25() -> None:
     assert view.children[-1].item.label == "Back"
 
     content, view = panel(GAME, STATE, legal, menu="grow")
-    assert content == "Grow (9 light): choose."
+    assert content == "Grow a piece one size (you have 9 light): choose."
     assert [o.value for o in view.children[0].item.options] == ["grow D4"]

@@ -12,6 +12,7 @@ import io
 import logging
 import re
 from collections import defaultdict
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,7 +22,7 @@ from discord.ext import commands
 import engine
 import render
 
-from .. import embeds, texts
+from .. import choices, embeds, texts
 from ..games import Applied, GameService, TurnResult, UserError, seat_label, turn_key
 from ..replies import answering
 from ..storage import GameRow
@@ -33,12 +34,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RECENT_MOVES = 6
-LABEL = re.compile(r"^[A-G][1-7]$")
+#: Seconds to wait before editing the public game message during a turn: the edits of a burst
+#: of actions are coalesced into one, well within Discord's message edit rate limits.
+EDIT_DELAY = 1.5
+PREVIEW_FILE = "preview.png"
+GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
+#: After a restart, finished games updated this recently get their final message checked too.
+RESYNC_FINISHED_WITHIN = timedelta(days=1)
 
 
 def _highlight(recent: list[Applied]) -> list[str]:
     """Board labels named by the recent actions (outlined on the picture)."""
-    return [w for a in recent for w in a.notation.split()[1:] if LABEL.match(w)]
+    return [w for a in recent for w in choices.spaces_of(a.notation)]
 
 
 def _legal(state: Any) -> list[str]:
@@ -50,7 +57,27 @@ async def _panel(
 ) -> tuple[str, discord.ui.View]:
     """The turn panel with the player's legal choices (and Undo when possible)."""
     can_undo = await games.can_undo(game, state, user_id)
-    return panel(game, state, _legal(state), can_undo=can_undo, **kwargs)
+    legal = _legal(state)
+    labels = choices.describe_all(state, legal)
+    return panel(game, state, legal, can_undo=can_undo, labels=labels, **kwargs)
+
+
+async def _update(interaction: discord.Interaction, **fields: Any) -> None:
+    """Edit the message a component belongs to, whether or not the click was deferred."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
+
+
+def _version_shown(message: discord.Message) -> int | None:
+    """The game version a game message was drawn for (from its buttons' custom_ids)."""
+    for row in message.components:
+        for item in getattr(row, "children", ()):
+            match = GAME_BUTTON.match(getattr(item, "custom_id", None) or "")
+            if match:
+                return int(match["version"])
+    return None
 
 
 class Play(commands.Cog, name="Play"):
@@ -61,6 +88,9 @@ class Play(commands.Cog, name="Play"):
         self._publish_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: game id -> (game message id, `turn_key` of the turn it shows)
         self._shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
+        #: game id -> the pending (delayed) edit of its game message
+        self._pending: dict[int, asyncio.Task[None]] = {}
+        self._resynced = False
 
     @property
     def games(self) -> GameService:
@@ -103,19 +133,39 @@ class Play(commands.Cog, name="Play"):
     async def publish(self, game_id: int) -> None:
         """Bring the channel's game message up to date.
 
-        During one turn the message is edited in place; when the turn passes
-        (or the game ends) a new message is posted, mentioning the next player, and the old
-        one loses its button.
+        When the turn passes (or the game ends) a new message is posted at once, mentioning the
+        next player, and the old one loses its buttons. During one turn the message is edited
+        in place, `EDIT_DELAY` seconds after the first change (later changes ride along).
         """
         try:
+            game = await self.games.get_game(game_id)
+            if game is None or game.config is None:
+                return
+            state = await self.games.state(game)
+            shown = self._shown.get(game_id)
+            if shown is not None and shown[1] == turn_key(state) and not state.is_over:
+                if game_id not in self._pending:
+                    self._pending[game_id] = asyncio.create_task(self._delayed_edit(game_id))
+                return
+            pending = self._pending.pop(game_id, None)
+            if pending is not None:
+                pending.cancel()
             await self._publish(game_id)
         except Exception:  # the move is committed; a failed redraw must not read as a refusal
             log.exception("could not update the game message", extra={"game_id": game_id})
 
+    async def _delayed_edit(self, game_id: int) -> None:
+        await asyncio.sleep(EDIT_DELAY)
+        self._pending.pop(game_id, None)  # from here on a new change schedules a new edit
+        try:
+            await self._publish(game_id)
+        except Exception:
+            log.exception("could not edit the game message", extra={"game_id": game_id})
+
     async def _publish(self, game_id: int) -> None:
         async with self._publish_locks[game_id]:
             game = await self.games.get_game(game_id)
-            if game is None or game.config is None:
+            if game is None or game.config is None or game.status not in ("active", "over"):
                 return
             state = await self.games.state(game)
             embed, file, view = await self.game_message_parts(game, state)
@@ -143,6 +193,42 @@ class Play(commands.Cog, name="Play"):
             await self.bot.storage.set_message(game_id, "game", game.channel_id, message.id)
             self._shown[game_id] = (message.id, turn_key(state))
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once per process, when connected: catch up on what a crash left undone."""
+        if not self._resynced:
+            self._resynced = True
+            await self.resync()
+
+    async def resync(self) -> None:
+        """Bring game messages up to date after a restart.
+
+        The action log is the truth; a message may lag behind it when the process died between
+        a commit and the redraw (or before a delayed edit). A message drawn for the stored
+        version is adopted as it is; any other is replaced by a fresh one.
+        """
+        now = datetime.now(UTC)
+        for game in await self.bot.storage.games_with_status("active", "over"):
+            age = now - datetime.fromisoformat(game.updated_at)
+            if game.status == "over" and age > RESYNC_FINISHED_WITHIN:
+                continue
+            try:
+                stored = await self.bot.storage.message(game.id, "game")
+                if stored is not None:
+                    channel = self.bot.get_partial_messageable(stored[0])
+                    try:
+                        message = await channel.fetch_message(stored[1])
+                    except discord.NotFound:
+                        message = None
+                    if message is not None and _version_shown(message) == game.version:
+                        state = await self.games.state(game)
+                        self._shown[game.id] = (message.id, turn_key(state))
+                        continue
+                log.info("redrawing a game message after a restart", extra={"game_id": game.id})
+                await self.publish(game.id)
+            except Exception:
+                log.exception("could not resync a game message", extra={"game_id": game.id})
+
     # --- the turn panel ---
 
     async def _fresh_panel(self, game: GameRow, user_id: int) -> discord.ui.View | None:
@@ -168,17 +254,19 @@ class Play(commands.Cog, name="Play"):
         user_id = interaction.user.id
         async with answering(interaction, lambda g: self._fresh_panel(g, user_id)):
             if key.startswith("play "):
+                await interaction.response.defer()
                 result = await self.games.play(game_id, user_id, key[5:], version)
-                await self._answer_play(interaction, result, edit=True)
+                await self._answer_play(interaction, result)
                 return
             if key == "undo":
+                await interaction.response.defer()
                 result = await self.games.undo(game_id, user_id, version)
-                await self._answer_play(interaction, result, edit=True, undone=True)
+                await self._answer_play(interaction, result, undone=True)
                 return
             game, state = await self.games.turn(game_id, user_id, version)
             menu = key[5:] if key.startswith("menu ") else None
             content, view = await _panel(self.games, game, state, user_id, menu=menu)
-            await interaction.response.edit_message(content=content, view=view)
+            await _update(interaction, content=content, view=view)
 
     async def on_panel_select(
         self,
@@ -188,48 +276,59 @@ class Play(commands.Cog, name="Play"):
         kind: str,
         values: list[str],
     ) -> None:
-        """A panel select: play the chosen action, or list the plantings from a tree."""
+        """A panel select: play the chosen action, or (`src`: "<verb> <space>") list the
+        choices of a two-step kind from that piece (the plantings from a tree)."""
         user_id = interaction.user.id
         async with answering(interaction, lambda g: self._fresh_panel(g, user_id)):
             if not values:
                 raise UserError(texts.ILLEGAL.format(reason="Choose one option."))
             if kind == "act":
+                await interaction.response.defer()
                 result = await self.games.play(game_id, user_id, values[0], version)
-                await self._answer_play(interaction, result, edit=True)
+                await self._answer_play(interaction, result)
                 return
+            verb, _, source = values[0].partition(" ")
             game, state = await self.games.turn(game_id, user_id, version)
             content, view = await _panel(
-                self.games, game, state, user_id, menu="plant", source=values[0]
+                self.games, game, state, user_id, menu=verb, source=source or None
             )
-            await interaction.response.edit_message(content=content, view=view)
+            await _update(interaction, content=content, view=view)
 
     async def _answer_play(
-        self,
-        interaction: discord.Interaction,
-        result: TurnResult,
-        *,
-        edit: bool,
-        undone: bool = False,
+        self, interaction: discord.Interaction, result: TurnResult, *, undone: bool = False
     ) -> None:
-        """Answer the player (the panel goes on while it is still their turn), then update the
-        game message."""
+        """Answer the player, then update the game message. While it is still their turn the
+        panel goes on, with a preview picture outlining the spaces just acted on.
+
+        The interaction was deferred: a click gets its panel edited, `/ps play` a follow-up.
+        """
         game, state = result.game, result.state
         if undone:
             played = texts.UNDONE.format(notation=result.applied[0].notation)
+            acted = [result.applied[0].notation]
         else:
             played = texts.PLAYED.format(notation="`, `".join(result.notations))
+            acted = result.notations
         view: discord.ui.View | None = None
+        files: list[discord.File] = []
         if not state.is_over and turn_key(state) == result.previous_turn:
             content, view = await _panel(self.games, game, state, interaction.user.id)
             content = f"{played}\n{content}"
+            png = await asyncio.to_thread(
+                render.board_png,
+                state,
+                highlight=[space for n in acted for space in choices.spaces_of(n)],
+                viewer_seat=state.current_seat,
+                names=[s.name for s in game.seats],
+            )
+            files.append(discord.File(io.BytesIO(png), filename=PREVIEW_FILE))
         else:
             content = f"{played} {texts.PANEL_DONE}"
-        if edit:
-            await interaction.response.edit_message(content=content, view=view)
-        elif view is not None:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+        if interaction.message is not None:  # a panel component: edit the panel
+            await interaction.edit_original_response(content=content, view=view, attachments=files)
         else:
-            await interaction.response.send_message(content, ephemeral=True)
+            extra: dict[str, Any] = {"view": view} if view is not None else {}
+            await interaction.followup.send(content, files=files, ephemeral=True, **extra)
         await self.publish(game.id)
 
     # --- /ps play ---
@@ -237,34 +336,29 @@ class Play(commands.Cog, name="Play"):
     async def on_play_command(self, interaction: discord.Interaction, action: str) -> None:
         """`/ps play <action>`: the typed form of the panel."""
         async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
             game = await self.games.live_game(interaction.channel_id or 0)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
             result = await self.games.play(game.id, interaction.user.id, action)
-            await self._answer_play(interaction, result, edit=False)
+            await self._answer_play(interaction, result)
 
     async def on_undo_command(self, interaction: discord.Interaction) -> None:
         """`/ps undo`: take back the last action of your turn."""
         async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
             game = await self.games.live_game(interaction.channel_id or 0)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
             result = await self.games.undo(game.id, interaction.user.id)
-            await self._answer_play(interaction, result, edit=False, undone=True)
+            await self._answer_play(interaction, result, undone=True)
 
     async def on_log_command(self, interaction: discord.Interaction) -> None:
         """`/ps log`: the recent moves (with Cynthia's reasons) and the full game record."""
         async with answering(interaction):
-            game, moves = await self.games.game_for_log(interaction.channel_id or 0)
-            record = engine.Record(
-                engine.Config.from_dict(game.config or {}), game.seed, [a.notation for a in moves]
-            )
-            file = discord.File(
-                io.BytesIO(record.to_text().encode()), filename=f"photosynthesis-{game.id}.txt"
-            )
-            await interaction.response.send_message(
-                embed=embeds.log_embed(game, moves), file=file, ephemeral=True
-            )
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            game, _ = await self.games.game_for_log(interaction.channel_id or 0)
+            await self.bot.get_cog("Board").send_log(interaction, game)  # type: ignore[union-attr]
 
     async def autocomplete(
         self, interaction: discord.Interaction, current: str

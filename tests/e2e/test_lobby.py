@@ -16,6 +16,8 @@ from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord, FakeMe
 
 # --- helpers ----------------------------------------------------------------------------------
 
+GAME_BUTTONS = ["Take my turn", "Next-sun preview", "Game log"]
+
 
 def mention(user: dict) -> str:
     return f"<@{user['id']}>"
@@ -169,7 +171,7 @@ async def test_new_lobby_to_the_first_round_board(fake: FakeDiscord, bot_process
     embed = game_msg.embeds[0]
     assert embed["description"] == "Setup: each seat places two small trees on empty outer spaces."
     assert field(game_msg, "Turn") == f"{mention(alice)} to play"
-    assert [b["label"] for b in game_msg.buttons] == ["Take my turn"]
+    assert [b["label"] for b in game_msg.buttons] == GAME_BUTTONS
     assert game_rows(bot) == [(1, "active", 3)]  # created 0, join 1, Cynthia 2, start 3
 
     # Setup round 1: alice through the panel, bob by typing, then Cynthia on her own.
@@ -198,7 +200,7 @@ async def test_new_lobby_to_the_first_round_board(fake: FakeDiscord, bot_process
     ((name, data),) = round1.attachments
     assert name == "board.png" and data.startswith(PNG_SIGNATURE)
     assert round1.embeds[0]["image"]["url"] == "attachment://board.png"
-    assert [b["label"] for b in round1.buttons] == ["Take my turn"]
+    assert [b["label"] for b in round1.buttons] == GAME_BUTTONS
 
     log = action_rows(bot)
     assert [r[0] for r in log] == [1, 2, 3, 4, 5, 6]
@@ -407,7 +409,8 @@ async def test_rules_help_a_demo_game_and_graceful_shutdown(fake: FakeDiscord, b
     await click(fake, alice, lobby, "Start")
     final = await fake.wait_for_message(chan, is_game_message())
     assert final.content.startswith("The game is over. Congratulations, Cynthia")
-    assert final.buttons == [] and final.embeds[0]["description"] == "The game is over."
+    assert [b["label"] for b in final.buttons] == ["Game log"]
+    assert final.embeds[0]["description"] == "The game is over."
     assert game_rows(bot)[0][1] == "over"
     assert len(action_rows(bot)) > 40
     again = await new_lobby(fake, alice, chan)  # the channel is free again
@@ -418,7 +421,9 @@ async def test_rules_help_a_demo_game_and_graceful_shutdown(fake: FakeDiscord, b
     moves = action_rows(bot)
     assert it.ephemeral
     assert it.embeds[0]["title"] == f"Photosynthesis \N{EM DASH} game #1, {len(moves)} moves"
-    assert it.embeds[0]["description"].splitlines()[-1].startswith(f"`{len(moves):>3}` ")
+    last_lines = it.embeds[0]["description"].splitlines()[-2:]
+    assert last_lines[0].startswith(f"`{len(moves):>3}` ")
+    assert last_lines[1] == "\N{BLACK SUN WITH RAYS} The game is over."
     ((name, data),) = it.attachments
     record = engine.Record.from_text(data.decode())
     assert name == "photosynthesis-1.txt" and record.actions == [m[1] for m in moves]

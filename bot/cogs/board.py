@@ -1,0 +1,203 @@
+"""Looking at a game without playing: the next-sun preview, the game log and `/ps replay`.
+
+Everything here answers privately and changes nothing, so it needs no game lock. Pictures are
+drawn in a worker thread after the interaction is deferred.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+import render
+
+from .. import embeds, texts
+from ..games import GameService, UserError
+from ..replies import answering
+from ..storage import GameRow
+
+if TYPE_CHECKING:
+    from ..app import PhotosynthesisBot
+
+log = logging.getLogger(__name__)
+
+#: A game record is a few kilobytes; anything much larger is not one.
+MAX_RECORD_BYTES = 256 * 1024
+#: The replay animation shows at most this many frames (one per round, then the final one).
+MAX_FRAMES = 40
+ANIMATION_FILE = "replay.gif"
+
+
+def record_file(game: GameRow, notations: list[str]) -> discord.File:
+    """The game record (engine.Record text: config, seed, one move per line) as a file."""
+    record = engine.Record(engine.Config.from_dict(game.config or {}), game.seed, notations)
+    return discord.File(
+        io.BytesIO(record.to_text().encode()), filename=f"photosynthesis-{game.id}.txt"
+    )
+
+
+def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
+    """Parse and replay a record; returns it with the states to animate (one per round and the
+    last). Raises `UserError` with one sentence saying what is wrong (pure CPU: use a thread)."""
+    try:
+        text = data.decode("utf-8")
+        record = engine.Record.from_text(text)
+    except UnicodeDecodeError:
+        raise UserError(texts.REPLAY_BAD.format(reason="it is not a text file")) from None
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+        raise UserError(
+            texts.REPLAY_BAD.format(reason="its first line is not the JSON header")
+        ) from None
+    except ValueError as exc:
+        raise UserError(texts.REPLAY_BAD.format(reason=str(exc).rstrip("."))) from None
+    try:
+        state = engine.new_game(record.config, record.seed)
+    except ValueError as exc:
+        raise UserError(texts.REPLAY_BAD.format(reason=str(exc).rstrip("."))) from None
+    frames = [state]
+    for number, notation in enumerate(record.actions, 1):
+        try:
+            state = engine.apply(state, notation)
+        except engine.IllegalAction as exc:
+            reason = f"move {number}, '{notation}', is illegal ({str(exc).rstrip('.')})"
+            raise UserError(texts.REPLAY_BAD.format(reason=reason)) from None
+        if (state.phase, state.round) != (frames[-1].phase, frames[-1].round):
+            frames.append(state)
+    if frames[-1] is not state:
+        frames.append(state)
+    if len(frames) > MAX_FRAMES:
+        step = -(-len(frames) // MAX_FRAMES)
+        frames = [*frames[:-1:step], frames[-1]]
+    return record, frames
+
+
+def _replay_pictures(frames: list[Any], names: list[str]) -> tuple[bytes, bytes]:
+    final = render.board_png(frames[-1], names=names)
+    return final, render.animation(frames, names=names)
+
+
+class Board(commands.Cog, name="Board"):
+    """The game message's preview and log buttons, `/ps log` and `/ps replay`."""
+
+    def __init__(self, bot: PhotosynthesisBot) -> None:
+        self.bot = bot
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    async def cog_load(self) -> None:
+        """Attach `/ps replay` to the `/ps` group of the Lobby cog (loaded first)."""
+        group = self.bot.tree.get_command("ps")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load bot.cogs.lobby before bot.cogs.board")
+        group.add_command(replay_command)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("ps")
+        if isinstance(group, app_commands.Group):
+            group.remove_command("replay")
+
+    async def _started(self, game_id: int) -> GameRow:
+        game = await self.games.get_game(game_id)
+        if game is None:
+            raise UserError(texts.GAME_GONE)
+        if game.config is None:
+            raise UserError(texts.NOT_STARTED)
+        return game
+
+    async def on_preview_button(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Next-sun preview: the board with the next sun's shadows, and each seat's light."""
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            game = await self._started(game_id)
+            if game.status != "active":
+                raise UserError(texts.GAME_OVER)
+            state = await self.games.state(game)
+            sun = (state.sun + 1) % 6
+            gains = engine.light_for_sun(state, sun)
+            viewer = next(
+                (s.position for s in game.seats if s.user_id == interaction.user.id), None
+            )
+            png = await asyncio.to_thread(
+                render.board_png,
+                state,
+                preview_sun=sun,
+                viewer_seat=viewer,
+                names=[s.name for s in game.seats],
+            )
+            await interaction.followup.send(
+                embed=embeds.preview_embed(game, state, sun, gains),
+                file=discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE),
+                ephemeral=True,
+            )
+
+    async def on_log_button(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Game log: the recent moves with Cynthia's reasons and the events, and the record."""
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.send_log(interaction, await self._started(game_id))
+
+    async def send_log(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """Send the log of `game` privately (the interaction is deferred or not yet answered)."""
+        history = await self.games.history(game)
+        moves = [move for move, _ in history]
+        embed = embeds.log_embed(game, moves, events=[events for _, events in history])
+        file = record_file(game, [m.notation for m in moves])
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, file=file, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+
+    async def on_replay_command(
+        self, interaction: discord.Interaction, record: discord.Attachment
+    ) -> None:
+        """`/ps replay <file>`: the final position and an animation of a game record."""
+        async with answering(interaction):
+            if record.size > MAX_RECORD_BYTES:
+                raise UserError(texts.REPLAY_BAD.format(reason="it is far too large"))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            data = await record.read()
+            parsed, frames = await asyncio.to_thread(read_record, data)
+            names = _seat_names(parsed.config.seats)
+            final, gif = await asyncio.to_thread(_replay_pictures, frames, names)
+            await interaction.followup.send(
+                embed=embeds.replay_embed(names, frames[-1], len(parsed.actions)),
+                files=[
+                    discord.File(io.BytesIO(final), filename=embeds.BOARD_FILE),
+                    discord.File(io.BytesIO(gif), filename=ANIMATION_FILE),
+                ],
+                ephemeral=True,
+            )
+
+
+def _seat_names(kinds: tuple[str, ...]) -> list[str]:
+    """Names for the seats of a record (it keeps no user names)."""
+    names, cynthias = [], 0
+    for i, kind in enumerate(kinds):
+        if kind == "cynthia":
+            cynthias += 1
+            names.append("Cynthia" if cynthias == 1 else "Cynthia 2")
+        else:
+            names.append(f"Seat {i + 1}")
+    return names
+
+
+@app_commands.command(name="replay", description="Replay a game record from /ps log")
+@app_commands.describe(record="The record file /ps log gave (photosynthesis-N.txt)")
+async def replay_command(interaction: discord.Interaction, record: discord.Attachment) -> None:
+    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
+    await cog.on_replay_command(interaction, record)
+
+
+async def setup(bot: PhotosynthesisBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Board(bot))
