@@ -38,6 +38,11 @@ def options_summary(options: dict[str, Any]) -> str:
     lines.append("random seat order" if opts["random_seats"] else "seats in join order")
     shown = (*MOONLIGHT_OPTIONS, *CYNTHIA_OPTIONS)
     lines += [texts.OPTION_LABELS[key] for key in shown if opts.get(key)]
+    if opts["turn_timer"]:
+        then = "autopilot" if opts["on_timeout"] == "autopilot" else "turn ends"
+        lines.append(f"turn timer {opts['turn_timer']} h, then the {then}")
+    if opts["on_leave"] == "end":
+        lines.append("a player leaving ends the game")
     return "\n".join(lines)
 
 
@@ -96,8 +101,14 @@ def _move_line(game: GameRow, applied: Applied) -> str:
     return line
 
 
-def game_embed(game: GameRow, state: Any, recent: Sequence[Applied] = ()) -> discord.Embed:
-    """The game message: phase, round, sun, whose turn, each seat's light and score."""
+def game_embed(
+    game: GameRow,
+    state: Any,
+    recent: Sequence[Applied] = (),
+    notes: Sequence[tuple[str, str]] = (),
+) -> discord.Embed:
+    """The game message: phase, round, sun, whose turn, each seat's light and score; `notes`
+    are extra `(name, value)` fields after the turn (the turn timer's deadline)."""
     title = f"Photosynthesis \N{EM DASH} game #{game.id}"
     embed = discord.Embed(title=title, description=_phase_line(state), colour=GREEN)
     scores = engine.scores(state)
@@ -121,6 +132,8 @@ def game_embed(game: GameRow, state: Any, recent: Sequence[Applied] = ()) -> dis
         embed.add_field(
             name="Turn", value=f"{seat_label(game.seats[state.current_seat])} to play", inline=False
         )
+        for name, value in notes:
+            embed.add_field(name=name, value=value, inline=False)
     if recent:
         shown = list(recent)[-8:]
         value = "\n".join(_move_line(game, a) for a in shown)

@@ -14,12 +14,13 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engine
+from engine.autopilot import autopilot_action
 
 from . import texts
 from .storage import (
@@ -46,7 +47,16 @@ CYNTHIA_OPTIONS = (
 )
 #: Under the Moonlight modes, passed to `engine.Config` as they are.
 MOONLIGHT_OPTIONS = ("moon_animals", "elder_tree", "moonstones")
+#: Correspondence options (`bot.timers`): the turn timer in hours (0 = off), what happens when it
+#: runs out (the turn ends as it is, or the autopilot plays it), and what happens when a player
+#: leaves a running game (the autopilot takes the seat, or the game ends). First = default.
+TIMER_CHOICES: dict[str, tuple[Any, ...]] = {
+    "turn_timer": (0, 1, 12, 24, 72),
+    "on_timeout": ("end", "autopilot"),
+    "on_leave": ("autopilot", "end"),
+}
 DEFAULT_OPTIONS: dict[str, Any] = {
+    **{name: choices[0] for name, choices in TIMER_CHOICES.items()},
     "revolutions": 3,
     "shadow_rule": False,
     "random_seats": False,
@@ -102,7 +112,9 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """Lobby options with defaults filled in and unknown keys dropped."""
     merged = dict(DEFAULT_OPTIONS)
     for key, value in (options or {}).items():
-        if key in merged:
+        if key in TIMER_CHOICES:
+            merged[key] = value if value in TIMER_CHOICES[key] else merged[key]
+        elif key in merged:
             merged[key] = int(value) if key == "revolutions" else bool(value)
     if merged["revolutions"] not in (3, 4):
         merged["revolutions"] = 3
@@ -138,6 +150,27 @@ def replay_events(
         state = engine.apply(state, move.notation)
         events.append(tuple(state.events))
     return events
+
+
+#: The acting user logged for the autopilot's actions (no Discord id is 0).
+AUTOPILOT_USER_ID = 0
+AUTOPILOT_NOTE = "autopilot"
+
+
+def autoplay_turn(state: Any, first_ply: int, *, autopilot: bool) -> tuple[Any, list[Applied]]:
+    """Play the current seat's turn to its end for it (see `GameService.play_automatically`)."""
+    applied: list[Applied] = []
+    seat, turn = state.current_seat, turn_key(state)
+    while not state.is_over and turn_key(state) == turn:
+        if len(applied) >= MAX_AUTOMA_STEPS:
+            raise RuntimeError("the autopilot did not finish its turn")
+        legal = engine.legal_actions(state)
+        ends = [a for a in legal if a.verb == "end"]
+        action = ends[0] if ends and not autopilot else autopilot_action(state)
+        state = engine.apply(state, action)
+        ply = first_ply + len(applied)
+        applied.append(Applied(ply, str(action), seat, AUTOPILOT_USER_ID, AUTOPILOT_NOTE))
+    return state, applied
 
 
 def run_automa(state: Any, first_ply: int) -> tuple[Any, list[Applied]]:
@@ -230,6 +263,11 @@ class GameService:
         self._states: dict[int, tuple[int, int, Any]] = {}  # game id -> (version, ply, state)
         sysrand = random.SystemRandom()
         self._seed_source = seed_source or (lambda: sysrand.randrange(2**31))
+        #: Awaited after every committed play (under the game's lock) with the stored game and
+        #: its new state: the turn timers (`bot.timers`) plan the next deadline there.
+        self.commit_hooks: list[Callable[[GameRow, Any], Awaitable[None]]] = []
+        #: Extra embed fields `(name, value)` for the game message (`notes`).
+        self.note_providers: list[Callable[[GameRow, Any], Awaitable[tuple[str, str] | None]]] = []
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock every change to this game runs under."""
@@ -558,6 +596,34 @@ class GameService:
             )
             return TurnResult(stored, new_state, tuple(applied), turn_key(state), played=0)
 
+    async def play_automatically(
+        self, game_id: int, turn: Sequence[Any], *, autopilot: bool
+    ) -> TurnResult | None:
+        """Finish the turn `turn` (a `turn_key`) for its seat, through the same path as a
+        player's actions: the autopilot plays it (`autopilot`), or it ends as it is (`end`;
+        a decision that cannot be ended, such as a setup placement, is the autopilot's).
+        Actions are logged with `AUTOPILOT_USER_ID`. None when that turn is no longer being
+        played (already played, game over or ended): a deadline for it is void."""
+        async with self.lock(game_id):
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status != "active":
+                return None
+            state, ply = await self._state_and_ply(game)
+            if state.is_over or turn_key(state) != tuple(turn):
+                return None
+            new_state, applied = await asyncio.to_thread(
+                autoplay_turn, state, ply + 1, autopilot=autopilot
+            )
+            played = len(applied)
+            new_state, automa = await asyncio.to_thread(run_automa, new_state, ply + 1 + played)
+            applied.extend(automa)
+            stored = await self._commit_play(
+                game, new_state, applied, status="over" if new_state.is_over else None
+            )
+            if new_state.is_over:
+                self._states.pop(game.id, None)
+            return TurnResult(stored, new_state, tuple(applied), turn_key(state), played)
+
     async def _commit_play(
         self,
         game: GameRow,
@@ -579,7 +645,21 @@ class GameService:
             **{k: v for k, v in changes.items() if v is not None},
         )
         self._states[game.id] = (stored.version, last_ply, state)
+        for hook in self.commit_hooks:
+            try:
+                await hook(stored, state)
+            except Exception:  # the play is committed; a hook's failure must not undo it
+                log.exception("commit hook failed", extra={"game_id": game.id})
         return stored
+
+    async def notes(self, game: GameRow, state: Any) -> list[tuple[str, str]]:
+        """Extra `(name, value)` embed fields for the game message (e.g. the turn deadline)."""
+        notes = []
+        for provider in self.note_providers:
+            note = await provider(game, state)
+            if note is not None:
+                notes.append(note)
+        return notes
 
     # --- ending ---
 

@@ -14,7 +14,7 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -211,6 +211,33 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             state TEXT NOT NULL
         )""",
     ),
+    # 4: turn timers (bot.timers): the clock of each game's current turn, and the scheduler's
+    # jobs (deadlines and reminders), each tied to one turn and fired at most once.
+    (
+        """CREATE TABLE turn_clocks (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            turn TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            user_id INTEGER,
+            started_at REAL NOT NULL,
+            paused_at REAL,
+            paused_total REAL NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE timer_jobs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            turn TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            user_id INTEGER,
+            due_at REAL NOT NULL,
+            fired_at REAL,
+            outcome TEXT,
+            UNIQUE (game_id, turn, kind)
+        )""",
+        "CREATE INDEX timer_jobs_pending ON timer_jobs (due_at) WHERE fired_at IS NULL",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -286,6 +313,17 @@ class SQLiteStorage:
                     raise
                 await self._conn.execute("COMMIT")
         return await self.schema_version()
+
+    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """A write transaction on the shared connection, for companion stores that keep their
+        own tables in this database (`bot.timers`)."""
+        return self._transaction()
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The shared connection for reads, under the storage lock (companion stores)."""
+        async with self._lock:
+            yield self._conn
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:

@@ -19,6 +19,7 @@ import engine
 import render
 
 from .. import embeds, texts
+from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..games import GameService, UserError
 from ..replies import answering
 from ..storage import GameRow
@@ -76,6 +77,9 @@ class Lobby(commands.Cog, name="Lobby"):
         easier_two_small_start="Cynthia easier: she starts with two small trees",
         harder_grow_minus_one="Cynthia harder: growing costs her one less",
         harder_score_trees="Cynthia harder: she scores 1/2/3 per tree left at the end",
+        turn_timer="Correspondence: time per turn (off, 1h, 12h, 24h, 72h)",
+        on_timeout="When the turn timer runs out: end the turn, or the autopilot plays it",
+        on_leave="When a player leaves a running game: the autopilot takes the seat, or it ends",
     )
     async def new(
         self,
@@ -91,6 +95,9 @@ class Lobby(commands.Cog, name="Lobby"):
         easier_two_small_start: bool = False,
         harder_grow_minus_one: bool = False,
         harder_score_trees: bool = False,
+        turn_timer: TimerChoice = "off",
+        on_timeout: TimeoutChoice = "end turn",
+        on_leave: LeaveChoice = "autopilot",
     ) -> None:
         async with answering(interaction):
             if interaction.channel_id is None:
@@ -115,6 +122,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 )
             except ValueError as exc:
                 raise UserError(str(exc)) from None
+            options.update(timer_options(turn_timer, on_timeout, on_leave))
             game = await self.games.new_lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,

@@ -128,7 +128,8 @@ class Play(commands.Cog, name="Play"):
             names=[s.name for s in game.seats],
         )
         file = discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE)
-        return embeds.game_embed(game, state, recent), file, game_view(game, state)
+        notes = await self.games.notes(game, state)
+        return embeds.game_embed(game, state, recent, notes), file, game_view(game, state)
 
     async def publish(self, game_id: int) -> None:
         """Bring the channel's game message up to date.
@@ -192,6 +193,7 @@ class Play(commands.Cog, name="Play"):
             message = await channel.send(content=content, embed=embed, file=file, view=view)
             await self.bot.storage.set_message(game_id, "game", game.channel_id, message.id)
             self._shown[game_id] = (message.id, turn_key(state))
+            self.bot.dispatch("ps_turn_message", game, state, message)  # e.g. DM the player
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

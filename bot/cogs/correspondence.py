@@ -1,0 +1,310 @@
+"""Correspondence games on Discord: `/ps settings`, `/ps notify`, `/ps vacation`, `/ps leave`,
+`/ps games`, and the scheduler that fires turn deadlines and reminders.
+
+The decisions are `bot.correspondence`'s; this cog turns commands into its calls and its results
+into messages. Loading the cog (in `setup_hook`) builds the clock (`bot.clock`), registers the
+turn timers as a commit hook of the game service, and starts the scheduler (`bot.scheduler`),
+which waits until the bot is ready, plans any turn a crash left unplanned, and then fires due jobs.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .. import correspondence_texts as ct
+from .. import embeds
+from ..clock import clock_from_env, install_poke_signal
+from ..correspondence import Correspondence
+from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
+from ..games import UserError, mention, seat_label
+from ..replies import answering
+from ..scheduler import Job, JobStore, Scheduler
+from ..storage import GameRow
+from ..views import lobby_view
+
+if TYPE_CHECKING:
+    from ..app import PhotosynthesisBot
+
+log = logging.getLogger(__name__)
+
+COMMANDS = ("settings", "notify", "vacation", "leave", "games")
+NO_PINGS = discord.AllowedMentions.none()
+USER_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    """A Discord link to a message (or to the channel when there is none yet)."""
+    where = f"{guild_id or '@me'}/{channel_id}"
+    return f"https://discord.com/channels/{where}" + (f"/{message_id}" if message_id else "")
+
+
+class CorrespondenceCog(commands.Cog, name="Correspondence"):
+    """Turn timers, reminders, notifications, leaving and vacations."""
+
+    def __init__(self, bot: PhotosynthesisBot) -> None:
+        self.bot = bot
+        self.clock = clock_from_env()
+        self.service = Correspondence(bot.games, self.clock)
+        self.scheduler = Scheduler(JobStore(bot.storage), self.clock, self.fire)
+        self.service.timers.poke = self.scheduler.poke
+
+    async def cog_load(self) -> None:
+        group = self.bot.tree.get_command("ps")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load bot.cogs.lobby before bot.cogs.correspondence")
+        for command in (settings_command, notify_command, vacation_command, leave_command,
+                        games_command):  # fmt: skip
+            group.add_command(command)
+        self.bot.games.commit_hooks.append(self.service.timers.on_commit)
+        self.bot.games.note_providers.append(self.timer_note)
+        install_poke_signal(self.clock, self.scheduler.poke)
+        self.scheduler.start(before=self._before_scheduler)
+
+    async def cog_unload(self) -> None:
+        await self.scheduler.stop()
+        group = self.bot.tree.get_command("ps")
+        if isinstance(group, app_commands.Group):
+            for name in COMMANDS:
+                group.remove_command(name)
+        games = self.bot.games
+        games.commit_hooks = [h for h in games.commit_hooks if h != self.service.timers.on_commit]
+        games.note_providers = [p for p in games.note_providers if p != self.timer_note]
+
+    async def _before_scheduler(self) -> None:
+        await self.bot.wait_until_ready()
+        planned = await self.service.timers.reconcile(self.bot.games)
+        log.info("scheduler started", extra={"replanned": planned, "fake_clock": self.clock.fake})
+
+    # --- helpers ---
+
+    async def _link(self, game: GameRow) -> str:
+        stored = await self.bot.storage.message(game.id, "game")
+        return jump_link(game.guild_id, game.channel_id, stored[1] if stored else None)
+
+    async def _publish(self, game_id: int) -> None:
+        await self.bot.get_cog("Play").publish(game_id)  # type: ignore[union-attr]
+
+    async def _say(self, channel_id: int, content: str, pings=NO_PINGS) -> None:
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            await channel.send(content, allowed_mentions=pings)
+        except discord.HTTPException:
+            log.warning("could not post a notice", extra={"channel_id": channel_id})
+
+    async def _dm(self, user_id: int, content: str) -> None:
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            await channel.send(content)
+        except discord.HTTPException:
+            log.info("could not send a DM", extra={"user_id": user_id})
+
+    async def timer_note(self, game: GameRow, state: Any) -> tuple[str, str] | None:
+        """The "Turn timer" field of the game message: the deadline, or the pause."""
+        clock, deadline = await self.service.timers.deadline(game, state)
+        if clock is None or clock.user_id is None:
+            return None
+        if clock.paused_at is not None and game.options.get("turn_timer"):
+            return ct.TIMER_FIELD, ct.TIMER_PAUSED.format(player=mention(clock.user_id))
+        if deadline is None:
+            return None
+        timeout = ct.TIMEOUT_LABEL.get(game.options.get("on_timeout", "end"), "")
+        return ct.TIMER_FIELD, ct.TIMER_NOTE.format(deadline=int(deadline), timeout=timeout)
+
+    # --- the scheduler's handler ---
+
+    async def fire(self, job: Job) -> str:
+        """Fire one due job: play out a turn whose time ran out, or send a reminder."""
+        fired = await self.service.fire(job)
+        game = fired.game
+        if fired.result is not None and game is not None:
+            seat = game.seats[job.seat]
+            notation = "; ".join(fired.result.notations)
+            if seat.user_id is not None:
+                autopilot = fired.outcome.startswith("autopilot")
+                line = ct.TIMED_OUT_AUTOPILOT if autopilot else ct.TIMED_OUT_ENDED
+                await self._say(
+                    game.channel_id, line.format(player=mention(seat.user_id), notation=notation)
+                )
+            await self._publish(game.id)
+        elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
+            user_id = game.seats[job.seat].user_id
+            if user_id is None:
+                return "void"
+            content = ct.REMINDER.format(
+                player=mention(user_id),
+                game=game.id,
+                deadline=int(fired.deadline),
+                timeout=ct.TIMEOUT_LABEL.get(game.options.get("on_timeout", "end"), ""),
+                link=await self._link(game),
+            )
+            await self._say(game.channel_id, content, USER_PINGS)
+            if await self.service.wants_dm(user_id):
+                await self._dm(user_id, content)
+        return fired.outcome
+
+    @commands.Cog.listener()
+    async def on_ps_turn_message(self, game: GameRow, state: Any, message: discord.Message) -> None:
+        """A new game message was posted: DM its player if they asked for it."""
+        if state.is_over or state.current_seat is None:
+            return
+        user_id = game.seats[state.current_seat].user_id
+        if user_id is None or not await self.service.wants_dm(user_id):
+            return
+        _, deadline = await self.service.timers.deadline(game, state)
+        suffix = ct.TURN_DM_DEADLINE.format(deadline=int(deadline)) if deadline else ""
+        link = jump_link(game.guild_id, game.channel_id, message.id)
+        await self._dm(user_id, ct.TURN_DM.format(game=game.id, deadline=suffix, link=link))
+
+    # --- commands ---
+
+    async def on_settings(self, interaction: discord.Interaction, changes: dict[str, Any]) -> None:
+        async with answering(interaction):
+            game = await self.service.update_settings(
+                interaction.channel_id or 0, interaction.user.id, changes
+            )
+            if not changes:
+                await interaction.response.send_message(
+                    ct.settings_line(game.options), ephemeral=True
+                )
+                return
+            await interaction.response.send_message(
+                ct.SETTINGS_CHANGED.format(user=interaction.user.mention, **_labels(game)),
+                allowed_mentions=NO_PINGS,
+            )
+            if game.status == "lobby":
+                await self._redraw_lobby(game)
+            else:
+                await self._publish(game.id)
+
+    async def _redraw_lobby(self, game: GameRow) -> None:
+        stored = await self.bot.storage.message(game.id, "lobby")
+        if stored is None:
+            return
+        message = self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1])
+        try:
+            await message.edit(embed=embeds.lobby_embed(game), view=lobby_view(game))
+        except discord.HTTPException:
+            log.warning("could not redraw the lobby", extra={"game_id": game.id})
+
+    async def on_notify(self, interaction: discord.Interaction, on: bool) -> None:
+        async with answering(interaction):
+            await self.service.set_notify(interaction.user.id, on)
+            await interaction.response.send_message(
+                ct.NOTIFY_ON if on else ct.NOTIFY_OFF, ephemeral=True
+            )
+
+    async def on_vacation(self, interaction: discord.Interaction, on: bool) -> None:
+        async with answering(interaction):
+            if on == await self.service.on_vacation(interaction.user.id):
+                raise UserError(ct.VACATION_ALREADY_ON if on else ct.VACATION_ALREADY_OFF)
+            changed = await self.service.set_vacation(interaction.user.id, on)
+            sentence = ct.VACATION_ON.format(games=len(changed)) if on else ct.VACATION_OFF
+            await interaction.response.send_message(sentence, ephemeral=True)
+            for game_id in changed:
+                await self._publish(game_id)
+
+    async def on_leave(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            channel_id, user = interaction.channel_id or 0, interaction.user
+            game = await self.bot.games.live_game(channel_id)
+            if game is not None and game.status == "lobby":
+                game = await self.bot.games.leave(game.id, None, user.id)
+                await interaction.response.send_message(ct.LEFT_LOBBY, ephemeral=True)
+                await self._redraw_lobby(game)
+                return
+            left = await self.service.leave(channel_id, user.id)
+            sentence = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
+            await interaction.response.send_message(
+                sentence.format(user=user.mention), allowed_mentions=NO_PINGS
+            )
+            if left.ended:
+                await self.bot.get_cog("Lobby").close_messages(left.game)  # type: ignore[union-attr]
+            else:
+                await self._publish(left.game.id)
+
+    async def on_games(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            user_id = interaction.user.id
+            found = await self.service.my_games(interaction.guild_id or 0, user_id)
+            if not found:
+                raise UserError(ct.NO_GAMES)
+            lines = []
+            for game, state in found:
+                current = game.seats[state.current_seat] if state.current_seat is not None else None
+                if current is not None and current.user_id == user_id:
+                    turn = ct.YOUR_TURN
+                else:
+                    turn = ct.THEIR_TURN.format(player=seat_label(current) if current else "-")
+                _, deadline = await self.service.timers.deadline(game, state)
+                suffix = ct.DEADLINE_SUFFIX.format(deadline=int(deadline)) if deadline else ""
+                lines.append(
+                    ct.GAMES_LINE.format(
+                        game=game.id,
+                        channel=game.channel_id,
+                        turn=turn,
+                        deadline=suffix,
+                        link=await self._link(game),
+                    )
+                )
+            embed = discord.Embed(title=ct.GAMES_TITLE, description="\n".join(lines)[:4000])
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _labels(game: GameRow) -> dict[str, str]:
+    options = game.options
+    return {
+        "timer": ct.TIMER_LABEL.get(options.get("turn_timer", 0), ""),
+        "timeout": ct.TIMEOUT_LABEL.get(options.get("on_timeout", "end"), ""),
+        "leave": ct.LEAVE_LABEL.get(options.get("on_leave", "autopilot"), ""),
+    }
+
+
+def _cog(interaction: discord.Interaction) -> CorrespondenceCog:
+    return interaction.client.get_cog("Correspondence")  # type: ignore[union-attr,return-value]
+
+
+@app_commands.command(name="settings", description="Turn timer and leaving rules (host)")
+@app_commands.describe(
+    turn_timer="Time per turn (off, 1h, 12h, 24h, 72h)",
+    on_timeout="When the timer runs out: end the turn, or let the autopilot play it",
+    on_leave="When a player leaves a running game: the autopilot takes the seat, or it ends",
+)
+async def settings_command(
+    interaction: discord.Interaction,
+    turn_timer: TimerChoice | None = None,
+    on_timeout: TimeoutChoice | None = None,
+    on_leave: LeaveChoice | None = None,
+) -> None:
+    await _cog(interaction).on_settings(
+        interaction, timer_options(turn_timer, on_timeout, on_leave)
+    )
+
+
+@app_commands.command(name="notify", description="A direct message when it is your turn")
+async def notify_command(interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
+    await _cog(interaction).on_notify(interaction, mode == "on")
+
+
+@app_commands.command(name="vacation", description="Pause your turn timers while you are away")
+async def vacation_command(interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
+    await _cog(interaction).on_vacation(interaction, mode == "on")
+
+
+@app_commands.command(name="leave", description="Leave the lobby or the running game here")
+async def leave_command(interaction: discord.Interaction) -> None:
+    await _cog(interaction).on_leave(interaction)
+
+
+@app_commands.command(name="games", description="Your games in progress in this server")
+async def games_command(interaction: discord.Interaction) -> None:
+    await _cog(interaction).on_games(interaction)
+
+
+async def setup(bot: PhotosynthesisBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(CorrespondenceCog(bot))

@@ -1,0 +1,202 @@
+"""Correspondence games, the service side (no Discord): settings, leaving a running game,
+vacation, turn notifications, the list of a player's games, and what a fired job does.
+
+Every change runs under the game's lock (`GameService.lock`) and plans the turn again
+(`TurnTimers.plan`) before the lock is released, so the scheduler never sees a half-made change.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from . import correspondence_texts as ct
+from . import texts
+from .clock import Clock
+from .games import GameService, TurnResult, UserError, normalize_options, turn_key
+from .scheduler import Job
+from .storage import GameRow, SeatRow
+from .timers import DEADLINE, POSTPONED, TurnTimers
+
+log = logging.getLogger(__name__)
+
+NOTIFY = "notify"
+VACATION = "vacation_since"
+
+
+@dataclass(frozen=True)
+class Left:
+    """What `/ps leave` did: `ended` the game, or handed the seat to the autopilot."""
+
+    game: GameRow
+    seat: SeatRow
+    ended: bool
+
+
+@dataclass(frozen=True)
+class Fired:
+    """What a fired job did: its `outcome` (stored with the job) and what to tell players."""
+
+    outcome: str
+    game: GameRow | None = None
+    result: TurnResult | None = None  # a deadline that played a turn
+    deadline: float | None = None  # a reminder to send
+
+
+class Correspondence:
+    """See the module docstring."""
+
+    def __init__(self, games: GameService, clock: Clock) -> None:
+        self.games = games
+        self.clock = clock
+        self.timers = TurnTimers(games.storage, clock, on_vacation=self.on_vacation)
+
+    # --- preferences ---
+
+    async def _set_preference(self, user_id: int, key: str, value: Any) -> None:
+        prefs = await self.games.storage.preferences(user_id)
+        if value is None:
+            prefs.pop(key, None)
+        else:
+            prefs[key] = value
+        await self.games.storage.set_preferences(user_id, prefs)
+
+    async def wants_dm(self, user_id: int) -> bool:
+        """Whether the player asked for a DM when it is their turn (`/ps notify on`)."""
+        return bool((await self.games.storage.preferences(user_id)).get(NOTIFY))
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        await self._set_preference(user_id, NOTIFY, True if on else None)
+
+    async def on_vacation(self, user_id: int) -> bool:
+        """Whether the player is away (`/ps vacation on`): their turn timers are paused."""
+        return (await self.games.storage.preferences(user_id)).get(VACATION) is not None
+
+    async def set_vacation(self, user_id: int, on: bool) -> list[int]:
+        """Go away or come back; returns the games whose current turn (the player's) was
+        paused or resumed."""
+        if on == await self.on_vacation(user_id):
+            return []
+        await self._set_preference(user_id, VACATION, self.clock.now() if on else None)
+        changed = []
+        for clock in await self.timers.clocks_of_user(user_id):
+            await self.timers.replan(self.games, clock.game_id)
+            changed.append(clock.game_id)
+        log.info("vacation", extra={"user_id": user_id, "on": on, "games": changed})
+        return changed
+
+    # --- settings ---
+
+    async def _live(self, channel_id: int) -> GameRow:
+        game = await self.games.live_game(channel_id)
+        if game is None:
+            raise UserError(texts.NO_GAME_HERE)
+        return game
+
+    async def update_settings(
+        self, channel_id: int, user_id: int, changes: dict[str, Any]
+    ) -> GameRow:
+        """Change the correspondence options of the channel's game (host only, in the lobby
+        or in play; without `changes`, anyone gets the game). A new timer restarts the
+        current turn's clock."""
+        game = await self._live(channel_id)
+        async with self.games.lock(game.id):
+            game = await self.games.get_game(game.id)
+            if game is None or not game.is_live:
+                raise UserError(texts.NO_GAME_HERE)
+            if not changes:  # anyone may look
+                return game
+            if user_id != game.host_id:
+                raise UserError(ct.HOST_ONLY_SETTINGS.format(host=f"<@{game.host_id}>"))
+            merged = normalize_options({**game.options, **changes})
+            stored = await self.games.storage.update_game(game.id, game.version, options=merged)
+            if stored.status == "active":
+                state = await self.games.state(stored)
+                restart = merged["turn_timer"] != game.options.get("turn_timer")
+                await self.timers.plan(stored, state, force=True, restart=restart)
+        return stored
+
+    # --- leaving a running game ---
+
+    async def leave(self, channel_id: int, user_id: int) -> Left:
+        """Leave the channel's running game: the autopilot takes the seat, or the game ends
+        (the host's `on_leave` option; it also ends when no other person is left)."""
+        game = await self._live(channel_id)
+        async with self.games.lock(game.id):
+            game = await self.games.get_game(game.id)
+            if game is None or game.status != "active":
+                raise UserError(texts.NO_GAME_HERE)
+            seat = next((s for s in game.seats if s.user_id == user_id), None)
+            if seat is None:
+                raise UserError(texts.NOT_A_PLAYER)
+            others = [s for s in game.seats if s.user_id not in (None, user_id)]
+            if game.options.get("on_leave") == "end" or not others:
+                stored = await self.games.storage.update_game(
+                    game.id, game.version, status="abandoned"
+                )
+                await self.timers.plan(stored, await self.games.state(stored))
+                log.info("player left, game ended", extra={"game_id": game.id})
+                return Left(stored, seat, ended=True)
+            name = ct.AUTOPILOT_SEAT.format(name=seat.name)
+            seats = [
+                SeatRow(s.position, s.kind, None, name) if s.user_id == user_id else s
+                for s in game.seats
+            ]
+            stored = await self.games.storage.update_game(game.id, game.version, seats=seats)
+            await self.timers.plan(stored, await self.games.state(stored), force=True)
+            log.info("player left, autopilot seated", extra={"game_id": game.id})
+            return Left(stored, seat, ended=False)
+
+    # --- the list of a player's games ---
+
+    async def my_games(self, guild_id: int, user_id: int) -> list[tuple[GameRow, Any]]:
+        """The player's active games in a server, with their states, oldest first."""
+        async with (
+            self.games.storage.reading() as conn,
+            conn.execute(
+                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE g.status ="
+                " 'active' AND g.guild_id = ? AND s.user_id = ? ORDER BY g.id",
+                (guild_id, user_id),
+            ) as cur,
+        ):
+            ids = [row[0] for row in await cur.fetchall()]
+        found = []
+        for game_id in ids:
+            game = await self.games.get_game(game_id)
+            if game is not None and game.status == "active":
+                found.append((game, await self.games.state(game)))
+        return found
+
+    # --- fired jobs ---
+
+    async def fire(self, job: Job) -> Fired:
+        """Decide what a due job does (`bot.scheduler` handler, without the messages)."""
+        game = await self.games.get_game(job.game_id)
+        if game is None or game.status != "active":
+            return Fired("void")
+        if job.kind == DEADLINE:
+            return await self._deadline(game, job)
+        return await self._reminder(game, job)
+
+    async def _deadline(self, game: GameRow, job: Job) -> Fired:
+        seat = game.seats[job.seat]
+        if seat.user_id is not None and await self.on_vacation(seat.user_id):
+            return Fired(POSTPONED, game)
+        autopilot = seat.user_id is None or game.options.get("on_timeout") == "autopilot"
+        result = await self.games.play_automatically(game.id, job.turn, autopilot=autopilot)
+        if result is None:
+            return Fired("void", game)
+        how = "autopilot" if autopilot else "ended"
+        return Fired(f"{how}: {'; '.join(result.notations)}", result.game, result)
+
+    async def _reminder(self, game: GameRow, job: Job) -> Fired:
+        state = await self.games.state(game)
+        if state.is_over or turn_key(state) != job.turn:
+            return Fired("void", game)
+        _, deadline = await self.timers.deadline(game, state)
+        if deadline is None:
+            return Fired("void", game)
+        if self.clock.now() >= deadline:  # caught up after downtime: the deadline is due too
+            return Fired("moot", game)
+        return Fired("sent", game, deadline=deadline)

@@ -1,0 +1,216 @@
+"""The scheduler: fires each due job (a turn deadline or a reminder) exactly once.
+
+Jobs live in the database (`timer_jobs`, schema version 4), so they survive restarts; the
+scheduler holds nothing but a wake-up event. It claims each due job in a transaction
+(``UPDATE ... SET fired_at = ? WHERE id = ? AND fired_at IS NULL``: a job is claimed once, by one
+scheduler), hands it to the handler, and stores the handler's outcome. Then it sleeps until the
+next due time, or until poked because a job was added (`poke`). After downtime the first pass
+claims everything that came due meanwhile, oldest first.
+
+Each job is tied to one turn of one game (`bot.timers`): the handler checks that the turn is still
+being played, so a job whose turn is over does nothing (outcome ``void``). That also makes a
+deadline safe to run again: a deadline claimed but never finished (the process died in between)
+is handed out again at the next start (`requeue_unfinished`); if its turn was played meanwhile it
+is void. A reminder is not handed out again: it is sent at most once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .clock import Clock
+
+log = logging.getLogger(__name__)
+
+#: Kinds of job handed out again after a crash between claim and outcome (idempotent by turn).
+RETRIED_KINDS = ("deadline",)
+#: Pause after an unexpected error in the loop itself (not in a handler).
+ERROR_BACKOFF = 5.0
+
+
+@dataclass(frozen=True)
+class Job:
+    """One scheduled job: `kind` for the seat `seat` in the turn `turn` of a game."""
+
+    id: int
+    game_id: int
+    turn: tuple[Any, ...]
+    kind: str
+    seat: int
+    user_id: int | None
+    due_at: float
+    fired_at: float | None = None
+    outcome: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Any) -> Job:
+        return cls(
+            id=row["id"],
+            game_id=row["game_id"],
+            turn=tuple(json.loads(row["turn"])),
+            kind=row["kind"],
+            seat=row["seat"],
+            user_id=row["user_id"],
+            due_at=row["due_at"],
+            fired_at=row["fired_at"],
+            outcome=row["outcome"],
+        )
+
+
+class JobStore:
+    """The scheduler's view of `timer_jobs` (on a `SQLiteStorage`'s connection)."""
+
+    def __init__(self, storage: Any) -> None:
+        self.storage = storage
+
+    async def claim_due(self, now: float, limit: int = 100) -> list[Job]:
+        """Claim up to `limit` jobs due at `now`, oldest first, in one transaction."""
+        claimed = []
+        async with self.storage.transaction() as conn:
+            async with conn.execute(
+                "SELECT * FROM timer_jobs WHERE fired_at IS NULL AND due_at <= ?"
+                " ORDER BY due_at, id LIMIT ?",
+                (now, limit),
+            ) as cur:
+                rows = await cur.fetchall()
+            for row in rows:
+                cur = await conn.execute(
+                    "UPDATE timer_jobs SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
+                    (now, row["id"]),
+                )
+                if cur.rowcount == 1:
+                    claimed.append(Job.from_row(row))
+        return claimed
+
+    async def finish(self, job_id: int, outcome: str) -> None:
+        """Record what firing a claimed job did."""
+        async with self.storage.transaction() as conn:
+            await conn.execute(
+                "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:200], job_id)
+            )
+
+    async def next_due(self) -> float | None:
+        """The due time of the earliest unfired job, or None."""
+        async with (
+            self.storage.reading() as conn,
+            conn.execute("SELECT MIN(due_at) FROM timer_jobs WHERE fired_at IS NULL") as cur,
+        ):
+            row = await cur.fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def requeue_unfinished(self) -> int:
+        """Hand out again the deadlines claimed but never finished (a crash in between)."""
+        marks = ", ".join("?" for _ in RETRIED_KINDS)
+        async with self.storage.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE timer_jobs SET fired_at = NULL WHERE fired_at IS NOT NULL"
+                f" AND outcome IS NULL AND kind IN ({marks})",
+                RETRIED_KINDS,
+            )
+            return cur.rowcount
+
+    async def jobs(self, game_id: int | None = None) -> list[Job]:
+        """Every job (of one game), in id order (for tests and inspection)."""
+        where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        async with (
+            self.storage.reading() as conn,
+            conn.execute(f"SELECT * FROM timer_jobs {where} ORDER BY id", params) as cur,
+        ):
+            return [Job.from_row(r) for r in await cur.fetchall()]
+
+
+Handler = Callable[[Job], Awaitable[str]]
+
+
+class Scheduler:
+    """Runs `handler(job)` once for each job as it comes due; see the module docstring.
+
+    `concurrency` jobs run at a time (each game has its own lock in the service layer).
+    """
+
+    def __init__(
+        self,
+        store: JobStore,
+        clock: Clock,
+        handler: Handler,
+        *,
+        batch: int = 100,
+        concurrency: int = 8,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.handler = handler
+        self.batch = batch
+        self._wake = asyncio.Event()
+        self._limit = asyncio.Semaphore(concurrency)
+        self._task: asyncio.Task[None] | None = None
+        self.fired = 0  # jobs handed to the handler since start
+        self.passes = 0  # claim passes since start (how often the loop woke)
+
+    def poke(self) -> None:
+        """Wake the loop: a job was added or time moved (the test clock)."""
+        self._wake.set()
+
+    def start(self, before: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Start the loop as a task; `before` is awaited first (e.g. until the bot is ready)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(before))
+
+    async def stop(self) -> None:
+        """Cancel the loop and wait for it (a job being fired is cancelled with it)."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def run_due(self) -> int:
+        """One pass: claim every job due now and fire them. Returns how many were claimed."""
+        self.passes += 1
+        jobs = await self.store.claim_due(self.clock.now(), self.batch)
+        if jobs:
+            await asyncio.gather(*(self._fire(job) for job in jobs))
+        return len(jobs)
+
+    async def _fire(self, job: Job) -> None:
+        async with self._limit:
+            try:
+                outcome = await self.handler(job)
+            except Exception as exc:
+                log.exception("job failed", extra={"job_id": job.id, "game_id": job.game_id})
+                outcome = f"error: {type(exc).__name__}"
+            self.fired += 1
+            await self.store.finish(job.id, outcome)
+            log.info(
+                "job fired",
+                extra={
+                    "job_id": job.id,
+                    "game_id": job.game_id,
+                    "kind": job.kind,
+                    "outcome": outcome,
+                },
+            )
+
+    async def _run(self, before: Callable[[], Awaitable[None]] | None) -> None:
+        if before is not None:
+            await before()
+        requeued = await self.store.requeue_unfinished()
+        if requeued:
+            log.warning("deadlines handed out again after a crash", extra={"count": requeued})
+        while True:
+            self._wake.clear()  # before reading: a poke from now on is not lost
+            try:
+                if await self.run_due():
+                    continue
+                next_due = await self.store.next_due()
+            except Exception:
+                log.exception("scheduler pass failed")
+                await asyncio.sleep(ERROR_BACKOFF)
+                continue
+            await self.clock.sleep_until(next_due, self._wake)

@@ -1,0 +1,256 @@
+"""Turn timers for correspondence games: the clock of each game's current turn and its jobs.
+
+When a turn starts (after every committed play, through `GameService.commit_hooks`) the game's
+`turn_clocks` row records the turn (`turn_key`), the seat, its player and the start time, and the
+turn's jobs are written in the same transaction (`timer_jobs`, fired by `bot.scheduler`):
+
+- with a turn timer of T hours: a ``deadline`` at start + T, and reminders (``reminder-50``,
+  ``reminder-90``) at half time and when a tenth of the time is left;
+- for a seat whose player left the game (the autopilot holds it): a ``deadline`` due at once, so
+  the autopilot plays that turn straight away, through the scheduler;
+- no timer: no jobs.
+
+Vacation pauses the clock of every turn the player holds: while away their turns have no jobs;
+back home, the time away is added to the turn (``paused_total``) and the jobs are planned again,
+so the deadline moves by exactly the time away. A turn that starts while its player is away
+starts paused.
+
+The jobs of a turn are unique per kind (``UNIQUE (game_id, turn, kind)``): planning again (a new
+timer setting, vacation, a player leaving) replaces the unfired jobs and never repeats one that
+already fired.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .clock import Clock
+from .games import GameService, turn_key
+from .storage import GameRow
+
+log = logging.getLogger(__name__)
+
+HOUR = 3600.0
+#: Reminders: (kind, fraction of the timer elapsed when it is sent).
+REMINDERS = (("reminder-50", 0.5), ("reminder-90", 0.9))
+DEADLINE = "deadline"
+#: The outcome a deadline gets when its player is away (planned again on their return).
+POSTPONED = "postponed"
+
+
+@dataclass(frozen=True)
+class TurnClock:
+    """The clock of a game's current turn."""
+
+    game_id: int
+    version: int
+    turn: tuple[Any, ...]
+    seat: int
+    user_id: int | None
+    started_at: float
+    paused_at: float | None
+    paused_total: float
+
+    def deadline(self, hours: int) -> float | None:
+        """When the turn ends with a timer of `hours` (None: no timer, or paused)."""
+        if not hours or self.paused_at is not None:
+            return None
+        return self.started_at + self.paused_total + hours * HOUR
+
+    @classmethod
+    def from_row(cls, row: Any) -> TurnClock:
+        return cls(
+            game_id=row["game_id"],
+            version=row["version"],
+            turn=tuple(json.loads(row["turn"])),
+            seat=row["seat"],
+            user_id=row["user_id"],
+            started_at=row["started_at"],
+            paused_at=row["paused_at"],
+            paused_total=row["paused_total"],
+        )
+
+
+def timer_hours(game: GameRow) -> int:
+    """The game's turn timer in hours (0 = off)."""
+    return int(game.options.get("turn_timer") or 0)
+
+
+def planned_jobs(game: GameRow, clock: TurnClock, now: float) -> list[tuple[str, float]]:
+    """The `(kind, due_at)` jobs of a turn (see the module docstring). Reminders already past
+    when planning (a shortened timer) are left out; a past deadline is due at once."""
+    seat = game.seats[clock.seat]
+    if seat.kind != "human":
+        return []
+    if seat.user_id is None:  # the player left: the autopilot plays at once
+        return [(DEADLINE, clock.started_at)]
+    deadline = clock.deadline(timer_hours(game))
+    if deadline is None:
+        return []
+    span = timer_hours(game) * HOUR
+    jobs = [(DEADLINE, deadline)]
+    for kind, fraction in REMINDERS:
+        due = deadline - (1 - fraction) * span
+        if due > now:
+            jobs.append((kind, due))
+    return jobs
+
+
+class TurnTimers:
+    """Plans turn clocks and their jobs (see the module docstring)."""
+
+    def __init__(
+        self,
+        storage: Any,
+        clock: Clock,
+        *,
+        on_vacation: Callable[[int], Any],
+        poke: Callable[[], None] = lambda: None,
+    ) -> None:
+        """`on_vacation(user_id)` is an awaitable that says whether a player is away; `poke`
+        wakes the scheduler after jobs were written."""
+        self.storage = storage
+        self.clock = clock
+        self.on_vacation = on_vacation
+        self.poke = poke
+
+    # --- reading ---
+
+    async def turn_clock(self, game_id: int) -> TurnClock | None:
+        """The clock of a game's current turn, if planned."""
+        async with (
+            self.storage.reading() as conn,
+            conn.execute("SELECT * FROM turn_clocks WHERE game_id = ?", (game_id,)) as cur,
+        ):
+            row = await cur.fetchone()
+        return None if row is None else TurnClock.from_row(row)
+
+    async def clocks_of_user(self, user_id: int) -> list[TurnClock]:
+        """The clocks of every turn a player holds now."""
+        async with (
+            self.storage.reading() as conn,
+            conn.execute("SELECT * FROM turn_clocks WHERE user_id = ?", (user_id,)) as cur,
+        ):
+            return [TurnClock.from_row(r) for r in await cur.fetchall()]
+
+    async def deadline(self, game: GameRow, state: Any) -> tuple[TurnClock | None, float | None]:
+        """The current turn's clock and deadline (None when there is none or it is paused)."""
+        clock = await self.turn_clock(game.id)
+        if clock is None or state.is_over or clock.turn != turn_key(state):
+            return None, None
+        return clock, clock.deadline(timer_hours(game))
+
+    # --- planning ---
+
+    async def on_commit(self, game: GameRow, state: Any) -> None:
+        """`GameService` commit hook: plan the turn if it changed."""
+        await self.plan(game, state)
+
+    async def plan(
+        self, game: GameRow, state: Any, *, force: bool = False, restart: bool = False
+    ) -> TurnClock | None:
+        """Bring the game's turn clock and jobs up to date with `state` (call under the game's
+        lock). The same turn keeps its clock unless `force` (settings, seat or vacation
+        changed: the jobs are planned again on the same clock) or `restart` (a new timer:
+        the turn's clock starts again now)."""
+        now = self.clock.now()
+        if game.status != "active" or state.is_over or state.current_seat is None:
+            await self._clear(game.id)
+            return None
+        key, seat = turn_key(state), game.seats[state.current_seat]
+        old = await self.turn_clock(game.id)
+        same = old is not None and old.turn == key
+        if same and not force and old is not None and old.user_id == seat.user_id:
+            if old.version != game.version:
+                await self._set_version(game.id, game.version)
+            return old
+        away = seat.user_id is not None and bool(await self.on_vacation(seat.user_id))
+        if same and old is not None and not restart:
+            started, paused_at, total = old.started_at, old.paused_at, old.paused_total
+            if paused_at is not None and not away:  # back home: the time away is added
+                total, paused_at = total + (now - paused_at), None
+            elif paused_at is None and away:
+                paused_at = now
+        else:
+            started, paused_at, total = now, (now if away else None), 0.0
+        clock = TurnClock(
+            game.id, game.version, key, seat.position, seat.user_id, started, paused_at, total
+        )
+        await self._write(clock, planned_jobs(game, clock, now))
+        return clock
+
+    async def _write(self, clock: TurnClock, jobs: list[tuple[str, float]]) -> None:
+        turn = json.dumps(list(clock.turn))
+        async with self.storage.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO turn_clocks (game_id, version, turn, seat, user_id, started_at,"
+                " paused_at, paused_total) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,"
+                " turn = excluded.turn, seat = excluded.seat, user_id = excluded.user_id,"
+                " started_at = excluded.started_at, paused_at = excluded.paused_at,"
+                " paused_total = excluded.paused_total",
+                (
+                    clock.game_id,
+                    clock.version,
+                    turn,
+                    clock.seat,
+                    clock.user_id,
+                    clock.started_at,
+                    clock.paused_at,
+                    clock.paused_total,
+                ),
+            )
+            await conn.execute(
+                "DELETE FROM timer_jobs WHERE game_id = ? AND (fired_at IS NULL OR outcome = ?)",
+                (clock.game_id, POSTPONED),
+            )
+            await conn.executemany(
+                "INSERT OR IGNORE INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(clock.game_id, turn, kind, clock.seat, clock.user_id, due) for kind, due in jobs],
+            )
+        if jobs:
+            self.poke()
+
+    async def _clear(self, game_id: int) -> None:
+        async with self.storage.transaction() as conn:
+            await conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
+            await conn.execute(
+                "DELETE FROM timer_jobs WHERE game_id = ? AND fired_at IS NULL", (game_id,)
+            )
+
+    async def _set_version(self, game_id: int, version: int) -> None:
+        async with self.storage.transaction() as conn:
+            await conn.execute(
+                "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (version, game_id)
+            )
+
+    async def replan(self, games: GameService, game_id: int) -> None:
+        """Plan a game's current turn again (its settings, seats or player's vacation changed)."""
+        async with games.lock(game_id):
+            game = await games.get_game(game_id)
+            if game is None:
+                return
+            state = await games.state(game) if game.config is not None else None
+            if state is not None:
+                await self.plan(game, state, force=True)
+
+    async def reconcile(self, games: GameService) -> int:
+        """At start: plan every active game whose clock is missing or older than the game (a
+        crash between a play's commit and its planning). Returns how many were planned."""
+        planned = 0
+        for game in await games.storage.games_with_status("active"):
+            clock = await self.turn_clock(game.id)
+            if clock is not None and clock.version == game.version:
+                continue
+            async with games.lock(game.id):
+                fresh = await games.get_game(game.id)
+                if fresh is None or fresh.config is None:
+                    continue
+                await self.plan(fresh, await games.state(fresh))
+                planned += 1
+        return planned

@@ -1,0 +1,93 @@
+"""Helpers for the correspondence e2e tests: the controllable clock and reads of the timers.
+
+`TestClock` writes the fake UNIX time to a file the bot reads (``PS_FAKE_CLOCK_FILE``) and pokes
+the bot process with SIGUSR1 so its scheduler looks at the new time (see `bot.clock`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.fakediscord import BotProcess, FakeMessage
+from tests.e2e.test_lobby import db_rows
+
+T0 = 1_900_000_000.0
+HOUR = 3600.0
+
+
+class TestClock:
+    """The fake time of the bot processes of one test."""
+
+    __test__ = False  # not a test class
+
+    def __init__(self, tmp_path: Path, start: float = T0) -> None:
+        self.path = tmp_path / "clock.txt"
+        self.now = start
+        self._write()
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"PS_FAKE_CLOCK_FILE": str(self.path)}
+
+    def _write(self) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(repr(self.now))
+        os.replace(tmp, self.path)  # the bot never reads a half-written file
+
+    def set(self, now: float, bot: BotProcess | None = None) -> None:
+        """Move the time (and poke the running bot)."""
+        self.now = now
+        self._write()
+        if bot is not None and bot.running:
+            assert bot.process is not None
+            os.kill(bot.process.pid, signal.SIGUSR1)
+
+    def advance(self, seconds: float, bot: BotProcess | None = None) -> None:
+        self.set(self.now + seconds, bot)
+
+
+def jobs(bot: BotProcess, game_id: int = 1) -> list[tuple]:
+    """(kind, due_at, fired_at, outcome) of a game's timer jobs, in id order."""
+    return db_rows(
+        bot,
+        "SELECT kind, due_at, fired_at, outcome FROM timer_jobs WHERE game_id = ? ORDER BY id",
+        (game_id,),
+    )
+
+
+def pending(bot: BotProcess, game_id: int = 1) -> dict[str, float]:
+    return {k: due for k, due, fired, _ in jobs(bot, game_id) if fired is None}
+
+
+def finished(bot: BotProcess, game_id: int = 1) -> list[tuple[str, str]]:
+    return [(k, outcome) for k, _, fired, outcome in jobs(bot, game_id) if outcome is not None]
+
+
+def rel(t: float) -> str:
+    """A Discord relative timestamp."""
+    return f"<t:{int(t)}:R>"
+
+
+def timer_field(message: FakeMessage) -> str | None:
+    for embed in message.embeds:
+        for f in embed.get("fields", []):
+            if f["name"] == "Turn timer":
+                return f["value"]
+    return None
+
+
+async def wait_db(predicate: Callable[[], Any], timeout: float = 10, what: str = "") -> Any:
+    """Wait until `predicate()` (a read of the bot's database) is truthy; the fake's
+    `wait_until` only re-checks on Discord traffic, and an outcome is stored after it."""
+    deadline = time.monotonic() + timeout
+    while not (result := predicate()):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout}s waiting for {what or predicate}")
+        await asyncio.sleep(0.02)
+    return result

@@ -1,0 +1,296 @@
+"""Correspondence games end to end, on a controllable clock: turn timers with reminders and
+deadlines, the autopilot, notifications, `/ps settings`, `/ps games`, leaving, vacations, and a
+deadline across a restart. Time only moves when a test says so (`TestClock`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import correspondence_texts as ct
+from tests.e2e.corr import (
+    HOUR,
+    T0,
+    TestClock,
+    finished,
+    jobs,
+    pending,
+    rel,
+    timer_field,
+    wait_db,
+)
+from tests.e2e.fakediscord import FakeDiscord, FakeMessage
+from tests.e2e.test_lobby import (
+    action_rows,
+    answered,
+    click,
+    db_rows,
+    field,
+    game_rows,
+    is_game_message,
+    mention,
+    new_lobby,
+    next_game_message,
+    refused,
+    seat_rows,
+)
+
+AUTOPILOT = 0  # the user id logged for the autopilot's actions
+HOURGLASS = "\N{HOURGLASS WITH FLOWING SAND}"
+ALARM = "\N{ALARM CLOCK}"
+
+
+@pytest.fixture
+def clock(tmp_path) -> TestClock:
+    return TestClock(tmp_path)
+
+
+async def two_player_game(fake: FakeDiscord, chan: str, alice, bob, **options) -> FakeMessage:
+    lobby = await new_lobby(fake, alice, chan, **options)
+    await click(fake, bob, lobby, "Join")
+    await click(fake, alice, lobby, "Start")
+    return await fake.wait_for_message(chan, is_game_message())
+
+
+def notice(text: str):
+    """A plain channel message (not a game message) with exactly this text."""
+    return lambda m: not m.embeds and m.content == text
+
+
+async def play(fake: FakeDiscord, user, chan: str, action: str) -> None:
+    it = await answered(
+        await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
+    )
+    assert it.content.startswith("You played"), it.content
+
+
+async def test_turn_timer_reminders_deadline_and_dm(fake: FakeDiscord, bot_process, clock) -> None:
+    """A 1 h timer: the deadline in the game message, reminders at 30 and 54 minutes that
+    mention the player, then the turn ends as it is (in setup the autopilot places) exactly
+    once; the next player is mentioned and, having opted in, gets a DM with a jump link."""
+    bot = await bot_process(env=clock.env)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("slow")
+    it = await answered(await fake.slash(bob, "ps notify", options={"mode": "on"}, channel_id=chan))
+    assert it.ephemeral and it.content == ct.NOTIFY_ON
+    msg = await two_player_game(fake, chan, alice, bob, turn_timer="1h")
+    deadline = T0 + HOUR
+    assert msg.content == f"{mention(alice)}, it is your turn."
+    assert rel(deadline) in timer_field(msg) and "the turn ends as it is" in timer_field(msg)
+    assert pending(bot) == {
+        "deadline": deadline,
+        "reminder-50": T0 + HOUR / 2,
+        "reminder-90": T0 + 0.9 * HOUR,
+    }
+
+    # 30 minutes: the first reminder, in the channel, mentioning Alice, with a jump link.
+    clock.advance(HOUR / 2, bot)
+    reminder = await fake.wait_for_message(chan, lambda m: m.content.startswith(HOURGLASS))
+    assert mention(alice) in reminder.content and rel(deadline) in reminder.content
+    link = f"https://discord.com/channels/{fake.guild_id}/{chan}/{msg.id}"
+    assert link in reminder.content
+    clock.advance(0.4 * HOUR, bot)
+    await fake.wait_until(
+        lambda: len([m for m in fake.messages(chan) if m.content.startswith(HOURGLASS)]) == 2,
+        10,
+        "the second reminder",
+    )
+    reminders = [m for m in fake.messages(chan) if m.content.startswith(HOURGLASS)]
+    assert len(reminders) == 2 and fake.dms(alice) == []  # Alice did not ask for DMs
+
+    # The hour is up: setup has no "end", so the autopilot places Alice's tree; Bob's turn.
+    clock.advance(0.1 * HOUR, bot)
+    bob_msg = await next_game_message(fake, chan, msg)
+    assert bob_msg.content == f"{mention(bob)}, it is your turn."
+    ((ply, notation, seat, user),) = action_rows(bot)
+    assert (seat, user) == (0, AUTOPILOT) and notation.startswith("place ")
+    assert fake.messages(chan)[-2].content == ct.TIMED_OUT_ENDED.format(
+        player=mention(alice), notation=notation
+    )
+    assert rel(T0 + 2 * HOUR) in timer_field(bob_msg)
+    dm = await fake.wait_for_dm(bob)
+    assert f"https://discord.com/channels/{fake.guild_id}/{chan}/{bob_msg.id}" in dm.content
+    assert rel(T0 + 2 * HOUR) in dm.content
+    await wait_db(lambda: len(finished(bot)) == 3)
+    assert sorted(finished(bot)) == [
+        ("deadline", f"ended: {notation}"),
+        ("reminder-50", "sent"),
+        ("reminder-90", "sent"),
+    ]
+
+    # Bob plays in time: his turn's jobs are void when their time comes; Alice's turn is timed.
+    await play(fake, bob, chan, "place G1")
+    alice_msg = await next_game_message(fake, chan, bob_msg)
+    assert rel(T0 + 2 * HOUR) in timer_field(alice_msg)  # Alice's clock started at T0 + 1 h
+    assert len(fake.dms(bob)) == 1  # a DM only when it is Bob's turn
+    assert [r[1] for r in action_rows(bot)][1] == "place G1"
+    assert fake.late_interactions == []
+
+
+async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process, clock) -> None:
+    """The host sets a 12 h timer with the autopilot in the lobby; when Alice's time runs out in
+    the first round, the autopilot plays her whole turn under the rules (logged as the
+    autopilot). `/ps games` lists each player's games with whose turn it is and links."""
+    bot = await bot_process(env=clock.env)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan, other = fake.add_channel("slow"), fake.add_channel("other")
+    lobby = await new_lobby(fake, alice, chan)
+    await click(fake, bob, lobby, "Join")
+    await refused(
+        await fake.slash(bob, "ps settings", options={"turn_timer": "1h"}, channel_id=chan),
+        ct.HOST_ONLY_SETTINGS.format(host=mention(alice)),
+    )
+    it = await answered(
+        await fake.slash(
+            alice,
+            "ps settings",
+            options={"turn_timer": "12h", "on_timeout": "autopilot"},
+            channel_id=chan,
+        )
+    )
+    assert not it.ephemeral and "**12 hours**" in it.content
+    await fake.wait_until(
+        lambda: "turn timer 12 h, then the autopilot" in field(lobby, "Options"), 10, "lobby"
+    )
+    it = await answered(await fake.slash(bob, "ps settings", channel_id=chan))
+    assert it.ephemeral and it.content == ct.settings_line(
+        {"turn_timer": 12, "on_timeout": "autopilot", "on_leave": "autopilot"}
+    )
+    await click(fake, alice, lobby, "Start")
+    msg = await fake.wait_for_message(chan, is_game_message())
+    for user, space in ((alice, "A1"), (bob, "G1"), (alice, "D7"), (bob, "G4")):
+        await play(fake, user, chan, f"place {space}")
+        msg = await next_game_message(fake, chan, msg)
+    assert msg.embeds[0]["description"].startswith("Round 1") and timer_field(msg)
+
+    # A second game, in another channel, where Bob hosts without a timer.
+    lobby2 = await new_lobby(fake, bob, other)
+    await click(fake, alice, lobby2, "Join")
+    await click(fake, bob, lobby2, "Start")
+    msg2 = await fake.wait_for_message(other, is_game_message())
+    it = await answered(await fake.slash(alice, "ps games", channel_id=chan))
+    assert it.ephemeral
+    lines = it.embeds[0]["description"].splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"**#1** in <#{chan}>: **your turn**, ends ")
+    assert lines[0].endswith(f"https://discord.com/channels/{fake.guild_id}/{chan}/{msg.id}")
+    assert lines[1].startswith(f"**#2** in <#{other}>: {mention(bob)} to play \N{EM DASH}")
+    assert lines[1].endswith(f"/{other}/{msg2.id}")
+    carol = fake.add_user("carol")
+    await refused(await fake.slash(carol, "ps games", channel_id=chan), ct.NO_GAMES)
+
+    # 12 hours later the autopilot plays Alice's turn, to its "end".
+    before = len(action_rows(bot))
+    clock.advance(12 * HOUR, bot)
+    bob_msg = await next_game_message(fake, chan, msg)
+    assert bob_msg.content == f"{mention(bob)}, it is your turn."
+    played = action_rows(bot)[before:]
+    assert played[-1][1] == "end" and {(r[2], r[3]) for r in played} == {(0, AUTOPILOT)}
+    notations = "; ".join(r[1] for r in played)
+    timed_out = ct.TIMED_OUT_AUTOPILOT.format(player=mention(alice), notation=notations)
+    assert any(m.content == timed_out for m in fake.messages(chan))
+    await wait_db(lambda: ("deadline", f"autopilot: {notations}") in finished(bot))
+    assert sorted(finished(bot))[1:] == [("reminder-50", "moot"), ("reminder-90", "moot")]
+    assert field(bob_msg, "Last moves").splitlines()[-1].startswith("\N{LARGE ORANGE CIRCLE}")
+    assert fake.late_interactions == []
+
+
+async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> None:
+    """Bob goes on vacation during his turn: nothing fires while he is away, and his deadline
+    moves by exactly the time away. Alice leaves: the autopilot plays her seat at once. In a
+    game whose host chose "end game", leaving ends the game."""
+    bot = await bot_process(env=clock.env)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("slow")
+    msg = await two_player_game(fake, chan, alice, bob, turn_timer="24h")
+    await play(fake, alice, chan, "place A1")
+    bob_msg = await next_game_message(fake, chan, msg)
+    assert rel(T0 + 24 * HOUR) in timer_field(bob_msg)
+
+    clock.advance(HOUR, bot)
+    it = await answered(
+        await fake.slash(bob, "ps vacation", options={"mode": "on"}, channel_id=chan)
+    )
+    assert it.ephemeral and it.content == ct.VACATION_ON.format(games=1)
+    await fake.wait_until(
+        lambda: timer_field(bob_msg) == ct.TIMER_PAUSED.format(player=mention(bob)), 10, "paused"
+    )
+    assert pending(bot) == {}
+    clock.advance(48 * HOUR, bot)  # away for two days: no job is due, nothing fires
+    it = await answered(
+        await fake.slash(bob, "ps vacation", options={"mode": "on"}, channel_id=chan)
+    )
+    assert it.content == ct.VACATION_ALREADY_ON
+    it = await answered(
+        await fake.slash(bob, "ps vacation", options={"mode": "off"}, channel_id=chan)
+    )
+    assert it.content == ct.VACATION_OFF
+    deadline = T0 + 24 * HOUR + 48 * HOUR
+    assert pending(bot)["deadline"] == deadline
+    await fake.wait_until(lambda: rel(deadline) in (timer_field(bob_msg) or ""), 10, "resumed")
+    assert [r[1] for r in action_rows(bot)] == ["place A1"]
+    assert ("reminder-50", "sent") not in finished(bot)[1:]
+
+    # Alice leaves (the default: the autopilot takes her seat); Bob places; the autopilot
+    # places for her seat at once, through the scheduler.
+    it = await answered(await fake.slash(alice, "ps leave", channel_id=chan))
+    assert not it.ephemeral and it.content == ct.LEFT_AUTOPILOT.format(user=mention(alice))
+    assert seat_rows(bot)[0] == (0, "human", None)
+    await play(fake, bob, chan, "place G1")
+    bob_again = await next_game_message(
+        fake, chan, bob_msg, lambda m: m.content == f"{mention(bob)}, it is your turn."
+    )
+    rows = action_rows(bot)
+    assert rows[2][2:] == (0, AUTOPILOT) and rows[2][1].startswith("place ")
+    assert "Alice (autopilot) (orange)" in field(bob_again, "Seats")
+    await refused(
+        await fake.slash(alice, "ps play", options={"action": "end"}, channel_id=chan),
+        "You are not playing in this game.",
+    )
+
+    # Another game where the host chose that leaving ends the game.
+    chan2 = fake.add_channel("strict")
+    await two_player_game(fake, chan2, alice, bob, on_leave="end game")
+    it = await answered(await fake.slash(bob, "ps leave", channel_id=chan2))
+    assert it.content == ct.LEFT_ENDED.format(user=mention(bob))
+    assert game_rows(bot)[1][1] == "abandoned"
+    assert fake.late_interactions == []
+
+
+async def test_a_deadline_across_a_restart_fires_once(
+    fake: FakeDiscord, bot_process, clock
+) -> None:
+    """The bot is killed; the clock passes the deadline (and both reminders) while it is down;
+    on restart the deadline fires exactly once and the moot reminders are not sent. Another
+    restart fires nothing again."""
+    bot = await bot_process(env=clock.env)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("slow")
+    msg = await two_player_game(fake, chan, alice, bob, turn_timer="1h")
+    bot.kill()
+    await bot.wait_exit()
+    clock.advance(3 * HOUR)
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    bob_msg = await next_game_message(fake, chan, msg, lambda m: mention(bob) in m.content)
+    assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT)]
+    await wait_db(lambda: len(finished(bot)) == 3)
+    assert sorted(finished(bot)) == [
+        ("deadline", f"ended: {action_rows(bot)[0][1]}"),
+        ("reminder-50", "moot"),
+        ("reminder-90", "moot"),
+    ]
+    assert not any(m.content.startswith(HOURGLASS) for m in fake.messages(chan))
+    # Bob's turn started at the restart's catch-up (T0 + 3 h).
+    assert rel(T0 + 4 * HOUR) in timer_field(bob_msg)
+
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    await wait_db(lambda: "scheduler started" in bot.output().split("start #3")[-1])
+    clock.advance(HOUR, bot)  # Bob's deadline: fires once; Alice's old deadline stays fired
+    await next_game_message(fake, chan, bob_msg, lambda m: mention(alice) in m.content)
+    assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT), (1, AUTOPILOT)]
+    kinds = [k for k, _, fired, _ in jobs(bot) if fired is not None and k == "deadline"]
+    assert len(kinds) == 2
+    assert len([m for m in fake.messages(chan) if m.content.startswith(ALARM)]) == 2
+    unfinished = "SELECT COUNT(*) FROM timer_jobs WHERE outcome IS NULL AND fired_at IS NOT NULL"
+    await wait_db(lambda: db_rows(bot, unfinished) == [(0,)])

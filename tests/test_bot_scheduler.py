@@ -1,0 +1,345 @@
+"""The scheduler, its job store and the turn timers (no Discord): claims, wake-ups, catch-up,
+turn-tied deadlines, reminders, vacations and leaving, on a manual clock."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.clock import FileClock, RealClock, clock_from_env
+from bot.config import ConfigError
+from bot.correspondence import Correspondence
+from bot.games import AUTOPILOT_USER_ID, GameService, turn_key
+from bot.scheduler import Job, JobStore, Scheduler
+from bot.storage import SQLiteStorage
+from bot.timers import HOUR
+
+ALICE, BOB = 11, 22
+T0 = 1_800_000_000.0
+
+
+class ManualClock:
+    """A clock the test moves; `sleep_until` waits for the due time or a wake-up."""
+
+    fake = True
+
+    def __init__(self, now: float = T0) -> None:
+        self.t = now
+        self.sleeps: list[float | None] = []
+        self._moved = asyncio.Event()
+
+    def now(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+        self._moved.set()
+
+    async def sleep_until(self, when: float | None, wake: asyncio.Event) -> None:
+        self.sleeps.append(when)
+        while when is None or when > self.t:
+            self._moved.clear()
+            waiters = [
+                asyncio.ensure_future(wake.wait()),
+                asyncio.ensure_future(self._moved.wait()),
+            ]
+            done, pending = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            for task in pending:
+                task.cancel()
+            if wake.is_set():
+                return
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    storage = await SQLiteStorage.open(str(tmp_path / "t.db"))
+    yield storage
+    await storage.close()
+
+
+async def add_job(storage, game_id: int, kind: str, due: float, turn=("play", 1, None, 0)):
+    async with storage.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
+            " VALUES (?, ?, ?, 0, NULL, ?)",
+            (game_id, json.dumps(list(turn)), kind, due),
+        )
+
+
+async def a_game(storage, channel: int = 5) -> int:
+    game = await storage.create_game(
+        guild_id=1, channel_id=channel, host_id=ALICE, host_name="a", options={}, seed=1
+    )
+    return game.id
+
+
+async def wait_for(predicate, timeout: float = 5.0) -> None:
+    async def loop() -> None:
+        while not predicate():
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(loop(), timeout)
+
+
+# --- the job store --------------------------------------------------------------------------
+
+
+async def test_claims_are_exclusive_even_across_connections(store, tmp_path: Path) -> None:
+    game = await a_game(store)
+    for i in range(30):
+        await add_job(store, game, f"k{i}", T0 + i)
+    other = await SQLiteStorage.open(str(tmp_path / "t.db"))
+    try:
+        a, b = JobStore(store), JobStore(other)
+        first, second = await asyncio.gather(a.claim_due(T0 + 100), b.claim_due(T0 + 100))
+        ids = [j.id for j in first] + [j.id for j in second]
+        assert sorted(ids) == sorted(set(ids)) and len(ids) == 30
+        assert await a.claim_due(T0 + 100) == []
+        assert await a.next_due() is None
+    finally:
+        await other.close()
+
+
+async def test_due_order_next_due_and_requeue_of_unfinished_deadlines(store) -> None:
+    game = await a_game(store)
+    await add_job(store, game, "deadline", T0 + 20)
+    await add_job(store, game, "reminder-50", T0 + 10)
+    await add_job(store, game, "reminder-90", T0 + 30)
+    jobs = JobStore(store)
+    assert await jobs.next_due() == T0 + 10
+    claimed = await jobs.claim_due(T0 + 25)
+    assert [j.kind for j in claimed] == ["reminder-50", "deadline"]
+    assert claimed[1].turn == ("play", 1, None, 0)
+    # The process died before recording outcomes: only the deadline is handed out again.
+    assert await jobs.requeue_unfinished() == 1
+    again = await jobs.claim_due(T0 + 25)
+    assert [j.kind for j in again] == ["deadline"]
+    await jobs.finish(again[0].id, "void")
+    assert await jobs.requeue_unfinished() == 0
+    assert await jobs.next_due() == T0 + 30
+
+
+# --- the scheduler loop -----------------------------------------------------------------------
+
+
+async def test_fires_each_job_once_sleeping_until_the_next_due_time(store) -> None:
+    game = await a_game(store)
+    clock = ManualClock()
+    fired: list[int] = []
+
+    async def handler(job: Job) -> str:
+        fired.append(job.id)
+        return "ok"
+
+    jobs = JobStore(store)
+    scheduler = Scheduler(jobs, clock, handler)
+    await add_job(store, game, "a", T0 + 60)
+    scheduler.start()
+    try:
+        await wait_for(lambda: clock.sleeps == [T0 + 60])  # asleep until the job is due
+        assert fired == []
+        clock.advance(60)
+        await wait_for(lambda: len(fired) == 1)
+        await wait_for(lambda: clock.sleeps[-1] is None)  # nothing left: sleeps until poked
+        passes = scheduler.passes
+        # A new job wakes it through a poke, and it sleeps until that job is due.
+        await add_job(store, game, "b", T0 + 3600)
+        scheduler.poke()
+        await wait_for(lambda: clock.sleeps[-1] == T0 + 3600)
+        assert scheduler.passes == passes + 1 and len(fired) == 1
+        clock.advance(7200)  # past it: fired once, however far time jumped
+        await wait_for(lambda: len(fired) == 2)
+        await wait_for(lambda: clock.sleeps[-1] is None)
+        assert fired == sorted(set(fired))
+        assert [j.outcome for j in await jobs.jobs()] == ["ok", "ok"]
+    finally:
+        await scheduler.stop()
+
+
+async def test_catches_up_after_downtime_and_survives_a_failing_handler(store) -> None:
+    game = await a_game(store)
+    for i in range(250):  # more than one batch
+        await add_job(store, game, f"k{i}", T0 + i)
+    seen: list[int] = []
+
+    async def handler(job: Job) -> str:
+        seen.append(job.id)
+        if job.kind == "k7":
+            raise RuntimeError("boom")
+        return "ok"
+
+    clock = ManualClock(T0 + 10_000)  # the bot was down while all of them came due
+    scheduler = Scheduler(JobStore(store), clock, handler, batch=100)
+    scheduler.start()
+    try:
+        await wait_for(lambda: clock.sleeps and clock.sleeps[-1] is None)
+    finally:
+        await scheduler.stop()
+    assert sorted(seen) == sorted(set(seen)) and len(seen) == 250
+    outcomes = {j.kind: j.outcome for j in await JobStore(store).jobs()}
+    assert outcomes["k7"] == "error: RuntimeError" and outcomes["k8"] == "ok"
+
+
+# --- clocks -----------------------------------------------------------------------------------
+
+
+async def test_clock_from_env_is_real_unless_a_fake_clock_file_is_named(tmp_path: Path) -> None:
+    assert isinstance(clock_from_env({}), RealClock)
+    with pytest.raises(ConfigError):
+        clock_from_env({"PS_FAKE_CLOCK_FILE": str(tmp_path / "missing")})
+    path = tmp_path / "clock"
+    path.write_text("1234.5")
+    clock = clock_from_env({"PS_FAKE_CLOCK_FILE": str(path)})
+    assert isinstance(clock, FileClock) and clock.now() == 1234.5
+    path.write_text("2000")
+    assert clock.now() == 2000
+    wake = asyncio.Event()
+    await clock.sleep_until(1999, wake)  # already due: returns at once
+    wake.set()
+    await clock.sleep_until(None, wake)  # otherwise only a poke wakes it
+    real = RealClock(lambda: 100.0)
+    await asyncio.wait_for(real.sleep_until(99.0, asyncio.Event()), 1)
+
+
+# --- turn timers through the service layer ------------------------------------------------------
+
+
+@pytest.fixture
+async def corr(store):
+    games = GameService(store, seed_source=lambda: 99)
+    clock = ManualClock()
+    service = Correspondence(games, clock)
+    games.commit_hooks.append(service.timers.on_commit)
+    return service, clock
+
+
+async def started(service: Correspondence, **options):
+    games = service.games
+    game = await games.new_lobby(
+        guild_id=1, channel_id=7, host_id=ALICE, host_name="alice", options=options
+    )
+    game = await games.join(game.id, None, BOB, "bob")
+    result = await games.start(game.id, None, ALICE)
+    return result.game, result.state
+
+
+async def pending(service: Correspondence, game_id: int) -> dict[str, float]:
+    jobs = await JobStore(service.games.storage).jobs(game_id)
+    return {j.kind: j.due_at for j in jobs if j.fired_at is None}
+
+
+async def test_a_turn_gets_its_deadline_and_reminders_and_a_move_keeps_them(corr) -> None:
+    service, clock = corr
+    game, state = await started(service, turn_timer=24)
+    assert await pending(service, game.id) == {
+        "deadline": T0 + 24 * HOUR,
+        "reminder-50": T0 + 12 * HOUR,
+        "reminder-90": T0 + 0.9 * 24 * HOUR,
+    }
+    clock.advance(HOUR)
+    await service.games.play(game.id, ALICE, "place A1")  # the next turn: Bob's placement
+    jobs = await pending(service, game.id)
+    assert jobs["deadline"] == T0 + 25 * HOUR and len(jobs) == 3
+    untimed, _ = await started_elsewhere(service)
+    assert await pending(service, untimed.id) == {}
+
+
+async def started_elsewhere(service: Correspondence):
+    games = service.games
+    game = await games.new_lobby(guild_id=1, channel_id=8, host_id=BOB, host_name="bob")
+    game = await games.join(game.id, None, ALICE, "alice")
+    result = await games.start(game.id, None, BOB)
+    return result.game, result.state
+
+
+async def test_a_deadline_ends_the_turn_once_and_a_played_turn_voids_it(corr) -> None:
+    service, clock = corr
+    game, state = await started(service, turn_timer=1)
+    job = next(j for j in await JobStore(service.games.storage).jobs(game.id))
+    clock.advance(HOUR)
+    # In setup there is no "end": the autopilot places for the player.
+    fired = await service.fire(job)
+    assert fired.outcome.startswith("ended: place ")
+    rows = await service.games.storage.actions(game.id)
+    assert [(r.seat, r.user_id) for r in rows] == [(0, AUTOPILOT_USER_ID)]
+    assert (await service.fire(job)).outcome == "void"  # the same deadline again: its turn is over
+    assert len(await service.games.storage.actions(game.id)) == 1
+
+
+async def test_autopilot_plays_a_whole_turn_under_the_rules(corr) -> None:
+    service, clock = corr
+    game, state = await started(service, turn_timer=1, on_timeout="autopilot")
+    for space in ("A1", "G1", "D7", "G4"):
+        current = game.seats[state.current_seat].user_id
+        result = await service.games.play(game.id, current, f"place {space}")
+        game, state = result.game, result.state
+    assert state.phase == "play"
+    clock.advance(HOUR)
+    job = next(
+        j
+        for j in await JobStore(service.games.storage).claim_due(clock.now())
+        if j.kind == "deadline"
+    )
+    assert job.turn == turn_key(state)
+    fired = await service.fire(job)
+    assert fired.outcome.startswith("autopilot: ") and fired.outcome.endswith("end")
+    played = [r for r in await service.games.storage.actions(game.id) if r.ply > 4]
+    assert played and all(r.user_id == AUTOPILOT_USER_ID for r in played)
+    assert played[-1].notation == "end"
+
+
+async def test_reminders_are_void_or_moot_when_late(corr) -> None:
+    service, clock = corr
+    game, state = await started(service, turn_timer=12)
+    jobs = {j.kind: j for j in await JobStore(service.games.storage).jobs(game.id)}
+    clock.advance(7 * HOUR)
+    assert (await service.fire(jobs["reminder-50"])).outcome == "sent"
+    clock.advance(6 * HOUR)  # past the deadline (downtime): the late reminder is moot
+    assert (await service.fire(jobs["reminder-90"])).outcome == "moot"
+
+
+async def test_vacation_pauses_and_extends_by_the_time_away(corr) -> None:
+    service, clock = corr
+    game, state = await started(service, turn_timer=24)
+    clock.advance(2 * HOUR)
+    assert await service.set_vacation(ALICE, True) == [game.id]
+    assert await pending(service, game.id) == {}  # nothing fires while away
+    clock.advance(100 * HOUR)
+    assert await service.set_vacation(ALICE, False) == [game.id]
+    jobs = await pending(service, game.id)
+    assert jobs["deadline"] == T0 + 124 * HOUR  # 24 h, plus the 100 h away
+    # A turn that starts while its player is away starts paused.
+    await service.set_vacation(BOB, True)
+    await service.games.play(game.id, ALICE, "place A1")
+    assert await pending(service, game.id) == {}
+    clock.advance(5 * HOUR)
+    await service.set_vacation(BOB, False)
+    assert (await pending(service, game.id))["deadline"] == clock.now() + 24 * HOUR
+
+
+async def test_a_player_who_leaves_is_replaced_by_the_autopilot_at_once(corr) -> None:
+    service, clock = corr
+    game, state = await started(service)  # no timer
+    assert await pending(service, game.id) == {}
+    left = await service.leave(7, ALICE)
+    assert not left.ended and left.game.seats[0].user_id is None
+    assert left.game.seats[0].name == "alice (autopilot)"
+    assert await pending(service, game.id) == {"deadline": clock.now()}
+    job = (await JobStore(service.games.storage).claim_due(clock.now()))[0]
+    assert (await service.fire(job)).outcome.startswith("autopilot: place ")
+    assert await pending(service, game.id) == {}  # Bob's turn, no timer
+    # Bob leaving too: no person left, the game ends.
+    assert (await service.leave(7, BOB)).ended
+
+
+async def test_new_timer_restarts_the_turn_clock(corr) -> None:
+    service, clock = corr
+    game, state = await started(service, turn_timer=72)
+    clock.advance(10 * HOUR)
+    await service.update_settings(7, ALICE, {"turn_timer": 1, "on_timeout": "autopilot"})
+    assert (await pending(service, game.id))["deadline"] == clock.now() + HOUR
+    await service.update_settings(7, ALICE, {"turn_timer": 0})
+    assert await pending(service, game.id) == {}
