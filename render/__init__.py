@@ -7,7 +7,14 @@ on), so it is safe to run in a worker thread, e.g. ``await asyncio.to_thread(boa
 from __future__ import annotations
 
 from .draw import board_png, render_image
-from .layout import DEFAULT_WIDTH, space_center
+from .layout import DEFAULT_WIDTH, gap_point, space_center
 from .replay import animation
 
-__all__ = ["DEFAULT_WIDTH", "animation", "board_png", "render_image", "space_center"]
+__all__ = [
+    "DEFAULT_WIDTH",
+    "animation",
+    "board_png",
+    "gap_point",
+    "render_image",
+    "space_center",
+]

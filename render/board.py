@@ -18,22 +18,25 @@ from .model import View
 SS = 2  # supersampling of the static board
 
 _lock = threading.Lock()
-_bases: dict[tuple[int, int], Image.Image] = {}
+_bases: dict[tuple[int, int, bool], Image.Image] = {}
 
 
-def base(width: int, n_seats: int) -> Image.Image:
+def base(width: int, n_seats: int, moon: bool = False) -> Image.Image:
     """The static picture (background, board, soil, labels, panel frames) for a size.
 
-    Drawn once per ``(width, n_seats)`` and cached; callers must ``copy()`` it before drawing.
+    ``moon``: the expansion's layout (taller seat panels).
+    Drawn once per ``(width, n_seats, moon)`` and cached; callers must ``copy()`` it before
+    drawing.
     """
-    key = (width, n_seats)
+    key = (width, n_seats, moon)
     with _lock:
         im = _bases.get(key)
         if im is None:
             from .panel import draw_static_panels  # late import: panel draws on the board base
 
-            im = _draw_base(layout(width, n_seats))
-            draw_static_panels(im, layout(width, n_seats))
+            lay = layout(width, n_seats, moon)
+            im = _draw_base(lay)
+            draw_static_panels(im, lay)
             im.readonly = 1  # best effort: a reminder that the cached picture is shared
             _bases[key] = im
         return im
@@ -77,12 +80,12 @@ def _draw_base(lay: Layout) -> Image.Image:
 
 def _draw_labels(im: Image.Image, lay: Layout) -> None:
     for i in range(N_CELLS):
-        _paste_label(im, lay, i)
+        paste_label(im, lay, i)
         x, y = lay.centres[i]
         _leaf_pips(im, x, y + lay.hex_r * 0.8, LEAVES[i], lay.hex_r, P.LEAF_PIP[LEAVES[i]])
 
 
-def _paste_label(im: Image.Image, lay: Layout, i: int) -> None:
+def paste_label(im: Image.Image, lay: Layout, i: int) -> None:
     """The label of space ``i`` near the top of the space."""
     spr = sprites.label(LABELS[i], lay.s(19), max(1, round(lay.s(2.2))))
     x, y = lay.centres[i]
@@ -121,31 +124,48 @@ def _draw_legend(im: Image.Image, lay: Layout) -> None:
         )
 
 
-def draw_board(im: Image.Image, lay: Layout, v: View) -> None:
-    """Shadows, highlighted spaces, pieces and the sun, on a copy of the base."""
+def paste_piece(im: Image.Image, lay: Layout, i: int, seat: int, size: int) -> None:
+    """A seat's piece on space ``i`` (the label is drawn again over a tall crown)."""
     R = lay.hex_r
+    x, y = lay.centres[i]
+    spr, (ax, ay) = sprites.tree(seat, size, R)
+    foot = y + R * (sprites.SEED_Y if size == 0 else sprites.TREE_FOOT)
+    im.paste(spr, (round(x) - ax, round(foot) - ay), spr)
+    if size >= 2:  # a tall crown may reach the label: keep the label on top
+        paste_label(im, lay, i)
+
+
+def draw_board(im: Image.Image, lay: Layout, v: View) -> None:
+    """Shadows, highlighted spaces, pieces and the sun, on a copy of the base (with the
+    expansion: its terrain, moonlight, the Dam, animals, obstacles and tokens)."""
+    from . import moonlight  # late import: moonlight pastes pieces with this module
+
+    R = lay.hex_r
+    if v.moon is not None:
+        moonlight.draw_ground(im, lay, v)
     _, (mx, my) = sprites.hex_mask(R)
     for i, h in enumerate(v.shadows):
         if h:
             x, y = lay.centres[i]
             im.paste(P.SHADOW, (round(x) - mx, round(y) - my), sprites.shadow_mask(R, min(h, 3)))
+    if v.moon is not None:
+        moonlight.draw_moonlight(im, lay, v)
     ring, (rx, ry) = sprites.highlight_ring(R)
     for label in v.highlight:
         i = LABEL_INDEX.get(label)
         if i is not None:
             x, y = lay.centres[i]
             im.paste(ring, (round(x) - rx, round(y) - ry), ring)
-    for label, (seat, size) in sorted(v.pieces.items(), key=lambda kv: LABEL_INDEX[kv[0]]):
-        i = LABEL_INDEX[label]
-        x, y = lay.centres[i]
-        spr, (ax, ay) = sprites.tree(seat, size, R)
-        foot = y + R * (sprites.SEED_Y if size == 0 else sprites.TREE_FOOT)
-        im.paste(spr, (round(x) - ax, round(foot) - ay), spr)
-        if size >= 2:  # a tall crown may reach the label: keep the label on top
-            _paste_label(im, lay, i)
+    if v.moon is None:
+        for label, (seat, size) in sorted(v.pieces.items(), key=lambda kv: LABEL_INDEX[kv[0]]):
+            paste_piece(im, lay, LABEL_INDEX[label], seat, size)
+    else:
+        moonlight.draw_board_objects(im, lay, v)
     # The sun whose shadows are shown, with the direction its shadows fall.
     p = v.shadow_sun
     dx, dy = SUN_DIRS[p]
     spr, (ax, ay) = sprites.sun(lay.sun_r, bright=True, arrow=(-dx, -dy))
     sx, sy = lay.suns[p]
     im.paste(spr, (round(sx) - ax, round(sy) - ay), spr)
+    if v.moon is not None:
+        moonlight.draw_moon(im, lay, v)

@@ -29,8 +29,9 @@ def render_image(
         state, highlight=highlight, preview_sun=preview_sun, viewer_seat=viewer_seat, names=names
     )
     n = len(v.seats)
-    lay = layout(width, n)
-    im = board.base(width, n).copy()
+    rows = v.moon is not None and v.moon.rows
+    lay = layout(width, n, rows)
+    im = board.base(width, n, rows).copy()
     board.draw_board(im, lay, v)
     panel.draw_panels(im, lay, v)
     return im

@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import engine
+from engine import moon
+from engine import moonlight as ml
+from engine.game import setup_kind
 
 PIECES = ("seed", "small", "medium", "large")
 
@@ -56,6 +59,159 @@ class View:
     highlight: tuple[str, ...]
     viewer_seat: int | None
     winners: tuple[int, ...]  # best seats once the game is over
+    setup_kind: str | None = None  # the current setup decision ("tree", "animal", ...)
+    moon: MoonView | None = None  # Under the Moonlight, when any of its modes is on
+
+
+@dataclass(frozen=True)
+class AnimalView:
+    """An animal on the board."""
+
+    seat: int
+    animal: str  # name, e.g. "fox"
+    space: int
+    lit: bool  # it would get lunar points now
+
+
+@dataclass(frozen=True)
+class MoonSeatView:
+    """The expansion's part of one seat's panel."""
+
+    animal: str | None  # None: no animal (Cynthia) or not chosen yet
+    choosing: bool  # two animals dealt, none kept yet
+    abilities: tuple[tuple[str, bool], ...]  # (ability with its cost, used this turn)
+    babies: tuple[str, ...]  # face-up Baby Turtle tokens in the available area, by title
+    scoring: int  # Scoring tokens used
+    rich: int  # Rich soil pending
+    parts: tuple[tuple[str, int], ...]  # final score parts, once the game is over
+
+
+@dataclass(frozen=True)
+class MoonView:
+    """Everything Under the Moonlight adds to the picture.
+
+    Face-down Baby Turtle tokens are hidden information: only their spaces are read.
+    """
+
+    rows: bool  # the panels have the lunar and animal rows (Moon and Forest Animals mode)
+    gap: int  # the moon's gap, -1 without the moon
+    full: bool
+    next_gap: int
+    next_full: bool
+    beams: tuple[tuple[int, ...], ...]  # the lit part of each beam, from the border inward
+    blocked: tuple[bool, ...]  # the beam stops at the Great Elder Tree
+    lit: int  # mask of the spaces where an animal gets lunar points
+    shining: int  # mask of the shining moonstones
+    elder: int  # -1: none
+    stones: int  # mask
+    dam: tuple[int, ...]  # the Dam's three spaces (empty while not built)
+    river: bool  # draw the river (the Beaver is in play)
+    beaches: bool  # draw the beaches (the Turtle is in play)
+    face_down: tuple[int, ...]  # spaces holding a face-down Baby Turtle token
+    animals: tuple[AnimalView, ...]
+    seats: tuple[MoonSeatView, ...]
+
+
+#: Names of the abilities in the panels (the engine's titles are the rules' full names).
+ABILITY_SHORT = {
+    "dig": "Digging",
+    "run": "Running",
+    "plant": "Planting",
+    "eat": "Eating",
+    "scare": "Scaring",
+    "scratch": "Scratching",
+    "steal": "Stealing",
+    "hunt": "Hunting",
+    "grow": "Growing",
+    "dam": "Dam",
+    "improve": "Improving",
+    "hatch": "Hatching",
+    "baby": "First steps",
+}
+
+
+def _ability_costs(word: str) -> str:
+    if word in ml.LEVEL_COSTS:
+        return "/".join(str(c) for c in ml.LEVEL_COSTS[word][1:])
+    if word == "eat":
+        return f"{ml.EAT_COST[1]}-{ml.EAT_COST[-1]}"
+    return str(ml.FLAT_COSTS[word])
+
+
+def _abilities(state, seat: int, animal: int) -> tuple[tuple[str, bool], ...]:
+    ext = state.ext
+    out = []
+    if animal == ml.SQUIRREL:
+        out.append(("2 steps", False))
+    for word, (owner, _) in ml.ABILITIES.items():
+        if owner == animal:
+            used = seat == state.current_seat and bool(ext.used & ml.ABILITY_BIT[word])
+            out.append((f"{ABILITY_SHORT[word]} {_ability_costs(word)}", used))
+    return tuple(out)
+
+
+def moon_view(state, over: bool) -> MoonView:
+    """Read ``state.ext`` (the expansion) into a ``MoonView``."""
+    ext = state.ext
+    cfg = state.config
+    gap = ext.moon
+    beams: list[tuple[int, ...]] = []
+    blocked: list[bool] = []
+    direct = 0
+    if gap >= 0:
+        direct = moon.lit_by_beams(gap, ext.elder)
+        for beam in moon.BEAMS[gap]:
+            lit_part = []
+            for i in beam:
+                if not direct >> i & 1:
+                    break
+                lit_part.append(i)
+            beams.append(tuple(lit_part))
+            blocked.append(len(lit_part) < len(beam))
+    nxt = ml.tracker(state)
+    lit = ml.moonlit_spaces(state)
+    in_play = {a for a in ext.animal if a >= 0}
+    animals = tuple(
+        AnimalView(seat, ml.ANIMALS[a], space, bool(lit >> space & 1))
+        for seat, (a, space) in enumerate(zip(ext.animal, ext.at, strict=False))
+        if a >= 0 and space >= 0
+    )
+    seats = []
+    for k, seat_state in enumerate(state.seats):
+        a = ext.animal[k] if k < len(ext.animal) else -1
+        parts = ()
+        if over:
+            parts = tuple((name, int(v)) for name, v in engine.score_parts(state, k).items())
+        seats.append(
+            MoonSeatView(
+                animal=None if a < 0 else ml.ANIMALS[a],
+                choosing=a < 0 and bool(ext.dealt[k]) and seat_state.kind != "cynthia",
+                abilities=() if a < 0 else _abilities(state, k, a),
+                babies=tuple(ml.BABY_TITLES[t] for t in ext.babies[k]),
+                scoring=int(ext.scoring[k]),
+                rich=int(ext.rich[k]),
+                parts=parts,
+            )
+        )
+    return MoonView(
+        rows=bool(cfg.moon_animals),
+        gap=gap,
+        full=bool(ext.full),
+        next_gap=-1 if nxt is None else nxt[0],
+        next_full=False if nxt is None else bool(nxt[1]),
+        beams=tuple(beams),
+        blocked=tuple(blocked),
+        lit=lit,
+        shining=moon.shining(direct, ext.stones) if gap >= 0 else 0,
+        elder=ext.elder,
+        stones=ext.stones,
+        dam=moon.DAM[ext.dam] if ext.dam >= 0 else (),
+        river=ml.BEAVER in in_play or ext.dam >= 0,
+        beaches=ml.TURTLE in in_play or bool(ext.beach),
+        face_down=tuple(i for i, _token in ext.beach),
+        animals=animals,
+        seats=tuple(seats),
+    )
 
 
 def seat_names(kinds: Sequence[str], names: Sequence[str] | None) -> list[str]:
@@ -127,4 +283,6 @@ def view(
         highlight=tuple(h.strip().upper() for h in highlight),
         viewer_seat=viewer_seat,
         winners=tuple(engine.winners(state)) if d["phase"] == "over" else (),
+        setup_kind=setup_kind(state) if d["phase"] == "setup" else None,
+        moon=None if state.ext is None else moon_view(state, d["phase"] == "over"),
     )

@@ -6,8 +6,8 @@ from PIL import Image, ImageDraw
 
 from engine.geometry import DIRECTION_NAMES, SHADOW_DIRECTION, SUN_CORNER_NAMES
 
+from . import moonlight, sprites
 from . import palette as P
-from . import sprites
 from .fonts import font
 from .layout import Box, Layout
 from .model import SeatView, View
@@ -15,6 +15,14 @@ from .model import SeatView, View
 #: Where the shadows fall for each sun position.
 SHADOW_TOWARDS = tuple(DIRECTION_NAMES[d] for d in SHADOW_DIRECTION)
 PIECE_WORDS = ("seed", "small", "medium", "large")
+#: What the setup is about, by the current setup decision (two lines under "Setup").
+SETUP_LINES = {
+    "tree": ("Starting trees on", "the border spaces"),
+    "animal": ("Each keeps one of", "two animals"),
+    "settle": ("Animals go to empty", "3-leaf spaces"),
+    "elder": ("Placing the Great", "Elder Tree"),
+    "moonstone": ("Placing the", "moonstones"),
+}
 #: Heights of the piece icons in the panels (design units), by size.
 ICON_H = (15, 22, 28, 32)
 
@@ -27,6 +35,7 @@ def draw_static_panels(im: Image.Image, lay: Layout) -> None:
     """Panel frames and captions, drawn once into the cached base."""
     d = ImageDraw.Draw(im)
     cap = font(lay.s(13), bold=True)
+    sh = lay.panel_shift
     for seat, box in enumerate(lay.panels):
         d.rounded_rectangle(
             box.ints(),
@@ -39,9 +48,10 @@ def draw_static_panels(im: Image.Image, lay: Layout) -> None:
         d.rounded_rectangle(
             (x0, y0, x0 + round(lay.s(9)), y1), radius=round(lay.s(5)), fill=P.seat_colour(seat)
         )
-        d.text(_rel(lay, box, 24, 96), "AVAILABLE", font=cap, fill=P.TEXT_DIM)
-        d.text(_rel(lay, box, 246, 96), "STORE  (next price)", font=cap, fill=P.TEXT_DIM)
-        d.text(_rel(lay, box, 24, 157), "TOKENS", font=cap, fill=P.TEXT_DIM)
+        for dx, dy, text in ((24, 96, "AVAILABLE"), (246, 96, "STORE  (next price)"),
+                             (24, 157, "TOKENS")):  # fmt: skip
+            x, y = _rel(lay, box, dx, dy)
+            d.text((x, y + sh), text, font=cap, fill=P.TEXT_DIM)
     tb = lay.title_box
     d.text((tb.x, tb.y), "PHOTOSYNTHESIS", font=font(lay.s(15), bold=True), fill=P.TEXT_DIM)
     pb = lay.piles_box
@@ -79,6 +89,8 @@ def draw_panels(im: Image.Image, lay: Layout, v: View) -> None:
     _title(im, d, lay, v)
     _piles(d, lay, v)
     _sun_box(d, lay, v)
+    if v.moon is not None:
+        moonlight.tracker_box(im, d, lay, v)
 
 
 def _seat_panel(
@@ -130,13 +142,19 @@ def _seat_panel(
     )
     # Light: the number and a bar of 20.
     ly = box.y + s_(70)
-    d.text(
-        (box.x + s_(24), ly),
-        f"{s.light}",
-        font=font(s_(22), bold=True),
-        fill=P.LIGHT_ON,
-        anchor="lm",
-    )
+    if lay.moon:  # numbers right-aligned, so two digits never touch the word after them
+        d.text(
+            (box.x + s_(48), ly), f"{s.light}", font=font(s_(21), bold=True), fill=P.LIGHT_ON,
+            anchor="rm",
+        )  # fmt: skip
+    else:
+        d.text(
+            (box.x + s_(24), ly),
+            f"{s.light}",
+            font=font(s_(22), bold=True),
+            fill=P.LIGHT_ON,
+            anchor="lm",
+        )
     d.text((box.x + s_(52), ly), "light", font=font(s_(13)), fill=P.TEXT_DIM, anchor="lm")
     seg_w, seg_gap, group_gap = s_(14), s_(2.5), s_(5)
     sx = box.x + s_(92)
@@ -157,15 +175,21 @@ def _seat_panel(
             fill=P.LIGHT_ON,
             anchor="rm",
         )
+    if v.moon is not None and v.moon.rows:
+        moonlight.seat_rows(im, d, lay, box, s, v.moon.seats[s.index], v)
+    sh = lay.panel_shift
     # Pieces: available, and the store with the next price of each column.
-    iy = box.y + s_(146)  # icons stand on this line
+    iy = box.y + s_(146) + sh  # icons stand on this line
     for size in range(4):
         x = box.x + s_(22) + size * s_(54)
         _piece(im, d, lay, s.index, size, x, iy, s.available[size])
     if s.is_cynthia:
-        d.rectangle(_rel(lay, box, 244, 92) + _rel(lay, box, 470, 110), fill=P.PANEL_BG)
+        d.rectangle(
+            (box.x + s_(244), box.y + s_(92) + sh, box.x + s_(470), box.y + s_(110) + sh),
+            fill=P.PANEL_BG,
+        )
         d.text(
-            _rel(lay, box, 246, 96),
+            (box.x + s_(246), box.y + s_(96) + sh),
             "CYNTHIA (no store)",
             font=font(s_(13), bold=True),
             fill=P.TEXT_DIM,
@@ -176,7 +200,7 @@ def _seat_panel(
             _piece(im, d, lay, s.index, size, x, iy, s.store[size], price=s.prices[size])
     # Tokens.
     tx = box.x + s_(88)
-    ty = box.y + s_(165)
+    ty = box.y + s_(165) + sh
     tf = font(s_(14), bold=True)
     for leaves, points in s.tokens:
         w = s_(30)
@@ -269,8 +293,9 @@ def _title(im, d, lay: Layout, v: View) -> None:
     total = v.revolutions * 6
     if v.phase == "setup":
         d.text((x, y), "Setup", font=font(s_(32), bold=True), fill=P.TEXT)
-        d.text((x, y + s_(42)), "Starting trees on", font=font(s_(17)), fill=P.TEXT_DIM)
-        d.text((x, y + s_(64)), "the border spaces", font=font(s_(17)), fill=P.TEXT_DIM)
+        lines = SETUP_LINES.get(v.setup_kind or "tree", SETUP_LINES["tree"])
+        for j, line in enumerate(lines):
+            d.text((x, y + s_(42 + 22 * j)), line, font=font(s_(17)), fill=P.TEXT_DIM)
     else:
         d.text((x, y), f"Round {v.round}", font=font(s_(32), bold=True), fill=P.TEXT)
         d.text(

@@ -1,0 +1,469 @@
+"""Under the Moonlight in the picture: the moon and its beams, the Moon Phase Tracker, animals,
+the Great Elder Tree, moonstones, the Dam, the river and beaches, Baby Turtle tokens, and the
+expansion's rows in the seat panels.
+
+Everything is read from ``model.MoonView`` (itself read from the engine); nothing here decides a
+rule. The base game never reaches this module, so its picture is unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
+
+from engine.geometry import LABEL_INDEX, LABELS, N_CELLS
+from engine.moon import BEACHES, BORDER, N_GAPS, RIVER
+
+from . import board, sprites
+from . import moon_sprites as MS
+from . import palette as P
+from .fonts import font
+from .layout import BOARD_CX, BOARD_CY, Box, Layout, hex_points
+from .model import MoonSeatView, SeatView, View
+
+#: Opacity (0..255) of the moonlight: the wide band of a beam, its bright core, and the glow on
+#: every space where an animal is lit (the beams' spaces and the spaces by shining moonstones).
+BEAM_EDGE_A = 100
+BEAM_WIDE_A = 100
+BEAM_CORE_A = 100
+LIT_A = 72
+#: Width of a beam's band, its bright edges and its core, in units of the hex radius.
+BEAM_WIDE = 0.9
+BEAM_EDGE = 0.05
+BEAM_CORE = 0.36
+
+RIVER_WATER: P.RGB = (0x3C, 0x8C, 0xD6)
+RIVER_A = 96
+SAND: P.RGB = (0xF2, 0xDE, 0xA4)
+SAND_A = 170
+LOG: P.RGB = (0x8A, 0x5A, 0x2E)
+LOG_DARK: P.RGB = (0x4E, 0x30, 0x16)
+LOG_END: P.RGB = (0xD8, 0xB0, 0x78)
+
+#: Where things stand in a space, in units of the hex radius from its centre: alone (middle),
+#: or sharing the space with a piece (the animal at the lower right, a token at the lower left).
+ALONE = (0.0, 0.12)
+ANIMAL_BESIDE = (0.5, 0.32)
+TOKEN_BESIDE = (-0.5, 0.32)
+ANIMAL_R = 0.34  # badge radius, units of the hex radius
+
+
+def _fit(d: ImageDraw.ImageDraw, text: str, f, width: float) -> str:
+    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
+    if d.textlength(text, font=f) <= width:
+        return text
+    while text and d.textlength(text + "…", font=f) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def gap_words(gap: int) -> str:
+    """The two border spaces of a gap, e.g. ``F1–E1``."""
+    return f"{LABELS[BORDER[gap]]}–{LABELS[BORDER[(gap + 1) % N_GAPS]]}"
+
+
+# -- ground: river, beaches, the Dam, moonlight ----------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _water(hex_r: float) -> tuple[Image.Image, tuple[int, int]]:
+    mask, (mx, my) = sprites.hex_mask(hex_r, inset=0.955)
+    im = Image.new("RGBA", mask.size, RIVER_WATER + (0,))
+    im.putalpha(mask.point(lambda a: a * RIVER_A // 255))
+    big = Image.new("RGBA", (mask.width * sprites.SS, mask.height * sprites.SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    R = hex_r * sprites.SS
+    cx, cy = mx * sprites.SS, my * sprites.SS
+    for dy, half in ((0.3, 0.42),):
+        pts = []
+        for k in range(25):
+            t = -half + 2 * half * k / 24
+            pts.append((cx + t * R, cy + (dy + 0.045 * math.sin(t * 14)) * R))
+        d.line(pts, fill=(0xE8, 0xF4, 0xFF, 150), width=max(1, round(R * 0.035)), joint="curve")
+    waves = sprites._down(big, mask.size)
+    im.alpha_composite(waves)
+    return im, (mx, my)
+
+
+@lru_cache(maxsize=8)
+def _sand(hex_r: float, ring_only: bool) -> tuple[Image.Image, tuple[int, int]]:
+    mask, (mx, my) = sprites.hex_mask(hex_r, inset=0.955)
+    if ring_only:  # a beach on the river: a sandy shore around the water
+        inner, _ = sprites.hex_mask(hex_r, inset=0.72)
+        mask = ImageChops.subtract(mask, inner)
+    im = Image.new("RGBA", mask.size, SAND + (0,))
+    im.putalpha(mask.point(lambda a: a * SAND_A // 255))
+    return im, (mx, my)
+
+
+def _paste_at(im: Image.Image, spr: Image.Image, anchor: tuple[int, int], x: float, y: float):
+    im.paste(spr, (round(x) - anchor[0], round(y) - anchor[1]), spr)
+
+
+def draw_ground(im: Image.Image, lay: Layout, v: View) -> None:
+    """What lies on the soil under the shadows: river, beaches, the Dam and the moonlight."""
+    mv = v.moon
+    R = lay.hex_r
+    if mv.river:
+        spr, a = _water(R)
+        for i in RIVER:
+            _paste_at(im, spr, a, *lay.centres[i])
+    if mv.beaches:
+        for i in BEACHES:
+            spr, a = _sand(R, mv.river and i in RIVER)
+            _paste_at(im, spr, a, *lay.centres[i])
+    if mv.dam:
+        spr, (x0, y0) = _dam_layer(lay.width, mv.dam)
+        im.paste(spr, (x0, y0), spr)
+
+
+def draw_moonlight(im: Image.Image, lay: Layout, v: View) -> None:
+    """The beams and the glow of the lit spaces (over the sun's shadows: both count), then the
+    labels of every space the expansion drew on, so they stay readable."""
+    mv = v.moon
+    if mv.gap >= 0:
+        mask, (x0, y0) = _moonlight_mask(lay.width, mv.gap, mv.beams, mv.blocked, mv.lit)
+        im.paste(MS.MOON_LIGHT, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
+    for i in sorted(_touched(mv)):
+        board.paste_label(im, lay, i)
+
+
+def _touched(mv) -> set[int]:
+    out = {i for beam in mv.beams for i in beam} | set(mv.dam)
+    out |= {i for i in range(N_CELLS) if mv.lit >> i & 1}
+    if mv.river:
+        out |= set(RIVER)
+    if mv.beaches:
+        out |= set(BEACHES)
+    return out
+
+
+def _board_box(lay: Layout) -> tuple[int, int, int, int]:
+    k = lay.scale
+    r = lay.hex_r
+    return (
+        math.floor(BOARD_CX * k - 7.0 * r),
+        math.floor(BOARD_CY * k - 6.2 * r),
+        math.ceil(BOARD_CX * k + 7.0 * r),
+        math.ceil(BOARD_CY * k + 6.2 * r),
+    )
+
+
+@lru_cache(maxsize=64)
+def _moonlight_mask(
+    width: int, gap: int, beams: tuple, blocked: tuple, lit: int
+) -> tuple[Image.Image, tuple[int, int]]:
+    """An "L" mask of the moonlight over the board: each beam as a soft band from the moon
+    along its lit spaces (stopping at the Great Elder Tree), and a glow on every lit space."""
+    from .layout import layout
+
+    lay = layout(width)
+    x0, y0, x1, y1 = _board_box(lay)
+    R = lay.hex_r
+    mx, my = lay.gaps[gap]
+    from engine.moon import BEAMS
+
+    SS = sprites.SS
+    wide = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
+    d = ImageDraw.Draw(wide)
+    paths = []
+    for beam, full_beam, stopped in zip(beams, BEAMS[gap], blocked, strict=True):
+        pts = [(mx - x0, my - y0)]
+        centres = [(lay.centres[i][0] - x0, lay.centres[i][1] - y0) for i in beam]
+        pts += centres
+        if stopped:  # to the edge of the Great Elder Tree's space
+            ex, ey = lay.centres[full_beam[len(beam)]]
+            lx, ly = pts[-1]
+            ex, ey = ex - x0, ey - y0
+            dist = math.hypot(ex - lx, ey - ly)
+            keep = max(0.0, dist - 0.8 * R) / dist
+            pts.append((lx + (ex - lx) * keep, ly + (ey - ly) * keep))
+        else:  # through the last space to the board's edge
+            (ax, ay), (bx, by) = pts[-2], pts[-1]
+            step = math.hypot(bx - ax, by - ay) or 1.0
+            pts.append((bx + (bx - ax) / step * 0.75 * R, by + (by - ay) / step * 0.75 * R))
+        paths.append([(x * SS, y * SS) for x, y in pts])
+    # Drawn supersampled and scaled down: smooth edges one pixel wide (a blur would cost many
+    # more PNG bytes).
+    for fill, w in (
+        (BEAM_EDGE_A, BEAM_WIDE + 2 * BEAM_EDGE),
+        (BEAM_WIDE_A, BEAM_WIDE),
+        (BEAM_CORE_A, BEAM_CORE),
+    ):
+        for pts in paths:
+            d.line(pts, fill=fill, width=round(w * R * SS), joint="curve")
+    wide = wide.reduce(SS)
+    glow = Image.new("L", wide.size, 0)
+    hmask, (hx, hy) = sprites.hex_mask(R, inset=0.955)
+    on_beams = {i for beam in beams for i in beam}
+    for i in range(N_CELLS):
+        if lit >> i & 1 and i not in on_beams:  # lit by a shining moonstone
+            x, y = lay.centres[i]
+            px, py = round(x - x0) - hx, round(y - y0) - hy
+            glow.paste(LIT_A, (px, py, px + hmask.width, py + hmask.height), hmask)
+    return ImageChops.lighter(wide, glow), (x0, y0)
+
+
+def _hex_edges(lay: Layout, spaces) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The outline of a group of spaces: edges of their hexagons not shared by two of them."""
+    count: dict[tuple, int] = {}
+    seg: dict[tuple, tuple] = {}
+    for i in spaces:
+        pts = hex_points(*lay.centres[i], lay.hex_r)
+        for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
+            key = tuple(sorted(((round(a[0]), round(a[1])), (round(b[0]), round(b[1])))))
+            count[key] = count.get(key, 0) + 1
+            seg[key] = (a, b)
+    return [seg[k] for k, n in count.items() if n == 1]
+
+
+@lru_cache(maxsize=32)
+def _dam_layer(width: int, spaces: tuple[int, ...]) -> tuple[Image.Image, tuple[int, int]]:
+    """The Dam: a band of logs through its three spaces and a wooden edge around them."""
+    from .layout import layout
+
+    lay = layout(width)
+    R = lay.hex_r
+    xs = [lay.centres[i][0] for i in spaces]
+    ys = [lay.centres[i][1] for i in spaces]
+    x0, y0 = math.floor(min(xs) - R * 1.1), math.floor(min(ys) - R * 1.2)
+    x1, y1 = math.ceil(max(xs) + R * 1.1), math.ceil(max(ys) + R * 1.2)
+    SS = sprites.SS
+    big = Image.new("RGBA", ((x1 - x0) * SS, (y1 - y0) * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+
+    def p(x, y):
+        return ((x - x0) * SS, (y - y0) * SS)
+
+    # A wooden wash over the three spaces.
+    for i in spaces:
+        d.polygon([p(*q) for q in hex_points(*lay.centres[i], R * 0.955)], fill=LOG + (85,))
+    # The edge: logs around the three spaces, each with a grain line and cut ends.
+    edges = _hex_edges(lay, spaces)
+    w = R * 0.17 * SS
+    for a, b in edges:
+        d.line([p(*a), p(*b)], fill=LOG_DARK + (255,), width=round(w))
+    for a, b in edges:
+        d.line([p(*a), p(*b)], fill=LOG + (255,), width=round(w * 0.62))
+    for a, _ in edges:
+        r = w * 0.55
+        x, y = p(*a)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=LOG_END + (255,), outline=LOG_DARK + (255,),
+                  width=max(1, round(r * 0.3)))  # fmt: skip
+    return sprites._down(big, (x1 - x0, y1 - y0)), (x0, y0)
+
+
+# -- objects on the spaces -------------------------------------------------------------------
+
+
+def draw_board_objects(im: Image.Image, lay: Layout, v: View) -> None:
+    """Pieces, the Great Elder Tree, moonstones, face-down Baby Turtle tokens and animals, space
+    by space in reading order (lower spaces overlap upper ones, as for the pieces)."""
+    mv = v.moon
+    R = lay.hex_r
+    pieces = {LABEL_INDEX[label]: p for label, p in v.pieces.items()}
+    animals = {a.space: a for a in mv.animals}
+    tokens = set(mv.face_down)
+    for i in range(N_CELLS):
+        x, y = lay.centres[i]
+        piece = pieces.get(i)
+        stone = bool(mv.stones >> i & 1)
+        crowded = piece is not None or i == mv.elder or stone
+        if i in tokens:
+            spr, a = MS.face_down_token(R)
+            dx, dy = TOKEN_BESIDE if crowded or i in animals else ALONE
+            _paste_at(im, spr, a, x + dx * R, y + dy * R)
+        if piece is not None:
+            board.paste_piece(im, lay, i, *piece)
+        if i == mv.elder:
+            spr, a = MS.elder(R)
+            _paste_at(im, spr, a, x, y + MS.ELDER_FOOT * R)
+            board.paste_label(im, lay, i)
+        if stone:
+            spr, a = MS.stone(R, bool(mv.shining >> i & 1))
+            _paste_at(im, spr, a, x, y + 0.2 * R)
+        animal = animals.get(i)
+        if animal is not None:
+            spr, a = MS.animal_badge(animal.animal, animal.seat, ANIMAL_R * R, animal.lit)
+            dx, dy = ANIMAL_BESIDE if crowded or i in tokens else ALONE
+            _paste_at(im, spr, a, x + dx * R, y + dy * R)
+
+
+def draw_moon(im: Image.Image, lay: Layout, v: View) -> None:
+    """The moon at its gap (Half or Full), and a faint ring where it goes next."""
+    mv = v.moon
+    if mv.gap < 0:
+        return
+    if mv.next_gap >= 0 and v.phase != "over":
+        spr, a = MS.moon_ring(lay.moon_r)
+        _paste_at(im, spr, a, *lay.gaps[mv.next_gap])
+    x, y = lay.gaps[mv.gap]
+    towards = round(math.degrees(math.atan2(BOARD_CY * lay.scale - y, BOARD_CX * lay.scale - x)))
+    spr, a = MS.moon(lay.moon_r, mv.full, towards)
+    _paste_at(im, spr, a, x, y)
+
+
+# -- around the board ------------------------------------------------------------------------
+
+
+def phase_word(full: bool) -> str:
+    return "Full" if full else "Half"
+
+
+def tracker_box(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> None:
+    """The Moon Phase Tracker under the board: the moon now, and its next gap and phase."""
+    mv = v.moon
+    if mv.gap < 0:
+        return
+    s_ = lay.s
+    b = lay.moon_box
+    cx = b.x + b.w / 2
+    y1 = b.y + s_(22)
+    y2 = b.y + s_(48)
+    fb = font(s_(16), bold=True)
+    f = font(s_(15))
+    cap = font(s_(12), bold=True)
+    icon_r = s_(9)
+    # Line 1: the moon now.
+    now = f"{phase_word(mv.full)} Moon at {gap_words(mv.gap)}"
+    _moon_line(im, d, lay, cx, y1, "MOON", now, mv.full, fb, cap, icon_r)
+    if v.phase == "over":
+        return
+    nxt = f"{phase_word(mv.next_full)} at {gap_words(mv.next_gap)}"
+    _moon_line(im, d, lay, cx, y2, "NEXT ROUND", nxt, mv.next_full, f, cap, icon_r)
+
+
+def _moon_line(im, d, lay: Layout, cx: float, y: float, caption: str, text: str, full: bool,
+               f, cap, icon_r: float) -> None:  # fmt: skip
+    s_ = lay.s
+    cw = d.textlength(caption, font=cap)
+    tw = d.textlength(text, font=f)
+    total = cw + s_(8) + icon_r * 2 + s_(6) + tw
+    x = cx - total / 2
+    d.text((x, y), caption, font=cap, fill=P.TEXT_DIM, anchor="lm")
+    x += cw + s_(8)
+    spr, a = MS.moon(icon_r, full, 180)
+    _paste_at(im, spr, a, x + icon_r, y)
+    x += icon_r * 2 + s_(6)
+    d.text((x, y), text, font=f, fill=MS.LUNAR_ON, anchor="lm")
+
+
+def seat_rows(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    lay: Layout,
+    box: Box,
+    s: SeatView,
+    ms: MoonSeatView,
+    v: View,
+) -> None:
+    """A seat's expansion rows: lunar points and the animal under the light row; the animal's
+    abilities, Baby Turtle tokens or (once the game is over) the final score parts at the
+    bottom."""
+    s_ = lay.s
+    ly = box.y + s_(97)
+    if s.is_cynthia:
+        d.text((box.x + s_(24), ly), "Cynthia has no animal and no lunar points",
+               font=font(s_(14)), fill=P.TEXT_DIM, anchor="lm")  # fmt: skip
+    else:
+        d.text((box.x + s_(48), ly), str(s.lunar), font=font(s_(21), bold=True),
+               fill=MS.LUNAR_ON, anchor="rm")  # fmt: skip
+        d.text((box.x + s_(52), ly), "lunar", font=font(s_(13)), fill=P.TEXT_DIM, anchor="lm")
+        # Lunar points: 14 round pips in groups of 7, under the light bar.
+        step, r = s_(16.5), s_(6.2)
+        sx = box.x + s_(92) + r
+        for k in range(14):
+            x = sx + k * step + (k // 7) * s_(5)
+            on = k < s.lunar
+            d.ellipse(
+                (x - r, ly - r, x + r, ly + r),
+                fill=MS.LUNAR_ON if on else MS.LUNAR_OFF,
+                outline=P.mix(MS.LUNAR_ON, (0, 0, 0), 0.35) if on else None,
+            )
+    # The animal.
+    ax = box.x + s_(342)
+    if ms.animal is not None:
+        ic = MS.animal_icon(ms.animal, round(s_(13)), s.index)
+        im.paste(ic, (round(ax + s_(14) - ic.width / 2), round(ly - ic.height / 2)), ic)
+        f = font(s_(16), bold=True)
+        title = MS.ANIMAL_TITLES.get(ms.animal, ms.animal.title())
+        d.text((ax + s_(34), ly), _fit(d, title, f, box.right - ax - s_(42)), font=f,
+               fill=P.TEXT, anchor="lm")  # fmt: skip
+    elif ms.choosing:
+        f = font(s_(13))
+        d.text((ax, ly), _fit(d, "choosing an animal", f, box.right - ax - s_(8)), font=f,
+               fill=P.TEXT_DIM, anchor="lm")  # fmt: skip
+    _bottom_row(im, d, lay, box, s, ms, v)
+
+
+#: Score parts in the panels (the engine's names, shortened).
+PART_WORDS = {"baby turtle": "turtle"}
+
+
+def _bottom_row(im, d, lay: Layout, box: Box, s: SeatView, ms: MoonSeatView, v: View) -> None:
+    s_ = lay.s
+    y = box.y + s_(219)
+    x = box.x + s_(24)
+    cap = font(s_(13), bold=True)
+    f = font(s_(14), bold=True)
+    right = box.right - s_(12)
+    if ms.parts:
+        d.text((x, y), "FINAL", font=cap, fill=P.TEXT_DIM, anchor="lm")
+        x += s_(56)
+        shown = [
+            (PART_WORDS.get(name, name), value)
+            for name, value in ms.parts
+            if value or name in ("tokens", "lunar")
+        ]
+        text = " + ".join(f"{name} {value}" for name, value in shown) + f" = {s.score}"
+        size = 14.0
+        while size > 10 and d.textlength(text, font=font(s_(size), bold=True)) > right - x:
+            size -= 1
+        f = font(s_(size), bold=True)
+        for j, (name, value) in enumerate(shown):
+            part = f"{' + ' if j else ''}{name} {value}"
+            colour = MS.LUNAR_ON if name in ("lunar", "turtle") else P.TEXT
+            d.text((x, y), part, font=f, fill=colour, anchor="lm")
+            x += d.textlength(part, font=f)
+        d.text((x, y), f" = {s.score}", font=f, fill=P.SUN, anchor="lm")
+        return
+    chips = [(title, False) for title in ms.babies]
+    chips += [(f"Scoring +{3 * ms.scoring}", True)] if ms.scoring else []
+    chips += [("Rich soil next", True)] * (1 if ms.rich else 0)
+    if ms.animal == "turtle" and chips:
+        d.text((x, y), "BABY TURTLES", font=cap, fill=P.TEXT_DIM, anchor="lm")
+        x += d.textlength("BABY TURTLES", font=cap) + s_(10)
+        ic = MS.baby_icon(round(s_(8)))
+        for title, used in chips:
+            w = s_(22) + d.textlength(title, font=f) + s_(8)
+            if x + w > right:
+                d.text((x, y), "…", font=f, fill=P.TEXT, anchor="lm")
+                break
+            fill = P.PANEL_BG if used else (0xE8, 0xD6, 0xA8)
+            d.rounded_rectangle(
+                (x, y - s_(10), x + w, y + s_(10)),
+                radius=round(s_(9)),
+                fill=fill,
+                outline=(0xE8, 0xD6, 0xA8),
+                width=max(1, round(s_(1.5))),
+            )
+            im.paste(ic, (round(x + s_(4)), round(y - ic.height / 2)), ic)
+            d.text((x + s_(22), y), title, font=f, fill=(0xE8, 0xD6, 0xA8) if used else
+                   MS.INK, anchor="lm")  # fmt: skip
+            x += w + s_(5)
+        return
+    if ms.abilities and s.index == v.current_seat:  # what the seat to play may use
+        d.text((x, y), "ABILITIES", font=cap, fill=P.TEXT_DIM, anchor="lm")
+        x += d.textlength("ABILITIES", font=cap) + s_(10)
+        fa = font(s_(14))
+        for j, (text, used) in enumerate(ms.abilities):
+            if j:
+                d.text((x, y), "·", font=fa, fill=P.TEXT_DIM, anchor="lm")
+                x += s_(10)
+            w = d.textlength(text, font=fa)
+            d.text((x, y), text, font=fa, fill=P.TEXT_DIM if used else P.TEXT, anchor="lm")
+            if used:  # used this turn: struck through
+                d.line((x, y, x + w, y), fill=P.TEXT_DIM, width=max(1, round(s_(1.5))))
+            x += w + s_(6)

@@ -1,0 +1,444 @@
+"""Tests of Under the Moonlight in the board picture (render/moonlight.py, render/moon_sprites.py).
+
+Golden images: ``tests/golden/moon-*.png``, compared like the base game's goldens (mean absolute
+pixel difference). Regenerate after an intended change of the picture with
+``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_render_moonlight.py`` (see
+tests/golden/README.md), then look at them before committing.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import engine
+import render
+from engine import Config
+from engine.geometry import LABEL_INDEX, LABELS, LEAVES
+from engine.moon import BEAMS, BORDER
+from engine.moonlight import ANIMALS, BABIES, arrange
+from engine.position import build
+from render import moon_sprites
+from render.layout import BOARD_CX, BOARD_CY, layout
+from render.model import view
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN_TOLERANCE = 1.0
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+H, C = "human", "cynthia"
+ALL = {"moon_animals": True, "elder_tree": True, "moonstones": True}
+
+
+# -- positions -------------------------------------------------------------------------------
+
+
+def setup_3():
+    """Setup with all modes: animals kept and placed, the Great Elder Tree placed, moonstones
+    next; the Turtle is in play, so Baby Turtle tokens lie on the beaches."""
+    state = engine.new_game(Config(seats=(H, H, H), **ALL), seed=8)
+    for notation in ("animal turtle", "animal beaver", "animal badger", "settle C3", "settle E3",
+                     "settle D5", "elder B3"):  # fmt: skip
+        state = engine.apply(state, notation)
+    return state
+
+
+def mid_4():
+    """Round 9, all modes: Half Moon at G2-G1, the Elder on D4, a moonstone, the Dam at gap 9,
+    four face-down tokens, two face-up ones in the Turtle's panel, a lit Beaver."""
+    board = {
+        "D1": (0, 2), "E2": (0, 1), "F2": (0, 0), "C1": (1, 3), "C2": (1, 1), "A3": (2, 2),
+        "B5": (3, 3), "C6": (3, 1), "D6": (0, 1), "E6": (1, 2), "G3": (2, 1), "F4": (3, 0),
+        "E4": (2, 2), "B3": (1, 0), "G4": (3, 1), "D7": (2, 1),
+    }  # fmt: skip
+    state = build(Config(seats=(H, H, H, H), **ALL), board, light=[6, 11, 3, 15], round=9,
+                  current_seat=1, first_seat=2)  # fmt: skip
+    return arrange(
+        state,
+        animals={0: ("fox", "C3"), 1: ("turtle", "E5"), 2: ("beaver", "F1"), 3: ("owl", "B2")},
+        elder="D4",
+        moonstones=["E3"],
+        moon=(8, False),
+        lunar=[5, 9, 2, 12],
+        beach={"A4": "double", "G1": "light", "D1": "scoring", "A1": "seed"},
+        babies={1: ["rich", "medium"]},
+        dam=9,
+    )
+
+
+def full_2():
+    """A Full Moon at C6-D7 lighting a chain of three moonstones, two lit animals."""
+    board = {"A2": (0, 3), "B2": (1, 2), "D2": (0, 1), "E5": (1, 1), "F3": (0, 2), "C5": (1, 0)}
+    state = build(Config(seats=(H, H), **ALL), board, light=[4, 8], round=14)
+    return arrange(
+        state,
+        animals={0: ("squirrel", "C3"), 1: ("badger", "D6")},
+        elder="E4",
+        moonstones=["B4", "C4", "D5"],
+        moon=(2, True),
+        lunar=[7, 14],
+    )
+
+
+def over_3():
+    """The game is over: final score parts with lunar points and a used Scoring turtle; a
+    Cynthia seat has no animal."""
+    board = {"A1": (0, 3), "D4": (1, 3), "E5": (2, 2), "C2": (0, 1), "F3": (1, 1)}
+    state = build(Config(seats=(H, H, C), **ALL), board, light=[7, 2, 1], round=18)
+    state = arrange(
+        state,
+        animals={0: ("hedgehog", "C4"), 1: ("boar", "E1")},
+        elder="B3",
+        moonstones=["E2", "F2"],
+        moon=(13, True),
+        lunar=[11, 4, 0],
+        babies={1: ["light"]},
+    )
+    state.ext = state.ext._replace(scoring=(0, 1, 0))
+    seats = [s.copy() for s in state.seats]
+    seats[0].tokens = ((4, 22), (3, 18), (2, 16))
+    seats[1].tokens = ((4, 21), (2, 14), (1, 14), (1, 13))
+    seats[2].tokens = ((3, 19), (3, 18), (2, 17))
+    state.seats = tuple(seats)
+    state.phase = "over"
+    state.current_seat = None
+    return state
+
+
+POSITIONS = {
+    "moon-setup-3": (setup_3, {"names": ["Ada", "Grace", "Linus"]}),
+    "moon-mid-4": (mid_4, {"highlight": ["E5"], "names": ["Ada", "Grace", "Linus", "Barbara"]}),
+    "moon-full-2": (full_2, {"viewer_seat": 0}),
+    "moon-over-3": (over_3, {}),
+}
+
+
+def image(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def render_position(name: str) -> Image.Image:
+    make, kwargs = POSITIONS[name]
+    return image(render.board_png(make(), **kwargs))
+
+
+def mean_abs_diff(a: Image.Image, b: Image.Image) -> float:
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def colour_distance(a, b) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=False)) ** 0.5
+
+
+def patch(im: Image.Image, label: str, dx: float = 0.0, dy: float = 0.0):
+    """Mean colour of a patch in the middle of a space (free of label and leaf pips)."""
+    x, y = render.space_center(label)
+    r = layout(render.DEFAULT_WIDTH).hex_r
+    x, y = x + dx * r, y + dy * r
+    box = (round(x - 0.2 * r), round(y - 0.15 * r), round(x + 0.2 * r), round(y + 0.15 * r))
+    return ImageStat.Stat(im.crop(box)).mean
+
+
+def luminance(rgb) -> float:
+    r, g, b = rgb[:3]
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+# -- goldens ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_golden(name):
+    im = render_position(name)
+    path = GOLDEN / f"{name}.png"
+    if UPDATE:
+        im.save(path, optimize=True)
+    golden = Image.open(path).convert("RGB")
+    assert im.size == golden.size
+    diff = mean_abs_diff(im, golden)
+    assert diff <= GOLDEN_TOLERANCE, f"{name}: mean pixel difference {diff:.2f} from {path.name}"
+
+
+def test_goldens_differ_from_each_other():
+    a = render_position("moon-mid-4")
+    b = Image.open(GOLDEN / "mid-4.png").convert("RGB").resize(a.size)
+    assert mean_abs_diff(a, b) > 5 * GOLDEN_TOLERANCE
+
+
+# -- the moon and its beams ------------------------------------------------------------------
+
+
+def bare(gap: int, full: bool = False, elder: str | None = None, **kw):
+    """An empty board (no shadows) with the moon at ``gap``; animals far from it if asked."""
+    state = build(Config(seats=(H, H), **ALL), {}, round=3)
+    return arrange(state, moon=(gap, full), elder=elder, **kw)
+
+
+@pytest.mark.parametrize("gap", [0, 4, 10, 15])
+def test_beam_spaces_are_tinted(gap):
+    state = bare(gap)
+    im = image(render.board_png(state))
+    beam = {i for b in BEAMS[gap] for i in b}
+    checked = 0
+    for leaves in (1, 2, 3):
+        on = [i for i in beam if LEAVES[i] == leaves]
+        off = [i for i in range(37) if LEAVES[i] == leaves and i not in beam]
+        if not on or not off:
+            continue
+        darkest_on = min(luminance(patch(im, LABELS[i])) for i in on)
+        brightest_off = max(luminance(patch(im, LABELS[i])) for i in off)
+        assert darkest_on > brightest_off + 8, (gap, leaves, darkest_on, brightest_off)
+        for i in on:  # pale blue: more blue than the green soil gives
+            r, g, b = patch(im, LABELS[i])
+            r0, g0, b0 = patch(im, LABELS[off[0]])
+            assert b - b0 > 25, LABELS[i]
+        checked += 1
+    assert checked >= 2
+
+
+def test_a_beam_stops_at_the_great_elder_tree():
+    gap = 10  # beams F1 F2 F3 F4 F5 and E1 D2 C2 B2 A2
+    state = bare(gap, elder="F3")
+    im = image(render.board_png(state))
+    plain = image(render.board_png(bare(gap)))
+    # Before the Elder: lit in both. Behind it (F4, F5): lit only without the Elder.
+    for label in ("F1", "F2"):
+        assert colour_distance(patch(im, label), patch(plain, label)) < 3, label
+    for label in ("F4", "F5"):
+        assert luminance(patch(plain, label)) - luminance(patch(im, label)) > 8, label
+    # The other beam is untouched (C2 lies in the Elder's shadow of the sun).
+    for label in ("E1", "D2", "B2", "A2"):
+        assert colour_distance(patch(im, label), patch(plain, label)) < 3, label
+
+
+def test_gap_point_lies_between_the_two_border_spaces():
+    cx, cy = BOARD_CX, BOARD_CY
+    for gap in range(18):
+        mx, my = render.gap_point(gap)
+        a = render.space_center(LABELS[BORDER[gap]])
+        b = render.space_center(LABELS[BORDER[(gap + 1) % 18]])
+        da, db = math.dist((mx, my), a), math.dist((mx, my), b)
+        assert abs(da - db) <= 2, gap
+        assert math.dist((mx, my), (cx, cy)) > max(math.dist(a, (cx, cy)), math.dist(b, (cx, cy)))
+        half = render.gap_point(gap, 500)
+        assert abs(half[0] - mx / 2) <= 1 and abs(half[1] - my / 2) <= 1
+    assert render.gap_point(10) != render.gap_point(11)
+
+
+@pytest.mark.parametrize("gap", [0, 3, 7, 10, 14, 17])
+def test_moon_is_drawn_at_its_gap(gap):
+    im = image(render.board_png(bare(gap, full=True)))
+    for other in range(18):
+        px = im.getpixel(render.gap_point(other))
+        assert (colour_distance(px, moon_sprites.MOON_BODY) < 30) == (other == gap), (other, px)
+
+
+@pytest.mark.parametrize("gap", [2, 9])
+def test_half_and_full_moon_differ(gap):
+    """A Full Moon is bright all over; a Half Moon is dark on the side away from the board."""
+    mx, my = render.gap_point(gap)
+    cx, cy = BOARD_CX, BOARD_CY
+    d = math.dist((mx, my), (cx, cy))
+    r = layout(render.DEFAULT_WIDTH).moon_r
+    towards = (round(mx + (cx - mx) / d * r * 0.75), round(my + (cy - my) / d * r * 0.75))
+    away = (round(mx - (cx - mx) / d * r * 0.75), round(my - (cy - my) / d * r * 0.75))
+    full = image(render.board_png(bare(gap, full=True)))
+    half = image(render.board_png(bare(gap, full=False)))
+    assert colour_distance(full.getpixel((round(mx), round(my))), moon_sprites.MOON_BODY) < 30
+    for point in (towards, away):
+        assert colour_distance(full.getpixel(point), moon_sprites.MOON_DARK) > 100
+    assert colour_distance(half.getpixel(towards), moon_sprites.MOON_BODY) < 30
+    assert colour_distance(half.getpixel(away), moon_sprites.MOON_DARK) < 30
+
+
+def test_tracker_reads_the_engine():
+    state = mid_4()
+    v = view(state).moon
+    assert (v.next_gap, v.next_full) == engine.moonlight.tracker(state)
+    assert (v.gap, v.full) == (8, False)
+
+
+# -- the Great Elder Tree, moonstones, animals -----------------------------------------------
+
+
+def test_great_elder_tree_shadow_ray_is_darker():
+    """The Elder's whole ray (to the board edge) is shadowed; spaces off the ray are not."""
+    state = bare(4, elder="D4")  # moon beams on the W side: E1..., D1... (not on the ray)
+    sun = state.sun  # round 3: sun at SE, shadows fall NW: C3 B2 A1
+    shadows = engine.shadow_map(state, sun)
+    ray = [LABELS[i] for i in range(37) if shadows[i]]
+    assert ray == ["A1", "B2", "C3"]
+    v = view(state).moon
+    im = image(render.board_png(state))
+    for label in ray:
+        same_soil = [
+            LABELS[i]
+            for i in range(37)
+            if LEAVES[i] == LEAVES[LABEL_INDEX[label]]
+            and not shadows[i]
+            and not v.lit >> i & 1
+            and LABELS[i] != "D4"
+        ]
+        darkest_lit = min(luminance(patch(im, x)) for x in same_soil)
+        assert luminance(patch(im, label)) < darkest_lit - 15, label
+
+
+def test_great_elder_tree_is_in_no_seat_colour():
+    from render import palette
+
+    state = bare(4, elder="D4")
+    im = image(render.board_png(state))
+    x, y = render.space_center("D4")
+    r = layout(render.DEFAULT_WIDTH).hex_r
+    box = (round(x - 0.6 * r), round(y - 0.7 * r), round(x + 0.6 * r), round(y + 0.6 * r))
+    data = im.crop(box).tobytes()
+    pixels = list(zip(data[0::3], data[1::3], data[2::3], strict=True))
+    for seat in range(4):
+        near = sum(1 for px in pixels if colour_distance(px, palette.seat_colour(seat)) < 45)
+        assert near < 5, seat
+    teal = sum(1 for px in pixels if colour_distance(px, (0x2E, 0x6E, 0x62)) < 30)
+    assert teal > 200
+
+
+def _badge_region(label: str, beside: bool):
+    from render.moonlight import ALONE, ANIMAL_BESIDE, ANIMAL_R
+
+    x, y = render.space_center(label)
+    r = layout(render.DEFAULT_WIDTH).hex_r
+    dx, dy = ANIMAL_BESIDE if beside else ALONE
+    cx, cy = x + dx * r, y + dy * r
+    b = ANIMAL_R * r * 1.9
+    return (round(cx - b), round(cy - b), round(cx + b), round(cy + b))
+
+
+def _count_near(im: Image.Image, box, colour, tolerance: float = 30) -> int:
+    data = im.crop(box).tobytes()
+    pixels = zip(data[0::3], data[1::3], data[2::3], strict=True)
+    return sum(1 for px in pixels if colour_distance(px, colour) < tolerance)
+
+
+def test_lit_animals_are_marked():
+    state = full_2()  # the Squirrel (C3, on a beam) is lit; move the Badger off the light
+    state = arrange(state, animals={1: ("badger", "G1")})
+    v = view(state).moon
+    lit = {a.animal: a.lit for a in v.animals}
+    assert lit == {"squirrel": True, "badger": False}
+    im = image(render.board_png(state))
+    # The crescent: a dark moon cut by a bright one; and the silver halo around the badge.
+    on = _count_near(im, _badge_region("C3", False), moon_sprites.MOON_DARK, 16)
+    off = _count_near(im, _badge_region("G1", False), moon_sprites.MOON_DARK, 16)
+    assert on > 15 and off == 0, (on, off)
+    halo = [
+        _count_near(im, _badge_region(x, False), moon_sprites.MOON_LIGHT, 40) for x in ("C3", "G1")
+    ]
+    assert halo[0] > 100 and halo[1] == 0, halo
+
+
+def test_animals_carry_their_seat_colour_and_differ():
+    from render import palette
+
+    state = mid_4()
+    im = image(render.board_png(state))
+    for label, seat, beside in (("C3", 0, False), ("E5", 1, False), ("B2", 3, False),
+                                ("F1", 2, False)):  # fmt: skip
+        n = _count_near(im, _badge_region(label, beside), palette.seat_colour(seat), 40)
+        assert n > 40, (label, n)
+    badges = [moon_sprites.animal_badge(a, 0, 30.0)[0].convert("RGB") for a in ANIMALS]
+    for i in range(len(ANIMALS)):
+        for j in range(i + 1, len(ANIMALS)):
+            assert mean_abs_diff(badges[i], badges[j]) > 6, (ANIMALS[i], ANIMALS[j])
+
+
+def test_face_down_tokens_hide_which_token_they_are():
+    """Two positions differing only in the hidden tokens give byte-identical pictures."""
+    a = arrange(mid_4(), beach={"A4": "double", "G1": "light", "D1": "scoring", "A1": "seed"})
+    b = arrange(mid_4(), beach={"A4": "harvest", "G1": "small", "D1": "rich", "A1": "light"})
+    assert a.ext.beach != b.ext.beach
+    assert render.board_png(a) == render.board_png(b)
+    assert render.board_png(a, width=600) == render.board_png(b, width=600)
+    # ... while where the tokens lie is shown.
+    c = arrange(mid_4(), beach={"A4": "double", "G1": "light", "D1": "scoring", "G4": "seed"})
+    assert render.board_png(a) != render.board_png(c)
+
+
+def test_face_up_tokens_and_used_scoring_in_the_panel():
+    state = mid_4()
+    v = view(state).moon
+    assert v.seats[1].babies == ("Rich soil", "Medium")
+    assert set(v.face_down) == {LABEL_INDEX[x] for x in ("A4", "G1", "D1", "A1")}
+    more = arrange(state, babies={1: list(BABIES[:2])})
+    assert render.board_png(more) != render.board_png(state)
+
+
+def test_lunar_points_in_the_panel():
+    state = mid_4()
+    lay = layout(render.DEFAULT_WIDTH, 4, True)
+    im = image(render.board_png(state))
+    for seat, lunar in enumerate((5, 9, 2, 12)):
+        box = lay.panels[seat]
+        for k in range(14):
+            x = box.x + lay.s(92 + 6.2) + k * lay.s(16.5) + (k // 7) * lay.s(5)
+            px = im.getpixel((round(x), round(box.y + lay.s(97))))
+            want = moon_sprites.LUNAR_ON if k < lunar else moon_sprites.LUNAR_OFF
+            assert colour_distance(px, want) < 30, (seat, k, px)
+
+
+def test_final_score_parts_when_over():
+    state = over_3()
+    v = view(state)
+    parts = [dict(s.parts) for s in v.moon.seats]
+    assert parts[0]["lunar"] == 11 and parts[1]["baby turtle"] == 3
+    assert parts[2] == {"tokens": 54}
+    assert [s.score for s in v.seats] == engine.scores(state)
+    playing = state.copy()
+    playing.phase = "play"
+    playing.current_seat = 0
+    lay = layout(render.DEFAULT_WIDTH, 3, True)
+    a, b = image(render.board_png(state)), image(render.board_png(playing))
+    box = lay.panels[1]
+    row = (round(box.x), round(box.y + lay.s(207)), round(box.right), round(box.bottom))
+    assert mean_abs_diff(a.crop(row), b.crop(row)) > 3
+
+
+# -- the base game, sizes and speed ----------------------------------------------------------
+
+
+def test_base_game_keeps_its_layout():
+    assert layout(1000, 4).height == 1260 and not layout(1000, 4).moon
+    assert layout(1000, 4, True).height > layout(1000, 4).height
+    state = build(Config(seats=(H, H)), {"D4": (0, 1)})
+    assert view(state).moon is None
+
+
+def test_expansion_modes_without_the_moon():
+    """Great Elder Tree and moonstones alone: no moon, no lunar rows, the base panels."""
+    state = build(Config(seats=(H, H), elder_tree=True, moonstones=True), {"D1": (0, 2)})
+    state = arrange(state, elder="D4", moonstones=["B2", "F3"])
+    v = view(state).moon
+    assert v.gap < 0 and not v.rows and v.shining == 0
+    im = image(render.board_png(state))
+    assert im.size == (1000, layout(1000, 2).height)
+
+
+def test_expansion_pictures_are_small_and_scale():
+    for make in (mid_4, setup_3):
+        png = render.board_png(make())
+        assert len(png) <= 250 * 1024
+    small = image(render.board_png(mid_4(), width=500))
+    assert small.width == 500
+
+
+def test_whole_expansion_game_renders_within_budget():
+    from render.demo import play_through, touched
+
+    config = Config(seats=(H, H, C, C), **ALL)
+    state, last = play_through(config, seed=7, rng_seed=7)
+    assert state.is_over
+    png = render.board_png(state, highlight=touched(last))
+    assert len(png) <= 250 * 1024
+    gif = render.animation([mid_4(), mid_4()], width=320)
+    assert gif[:6] == b"GIF89a"
