@@ -45,9 +45,9 @@ LOG_END: P.RGB = (0xD8, 0xB0, 0x78)
 #: Where things stand in a space, in units of the hex radius from its centre: alone (middle),
 #: or sharing the space with a piece (the animal at the lower right, a token at the lower left).
 ALONE = (0.0, 0.12)
-ANIMAL_BESIDE = (0.5, 0.32)
+ANIMAL_BESIDE = (0.48, 0.3)
 TOKEN_BESIDE = (-0.5, 0.32)
-ANIMAL_R = 0.34  # badge radius, units of the hex radius
+ANIMAL_R = 0.37  # badge radius, units of the hex radius
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, f, width: float) -> str:

@@ -333,7 +333,7 @@ def test_lit_animals_are_marked():
     off = _count_near(im, _badge_region("G1", False), moon_sprites.MOON_DARK, 16)
     assert on > 15 and off == 0, (on, off)
     halo = [
-        _count_near(im, _badge_region(x, False), moon_sprites.MOON_LIGHT, 40) for x in ("C3", "G1")
+        _count_near(im, _badge_region(x, False), moon_sprites.MOON_LIGHT, 22) for x in ("C3", "G1")
     ]
     assert halo[0] > 100 and halo[1] == 0, halo
 
@@ -442,3 +442,21 @@ def test_whole_expansion_game_renders_within_budget():
     assert len(png) <= 250 * 1024
     gif = render.animation([mid_4(), mid_4()], width=320)
     assert gif[:6] == b"GIF89a"
+
+
+def test_rendering_in_threads_matches_serial():
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = [make() for make, _ in POSITIONS.values()] * 2
+    serial = [render.board_png(s) for s in states]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert list(pool.map(render.board_png, states)) == serial
+
+
+def test_preview_sun_keeps_the_moon():
+    state = mid_4()
+    a = image(render.board_png(state))
+    b = image(render.board_png(state, preview_sun=(state.sun + 3) % 6))
+    x, y = render.gap_point(state.ext.moon)
+    assert a.getpixel((x, y)) == b.getpixel((x, y))
+    assert mean_abs_diff(a, b) > 0.5
