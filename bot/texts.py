@@ -124,5 +124,8 @@ HELP_COMMANDS = (
     ("Next-sun preview, Game log", "buttons on the game message: the shadows and light of the "
      "next sun, and the moves with the photosynthesis events, privately"),
     ("/ps abandon", "end the game in this channel (host or Manage Channels)"),
+    ("/ps settings", "the turn timer, what happens when it runs out or a player leaves (host)"),
+    ("/ps notify, /ps vacation", "a DM when it is your turn; pause your timers while away"),
+    ("/ps leave, /ps games", "leave the game here; your games in progress in this server"),
     ("/ps rules", "a short illustrated summary of the rules"),
 )  # fmt: skip

@@ -1,0 +1,144 @@
+"""Correspondence figures: the scheduler's idle cost with 500 waiting games, the time to fire
+100 due deadlines, and the autopilot's win rate against a random legal player.
+
+Run: ``.venv/bin/python bench/scheduler_bench.py [--window SECONDS] [--skip-autopilot]``.
+
+The bot runs in its own process against the loopback fake of Discord (``tests/e2e``); the games
+are created through the service layer on its database before it starts.
+
+1. Idle: 500 started games, each waiting on a 24 h turn timer (real clock). The bot's process
+   CPU time (user + system, from /proc) is measured over a window once it is ready, and compared
+   with the same bot holding no game.
+2. Firing: 100 games with a 1 h timer on the test clock; their reminders are let fire first,
+   then the clock is moved past the deadlines and the bot poked: the time until all 100 deadlines
+   have fired (each ends a turn: the autopilot places the tree, the game message is redrawn,
+   the channel told).
+3. ``bench/autopilot_bench.py`` (200 two-seat games against a uniformly random legal player).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.clock import Clock, FileClock, RealClock  # noqa: E402
+from bot.correspondence import Correspondence  # noqa: E402
+from bot.games import GameService  # noqa: E402
+from bot.storage import SQLiteStorage  # noqa: E402
+from tests.e2e.corr import HOUR, TestClock  # noqa: E402
+from tests.e2e.fakediscord import BotProcess, FakeDiscord  # noqa: E402
+from tests.e2e.test_lobby import db_rows  # noqa: E402
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def create_games(path: Path, clock: Clock, channels: list[str], hours: int) -> None:
+    storage = await SQLiteStorage.open(str(path))
+    try:
+        games = GameService(storage)
+        service = Correspondence(games, clock)
+        games.commit_hooks.append(service.timers.on_commit)
+        for chan in channels:
+            game = await games.new_lobby(
+                guild_id=1, channel_id=int(chan), host_id=1, host_name="Alice",
+                options={"turn_timer": hours},
+            )  # fmt: skip
+            await games.join(game.id, None, 2, "Bob")
+            await games.start(game.id, None, 1)
+    finally:
+        await storage.close()
+
+
+async def start_bot(fake: FakeDiscord, tmp: Path, env: dict[str, str]) -> BotProcess:
+    bot = BotProcess(fake, tmp, env=env)
+    await bot.start()
+    await fake.wait_ready(timeout=60)
+    while "scheduler started" not in bot.output():
+        await asyncio.sleep(0.05)
+    return bot
+
+
+async def idle_cost(window: float, games: int) -> tuple[float, float]:
+    """Bot CPU seconds used over an idle window while `games` games wait on 24 h timers, and
+    the window's length."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = FakeDiscord()
+        await fake.start()
+        try:
+            channels = [fake.add_channel(f"g{i}") for i in range(games)]
+            await create_games(Path(tmp) / "bot.db", RealClock(), channels, 24)
+            bot = await start_bot(fake, Path(tmp), {})
+            await asyncio.sleep(2)  # let start-up work (resync of game messages) settle
+            assert bot.process is not None
+            before, t = cpu_seconds(bot.process.pid), time.monotonic()
+            await asyncio.sleep(window)
+            used, elapsed = cpu_seconds(bot.process.pid) - before, time.monotonic() - t
+            await bot.stop()
+            return used, elapsed
+        finally:
+            await fake.stop()
+
+
+async def firing_time(games: int) -> tuple[float, int]:
+    """Seconds from the poke until `games` due deadlines have fired; and how many fired."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = FakeDiscord()
+        await fake.start()
+        try:
+            clock = TestClock(Path(tmp))
+            channels = [fake.add_channel(f"g{i}") for i in range(games)]
+            await create_games(Path(tmp) / "bot.db", FileClock(clock.path), channels, 1)
+            bot = await start_bot(fake, Path(tmp), clock.env)
+            done = "SELECT COUNT(*) FROM timer_jobs WHERE outcome IS NOT NULL AND kind = ?"
+            clock.advance(0.95 * HOUR, bot)  # the reminders first
+            while db_rows(bot, done, ("reminder-90",))[0][0] < games:
+                await asyncio.sleep(0.01)
+            t = time.perf_counter()
+            clock.advance(0.05 * HOUR, bot)
+            while db_rows(bot, done, ("deadline",))[0][0] < games:
+                await asyncio.sleep(0.01)
+            elapsed = time.perf_counter() - t
+            fired = db_rows(bot, done, ("deadline",))[0][0]
+            await bot.stop()
+            return elapsed, fired
+        finally:
+            await fake.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--window", type=float, default=30.0, help="idle window in seconds")
+    parser.add_argument("--skip-autopilot", action="store_true")
+    args = parser.parse_args()
+
+    tick = 1 / os.sysconf("SC_CLK_TCK")
+    for games in (500, 0):
+        used, elapsed = asyncio.run(idle_cost(args.window, games))
+        print(
+            f"idle bot with {games} games waiting on 24 h timers: {used * 60 / elapsed:.3f} CPU s"
+            f" per minute ({used:.2f} s over {elapsed:.0f} s; /proc resolution {tick:.2f} s)"
+        )
+    elapsed, fired = asyncio.run(firing_time(100))
+    print(
+        f"time to fire 100 due deadlines: {elapsed:.2f} s ({fired} fired; each ends a turn with "
+        f"the autopilot's placement, redraws the game message and posts a notice)"
+    )
+    if not args.skip_autopilot:
+        subprocess.run([sys.executable, str(ROOT / "bench" / "autopilot_bench.py")], check=True)
+
+
+if __name__ == "__main__":
+    main()
