@@ -191,6 +191,28 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
     await wait_db(lambda: ("deadline", f"autopilot: {notations}") in finished(bot))
     assert sorted(finished(bot))[1:] == [("reminder-50", "moot"), ("reminder-90", "moot")]
     assert field(bob_msg, "Last moves").splitlines()[-1].startswith("\N{LARGE ORANGE CIRCLE}")
+
+    # During the game the host switches to a 1 h timer that ends the turn: Bob's clock restarts
+    # now, the game message shows the new deadline; when it passes, Bob's turn just ends (and
+    # with it round 1: round 2 starts with Bob, the new first player).
+    it = await answered(
+        await fake.slash(
+            alice,
+            "ps settings",
+            options={"turn_timer": "1h", "on_timeout": "end turn"},
+            channel_id=chan,
+        )
+    )
+    assert not it.ephemeral and "**1 hour**" in it.content
+    new_deadline = clock.now + HOUR
+    await fake.wait_until(
+        lambda: rel(new_deadline) in (timer_field(bob_msg) or ""), 10, "the new deadline"
+    )
+    clock.advance(HOUR, bot)
+    round2 = await next_game_message(fake, chan, bob_msg)
+    assert round2.embeds[0]["description"].startswith("Round 2")
+    assert action_rows(bot)[-1][1:] == ("end", 1, AUTOPILOT)
+    assert rel(clock.now + HOUR) in timer_field(round2)
     assert fake.late_interactions == []
 
 
@@ -253,6 +275,14 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     it = await answered(await fake.slash(bob, "ps leave", channel_id=chan2))
     assert it.content == ct.LEFT_ENDED.format(user=mention(bob))
     assert game_rows(bot)[1][1] == "abandoned"
+
+    # In a lobby, /ps leave gives up the seat like the Leave button.
+    chan3 = fake.add_channel("lobby")
+    lobby = await new_lobby(fake, alice, chan3)
+    await click(fake, bob, lobby, "Join")
+    it = await answered(await fake.slash(bob, "ps leave", channel_id=chan3))
+    assert it.ephemeral and it.content == ct.LEFT_LOBBY
+    await fake.wait_until(lambda: field(lobby, "Seats") == f"1. {mention(alice)}", 10, "lobby")
     assert fake.late_interactions == []
 
 
