@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -44,31 +43,41 @@ def record_file(game: GameRow, notations: list[str]) -> discord.File:
     )
 
 
+def _bad(reason: str) -> UserError:
+    return UserError(texts.REPLAY_BAD.format(reason=reason))
+
+
 def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
     """Parse and replay a record; returns it with the states to animate (one per round and the
     last). Raises `UserError` with one sentence saying what is wrong (pure CPU: use a thread)."""
     try:
         text = data.decode("utf-8")
-        record = engine.Record.from_text(text)
     except UnicodeDecodeError:
-        raise UserError(texts.REPLAY_BAD.format(reason="it is not a text file")) from None
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
-        raise UserError(
-            texts.REPLAY_BAD.format(reason="its first line is not the JSON header")
-        ) from None
-    except ValueError as exc:
-        raise UserError(texts.REPLAY_BAD.format(reason=str(exc).rstrip("."))) from None
+        raise _bad("it is not a text file") from None
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line and not line.startswith("#")]
+    if not lines:
+        raise _bad("it is empty")
+    for number, line in lines[1:]:
+        try:
+            engine.parse_action(line)
+        except ValueError:
+            raise _bad(f"line {number}, '{line[:40]}', is not a move") from None
+    try:
+        record = engine.Record.from_text(text)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise _bad("its first line is not the header with the config and the seed") from None
     try:
         state = engine.new_game(record.config, record.seed)
     except ValueError as exc:
-        raise UserError(texts.REPLAY_BAD.format(reason=str(exc).rstrip("."))) from None
+        raise _bad(str(exc).rstrip(".")) from None
     frames = [state]
     for number, notation in enumerate(record.actions, 1):
         try:
             state = engine.apply(state, notation)
         except engine.IllegalAction as exc:
-            reason = f"move {number}, '{notation}', is illegal ({str(exc).rstrip('.')})"
-            raise UserError(texts.REPLAY_BAD.format(reason=reason)) from None
+            reason = str(exc).rstrip(".").replace(". ", "; ")
+            raise _bad(f"move {number}, '{notation}', is illegal ({reason})") from None
         if (state.phase, state.round) != (frames[-1].phase, frames[-1].round):
             frames.append(state)
     if frames[-1] is not state:

@@ -90,7 +90,6 @@ class Play(commands.Cog, name="Play"):
         self._shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
         #: game id -> the pending (delayed) edit of its game message
         self._pending: dict[int, asyncio.Task[None]] = {}
-        self._resynced = False
 
     @property
     def games(self) -> GameService:
@@ -104,6 +103,7 @@ class Play(commands.Cog, name="Play"):
         group.add_command(play_command)
         group.add_command(undo_command)
         group.add_command(log_command)
+        await self.resync()
 
     async def cog_unload(self) -> None:
         group = self.bot.tree.get_command("ps")
@@ -195,19 +195,15 @@ class Play(commands.Cog, name="Play"):
             self._shown[game_id] = (message.id, turn_key(state))
             self.bot.dispatch("ps_turn_message", game, state, message)  # e.g. DM the player
 
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Once per process, when connected: catch up on what a crash left undone."""
-        if not self._resynced:
-            self._resynced = True
-            await self.resync()
-
     async def resync(self) -> None:
-        """Bring game messages up to date after a restart.
+        """Bring game messages up to date after a restart (from `cog_load`: logged in, not yet
+        connected to the gateway, so no click can race with it).
 
         The action log is the truth; a message may lag behind it when the process died between
         a commit and the redraw (or before a delayed edit). A message drawn for the stored
-        version is adopted as it is; any other is replaced by a fresh one.
+        version is adopted as it is; any other is replaced by a fresh one. (A message posted
+        just before a crash, before its id was stored, keeps working buttons: they act on the
+        game by id.)
         """
         now = datetime.now(UTC)
         for game in await self.bot.storage.games_with_status("active", "over"):

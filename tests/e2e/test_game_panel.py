@@ -1,0 +1,132 @@
+"""A whole game of two people and Cynthia played through the Take-my-turn panel to the final
+scores, with the game message's Next-sun preview and Game log, `/ps log` and `/ps replay`."""
+
+from __future__ import annotations
+
+import engine
+from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
+from tests.e2e.gameplay import (
+    action_log,
+    eager,
+    is_final,
+    labels,
+    next_turn,
+    panel_turn,
+    replay_log,
+    start_game,
+    turn_owner,
+)
+from tests.e2e.test_lobby import answered, click, field, mention
+
+GIF_SIGNATURE = b"GIF8"
+
+
+async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
+    fake: FakeDiscord, bot_process
+) -> None:
+    bot = await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = {alice["id"]: alice, bob["id"]: bob}
+    chan = fake.add_channel("games")
+    msg = await start_game(fake, chan, alice, [bob], cynthias=1)
+    policy = eager(("collect", "grow", "buy", "plant"), per_turn=2)
+    played: list[str] = []
+    looked = False
+    while not is_final(msg):
+        user = users[turn_owner(msg)]
+        assert labels(msg) == ["Take my turn", "Next-sun preview", "Game log"]
+        assert field(msg, "Turn") == f"{mention(user)} to play"
+        if not looked and msg.embeds[0]["description"].startswith("Round 3 "):
+            looked = True
+            await look_at_preview_and_log(fake, user, msg)
+        played += await panel_turn(fake, user, msg, policy, biggest_buy)
+        msg = await next_turn(fake, chan, msg)
+    assert looked
+
+    # The humans really played: every kind of action, from the panel's offered choices.
+    assert {p.split()[0] for p in played} >= {"place", "buy", "grow", "plant", "collect", "end"}
+    log = action_log(bot)
+    humans = [row[1] for row in log if row[3] is not None]
+    assert humans == played
+    final = replay_log(bot)
+    assert final.is_over
+    cynthia_moves = [row for row in log if row[2] == 2]
+    assert cynthia_moves and all(row[3] is None for row in cynthia_moves)
+
+    # The end: the final picture, the score breakdown, the winners.
+    assert msg.embeds[0]["description"] == "The game is over."
+    assert msg.attachments[0][1].startswith(PNG_SIGNATURE)
+    assert labels(msg) == ["Game log"]
+    names = {0: mention(alice), 1: mention(bob), 2: "Cynthia"}
+    winners = " and ".join(names[w] for w in engine.winners(final))
+    assert msg.content == f"The game is over. Congratulations, {winners}!"
+    breakdown = field(msg, "Final scores").splitlines()
+    scores = engine.scores(final)
+    for seat, name in enumerate(("Alice", "Bob", "Cynthia")):
+        line = breakdown[seat]
+        assert f"**{name}: {scores[seat]}** = tokens " in line
+        assert f"; {final.board_count(seat)} pieces on the board" in line
+        for leaves, points in final.seats[seat].tokens:
+            assert f"{leaves}-leaf " in line and str(points) in line
+        if seat < 2:
+            assert f"light {final.seats[seat].light // 3} ({final.seats[seat].light} light" in line
+
+    # /ps log: the record replays to this very game; /ps replay draws it.
+    it = await answered(await fake.slash(alice, "ps log", channel_id=chan))
+    ((name, data),) = it.attachments
+    assert name == "photosynthesis-1.txt"
+    record = engine.Record.from_text(data.decode())
+    assert record.actions == [row[1] for row in log] and record.state() == final
+    it = await fake.slash(alice, "ps replay", options={"record": (name, data)}, channel_id=chan)
+    await it.wait_response(timeout=60)
+    assert it.ephemeral and it.embeds[0]["title"] == "Photosynthesis \N{EM DASH} replay"
+    assert f"Final position after {len(log)} moves." in it.embeds[0]["description"]
+    (board, png), (anim, gif) = it.attachments
+    assert (board, anim) == ("board.png", "replay.gif")
+    assert png.startswith(PNG_SIGNATURE) and gif.startswith(GIF_SIGNATURE)
+    # A malformed record is refused in one sentence.
+    bad = data.decode().replace("\nend\n", "\nend\nfly away\n", 1).encode()
+    it = await answered(
+        await fake.slash(alice, "ps replay", options={"record": ("x.txt", bad)}, channel_id=chan)
+    )
+    assert it.ephemeral and it.content.startswith("This file is not a game record I can replay: ")
+    assert it.content.count(".") == 1 and ", 'fly away', is not a move." in it.content
+    header, first_move, *rest = data.decode().splitlines()
+    illegal = "\n".join([header, first_move, "collect D4", *rest]).encode()
+    it = await answered(
+        await fake.slash(
+            alice, "ps replay", options={"record": ("y.txt", illegal)}, channel_id=chan
+        )
+    )
+    assert it.content.startswith(
+        "This file is not a game record I can replay: move 2, 'collect D4', is illegal ("
+    )
+    it = await answered(
+        await fake.slash(
+            alice, "ps replay", options={"record": ("x.png", PNG_SIGNATURE)}, channel_id=chan
+        )
+    )
+    assert it.content == ("This file is not a game record I can replay: it is not a text file.")
+    assert fake.late_interactions == []
+
+
+def biggest_buy(verb: str, options: list[dict]) -> dict:
+    """Buy the biggest piece offered (to get large trees to collect); else the first choice."""
+    return options[-1] if verb == "buy" else options[0]
+
+
+async def look_at_preview_and_log(fake: FakeDiscord, user: dict, msg) -> None:
+    """Next-sun preview and Game log answer privately, for anyone."""
+    outsider = fake.add_user("carol")
+    it = await click(fake, outsider, msg, "Next-sun preview")
+    assert it.ephemeral and it.embeds[0]["title"] == "Next sun: the SW corner"
+    lines = it.embeds[0]["description"].splitlines()
+    assert lines[0].startswith("If the board stayed as it is")
+    assert [line.split(":")[0][2:] for line in lines[1:]] == ["Alice", "Bob", "Cynthia"]
+    assert all(": +" in line for line in lines[1:])
+    assert it.attachments[0][0] == "board.png"
+    it = await click(fake, user, msg, "Game log")
+    assert it.ephemeral and it.attachments[0][0] == "photosynthesis-1.txt"
+    description = it.embeds[0]["description"]
+    assert "photosynthesis" in description and "Cynthia: `" in description
+    assert " \N{EM DASH} " in description  # Cynthia's explanation of her moves
