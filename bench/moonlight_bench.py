@@ -14,8 +14,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-import engine  # noqa: E402
 from engine_bench import bench_play  # noqa: E402
+
+import engine  # noqa: E402
 
 BASE = engine.Config(seats=("human",) * 4)
 ALL_MODES = engine.Config(seats=("human",) * 4, moon_animals=True, elder_tree=True, moonstones=True)
