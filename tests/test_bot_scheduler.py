@@ -343,3 +343,20 @@ async def test_new_timer_restarts_the_turn_clock(corr) -> None:
     assert (await pending(service, game.id))["deadline"] == clock.now() + HOUR
     await service.update_settings(7, ALICE, {"turn_timer": 0})
     assert await pending(service, game.id) == {}
+
+
+async def test_reconcile_plans_turns_a_crash_left_unplanned(store) -> None:
+    """A play committed without its planning (the process died in between, or the game predates
+    the timers) is planned at the next start; planned games are left alone."""
+    games = GameService(store, seed_source=lambda: 5)
+    clock = ManualClock()
+    service = Correspondence(games, clock)  # no commit hook: nothing is planned while playing
+    game, _ = await started(service, turn_timer=1)
+    await games.play(game.id, ALICE, "place A1")
+    assert await pending(service, game.id) == {}
+    clock.advance(HOUR / 4)
+    assert await service.timers.reconcile(games) == 1
+    turn_clock = await service.timers.turn_clock(game.id)
+    assert turn_clock is not None and turn_clock.seat == 1 and turn_clock.started_at == clock.now()
+    assert (await pending(service, game.id))["deadline"] == clock.now() + HOUR
+    assert await service.timers.reconcile(games) == 0
