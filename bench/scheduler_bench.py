@@ -4,7 +4,8 @@
 Run: ``.venv/bin/python bench/scheduler_bench.py [--window SECONDS] [--skip-autopilot]``.
 
 The bot runs in its own process against the loopback fake of Discord (``tests/e2e``); the games
-are created through the service layer on its database before it starts.
+(and their game messages) are created through the service layer on its database before it
+starts.
 
 1. Idle: 500 started games, each waiting on a 24 h turn timer (real clock). The bot's process
    CPU time (user + system, from /proc) is measured over a window once it is ready, and compared
@@ -30,11 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.clock import Clock, FileClock, RealClock  # noqa: E402
-from bot.correspondence import Correspondence  # noqa: E402
-from bot.games import GameService  # noqa: E402
-from bot.storage import SQLiteStorage  # noqa: E402
-from tests.e2e.corr import HOUR, TestClock  # noqa: E402
+from bot.clock import FileClock, RealClock  # noqa: E402
+from tests.e2e.corr import HOUR, TestClock, create_timed_games  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord  # noqa: E402
 from tests.e2e.test_lobby import db_rows  # noqa: E402
 
@@ -45,27 +43,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def create_games(path: Path, clock: Clock, channels: list[str], hours: int) -> None:
-    storage = await SQLiteStorage.open(str(path))
-    try:
-        games = GameService(storage)
-        service = Correspondence(games, clock)
-        games.commit_hooks.append(service.timers.on_commit)
-        for chan in channels:
-            game = await games.new_lobby(
-                guild_id=1, channel_id=int(chan), host_id=1, host_name="Alice",
-                options={"turn_timer": hours},
-            )  # fmt: skip
-            await games.join(game.id, None, 2, "Bob")
-            await games.start(game.id, None, 1)
-    finally:
-        await storage.close()
-
-
 async def start_bot(fake: FakeDiscord, tmp: Path, env: dict[str, str]) -> BotProcess:
     bot = BotProcess(fake, tmp, env=env)
     await bot.start()
-    await fake.wait_ready(timeout=60)
+    await fake.wait_ready(timeout=120)
     while "scheduler started" not in bot.output():
         await asyncio.sleep(0.05)
     return bot
@@ -79,7 +60,10 @@ async def idle_cost(window: float, games: int) -> tuple[float, float]:
         await fake.start()
         try:
             channels = [fake.add_channel(f"g{i}") for i in range(games)]
-            await create_games(Path(tmp) / "bot.db", RealClock(), channels, 24)
+            alice, bob = fake.add_user("alice"), fake.add_user("bob")
+            await create_timed_games(
+                fake, Path(tmp) / "bot.db", RealClock(), channels, 24, alice, bob
+            )
             bot = await start_bot(fake, Path(tmp), {})
             await asyncio.sleep(2)  # let start-up work (resync of game messages) settle
             assert bot.process is not None
@@ -100,7 +84,9 @@ async def firing_time(games: int) -> tuple[float, int]:
         try:
             clock = TestClock(Path(tmp))
             channels = [fake.add_channel(f"g{i}") for i in range(games)]
-            await create_games(Path(tmp) / "bot.db", FileClock(clock.path), channels, 1)
+            alice, bob = fake.add_user("alice"), fake.add_user("bob")
+            path, fake_clock = Path(tmp) / "bot.db", FileClock(clock.path)
+            await create_timed_games(fake, path, fake_clock, channels, 1, alice, bob)
             bot = await start_bot(fake, Path(tmp), clock.env)
             done = "SELECT COUNT(*) FROM timer_jobs WHERE outcome IS NOT NULL AND kind = ?"
             clock.advance(0.95 * HOUR, bot)  # the reminders first

@@ -14,7 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.fakediscord import BotProcess, FakeMessage
+from bot.clock import Clock
+from bot.correspondence import Correspondence
+from bot.games import GameService
+from bot.storage import SQLiteStorage
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.test_lobby import db_rows
 
 T0 = 1_900_000_000.0
@@ -91,3 +95,34 @@ async def wait_db(predicate: Callable[[], Any], timeout: float = 10, what: str =
             raise TimeoutError(f"timed out after {timeout}s waiting for {what or predicate}")
         await asyncio.sleep(0.02)
     return result
+
+
+async def create_timed_games(
+    fake: FakeDiscord, path: Path, clock: Clock, channels: list[str], hours: int, host, guest
+) -> None:
+    """Started 2-seat games (host to place first) with a turn timer of `hours`, one per channel,
+    created through the service layer (turns planned on `clock`) on the database at `path`
+    before the bot starts; each with a game message, as if the bot had been running (its
+    restart adopts them instead of drawing 500 new ones)."""
+    storage = await SQLiteStorage.open(str(path))
+    try:
+        games = GameService(storage)
+        service = Correspondence(games, clock)
+        games.commit_hooks.append(service.timers.on_commit)
+        host_id, guest_id = int(host["id"]), int(guest["id"])
+        for chan in channels:
+            game = await games.new_lobby(
+                guild_id=int(fake.guild_id), channel_id=int(chan), host_id=host_id,
+                host_name=host["username"], options={"turn_timer": hours},
+            )  # fmt: skip
+            await games.join(game.id, None, guest_id, guest["username"])
+            started = (await games.start(game.id, None, host_id)).game
+            button = {"type": 2, "style": 1, "label": "Take my turn",
+                      "custom_id": f"ps:turn:{game.id}:{started.version}"}  # fmt: skip
+            payload = {"content": f"<@{host_id}>, it is your turn.",
+                       "components": [{"type": 1, "components": [button]}]}  # fmt: skip
+            message = fake._new_message(chan, payload, {})
+            fake._publish(message)
+            await storage.set_message(game.id, "game", int(chan), int(message.id))
+    finally:
+        await storage.close()

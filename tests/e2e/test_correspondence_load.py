@@ -1,9 +1,9 @@
 """500 correspondence games at once in the loopback harness: every reminder and every deadline
 fires exactly once through the bot's real scheduler, also when players act at the deadline.
 
-The games are created through the service layer (`GameService` + the turn timers) on the bot's
-database before the bot starts, so the test spends its time on the firing, which goes through
-the bot process: the scheduler, the service path, the messages.
+The games (and their game messages) are created through the service layer on the bot's database
+before the bot starts, so the test spends its time on the firing, which goes through the bot
+process: the scheduler, the service path, the messages.
 """
 
 from __future__ import annotations
@@ -13,10 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from bot.clock import FileClock
-from bot.correspondence import Correspondence
-from bot.games import GameService
-from bot.storage import SQLiteStorage
-from tests.e2e.corr import HOUR, TestClock, wait_db
+from tests.e2e.corr import HOUR, TestClock, create_timed_games, wait_db
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.test_lobby import db_rows
 
@@ -24,27 +21,6 @@ GAMES = 500
 RACERS = 25  # games whose player plays right as the deadline comes
 HOURGLASS = "\N{HOURGLASS WITH FLOWING SAND}"
 ALARM = "\N{ALARM CLOCK}"
-
-
-async def create_games(path: Path, clock: TestClock, channels: list[str], alice, bob) -> None:
-    """Started 2-player games with a 1 h timer (Alice to place), planned on the test clock."""
-    storage = await SQLiteStorage.open(str(path))
-    try:
-        games = GameService(storage)
-        service = Correspondence(games, FileClock(clock.path))
-        games.commit_hooks.append(service.timers.on_commit)
-        for chan in channels:
-            game = await games.new_lobby(
-                guild_id=1,
-                channel_id=int(chan),
-                host_id=int(alice["id"]),
-                host_name="Alice",
-                options={"turn_timer": 1},
-            )
-            await games.join(game.id, None, int(bob["id"]), "Bob")
-            await games.start(game.id, None, int(alice["id"]))
-    finally:
-        await storage.close()
 
 
 def fired_deadlines(bot, now: float) -> Counter:
@@ -69,8 +45,10 @@ async def test_500_games_fire_every_deadline_once(
     clock = TestClock(tmp_path)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     channels = [fake.add_channel(f"game-{i}") for i in range(GAMES)]
-    await create_games(tmp_path / "bot.db", clock, channels, alice, bob)
-    bot = await bot_process(env=clock.env)
+    await create_timed_games(
+        fake, tmp_path / "bot.db", FileClock(clock.path), channels, 1, alice, bob
+    )
+    bot = await bot_process(env=clock.env, timeout=60)
     assert db_rows(bot, "SELECT COUNT(*) FROM timer_jobs WHERE fired_at IS NULL") == [(3 * GAMES,)]
 
     # Half time, then 90 %: one reminder per game each time.
