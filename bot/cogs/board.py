@@ -18,7 +18,7 @@ from discord.ext import commands
 import engine
 import render
 
-from .. import embeds, texts
+from .. import embeds, pictures, texts
 from ..games import GameService, UserError
 from ..replies import answering
 from ..storage import GameRow
@@ -137,7 +137,7 @@ class Board(commands.Cog, name="Board"):
                 (s.position for s in game.seats if s.user_id == interaction.user.id), None
             )
             png = await asyncio.to_thread(
-                render.board_png,
+                pictures.board_png,
                 state,
                 preview_sun=sun,
                 viewer_seat=viewer,

@@ -20,9 +20,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-import render
 
-from .. import choices, embeds, texts
+from .. import choices, embeds, pictures, texts
 from ..games import Applied, GameService, TurnResult, UserError, seat_label, turn_key
 from ..replies import answering
 from ..storage import GameRow
@@ -122,7 +121,7 @@ class Play(commands.Cog, name="Play"):
             state = await self.games.state(game)
         recent = await self.games.recent(game, RECENT_MOVES)
         png = await asyncio.to_thread(
-            render.board_png,
+            pictures.board_png,
             state,
             highlight=_highlight(recent[-2:]),
             names=[s.name for s in game.seats],
@@ -313,7 +312,7 @@ class Play(commands.Cog, name="Play"):
             content, view = await _panel(self.games, game, state, interaction.user.id)
             content = f"{played}\n{content}"
             png = await asyncio.to_thread(
-                render.board_png,
+                pictures.board_png,
                 state,
                 highlight=[space for n in acted for space in choices.spaces_of(n)],
                 viewer_seat=state.current_seat,

@@ -1,0 +1,197 @@
+"""Bot latency: the real bot process driven through the loopback fake of Discord.
+
+    .venv/bin/python bench/bot_latency.py [--games 1 50] [--actions 12] [--think 1.0]
+
+For each number of concurrent games (one channel and two people each, no Cynthia), every game
+is set up by typing, then its players act: each turn they open their panel and play actions
+from it (buy, plant, grow, collect: the first offered choice) until none is left or the turn has
+had `--per-turn` of them, then end the turn; every other turn is typed with `/ps play` instead.
+A player waits `--think` seconds on average (exponential) before each action, like a person.
+
+Figures: the time from sending a click (or `/ps play`) that plays an action to the moment the
+answer carrying the new picture (the panel's preview) is complete, as the test side sees it,
+median and 99th percentile, for 1 and 50 games. The fake runs in this process and the bot in
+its own, so both share this machine's cores; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
+from tests.e2e.gameplay import next_turn, turn_owner  # noqa: E402
+
+VERBS = ("collect", "grow", "plant", "buy")
+
+
+async def complete(it, timeout: float = 60) -> float:
+    """Wait for the interaction's answer; the seconds from sending it to the answer."""
+    await it.wait_response(timeout)
+    return time.monotonic() - it.created
+
+
+class Game:
+    """One channel with two players, driven like people would."""
+
+    def __init__(self, fake: FakeDiscord, index: int, rng: random.Random, args) -> None:
+        self.fake, self.rng, self.args = fake, rng, args
+        self.chan = fake.add_channel(f"game-{index}")
+        self.users = [fake.add_user(f"p{index}a"), fake.add_user(f"p{index}b")]
+        self.latencies: list[float] = []
+        self.typed_latencies: list[float] = []
+
+    def user(self, message: FakeMessage) -> dict:
+        owner = turn_owner(message)
+        return next(u for u in self.users if u["id"] == owner)
+
+    async def think(self) -> None:
+        if self.args.think > 0:
+            await asyncio.sleep(self.rng.expovariate(1 / self.args.think))
+
+    async def start(self) -> FakeMessage:
+        fake, host, guest = self.fake, *self.users
+        it = await fake.slash(host, "ps new", channel_id=self.chan)
+        await complete(it)
+        lobby = it.response
+        await complete(await fake.click(guest, lobby, lobby.find_button(label="Join")))
+        await complete(await fake.click(host, lobby, lobby.find_button(label="Start")))
+        msg = await next_turn(fake, self.chan, timeout=60)
+        while msg.embeds[0]["description"].startswith("Setup"):
+            user = self.user(msg)
+            choices = await fake.autocomplete(
+                user, "ps play", focused="action", options={"action": "place"}, channel_id=self.chan
+            )
+            await complete(
+                await fake.slash(
+                    user, "ps play", options={"action": choices[0]["value"]}, channel_id=self.chan
+                )
+            )
+            msg = await next_turn(fake, self.chan, msg, timeout=60)
+        return msg
+
+    async def panel_turn(self, msg: FakeMessage, budget: int) -> int:
+        """Play up to `budget` actions from the panel, then end the turn; returns how many."""
+        fake, user = self.fake, self.user(msg)
+        it = await fake.click(user, msg, msg.find_button(label="Take my turn"))
+        await complete(it)
+        panel = it.response
+        played = 0
+        while played < min(budget, self.args.per_turn):
+            labels = [b["label"] for b in panel.buttons]
+            verb = next((v for v in VERBS if f"{v.title()}..." in labels), None)
+            if verb is None:
+                break
+            await complete(
+                await fake.click(user, panel, panel.find_button(label=f"{verb.title()}..."))
+            )
+            select = panel.selects[0]
+            if select["custom_id"].split(":")[4] == "src":
+                value = select["options"][0]["value"]
+                await complete(await fake.select(user, panel, select, [value]))
+                select = panel.selects[0]
+            await self.think()
+            it = await fake.select(user, panel, select, [select["options"][0]["value"]])
+            self.latencies.append(await complete(it))
+            assert panel.attachments and panel.attachments[0][0] == "preview.png", panel.content
+            played += 1
+        await complete(await fake.click(user, panel, panel.find_button(label="End turn")))
+        return played
+
+    async def typed_turn(self, msg: FakeMessage, budget: int) -> int:
+        """Type up to `budget` actions with `/ps play` (autocomplete's first grow/buy), then end."""
+        fake, user = self.fake, self.user(msg)
+        played = 0
+        for verb in ("grow", "buy"):
+            if played >= min(budget, self.args.per_turn):
+                break
+            choices = await fake.autocomplete(
+                user, "ps play", focused="action", options={"action": verb}, channel_id=self.chan
+            )
+            if not choices:
+                continue
+            await self.think()
+            it = await fake.slash(
+                user, "ps play", options={"action": choices[0]["value"]}, channel_id=self.chan
+            )
+            self.typed_latencies.append(await complete(it))
+            assert it.attachments and it.attachments[0][0] == "preview.png", it.content
+            played += 1
+        it = await fake.slash(user, "ps play", options={"action": "end"}, channel_id=self.chan)
+        await complete(it)
+        return played
+
+    async def run(self, start: FakeMessage) -> None:
+        msg, left, turn = start, self.args.actions, 0
+        while left > 0 and "Take my turn" in [b["label"] for b in msg.buttons]:
+            play = self.panel_turn if turn % 2 == 0 else self.typed_turn
+            left -= await play(msg, left)
+            turn += 1
+            msg = await next_turn(self.fake, self.chan, msg, timeout=120)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def measure(n_games: int, args) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"LOG_LEVEL": "WARNING", **dict(e.split("=", 1) for e in args.env)}
+        bot = BotProcess(fake, tmp, env=env, module=args.module)
+        try:
+            await bot.start()
+            await fake.wait_ready(timeout=60)
+            rng = random.Random(n_games)
+            games = [Game(fake, i, random.Random(rng.random()), args) for i in range(n_games)]
+            starts = await asyncio.gather(*(g.start() for g in games))
+            t0 = time.monotonic()
+            await asyncio.gather(*(g.run(s) for g, s in zip(games, starts, strict=True)))
+            elapsed = time.monotonic() - t0
+        finally:
+            await bot.stop()
+            await fake.stop()
+    clicks = [x for g in games for x in g.latencies]
+    typed = [x for g in games for x in g.typed_latencies]
+    both = clicks + typed
+    print(
+        f"{n_games:>3} game(s): {len(both)} actions in {elapsed:.1f} s "
+        f"({len(both) / elapsed:.1f} actions/s), think time {args.think:.1f} s"
+    )
+    for name, values in (("panel click", clicks), ("/ps play", typed), ("all", both)):
+        if values:
+            print(
+                f"    {name:<12} median {statistics.median(values) * 1000:6.0f} ms   "
+                f"p99 {percentile(values, 0.99) * 1000:6.0f} ms   max {max(values) * 1000:6.0f} ms"
+                f"   (n={len(values)})"
+            )
+    if fake.late_interactions:
+        print(f"    {len(fake.late_interactions)} interaction(s) acknowledged after 3 s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Bot latency through the loopback fake")
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 50])
+    parser.add_argument("--actions", type=int, default=12, help="actions per game")
+    parser.add_argument("--per-turn", type=int, default=3, help="actions per turn at most")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time (s)")
+    parser.add_argument("--module", default="bot", help="the bot module (e.g. a profiler)")
+    parser.add_argument("--env", nargs="*", default=[], help="NAME=VALUE for the bot process")
+    args = parser.parse_args()
+    print("time from sending an action to the answer carrying the new picture")
+    for n in args.games:
+        asyncio.run(measure(n, args))
+
+
+if __name__ == "__main__":
+    main()
