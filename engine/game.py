@@ -113,6 +113,19 @@ def shadow_map(state: GameState, sun: int | None = None) -> list[int]:
     return shadow_heights(shade(state, sun))
 
 
+def next_photosynthesis_sun(state: GameState) -> int | None:
+    """The sun position of the next photosynthesis, or None when there is none left.
+
+    During setup it is round 1's (the sun does not move before round 1); during a round, the next
+    round's, one position clockwise; in the last round and after the game, none.
+    """
+    if state.phase == SETUP:
+        return 0
+    if state.phase == OVER or state.round >= state.config.last_round:
+        return None
+    return (state.sun + 1) % 6
+
+
 def grow_cost(state: GameState, seat: int, target: int) -> int:
     """Light points to grow into ``target`` size: 1/2/3, or Cynthia's 2/4/6 with options."""
     if state.seats[seat].kind != CYNTHIA:

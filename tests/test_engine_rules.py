@@ -484,3 +484,14 @@ def test_an_illegal_action_leaves_the_state_unchanged():
         with pytest.raises(IllegalAction):
             apply(state, text)
     assert state.to_dict() == before
+
+
+def test_the_next_photosynthesis_sun():
+    state = engine.new_game(TWO, seed=1)
+    assert engine.next_photosynthesis_sun(state) == 0  # setup ends with round 1's, sun at NE
+    state = play_setup(state, ["A1", "G1", "A4", "G4"])
+    assert engine.next_photosynthesis_sun(state) == 1
+    assert engine.next_photosynthesis_sun(build(TWO, sun=5, round=12)) == 0
+    last = build(TWO, sun=5, round=18)
+    assert engine.next_photosynthesis_sun(last) is None
+    assert engine.next_photosynthesis_sun(end_turns(last, 2)) is None
