@@ -13,7 +13,7 @@ from discord.ext import commands, tasks
 
 from . import texts
 from .cogs import EXTENSIONS
-from .config import Settings
+from .config import Settings, fixed_seed_from_env
 from .games import GameService
 from .replies import ephemeral
 from .storage import Storage, open_storage
@@ -53,7 +53,12 @@ class PhotosynthesisBot(commands.Bot):
         """Open storage, load the cogs, register the persistent components, sync the
         commands and start the background upkeep (runs once, before connecting)."""
         self.storage = await open_storage(self.settings.database_path)
-        self.games = GameService(self.storage)
+        seed = fixed_seed_from_env()
+        if seed is not None:
+            log.warning(
+                "FIXED GAME SEED IN USE (tests only): every game gets it", extra={"seed": seed}
+            )
+        self.games = GameService(self.storage, seed_source=None if seed is None else lambda: seed)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*PERSISTENT_ITEMS)

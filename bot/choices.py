@@ -6,7 +6,9 @@ then the target). A verb without a row (the expansion's) still gets a button and
 adding one is a new row, not new code.
 
 No rule lives here: what a choice costs and gives is read off the engine by applying it to the
-current state and comparing (light and lunar points spent, tokens taken, the piece that changed).
+current state and comparing (light and lunar points spent or gained, tokens taken, the pieces that
+changed); Under the Moonlight's names, costs and effects come from `engine.moonlight` through
+`bot.animals`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from engine import moon
+from engine import moonlight as ml
+from engine.geometry import LABEL_INDEX, LABELS
+from engine.pieces import LIGHT_CAP
+
+from . import animals
 
 LABEL = re.compile(r"^[A-G][1-7]$")
 SIZE_NAMES = ("seed", "small", "medium", "large")  # sizes 0..3 of the position format
@@ -32,6 +40,8 @@ class Kind:
     #: pick the first argument first (e.g. the tree to plant from), then the rest
     two_step: bool = False
     step_prompt: str = ""
+    #: list the pieces of a two-step kind in board order (else in the engine's order)
+    sort_sources: bool = True
 
 
 KINDS: dict[str, Kind] = {
@@ -47,6 +57,15 @@ KINDS: dict[str, Kind] = {
         ),
         Kind("grow", "Grow...", "Grow a piece one size"),
         Kind("collect", "Collect...", "Collect a large tree for a scoring token"),
+        Kind("move", "Move animal...", "Move your animal one step"),
+        Kind(
+            "use",
+            "Use ability...",
+            "Use an ability",
+            two_step=True,
+            step_prompt="Use an ability: choose which",
+            sort_sources=False,
+        ),
     )
 }
 #: Order of the verb buttons on the panel; verbs without a row follow in the engine's order.
@@ -74,12 +93,47 @@ def _size(state: Any, label: str) -> int | None:
     return None if piece is None else int(piece["size"])
 
 
-def describe(state: Any, notation: str) -> str:
+def _board(state: Any) -> dict[str, tuple[int, int]]:
+    """label -> (seat, size) of every piece on the board (position format)."""
+    return {k: (int(v["seat"]), int(v["size"])) for k, v in state.to_dict()["board"].items()}
+
+
+def _board_changes(before: dict, after: dict) -> list[str]:
+    """What an ability did to the board, e.g. `E5: seed placed`, `D3: seed → small`."""
+    out = []
+    for label in sorted(set(before) | set(after)):
+        was, now = before.get(label), after.get(label)
+        if was == now:
+            continue
+        if was is None:
+            out.append(f"{label}: {SIZE_NAMES[now[1]]} placed")
+        elif now is None:
+            out.append(f"{label}: {SIZE_NAMES[was[1]]} removed")
+        else:
+            out.append(f"{label}: {SIZE_NAMES[was[1]]} \N{RIGHTWARDS ARROW} {SIZE_NAMES[now[1]]}")
+    return out
+
+
+def moonlit_next_round(state: Any) -> int:
+    """Bitmask of the spaces the moon will light at the next photosynthesis (0 when there is
+    none: no moon, or the last round)."""
+    tracker = ml.tracker(state)
+    if tracker is None or state.phase != "play" or state.round >= 6 * state.config.revolutions:
+        return 0
+    ext = state.ext
+    return moon.moonlit(tracker[0], ext.elder, ext.stones)
+
+
+def describe(state: Any, notation: str, *, _before: dict | None = None) -> str:
     """A select label for a legal action: the action, what it costs, what it gives.
 
-    For example ``grow D4: small → medium · 2 light`` or
-    ``collect D4 · 4 light · takes a 4-leaf token worth 22``.
+    For example ``grow D4: small → medium · 2 light``,
+    ``collect D4 · 4 light · takes a 4-leaf token worth 22`` or
+    ``use hunt 2 · 9 lunar · +7 light``.
     """
+    verb = verb_of(notation)
+    if verb == "animal":
+        return animals.short(notation.split()[1])
     seat = state.current_seat
     try:
         after = engine.apply(state, notation)
@@ -88,7 +142,7 @@ def describe(state: Any, notation: str) -> str:
     before_seat, after_seat = state.seats[seat], after.seats[seat]
     text = notation
     labels = spaces_of(notation)
-    if labels and verb_of(notation) != "plant":
+    if labels and verb not in ("plant", "use"):
         was, now = _size(state, labels[-1]), _size(after, labels[-1])
         if was is not None and now is not None and was != now:
             text += f": {SIZE_NAMES[was]} \N{RIGHTWARDS ARROW} {SIZE_NAMES[now]}"
@@ -99,13 +153,87 @@ def describe(state: Any, notation: str) -> str:
     lunar = getattr(before_seat, "lunar", 0) - getattr(after_seat, "lunar", 0)
     if lunar > 0:
         parts.append(f"{lunar} lunar")
+    if light < 0:
+        parts.append(f"+{-light} light")
+    if verb == "use":
+        before = _board(state) if _before is None else _before
+        parts += _board_changes(before, _board(after))
+        if light == 0 and after_seat.light == LIGHT_CAP:
+            parts.append(f"light stays at {LIGHT_CAP}, the most you can hold")
     for leaves, points in after_seat.tokens[len(before_seat.tokens) :]:
         parts.append(f"takes a {leaves}-leaf token worth {points}")
-    if verb_of(notation) == "collect" and len(after_seat.tokens) == len(before_seat.tokens):
+    if verb == "collect" and len(after_seat.tokens) == len(before_seat.tokens):
         parts.append("no token left")
+    if verb == "move" and moonlit_next_round(state) >> LABEL_INDEX[labels[0]] & 1:
+        parts.append("in the moonlight next round")
     return " \N{MIDDLE DOT} ".join(parts)
 
 
 def describe_all(state: Any, notations: Sequence[str]) -> dict[str, str]:
     """`describe` for each notation (pure CPU; cheap: one `engine.apply` each)."""
-    return {n: describe(state, n) for n in notations}
+    before = _board(state) if any(verb_of(n) == "use" for n in notations) else None
+    return {n: describe(state, n, _before=before) for n in notations}
+
+
+# --- Under the Moonlight: the panel's words ---
+
+
+def resources(state: Any) -> str:
+    """What the player has to spend: `9 light`, or `9 light and 3 lunar points`."""
+    seat = state.seats[state.current_seat]
+    text = f"{seat.light} light"
+    ext = getattr(state, "ext", None)
+    if ext is not None and ext.animal and ext.animal[state.current_seat] >= 0:
+        text += f" and {animals.lunar(seat.lunar)}"
+    return text
+
+
+def animal_status(state: Any) -> str:
+    """`; your Owl is on C3 (1 step left)`, or nothing without a placed animal."""
+    ext = getattr(state, "ext", None)
+    seat = state.current_seat
+    if ext is None or not ext.at or ext.at[seat] < 0 or state.phase != "play":
+        return ""
+    left = max(0, ml.steps_allowed(state, seat) - ext.steps)
+    name = ml.ANIMALS[ext.animal[seat]].capitalize()
+    return (
+        f"; your {name} is on {LABELS[ext.at[seat]]} ({left} step{'s' if left != 1 else ''} left)"
+    )
+
+
+def decision_details(verb: str, actions: Sequence[str]) -> str:
+    """More words for a setup decision: the two animals dealt to the player, with their
+    abilities (shown only to that player)."""
+    if verb != "animal":
+        return ""
+    cards = [animals.card(n.split()[1]) for n in actions]
+    return "You were dealt these animals (only you see them); keep one:\n\n" + "\n\n".join(cards)
+
+
+def source_label(state: Any, verb: str, source: str, actions: Sequence[str]) -> str:
+    """The first step of a two-step kind: `C3 · 4 choices` (plant from the tree on C3) or
+    `Nighttime Hunting · 5 or 9 lunar` (use that ability)."""
+    if verb != "use":
+        return f"{source} \N{MIDDLE DOT} {len(actions)} choices"
+    costs = sorted({ml.ability_cost(state, engine.parse_action(n)) for n in actions})
+    cost = " or ".join(map(str, costs)) + " lunar"
+    more = f" \N{MIDDLE DOT} {len(actions)} choices" if len(actions) > len(costs) else ""
+    return f"{animals.title(source)} \N{MIDDLE DOT} {cost}{more}"
+
+
+def choose_prompt(verb: str, source: str | None) -> str | None:
+    """The prompt of a two-step kind's choices once its first step is known (`Use Nighttime
+    Hunting`), or None for the kind's own prompt."""
+    if verb == "use" and source is not None:
+        return f"Use {animals.title(source)}"
+    return None
+
+
+def choose_details(verb: str, source: str | None) -> str:
+    """What the chosen kind does, under its select (an ability's costs and effect)."""
+    if verb == "use" and source is not None:
+        details = animals.ability_line(source)
+        if source == "baby":
+            details += "\n" + animals.babies_text()
+        return details
+    return ""

@@ -61,3 +61,20 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     return Settings(
         token=token, database_path=database_path, dev_guild_id=dev_guild_id, log_level=log_level
     )
+
+
+#: TESTS ONLY: every new game gets this seed instead of a random one (`fixed_seed_from_env`).
+FIXED_SEED_ENV = "PS_TEST_SEED"
+
+
+def fixed_seed_from_env(env: Mapping[str, str] | None = None) -> int | None:
+    """The seed from `PS_TEST_SEED` (end-to-end tests choose the deal of a game with it), or None
+    (normal: each game draws its seed at random). Raises `ConfigError` when it is not a number.
+    Never set it in production: everyone could foresee the animals dealt and Cynthia's cards."""
+    env = os.environ if env is None else env
+    raw = env.get(FIXED_SEED_ENV, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) >= 2**31:
+        raise ConfigError(f"{FIXED_SEED_ENV} must be a number from 0 to 2**31 - 1, not {raw!r}.")
+    return int(raw)

@@ -8,8 +8,10 @@ from typing import Any
 import discord
 
 import engine
+from engine import game as engine_game
+from engine import moonlight as ml
 
-from . import texts
+from . import animals, texts
 from .games import (
     CYNTHIA_OPTIONS,
     MAX_SEATS,
@@ -81,13 +83,25 @@ def _phase_line(state: Any) -> str:
     if state.is_over:
         return "The game is over."
     if state.phase == "setup":
-        return "Setup: each seat places two small trees on empty outer spaces."
+        kind = engine_game.setup_kind(state)
+        return texts.SETUP_LINES.get(kind, texts.SETUP_LINES["tree"])
     rounds = 6 * state.config.revolutions if hasattr(state, "config") else None
     of_rounds = f" of {rounds}" if rounds else ""
-    return (
+    line = (
         f"Round {state.round}{of_rounds} \N{MIDDLE DOT} revolution {state.revolution} "
         f"\N{MIDDLE DOT} sun in the {SUN_CORNERS[state.sun]} corner"
     )
+    return line + _moon_line(state)
+
+
+def _moon_line(state: Any) -> str:
+    """` · Half Moon (next round: Full)`, or nothing without the moon."""
+    tracker = ml.tracker(state)
+    if tracker is None:
+        return ""
+    phase = "Full" if state.ext.full else "Half"
+    then = "Full" if tracker[1] else "Half"
+    return f" \N{MIDDLE DOT} {phase} Moon (next round: {then})"
 
 
 def _move_line(game: GameRow, applied: Applied) -> str:
@@ -118,8 +132,9 @@ def game_embed(
         i = seat.position
         marker = "\N{BLACK RIGHT-POINTING TRIANGLE} " if i == state.current_seat else ""
         lunar = f", {state.seats[i].lunar} lunar" if expansion and seat.kind == "human" else ""
+        animal = _animal(state, i)
         lines.append(
-            f"{marker}{SEAT_SWATCH[i]} {seat_label(seat)} ({SEAT_COLOUR[i]}) \N{EM DASH} "
+            f"{marker}{SEAT_SWATCH[i]} {seat_label(seat)} ({SEAT_COLOUR[i]}{animal}) \N{EM DASH} "
             f"{state.seats[i].light} light{lunar}, {scores[i]} points"
         )
     embed.add_field(name="Seats", value="\n".join(lines), inline=False)
@@ -141,6 +156,15 @@ def game_embed(
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{game.id}")
     return embed
+
+
+def _animal(state: Any, seat: int) -> str:
+    """`, Owl` for a seat that kept its animal (public from then on), else nothing; the animals
+    dealt and not kept are never shown."""
+    ext = getattr(state, "ext", None)
+    if ext is None or not ext.animal or ext.animal[seat] < 0:
+        return ""
+    return f", {ml.ANIMALS[ext.animal[seat]].capitalize()}"
 
 
 PART_NAMES = {"tokens": "tokens", "light": "light", "trees": "trees on the board"}
@@ -252,15 +276,22 @@ def ended_embed(game: GameRow) -> discord.Embed:
     )
 
 
-def rules_embed() -> discord.Embed:
-    """The concise illustrated rules summary."""
+def rules_embed(topic: str = "base") -> discord.Embed:
+    """The rules in short, by topic: the base game (illustrated), Under the Moonlight
+    (illustrated), its animals (every ability, its cost and effect) and Cynthia."""
+    title, description = texts.RULES_TOPICS[topic]
     embed = discord.Embed(
-        title="Photosynthesis \N{EM DASH} the rules in short",
-        description=texts.RULES_SUMMARY,
-        colour=GREEN,
+        title=f"Photosynthesis \N{EM DASH} {title}", description=description, colour=GREEN
     )
-    embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text="A sample position after a few rounds.")
+    if topic == "animals":
+        for name in ml.ANIMALS:
+            card = animals.card(name, header=False)[:1024]
+            embed.add_field(name=name.capitalize(), value=card, inline=False)
+        embed.add_field(name="Baby Turtle tokens", value=animals.babies_text()[:1024], inline=False)
+    if topic in ("base", "moonlight"):
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+    sample = "A sample position a few rounds in." if topic in ("base", "moonlight") else ""
+    embed.set_footer(text=f"{sample} {texts.RULES_MORE}".strip())
     return embed
 
 

@@ -64,7 +64,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     **{name: False for name in CYNTHIA_OPTIONS},
 }
 #: Actions a player may take back within their turn (they reveal nothing hidden).
-UNDOABLE_VERBS = frozenset({"buy", "plant", "grow", "collect"})
+UNDOABLE_VERBS = frozenset({"buy", "plant", "grow", "collect", "move"})
 #: The automa never needs this many actions in a row; the cap only guards against a bug.
 MAX_AUTOMA_STEPS = 2000
 
@@ -555,7 +555,8 @@ class GameService:
         return _undoable(rows[-1] if rows else None, user_id, state.current_seat)
 
     async def undo(self, game_id: int, user_id: int, version: int | None = None) -> TurnResult:
-        """Take back the player's last action of the current turn (buy, plant, grow, collect).
+        """Take back the player's last action of the current turn (buy, plant, grow, collect, or
+        an animal's step; not an ability, which may have turned a token face up).
 
         The log is the truth, so undoing removes the last row and rebuilds the state from the
         rest. Nothing before the turn (nor an action that revealed anything) can be undone.

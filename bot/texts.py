@@ -34,6 +34,10 @@ ABANDON_FORBIDDEN = "Only the host or someone with Manage Channels can abandon t
 GUILD_ONLY = "Photosynthesis games are played in server channels."
 ILLEGAL = "{reason}"
 REPLAY_BAD = "This file is not a game record I can replay: {reason}."
+RECORD_HIDDEN = (
+    "The game record comes with the log when the game is over: its seed would reveal the "
+    "animals dealt and the face-down Baby Turtle tokens."
+)
 INTERNAL_ERROR = "Something went wrong on my side; nothing was changed. Please try again."
 
 # --- confirmations ---
@@ -43,9 +47,9 @@ ABANDONED = "{user} abandoned the game."
 PLAYED = "You played `{notation}`."
 UNDONE = "You took back `{notation}`."
 PANEL_DONE = "Your turn is over."
-PANEL_MENU = "Your turn: you have {light} light. Choose an action, or end your turn."
-PANEL_CHOOSE = "{prompt} (you have {light} light): choose."
-PANEL_STEP = "{prompt} (you have {light} light)."
+PANEL_MENU = "Your turn: you have {have}. Choose an action, or end your turn."
+PANEL_CHOOSE = "{prompt} (you have {have}): choose."
+PANEL_STEP = "{prompt} (you have {have})."
 GAME_OVER_WINNERS = "The game is over. Congratulations, {winners}!"
 
 #: The panel's prompt when the only decision is one verb (the expansion's setup).
@@ -56,6 +60,14 @@ SINGLE_DECISION = {
     "moonstone": "Setup: choose a space for a moonstone.",
 }
 SINGLE_DECISION_OTHER = "Choose: {verb}."
+#: The game message during setup, by the engine's kind of setup decision.
+SETUP_LINES = {
+    "animal": "Setup: each person keeps one of the two animals dealt to them, privately.",
+    "settle": "Setup: the animals are placed on 3-leaf spaces.",
+    "elder": "Setup: the Great Elder Tree is placed.",
+    "moonstone": "Setup: the moonstones are placed.",
+    "tree": "Setup: each seat places two small trees on empty outer spaces.",
+}
 
 # --- options shown in the lobby ---
 
@@ -111,13 +123,67 @@ RULES_SUMMARY = (
     "Cynthia is the solo automa: she plays her own deck of action cards automatically."
 )
 
+RULES_MOONLIGHT = (
+    "The **Under the Moonlight** expansion: three modes, each on its own or combined "
+    "(lobby options).\n\n"
+    "**The Moon and Forest Animals.** Each person is dealt two animals, privately, and keeps one "
+    "(the other stays secret); starting from the seat before the first one and going backwards, "
+    "each places it on an empty 3-leaf space. The moon starts at the F1-E1 edge as a Half Moon "
+    "and moves 5 edges counter-clockwise each round; when it passes the sun it turns Full (or "
+    "back to Half). Its two beams run straight into the board; at each photosynthesis an "
+    "animal in a beam (or next to a shining moonstone) gets 1 lunar point (Half) or 2 (Full), "
+    "14 at most; everyone starts with 2. On your turn your animal may take one step to a "
+    "neighbouring space (not onto another animal, a moonstone or the Great Elder Tree), and "
+    "use its abilities, each at most once per turn, paying lunar points "
+    "(`/ps rules topic:animals`). Unused lunar points score 1 each at the end.\n"
+    "**The Great Elder Tree** (placed by the last seat, after the animals) shades every tree "
+    "behind it from the sun, whatever its size, and stops the moonlight.\n"
+    "**Moonstones** (2 seats: 3, 3 seats: 2, 4 seats: 1 with the Elder Tree, else 0) shade a "
+    "small tree behind them. A moonstone in a beam shines, lights its neighbours and makes a "
+    "neighbouring moonstone shine too (chains).\n"
+    "Nothing may be planted on the Elder Tree or a moonstone. Cynthia has no animal and no "
+    "lunar points; she places her Elder Tree and moonstones by her card's setup arrow.\n\n"
+    "**At the table.** Take my turn shows **Move animal...** and **Use ability...** (with "
+    "the level or target, and the lunar cost of each choice), or type `move C3`, "
+    "`use hunt 2`, `use scratch C5`, `use baby seed E5` with `/ps play`."
+)
+RULES_CYNTHIA = (
+    "**Cynthia** is the automa: she fills an empty seat and plays at once, by her own deck of "
+    "14 action cards (each with an early and a late half).\n\n"
+    "**Her pieces.** 3 seeds, 3 small, 3 medium, 2 large trees, all available; she never buys. "
+    "Growing costs her 2/4/6 for a small/medium/large tree; planting 1, collecting 4.\n"
+    "**Her turn.** She draws a card and tries to collect, then grow, then plant as the card "
+    "says, one action per card, and draws again until she cannot act. The game log gives the "
+    "card and the reason for each of her moves.\n"
+    "**Setup.** She places a small and a medium tree on the outer ring; with the expansion also "
+    "her Great Elder Tree and moonstones, by her card's arrow and number.\n"
+    "**The end.** After the last round she collects her large tree closest to the centre for "
+    "free; she scores her tokens.\n\n"
+    "**Difficulty** (lobby options): easier (no final collect, growing +1, two small trees to "
+    "start) or harder (growing -1, 1/2/3 points per tree left at the end)."
+)
+RULES_ANIMALS = (
+    "Each animal's abilities, what each costs in lunar points and what it does. Each ability "
+    "may be used once per turn, and abilities can be combined. A seed placed or moved by an "
+    "ability cannot grow in the same turn. Every animal takes one step per turn (`move C3`)."
+)
+#: `/ps rules topic:...`: (title, text).
+RULES_TOPICS = {
+    "base": ("the rules in short", RULES_SUMMARY),
+    "moonlight": ("Under the Moonlight", RULES_MOONLIGHT),
+    "animals": ("the forest animals", RULES_ANIMALS),
+    "cynthia": ("Cynthia, the automa", RULES_CYNTHIA),
+}
+RULES_MORE = "More: /ps rules topic: base, moonlight, animals or cynthia."
+
 HELP_COMMANDS = (
     ("/ps new", "open a lobby in this channel (options: revolutions, shadow rule, "
      "Under the Moonlight modes, Cynthia difficulty, random seats)"),
     ("Lobby buttons", "Join, Leave, Add/Remove Cynthia; the host sets options and starts"),
     ("/ps status", "the game in this channel"),
     ("Take my turn", "the button on the game message: your legal choices, privately"),
-    ("/ps play <action>", "type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`"),
+    ("/ps play <action>", "type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`; "
+     "with Under the Moonlight also `move C3`, `use hunt 2`, `use baby seed E5`"),
     ("/ps undo", "take back your last action of this turn (also on the panel)"),
     ("/ps log", "the moves so far, with Cynthia's reasons, and the game record to replay"),
     ("/ps replay <file>", "the final position and an animation of a record from `/ps log`"),
@@ -127,5 +193,6 @@ HELP_COMMANDS = (
     ("/ps settings", "the turn timer, what happens when it runs out or a player leaves (host)"),
     ("/ps notify, /ps vacation", "a DM when it is your turn; pause your timers while away"),
     ("/ps leave, /ps games", "leave the game here; your games in progress in this server"),
-    ("/ps rules", "a short illustrated summary of the rules"),
+    ("/ps rules [topic]", "a short illustrated summary of the rules; topics: base, moonlight "
+     "(Under the Moonlight), animals (every ability and its cost), cynthia"),
 )  # fmt: skip

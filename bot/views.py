@@ -45,6 +45,15 @@ OPTION_KEYS = (
 )
 
 
+#: Discord's limit on a select option's label.
+OPTION_LABEL_LIMIT = 100
+
+
+def _fit(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters (with an ellipsis)."""
+    return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
+
+
 async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
     cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]
     await getattr(cog, method)(interaction, *args)
@@ -199,7 +208,10 @@ class PanelSelect(
         *,
         part: int = 0,
     ) -> None:
-        options = [discord.SelectOption(label=label, value=value) for label, value in choices]
+        options = [
+            discord.SelectOption(label=_fit(label, OPTION_LABEL_LIMIT), value=value)
+            for label, value in choices
+        ]
         select = discord.ui.Select(
             custom_id=f"ps:pick:{game_id}:{version}:{kind}:{part}",
             placeholder=placeholder,
@@ -314,7 +326,7 @@ def panel(
     A two-step kind (planting) first asks for the piece to act from when there is a choice.
     """
     view = discord.ui.View(timeout=None)
-    light = state.seats[state.current_seat].light
+    have = choices.resources(state)
     labels = labels or {}
     by_verb: dict[str, list[str]] = {}
     for notation in legal:
@@ -334,7 +346,8 @@ def panel(
         ((verb, actions),) = by_verb.items()
         add_selects([(labels.get(n, n), n) for n in actions], "act", f"{verb.title()}: choose")
         prompt = texts.SINGLE_DECISION.get(verb, texts.SINGLE_DECISION_OTHER.format(verb=verb))
-        return prompt, view
+        details = choices.decision_details(verb, actions)
+        return (f"{prompt}\n{details}" if details else prompt), view
 
     if menu is None or menu not in by_verb:
         verbs = [v for v in choices.VERB_ORDER if v in by_verb]
@@ -351,21 +364,34 @@ def panel(
                     game.id, game.version, "play end", "End turn", discord.ButtonStyle.danger
                 )
             )
-        return texts.PANEL_MENU.format(light=light), view
+        return texts.PANEL_MENU.format(have=have + choices.animal_status(state)), view
 
     kind = choices.kind(menu)
     actions = by_verb[menu]
-    sources = sorted({n.split()[1] for n in actions}) if kind.two_step else []
+    sources = list(dict.fromkeys(n.split()[1] for n in actions)) if kind.two_step else []
+    if kind.sort_sources:
+        sources.sort()
     if source is None and len(sources) > 1:
-        counts = {t: sum(1 for n in actions if n.split()[1] == t) for t in sources}
-        options = [(f"{t} \N{MIDDLE DOT} {counts[t]} choices", f"{menu} {t}") for t in sources]
+        options = [
+            (
+                choices.source_label(state, menu, t, [n for n in actions if n.split()[1] == t]),
+                f"{menu} {t}",
+            )
+            for t in sources
+        ]
         add_selects(options, "src", kind.step_prompt)
-        content = texts.PANEL_STEP.format(prompt=kind.step_prompt, light=light)
+        content = texts.PANEL_STEP.format(prompt=kind.step_prompt, have=have)
     else:
+        if source is None and len(sources) == 1:
+            source = sources[0]
         if source is not None:
             actions = [n for n in actions if n.split()[1] == source]
         add_selects([(labels.get(n, n), n) for n in actions], "act", f"{kind.prompt}: choose")
-        content = texts.PANEL_CHOOSE.format(prompt=kind.prompt, light=light)
+        prompt = choices.choose_prompt(menu, source) or kind.prompt
+        content = texts.PANEL_CHOOSE.format(prompt=prompt, have=have)
+        details = choices.choose_details(menu, source)
+        if details:
+            content = f"{content}\n{details}"
     back = PanelButton(game.id, game.version, "back", "Back")
     back.row = MAX_SELECTS
     view.add_item(back)

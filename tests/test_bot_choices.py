@@ -34,4 +34,5 @@ def test_every_legal_action_is_labelled_with_its_cost_and_gain() -> None:
 
 def test_unknown_verbs_get_a_default_kind() -> None:
     assert choices.kind("plant").two_step and choices.kind("buy").button == "Buy..."
-    assert choices.kind("move").button == "Move..." and not choices.kind("move").two_step
+    assert choices.kind("fly").button == "Fly..." and not choices.kind("fly").two_step
+    assert choices.kind("move").button == "Move animal..." and choices.kind("use").two_step

@@ -43,6 +43,12 @@ def record_file(game: GameRow, notations: list[str]) -> discord.File:
     )
 
 
+def has_hidden_information(game: GameRow) -> bool:
+    """Whether the seed of this running game hides something from the players (the animals
+    dealt and the face-down Baby Turtle tokens of the Moon and Forest Animals mode)."""
+    return game.status == "active" and bool((game.config or {}).get("moon_animals"))
+
+
 def _bad(reason: str) -> UserError:
     return UserError(texts.REPLAY_BAD.format(reason=reason))
 
@@ -156,15 +162,23 @@ class Board(commands.Cog, name="Board"):
             await self.send_log(interaction, await self._started(game_id))
 
     async def send_log(self, interaction: discord.Interaction, game: GameRow) -> None:
-        """Send the log of `game` privately (the interaction is deferred or not yet answered)."""
+        """Send the log of `game` privately (the interaction is deferred or not yet answered).
+
+        The record file carries the game's seed, from which the animals dealt and the face-down
+        Baby Turtle tokens of Under the Moonlight follow: while such a game is played the
+        record is kept back (it comes with the log once the game is over)."""
         history = await self.games.history(game)
         moves = [move for move, _ in history]
         embed = embeds.log_embed(game, moves, events=[events for _, events in history])
-        file = record_file(game, [m.notation for m in moves])
-        if interaction.response.is_done():
-            await interaction.followup.send(embed=embed, file=file, ephemeral=True)
+        extra: dict[str, Any] = {}
+        if has_hidden_information(game):
+            embed.set_footer(text=texts.RECORD_HIDDEN)
         else:
-            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+            extra["file"] = record_file(game, [m.notation for m in moves])
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, ephemeral=True, **extra)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
 
     async def on_replay_command(
         self, interaction: discord.Interaction, record: discord.Attachment

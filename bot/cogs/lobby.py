@@ -17,6 +17,7 @@ from discord.ext import commands
 
 import engine
 import render
+from engine.autopilot import autopilot_action
 
 from .. import embeds, texts
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
@@ -35,12 +36,36 @@ RULES_SAMPLE_PLIES = 30
 RULES_SAMPLE_SEED = 7
 
 
+#: The sample position of `/ps rules topic:moonlight`: an expansion game (all three modes) of two
+#: people played by the autopilot and a Cynthia, a few rounds in.
+MOON_SAMPLE_SEED = 46
+MOON_SAMPLE_ROUND = 4
+RulesTopic = Literal["base", "moonlight", "animals", "cynthia"]
+
+
 def sample_position_png() -> bytes:
     """The board picture for `/ps rules`: a game a few rounds in (pure; run it in a thread)."""
     state = engine.new_game(engine.Config(seats=("cynthia",) * 3), seed=RULES_SAMPLE_SEED)
     for _ in range(RULES_SAMPLE_PLIES):
         state = engine.apply(state, engine.auto_action(state))
     return render.board_png(state, names=["Ash", "Birch", "Cedar"])
+
+
+def moonlight_sample_png() -> bytes:
+    """The board picture for `/ps rules topic:moonlight` (pure; run it in a thread)."""
+    config = engine.Config(
+        seats=("human", "human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
+    )
+    state = engine.new_game(config, seed=MOON_SAMPLE_SEED)
+    while state.phase == "setup" or state.round < MOON_SAMPLE_ROUND:
+        seat = state.seats[state.current_seat]
+        action = engine.auto_action(state) if seat.kind == "cynthia" else autopilot_action(state)
+        state = engine.apply(state, action)
+    return render.board_png(state, names=["Ash", "Birch", "Cynthia"])
+
+
+#: The picture each rules topic shows (None: no picture).
+RULES_PICTURES = {"base": sample_position_png, "moonlight": moonlight_sample_png}
 
 
 class Lobby(commands.Cog, name="Lobby"):
@@ -52,7 +77,7 @@ class Lobby(commands.Cog, name="Lobby"):
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
-        self._rules_png: bytes | None = None
+        self._rules_png: dict[str, bytes] = {}
 
     @property
     def games(self) -> GameService:
@@ -237,13 +262,22 @@ class Lobby(commands.Cog, name="Lobby"):
     # --- /ps rules, /ps help ---
 
     @ps.command(name="rules", description="A short illustrated summary of the rules")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        topic="base game (default), Under the Moonlight, its animals, or Cynthia the automa"
+    )
+    async def rules(self, interaction: discord.Interaction, topic: RulesTopic = "base") -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            if self._rules_png is None:
-                self._rules_png = await asyncio.to_thread(sample_position_png)
-            file = discord.File(io.BytesIO(self._rules_png), filename=embeds.BOARD_FILE)
-            await interaction.followup.send(embed=embeds.rules_embed(), file=file, ephemeral=True)
+            draw = RULES_PICTURES.get(topic)
+            extra = {}
+            if draw is not None:
+                if topic not in self._rules_png:
+                    self._rules_png[topic] = await asyncio.to_thread(draw)
+                png = self._rules_png[topic]
+                extra["file"] = discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE)
+            await interaction.followup.send(
+                embed=embeds.rules_embed(topic), ephemeral=True, **extra
+            )
 
     @ps.command(name="help", description="How to play Photosynthesis with this bot")
     async def help(self, interaction: discord.Interaction) -> None:

@@ -383,7 +383,9 @@ class Play(commands.Cog, name="Play"):
 
 
 @app_commands.command(name="play", description="Type an action, e.g. place A2, grow D4, end")
-@app_commands.describe(action="place A2, buy seed, plant C3 E5, grow D4, collect D4 or end")
+@app_commands.describe(
+    action="place A2, buy seed, plant C3 E5, grow D4, end; Under the Moonlight: move C3, use hunt 2"
+)
 async def play_command(interaction: discord.Interaction, action: str) -> None:
     cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
     await cog.on_play_command(interaction, action)

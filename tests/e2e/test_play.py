@@ -225,10 +225,8 @@ async def test_under_the_moonlight_setup_through_the_panel(fake: FakeDiscord, bo
         if it.response.components:  # still alice's turn: the next decision is offered at once
             continue
         msg = await next_game_message(fake, chan, msg)
-    assert prompts[:2] == [
-        "Setup: choose your animal.",
-        "Setup: choose a 3-leaf space for your animal.",
-    ]
+    assert prompts[0].startswith("Setup: choose your animal.\nYou were dealt these animals")
+    assert prompts[1] == "Setup: choose a 3-leaf space for your animal."
     assert "Setup: choose an empty outer space for a small tree." in prompts
     assert msg.embeds[0]["description"].startswith("Round 1 of 18")
     assert " lunar, " in field(msg, "Seats").splitlines()[0]

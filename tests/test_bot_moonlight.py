@@ -1,0 +1,159 @@
+"""Under the Moonlight in the bot without Discord: the panel's kinds, labels and prompts for
+animal moves and abilities (read off the engine), the draft's private text, the rules topics,
+the hidden-information guard of the record and the test seed hook."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import engine
+from bot import animals, choices, embeds, texts
+from bot.cogs.board import has_hidden_information
+from bot.config import ConfigError, fixed_seed_from_env
+from bot.storage import GameRow, SeatRow
+from bot.views import PanelSelect, panel
+from engine import moonlight as ml
+
+GAME = GameRow(
+    id=3, guild_id=1, channel_id=2, host_id=3, status="active", options={}, config=None,
+    seed=5, version=9, created_at="", updated_at="",
+    seats=(SeatRow(0, "human", 3, "a"), SeatRow(1, "human", 4, "b")),
+)  # fmt: skip
+
+
+def in_play(**arrange) -> engine.GameState:
+    """A 2-seat game with the three modes, setup done, seat 0 to play, pieces arranged."""
+    config = engine.Config(
+        seats=("human", "human"), moon_animals=True, elder_tree=True, moonstones=True
+    )
+    state = engine.new_game(config, seed=3)
+    while state.phase == "setup":
+        state = engine.apply(state, engine.legal_actions(state)[0])
+    while state.current_seat != 0:
+        state = engine.apply(state, "end")
+    d = state.to_dict()
+    d["board"] = arrange.pop("board", {})
+    d["seats"][0]["light"] = arrange.pop("light", 6)
+    state = engine.GameState.from_dict(d)
+    return ml.arrange(state, **arrange)
+
+
+def legal(state: engine.GameState) -> list[str]:
+    return [str(a) for a in engine.legal_actions(state)]
+
+
+def selects(view) -> list[PanelSelect]:
+    return [c for c in view.children if isinstance(c, PanelSelect)]
+
+
+def test_the_panel_offers_move_and_use_with_levels_costs_and_effects() -> None:
+    state = in_play(animals={0: ("owl", "C3"), 1: ("fox", "E5")}, lunar=[9, 2])
+    notations = legal(state)
+    labels = choices.describe_all(state, notations)
+    content, view = panel(GAME, state, notations, labels=labels)
+    assert content == (
+        "Your turn: you have 6 light and 9 lunar points; your Owl is on C3 (1 step left). "
+        "Choose an action, or end your turn."
+    )
+    buttons = [c.item.label for c in view.children]
+    assert buttons[-3:] == ["Move animal...", "Use ability...", "End turn"]
+
+    content, view = panel(GAME, state, notations, labels=labels, menu="use")
+    assert content.startswith(
+        "Use Nighttime Hunting (you have 6 light and 9 lunar points): choose.\n"
+        "**Nighttime Hunting** (`use hunt 1/2/3`, 5/9/12 lunar points): gain 3/7/10 light"
+    )
+    (select,) = selects(view)
+    assert [(o.value, o.label) for o in select.item.options] == [
+        ("use hunt 1", "use hunt 1 · 5 lunar · +3 light"),
+        ("use hunt 2", "use hunt 2 · 9 lunar · +7 light"),
+    ]  # level 3 (12) is not affordable
+    content, view = panel(GAME, state, notations, labels=labels, menu="move")
+    options = [o.label for o in selects(view)[0].item.options]
+    assert options and all(o.startswith("move ") for o in options)
+    lit = choices.moonlit_next_round(state)
+    for label in options:
+        space = engine.parse_action(label.split(" · ")[0]).args[0]
+        assert label.endswith("in the moonlight next round") == bool(lit >> space & 1)
+
+
+def test_two_step_abilities_and_board_changes_in_labels() -> None:
+    board = {"C3": {"seat": 0, "size": 0}, "D4": {"seat": 1, "size": 1}}
+    state = in_play(animals={0: ("fox", "C3"), 1: ("owl", "C4")}, lunar=[14, 0], board=board)
+    notations = legal(state)
+    labels = choices.describe_all(state, notations)
+    content, view = panel(GAME, state, notations, labels=labels, menu="use")
+    assert content == "Use an ability: choose which (you have 6 light and 14 lunar points)."
+    (select,) = selects(view)
+    assert [o.value for o in select.item.options] == ["use scare", "use steal", "use scratch"]
+    assert select.item.options[0].label.startswith("Scaring · 1 lunar · ")
+    assert (
+        labels["use scratch C5"] == "use scratch C5 · 3 lunar · C3: seed removed · C5: seed placed"
+    )
+    assert labels["use steal owl"].startswith("use steal owl · 4 lunar")
+    content, view = panel(GAME, state, notations, labels=labels, menu="use", source="scratch")
+    assert content.startswith("Use Scratching the soil (you have 6 light and 14 lunar points)")
+    assert all(o.value.startswith("use scratch ") for o in selects(view)[0].item.options)
+
+
+def test_baby_seed_targets_are_split_over_selects_of_25() -> None:
+    state = in_play(animals={0: ("turtle", "C3")}, lunar=[5, 0], babies={0: ["seed", "light"]})
+    notations = legal(state)
+    labels = choices.describe_all(state, notations)
+    content, view = panel(GAME, state, notations, labels=labels, menu="use", source="baby")
+    sizes = [len(s.item.options) for s in selects(view)]
+    targets = [n for n in notations if n.startswith("use baby seed ")]
+    assert len(targets) > 25 and sizes[0] == 25 and sum(sizes) == len(targets) + 1
+    assert labels["use baby light"] == "use baby light · 1 lunar · +3 light"
+    assert labels[targets[0]].endswith(f"{targets[0][-2:]}: seed placed")
+    assert "**Seed** (`use baby seed E5`)" in content
+
+
+def test_the_draft_shows_only_the_players_two_animals() -> None:
+    config = engine.Config(seats=("human", "human", "cynthia"), moon_animals=True)
+    state = engine.new_game(config, seed=46)
+    notations = legal(state)
+    content, view = panel(GAME, state, notations, labels=choices.describe_all(state, notations))
+    dealt = [ml.ANIMALS[a] for a in state.ext.dealt[0]]
+    assert content.startswith("Setup: choose your animal.\nYou were dealt these animals")
+    for name in ml.ANIMALS:
+        assert (f"**{name.capitalize()}**" in content) == (name in dealt)
+    assert [o.value for o in selects(view)[0].item.options] == [f"animal {a}" for a in dealt]
+
+
+def test_every_draft_and_every_label_fits_discord() -> None:
+    for pair in itertools.combinations(ml.ANIMALS, 2):
+        text = choices.decision_details("animal", [f"animal {a}" for a in pair])
+        assert len(texts.SINGLE_DECISION["animal"]) + 1 + len(text) <= 2000
+        assert all(len(animals.short(a)) <= 100 for a in pair)
+    for word in ml.ABILITIES:
+        assert len(choices.choose_details("use", word)) < 1500
+        assert word in animals.EFFECTS
+
+
+def test_rules_topics_fit_an_embed() -> None:
+    for topic in texts.RULES_TOPICS:
+        embed = embeds.rules_embed(topic)
+        assert len(embed) <= 6000 and len(embed.description or "") <= 4096
+        assert all(len(f.value) <= 1024 for f in embed.fields)
+    assert [f.name for f in embeds.rules_embed("animals").fields][:2] == ["Boar", "Hedgehog"]
+
+
+def test_the_record_waits_for_the_end_of_a_game_with_hidden_information() -> None:
+    moon = {**engine.Config(seats=("human", "human"), moon_animals=True).to_dict()}
+    assert has_hidden_information(GameRow(**{**GAME.__dict__, "config": moon}))
+    assert not has_hidden_information(
+        GameRow(**{**GAME.__dict__, "config": moon, "status": "over"})
+    )
+    stones = engine.Config(seats=("human", "human"), moonstones=True).to_dict()
+    assert not has_hidden_information(GameRow(**{**GAME.__dict__, "config": stones}))
+
+
+def test_the_fixed_seed_hook_is_off_unless_set() -> None:
+    assert fixed_seed_from_env({}) is None
+    assert fixed_seed_from_env({"PS_TEST_SEED": " 46 "}) == 46
+    for bad in ("x", "-1", str(2**31)):
+        with pytest.raises(ConfigError):
+            fixed_seed_from_env({"PS_TEST_SEED": bad})
