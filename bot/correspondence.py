@@ -15,7 +15,7 @@ from . import correspondence_texts as ct
 from . import texts
 from .clock import Clock
 from .games import GameService, TurnResult, UserError, normalize_options, turn_key
-from .scheduler import Job
+from .scheduler import PENDING, Job
 from .storage import GameRow, SeatRow
 from .timers import DEADLINE, POSTPONED, TurnTimers
 
@@ -32,6 +32,7 @@ class Left:
     game: GameRow
     seat: SeatRow
     ended: bool
+    new_host: int | None = None  # the host left: their powers passed to this person
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Fired:
     game: GameRow | None = None
     result: TurnResult | None = None  # a deadline that played a turn
     deadline: float | None = None  # a reminder to send
+    notice_only: bool = False  # a deadline played before a crash: only its notice is left
 
 
 class Correspondence:
@@ -143,10 +145,19 @@ class Correspondence:
                 SeatRow(s.position, s.kind, None, name) if s.user_id == user_id else s
                 for s in game.seats
             ]
-            stored = await self.games.storage.update_game(game.id, game.version, seats=seats)
+            new_host = None
+            if user_id == game.host_id:  # the host's powers pass to the next person seated
+                count = len(game.seats)
+                after = [game.seats[(seat.position + i) % count] for i in range(1, count)]
+                new_host = next(s.user_id for s in after if s in others)
+            stored = await self.games.storage.update_game(
+                game.id, game.version, seats=seats, host_id=new_host
+            )
             await self.timers.plan(stored, await self.games.state(stored), force=True)
-            log.info("player left, autopilot seated", extra={"game_id": game.id})
-            return Left(stored, seat, ended=False)
+            log.info(
+                "player left, autopilot seated", extra={"game_id": game.id, "new_host": new_host}
+            )
+            return Left(stored, seat, ended=False, new_host=new_host)
 
     # --- the list of a player's games ---
 
@@ -173,6 +184,9 @@ class Correspondence:
     async def fire(self, job: Job) -> Fired:
         """Decide what a due job does (`bot.scheduler` handler, without the messages)."""
         game = await self.games.get_game(job.game_id)
+        if job.outcome is not None and job.outcome.startswith(PENDING):
+            # Its turn was played out before a crash, its notice not posted: post it now.
+            return Fired(job.outcome[len(PENDING) :], game, notice_only=game is not None)
         if game is None or game.status != "active":
             return Fired("void")
         if job.kind == DEADLINE:

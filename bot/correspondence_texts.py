@@ -41,6 +41,7 @@ VACATION_OFF = "Welcome back: your turn timers run again, extended by the time y
 VACATION_ALREADY_ON = "Vacation mode is already on."
 VACATION_ALREADY_OFF = "Vacation mode is already off."
 LEFT_AUTOPILOT = "{user} left the game; the autopilot plays their seat from now on."
+NEW_HOST = " {host} is the host now."
 LEFT_ENDED = "{user} left the game, so the game ends."
 LEFT_LOBBY = "You left the lobby."
 AUTOPILOT_SEAT = "{name} (autopilot)"

@@ -17,6 +17,7 @@ from .games import (
     MAX_SEATS,
     MOONLIGHT_OPTIONS,
     Applied,
+    engine_config,
     normalize_options,
     seat_label,
 )
@@ -35,7 +36,8 @@ SUN_CORNERS = ("NE", "E", "SE", "SW", "W", "NW")
 def options_summary(options: dict[str, Any]) -> str:
     """One line per option that differs from the base game, or 'base game'."""
     opts = normalize_options(options)
-    lines = [f"{opts['revolutions']} revolutions ({6 * opts['revolutions']} rounds)"]
+    rounds = engine_config(opts, ("human", "cynthia")).last_round
+    lines = [f"{opts['revolutions']} revolutions ({rounds} rounds)"]
     lines.append("shadow rule" if opts["shadow_rule"] else "no shadow rule")
     lines.append("random seat order" if opts["random_seats"] else "seats in join order")
     shown = (*MOONLIGHT_OPTIONS, *CYNTHIA_OPTIONS)
@@ -54,7 +56,8 @@ def lobby_embed(game: GameRow) -> discord.Embed:
         title = "Photosynthesis \N{EM DASH} new game"
         description = (
             f"Host: <@{game.host_id}>. Press **Join** to take a seat; the host can add Cynthia "
-            f"(the automa), change the options and press **Start**. 2 to {MAX_SEATS} seats."
+            f"(the automa), change the options and press **Start**. 2 to {MAX_SEATS} seats, "
+            "at least one of them a person."
         )
         colour = GREEN
     else:
@@ -85,7 +88,7 @@ def _phase_line(state: Any) -> str:
     if state.phase == "setup":
         kind = engine_game.setup_kind(state)
         return texts.SETUP_LINES.get(kind, texts.SETUP_LINES["tree"])
-    rounds = 6 * state.config.revolutions if hasattr(state, "config") else None
+    rounds = state.config.last_round if hasattr(state, "config") else None
     of_rounds = f" of {rounds}" if rounds else ""
     line = (
         f"Round {state.round}{of_rounds} \N{MIDDLE DOT} revolution {state.revolution} "
@@ -191,15 +194,18 @@ def score_breakdown(game: GameRow, state: Any) -> str:
                     for leaves in sorted(by_soil, reverse=True)
                 )
             elif name == "light":
-                detail = f"{state.seats[i].light} light ÷ 3"
+                detail = f"from {state.seats[i].light} light"
             bits.append(f"{label} {points}" + (f" ({detail})" if detail else ""))
         lines.append(
             f"{SEAT_SWATCH[i]} **{seat.name}: {scores[i]}** = {' + '.join(bits)}; "
             f"{state.board_count(i)} pieces on the board"
         )
-    best = max(scores)
-    if sum(1 for x in scores if x == best) > 1:
-        lines.append("Tie on points: most seeds and trees on the board wins (else shared).")
+    tied = [i for i, x in enumerate(scores) if x == max(scores)]
+    if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
+        won = engine.winners(state)
+        names = " and ".join(game.seats[w].name for w in won)
+        sentence = texts.TIE_BROKEN if len(won) < len(tied) else texts.TIE_SHARED
+        lines.append(sentence.format(names=names))
     return "\n".join(lines)[:1024]
 
 
@@ -267,13 +273,25 @@ def log_embed(
     return embed
 
 
-def ended_embed(game: GameRow) -> discord.Embed:
-    """A short embed for a game message whose game was abandoned."""
-    return discord.Embed(
+def ended_embed(game: GameRow, state: Any = None) -> discord.Embed:
+    """The game message of an abandoned game: the seats as they stood (with `state`) and the
+    board picture already on the message; no turn, no timer, nothing left to play."""
+    embed = discord.Embed(
         title=f"Photosynthesis \N{EM DASH} game #{game.id}",
         description=texts.GAME_ABANDONED,
         colour=GREY,
     )
+    if state is not None:
+        scores = engine.scores(state)
+        lines = [
+            f"{SEAT_SWATCH[s.position]} {seat_label(s)} ({SEAT_COLOUR[s.position]}) \N{EM DASH} "
+            f"{state.seats[s.position].light} light, {scores[s.position]} points"
+            for s in game.seats
+        ]
+        embed.add_field(name="Seats", value="\n".join(lines)[:1024], inline=False)
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text=f"Game #{game.id}")
+    return embed
 
 
 def rules_embed(topic: str = "base") -> discord.Embed:

@@ -266,6 +266,9 @@ class GameService:
         #: Awaited after every committed play (under the game's lock) with the stored game and
         #: its new state: the turn timers (`bot.timers`) plan the next deadline there.
         self.commit_hooks: list[Callable[[GameRow, Any], Awaitable[None]]] = []
+        #: Awaited (under the game's lock) with the stored game when a game or lobby ends
+        #: without a play (abandoned, expired): the turn timers clear its clock and jobs there.
+        self.end_hooks: list[Callable[[GameRow], Awaitable[None]]] = []
         #: Extra embed fields `(name, value)` for the game message (`notes`).
         self.note_providers: list[Callable[[GameRow, Any], Awaitable[tuple[str, str] | None]]] = []
 
@@ -347,7 +350,8 @@ class GameService:
         return game
 
     async def _lobby(self, game_id: int, version: int | None) -> GameRow:
-        """The game, checked to be a lobby at `version` (call under the game's lock)."""
+        """The game, checked to be a lobby at `version` (call under the game's lock; None: any
+        version)."""
         game = await self.storage.get_game(game_id)
         if game is None:
             raise UserError(texts.GAME_GONE)
@@ -372,9 +376,11 @@ class GameService:
         return [SeatRow(i, s.kind, s.user_id, s.name) for i, s in enumerate(seats)]
 
     async def join(self, game_id: int, version: int | None, user_id: int, name: str) -> GameRow:
-        """Take a seat in the lobby."""
+        """Take a seat in the lobby. The version a Join button carries is not checked: what
+        guards a seat is checked here, under the lock (already seated, the table full), so
+        people clicking Join at the same moment are all seated."""
         async with self.lock(game_id):
-            game = await self._lobby(game_id, version)
+            game = await self._lobby(game_id, None)
             if any(s.user_id == user_id for s in game.seats):
                 raise UserError(texts.ALREADY_JOINED)
             if len(game.seats) >= MAX_SEATS:
@@ -383,9 +389,10 @@ class GameService:
             return await self._save_lobby(game, seats=seats)
 
     async def leave(self, game_id: int, version: int | None, user_id: int) -> GameRow:
-        """Give up a seat in the lobby (the host stays host, seated or not)."""
+        """Give up a seat in the lobby (the host stays host, seated or not). Like `join`, not
+        checked against the version shown: only whether the user is seated matters."""
         async with self.lock(game_id):
-            game = await self._lobby(game_id, version)
+            game = await self._lobby(game_id, None)
             if not any(s.user_id == user_id for s in game.seats):
                 raise UserError(texts.NOT_IN_LOBBY)
             seats = self._renumber([s for s in game.seats if s.user_id != user_id])
@@ -444,6 +451,8 @@ class GameService:
             self._host_only(game, user_id, texts.HOST_ONLY_START)
             if len(game.seats) < MIN_SEATS:
                 raise UserError(texts.TOO_FEW_SEATS)
+            if not any(s.kind == "human" for s in game.seats):
+                raise UserError(texts.NO_PERSON)
             seats = list(game.seats)
             if game.options.get("random_seats"):
                 random.Random(game.seed).shuffle(seats)
@@ -517,13 +526,35 @@ class GameService:
         events = await asyncio.to_thread(replay_events, game.config, game.seed, moves)
         return list(zip(moves, events, strict=True))
 
+    async def current_turn(self, game_id: int) -> tuple[Any, ...] | None:
+        """The `turn_key` of a game's turn now (None when it is not being played), read
+        without waiting for the game's lock: what a typed command is pinned to."""
+        game = await self.storage.get_game(game_id)
+        if game is None or game.status != "active" or game.config is None:
+            return None
+        state = await self.state(game)
+        return None if state.is_over else turn_key(state)
+
     async def play(
-        self, game_id: int, user_id: int, notation: str, version: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        notation: str,
+        version: int | None = None,
+        *,
+        turn: Sequence[Any] | None = None,
     ) -> TurnResult:
         """Apply the player's action(s) (several separated by `;` all apply or none does),
-        then any Cynthia turns after them. `TurnResult.applied` starts with the player's."""
+        then any Cynthia turns after them. `TurnResult.applied` starts with the player's.
+
+        A component carries the `version` it was drawn for; a typed command is pinned to the
+        `turn` (a `turn_key`) it was typed in, and refused if another turn is on by the time
+        it gets the lock (the same intention, say End turn clicked and typed at once, must
+        not also play the player's next turn)."""
         async with self.lock(game_id):
             game = await self._active(game_id, version)
+            if turn is not None:
+                await self._check_pinned(game, user_id, tuple(turn))
             state = await self.check_turn(game, user_id)
             _, ply = await self._state_and_ply(game)
             seat, turn = state.current_seat, turn_key(state)
@@ -545,6 +576,18 @@ class GameService:
             if new_state.is_over:
                 self._states.pop(game.id, None)
             return TurnResult(stored, new_state, tuple(applied), turn, played)
+
+    async def _check_pinned(self, game: GameRow, user_id: int, turn: tuple[Any, ...]) -> None:
+        """Refuse a command typed in the turn `turn` if another turn is on now."""
+        now = await self.state(game)
+        if not now.is_over and turn_key(now) == turn:
+            return
+        seat = turn[-1]
+        if seat is None or game.seats[seat].user_id == user_id:
+            raise UserError(texts.TURN_CHANGED)
+        await self.check_turn(game, user_id)  # not a player, or not their turn now
+        # Typed in someone else's turn: refused as it was then, even though it is theirs now.
+        raise UserError(texts.NOT_YOUR_TURN.format(player=seat_label(game.seats[seat])))
 
     async def can_undo(self, game: GameRow, state: Any, user_id: int) -> bool:
         """Whether `undo` would take something back for this player now."""
@@ -676,6 +719,7 @@ class GameService:
             if user_id != game.host_id and not can_manage:
                 raise UserError(texts.ABANDON_FORBIDDEN)
             stored = await self.storage.update_game(game.id, game.version, status="abandoned")
+            await self.run_end_hooks(stored)
         self._states.pop(game.id, None)
         log.info("game abandoned", extra={"game_id": game.id, "user_id": user_id})
         return stored
@@ -691,9 +735,17 @@ class GameService:
                 continue
             async with self.lock(game.id):
                 try:
-                    expired.append(
-                        await self.storage.update_game(game.id, game.version, status="expired")
-                    )
+                    stored = await self.storage.update_game(game.id, game.version, status="expired")
                 except VersionConflict:
                     continue  # touched meanwhile: not idle
+                await self.run_end_hooks(stored)
+                expired.append(stored)
         return expired
+
+    async def run_end_hooks(self, game: GameRow) -> None:
+        """Run `end_hooks` for a game that just ended (call under its lock)."""
+        for hook in self.end_hooks:
+            try:
+                await hook(game)
+            except Exception:  # the game has ended; a hook's failure must not undo that
+                log.exception("end hook failed", extra={"game_id": game.id})

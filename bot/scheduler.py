@@ -8,10 +8,20 @@ next due time, or until poked because a job was added (`poke`). After downtime t
 claims everything that came due meanwhile, oldest first.
 
 Each job is tied to one turn of one game (`bot.timers`): the handler checks that the turn is still
-being played, so a job whose turn is over does nothing (outcome ``void``). That also makes a
-deadline safe to run again: a deadline claimed but never finished (the process died in between)
-is handed out again at the next start (`requeue_unfinished`); if its turn was played meanwhile it
-is void. A reminder is not handed out again: it is sent at most once.
+being played, so a job whose turn is over does nothing (outcome ``void``). That makes every job
+safe to run again:
+
+- a job claimed but never finished (the process died in between) is handed out again at the
+  next start (`requeue_unfinished`). A deadline whose turn was played meanwhile is void; a
+  reminder is sent if its turn is still on and its deadline still ahead (else ``void`` or
+  ``moot``). So a reminder is sent at least once: a crash after sending it and before its
+  outcome was stored sends it again.
+- a deadline whose handler raised is planned again (`JobStore.retry`) after `RETRY_BACKOFF`
+  seconds, doubling each time, at most `MAX_ATTEMPTS` times in all; then its outcome stays
+  ``error: ...`` (logged as an error). A reminder that failed is not sent again.
+- a job whose handler already did its work but has a notice left to post (outcome starting
+  with `PENDING`, stored by the handler before posting it) is handed out again at the next
+  start too, and the handler then only posts the notice.
 """
 
 from __future__ import annotations
@@ -28,8 +38,14 @@ from .clock import Clock
 
 log = logging.getLogger(__name__)
 
-#: Kinds of job handed out again after a crash between claim and outcome (idempotent by turn).
+#: Kinds of job planned again when their handler fails (idempotent by turn).
 RETRIED_KINDS = ("deadline",)
+#: A failed job is planned again this many seconds later, doubled at each further failure...
+RETRY_BACKOFF = 60.0
+#: ...until it has been run this many times in all.
+MAX_ATTEMPTS = 5
+#: The outcome prefix of a job whose work is done but whose notice is not posted yet.
+PENDING = "pending notice: "
 #: Pause after an unexpected error in the loop itself (not in a handler).
 ERROR_BACKOFF = 5.0
 
@@ -47,6 +63,7 @@ class Job:
     due_at: float
     fired_at: float | None = None
     outcome: str | None = None
+    attempts: int = 0  # how many times its handler failed before
 
     @classmethod
     def from_row(cls, row: Any) -> Job:
@@ -60,6 +77,7 @@ class Job:
             due_at=row["due_at"],
             fired_at=row["fired_at"],
             outcome=row["outcome"],
+            attempts=row["attempts"],
         )
 
 
@@ -92,7 +110,7 @@ class JobStore:
         """Record what firing a claimed job did."""
         async with self.storage.transaction() as conn:
             await conn.execute(
-                "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:200], job_id)
+                "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
             )
 
     async def next_due(self) -> float | None:
@@ -105,15 +123,24 @@ class JobStore:
         return None if row is None or row[0] is None else float(row[0])
 
     async def requeue_unfinished(self) -> int:
-        """Hand out again the deadlines claimed but never finished (a crash in between)."""
-        marks = ", ".join("?" for _ in RETRIED_KINDS)
+        """Hand out again the jobs claimed but never finished, and those with a notice still
+        to post (a crash in between; see the module docstring)."""
         async with self.storage.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE timer_jobs SET fired_at = NULL WHERE fired_at IS NOT NULL"
-                f" AND outcome IS NULL AND kind IN ({marks})",
-                RETRIED_KINDS,
+                " AND (outcome IS NULL OR substr(outcome, 1, ?) = ?)",
+                (len(PENDING), PENDING),
             )
             return cur.rowcount
+
+    async def retry(self, job_id: int, due_at: float) -> None:
+        """Plan a job whose handler failed again, at `due_at`."""
+        async with self.storage.transaction() as conn:
+            await conn.execute(
+                "UPDATE timer_jobs SET fired_at = NULL, outcome = NULL, due_at = ?,"
+                " attempts = attempts + 1 WHERE id = ?",
+                (due_at, job_id),
+            )
 
     async def jobs(self, game_id: int | None = None) -> list[Job]:
         """Every job (of one game), in id order (for tests and inspection)."""
@@ -183,8 +210,15 @@ class Scheduler:
             try:
                 outcome = await self.handler(job)
             except Exception as exc:
-                log.exception("job failed", extra={"job_id": job.id, "game_id": job.game_id})
+                extra = {"job_id": job.id, "game_id": job.game_id, "attempts": job.attempts + 1}
                 outcome = f"error: {type(exc).__name__}"
+                if job.kind in RETRIED_KINDS and job.attempts + 1 < MAX_ATTEMPTS:
+                    log.exception("job failed, planned again", extra=extra)
+                    self.fired += 1
+                    due = self.clock.now() + RETRY_BACKOFF * 2**job.attempts
+                    await self.store.retry(job.id, due)
+                    return
+                log.exception("job failed", extra=extra)
             self.fired += 1
             await self.store.finish(job.id, outcome)
             log.info(

@@ -126,6 +126,7 @@ class Storage(Protocol):
         options: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
         status: str | None = None,
+        host_id: int | None = None,
         actions: Sequence[NewAction] = (),
         truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
@@ -238,6 +239,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX timer_jobs_pending ON timer_jobs (due_at) WHERE fired_at IS NULL",
     ),
+    # 5: how many times a job's handler failed (bot.scheduler plans a failed deadline again).
+    ("ALTER TABLE timer_jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -410,6 +413,7 @@ class SQLiteStorage:
         options: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
         status: str | None = None,
+        host_id: int | None = None,
         actions: Sequence[NewAction] = (),
         truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
@@ -435,6 +439,9 @@ class SQLiteStorage:
                     raise ValueError(f"unknown status {status!r}")
                 sets.append("status = ?")
                 params.append(status)
+            if host_id is not None:
+                sets.append("host_id = ?")
+                params.append(host_id)
             cur = await conn.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
                 (*params, game_id, expected_version),

@@ -130,10 +130,14 @@ class TurnTimers:
         return None if row is None else TurnClock.from_row(row)
 
     async def clocks_of_user(self, user_id: int) -> list[TurnClock]:
-        """The clocks of every turn a player holds now."""
+        """The clocks of every turn a player holds now (in games still being played)."""
         async with (
             self.storage.reading() as conn,
-            conn.execute("SELECT * FROM turn_clocks WHERE user_id = ?", (user_id,)) as cur,
+            conn.execute(
+                "SELECT c.* FROM turn_clocks c JOIN games g ON g.id = c.game_id"
+                " WHERE c.user_id = ? AND g.status = 'active'",
+                (user_id,),
+            ) as cur,
         ):
             return [TurnClock.from_row(r) for r in await cur.fetchall()]
 
@@ -149,6 +153,10 @@ class TurnTimers:
     async def on_commit(self, game: GameRow, state: Any) -> None:
         """`GameService` commit hook: plan the turn if it changed."""
         await self.plan(game, state)
+
+    async def on_end(self, game: GameRow) -> None:
+        """`GameService` end hook (abandoned, expired): the game's clock and unfired jobs go."""
+        await self._clear(game.id)
 
     async def plan(
         self, game: GameRow, state: Any, *, force: bool = False, restart: bool = False
@@ -241,7 +249,14 @@ class TurnTimers:
 
     async def reconcile(self, games: GameService) -> int:
         """At start: plan every active game whose clock is missing or older than the game (a
-        crash between a play's commit and its planning). Returns how many were planned."""
+        crash between a play's commit and its planning), and clear the clocks and unfired jobs
+        left to games that ended without them. Returns how many were planned."""
+        async with self.storage.transaction() as conn:
+            ended = "SELECT id FROM games WHERE status != 'active'"
+            await conn.execute(f"DELETE FROM turn_clocks WHERE game_id IN ({ended})")
+            await conn.execute(
+                f"DELETE FROM timer_jobs WHERE fired_at IS NULL AND game_id IN ({ended})"
+            )
         planned = 0
         for game in await games.storage.games_with_status("active"):
             clock = await self.turn_clock(game.id)

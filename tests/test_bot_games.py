@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-import engine
 from bot import texts
 from bot.games import GameService, StaleComponent, UserError, normalize_options
 from bot.storage import SQLiteStorage
@@ -64,25 +63,41 @@ async def test_lobby_seating_and_refusals(service: GameService) -> None:
     )
 
 
-async def test_stale_versions_are_refused(service: GameService) -> None:
+async def test_stale_versions_are_refused_for_host_actions(service: GameService) -> None:
     game = await lobby(service)
     await service.join(game.id, game.version, BOB, "bob")
-    with pytest.raises(StaleComponent) as info:
-        await service.join(game.id, game.version, CAROL, "carol")
-    assert str(info.value) == texts.STALE and info.value.game.version == game.version + 1
+    for stale in (
+        service.add_cynthia(game.id, game.version, HOST),
+        service.set_options(game.id, game.version, HOST, {"random_seats": True}),
+        service.start(game.id, game.version, HOST),
+    ):
+        with pytest.raises(StaleComponent) as info:
+            await stale
+        assert str(info.value) == texts.STALE and info.value.game.version == game.version + 1
     # Without a version (slash commands) the current one is used.
-    assert len((await service.join(game.id, None, CAROL, "carol")).seats) == 3
+    assert len((await service.add_cynthia(game.id, None, HOST)).seats) == 3
 
 
-async def test_concurrent_clicks_on_one_version_apply_once(service: GameService) -> None:
+async def test_join_and_leave_do_not_check_the_version(service: GameService) -> None:
+    """Join and Leave are guarded under the lock (already seated, full, not seated): clicks
+    on an older lobby message, or at the same moment, all count."""
     game = await lobby(service)
     results = await asyncio.gather(
         service.join(game.id, game.version, BOB, "bob"),
         service.join(game.id, game.version, CAROL, "carol"),
-        return_exceptions=True,
+        service.join(game.id, game.version, DAVE, "dave"),
     )
-    assert sum(isinstance(r, StaleComponent) for r in results) == 1
-    assert len((await service.get_game(game.id)).seats) == 2
+    assert [len(r.seats) for r in results] == [2, 3, 4]
+    seated = await service.get_game(game.id)
+    assert [s.user_id for s in seated.seats] == [HOST, BOB, CAROL, DAVE]
+    await refuses(service.join(game.id, game.version, ERIN, "erin"), texts.GAME_FULL)
+    await refuses(service.join(game.id, game.version, BOB, "bob"), texts.ALREADY_JOINED)
+    left = await asyncio.gather(
+        service.leave(game.id, game.version, BOB), service.leave(game.id, game.version, CAROL)
+    )
+    assert [s.user_id for s in left[-1].seats] == [HOST, DAVE]
+    await refuses(service.leave(game.id, game.version, BOB), texts.NOT_IN_LOBBY)
+    assert (await service.get_game(game.id)).version == left[-1].version  # refusals: no change
 
 
 async def test_options_host_only_and_engine_validated(service: GameService) -> None:
@@ -139,16 +154,58 @@ async def test_start_runs_cynthia_setup_and_turn_refusals(service: GameService) 
         await service.play(game.id, BOB, "place G1", game.version)
 
 
-async def test_two_cynthias_alone_play_a_whole_game(service: GameService) -> None:
+async def test_a_game_needs_a_person(service: GameService) -> None:
+    """Two Cynthias alone would play the whole game inside the Start click: refused."""
     game = await lobby(service)
     game = await service.add_cynthia(game.id, game.version, HOST)
     game = await service.add_cynthia(game.id, game.version, HOST)
     game = await service.leave(game.id, game.version, HOST)
+    await refuses(service.start(game.id, game.version, HOST), texts.NO_PERSON)
+    stored = await service.get_game(game.id)
+    assert stored.status == "lobby" and stored.version == game.version
+    assert await service.storage.actions(game.id) == []
+    game = await service.join(game.id, game.version, BOB, "bob")
     result = await service.start(game.id, game.version, HOST)
-    assert result.state.is_over and result.game.status == "over"
-    assert engine.winners(result.state)
-    assert await service.live_game(CHANNEL) is None  # the channel is free again
-    await refuses(service.play(game.id, HOST, "end"), texts.GAME_OVER)
+    assert result.game.status == "active" and not result.state.is_over
+    assert result.game.seats[result.state.current_seat].user_id == BOB
+
+
+async def test_a_typed_command_is_pinned_to_its_turn(service: GameService) -> None:
+    """End turn clicked and typed at once: the typed one (read before the click's commit)
+    finds another turn on and plays nothing, instead of ending the player's next turn."""
+    game = await lobby(service)
+    game = await service.add_cynthia(game.id, game.version, HOST)
+    result = await service.start(game.id, game.version, HOST)
+    for space in ("A1", "G1"):
+        result = await service.play(game.id, HOST, f"place {space}")
+    assert result.state.phase == "play" and result.state.current_seat == 0
+    typed_in = await service.current_turn(game.id)
+    clicked = await service.play(game.id, HOST, "end", result.game.version)  # the panel
+    # Cynthia played her turn; a new round: it is the host's turn again.
+    assert clicked.state.current_seat == 0 and clicked.state.round == 2
+    await refuses(service.play(game.id, HOST, "end", turn=typed_in), texts.TURN_CHANGED)
+    stored = await service.get_game(game.id)
+    assert stored.version == clicked.game.version
+    assert (await service.storage.actions(game.id))[-1].seat == 1  # Cynthia's last
+    # Pinned to the turn on now, it plays.
+    now = await service.current_turn(game.id)
+    assert (await service.play(game.id, HOST, "end", turn=now)).notations == ["end"]
+    # A command typed in someone else's turn is refused as it was then.
+    other = await lobby_elsewhere(service)
+    before = await service.current_turn(other.id)  # the host's placement
+    await service.play(other.id, HOST, "place A1")
+    await refuses(
+        service.play(other.id, BOB, "place G1", turn=before),
+        texts.NOT_YOUR_TURN.format(player=f"<@{HOST}>"),
+    )
+
+
+async def lobby_elsewhere(service: GameService):
+    game = await service.new_lobby(
+        guild_id=1, channel_id=CHANNEL + 1, host_id=HOST, host_name="host", options={}
+    )
+    game = await service.join(game.id, game.version, BOB, "bob")
+    return (await service.start(game.id, game.version, HOST)).game
 
 
 async def test_abandon_and_expiry(service: GameService) -> None:

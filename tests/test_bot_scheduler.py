@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,16 +14,17 @@ from bot.clock import FileClock, RealClock, clock_from_env
 from bot.config import ConfigError
 from bot.correspondence import Correspondence
 from bot.games import AUTOPILOT_USER_ID, GameService, turn_key
-from bot.scheduler import Job, JobStore, Scheduler
+from bot.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
 from bot.storage import SQLiteStorage
 from bot.timers import HOUR
 
-ALICE, BOB = 11, 22
+ALICE, BOB, CAROL = 11, 22, 33
 T0 = 1_800_000_000.0
 
 
 class ManualClock:
-    """A clock the test moves; `sleep_until` waits for the due time or a wake-up."""
+    """A clock the test moves; `sleep_until` waits for the due time or a wake-up. Each sleep
+    is recorded and notifies `changed`, which `wait_for` waits on (no polling)."""
 
     fake = True
 
@@ -30,6 +32,12 @@ class ManualClock:
         self.t = now
         self.sleeps: list[float | None] = []
         self._moved = asyncio.Event()
+        self.changed = asyncio.Condition()
+
+    async def notify(self) -> None:
+        """Something a test waits for may have changed (a sleep, a handler run)."""
+        async with self.changed:
+            self.changed.notify_all()
 
     def now(self) -> float:
         return self.t
@@ -40,6 +48,7 @@ class ManualClock:
 
     async def sleep_until(self, when: float | None, wake: asyncio.Event) -> None:
         self.sleeps.append(when)
+        await self.notify()
         while when is None or when > self.t:
             self._moved.clear()
             waiters = [
@@ -76,12 +85,14 @@ async def a_game(storage, channel: int = 5) -> int:
     return game.id
 
 
-async def wait_for(predicate, timeout: float = 5.0) -> None:
-    async def loop() -> None:
-        while not predicate():
-            await asyncio.sleep(0.005)
+async def wait_for(clock: ManualClock, predicate, timeout: float = 5.0) -> None:
+    """Wait until `predicate()` holds, re-checked whenever `clock.changed` is notified."""
 
-    await asyncio.wait_for(loop(), timeout)
+    async def until() -> None:
+        async with clock.changed:
+            await clock.changed.wait_for(predicate)
+
+    await asyncio.wait_for(until(), timeout)
 
 
 # --- the job store --------------------------------------------------------------------------
@@ -103,7 +114,7 @@ async def test_claims_are_exclusive_even_across_connections(store, tmp_path: Pat
         await other.close()
 
 
-async def test_due_order_next_due_and_requeue_of_unfinished_deadlines(store) -> None:
+async def test_due_order_next_due_and_requeue_of_unfinished_jobs(store) -> None:
     game = await a_game(store)
     await add_job(store, game, "deadline", T0 + 20)
     await add_job(store, game, "reminder-50", T0 + 10)
@@ -113,13 +124,88 @@ async def test_due_order_next_due_and_requeue_of_unfinished_deadlines(store) -> 
     claimed = await jobs.claim_due(T0 + 25)
     assert [j.kind for j in claimed] == ["reminder-50", "deadline"]
     assert claimed[1].turn == ("play", 1, None, 0)
-    # The process died before recording outcomes: only the deadline is handed out again.
-    assert await jobs.requeue_unfinished() == 1
+    # The process died before recording outcomes: both are handed out again (the handler
+    # sends the reminder only if its turn is still on and its deadline ahead).
+    assert await jobs.requeue_unfinished() == 2
     again = await jobs.claim_due(T0 + 25)
-    assert [j.kind for j in again] == ["deadline"]
-    await jobs.finish(again[0].id, "void")
+    assert [j.kind for j in again] == ["reminder-50", "deadline"]
+    await jobs.finish(again[0].id, "sent")
+    # The deadline played its turn; its notice was pending when the process died.
+    await jobs.finish(again[1].id, PENDING + "ended: end")
+    assert await jobs.requeue_unfinished() == 1
+    (pending_notice,) = await jobs.claim_due(T0 + 25)
+    assert pending_notice.kind == "deadline" and pending_notice.outcome == PENDING + "ended: end"
+    await jobs.finish(pending_notice.id, "ended: end")
     assert await jobs.requeue_unfinished() == 0
     assert await jobs.next_due() == T0 + 30
+
+
+async def test_a_failed_deadline_is_planned_again_with_backoff_up_to_a_cap(store) -> None:
+    game = await a_game(store)
+    await add_job(store, game, "deadline", T0)
+    await add_job(store, game, "reminder-50", T0)
+    clock = ManualClock()
+    runs: list[tuple[str, float]] = []
+
+    async def handler(job: Job) -> str:
+        runs.append((job.kind, clock.now()))
+        await clock.notify()
+        raise RuntimeError("boom")
+
+    scheduler = Scheduler(JobStore(store), clock, handler)
+    scheduler.start()
+    try:
+        due = T0
+        for attempt in range(1, MAX_ATTEMPTS):
+            due += RETRY_BACKOFF * 2 ** (attempt - 1)
+            await wait_for(clock, lambda due=due: clock.sleeps and clock.sleeps[-1] == due)
+            (deadline,) = [j for j in await JobStore(store).jobs() if j.kind == "deadline"]
+            assert (deadline.fired_at, deadline.outcome, deadline.attempts) == (None, None, attempt)
+            clock.advance(due - clock.now())
+        await wait_for(clock, lambda: clock.sleeps and clock.sleeps[-1] is None)
+    finally:
+        await scheduler.stop()
+    # The deadline ran MAX_ATTEMPTS times (1, 2, 4, 8 minutes apart), then kept its error;
+    # the failed reminder is not sent again.
+    assert [k for k, _ in runs].count("deadline") == MAX_ATTEMPTS
+    assert [k for k, _ in runs].count("reminder-50") == 1
+    times = [t for k, t in runs if k == "deadline"]
+    assert [b - a for a, b in zip(times, times[1:], strict=False)] == [60.0, 120.0, 240.0, 480.0]
+    outcomes = {j.kind: j.outcome for j in await JobStore(store).jobs()}
+    assert outcomes == {"deadline": "error: RuntimeError", "reminder-50": "error: RuntimeError"}
+
+
+async def test_a_failed_deadline_that_succeeds_on_retry_plays_once(corr) -> None:
+    """The retry is safe: it goes through the turn check like any deadline."""
+    service, clock = corr
+    game, state = await started(service, turn_timer=1)
+    failures = [RuntimeError("Discord was down")]
+
+    async def handler(job: Job) -> str:
+        if failures and job.kind == "deadline":
+            raise failures.pop()
+        outcome = (await service.fire(job)).outcome
+        await clock.notify()
+        return outcome
+
+    jobs = JobStore(service.games.storage)
+    scheduler = Scheduler(jobs, clock, handler)
+    clock.advance(HOUR)
+    scheduler.start()
+    try:
+        await wait_for(clock, lambda: clock.sleeps and clock.sleeps[-1] == T0 + HOUR + 60)
+        clock.advance(60)  # the retry plays the turn; Bob's turn gets its own jobs
+        await wait_for(clock, lambda: clock.sleeps and clock.sleeps[-1] == clock.now() + HOUR / 2)
+    finally:
+        await scheduler.stop()
+    (deadline,) = [
+        j
+        for j in await jobs.jobs(game.id)
+        if j.kind == "deadline" and j.turn[0] == "setup" and j.seat == 0
+    ]
+    assert deadline.outcome.startswith("ended: place ") and deadline.attempts == 1
+    rows = await service.games.storage.actions(game.id)
+    assert [(r.seat, r.user_id) for r in rows] == [(0, AUTOPILOT_USER_ID)]
 
 
 # --- the scheduler loop -----------------------------------------------------------------------
@@ -132,6 +218,7 @@ async def test_fires_each_job_once_sleeping_until_the_next_due_time(store) -> No
 
     async def handler(job: Job) -> str:
         fired.append(job.id)
+        await clock.notify()
         return "ok"
 
     jobs = JobStore(store)
@@ -139,20 +226,20 @@ async def test_fires_each_job_once_sleeping_until_the_next_due_time(store) -> No
     await add_job(store, game, "a", T0 + 60)
     scheduler.start()
     try:
-        await wait_for(lambda: clock.sleeps == [T0 + 60])  # asleep until the job is due
+        await wait_for(clock, lambda: clock.sleeps == [T0 + 60])  # asleep until the job is due
         assert fired == []
         clock.advance(60)
-        await wait_for(lambda: len(fired) == 1)
-        await wait_for(lambda: clock.sleeps[-1] is None)  # nothing left: sleeps until poked
+        await wait_for(clock, lambda: len(fired) == 1)
+        await wait_for(clock, lambda: clock.sleeps[-1] is None)  # nothing left: sleeps until poked
         passes = scheduler.passes
         # A new job wakes it through a poke, and it sleeps until that job is due.
         await add_job(store, game, "b", T0 + 3600)
         scheduler.poke()
-        await wait_for(lambda: clock.sleeps[-1] == T0 + 3600)
+        await wait_for(clock, lambda: clock.sleeps[-1] == T0 + 3600)
         assert scheduler.passes == passes + 1 and len(fired) == 1
         clock.advance(7200)  # past it: fired once, however far time jumped
-        await wait_for(lambda: len(fired) == 2)
-        await wait_for(lambda: clock.sleeps[-1] is None)
+        await wait_for(clock, lambda: len(fired) == 2)
+        await wait_for(clock, lambda: clock.sleeps[-1] is None)
         assert fired == sorted(set(fired))
         assert [j.outcome for j in await jobs.jobs()] == ["ok", "ok"]
     finally:
@@ -175,7 +262,7 @@ async def test_catches_up_after_downtime_and_survives_a_failing_handler(store) -
     scheduler = Scheduler(JobStore(store), clock, handler, batch=100)
     scheduler.start()
     try:
-        await wait_for(lambda: clock.sleeps and clock.sleeps[-1] is None)
+        await wait_for(clock, lambda: clock.sleeps and clock.sleeps[-1] is None)
     finally:
         await scheduler.stop()
     assert sorted(seen) == sorted(set(seen)) and len(seen) == 250
@@ -213,6 +300,7 @@ async def corr(store):
     clock = ManualClock()
     service = Correspondence(games, clock)
     games.commit_hooks.append(service.timers.on_commit)
+    games.end_hooks.append(service.timers.on_end)
     return service, clock
 
 
@@ -360,3 +448,56 @@ async def test_reconcile_plans_turns_a_crash_left_unplanned(store) -> None:
     assert turn_clock is not None and turn_clock.seat == 1 and turn_clock.started_at == clock.now()
     assert (await pending(service, game.id))["deadline"] == clock.now() + HOUR
     assert await service.timers.reconcile(games) == 0
+
+
+async def test_ending_a_game_clears_its_timers(corr) -> None:
+    """Abandoned games (and expired lobbies) keep no turn clock and no unfired job; vacation
+    counts only games still being played; a start-up clears what older versions left."""
+    service, clock = corr
+    games = service.games
+    game, _ = await started(service, turn_timer=24)
+    assert await pending(service, game.id) != {}
+    await games.abandon(7, ALICE, can_manage=False)
+    assert await service.timers.turn_clock(game.id) is None
+    assert await pending(service, game.id) == {}
+    assert await service.set_vacation(ALICE, True) == []
+    await service.set_vacation(ALICE, False)
+    # A clock and a job left behind by an abandon before this fix: gone at the next start.
+    await add_job(games.storage, game.id, "deadline", T0 + HOUR)
+    async with games.storage.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO turn_clocks (game_id, version, turn, seat, user_id, started_at)"
+            " VALUES (?, 1, '[]', 0, ?, ?)",
+            (game.id, ALICE, T0),
+        )
+    assert await service.timers.reconcile(games) == 0
+    assert await service.timers.turn_clock(game.id) is None
+    assert await pending(service, game.id) == {}
+    # An expired lobby: the end hook runs for it too.
+    ended: list[int] = []
+
+    async def on_end(row) -> None:
+        ended.append(row.id)
+
+    games.end_hooks.append(on_end)
+    lobby = await games.new_lobby(guild_id=1, channel_id=9, host_id=BOB, host_name="bob")
+    later = datetime.fromisoformat(lobby.updated_at) + timedelta(hours=25)
+    assert [g.id for g in await games.expire_lobbies(timedelta(hours=24), now=later)] == [lobby.id]
+    assert ended == [lobby.id]
+
+
+async def test_the_host_leaving_passes_host_to_the_next_person(store) -> None:
+    games = GameService(store, seed_source=lambda: 3)
+    service = Correspondence(games, ManualClock())
+    game = await games.new_lobby(guild_id=1, channel_id=7, host_id=ALICE, host_name="alice")
+    for user, name in ((BOB, "bob"), (CAROL, "carol")):
+        game = await games.join(game.id, None, user, name)
+    game = await games.add_cynthia(game.id, None, ALICE)
+    await games.start(game.id, None, ALICE)
+    left = await service.leave(7, BOB)  # not the host: nothing passes
+    assert left.new_host is None and left.game.host_id == ALICE
+    left = await service.leave(7, ALICE)  # the host: the next person seated after her
+    assert not left.ended and left.new_host == CAROL and left.game.host_id == CAROL
+    settings = await service.update_settings(7, CAROL, {"turn_timer": 12})
+    assert settings.options["turn_timer"] == 12
+    await games.abandon(7, CAROL, can_manage=False)  # host powers: abandoning too

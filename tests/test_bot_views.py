@@ -98,3 +98,27 @@ def test_play_panel_buttons_then_selects_split_at_25() -> None:
     content, view = panel(GAME, STATE, legal, menu="grow")
     assert content == "Grow a piece one size (you have 9 light): choose."
     assert [o.value for o in view.children[0].item.options] == ["grow D4"]
+
+
+def test_final_scores_tie_sentence_comes_from_the_engines_winners(monkeypatch) -> None:
+    """The breakdown names who won a tie on points as `engine.winners` says (shared or not);
+    the light part shows the points the engine gives and the light they came from."""
+    from bot import embeds, texts
+
+    seats = (SeatRow(0, "human", 3, "Ash"), SeatRow(1, "human", 4, "Birch"))
+    game = GameRow(**{**GAME.__dict__, "status": "over", "seats": seats})
+    state = SimpleNamespace(
+        seats=[SimpleNamespace(light=7, tokens=[]), SimpleNamespace(light=2, tokens=[])],
+        board_count=lambda seat: 5 - seat,
+    )
+    monkeypatch.setattr(embeds.engine, "scores", lambda s: [12, 12])
+    monkeypatch.setattr(embeds.engine, "score_parts", lambda s, i: {"tokens": 10, "light": 2})
+    monkeypatch.setattr(embeds.engine, "winners", lambda s: [0])
+    lines = embeds.score_breakdown(game, state).splitlines()
+    assert "light 2 (from 7 light)" in lines[0]
+    assert lines[2] == texts.TIE_BROKEN.format(names="Ash")
+    monkeypatch.setattr(embeds.engine, "winners", lambda s: [0, 1])
+    lines = embeds.score_breakdown(game, state).splitlines()
+    assert lines[2] == texts.TIE_SHARED.format(names="Ash and Birch")
+    monkeypatch.setattr(embeds.engine, "scores", lambda s: [12, 9])
+    assert len(embeds.score_breakdown(game, state).splitlines()) == 2

@@ -137,7 +137,9 @@ class Board(commands.Cog, name="Board"):
             if game.status != "active":
                 raise UserError(texts.GAME_OVER)
             state = await self.games.state(game)
-            sun = (state.sun + 1) % 6
+            sun = engine.next_photosynthesis_sun(state)
+            if sun is None:  # the last round: the game ends before the sun moves again
+                raise UserError(texts.NO_PHOTOSYNTHESIS_LEFT)
             gains = engine.light_for_sun(state, sun)
             viewer = next(
                 (s.position for s in game.seats if s.user_id == interaction.user.id), None

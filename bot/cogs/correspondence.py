@@ -23,7 +23,7 @@ from ..correspondence import Correspondence
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..games import UserError, mention, seat_label
 from ..replies import answering
-from ..scheduler import Job, JobStore, Scheduler
+from ..scheduler import PENDING, Job, JobStore, Scheduler
 from ..storage import GameRow
 from ..views import lobby_view
 
@@ -61,6 +61,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                         games_command):  # fmt: skip
             group.add_command(command)
         self.bot.games.commit_hooks.append(self.service.timers.on_commit)
+        self.bot.games.end_hooks.append(self.service.timers.on_end)
         self.bot.games.note_providers.append(self.timer_note)
         install_poke_signal(self.clock, self.scheduler.poke)
         self.scheduler.start(before=self._before_scheduler)
@@ -73,6 +74,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 group.remove_command(name)
         games = self.bot.games
         games.commit_hooks = [h for h in games.commit_hooks if h != self.service.timers.on_commit]
+        games.end_hooks = [h for h in games.end_hooks if h != self.service.timers.on_end]
         games.note_providers = [p for p in games.note_providers if p != self.timer_note]
 
     async def _before_scheduler(self) -> None:
@@ -118,17 +120,22 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
     # --- the scheduler's handler ---
 
     async def fire(self, job: Job) -> str:
-        """Fire one due job: play out a turn whose time ran out, or send a reminder."""
+        """Fire one due job: play out a turn whose time ran out, or send a reminder.
+
+        A turn played out is committed before its "Time ran out" notice is posted: the job's
+        outcome says the notice is pending until it is, so a crash in between posts it at the
+        next start (`bot.scheduler`)."""
         fired = await self.service.fire(job)
         game = fired.game
-        if fired.result is not None and game is not None:
-            seat = game.seats[job.seat]
-            notation = "; ".join(fired.result.notations)
-            if seat.user_id is not None:
-                autopilot = fired.outcome.startswith("autopilot")
-                line = ct.TIMED_OUT_AUTOPILOT if autopilot else ct.TIMED_OUT_ENDED
+        if (fired.result is not None or fired.notice_only) and game is not None:
+            user_id = job.user_id if fired.notice_only else game.seats[job.seat].user_id
+            how, _, notation = fired.outcome.partition(": ")
+            if user_id is not None:
+                if not fired.notice_only:
+                    await self.scheduler.store.finish(job.id, PENDING + fired.outcome)
+                line = ct.TIMED_OUT_AUTOPILOT if how == "autopilot" else ct.TIMED_OUT_ENDED
                 await self._say(
-                    game.channel_id, line.format(player=mention(seat.user_id), notation=notation)
+                    game.channel_id, line.format(player=mention(user_id), notation=notation)
                 )
             await self._publish(game.id)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
@@ -219,6 +226,8 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 return
             left = await self.service.leave(channel_id, user.id)
             sentence = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
+            if left.new_host is not None:
+                sentence += ct.NEW_HOST.format(host=mention(left.new_host))
             await interaction.response.send_message(
                 sentence.format(user=user.mention), allowed_mentions=NO_PINGS
             )

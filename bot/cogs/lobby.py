@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -77,6 +78,8 @@ class Lobby(commands.Cog, name="Lobby"):
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
+        #: game id -> the lock lobby redraws go out under (in order, each with the latest)
+        self._redraws: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._rules_png: dict[str, bytes] = {}
 
     @property
@@ -188,17 +191,22 @@ class Lobby(commands.Cog, name="Lobby"):
 
     async def _show_lobby(self, interaction: discord.Interaction, game: GameRow) -> None:
         """Answer a lobby click by redrawing the clicked message; when that was a private copy
-        (from `/ps status` or an "out of date" refusal), redraw the public lobby message too."""
-        embed, view = embeds.lobby_embed(game), lobby_view(game)
-        await interaction.response.edit_message(embed=embed, view=view)
-        stored = await self.bot.storage.message(game.id, "lobby")
-        clicked = interaction.message.id if interaction.message is not None else None
-        if stored is not None and stored[1] != clicked:
-            public = self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1])
-            try:
-                await public.edit(embed=embed, view=lobby_view(game))
-            except discord.HTTPException:
-                log.warning("could not redraw the lobby", extra={"game_id": game.id})
+        (from `/ps status` or an "out of date" refusal), redraw the public lobby message too.
+        After clicks at the same moment (several Join) the answers go out one at a time, each
+        drawn from the lobby as stored then, so the last one drawn shows the latest seats."""
+        async with self._redraws[game.id]:
+            game = await self.games.get_game(game.id) or game
+            embed, view = embeds.lobby_embed(game), lobby_view(game)
+            await interaction.response.edit_message(embed=embed, view=view)
+            stored = await self.bot.storage.message(game.id, "lobby")
+            clicked = interaction.message.id if interaction.message is not None else None
+            if stored is not None and stored[1] != clicked:
+                channel = self.bot.get_partial_messageable(stored[0])
+                try:
+                    public = channel.get_partial_message(stored[1])
+                    await public.edit(embed=embed, view=lobby_view(game))
+                except discord.HTTPException:
+                    log.warning("could not redraw the lobby", extra={"game_id": game.id})
 
     async def on_options(
         self, interaction: discord.Interaction, game_id: int, version: int, values: list[str]
@@ -254,8 +262,10 @@ class Lobby(commands.Cog, name="Lobby"):
             try:
                 if kind == "lobby":
                     await message.edit(embed=embeds.lobby_embed(game), view=None)
-                else:
-                    await message.edit(content=texts.GAME_ABANDONED, view=None)
+                else:  # the board picture stays; the embed loses the turn and the timer
+                    state = await self.games.state(game) if game.config is not None else None
+                    embed = embeds.ended_embed(game, state)
+                    await message.edit(content=texts.GAME_ABANDONED, embed=embed, view=None)
             except discord.HTTPException:
                 log.warning("could not edit a message", extra={"game_id": game.id, "kind": kind})
 

@@ -37,6 +37,9 @@ RECENT_MOVES = 6
 #: of actions are coalesced into one, well within Discord's message edit rate limits.
 EDIT_DELAY = 1.5
 PREVIEW_FILE = "preview.png"
+#: Discord's limits on autocomplete choices: how many, and the length of a name or value.
+MAX_CHOICES = 25
+MAX_CHOICE_LENGTH = 100
 GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
 #: After a restart, finished games updated this recently get their final message checked too.
 RESYNC_FINISHED_WITHIN = timedelta(days=1)
@@ -331,13 +334,16 @@ class Play(commands.Cog, name="Play"):
     # --- /ps play ---
 
     async def on_play_command(self, interaction: discord.Interaction, action: str) -> None:
-        """`/ps play <action>`: the typed form of the panel."""
+        """`/ps play <action>`: the typed form of the panel, pinned to the turn it was typed
+        in: the turn is read before anything is awaited on Discord or the game's lock, and
+        the action is refused if another turn is on by then (`GameService.play`)."""
         async with answering(interaction):
-            await interaction.response.defer(ephemeral=True, thinking=True)
             game = await self.games.live_game(interaction.channel_id or 0)
+            turn = await self.games.current_turn(game.id) if game is not None else None
+            await interaction.response.defer(ephemeral=True, thinking=True)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
-            result = await self.games.play(game.id, interaction.user.id, action)
+            result = await self.games.play(game.id, interaction.user.id, action, turn=turn)
             await self._answer_play(interaction, result)
 
     async def on_undo_command(self, interaction: discord.Interaction) -> None:
@@ -360,7 +366,8 @@ class Play(commands.Cog, name="Play"):
     async def autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Legal actions matching what the current player typed (nothing for others)."""
+        """Legal actions matching what the current player typed (nothing for others); with
+        several actions (`buy seed; gr`), those that may follow the complete ones."""
         game = await self.games.live_game(interaction.channel_id or 0)
         if game is None or game.status != "active":
             return []
@@ -368,18 +375,50 @@ class Play(commands.Cog, name="Play"):
             _, state = await self.games.turn(game.id, interaction.user.id)
         except UserError:
             return []
-        typed = " ".join(current.lower().split())
-        legal = _legal(state)
-        matches = []
-        try:  # a complete action in any accepted spelling ("g d4", "p c3-e5") comes first
-            parsed = str(engine.parse_action(current))
-        except ValueError:  # engine.IllegalAction: not (yet) a whole action
-            parsed = None
-        if parsed in legal:
-            matches.append(parsed)
-        matches += [n for n in legal if n.lower().startswith(typed) and n not in matches]
-        matches += [n for n in legal if typed in n.lower() and n not in matches]
-        return [app_commands.Choice(name=n, value=n) for n in matches[:25]]
+        found = await asyncio.to_thread(suggestions, state, current)
+        return [app_commands.Choice(name=text, value=text) for text in found]
+
+
+def suggestions(state: Any, current: str) -> list[str]:
+    """Autocomplete of `/ps play` (pure; run it in a thread): the complete actions typed before
+    the last `;` are applied in the engine (none is offered if one is illegal or ends the turn
+    before the rest), then the legal actions of that position matching the last part are
+    offered, each after the part already typed. At most `MAX_CHOICES`, each at most
+    `MAX_CHOICE_LENGTH` characters (Discord's limits)."""
+    *done, last = current.split(";")
+    canonical = []
+    turn = turn_key(state)
+    for segment in done:
+        if not segment.strip():
+            continue
+        if state.is_over or turn_key(state) != turn:
+            return []  # the turn is over before this action: all would be refused
+        try:
+            action = engine.parse_action(segment)
+            state = engine.apply(state, action)
+        except ValueError:  # engine.IllegalAction
+            return []
+        canonical.append(str(action))
+    if state.is_over or turn_key(state) != turn:
+        return []
+    prefix = ""
+    if done:  # what was typed, or its canonical form when that is shorter
+        typed_prefix = current[: current.rfind(";") + 1].rstrip() + " "
+        short = "; ".join(canonical) + "; " if canonical else ""
+        prefix = min(typed_prefix, short, key=len) if short else typed_prefix
+    typed = " ".join(last.lower().split())
+    legal = _legal(state)
+    matches = []
+    try:  # a complete action in any accepted spelling ("g d4", "p c3-e5") comes first
+        parsed = str(engine.parse_action(last))
+    except ValueError:  # engine.IllegalAction: not (yet) a whole action
+        parsed = None
+    if parsed in legal:
+        matches.append(parsed)
+    matches += [n for n in legal if n.lower().startswith(typed) and n not in matches]
+    matches += [n for n in legal if typed in n.lower() and n not in matches]
+    offered = [prefix + n for n in matches]
+    return [t for t in offered if len(t) <= MAX_CHOICE_LENGTH][:MAX_CHOICES]
 
 
 @app_commands.command(name="play", description="Type an action, e.g. place A2, grow D4, end")

@@ -17,6 +17,7 @@ from typing import Any
 from bot.clock import Clock
 from bot.correspondence import Correspondence
 from bot.games import GameService
+from bot.scheduler import PENDING
 from bot.storage import SQLiteStorage
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.test_lobby import db_rows
@@ -70,7 +71,12 @@ def pending(bot: BotProcess, game_id: int = 1) -> dict[str, float]:
 
 
 def finished(bot: BotProcess, game_id: int = 1) -> list[tuple[str, str]]:
-    return [(k, outcome) for k, _, fired, outcome in jobs(bot, game_id) if outcome is not None]
+    """(kind, outcome) of the jobs done (not those whose notice is still being posted)."""
+    return [
+        (k, outcome)
+        for k, _, fired, outcome in jobs(bot, game_id)
+        if outcome is not None and not outcome.startswith(PENDING)
+    ]
 
 
 def rel(t: float) -> str:

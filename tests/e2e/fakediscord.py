@@ -420,6 +420,16 @@ class FakeInteraction:
         self.modal: dict | None = None
         #: Errors the fake answered to the bot's requests for this interaction (e.g. 50035).
         self.errors: list[str] = []
+        #: Set by `hold_callback`: the bot's callback waits for it (``held`` once it arrived).
+        self.gate: asyncio.Event | None = None
+        self.held = False
+
+    def hold_callback(self) -> asyncio.Event:
+        """Make the bot's callback for this interaction wait (as on a slow network) until the
+        returned event is set; ``held`` turns true when it arrives. Call it right after
+        sending the interaction (before awaiting anything else)."""
+        self.gate = asyncio.Event()
+        return self.gate
 
     def __repr__(self) -> str:
         return f"<FakeInteraction {self.name!r} type={self.type} callback={self.callback_type}>"
@@ -1603,6 +1613,11 @@ class FakeDiscord:
         if it is None or it.token != request.match_info["token"]:
             raise FakeDiscordError(404, 10062, "Unknown interaction")
         delay = time.monotonic() - it.created
+        if it.gate is not None and not it.gate.is_set():  # held by the test (hold_callback)
+            it.held = True
+            self._touch()
+            await self._notify()
+            await it.gate.wait()
         if it.callback_type is not None:
             raise FakeDiscordError(400, 40060, "Interaction has already been acknowledged.")
         if self.interaction_deadline is not None and delay > self.interaction_deadline:
@@ -2298,6 +2313,8 @@ def validate_message(
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).resolve().with_name("launcher.py")
+#: Seconds `BotProcess.stop` waits for a graceful exit before SIGKILL.
+STOP_TIMEOUT = 60.0
 
 
 class BotProcess:
@@ -2412,8 +2429,12 @@ class BotProcess:
         assert self.process is not None
         return await asyncio.wait_for(self.process.wait(), timeout)
 
-    async def stop(self, timeout: float = 10) -> int | None:
-        """SIGTERM (graceful shutdown), SIGKILL after ``timeout``; return the exit code."""
+    async def stop(self, timeout: float = STOP_TIMEOUT) -> int | None:
+        """SIGTERM (graceful shutdown), SIGKILL after ``timeout``; return the exit code.
+
+        A graceful shutdown closes the gateway socket and the HTTP session and exits 0; on a
+        loaded machine (the whole suite on two cores) that has taken over 10 seconds, so the
+        default waits `STOP_TIMEOUT` before giving up (then the code is -9)."""
         if self.process is None:
             return None
         if self.running:
@@ -2430,7 +2451,7 @@ class BotProcess:
             await self._watcher
         return self.process.returncode
 
-    async def restart(self, timeout: float = 10) -> None:
+    async def restart(self, timeout: float = STOP_TIMEOUT) -> None:
         """Stop gracefully if still running (waits for exit after a kill), then start again."""
         await self.stop(timeout)
         await self.start()

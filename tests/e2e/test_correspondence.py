@@ -4,9 +4,14 @@ deadline across a restart. Time only moves when a test says so (`TestClock`)."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from bot import correspondence_texts as ct
+from bot.games import GameService
+from bot.scheduler import PENDING, JobStore
+from bot.storage import SQLiteStorage
 from tests.e2e.corr import (
     HOUR,
     T0,
@@ -49,6 +54,16 @@ async def two_player_game(fake: FakeDiscord, chan: str, alice, bob, **options) -
     await click(fake, bob, lobby, "Join")
     await click(fake, alice, lobby, "Start")
     return await fake.wait_for_message(chan, is_game_message())
+
+
+def write_db(bot, sql: str, params: tuple = ()) -> None:
+    """Change the bot's database while the bot is down (to stage a crash)."""
+    conn = sqlite3.connect(bot.database_path)
+    try:
+        with conn:
+            conn.execute(sql, params)
+    finally:
+        conn.close()
 
 
 def notice(text: str):
@@ -252,11 +267,14 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     assert [r[1] for r in action_rows(bot)] == ["place A1"]
     assert ("reminder-50", "sent") not in finished(bot)[1:]
 
-    # Alice leaves (the default: the autopilot takes her seat); Bob places; the autopilot
-    # places for her seat at once, through the scheduler.
+    # Alice, the host, leaves (the default: the autopilot takes her seat; her host powers
+    # pass to the next person seated, Bob); Bob places; the autopilot places for her seat at
+    # once, through the scheduler.
     it = await answered(await fake.slash(alice, "ps leave", channel_id=chan))
-    assert not it.ephemeral and it.content == ct.LEFT_AUTOPILOT.format(user=mention(alice))
+    left = ct.LEFT_AUTOPILOT + ct.NEW_HOST.format(host=mention(bob))
+    assert not it.ephemeral and it.content == left.format(user=mention(alice))
     assert seat_rows(bot)[0] == (0, "human", None)
+    assert db_rows(bot, "SELECT host_id FROM games WHERE id = 1") == [(int(bob["id"]),)]
     await play(fake, bob, chan, "place G1")
     bob_again = await next_game_message(
         fake, chan, bob_msg, lambda m: m.content == f"{mention(bob)}, it is your turn."
@@ -267,6 +285,10 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     await refused(
         await fake.slash(alice, "ps play", options={"action": "end"}, channel_id=chan),
         "You are not playing in this game.",
+    )
+    await refused(
+        await fake.slash(alice, "ps settings", options={"turn_timer": "1h"}, channel_id=chan),
+        ct.HOST_ONLY_SETTINGS.format(host=mention(bob)),
     )
 
     # Another game where the host chose that leaving ends the game.
@@ -324,3 +346,59 @@ async def test_a_deadline_across_a_restart_fires_once(
     assert len([m for m in fake.messages(chan) if m.content.startswith(ALARM)]) == 2
     unfinished = "SELECT COUNT(*) FROM timer_jobs WHERE outcome IS NULL AND fired_at IS NOT NULL"
     await wait_db(lambda: db_rows(bot, unfinished) == [(0,)])
+
+
+async def test_a_reminder_and_a_timeout_notice_survive_a_crash(
+    fake: FakeDiscord, bot_process, clock, tmp_path
+) -> None:
+    """The bot dies after claiming a reminder and before sending it: at the next start the
+    reminder is sent (its turn is still on, its deadline ahead). It dies after a deadline
+    played its turn and before the "Time ran out" notice went out: at the next start the
+    notice is posted, once."""
+    bot = await bot_process(env=clock.env)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("slow")
+    msg = await two_player_game(fake, chan, alice, bob, turn_timer="1h")
+    bot.kill()
+    await bot.wait_exit()
+    # The reminder was claimed at 30 minutes, then the process died.
+    clock.advance(HOUR / 2)
+    claim = "UPDATE timer_jobs SET fired_at = ? WHERE kind = ? AND game_id = 1"
+    write_db(bot, claim, (clock.now, "reminder-50"))
+    clock.advance(HOUR / 10)
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    reminder = await fake.wait_for_message(chan, lambda m: m.content.startswith(HOURGLASS))
+    assert mention(alice) in reminder.content and rel(T0 + HOUR) in reminder.content
+    await wait_db(lambda: ("reminder-50", "sent") in finished(bot))
+
+    # The deadline played Alice's turn (committed), and the process died before the notice.
+    bot.kill()
+    await bot.wait_exit()
+    clock.advance(0.4 * HOUR)
+    storage = await SQLiteStorage.open(str(bot.database_path))
+    try:
+        games = GameService(storage)
+        (turn,) = {job.turn for job in await JobStore(storage).jobs(1)}
+        result = await games.play_automatically(1, turn, autopilot=False)
+        assert result is not None
+    finally:
+        await storage.close()
+    (notation,) = result.notations
+    pending_notice = f"{PENDING}ended: {notation}"
+    write_db(
+        bot,
+        "UPDATE timer_jobs SET fired_at = ?, outcome = ? WHERE kind = 'deadline' AND game_id = 1",
+        (clock.now, pending_notice),
+    )
+    write_db(bot, "UPDATE timer_jobs SET fired_at = ?, outcome = 'moot' WHERE fired_at IS NULL",
+             (clock.now,))  # fmt: skip
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    timed_out = ct.TIMED_OUT_ENDED.format(player=mention(alice), notation=notation)
+    await fake.wait_for_message(chan, notice(timed_out))
+    await next_game_message(fake, chan, msg, lambda m: mention(bob) in m.content)
+    await wait_db(lambda: ("deadline", f"ended: {notation}") in finished(bot))
+    assert [m.content for m in fake.messages(chan)].count(timed_out) == 1
+    assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT)]
+    assert len([m for m in fake.messages(chan) if m.content.startswith(HOURGLASS)]) == 1

@@ -4,6 +4,7 @@ scores, with the game message's Next-sun preview and Game log, `/ps log` and `/p
 from __future__ import annotations
 
 import engine
+from bot import texts
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
 from tests.e2e.gameplay import (
     action_log,
@@ -69,7 +70,14 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
         for leaves, points in final.seats[seat].tokens:
             assert f"{leaves}-leaf " in line and str(points) in line
         if seat < 2:
-            assert f"light {final.seats[seat].light // 3} ({final.seats[seat].light} light" in line
+            light, points = final.seats[seat].light, engine.score_parts(final, seat)["light"]
+            assert f"light {points} (from {light} light)" in line
+    if len(engine.winners(final)) > 1 or scores.count(max(scores)) > 1:
+        won = " and ".join(("Alice", "Bob", "Cynthia")[w] for w in engine.winners(final))
+        tie = texts.TIE_SHARED if len(engine.winners(final)) > 1 else texts.TIE_BROKEN
+        assert breakdown[3] == tie.format(names=won)
+    else:
+        assert len(breakdown) == 3
 
     # /ps log: the record replays to this very game; /ps replay draws it.
     it = await answered(await fake.slash(alice, "ps log", channel_id=chan))

@@ -255,20 +255,13 @@ async def test_lobby_refusals_are_clear_private_and_change_nothing(
         texts.HOST_ONLY_START.format(host=mention(alice)),
     )
 
-    # A button drawn for an older version of the lobby (carol's private copy from /ps status,
-    # then the host added Cynthia): refused, with a fresh one.
+    # A Join drawn for an older version of the lobby (carol's private copy from /ps status,
+    # then the host added Cynthia) still seats her: Join is guarded by the seats themselves.
     status = await answered(await fake.slash(carol, "ps status", channel_id=chan))
     assert status.ephemeral and field(status.response, "Seats") == field(lobby, "Seats")
     old_join = status.response.find_button(label="Join")["custom_id"]
     await click(fake, alice, lobby, "Add Cynthia")
-    before, rows = snapshot(lobby), game_rows(bot)
     it = await answered(await fake.click(carol, status.response, old_join))
-    assert it.ephemeral and it.content == texts.STALE
-    fresh = it.response.find_button(label="Join")["custom_id"]
-    assert fresh == f"ps:lobby:join:1:{game_rows(bot)[0][2]}" and fresh != old_join
-    assert snapshot(lobby) == before and game_rows(bot) == rows
-    # ... and the fresh button works.
-    it = await answered(await fake.click(carol, it.response, fresh))
     assert it.ephemeral and field(it.response, "Seats").endswith(f"4. {mention(carol)}")
     await fake.wait_until(  # the public lobby is redrawn too
         lambda: field(lobby, "Seats") == field(it.response, "Seats"), 10, "the lobby redrawn"
@@ -278,6 +271,22 @@ async def test_lobby_refusals_are_clear_private_and_change_nothing(
         int(alice["id"]), int(bob["id"]), None, int(carol["id"]),
     ]  # fmt: skip
 
+    # A host button drawn for an older version (alice's private copy, then carol left):
+    # refused, with a fresh one, which works.
+    status = await answered(await fake.slash(alice, "ps status", channel_id=chan))
+    old_remove = status.response.find_button(label="Remove Cynthia")["custom_id"]
+    await click(fake, carol, lobby, "Leave")
+    before, rows = snapshot(lobby), game_rows(bot)
+    it = await answered(await fake.click(alice, status.response, old_remove))
+    assert it.ephemeral and it.content == texts.STALE
+    fresh = it.response.find_button(label="Remove Cynthia")["custom_id"]
+    assert fresh == f"ps:lobby:remcyn:1:{game_rows(bot)[0][2]}" and fresh != old_remove
+    assert snapshot(lobby) == before and game_rows(bot) == rows
+    it = await answered(await fake.click(alice, it.response, fresh))
+    await fake.wait_until(
+        lambda: field(lobby, "Seats") == f"1. {mention(alice)}\n2. {mention(bob)}", 10, "redrawn"
+    )
+
     # Options: only the host; they show in the lobby.
     it = await answered(
         await fake.select(alice, lobby, lobby.selects[0], ["shadow_rule", "four_revolutions"])
@@ -286,6 +295,33 @@ async def test_lobby_refusals_are_clear_private_and_change_nothing(
     assert field(lobby, "Options") == (
         "4 revolutions (24 rounds)\nshadow rule\nseats in join order"
     )
+
+
+async def test_people_joining_at_the_same_moment_are_all_seated(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """Three Join clicks on the same lobby message at once: all three are seated (Join checks
+    the seats, not the version the button was drawn for), and the lobby ends up showing them;
+    the host's buttons on it are current."""
+    bot = await bot_process()
+    alice = fake.add_user("alice")
+    others = [fake.add_user(name) for name in ("bob", "carol", "dave")]
+    chan = fake.add_channel("games")
+    lobby = await new_lobby(fake, alice, chan)
+    join = lobby.find_button(label="Join")
+    clicks = [await fake.click(user, lobby, join) for user in others]
+    for it in clicks:
+        await it.wait_response()
+        assert not it.ephemeral and it.response is lobby
+    assert sorted(s[2] for s in seat_rows(bot)[1:]) == sorted(int(u["id"]) for u in others)
+    expected = [f"{s[0] + 1}. <@{s[2]}>" for s in seat_rows(bot)]
+    await fake.wait_until(
+        lambda: field(lobby, "Seats").splitlines() == expected, 10, "all four seats shown"
+    )
+    version = game_rows(bot)[0][2]
+    assert lobby.find_button(label="Start")["custom_id"] == f"ps:lobby:start:1:{version}"
+    await click(fake, alice, lobby, "Start")
+    assert game_rows(bot)[0][1] == "active"
 
 
 async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None:
@@ -334,6 +370,20 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
     assert not it.ephemeral and it.content == texts.ABANDONED.format(user=mention(mod))
     assert game_rows(bot)[0][1] == "abandoned"
     await fake.wait_until(lambda: game_msg.buttons == [], 10, "the game message to close")
+    # The closed game message: no turn to play, no timer; the seats and the board stay.
+    assert game_msg.content == texts.GAME_ABANDONED
+    (embed,) = game_msg.embeds
+    assert embed["description"] == texts.GAME_ABANDONED
+    assert [f["name"] for f in embed["fields"]] == ["Seats"]
+    assert " to play" not in str(embed) and embed["image"]["url"] == "attachment://board.png"
+    assert (
+        field(game_msg, "Seats")
+        .splitlines()[0]
+        .startswith(
+            f"\N{LARGE ORANGE CIRCLE} {mention(alice)} (orange) \N{EM DASH} 0 light, 0 points"
+        )
+    )
+    assert [name for name, _ in game_msg.attachments] == ["board.png"]
     await refused(await fake.slash(bob, "ps status", channel_id=chan), texts.NO_GAME_HERE)
     again = await new_lobby(fake, bob, chan)
     assert field(again, "Seats") == f"1. {mention(bob)}"
@@ -382,7 +432,9 @@ async def test_lobby_survives_a_killed_bot(fake: FakeDiscord, bot_process) -> No
 # --- rules, help, a whole automatic game, shutdown ---------------------------------------------
 
 
-async def test_rules_help_a_demo_game_and_graceful_shutdown(fake: FakeDiscord, bot_process) -> None:
+async def test_rules_help_no_game_of_cynthias_alone_a_typed_game_and_shutdown(
+    fake: FakeDiscord, bot_process
+) -> None:
     bot = await bot_process()
     alice = fake.add_user("alice")
     chan = fake.add_channel("games")
@@ -400,15 +452,25 @@ async def test_rules_help_a_demo_game_and_graceful_shutdown(fake: FakeDiscord, b
         "/ps status",
     ]
 
-    # Two Cynthias alone (the host leaves her seat but stays host): the game plays itself out.
+    # Two Cynthias alone (the host leaves her seat but stays host): Start is refused (a game
+    # of Cynthias alone is `make demo`) and nothing changes.
     lobby = await new_lobby(fake, alice, chan)
     await click(fake, alice, lobby, "Add Cynthia")
     await click(fake, alice, lobby, "Add Cynthia")
     await click(fake, alice, lobby, "Leave")
     assert field(lobby, "Seats") == "1. Cynthia (automa)\n2. Cynthia 2 (automa)"
+    before, rows = snapshot(lobby), game_rows(bot)
+    await refused(await fake.click(alice, lobby, lobby.find_button(label="Start")), texts.NO_PERSON)
+    assert texts.NO_PERSON == "A game needs at least one player: join it first."
+    assert snapshot(lobby) == before and game_rows(bot) == rows and action_rows(bot) == []
+    assert not any(is_game_message()(m) for m in fake.messages(chan))
+
+    # Alice joins (the third seat) and plays against them by typing: her placements, then
+    # `end` each round, to the end of the game.
+    await click(fake, alice, lobby, "Join")
     await click(fake, alice, lobby, "Start")
-    final = await fake.wait_for_message(chan, is_game_message())
-    assert final.content.startswith("The game is over. Congratulations, Cynthia")
+    final = await play_to_the_end_by_typing(fake, chan, alice)
+    assert final.content.startswith("The game is over. Congratulations, ")
     assert [b["label"] for b in final.buttons] == ["Game log"]
     assert final.embeds[0]["description"] == "The game is over."
     assert game_rows(bot)[0][1] == "over"
@@ -433,6 +495,32 @@ async def test_rules_help_a_demo_game_and_graceful_shutdown(fake: FakeDiscord, b
     assert await bot.stop() == 0
     assert '"message": "shutting down"' in bot.output()
     assert fake.token not in bot.output()
+
+
+async def play_to_the_end_by_typing(fake: FakeDiscord, chan: str, user: dict) -> FakeMessage:
+    """Play `user`'s turns with `/ps play` (the first suggested placement in setup, then
+    `end`) until the final game message, which is returned."""
+    seen = 0
+
+    def newer(m: FakeMessage) -> bool:
+        over = m.content.startswith("The game is over.")
+        return int(m.id) > seen and (over or m.content == f"{mention(user)}, it is your turn.")
+
+    while True:
+        message = await fake.wait_for_message(chan, is_game_message(newer))
+        if message.content.startswith("The game is over."):
+            return message
+        seen = int(message.id)
+        action = "end"
+        if message.embeds[0]["description"].startswith("Setup"):
+            offered = await fake.autocomplete(
+                user, "ps play", focused="action", options={"action": ""}, channel_id=chan
+            )
+            action = offered[0]["value"]
+        it = await answered(
+            await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
+        )
+        assert it.content.startswith(f"You played `{action}`."), it.content
 
 
 async def test_a_wrong_token_fails_cleanly_without_logging_it(
