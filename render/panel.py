@@ -142,19 +142,11 @@ def _seat_panel(
     )
     # Light: the number and a bar of 20.
     ly = box.y + s_(70)
-    if lay.moon:  # numbers right-aligned, so two digits never touch the word after them
-        d.text(
-            (box.x + s_(48), ly), f"{s.light}", font=font(s_(21), bold=True), fill=P.LIGHT_ON,
-            anchor="rm",
-        )  # fmt: skip
-    else:
-        d.text(
-            (box.x + s_(24), ly),
-            f"{s.light}",
-            font=font(s_(22), bold=True),
-            fill=P.LIGHT_ON,
-            anchor="lm",
-        )
+    # The number right-aligned, so two digits never touch the word after it.
+    d.text(
+        (box.x + s_(48), ly), f"{s.light}", font=font(s_(21), bold=True), fill=P.LIGHT_ON,
+        anchor="rm",
+    )  # fmt: skip
     d.text((box.x + s_(52), ly), "light", font=font(s_(13)), fill=P.TEXT_DIM, anchor="lm")
     seg_w, seg_gap, group_gap = s_(14), s_(2.5), s_(5)
     sx = box.x + s_(92)
