@@ -349,20 +349,28 @@ class GameService:
         log.info("lobby created", extra={"game_id": game.id, "channel_id": channel_id})
         return game
 
-    async def _lobby(self, game_id: int, version: int | None) -> GameRow:
-        """The game, checked to be a lobby at `version` (call under the game's lock; None: any
-        version)."""
+    async def _open_game(
+        self, game_id: int, version: int | None, *, not_status: str, refusal: str
+    ) -> GameRow:
+        """The game, still open and not in status `not_status` (refused with `refusal`), at
+        `version` (call under the game's lock; None: any version)."""
         game = await self.storage.get_game(game_id)
         if game is None:
             raise UserError(texts.GAME_GONE)
         error = _status_error(game)
         if error is not None:
             raise error
-        if game.status == "active":
-            raise UserError(texts.ALREADY_STARTED)
+        if game.status == not_status:
+            raise UserError(refusal)
         if version is not None and version != game.version:
             raise StaleComponent(game)
         return game
+
+    async def _lobby(self, game_id: int, version: int | None) -> GameRow:
+        """The game, checked to be a lobby at `version`."""
+        return await self._open_game(
+            game_id, version, not_status="active", refusal=texts.ALREADY_STARTED
+        )
 
     async def _save_lobby(self, game: GameRow, **changes: Any) -> GameRow:
         try:
@@ -477,17 +485,10 @@ class GameService:
     # --- play ---
 
     async def _active(self, game_id: int, version: int | None) -> GameRow:
-        game = await self.storage.get_game(game_id)
-        if game is None:
-            raise UserError(texts.GAME_GONE)
-        error = _status_error(game)
-        if error is not None:
-            raise error
-        if game.status == "lobby":
-            raise UserError(texts.NOT_STARTED)
-        if version is not None and version != game.version:
-            raise StaleComponent(game)
-        return game
+        """The game, checked to be started at `version`."""
+        return await self._open_game(
+            game_id, version, not_status="lobby", refusal=texts.NOT_STARTED
+        )
 
     async def check_turn(self, game: GameRow, user_id: int) -> Any:
         """The state when it is `user_id`'s turn in `game`; otherwise a `UserError`."""
