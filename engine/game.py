@@ -35,6 +35,13 @@ from .state import OVER, PLAY, SETUP, GameState, SeatState, empty_piles
 
 NO_SHADE = (0, 0, 0, 0)
 END = Action("end")
+# The base game's actions, made once: legal_actions hands out these shared (immutable) objects.
+BUY_ACTIONS = tuple(Action("buy", (size,)) for size in range(4))
+PLANT_ACTIONS = tuple(
+    tuple(Action("plant", (src, dst)) for dst in range(N_CELLS)) for src in range(N_CELLS)
+)
+GROW_ACTIONS = tuple(Action("grow", (space,)) for space in range(N_CELLS))
+COLLECT_ACTIONS = tuple(Action("collect", (space,)) for space in range(N_CELLS))
 TREE_NAMES = ("seed", "small tree", "medium tree", "large tree")
 
 
@@ -592,7 +599,7 @@ def _legal_play(state: GameState) -> list[Action]:
         for size in range(4):
             price = buy_price(seat_state.store[size], size)
             if price is not None and price <= light:
-                out.append(Action("buy", (size,)))
+                out.append(BUY_ACTIONS[size])
     shade_now = shade(state) if state.config.shadow_rule else None
     # Plant
     if seat_state.available[SEED] and light >= PLANT_COST:
@@ -603,20 +610,18 @@ def _legal_play(state: GameState) -> list[Action]:
                 sources &= ~shade_now[size]
             reach = WITHIN[size]
             for src in bits(sources):
-                for dst in bits(reach[src] & free):
-                    out.append(Action("plant", (src, dst)))
+                row = PLANT_ACTIONS[src]
+                out.extend([row[dst] for dst in bits(reach[src] & free)])
     # Grow
     for size in (0, 1, 2):
         if seat_state.available[size + 1] and light >= grow_cost(state, seat, size + 1):
             spaces = masks[base + size] & ~activated
             if shade_now is not None:
                 spaces &= ~shade_now[max(size, 1)]
-            for space in bits(spaces):
-                out.append(Action("grow", (space,)))
+            out.extend([GROW_ACTIONS[space] for space in bits(spaces)])
     # Collect
     if light >= COLLECT_COST:
-        for space in bits(masks[base + LARGE] & ~activated):
-            out.append(Action("collect", (space,)))
+        out.extend([COLLECT_ACTIONS[space] for space in bits(masks[base + LARGE] & ~activated)])
     return out
 
 
@@ -651,6 +656,11 @@ def check(state: GameState, action: Action) -> str | None:
         validate(action)
     except IllegalAction as e:
         return str(e)
+    return _rule_check(state, action)
+
+
+def _rule_check(state: GameState, action: Action) -> str | None:
+    """``check`` for a well-formed action in a game still running."""
     rule = CHECKS.get(action.verb)
     if rule is None:
         return f"'{action.verb}' is not an action of this game."
@@ -675,7 +685,7 @@ def apply(state: GameState, action: Action | str) -> GameState:
                 f"Cynthia's cards decide her moves: she plays '{decision}', not '{action}'."
             )
         return cynthia.perform(state, decided, decision)
-    reason = check(state, action)
+    reason = _rule_check(state, action)  # parse_action has checked it is well formed
     if reason is not None:
         raise IllegalAction(reason)
     if state.ext is not None:
