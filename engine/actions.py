@@ -108,6 +108,7 @@ PARSERS.update(
 )
 
 _SPLIT = re.compile(r"[\s,;:>→\-–—/]+|(?<=[a-z0-9])(?=[a-g][1-7](?![0-9]))")
+_NEGATIVE = re.compile(r"(?:^|[\s,;:])-\s*\d")
 _SPACED_LABEL = re.compile(r"(?<=\s)([a-g])\s+([1-7])\b")
 
 
@@ -157,6 +158,8 @@ def parse_action(text: str | Action) -> Action:
     if isinstance(text, Action):
         return validate(text)
     text = _SPACED_LABEL.sub(r"\1\2", text.strip().lower())  # "d 4" -> "d4"
+    if _NEGATIVE.search(text):
+        raise IllegalAction("Numbers in actions are never negative.")
     words = [w for w in _SPLIT.split(text) if w and w != "to"]
     if not words:
         raise IllegalAction("Type an action, for example 'grow D4' or 'end'.")

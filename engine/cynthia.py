@@ -263,8 +263,11 @@ def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
     sel = cards()[card_id]["setup"]
     occupied = state.occupied()
     free = BORDER_MASK & ~occupied & ~game.obstacles(state)
+    trees = occupied
+    if state.ext is not None and state.ext.elder >= 0:
+        trees |= 1 << state.ext.elder  # the Great Elder Tree is a tree too
     near = 0
-    for i in bits(occupied):
+    for i in bits(trees):
         near |= ADJACENT_MASK[i]
     valid = free & ~near
     note = "empty border spaces not next to a tree"
@@ -336,7 +339,7 @@ def _grow(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
             failed.append(f"no {SIZE_WORDS[target - 1]} to grow to {word}")
             continue
         if shade_now is not None:
-            spaces &= ~shade_now[max(target - 1, 1)]
+            spaces &= ~shade_now[target - 1]
             if not spaces:
                 failed.append(f"every {SIZE_WORDS[target - 1]} is in shadow")
                 continue

@@ -150,10 +150,11 @@ def next_price(state: GameState, seat: int, size: int) -> int | None:
 
 
 def is_shadowed(state: GameState, space: int, size: int, shade_now=None) -> bool:
-    """Advanced shadow rule: a piece is shadowed by a shadow at least its size (seeds: any)."""
+    """Advanced shadow rule: a piece is shadowed by a shadow at least its size; a seed by any
+    tree's shadow (the Great Elder Tree's too, not a moonstone's)."""
     if shade_now is None:
         shade_now = shade(state)
-    return bool(shade_now[max(size, 1)] >> space & 1)
+    return bool(shade_now[size] >> space & 1)
 
 
 def _return_piece(seat_state: SeatState, size: int) -> None:
@@ -617,7 +618,7 @@ def _legal_play(state: GameState) -> list[Action]:
         if seat_state.available[size + 1] and light >= grow_cost(state, seat, size + 1):
             spaces = masks[base + size] & ~activated
             if shade_now is not None:
-                spaces &= ~shade_now[max(size, 1)]
+                spaces &= ~shade_now[size]
             out.extend([GROW_ACTIONS[space] for space in bits(spaces)])
     # Collect
     if light >= COLLECT_COST:

@@ -30,14 +30,16 @@ FULL_RAY_MASK: tuple[tuple[int, ...], ...] = tuple(
 def shade_masks(masks, n_seats: int, sun: int, extra=(0, 0, 0, 0)) -> tuple[int, int, int, int]:
     """``(shade[0], shade[1], shade[2], shade[3])`` for the trees in ``masks`` under ``sun``.
 
-    ``shade[h]`` holds the spaces covered by a shadow of height ``>= h`` (``shade[0]`` equals
-    ``shade[1]``: any shadow). ``extra`` adds shade from obstacles (the expansion's Great Elder
-    Tree and moonstones), per height.
+    ``shade[h]`` (h = 1..3) holds the spaces covered by a shadow of height ``>= h``: a tree of
+    size ``h`` there is shadowed. ``shade[0]`` holds the spaces where a seed is shadowed (the
+    advanced shadow rule): any tree's shadow. ``extra`` adds the shade of the expansion's
+    obstacles per index: the Great Elder Tree's counts as a tree's (every height), a moonstone's
+    only at height 1 (it affects only small trees, not seeds).
     """
     table = SHADOW_MASK[sun]
     s3 = extra[3]
     s2 = extra[2]
-    s1 = extra[1]
+    s1 = 0
     for seat in range(n_seats):
         base = seat * 4
         for i in bits(masks[base + 3]):
@@ -47,8 +49,8 @@ def shade_masks(masks, n_seats: int, sun: int, extra=(0, 0, 0, 0)) -> tuple[int,
         for i in bits(masks[base + 1]):
             s1 |= table[i][1]
     s2 |= s3
-    s1 |= s2
-    return (s1, s1, s2, s3)
+    trees = s1 | s2
+    return (trees | extra[0], trees | extra[1], s2, s3)
 
 
 def light_from_masks(masks, n_seats: int, shade) -> list[int]:

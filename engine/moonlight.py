@@ -674,7 +674,9 @@ def check(state: GameState, action: Action, rule) -> str | None:
         return rule(state, action)
     if verb in _SPACE_VERBS and state.phase == PLAY:
         ext = state.ext
-        if verb == "grow" and ext.fresh >> action.args[0] & 1:
+        space = action.args[0]
+        own = state.cells[space] >= 0 and state.cells[space] >> 2 == state.current_seat
+        if verb == "grow" and own and ext.fresh >> space & 1:
             return (
                 f"The seed on {LABELS[action.args[0]]} was placed by an animal or a Baby Turtle "
                 "this turn and cannot grow until your next turn."
@@ -713,7 +715,7 @@ def legal_play(state: GameState) -> list[Action]:
         tmp = state.copy()
         tmp.activated = 0
         for a in G._legal_play(tmp):
-            if a.verb == "grow" and ext.fresh >> a.args[0] & 1:
+            if a.verb not in _SPACE_VERBS or (a.verb == "grow" and ext.fresh >> a.args[0] & 1):
                 continue
             if _reused(state, a).bit_count() == 1:
                 out.append(a)

@@ -618,3 +618,57 @@ def test_each_ability_once_per_turn(animal, board, start, first, then, second, t
     s = next_turn(s)
     s = arrange(s, animals={0: (animal, then)})
     assert parse_action(second) in engine.legal_actions(s)
+
+
+# -- found in review -------------------------------------------------------------------------
+
+
+def test_a_ready_double_lists_each_purchase_once():
+    cfg = Config(seats=(H, H), moon_animals=True)
+    s = build(cfg, {"A1": (0, 0)}, light=[10, 0])
+    s = arrange(
+        s, animals={0: ("turtle", "C3"), 1: ("owl", "C4")}, lunar=[5, 0], babies={0: ["double"]}
+    )
+    s = ok(s, "grow A1")  # A1 is space 0, the same number as 'buy seed''s size
+    s = ok(s, "use baby double")
+    legal = [str(a) for a in engine.legal_actions(s)]
+    assert len(legal) == len(set(legal))
+    assert legal.count("buy seed") == 1
+    assert "grow A1" in legal  # the Double makes a second action on A1 legal
+
+
+def test_a_moonstone_shadow_does_not_stop_a_seed_under_the_shadow_rule():
+    cfg = Config(seats=(H, H), moonstones=True, shadow_rule=True)
+    # Sun at NE: shadows fall SW; the moonstone on A3 shades B3 (small trees only).
+    s = build(cfg, {"B3": (0, 0)}, light=[10, 0])
+    s = arrange(s, moonstones=["A3"])
+    assert engine.shadow_map(s)[LABEL_INDEX["B3"]] == 1
+    s = ok(s, "grow B3")  # the seed is not shadowed by a stone
+    assert at(s, "B3") == (0, 1)
+    s = build(cfg, {"B3": (0, 1), "A2": (0, 1)}, light=[10, 0])
+    s = arrange(s, moonstones=["A3"])
+    refused(s, "grow B3", "Shadow rule: your small tree on B3 is in shadow and cannot grow.")
+    # A tree's shadow still shadows a seed.
+    s = build(cfg, {"B3": (0, 0), "A3": (1, 1)}, light=[10, 0])
+    refused(s, "grow B3", "Shadow rule: your seed on B3 is in shadow and cannot grow.")
+
+
+def test_an_opponents_moved_seed_is_refused_as_not_yours():
+    s = pos({"D4": (1, 0)}, animals={0: ("fox", "D4"), 1: ("owl", "A1")}, light=(5, 0))
+    s = ok(s, "use scratch D6")
+    refused(s, "grow D6", "You have nothing on D6 to grow.")
+
+
+def test_negative_numbers_are_refused():
+    with pytest.raises(IllegalAction, match="never negative"):
+        parse_action("use dam -1")
+    assert str(parse_action("p c3-e5")) == "plant C3 E5"
+
+
+def test_cynthia_keeps_her_starting_trees_away_from_the_great_elder_tree():
+    cfg = Config(seats=("cynthia", H), elder_tree=True)
+    s = engine.new_game(cfg, seed=3)
+    s = engine.apply(s, "elder B2")  # the last seat places it; B2 touches A1, A2 and B1
+    decision = engine.auto_action(s)
+    assert "among 15 valid spaces" in decision.explanation
+    assert str(decision) not in ("place A1", "place A2", "place B1")
