@@ -13,49 +13,8 @@ import engine
 import engine.position
 from engine import Action, Config, IllegalAction, apply, legal_actions, parse_action
 from engine.game import check
-from engine.pieces import CYNTHIA_TOTAL, HUMAN_TOTAL
 from engine.record import Record
-
-ALL_ACTIONS = (
-    [Action("place", (i,)) for i in range(37)]
-    + [Action("buy", (k,)) for k in range(4)]
-    + [Action("plant", (a, b)) for a in range(37) for b in range(37)]
-    + [Action("grow", (i,)) for i in range(37)]
-    + [Action("collect", (i,)) for i in range(37)]
-    + [Action("end")]
-)
-
-
-def random_game(cfg: Config, seed: int, on_state=None):
-    """Play uniformly random legal actions to the end; returns (final state, actions)."""
-    rnd = random.Random(seed)
-    state = engine.new_game(cfg, seed=seed)
-    actions = []
-    while not state.is_over:
-        if on_state:
-            on_state(state)
-        action = rnd.choice(legal_actions(state))
-        actions.append(str(action))
-        state = apply(state, action)
-    if on_state:
-        on_state(state)
-    return state, actions
-
-
-def check_invariants(state, previous_piles):
-    for seat, s in enumerate(state.seats):
-        total = CYNTHIA_TOTAL if s.kind == "cynthia" else HUMAN_TOTAL
-        for size in range(4):
-            on_board = state.masks[seat * 4 + size].bit_count()
-            assert on_board + s.available[size] + s.store[size] + s.out[size] == total[size]
-            assert min(s.available[size], s.store[size], s.out[size]) >= 0
-        assert 0 <= s.light <= 20
-    for k in (1, 2, 3, 4):
-        old, new = previous_piles[k], state.piles[k]
-        assert old[len(old) - len(new) :] == new  # tokens only leave from the top
-        assert list(new) == sorted(new, reverse=True)
-    assert sum(1 for c in state.cells if c >= 0) == bin(state.occupied()).count("1")
-
+from tests.play_helpers import BASE_ACTIONS, check_base_invariants, random_game
 
 seat_configs = st.builds(
     lambda n, rev, shadow: Config(seats=("human",) * n, revolutions=rev, shadow_rule=shadow),
@@ -72,7 +31,7 @@ def test_random_legal_play_keeps_every_invariant(cfg, seed):
     rounds = []
 
     def on_state(state):
-        check_invariants(state, piles[-1])
+        check_base_invariants(state, piles[-1])
         piles.append(state.piles)
         rounds.append(state.round)
 
@@ -98,7 +57,7 @@ def test_legal_actions_are_exactly_the_actions_that_pass_the_rules(cfg, seed):
     for state in sampled:
         legal = legal_actions(state)
         assert len(legal) == len(set(legal))
-        assert set(legal) == {a for a in ALL_ACTIONS if check(state, a) is None}
+        assert set(legal) == {a for a in BASE_ACTIONS if check(state, a) is None}
 
 
 @settings(max_examples=10, deadline=None)
@@ -112,7 +71,7 @@ def test_illegal_actions_raise_and_change_nothing(cfg, seed):
             continue
         legal = set(legal_actions(state))
         before = state.to_dict()
-        for action in rnd.sample(ALL_ACTIONS, 60):
+        for action in rnd.sample(BASE_ACTIONS, 60):
             if action in legal:
                 continue
             with pytest.raises(IllegalAction) as e:

@@ -15,9 +15,9 @@ import engine
 from engine import Action, Config, IllegalAction, apply, legal_actions, parse_action
 from engine.game import check
 from engine.moonlight import ANIMALS, BABIES
-from engine.pieces import CYNTHIA_TOTAL, HUMAN_TOTAL
+from tests import play_helpers
+from tests.play_helpers import BASE_ACTIONS, SPACES, check_base_invariants
 
-SPACES = range(37)
 EXPANSION_ACTIONS = (
     [Action("animal", (a,)) for a in range(8)]
     + [Action(verb, (i,)) for verb in ("settle", "elder", "moonstone", "move") for i in SPACES]
@@ -33,50 +33,23 @@ EXPANSION_ACTIONS = (
     + [Action("use", ("baby", t)) for t in (0, 1, 2, 4, 6, 7)]
     + [Action("use", ("baby", t, i)) for t in (3, 5) for i in SPACES]
 )
-BASE_ACTIONS = (
-    [Action("place", (i,)) for i in SPACES]
-    + [Action("buy", (k,)) for k in range(4)]
-    + [Action("plant", (a, b)) for a in SPACES for b in SPACES]
-    + [Action("grow", (i,)) for i in SPACES]
-    + [Action("collect", (i,)) for i in SPACES]
-    + [Action("end")]
-)
 ALL_ACTIONS = BASE_ACTIONS + EXPANSION_ACTIONS
 
 
 def random_game(cfg: Config, seed: int, on_state=None):
-    rnd = random.Random(seed)
-    state = engine.new_game(cfg, seed=seed)
-    actions = []
-    while not state.is_over:
-        if on_state:
-            on_state(state)
-        legal = legal_actions(state)
-        # Favour the animals a little, so that abilities are used often enough to matter.
-        uses = [a for a in legal if a.verb == "use"]
-        action = rnd.choice(uses if uses and rnd.random() < 0.3 else legal)
-        actions.append(str(action))
-        state = apply(state, action)
-    if on_state:
-        on_state(state)
-    return state, actions
+    """Random legal play that favours the animals' abilities a little."""
+    return play_helpers.random_game(
+        cfg, seed, on_state, favour=lambda legal: [a for a in legal if a.verb == "use"]
+    )
 
 
 def check_invariants(state, previous_piles):
+    check_base_invariants(state, previous_piles)
     ext = state.ext
     for seat, s in enumerate(state.seats):
-        total = CYNTHIA_TOTAL if s.kind == "cynthia" else HUMAN_TOTAL
-        for size in range(4):
-            on_board = state.masks[seat * 4 + size].bit_count()
-            assert on_board + s.available[size] + s.store[size] + s.out[size] == total[size]
-            assert min(s.available[size], s.store[size], s.out[size]) >= 0
-        assert 0 <= s.light <= 20
         assert 0 <= s.lunar <= 14
         if s.kind == "cynthia":
             assert s.lunar == 0 and ext.animal[seat] == -1
-    for k in (1, 2, 3, 4):
-        old, new = previous_piles[k], state.piles[k]
-        assert old[len(old) - len(new) :] == new  # tokens only leave from the top
     spaces = [i for i in ext.at if i >= 0]
     assert len(spaces) == len(set(spaces))  # no two animals on one space
     assert not ext.animal_mask & ext.obstacles
