@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageStat
 
 import engine
 import render
@@ -24,12 +22,14 @@ from render import board, palette
 from render.demo import play, play_through, touched
 from render.layout import layout
 from render.model import view
+from tests.golden_helpers import (
+    GOLDEN,
+    GOLDEN_TOLERANCE,
+    assert_matches_golden,
+    mean_abs_diff,
+)
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
 POSITIONS = json.loads((GOLDEN / "positions.json").read_text())
-#: Largest mean absolute difference per channel (0..255) still counted as the same picture.
-GOLDEN_TOLERANCE = 1.0
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 
 def build(name: str):
@@ -53,24 +53,13 @@ def render_position(name: str) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def mean_abs_diff(a: Image.Image, b: Image.Image) -> float:
-    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
-
-
 def colour_distance(a, b) -> float:
     return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
 
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 def test_golden(name):
-    im = render_position(name)
-    path = GOLDEN / f"{name}.png"
-    if UPDATE:
-        im.save(path, optimize=True)
-    golden = Image.open(path).convert("RGB")
-    assert im.size == golden.size
-    diff = mean_abs_diff(im, golden)
-    assert diff <= GOLDEN_TOLERANCE, f"{name}: mean pixel difference {diff:.2f} from {path.name}"
+    assert_matches_golden(name, render_position(name))
 
 
 def test_golden_comparison_can_fail():

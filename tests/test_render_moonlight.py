@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import io
 import math
-import os
-from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageStat
 
 import engine
 import render
@@ -26,10 +24,13 @@ from engine.position import build
 from render import moon_sprites
 from render.layout import BOARD_CX, BOARD_CY, layout
 from render.model import view
+from tests.golden_helpers import (
+    GOLDEN,
+    GOLDEN_TOLERANCE,
+    assert_matches_golden,
+    mean_abs_diff,
+)
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
-GOLDEN_TOLERANCE = 1.0
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 H, C = "human", "cynthia"
 ALL = {"moon_animals": True, "elder_tree": True, "moonstones": True}
 
@@ -126,10 +127,6 @@ def render_position(name: str) -> Image.Image:
     return image(render.board_png(make(), **kwargs))
 
 
-def mean_abs_diff(a: Image.Image, b: Image.Image) -> float:
-    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
-
-
 def colour_distance(a, b) -> float:
     return sum((x - y) ** 2 for x, y in zip(a, b, strict=False)) ** 0.5
 
@@ -153,14 +150,7 @@ def luminance(rgb) -> float:
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 def test_golden(name):
-    im = render_position(name)
-    path = GOLDEN / f"{name}.png"
-    if UPDATE:
-        im.save(path, optimize=True)
-    golden = Image.open(path).convert("RGB")
-    assert im.size == golden.size
-    diff = mean_abs_diff(im, golden)
-    assert diff <= GOLDEN_TOLERANCE, f"{name}: mean pixel difference {diff:.2f} from {path.name}"
+    assert_matches_golden(name, render_position(name))
 
 
 def test_goldens_differ_from_each_other():
