@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import moon
 from engine import moonlight as ml
 from engine.geometry import LABEL_INDEX, LABELS
 from engine.pieces import LIGHT_CAP
@@ -114,16 +113,6 @@ def _board_changes(before: dict, after: dict) -> list[str]:
     return out
 
 
-def moonlit_next_round(state: Any) -> int:
-    """Bitmask of the spaces the moon will light at the next photosynthesis (0 when there is
-    none: no moon, or the last round)."""
-    tracker = ml.tracker(state)
-    if tracker is None or state.phase != "play" or state.round >= 6 * state.config.revolutions:
-        return 0
-    ext = state.ext
-    return moon.moonlit(tracker[0], ext.elder, ext.stones)
-
-
 def describe(state: Any, notation: str, *, _before: dict | None = None) -> str:
     """A select label for a legal action: the action, what it costs, what it gives.
 
@@ -164,7 +153,7 @@ def describe(state: Any, notation: str, *, _before: dict | None = None) -> str:
         parts.append(f"takes a {leaves}-leaf token worth {points}")
     if verb == "collect" and len(after_seat.tokens) == len(before_seat.tokens):
         parts.append("no token left")
-    if verb == "move" and moonlit_next_round(state) >> LABEL_INDEX[labels[0]] & 1:
+    if verb == "move" and ml.moonlit_next_photosynthesis(state) >> LABEL_INDEX[labels[0]] & 1:
         parts.append("in the moonlight next round")
     return " \N{MIDDLE DOT} ".join(parts)
 

@@ -266,6 +266,16 @@ def moonlit_spaces(state: GameState) -> int:
     return moonlit(ext.moon, ext.elder, ext.stones)
 
 
+def moonlit_next_photosynthesis(state: GameState) -> int:
+    """Bitmask of the spaces the moon will light at the next photosynthesis (0: none left, or no
+    moon). During setup the moon has not moved yet; during a round it will have moved on."""
+    ext = state.ext
+    if ext is None or ext.moon < 0 or G.next_photosynthesis_sun(state) is None:
+        return 0
+    gap = ext.moon if state.phase == SETUP else tracker(state)[0]
+    return moonlit(gap, ext.elder, ext.stones)
+
+
 def steps_allowed(state: GameState, seat: int) -> int:
     """How many steps the seat's animal may take this turn (Squirrel 2; Running adds 1)."""
     ext = state.ext

@@ -73,7 +73,7 @@ def test_the_panel_offers_move_and_use_with_levels_costs_and_effects() -> None:
     content, view = panel(GAME, state, notations, labels=labels, menu="move")
     options = [o.label for o in selects(view)[0].item.options]
     assert options and all(o.startswith("move ") for o in options)
-    lit = choices.moonlit_next_round(state)
+    lit = ml.moonlit_next_photosynthesis(state)
     for label in options:
         space = engine.parse_action(label.split(" · ")[0]).args[0]
         assert label.endswith("in the moonlight next round") == bool(lit >> space & 1)

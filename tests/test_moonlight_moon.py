@@ -229,3 +229,21 @@ def test_photosynthesis_applies_the_obstacle_shade():
     s = engine.apply(engine.apply(s, "end"), "end")  # round 7: sun 0
     assert s.sun == 0
     assert [x.light for x in s.seats] == [0, 2]
+
+
+def labels_of(mask: int) -> set[str]:
+    return {engine.geometry.LABELS[i] for i in range(37) if mask >> i & 1}
+
+
+def test_the_spaces_the_moon_lights_at_the_next_photosynthesis():
+    cfg = Config(seats=("human", "human"), moon_animals=True)
+    lit = engine.moonlight.moonlit_next_photosynthesis
+    beams = lambda *rows: {lab for row in rows for lab in row.split()}  # noqa: E731
+    # Setup ends with round 1's photosynthesis: the moon has not moved from gap 10 (F1|E1).
+    setup = engine.new_game(cfg, seed=1)
+    assert labels_of(lit(setup)) == beams("F1 F2 F3 F4 F5", "E1 D2 C2 B2 A2")
+    # During round 1 the next photosynthesis comes after the move to gap 5 (F5|G4).
+    s = arrange(build(cfg, sun=0), moon=(10, False))
+    assert labels_of(lit(s)) == beams("F5 E5 D5 C4 B3 A2", "G4 G3 G2 G1")
+    # In the last round none is left.
+    assert lit(arrange(build(cfg, sun=5, round=18), moon=(10, False))) == 0
