@@ -81,15 +81,8 @@ class StaleComponent(UserError):
         self.game = game
 
 
-@dataclass(frozen=True)
-class Applied:
-    """One action applied to a game (by a player or by the automa)."""
-
-    ply: int
-    notation: str
-    seat: int
-    user_id: int | None
-    explanation: str | None = None
+#: One action applied to a game (by a player or by the automa): the very row the log stores.
+Applied = NewAction
 
 
 @dataclass(frozen=True)
@@ -681,11 +674,10 @@ class GameService:
         """Append `applied` to the log with a snapshot of `state`, and bump the version."""
         if last_ply is None:
             last_ply = applied[-1].ply if applied else 0
-        actions = [NewAction(a.ply, a.notation, a.seat, a.user_id, a.explanation) for a in applied]
         stored = await self.storage.update_game(
             game.id,
             game.version,
-            actions=actions,
+            actions=applied,
             snapshot=(last_ply, state.to_dict()),
             **{k: v for k, v in changes.items() if v is not None},
         )
