@@ -9,14 +9,22 @@ The facade::
     engine.auto_action(state)        # Cynthia's decision when she is to act
     engine.light_for_sun(state, sun) # light each seat would collect with the sun at `sun`
     engine.scores(state)             # final-score formula on the current state
+
+Also: ``engine.observation(state, seat)`` and ``engine.hidden_information(config)`` (what a seat
+may see), ``engine.players`` (``Player.step``, ``play_until``), ``engine.turn_id(state)`` and
+``engine.can_undo(action)``.
 """
 
-from . import moonlight  # noqa: F401 (registers the expansion's verbs)
+from . import (
+    moonlight,  # noqa: F401 (registers the expansion's verbs)
+    players,
+)
 from .actions import Action, IllegalAction, parse_action, parse_actions
 from .config import CYNTHIA, HUMAN, Config
 from .game import (
     apply,
     auto_action,
+    can_undo,
     check,
     grow_cost,
     legal_actions,
@@ -27,8 +35,10 @@ from .game import (
     score_parts,
     scores,
     shadow_map,
+    turn_id,
     winners,
 )
+from .observe import hidden_information, observation
 from .record import Record, replay
 from .state import GameState, SeatState
 
@@ -43,18 +53,23 @@ __all__ = [
     "SeatState",
     "apply",
     "auto_action",
+    "can_undo",
     "check",
     "grow_cost",
+    "hidden_information",
     "legal_actions",
     "light_for_sun",
     "new_game",
+    "observation",
     "next_photosynthesis_sun",
     "next_price",
     "parse_action",
     "parse_actions",
+    "players",
     "replay",
     "score_parts",
     "scores",
     "shadow_map",
+    "turn_id",
     "winners",
 ]
