@@ -18,6 +18,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 demo: $(STAMP)

@@ -16,7 +16,8 @@ may see), ``engine.players`` (``Player.step``, ``play_until``), ``engine.turn_id
 """
 
 from . import (
-    moonlight,  # noqa: F401 (registers the expansion's verbs)
+    cynthia,  # noqa: F401 (registers the Cynthia layer)
+    moonlight,  # noqa: F401 (registers the Under the Moonlight layer)
     players,
 )
 from .actions import Action, IllegalAction, parse_action, parse_actions

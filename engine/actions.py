@@ -49,8 +49,9 @@ def _space(i: int) -> str:
     return LABELS[i]
 
 
-#: Verbs a player may take back within the turn (``engine.can_undo``); layers add theirs.
-UNDOABLE_VERBS: set[str] = {"buy", "plant", "grow", "collect"}
+#: Verbs a player may take back within the turn (``engine.can_undo``): each rule set adds its
+#: own from its ``Verb`` records.
+UNDOABLE: set[str] = set()
 
 #: Verbs a layer adds -> the rules they come from, for refusing them in a game without them.
 VERB_OWNERS: dict[str, str] = {}
@@ -128,6 +129,26 @@ ARG_KINDS: dict[str, tuple[str, ...]] = {
     "end": (),
 }
 _ARG_LIMIT = {"space": len(LABELS), "size": len(SIZE_NAMES)}
+
+
+def register_notation(
+    verb: str,
+    formatter: Callable[[tuple], str],
+    parser: Callable[[list[str]], tuple],
+    words: tuple[str, ...],
+    *,
+    arg_kinds: tuple[str, ...] | None = None,
+    owner: str,
+) -> None:
+    """Add a layer's verb to the notation: its canonical form, its parser, the words a player
+    may type for it, optionally its argument kinds (else an action is well formed when its text
+    reads back as itself), and the rules it belongs to (for refusing it in other games)."""
+    FORMATTERS[verb] = formatter
+    PARSERS[verb] = parser
+    VERB_WORDS.update(dict.fromkeys(words, verb))
+    if arg_kinds is not None:
+        ARG_KINDS[verb] = arg_kinds
+    VERB_OWNERS[verb] = owner
 
 
 def validate(action: Action) -> Action:

@@ -1,8 +1,12 @@
-"""Cynthia, the automa (cynthia-solo rules, RULES-DATA section 8).
+"""Cynthia, the automa (cynthia-solo rules, RULES-DATA section 8), as a rule layer.
 
-Deck state: each Cynthia has her own deck of the 14 action cards, shuffled from the game's RNG at
-the start and when the late half comes into use; a card drawn from an empty deck first reshuffles
-all 14 cards (from the game's RNG).
+``CynthiaLayer`` gives the ``"cynthia"`` seat kind its seat rules (``CynthiaSeat``: grow costs
+2/4/6 with the difficulty options, every piece available and no store, a small then a medium
+starting tree) and her end of game (the final free collect, her score).
+
+Deck state: each Cynthia has her own deck of the 14 action cards (``GameState.seat_ext[seat]``),
+shuffled from the game's RNG at the start and when the late half comes into use; a card drawn
+from an empty deck first reshuffles all 14 cards (from the game's RNG).
 
 Her turn is a sequence of decisions, one per card: ``decide`` draws the next card and returns the
 action it gives (Collect, else Grow, else Plant) or ``end`` when the turn is over. ``decide`` is
@@ -19,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
+from . import game
 from .actions import Action
 from .config import CYNTHIA
 from .geometry import (
@@ -32,9 +37,9 @@ from .geometry import (
     WITHIN,
     bits,
 )
-from .layers import Layer, register
+from .layers import Layer, SeatRules, register
 from .light import light_from_masks, shade_masks
-from .pieces import COLLECT_COST, LARGE, PLANT_COST, PLANT_RANGE, SEED
+from .pieces import COLLECT_COST, CYNTHIA_TOTAL, LARGE, MEDIUM, PLANT_COST, PLANT_RANGE, SEED, SMALL
 from .rng import shuffled
 
 EARLY, LATE = "early", "late"
@@ -80,7 +85,7 @@ def _shuffle_all(state, half: str) -> Deck:
 def init_decks(s):
     """Shuffle each Cynthia's deck at the start of the game (``s`` is a fresh state)."""
     if CYNTHIA in s.config.seats:
-        s.cynthia = tuple(
+        s.seat_ext = tuple(
             _shuffle_all(s, EARLY) if kind == CYNTHIA else None for kind in s.config.seats
         )
     return s
@@ -89,7 +94,7 @@ def init_decks(s):
 def start_late_half(s) -> None:
     """At the start of the last revolution every Cynthia's deck is shuffled and turned."""
     if CYNTHIA in s.config.seats:
-        s.cynthia = tuple(None if deck is None else _shuffle_all(s, LATE) for deck in s.cynthia)
+        s.seat_ext = tuple(None if deck is None else _shuffle_all(s, LATE) for deck in s.seat_ext)
 
 
 def draw(deck: Deck, rng: int) -> tuple[int, Deck, int, bool]:
@@ -183,8 +188,6 @@ class _Ctx:
     __slots__ = ("state", "seat", "n", "base", "masks", "light", "activated", "sun", "extra")
 
     def __init__(self, state, seat: int) -> None:
-        from . import game  # noqa: PLC0415 (game imports this module)
-
         self.state = state
         self.seat = seat
         self.n = len(state.seats)
@@ -218,18 +221,13 @@ def _end(explanation: str) -> Action:
 
 def decide(state) -> tuple[Action, Turn]:
     """Cynthia's next decision and what it changes besides the board: ``(Action, Turn)``."""
-    from . import game  # noqa: PLC0415
-
     seat = state.current_seat
-    deck = state.cynthia[seat]
+    deck = state.seat_ext[seat]
     if state.phase == "setup":
         kind = game.setup_kind(state)
         if kind == "tree":
             return _decide_setup(state, deck)
-        # The Great Elder Tree or a moonstone at her seat (RULES-DATA 7.2): the expansion decides.
-        from . import moonlight  # noqa: PLC0415
-
-        return moonlight.cynthia_setup(state, deck)
+        return _decide_setup_piece(state, deck, kind)
     ctx = _Ctx(state, seat)
     if ctx.light == 0:
         return _end("She has no light points left, so her turn ends."), Turn(deck, state.rng)
@@ -258,15 +256,11 @@ def decide(state) -> tuple[Action, Turn]:
 
 
 def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
-    from . import game  # noqa: PLC0415
-
     card_id, after, rng, reshuffled = draw(deck, state.rng)
     sel = cards()[card_id]["setup"]
     occupied = state.occupied()
     free = BORDER_MASK & ~occupied & ~game.obstacles(state)
-    trees = occupied
-    if state.ext is not None and state.ext.elder >= 0:
-        trees |= 1 << state.ext.elder  # the Great Elder Tree is a tree too
+    trees = occupied | game.extra_trees(state)  # a layer's tree (the Great Elder Tree) too
     near = 0
     for i in bits(trees):
         near |= ADJACENT_MASK[i]
@@ -283,6 +277,25 @@ def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
         f"among {valid.bit_count()} valid space{'s' if valid.bit_count() > 1 else ''} ({note})."
     )
     return Action("place", (space,), explanation), Turn(after, rng)
+
+
+def _decide_setup_piece(state, deck: Deck, kind: str) -> tuple[Action, Turn]:
+    """A layer's setup piece at her seat (the Great Elder Tree, a moonstone: RULES-DATA 7.2):
+    she draws a card and takes the space chosen by Directional Selection with its setup arrow
+    and number among the legal spaces on the 2-leaf ring."""
+    verb = game.rules_for(state.config).setup_verbs[kind]
+    legal = {a.args[0]: a for a in verb.generate(state)}
+    card_id, after, rng, reshuffled = draw(deck, state.rng)
+    sel = cards()[card_id]["setup"]
+    eligible = _mask(legal) & RING_MASK[2]
+    space = directional(eligible, 2, sel["direction"], sel["count"])
+    n = eligible.bit_count()
+    explanation = (
+        f"Card {card_id} setup" + (" (deck reshuffled)" if reshuffled else "") + f": "
+        f"{verb.what} on {LABELS[space]} by Directional Selection ({sel['direction']} "
+        f"{sel['count']}) among {n} empty 2-leaf space{'s' if n != 1 else ''}."
+    )
+    return Action(kind, (space,), explanation), Turn(after, rng)
 
 
 def _collect(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
@@ -320,8 +333,6 @@ def _collect(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
 
 
 def _grow(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
-    from . import game  # noqa: PLC0415
-
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
     failed = []
@@ -370,8 +381,6 @@ def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, 
 
 
 def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
-    from . import game  # noqa: PLC0415
-
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
     if me.available[SEED] == 0:
@@ -432,12 +441,10 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
 
 def perform(state, turn: Turn, action: Action):
     """The state after her decision: her deck and the RNG as ``decide`` left them, then the action."""
-    from . import game  # noqa: PLC0415
-
     s = state.copy()
-    decks = list(s.cynthia)
+    decks = list(s.seat_ext)
     decks[s.current_seat] = turn.deck
-    s.cynthia = tuple(decks)
+    s.seat_ext = tuple(decks)
     s.rng = turn.rng
     return game.perform_unchecked(s, action)
 
@@ -451,8 +458,6 @@ def final_collects(s) -> None:
     """
     if CYNTHIA not in s.config.seats or s.config.easier_no_final_collect:
         return
-    from . import game  # noqa: PLC0415
-
     n = len(s.seats)
     for seat in [(s.first_seat + k) % n for k in range(n)]:
         if s.config.seats[seat] != CYNTHIA:
@@ -466,12 +471,12 @@ def final_collects(s) -> None:
             space = tied.bit_length() - 1
             how = "closest to the centre"
         else:
-            deck = s.cynthia[seat]
+            deck = s.seat_ext[seat]
             card_id, after, s.rng, _ = draw(deck, s.rng)
             sel = cards()[card_id][deck.half]
-            decks = list(s.cynthia)
+            decks = list(s.seat_ext)
             decks[seat] = after
-            s.cynthia = tuple(decks)
+            s.seat_ext = tuple(decks)
             space = directional(tied, best, sel["direction"], sel["count"])
             how = (
                 f"tie on ring {best} broken by Directional Selection with card {card_id} "
@@ -485,6 +490,34 @@ def final_collects(s) -> None:
         )
 
 
+class CynthiaSeat(SeatRules):
+    """A Cynthia seat (RULES-DATA 8.1): every piece available, no store, grow costs 2/4/6."""
+
+    start_available = CYNTHIA_TOTAL
+    start_store = (0, 0, 0, 0)
+    has_store = False
+    automa = True
+
+    def grow_cost(self, config, target: int) -> int:
+        return 2 * target + config.easier_grow_plus_one - config.harder_grow_minus_one
+
+    def starting_tree_size(self, config, placement: int) -> int:
+        """Her small tree first, then a medium one (two small with the easier option)."""
+        return MEDIUM if placement >= 1 and not config.easier_two_small_start else SMALL
+
+    def decide(self, state):
+        return decide(state)
+
+    def perform(self, state, decided, action):
+        return perform(state, decided, action)
+
+    def refusal(self, decision: Action, action: Action) -> str:
+        return f"Cynthia's cards decide her moves: she plays '{decision}', not '{action}'."
+
+
+CYNTHIA_SEAT = CynthiaSeat()
+
+
 @register
 class CynthiaLayer(Layer):
     """Cynthia seats as a rule layer."""
@@ -494,6 +527,35 @@ class CynthiaLayer(Layer):
     @classmethod
     def applies(cls, config) -> bool:
         return CYNTHIA in config.seats
+
+    def seat_rules(self, kind: str):
+        return CYNTHIA_SEAT if kind == CYNTHIA else None
+
+    def init(self, s) -> None:
+        init_decks(s)
+
+    def new_round(self, s) -> None:
+        if s.sun == 0 and s.revolution == s.config.revolutions:
+            start_late_half(s)
+
+    def end_game(self, s) -> None:
+        final_collects(s)
+
+    def score_parts(self, state, seat: int, parts: dict[str, int]) -> None:
+        """She scores her tokens only; the harder option adds 1/2/3 per small/medium/large."""
+        if state.config.seats[seat] != CYNTHIA:
+            return
+        del parts["light"]
+        if state.config.harder_score_trees:
+            parts["trees"] = sum(
+                size * state.masks[seat * 4 + size].bit_count() for size in (1, 2, 3)
+            )
+
+    def to_dict(self, state, d: dict) -> None:
+        d["cynthia"] = [None if c is None else deck_to_dict(c) for c in state.seat_ext]
+
+    def from_dict(self, d: dict, s) -> None:
+        s.seat_ext = tuple(None if c is None else deck_from_dict(c) for c in d["cynthia"])
 
     def hidden(self, config) -> dict[str, str]:
         return {"cynthia.deck": "the order of each Cynthia's action cards"}

@@ -1,47 +1,44 @@
-"""The rules of the base game: setup, the turn, the round, the end (RULES-DATA sections 2-6).
+"""The base core: the rules of the base game (RULES-DATA sections 2-6).
 
-``legal_actions`` lists the legal actions; ``apply`` checks an action with the same rules and
-performs it, then everything that follows by itself (the end of the round, the sun's move, the
-first-player token, photosynthesis, the end of the game). Each action verb has a *check* (the
-reason it is illegal, or None), a *generator* of its legal instances and a *performer*; the
-expansion registers its verbs in the same tables.
+It holds the base verbs (each verb's check, performer and generator together), the turn, the
+round, photosynthesis, the end of the game, scores and winners; and the facade's entry points
+``legal_actions``, ``check`` and ``apply``. It never names a rule layer: a game's layers
+(``engine.layers``) are chosen once from its ``Config`` and reached only through the hooks of
+``layers.Layer`` and the seats' ``layers.SeatRules``, so a base game knows only base verbs.
+
+``apply`` performs everything that follows by itself: the end of the round, the sun's move, the
+first-player token, photosynthesis, the end of the game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from . import cynthia
 from .actions import (
-    UNDOABLE_VERBS,
-    VERB_OWNERS,
+    UNDOABLE,
     Action,
     IllegalAction,
     not_in_game,
     parse_action,
     validate,
 )
-from .config import CYNTHIA, Config
+from .config import Config
 from .geometry import BORDER_MASK, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN, bits
+from .layers import NO_SHADE, Layer, SeatRules, Verb, layers_for, seat_rules_for
 from .light import light_from_masks, shade_masks, shadow_heights
 from .pieces import (
     COLLECT_COST,
-    CYNTHIA_TOTAL,
     LARGE,
     LIGHT_CAP,
     PLANT_COST,
     PLANT_RANGE,
     SEED,
     SIZE_NAMES,
-    SMALL,
-    START_AVAILABLE,
     STORE_CAPACITY,
-    buy_price,
 )
 from .rng import seed_state
 from .state import OVER, PLAY, SETUP, GameState, SeatState, empty_piles
 
-NO_SHADE = (0, 0, 0, 0)
 END = Action("end")
 # The base game's actions, made once: legal_actions hands out these shared (immutable) objects.
 BUY_ACTIONS = tuple(Action("buy", (size,)) for size in range(4))
@@ -50,7 +47,90 @@ PLANT_ACTIONS = tuple(
 )
 GROW_ACTIONS = tuple(Action("grow", (space,)) for space in range(N_CELLS))
 COLLECT_ACTIONS = tuple(Action("collect", (space,)) for space in range(N_CELLS))
+PLACE_ACTIONS = tuple(Action("place", (space,)) for space in range(N_CELLS))
 TREE_NAMES = ("seed", "small tree", "medium tree", "large tree")
+ALREADY_USED = "{} was already used this turn (one action per space per turn)."
+
+
+# -- a game's rules, chosen once from its Config ---------------------------------------------
+
+
+def _overrides(layers: tuple[Layer, ...], hook: str) -> tuple[Layer, ...]:
+    """The layers that override ``hook`` (the others do nothing there)."""
+    return tuple(x for x in layers if getattr(type(x), hook) is not getattr(Layer, hook))
+
+
+class GameRules:
+    """Everything a game's ``Config`` fixes: its layers, seat rules, verbs and setup order.
+
+    The verbs' checks and performers are composed with the layers' wrappers here, once.
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.layers = layers_for(config)
+        self.seats: tuple[SeatRules, ...] = seat_rules_for(config)
+        self.hooks = {
+            hook: _overrides(self.layers, hook)
+            for hook in (
+                "obstacles",
+                "extra_trees",
+                "extra_shade",
+                "legal_play",
+                "end_turn",
+                "new_round",
+                "photosynthesis",
+                "end_game",
+                "collect_leaves",
+                "score_parts",
+            )
+        }
+        verbs = {v.name: v for v in BASE_VERBS}
+        for layer in self.layers:
+            verbs.update((v.name, v) for v in layer.verbs())
+        self.verbs: dict[str, Verb] = verbs
+        checks, performs = {}, {}
+        for name, verb in verbs.items():
+            check, perform = verb.check, verb.perform
+            for layer in _overrides(self.layers, "check"):
+                check = _wrap(layer.check, check)
+            for layer in _overrides(self.layers, "perform"):
+                perform = _wrap(layer.perform, perform)
+            checks[name], performs[name] = check, perform
+        self.checks: dict[str, Callable] = checks
+        self.performs: dict[str, Callable] = performs
+        n = config.n_seats
+        steps: tuple[tuple[int, str], ...] = ()
+        for layer in self.layers:
+            steps += layer.setup_steps(config)
+        self.setup: tuple[tuple[int, str], ...] = steps + tuple(
+            (k % n, "tree") for k in range(2 * n)
+        )
+        self.setup_verbs = {v.setup_kind: v for v in verbs.values() if v.setup_kind}
+
+
+def _wrap(hook, inner):
+    return lambda state, action: hook(state, action, inner)
+
+
+_RULES: dict[int, tuple[Config, GameRules]] = {}
+_RULES_BY_VALUE: dict[Config, GameRules] = {}
+
+
+def rules_for(config: Config) -> GameRules:
+    """The rules of a game with ``config`` (built once per config)."""
+    hit = _RULES.get(id(config))
+    if hit is not None and hit[0] is config:
+        return hit[1]
+    rules = _RULES_BY_VALUE.get(config)
+    if rules is None:
+        if len(_RULES_BY_VALUE) > 512:
+            _RULES_BY_VALUE.clear()
+        rules = _RULES_BY_VALUE[config] = GameRules(config)
+    if len(_RULES) > 1024:
+        _RULES.clear()
+    _RULES[id(config)] = (config, rules)  # the reference keeps the id from being reused
+    return rules
 
 
 # -- new game ------------------------------------------------------------------------------
@@ -58,6 +138,7 @@ TREE_NAMES = ("seed", "small tree", "medium tree", "large tree")
 
 def new_game(config: Config, seed: int = 0) -> GameState:
     """The state at the first setup decision."""
+    rules = rules_for(config)
     s = GameState.__new__(GameState)
     s.config = config
     s.seed = seed
@@ -66,30 +147,24 @@ def new_game(config: Config, seed: int = 0) -> GameState:
     s.revolution = 1
     s.sun = 0
     s.first_seat = 0
-    s.current_seat = 0
     s.phase = SETUP
     s.setup_step = 0
+    s.current_seat = rules.setup[0][0]
     s.cells = [-1] * N_CELLS
     s.masks = [0] * (4 * config.n_seats)
     s.activated = 0
     s.piles = empty_piles()
     if config.n_seats == 2:
         s.piles = (*s.piles[:4], ())  # the 4-leaf pile is not used with 2 seats
-    seats = []
-    for kind in config.seats:
-        if kind == CYNTHIA:
-            seats.append(SeatState(kind, 0, 0, list(CYNTHIA_TOTAL), [0, 0, 0, 0], [0, 0, 0, 0]))
-        else:
-            seats.append(
-                SeatState(kind, 0, 0, list(START_AVAILABLE), list(STORE_CAPACITY), [0, 0, 0, 0])
-            )
-    s.seats = tuple(seats)
-    s.cynthia = (None,) * config.n_seats
+    s.seats = tuple(
+        SeatState(kind, 0, 0, list(r.start_available), list(r.start_store), [0, 0, 0, 0])
+        for kind, r in zip(config.seats, rules.seats, strict=True)
+    )
+    s.seat_ext = (None,) * config.n_seats
     s.ext = None
     s.events = ()
-    s = cynthia.init_decks(s)
-    if config.expansion:
-        s = moonlight.init(s)
+    for layer in rules.layers:
+        layer.init(s)
     return s
 
 
@@ -97,15 +172,33 @@ def new_game(config: Config, seed: int = 0) -> GameState:
 
 
 def obstacles(state: GameState) -> int:
-    """Spaces holding an expansion obstacle (Great Elder Tree, moonstones)."""
-    return 0 if state.ext is None else state.ext.obstacles
+    """Spaces holding a layer's obstacle (no seed or tree may go there)."""
+    m = 0
+    for layer in rules_for(state.config).hooks["obstacles"]:
+        m |= layer.obstacles(state)
+    return m
+
+
+def extra_trees(state: GameState) -> int:
+    """Obstacles that count as trees (to keep an automa's starting trees apart)."""
+    m = 0
+    for layer in rules_for(state.config).hooks["extra_trees"]:
+        m |= layer.extra_trees(state)
+    return m
 
 
 def extra_shade(state: GameState, sun: int):
-    """Shade cast by the expansion's obstacles, per height."""
-    if state.ext is None:
+    """Shade cast by the layers' pieces, per height."""
+    layers = rules_for(state.config).hooks["extra_shade"]
+    if not layers:
         return NO_SHADE
-    return moonlight.extra_shade(state, sun)
+    if len(layers) == 1:
+        return layers[0].extra_shade(state, sun)
+    out = [0, 0, 0, 0]
+    for layer in layers:
+        for h, m in enumerate(layer.extra_shade(state, sun)):
+            out[h] |= m
+    return tuple(out)
 
 
 def shade(state: GameState, sun: int | None = None):
@@ -123,7 +216,7 @@ def light_for_sun(state: GameState, sun: int) -> list[int]:
 def shadow_map(state: GameState, sun: int | None = None) -> list[int]:
     """Per space, the height (0 none, 1..3) of the tallest shadow covering it.
 
-    The Great Elder Tree's shadow shades every tree, so its spaces count as height 3.
+    A layer's piece that shades every tree (the Great Elder Tree) counts as height 3.
     """
     return shadow_heights(shade(state, sun))
 
@@ -141,41 +234,28 @@ def next_photosynthesis_sun(state: GameState) -> int | None:
     return (state.sun + 1) % 6
 
 
+def seat_rules(state: GameState, seat: int) -> SeatRules:
+    """The rules of one seat (its grow costs, prices, store, automa)."""
+    return rules_for(state.config).seats[seat]
+
+
 def grow_cost(state: GameState, seat: int, target: int) -> int:
-    """Light points to grow into ``target`` size: 1/2/3, or Cynthia's 2/4/6 with options."""
-    if state.seats[seat].kind != CYNTHIA:
-        return target
-    cfg = state.config
-    return 2 * target + cfg.easier_grow_plus_one - cfg.harder_grow_minus_one
+    """Light points for ``seat`` to grow into ``target`` size (1/2/3 for a human seat)."""
+    return rules_for(state.config).seats[seat].grow_cost(state.config, target)
 
 
 def next_price(state: GameState, seat: int, size: int) -> int | None:
-    """The price of the next purchase from a store column (None when empty, or for Cynthia)."""
-    seat_state = state.seats[seat]
-    if seat_state.kind == CYNTHIA:
-        return None
-    return buy_price(seat_state.store[size], size)
+    """The price of the next purchase from a store column (None: empty, or no store)."""
+    rules = rules_for(state.config).seats[seat]
+    return rules.price(state.seats[seat].store[size], size)
 
 
 def is_shadowed(state: GameState, space: int, size: int, shade_now=None) -> bool:
     """Advanced shadow rule: a piece is shadowed by a shadow at least its size; a seed by any
-    tree's shadow (the Great Elder Tree's too, not a moonstone's)."""
+    tree's shadow."""
     if shade_now is None:
         shade_now = shade(state)
     return bool(shade_now[size] >> space & 1)
-
-
-def _return_piece(seat_state: SeatState, size: int) -> None:
-    """A piece leaves the board: to its store column, or out of the game when it is full.
-
-    Cynthia has no store: her pieces are available again at once.
-    """
-    if seat_state.kind == CYNTHIA:
-        seat_state.available[size] += 1
-    elif seat_state.store[size] < STORE_CAPACITY[size]:
-        seat_state.store[size] += 1
-    else:
-        seat_state.out[size] += 1
 
 
 def pile_for(state: GameState, leaves: int) -> int:
@@ -199,37 +279,108 @@ def take_token(state: GameState, seat_state: SeatState, leaves: int) -> str:
     return f"a {k}-leaf token worth {points}"
 
 
+# -- board edits (on a copied state) --------------------------------------------------------
+
+
+def put_piece(s: GameState, seat: int, space: int, size: int) -> None:
+    s.cells[space] = seat * 4 + size
+    s.masks[seat * 4 + size] |= 1 << space
+
+
+def remove_piece(s: GameState, space: int) -> tuple[int, int]:
+    """Take the piece off ``space``; returns its ``(seat, size)``."""
+    c = s.cells[space]
+    s.cells[space] = -1
+    s.masks[c] &= ~(1 << space)
+    return c >> 2, c & 3
+
+
+def set_seat(s: GameState, seat: int, seat_state: SeatState) -> None:
+    seats = list(s.seats)
+    seats[seat] = seat_state
+    s.seats = tuple(seats)
+
+
+def copy_seat(s: GameState, seat: int) -> SeatState:
+    """A copy of the seat's state, already put in ``s`` (to change in place)."""
+    seat_state = s.seats[seat].copy()
+    set_seat(s, seat, seat_state)
+    return seat_state
+
+
+def return_piece(s: GameState, seat: int, seat_state: SeatState, size: int) -> None:
+    """A piece leaves the board: to its store column, or out of the game when it is full.
+
+    A seat without a store (seat rules) has it available again at once.
+    """
+    if not rules_for(s.config).seats[seat].has_store:
+        seat_state.available[size] += 1
+    elif seat_state.store[size] < STORE_CAPACITY[size]:
+        seat_state.store[size] += 1
+    else:
+        seat_state.out[size] += 1
+
+
+def gain_light(seat_state: SeatState, n: int) -> None:
+    seat_state.light = min(LIGHT_CAP, seat_state.light + n)
+
+
+def leaves_for_collect(s: GameState, seat: int, space: int) -> int:
+    """The soil a collect scores from: the space's leaves (a layer may change it; ``s`` is the
+    state being built)."""
+    leaves = LEAVES[space]
+    for layer in rules_for(s.config).hooks["collect_leaves"]:
+        leaves = layer.collect_leaves(s, seat, leaves)
+    return leaves
+
+
+def collect_tree(s: GameState, seat: int, space: int, cost: int) -> str:
+    """Remove a large tree (state already copied), pay ``cost``, take a token; says which."""
+    remove_piece(s, space)
+    seat_state = copy_seat(s, seat)
+    seat_state.light -= cost
+    return_piece(s, seat, seat_state, LARGE)
+    return take_token(s, seat_state, leaves_for_collect(s, seat, space))
+
+
 # -- setup ----------------------------------------------------------------------------------
 
 
 def setup_schedule(config: Config) -> tuple[tuple[int, str], ...]:
-    """The setup decisions in order, as ``(seat, kind)``.
-
-    Base game: each seat in turn places a starting tree, then a second round in the same order.
-    The expansion puts its own decisions (animals, the Great Elder Tree, moonstones) first.
-    """
-    n = config.n_seats
-    trees = tuple((k % n, "tree") for k in range(2 * n))
-    if config.expansion:
-        return moonlight.setup_schedule(config) + trees
-    return trees
+    """The setup decisions in order, as ``(seat, kind)``: the layers' own decisions first, then
+    each seat in turn places a starting tree, then a second round in the same order."""
+    return rules_for(config).setup
 
 
 def setup_kind(state: GameState) -> str:
-    return setup_schedule(state.config)[state.setup_step][1]
+    return rules_for(state.config).setup[state.setup_step][1]
 
 
 def starting_tree_size(state: GameState) -> int:
-    """A human places small trees; Cynthia her small first, then a medium (two small: easier)."""
+    """The size of the starting tree the current seat places now (seat rules)."""
     seat = state.current_seat
-    if state.seats[seat].kind == CYNTHIA and not state.config.easier_two_small_start:
-        n = state.n_seats
-        tree_steps = [
-            k for k, (_, kind) in enumerate(setup_schedule(state.config)) if kind == "tree"
-        ]
-        if tree_steps.index(state.setup_step) >= n:
-            return 2
-    return SMALL
+    schedule = rules_for(state.config).setup
+    placement = sum(
+        1 for k in range(state.setup_step) if schedule[k] == (seat, "tree")
+    )  # this seat's earlier placements
+    return rules_for(state.config).seats[seat].starting_tree_size(state.config, placement)
+
+
+def advance_setup(s: GameState) -> GameState:
+    """After a setup decision: the next decision, or the start of round 1."""
+    s.setup_step += 1
+    schedule = rules_for(s.config).setup
+    if s.setup_step < len(schedule):
+        s.current_seat = schedule[s.setup_step][0]
+        return s
+    s.phase = PLAY
+    s.round = 1
+    s.revolution = 1
+    s.sun = 0
+    s.first_seat = 0
+    s.current_seat = 0
+    _photosynthesis(s)
+    return s
 
 
 def _check_place(state: GameState, a: Action) -> str | None:
@@ -246,56 +397,16 @@ def _check_place(state: GameState, a: Action) -> str | None:
 def _legal_place(state: GameState) -> Iterator[Action]:
     free = BORDER_MASK & ~state.occupied() & ~obstacles(state)
     for space in bits(free):
-        yield Action("place", (space,))
+        yield PLACE_ACTIONS[space]
 
 
 def _do_place(state: GameState, a: Action) -> GameState:
     s = state.copy()
     seat = s.current_seat
     size = starting_tree_size(state)
-    _put(s, seat, a.args[0], size)
-    seat_state = s.seats[seat].copy()
-    seat_state.available[size] -= 1
-    _set_seat(s, seat, seat_state)
+    put_piece(s, seat, a.args[0], size)
+    copy_seat(s, seat).available[size] -= 1
     return advance_setup(s)
-
-
-def advance_setup(s: GameState) -> GameState:
-    """After a setup decision: the next decision, or the start of round 1."""
-    s.setup_step += 1
-    schedule = setup_schedule(s.config)
-    if s.setup_step < len(schedule):
-        s.current_seat = schedule[s.setup_step][0]
-        return s
-    s.phase = PLAY
-    s.round = 1
-    s.revolution = 1
-    s.sun = 0
-    s.first_seat = 0
-    s.current_seat = 0
-    _photosynthesis(s)
-    return s
-
-
-# -- board edits (on a copied state) --------------------------------------------------------
-
-
-def _put(s: GameState, seat: int, space: int, size: int) -> None:
-    s.cells[space] = seat * 4 + size
-    s.masks[seat * 4 + size] |= 1 << space
-
-
-def _remove(s: GameState, space: int) -> tuple[int, int]:
-    c = s.cells[space]
-    s.cells[space] = -1
-    s.masks[c] &= ~(1 << space)
-    return c >> 2, c & 3
-
-
-def _set_seat(s: GameState, seat: int, seat_state: SeatState) -> None:
-    seats = list(s.seats)
-    seats[seat] = seat_state
-    s.seats = tuple(seats)
 
 
 # -- the four actions -----------------------------------------------------------------------
@@ -320,10 +431,11 @@ def _check_buy(state: GameState, a: Action) -> str | None:
     if reason := _not_playing(state):
         return reason
     size = a.args[0]
-    seat_state = state.seats[state.current_seat]
-    if seat_state.kind == CYNTHIA:
-        return "Cynthia never buys: all her pieces are available."
-    price = buy_price(seat_state.store[size], size)
+    seat = state.current_seat
+    seat_state = state.seats[seat]
+    if not seat_rules(state, seat).has_store:
+        return "This seat has no player board: all its pieces are available, it never buys."
+    price = next_price(state, seat, size)
     if price is None:
         return f"Your player board has no {SIZE_NAMES[size]} left to buy."
     if price > seat_state.light:
@@ -336,11 +448,11 @@ def _check_buy(state: GameState, a: Action) -> str | None:
 def _do_buy(state: GameState, a: Action) -> GameState:
     size = a.args[0]
     s = state.copy()
-    seat_state = s.seats[s.current_seat].copy()
-    seat_state.light -= buy_price(seat_state.store[size], size)
+    seat = s.current_seat
+    seat_state = copy_seat(s, seat)
+    seat_state.light -= next_price(state, seat, size)
     seat_state.store[size] -= 1
     seat_state.available[size] += 1
-    _set_seat(s, s.current_seat, seat_state)
     return s
 
 
@@ -356,11 +468,11 @@ def _check_plant(state: GameState, a: Action) -> str | None:
     if size == SEED:
         return f"The seed on {LABELS[src]} cannot plant: only trees spread seeds."
     if state.activated >> src & 1:
-        return f"{LABELS[src]} was already used this turn (one action per space per turn)."
+        return ALREADY_USED.format(LABELS[src])
     if state.cells[dst] >= 0 or obstacles(state) >> dst & 1:
         return f"{LABELS[dst]} is not empty."
     if state.activated >> dst & 1:
-        return f"{LABELS[dst]} was already used this turn (one action per space per turn)."
+        return ALREADY_USED.format(LABELS[dst])
     if not WITHIN[PLANT_RANGE[size]][src] >> dst & 1:
         reach = PLANT_RANGE[size]
         return (
@@ -382,11 +494,10 @@ def _do_plant(state: GameState, a: Action) -> GameState:
     src, dst = a.args
     s = state.copy()
     seat = s.current_seat
-    seat_state = s.seats[seat].copy()
+    seat_state = copy_seat(s, seat)
     seat_state.light -= PLANT_COST
     seat_state.available[SEED] -= 1
-    _set_seat(s, seat, seat_state)
-    _put(s, seat, dst, SEED)
+    put_piece(s, seat, dst, SEED)
     s.activated |= (1 << src) | (1 << dst)
     return s
 
@@ -403,7 +514,7 @@ def _check_grow(state: GameState, a: Action) -> str | None:
     if size == LARGE:
         return f"The large tree on {LABELS[space]} is fully grown: collect it instead."
     if state.activated >> space & 1:
-        return f"{LABELS[space]} was already used this turn (one action per space per turn)."
+        return ALREADY_USED.format(LABELS[space])
     if seat_state.available[size + 1] == 0:
         return f"You have no {TREE_NAMES[size + 1]} available: buy one first."
     cost = grow_cost(state, seat, size + 1)
@@ -420,13 +531,12 @@ def _do_grow(state: GameState, a: Action) -> GameState:
     space = a.args[0]
     s = state.copy()
     seat = s.current_seat
-    _, size = _remove(s, space)
-    _put(s, seat, space, size + 1)
-    seat_state = s.seats[seat].copy()
+    _, size = remove_piece(s, space)
+    put_piece(s, seat, space, size + 1)
+    seat_state = copy_seat(s, seat)
     seat_state.light -= grow_cost(state, seat, size + 1)
     seat_state.available[size + 1] -= 1
-    _return_piece(seat_state, size)
-    _set_seat(s, seat, seat_state)
+    return_piece(s, seat, seat_state, size)
     s.activated |= 1 << space
     return s
 
@@ -440,30 +550,11 @@ def _check_collect(state: GameState, a: Action) -> str | None:
     if size != LARGE:
         return f"You have no large tree on {LABELS[space]} to collect."
     if state.activated >> space & 1:
-        return f"{LABELS[space]} was already used this turn (one action per space per turn)."
+        return ALREADY_USED.format(LABELS[space])
     light = state.seats[seat].light
     if light < COLLECT_COST:
         return f"Collecting costs {COLLECT_COST} light points; you have {light}."
     return None
-
-
-def collect_tree(s: GameState, seat: int, space: int, cost: int) -> str:
-    """Remove a large tree (state already copied), pay ``cost``, take a token; says which."""
-    _remove(s, space)
-    seat_state = s.seats[seat].copy()
-    seat_state.light -= cost
-    _return_piece(seat_state, LARGE)
-    got = take_token(s, seat_state, leaves_for_collect(s, seat, space))
-    _set_seat(s, seat, seat_state)
-    return got
-
-
-def leaves_for_collect(state: GameState, seat: int, space: int) -> int:
-    """The soil a collect scores from: the space's leaves (the expansion may enrich it)."""
-    leaves = LEAVES[space]
-    if state.ext is not None:
-        leaves = moonlight.collect_leaves(state, seat, leaves)
-    return leaves
 
 
 def _do_collect(state: GameState, a: Action) -> GameState:
@@ -484,14 +575,26 @@ def _do_end(state: GameState, a: Action) -> GameState:
     return s
 
 
+BASE_VERBS = (
+    Verb("place", _check_place, _do_place, _legal_place, setup_kind="tree"),
+    Verb("buy", _check_buy, _do_buy, undoable=True),
+    Verb("plant", _check_plant, _do_plant, undoable=True),
+    Verb("grow", _check_grow, _do_grow, undoable=True),
+    Verb("collect", _check_collect, _do_collect, undoable=True),
+    Verb("end", _check_end, _do_end),
+)
+UNDOABLE.update(v.name for v in BASE_VERBS if v.undoable)
+
+
 # -- turn, round, game end ------------------------------------------------------------------
 
 
 def end_turn(s: GameState) -> None:
     """End the current seat's turn (state already copied); runs the end of round when due."""
+    rules = rules_for(s.config)
     s.activated = 0
-    if s.ext is not None:
-        moonlight.end_turn(s)
+    for layer in rules.hooks["end_turn"]:
+        layer.end_turn(s)
     n = len(s.seats)
     nxt = (s.current_seat + 1) % n
     if nxt != s.first_seat:
@@ -505,10 +608,8 @@ def end_turn(s: GameState) -> None:
     s.round += 1
     s.sun = (s.sun + 1) % 6
     s.revolution = (s.round - 1) // 6 + 1
-    if s.sun == 0 and s.revolution == s.config.revolutions:
-        cynthia.start_late_half(s)
-    if s.ext is not None:
-        moonlight.start_round(s)
+    for layer in rules.hooks["new_round"]:
+        layer.new_round(s)
     _photosynthesis(s)
     s.current_seat = s.first_seat
 
@@ -528,12 +629,13 @@ def _photosynthesis(s: GameState) -> None:
         *s.events,
         f"Round {s.round}, sun at the {SUN_CORNER_NAMES[s.sun]} corner: photosynthesis {parts}.",
     )
-    if s.ext is not None:
-        moonlight.photosynthesis(s)
+    for layer in rules_for(s.config).hooks["photosynthesis"]:
+        layer.photosynthesis(s)
 
 
 def _end_game(s: GameState) -> None:
-    cynthia.final_collects(s)
+    for layer in rules_for(s.config).hooks["end_game"]:
+        layer.end_game(s)
     s.phase = OVER
     s.current_seat = None
     s.events = (*s.events, "The game is over.")
@@ -543,18 +645,14 @@ def _end_game(s: GameState) -> None:
 
 
 def score_parts(state: GameState, seat: int) -> dict[str, int]:
-    """The parts of a seat's final score: tokens, light (1 per 3), and options/expansion parts."""
+    """The parts of a seat's final score: tokens, light (1 per 3), and the layers' parts."""
     seat_state = state.seats[seat]
-    parts = {"tokens": sum(points for _, points in seat_state.tokens)}
-    if seat_state.kind == CYNTHIA:
-        if state.config.harder_score_trees:
-            parts["trees"] = sum(
-                size * state.masks[seat * 4 + size].bit_count() for size in (1, 2, 3)
-            )
-    else:
-        parts["light"] = seat_state.light // 3
-    if state.ext is not None:
-        parts.update(moonlight.score_parts(state, seat))
+    parts = {
+        "tokens": sum(points for _, points in seat_state.tokens),
+        "light": seat_state.light // 3,
+    }
+    for layer in rules_for(state.config).hooks["score_parts"]:
+        layer.score_parts(state, seat, parts)
     return parts
 
 
@@ -572,41 +670,23 @@ def winners(state: GameState) -> list[int]:
     return [i for i in tied if state.board_count(i) == most]
 
 
-# -- the facade: legal actions and apply ----------------------------------------------------
-
-Check = Callable[[GameState, Action], "str | None"]
-Perform = Callable[[GameState, Action], GameState]
-
-CHECKS: dict[str, Check] = {
-    "place": _check_place,
-    "buy": _check_buy,
-    "plant": _check_plant,
-    "grow": _check_grow,
-    "collect": _check_collect,
-    "end": _check_end,
-}
-PERFORMERS: dict[str, Perform] = {
-    "place": _do_place,
-    "buy": _do_buy,
-    "plant": _do_plant,
-    "grow": _do_grow,
-    "collect": _do_collect,
-    "end": _do_end,
-}
+# -- the facade: legal actions, check and apply ---------------------------------------------
 
 
-def _legal_play(state: GameState) -> list[Action]:
+def base_legal_play(state: GameState) -> list[Action]:
+    """The legal buy, plant, grow and collect actions of the current seat (no layer)."""
     seat = state.current_seat
     seat_state = state.seats[seat]
+    rules = rules_for(state.config).seats[seat]
     light = seat_state.light
     base = seat * 4
     masks = state.masks
     activated = state.activated
     out: list[Action] = []
     # Buy
-    if seat_state.kind != CYNTHIA:
+    if rules.has_store:
         for size in range(4):
-            price = buy_price(seat_state.store[size], size)
+            price = rules.price(seat_state.store[size], size)
             if price is not None and price <= light:
                 out.append(BUY_ACTIONS[size])
     shade_now = shade(state) if state.config.shadow_rule else None
@@ -623,7 +703,7 @@ def _legal_play(state: GameState) -> list[Action]:
                 out.extend([row[dst] for dst in bits(reach[src] & free)])
     # Grow
     for size in (0, 1, 2):
-        if seat_state.available[size + 1] and light >= grow_cost(state, seat, size + 1):
+        if seat_state.available[size + 1] and light >= rules.grow_cost(state.config, size + 1):
             spaces = masks[base + size] & ~activated
             if shade_now is not None:
                 spaces &= ~shade_now[size]
@@ -634,31 +714,34 @@ def _legal_play(state: GameState) -> list[Action]:
     return out
 
 
-#: Extra generators of legal actions during play (the expansion registers its own).
-PLAY_GENERATORS: list[Callable[[GameState], list[Action]]] = []
-#: Generators of legal setup decisions by setup kind.
-SETUP_GENERATORS: dict[str, Callable[[GameState], Iterator[Action]]] = {"tree": _legal_place}
+def _legal_play(state: GameState, layers: tuple[Layer, ...]) -> list[Action]:
+    """The legal play-phase actions but ``end``: the base game's, then each layer's turn."""
+    out = base_legal_play(state)
+    for k, layer in enumerate(layers):
+        below = layers[:k]
+        out = layer.legal_play(state, out, lambda st, below=below: _legal_play(st, below))
+    return out
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every legal action for the current seat, once each (Cynthia: her one decision)."""
+    """Every legal action for the current seat, once each (an automa seat: its one decision)."""
     if state.phase == OVER:
         return []
-    if state.seats[state.current_seat].kind == CYNTHIA:
-        return [cynthia.decide(state)[0]]
+    rules = rules_for(state.config)
+    seat_rule = rules.seats[state.current_seat]
+    if seat_rule.automa:
+        return [seat_rule.decide(state)[0]]
     if state.phase == SETUP:
-        return list(SETUP_GENERATORS[setup_kind(state)](state))
-    if state.ext is not None:
-        return moonlight.legal_play(state)
-    out = _legal_play(state)
-    for gen in PLAY_GENERATORS:
-        out.extend(gen(state))
+        kind = rules.setup[state.setup_step][1]
+        return list(rules.setup_verbs[kind].generate(state))
+    layers = rules.hooks["legal_play"]
+    out = _legal_play(state, layers) if layers else base_legal_play(state)
     out.append(END)
     return out
 
 
 def check(state: GameState, action: Action) -> str | None:
-    """Why ``action`` is illegal for a human seat now, or None when it is legal."""
+    """Why ``action`` is illegal for a player's seat now, or None when it is legal."""
     if state.phase == OVER:
         return "The game is over."
     try:
@@ -670,11 +753,9 @@ def check(state: GameState, action: Action) -> str | None:
 
 def _rule_check(state: GameState, action: Action) -> str | None:
     """``check`` for a well-formed action in a game still running."""
-    rule = CHECKS.get(action.verb)
-    if rule is None or (state.ext is None and action.verb in VERB_OWNERS):
+    rule = rules_for(state.config).checks.get(action.verb)
+    if rule is None:
         return not_in_game(action.verb)
-    if state.ext is not None:
-        return moonlight.check(state, action, rule)
     return rule(state, action)
 
 
@@ -686,25 +767,33 @@ def apply(state: GameState, action: Action | str) -> GameState:
     action = parse_action(action)
     if state.phase == OVER:
         raise IllegalAction("The game is over.")
-    seat = state.current_seat
-    if state.seats[seat].kind == CYNTHIA:
-        decision, decided = cynthia.decide(state)
+    rules = rules_for(state.config)
+    seat_rule = rules.seats[state.current_seat]
+    if seat_rule.automa:
+        decision, decided = seat_rule.decide(state)
         if action != decision:
-            raise IllegalAction(
-                f"Cynthia's cards decide her moves: she plays '{decision}', not '{action}'."
-            )
-        return cynthia.perform(state, decided, decision)
-    reason = _rule_check(state, action)  # parse_action has checked it is well formed
+            raise IllegalAction(seat_rule.refusal(decision, action))
+        return seat_rule.perform(state, decided, decision)
+    rule = rules.checks.get(action.verb)
+    reason = not_in_game(action.verb) if rule is None else rule(state, action)
     if reason is not None:
         raise IllegalAction(reason)
-    if state.ext is not None:
-        return moonlight.perform(state, action)
-    return PERFORMERS[action.verb](state, action)
+    return rules.performs[action.verb](state, action)
 
 
 def perform_unchecked(state: GameState, action: Action) -> GameState:
-    """Perform an action already known to be legal (the automa's own decisions)."""
-    return PERFORMERS[action.verb](state, action)
+    """Perform an action already known to be legal (an automa's own decisions)."""
+    return rules_for(state.config).performs[action.verb](state, action)
+
+
+def auto_action(state: GameState) -> Action | None:
+    """The next decision when the current seat is an automa (Cynthia), else None."""
+    if state.phase == OVER:
+        return None
+    seat_rule = rules_for(state.config).seats[state.current_seat]
+    if not seat_rule.automa:
+        return None
+    return seat_rule.decide(state)[0]
 
 
 def turn_id(state: GameState) -> str:
@@ -723,15 +812,4 @@ def turn_id(state: GameState) -> str:
 def can_undo(action: Action | str) -> bool:
     """Whether a player may take ``action`` back within the turn: it reveals nothing hidden,
     draws nothing at random and involves no other seat (buy, plant, grow, collect, move)."""
-    return parse_action(action).verb in UNDOABLE_VERBS
-
-
-def auto_action(state: GameState) -> Action | None:
-    """Cynthia's next decision when the current seat is a Cynthia, else None."""
-    if state.phase == OVER or state.seats[state.current_seat].kind != CYNTHIA:
-        return None
-    return cynthia.decide(state)[0]
-
-
-# The expansion's hooks above (``moonlight`` imports this module, so it comes last).
-from . import moonlight  # noqa: E402
+    return parse_action(action).verb in UNDOABLE

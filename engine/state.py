@@ -10,11 +10,12 @@ pieces of that size.
 
 from __future__ import annotations
 
-from .config import CYNTHIA, Config
+from .config import Config
 from .geometry import LABEL_INDEX, LABELS, N_CELLS, bits
+from .layers import layers_for
 from .pieces import PILES, SIZE_NAMES
 
-FORMAT = 1
+FORMAT = 2
 SETUP, PLAY, OVER = "setup", "play", "over"
 
 
@@ -54,10 +55,6 @@ class SeatState:
             self.out[:],
             self.tokens,
         )
-
-    @property
-    def is_cynthia(self) -> bool:
-        return self.kind == CYNTHIA
 
     def _key(self):
         return (
@@ -108,9 +105,10 @@ class GameState:
 
     ``round`` counts rounds from 1 (0 during setup); ``revolution`` is 1..3 (or 4); ``sun`` is
     the sun position 0..5; ``activated`` is the bitmask of spaces the current seat activated this
-    turn; ``piles[leaves]`` the scoring tokens left, top first; ``cynthia[seat]`` each Cynthia's
-    deck state (``None`` for humans); ``ext`` the Under the Moonlight state (``None`` without it);
-    ``events`` describe what happened by itself during the last ``apply`` (photosynthesis, the
+    turn; ``piles[leaves]`` the scoring tokens left, top first. Two slots belong to the game's
+    rule layers (``engine.layers``) and the core never reads them: ``ext`` a layer's game-wide
+    state (None without), ``seat_ext[seat]`` a layer's state of one seat (None for a seat
+    without). ``events`` describe what happened by itself during the last ``apply`` (photosynthesis, the
     end of the game), for the game log.
     """
 
@@ -130,7 +128,7 @@ class GameState:
         "activated",
         "piles",
         "seats",
-        "cynthia",
+        "seat_ext",
         "ext",
         "events",
     )
@@ -153,7 +151,7 @@ class GameState:
         s.activated = self.activated
         s.piles = self.piles
         s.seats = self.seats
-        s.cynthia = self.cynthia
+        s.seat_ext = self.seat_ext
         s.ext = self.ext
         s.events = ()
         return s
@@ -208,7 +206,7 @@ class GameState:
             self.activated,
             self.piles,
             self.seats,
-            self.cynthia,
+            self.seat_ext,
             self.ext,
             self.events,
         )
@@ -226,8 +224,6 @@ class GameState:
 
     def to_dict(self) -> dict:
         """The position as JSON-serialisable data (docs/position-format.md)."""
-        from . import cynthia as _cynthia  # noqa: PLC0415 (cynthia imports state)
-
         d = {
             "format": FORMAT,
             "config": self.config.to_dict(),
@@ -248,18 +244,15 @@ class GameState:
             "activated": [LABELS[i] for i in bits(self.activated)],
             "piles": {str(k): list(self.piles[k]) for k in (4, 3, 2, 1)},
             "seats": [s.to_dict() for s in self.seats],
-            "cynthia": [None if c is None else _cynthia.deck_to_dict(c) for c in self.cynthia],
             "events": list(self.events),
         }
-        if self.ext is not None:
-            d["moonlight"] = self.ext.to_dict()
+        for layer in layers_for(self.config):
+            layer.to_dict(self, d)
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> GameState:
         """Rebuild a state from ``to_dict`` data (older formats are migrated first)."""
-        from . import cynthia as _cynthia  # noqa: PLC0415
-
         d = migrate(d)
         s = cls.__new__(cls)
         s.config = Config.from_dict(d["config"])
@@ -285,16 +278,11 @@ class GameState:
             () if k == 0 else tuple(int(x) for x in d["piles"][str(k)]) for k in range(5)
         )
         s.seats = tuple(SeatState.from_dict(x) for x in d["seats"])
-        s.cynthia = tuple(
-            None if c is None else _cynthia.deck_from_dict(c) for c in d.get("cynthia", [None] * n)
-        )
-        if "moonlight" in d:
-            from . import moonlight  # noqa: PLC0415
-
-            s.ext = moonlight.ext_from_dict(d["moonlight"])
-        else:
-            s.ext = None
+        s.seat_ext = (None,) * n
+        s.ext = None
         s.events = tuple(d.get("events", ()))
+        for layer in layers_for(s.config):
+            layer.from_dict(d, s)
         return s
 
 
@@ -303,9 +291,26 @@ def empty_piles() -> tuple[tuple[int, ...], ...]:
     return ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
 
+def _v1_to_v2(d: dict) -> dict:
+    """Format 2: the per-seat list of Cynthia decks is written only in games with a Cynthia
+    (format 1 wrote ``"cynthia": [null, ...]`` in every game)."""
+    d = dict(d)
+    if not any(d.get("cynthia") or ()):
+        d.pop("cynthia", None)
+    d["format"] = 2
+    return d
+
+
+#: ``MIGRATIONS[v]`` brings format ``v`` data to format ``v + 1``.
+MIGRATIONS = {1: _v1_to_v2}
+
+
 def migrate(d: dict) -> dict:
-    """Bring position data of an older ``format`` up to ``FORMAT`` (none older exists yet)."""
+    """Bring position data of an older ``format`` up to ``FORMAT``, one format at a time."""
     version = d.get("format", FORMAT)
     if version > FORMAT:
         raise ValueError(f"This position has format {version}, newer than this engine ({FORMAT}).")
+    while version < FORMAT:
+        d = MIGRATIONS[version](d)
+        version = d["format"]
     return d

@@ -162,7 +162,7 @@ def test_setup_small_then_medium_on_valid_border_spaces():
     )
     s = engine.apply(s, first)
     assert s.piece_at(sp("C6")) == (0, SMALL)
-    assert s.cynthia[0].cards == (2, 5)
+    assert s.seat_ext[0].cards == (2, 5)
     s = engine.apply(s, "place A4")
     # Card 2 setup: ccw 2; A4, C6 taken, A3 B5 D7 next to them: A2 (1), A1 (2).
     assert str(decide(s)) == "place A1"
@@ -204,10 +204,10 @@ def test_setup_falls_back_to_any_empty_border_space():
 def test_setup_decks_are_shuffled_from_the_seed():
     a = engine.new_game(Config(seats=(C, C)), seed=11)
     b = engine.new_game(Config(seats=(C, C)), seed=11)
-    assert a.cynthia == b.cynthia
-    assert sorted(a.cynthia[0].cards) == list(range(1, 15))
-    assert a.cynthia[0] != a.cynthia[1]
-    assert engine.new_game(Config(seats=(C, C)), seed=12).cynthia != a.cynthia
+    assert a.seat_ext == b.seat_ext
+    assert sorted(a.seat_ext[0].cards) == list(range(1, 15))
+    assert a.seat_ext[0] != a.seat_ext[1]
+    assert engine.new_game(Config(seats=(C, C)), seed=12).seat_ext != a.seat_ext
 
 
 # -- turn structure ---------------------------------------------------------------------------
@@ -218,9 +218,9 @@ def test_turn_ends_without_a_card_when_she_has_no_light():
     action, turn = cynthia.decide(s)
     assert str(action) == "end"
     assert action.explanation == "She has no light points left, so her turn ends."
-    assert turn == (s.cynthia[0], s.rng)
+    assert turn == (s.seat_ext[0], s.rng)
     after = engine.apply(s, "end")
-    assert after.current_seat == 1 and after.cynthia[0].cards == (1, 2)
+    assert after.current_seat == 1 and after.seat_ext[0].cards == (1, 2)
 
 
 def test_turn_ends_when_every_space_of_hers_is_activated():
@@ -255,18 +255,18 @@ def test_a_card_that_gives_no_action_ends_the_turn_and_is_used_up():
     )
     assert turn.deck.cards == (6,)
     after = engine.apply(s, "end")
-    assert after.cynthia[0].cards == (6,) and after.current_seat == 1
+    assert after.seat_ext[0].cards == (6,) and after.current_seat == 1
 
 
 def test_one_action_per_card_then_the_next_card():
     s = make({"B4": (0, SMALL), "C4": (0, SEED)}, light=(10, 0), deck=(1, 2, 3))
     s = engine.apply(s, decide(s))  # card 1: grow to small first
-    assert s.piece_at(sp("C4")) == (0, SMALL) and s.cynthia[0].cards == (2, 3)
+    assert s.piece_at(sp("C4")) == (0, SMALL) and s.seat_ext[0].cards == (2, 3)
     assert s.seats[0].light == 8 and s.activated == mask("C4")
     action = decide(s)  # card 2: medium first; C4 is activated, so B4
     assert str(action) == "grow B4" and action.explanation.startswith("Card 2 early: ")
     s = engine.apply(s, action)
-    assert s.seats[0].light == 4 and s.cynthia[0].cards == (3,)
+    assert s.seats[0].light == 4 and s.seat_ext[0].cards == (3,)
     assert s.seats[0].available == [3, 2, 2, 2]  # the small went back to available at once
     action = decide(s)
     assert str(action) == "end"
@@ -281,7 +281,7 @@ def test_an_empty_deck_is_reshuffled_from_the_game_rng():
     assert turn.deck.cards == tuple(ids[1:])
     assert action.explanation.startswith(f"Card {ids[0]} early (deck reshuffled): ")
     after = engine.apply(s, action)
-    assert after.rng == rng and after.cynthia[0] == turn.deck
+    assert after.rng == rng and after.seat_ext[0] == turn.deck
 
 
 def test_decide_does_not_change_the_state():
@@ -614,7 +614,7 @@ def test_final_collect_tie_uses_a_freshly_drawn_card():
     s = engine.apply(s, "end")
     # Card 7 late: ccw 2 on ring 2 from B4: B4, B2.
     assert s.piece_at(sp("B2")) is None and s.seats[1].tokens == ((2, 17),)
-    assert s.cynthia[1].cards == (1,)
+    assert s.seat_ext[1].cards == (1,)
     assert "tie on ring 2 broken by Directional Selection with card 7 (ccw 2)" in s.events[0]
 
 

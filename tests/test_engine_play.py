@@ -53,4 +53,6 @@ def test_hot_seat_game_with_the_expansion_shows_the_moon_and_the_draft():
     code, text = run(["animal owl", "quit"], "--seats", "human,human", "--moon-animals")
     assert "Moon at gap 10 (Half); next: gap 5 (Half)" in text
     assert "  seat 1: dealt hedgehog and owl" in text  # seed 1's draft
-    assert "  seat 1: owl not placed yet" in text
+    # Then seat 2 sees its own hand, not seat 1's kept animal (hidden until it is placed).
+    after = text.split("Seat 1> ", 1)[1]
+    assert "  seat 2: dealt " in after and "owl" not in after.split("seat 2: dealt ")[0]

@@ -8,7 +8,7 @@ import pytest
 import engine
 from engine import Config
 from engine.moon import BEAMS
-from engine.moonlight import arrange, moonlit_spaces, photosynthesis, tracker
+from engine.moonlight import MoonlightLayer, arrange, moonlit_spaces, tracker
 from engine.position import build
 
 # -- an independent model of the board, from RULES-DATA section 1 ----------------------------
@@ -135,7 +135,7 @@ TWO = Config(seats=("human", "human"), moon_animals=True, elder_tree=True, moons
 
 def lunar_after(state) -> list[int]:
     s = state.copy()
-    photosynthesis(s)
+    MoonlightLayer().photosynthesis(s)
     return [seat.lunar for seat in s.seats]
 
 

@@ -189,7 +189,7 @@ def test_cynthia_places_the_elder_tree_and_moonstones_by_directional_selection()
     cfg = Config(seats=(H, C), elder_tree=True, moonstones=True)
     state = engine.new_game(cfg, seed=11)
     assert state.current_seat == 1  # Cynthia is the last seat: she places the Elder Tree
-    deck = state.cynthia[1].cards
+    deck = state.seat_ext[1].cards
     setup = DECK[deck[0]]["setup"]
     order = ring2_clockwise()
     if setup["direction"] == "ccw":
@@ -202,11 +202,11 @@ def test_cynthia_places_the_elder_tree_and_moonstones_by_directional_selection()
     with pytest.raises(IllegalAction, match="Cynthia's cards decide"):
         engine.apply(state, "elder A1" if expected != "A1" else "elder A2")
     state = engine.apply(state, legal[0])
-    assert state.cynthia[1].cards == deck[1:]
+    assert state.seat_ext[1].cards == deck[1:]
     assert LABELS[state.ext.elder] == expected
     # Moonstones: the human (seat 0), then Cynthia, then the human.
     state = engine.apply(state, "moonstone A1")
-    card = DECK[state.cynthia[1].cards[0]]["setup"]
+    card = DECK[state.seat_ext[1].cards[0]]["setup"]
     order = ring2_clockwise()
     if card["direction"] == "ccw":
         order = order[:1] + order[:0:-1]

@@ -1,0 +1,94 @@
+"""The forest animals on the board (RULES-DATA 7.3): a step (``move C3``), the legal animal
+decisions of a turn (steps and abilities), and the notation of the expansion's verbs."""
+
+from __future__ import annotations
+
+from ..actions import Action, IllegalAction
+from ..geometry import ADJACENT_MASK, LABELS, N_CELLS, bits
+from ..state import GameState
+from .abilities import blocked_reason, label, legal_uses, playing
+from .ext import Moonlight, replace_at, steps_allowed
+from .names import ABILITY_BIT, ANIMAL_INDEX, ANIMALS, HEDGEHOG, RUN_BIT, SQUIRREL
+
+
+def check_move(state: GameState, a: Action) -> str | None:
+    if reason := playing(state):
+        return reason
+    ext = state.ext
+    seat = state.current_seat
+    here = ext.at[seat] if ext.at else -1
+    if here < 0:
+        return "You have no animal to move."
+    name = ANIMALS[ext.animal[seat]].capitalize()
+    allowed = steps_allowed(state, seat)
+    if ext.steps >= allowed:
+        more = ""
+        if ext.animal[seat] == HEDGEHOG and not ext.used & ABILITY_BIT["run"]:
+            more = " ('use run' gives one more)"
+        return (
+            f"Your {name} has taken its {allowed} step{'s' if allowed > 1 else ''} this turn{more}."
+        )
+    space = a.args[0]
+    if not ADJACENT_MASK[here] >> space & 1:
+        return f"{LABELS[space]} is not next to your {name} on {LABELS[here]}: it moves one space."
+    return blocked_reason(state, space)
+
+
+_AT = Moonlight._fields.index("at")
+_STEPS = Moonlight._fields.index("steps")
+
+
+def do_move(state: GameState, a: Action) -> GameState:
+    s = state.copy()
+    ext = list(s.ext)
+    ext[_AT] = replace_at(ext[_AT], s.current_seat, a.args[0])
+    ext[_STEPS] += 1
+    s.ext = tuple.__new__(Moonlight, ext)
+    return s
+
+
+#: Shared Action objects for the steps (like ``game.END``).
+MOVES = tuple(Action("move", (i,)) for i in range(N_CELLS))
+
+
+def legal_animal_play(state: GameState) -> list[Action]:
+    """The current seat's legal animal decisions: steps, then abilities."""
+    ext = state.ext
+    seat = state.current_seat
+    here = ext.at[seat]
+    animal = ext.animal[seat]
+    out = []
+    allowed = 2 if animal == SQUIRREL else 1
+    if ext.used & RUN_BIT:
+        allowed += 1
+    if ext.steps < allowed:
+        blocked = ext.obstacles
+        for i in ext.at:
+            if i >= 0:
+                blocked |= 1 << i
+        for space in bits(ADJACENT_MASK[here] & ~blocked):
+            out.append(MOVES[space])
+    out.extend(legal_uses(state, seat, animal, here))
+    return out
+
+
+# -- notation --------------------------------------------------------------------------------
+
+
+def one_label_parser(verb: str, usage: str):
+    def parse(words: list[str]) -> tuple:
+        if len(words) != 1:
+            raise IllegalAction(f"Write {verb} as '{usage}'.")
+        return (label(words[0]),)
+
+    return parse
+
+
+def parse_animal(words: list[str]) -> tuple:
+    if len(words) != 1:
+        raise IllegalAction("Write the animal you keep as 'animal fox'.")
+    if words[0] not in ANIMAL_INDEX:
+        raise IllegalAction(
+            f"'{words[0]}' is not an animal ({', '.join(ANIMALS)}). Write 'animal fox'."
+        )
+    return (ANIMAL_INDEX[words[0]],)
