@@ -35,6 +35,7 @@ from .pieces import (
     SEED,
     SIZE_NAMES,
     STORE_CAPACITY,
+    buy_price,
 )
 from .rng import seed_state
 from .state import OVER, PLAY, SETUP, GameState, SeatState, empty_piles
@@ -70,7 +71,15 @@ class GameRules:
         self.config = config
         self.layers = layers_for(config)
         self.seats: tuple[SeatRules, ...] = seat_rules_for(config)
-        self.hooks = {
+        # Per seat, looked up on hot paths: grow costs by target size, store or not, prices.
+        self.grow_costs = tuple(
+            (0, *(r.grow_cost(config, t) for t in (1, 2, 3))) for r in self.seats
+        )
+        self.has_store = tuple(r.has_store for r in self.seats)
+        self.prices = tuple(
+            buy_price if type(r).price is SeatRules.price else r.price for r in self.seats
+        )
+        self.hooks: dict[str, tuple[Layer, ...]] = {
             hook: _overrides(self.layers, hook)
             for hook in (
                 "obstacles",
@@ -85,6 +94,8 @@ class GameRules:
                 "score_parts",
             )
         }
+        self.obstacle_layers = self.hooks["obstacles"]
+        self.legal_play_layers = self.hooks["legal_play"]
         verbs = {v.name: v for v in BASE_VERBS}
         for layer in self.layers:
             verbs.update((v.name, v) for v in layer.verbs())
@@ -133,6 +144,14 @@ def rules_for(config: Config) -> GameRules:
     return rules
 
 
+def _rules(state: GameState) -> GameRules:
+    """The rules of ``state``'s game, kept on the state (``GameState.rules``) once looked up."""
+    rules = state.rules
+    if rules is None:
+        rules = state.rules = rules_for(state.config)
+    return rules
+
+
 # -- new game ------------------------------------------------------------------------------
 
 
@@ -141,6 +160,7 @@ def new_game(config: Config, seed: int = 0) -> GameState:
     rules = rules_for(config)
     s = GameState.__new__(GameState)
     s.config = config
+    s.rules = rules
     s.seed = seed
     s.rng = seed_state(seed)
     s.round = 0
@@ -174,7 +194,7 @@ def new_game(config: Config, seed: int = 0) -> GameState:
 def obstacles(state: GameState) -> int:
     """Spaces holding a layer's obstacle (no seed or tree may go there)."""
     m = 0
-    for layer in rules_for(state.config).hooks["obstacles"]:
+    for layer in _rules(state).obstacle_layers:
         m |= layer.obstacles(state)
     return m
 
@@ -182,14 +202,14 @@ def obstacles(state: GameState) -> int:
 def extra_trees(state: GameState) -> int:
     """Obstacles that count as trees (to keep an automa's starting trees apart)."""
     m = 0
-    for layer in rules_for(state.config).hooks["extra_trees"]:
+    for layer in _rules(state).hooks["extra_trees"]:
         m |= layer.extra_trees(state)
     return m
 
 
 def extra_shade(state: GameState, sun: int):
     """Shade cast by the layers' pieces, per height."""
-    layers = rules_for(state.config).hooks["extra_shade"]
+    layers = _rules(state).hooks["extra_shade"]
     if not layers:
         return NO_SHADE
     if len(layers) == 1:
@@ -236,18 +256,20 @@ def next_photosynthesis_sun(state: GameState) -> int | None:
 
 def seat_rules(state: GameState, seat: int) -> SeatRules:
     """The rules of one seat (its grow costs, prices, store, automa)."""
-    return rules_for(state.config).seats[seat]
+    return _rules(state).seats[seat]
 
 
 def grow_cost(state: GameState, seat: int, target: int) -> int:
     """Light points for ``seat`` to grow into ``target`` size (1/2/3 for a human seat)."""
-    return rules_for(state.config).seats[seat].grow_cost(state.config, target)
+    return _rules(state).grow_costs[seat][target]
 
 
 def next_price(state: GameState, seat: int, size: int) -> int | None:
     """The price of the next purchase from a store column (None: empty, or no store)."""
-    rules = rules_for(state.config).seats[seat]
-    return rules.price(state.seats[seat].store[size], size)
+    rules = _rules(state)
+    if not rules.has_store[seat]:
+        return None
+    return rules.prices[seat](state.seats[seat].store[size], size)
 
 
 def is_shadowed(state: GameState, space: int, size: int, shade_now=None) -> bool:
@@ -313,7 +335,7 @@ def return_piece(s: GameState, seat: int, seat_state: SeatState, size: int) -> N
 
     A seat without a store (seat rules) has it available again at once.
     """
-    if not rules_for(s.config).seats[seat].has_store:
+    if not _rules(s).has_store[seat]:
         seat_state.available[size] += 1
     elif seat_state.store[size] < STORE_CAPACITY[size]:
         seat_state.store[size] += 1
@@ -329,7 +351,7 @@ def leaves_for_collect(s: GameState, seat: int, space: int) -> int:
     """The soil a collect scores from: the space's leaves (a layer may change it; ``s`` is the
     state being built)."""
     leaves = LEAVES[space]
-    for layer in rules_for(s.config).hooks["collect_leaves"]:
+    for layer in _rules(s).hooks["collect_leaves"]:
         leaves = layer.collect_leaves(s, seat, leaves)
     return leaves
 
@@ -353,23 +375,23 @@ def setup_schedule(config: Config) -> tuple[tuple[int, str], ...]:
 
 
 def setup_kind(state: GameState) -> str:
-    return rules_for(state.config).setup[state.setup_step][1]
+    return _rules(state).setup[state.setup_step][1]
 
 
 def starting_tree_size(state: GameState) -> int:
     """The size of the starting tree the current seat places now (seat rules)."""
     seat = state.current_seat
-    schedule = rules_for(state.config).setup
+    schedule = _rules(state).setup
     placement = sum(
         1 for k in range(state.setup_step) if schedule[k] == (seat, "tree")
     )  # this seat's earlier placements
-    return rules_for(state.config).seats[seat].starting_tree_size(state.config, placement)
+    return _rules(state).seats[seat].starting_tree_size(state.config, placement)
 
 
 def advance_setup(s: GameState) -> GameState:
     """After a setup decision: the next decision, or the start of round 1."""
     s.setup_step += 1
-    schedule = rules_for(s.config).setup
+    schedule = _rules(s).setup
     if s.setup_step < len(schedule):
         s.current_seat = schedule[s.setup_step][0]
         return s
@@ -433,7 +455,7 @@ def _check_buy(state: GameState, a: Action) -> str | None:
     size = a.args[0]
     seat = state.current_seat
     seat_state = state.seats[seat]
-    if not seat_rules(state, seat).has_store:
+    if not _rules(state).has_store[seat]:
         return "This seat has no player board: all its pieces are available, it never buys."
     price = next_price(state, seat, size)
     if price is None:
@@ -591,7 +613,7 @@ UNDOABLE.update(v.name for v in BASE_VERBS if v.undoable)
 
 def end_turn(s: GameState) -> None:
     """End the current seat's turn (state already copied); runs the end of round when due."""
-    rules = rules_for(s.config)
+    rules = _rules(s)
     s.activated = 0
     for layer in rules.hooks["end_turn"]:
         layer.end_turn(s)
@@ -629,12 +651,12 @@ def _photosynthesis(s: GameState) -> None:
         *s.events,
         f"Round {s.round}, sun at the {SUN_CORNER_NAMES[s.sun]} corner: photosynthesis {parts}.",
     )
-    for layer in rules_for(s.config).hooks["photosynthesis"]:
+    for layer in _rules(s).hooks["photosynthesis"]:
         layer.photosynthesis(s)
 
 
 def _end_game(s: GameState) -> None:
-    for layer in rules_for(s.config).hooks["end_game"]:
+    for layer in _rules(s).hooks["end_game"]:
         layer.end_game(s)
     s.phase = OVER
     s.current_seat = None
@@ -651,7 +673,7 @@ def score_parts(state: GameState, seat: int) -> dict[str, int]:
         "tokens": sum(points for _, points in seat_state.tokens),
         "light": seat_state.light // 3,
     }
-    for layer in rules_for(state.config).hooks["score_parts"]:
+    for layer in _rules(state).hooks["score_parts"]:
         layer.score_parts(state, seat, parts)
     return parts
 
@@ -673,26 +695,32 @@ def winners(state: GameState) -> list[int]:
 # -- the facade: legal actions, check and apply ---------------------------------------------
 
 
-def base_legal_play(state: GameState) -> list[Action]:
+def base_legal_play(state: GameState, game_rules: GameRules | None = None) -> list[Action]:
     """The legal buy, plant, grow and collect actions of the current seat (no layer)."""
+    if game_rules is None:
+        game_rules = _rules(state)
     seat = state.current_seat
     seat_state = state.seats[seat]
-    rules = rules_for(state.config).seats[seat]
     light = seat_state.light
     base = seat * 4
     masks = state.masks
     activated = state.activated
     out: list[Action] = []
     # Buy
-    if rules.has_store:
+    if game_rules.has_store[seat]:
+        price_of = game_rules.prices[seat]
+        store = seat_state.store
         for size in range(4):
-            price = rules.price(seat_state.store[size], size)
+            price = price_of(store[size], size)
             if price is not None and price <= light:
                 out.append(BUY_ACTIONS[size])
     shade_now = shade(state) if state.config.shadow_rule else None
     # Plant
     if seat_state.available[SEED] and light >= PLANT_COST:
-        free = ~(state.occupied() | activated | obstacles(state))
+        blocked = state.occupied() | activated
+        for layer in game_rules.obstacle_layers:
+            blocked |= layer.obstacles(state)
+        free = ~blocked
         for size in (1, 2, 3):
             sources = masks[base + size] & ~activated
             if shade_now is not None:
@@ -702,8 +730,10 @@ def base_legal_play(state: GameState) -> list[Action]:
                 row = PLANT_ACTIONS[src]
                 out.extend([row[dst] for dst in bits(reach[src] & free)])
     # Grow
+    costs = game_rules.grow_costs[seat]
+    available = seat_state.available
     for size in (0, 1, 2):
-        if seat_state.available[size + 1] and light >= rules.grow_cost(state.config, size + 1):
+        if available[size + 1] and light >= costs[size + 1]:
             spaces = masks[base + size] & ~activated
             if shade_now is not None:
                 spaces &= ~shade_now[size]
@@ -727,15 +757,15 @@ def legal_actions(state: GameState) -> list[Action]:
     """Every legal action for the current seat, once each (an automa seat: its one decision)."""
     if state.phase == OVER:
         return []
-    rules = rules_for(state.config)
+    rules = _rules(state)
     seat_rule = rules.seats[state.current_seat]
     if seat_rule.automa:
         return [seat_rule.decide(state)[0]]
     if state.phase == SETUP:
         kind = rules.setup[state.setup_step][1]
         return list(rules.setup_verbs[kind].generate(state))
-    layers = rules.hooks["legal_play"]
-    out = _legal_play(state, layers) if layers else base_legal_play(state)
+    layers = rules.legal_play_layers
+    out = _legal_play(state, layers) if layers else base_legal_play(state, rules)
     out.append(END)
     return out
 
@@ -753,7 +783,7 @@ def check(state: GameState, action: Action) -> str | None:
 
 def _rule_check(state: GameState, action: Action) -> str | None:
     """``check`` for a well-formed action in a game still running."""
-    rule = rules_for(state.config).checks.get(action.verb)
+    rule = _rules(state).checks.get(action.verb)
     if rule is None:
         return not_in_game(action.verb)
     return rule(state, action)
@@ -767,7 +797,7 @@ def apply(state: GameState, action: Action | str) -> GameState:
     action = parse_action(action)
     if state.phase == OVER:
         raise IllegalAction("The game is over.")
-    rules = rules_for(state.config)
+    rules = _rules(state)
     seat_rule = rules.seats[state.current_seat]
     if seat_rule.automa:
         decision, decided = seat_rule.decide(state)
@@ -783,14 +813,14 @@ def apply(state: GameState, action: Action | str) -> GameState:
 
 def perform_unchecked(state: GameState, action: Action) -> GameState:
     """Perform an action already known to be legal (an automa's own decisions)."""
-    return rules_for(state.config).performs[action.verb](state, action)
+    return _rules(state).performs[action.verb](state, action)
 
 
 def auto_action(state: GameState) -> Action | None:
     """The next decision when the current seat is an automa (Cynthia), else None."""
     if state.phase == OVER:
         return None
-    seat_rule = rules_for(state.config).seats[state.current_seat]
+    seat_rule = _rules(state).seats[state.current_seat]
     if not seat_rule.automa:
         return None
     return seat_rule.decide(state)[0]

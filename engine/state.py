@@ -108,12 +108,14 @@ class GameState:
     turn; ``piles[leaves]`` the scoring tokens left, top first. Two slots belong to the game's
     rule layers (``engine.layers``) and the core never reads them: ``ext`` a layer's game-wide
     state (None without), ``seat_ext[seat]`` a layer's state of one seat (None for a seat
-    without). ``events`` describe what happened by itself during the last ``apply`` (photosynthesis, the
+    without). ``rules`` caches the game's rules chosen from ``config`` (not part of the position).
+    ``events`` describe what happened by itself during the last ``apply`` (photosynthesis, the
     end of the game), for the game log.
     """
 
     __slots__ = (
         "config",
+        "rules",
         "seed",
         "rng",
         "round",
@@ -137,6 +139,7 @@ class GameState:
         """A shallow copy: the caller replaces what it changes (lists are copied here)."""
         s = GameState.__new__(GameState)
         s.config = self.config
+        s.rules = self.rules
         s.seed = self.seed
         s.rng = self.rng
         s.round = self.round
@@ -256,6 +259,7 @@ class GameState:
         d = migrate(d)
         s = cls.__new__(cls)
         s.config = Config.from_dict(d["config"])
+        s.rules = None  # the game's rules (engine.game.GameRules), looked up when first needed
         s.seed = int(d["seed"])
         s.rng = int(d["rng"])
         s.round = int(d["round"])
