@@ -58,8 +58,17 @@ def lit_by_beams(gap: int, elder: int) -> int:
     return lit
 
 
+#: The centre D4: a moonstone (or the Great Elder Tree) there is never in the moonlight.
+CENTRE_MASK = 1 << LABEL_INDEX["D4"]
+
+
 def shining(lit: int, stones: int) -> int:
-    """The moonstones that shine: lit directly, or next to a shining moonstone (chains)."""
+    """The moonstones that shine: lit directly, or next to a shining moonstone (chains).
+
+    A moonstone on the centre D4 never shines, not even in a chain (the expansion's note,
+    RULES-DATA 7.1), so it lights nothing and passes no light on.
+    """
+    stones &= ~CENTRE_MASK
     on = stones & lit
     while True:
         more = on

@@ -121,7 +121,8 @@ def test_boar_digging_1_collects_its_own_large_tree_without_light():
     s = ok(s, "use dig 1")
     assert at(s, "C3") is None and s.seats[0].tokens == ((3, 19),)
     assert s.seats[0].light == 0 and s.seats[0].lunar == 9 and s.seats[0].store[3] == store + 1
-    assert s.activated == 0
+    # Digging counts as a collect: it activates the Boar's space (RULES-DATA 7.3).
+    assert s.activated == 1 << LABEL_INDEX["C3"]
 
 
 def test_boar_digging_refusals():
@@ -170,7 +171,9 @@ def test_hedgehog_planting_takes_a_seed_from_the_store():
     s = ok(ok(s, "use run"), "use plant")  # different abilities combine
     assert at(s, "D5") == (0, 0)
     assert s.seats[0].store[0] == store - 1 and s.seats[0].available[0] == avail
-    assert s.seats[0].lunar == 10 and s.seats[0].light == 3 and s.activated == 0
+    # Hedgehog Planting counts as a plant on its space: the space is activated.
+    assert s.seats[0].lunar == 10 and s.seats[0].light == 3
+    assert s.activated == 1 << LABEL_INDEX["D5"]
     refused(s, "grow D5", "cannot grow until your next turn")
 
 
@@ -266,8 +269,10 @@ def test_fox_scratching_moves_any_seed_1_or_2_spaces_in_a_line():
     assert at(s, "D4") is None and at(s, "D6") == (1, 0) and s.seats[0].lunar == 11
     s = pos({"D4": (0, 0)}, animals={0: ("fox", "D4"), 1: ("owl", "A1")}, light=(5, 0))
     s = ok(s, "use scratch B2")  # two steps NW
-    assert at(s, "B2") == (0, 0)
-    refused(s, "grow B2", "cannot grow until your next turn")
+    assert at(s, "B2") == (0, 0) and s.activated == 0  # Scratching is not an action
+    # A seed planted before this turn, moved by Scratching, may grow (RULES-DATA 7.3).
+    s = ok(s, "grow B2")
+    assert at(s, "B2") == (0, 1)
 
 
 def test_a_just_planted_seed_can_be_scratched_but_not_grown():
@@ -515,7 +520,7 @@ def test_baby_harvest_collects_a_large_tree_anywhere_for_free():
     refused(s, "use baby harvest C4", "You have no large tree on C4 to collect.")
     s = ok(s, "use baby harvest C3")
     assert at(s, "C3") is None and s.seats[0].tokens == ((3, 19),) and s.seats[0].light == 0
-    assert s.activated == 0
+    assert s.activated == 1 << LABEL_INDEX["C3"]  # the Harvest counts as a collect
 
 
 def test_baby_light_gives_3_light():
@@ -672,3 +677,80 @@ def test_cynthia_keeps_her_starting_trees_away_from_the_great_elder_tree():
     decision = engine.auto_action(s)
     assert "among 15 valid spaces" in decision.explanation
     assert str(decision) not in ("place A1", "place A2", "place B1")
+
+
+# -- abilities and activation (RULES-DATA 7.3) ------------------------------------------------
+
+
+def test_a_space_already_used_cannot_be_dug_and_a_dug_space_cannot_be_used_again():
+    board = {"C3": (0, 3), "C4": (0, 2)}
+    s = pos(board, animals={0: ("boar", "C3"), 1: ("fox", "A1")}, light=(8, 0))
+    s = ok(s, "plant C3 D3")  # the large tree on C3 planted: C3 is used
+    refused(s, "use dig 1", "C3 was already used this turn (one action per space per turn)")
+    s = pos(board, animals={0: ("boar", "C3"), 1: ("fox", "A1")}, light=(8, 0))
+    s = ok(s, "use dig 2")
+    refused(s, "plant C4 C3", "C3 is not empty.")
+    refused(s, "grow C3", "cannot grow until your next turn")
+    s = pos(board, animals={0: ("boar", "C3"), 1: ("fox", "A1")}, light=(8, 0))
+    s = ok(s, "use dig 1")
+    refused(s, "plant C4 C3", "C3 was already used this turn")
+
+
+def test_hedgehog_planting_refuses_a_space_used_this_turn():
+    s = pos({"D5": (0, 3)}, animals={0: ("hedgehog", "D5"), 1: ("fox", "A1")}, light=(8, 0))
+    s = ok(s, "collect D5")
+    refused(s, "use plant", "D5 was already used this turn (one action per space per turn)")
+
+
+def test_improving_the_dam_counts_as_a_grow():
+    s = pos({"F1": (0, 0)}, animals={0: ("beaver", "F1"), 1: ("fox", "A1")}, dam=9, light=(8, 0))
+    s = ok(s, "use improve F1")
+    assert at(s, "F1") == (0, 1) and s.activated == 1 << LABEL_INDEX["F1"]
+    refused(s, "grow F1", "F1 was already used this turn")
+    s = pos({"F1": (0, 0)}, animals={0: ("beaver", "F1"), 1: ("fox", "A1")}, dam=9, light=(8, 0))
+    s = ok(s, "grow F1")
+    refused(s, "use improve F1", "F1 was already used this turn")
+
+
+def test_building_the_dam_does_not_activate_and_its_growth_may_grow_again():
+    s = pos({"F1": (0, 0)}, animals={0: ("beaver", "F1"), 1: ("fox", "A1")}, light=(8, 0))
+    s = ok(s, "use dam 9")
+    assert at(s, "F1") == (0, 1) and s.activated == 0
+    s = ok(s, "grow F1")
+    assert at(s, "F1") == (0, 2)
+
+
+def test_the_badger_does_not_activate_its_new_small_tree_may_grow():
+    s = pos({"E3": (0, 0)}, animals={0: ("badger", "E3"), 1: ("fox", "A1")}, light=(8, 0))
+    s = ok(s, "use grow 1")
+    assert at(s, "E3") == (0, 1) and s.activated == 0
+    s = ok(s, "grow E3")
+    assert at(s, "E3") == (0, 2)
+
+
+def test_eating_does_not_activate_the_space():
+    s = pos({"D5": (1, 0), "D6": (0, 1)}, animals={0: ("squirrel", "D5"), 1: ("fox", "A1")})
+    s = ok(s, "use eat")
+    assert s.activated == 0
+
+
+def test_the_seed_baby_turtle_counts_as_a_plant_on_its_target():
+    s = turtle(babies=["seed"])
+    s = ok(s, "use baby seed G4")
+    assert s.activated == 1 << LABEL_INDEX["G4"]
+    s = turtle({"G1": (0, 3)}, babies=["seed"], light=(8, 0))
+    s = ok(s, "collect G1")
+    refused(s, "use baby seed G1", "G1 was already used this turn")
+
+
+def test_the_harvest_baby_turtle_refuses_a_space_used_this_turn():
+    s = turtle({"C3": (0, 3)}, babies=["harvest"], light=(8, 0))
+    s = ok(s, "plant C3 C2")
+    refused(s, "use baby harvest C3", "C3 was already used this turn")
+
+
+def test_a_seed_planted_this_turn_and_scratched_cannot_grow_but_an_old_one_can():
+    s = pos({"D5": (0, 1), "D4": (0, 0)}, animals={0: ("fox", "D4"), 1: ("owl", "A1")}, light=(8, 0))
+    s = ok(s, "use scratch D2")  # the seed was on D4 before this turn
+    s = ok(s, "grow D2")
+    assert at(s, "D2") == (0, 1)

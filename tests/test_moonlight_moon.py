@@ -173,12 +173,16 @@ def test_the_elder_tree_blocks_the_moon_along_a_beam():
 
 def test_moonstones_shine_on_their_neighbours_and_in_chains():
     base = build(TWO, {})
-    # B2 is on the beam of gap 10; C3 touches B2; D4 touches C3; D5 touches only D4.
+    # B2 is on the beam of gap 10; C3 touches B2; C4 touches C3 (not B2); D5 touches C4.
     chain = arrange(
-        base, animals={0: ("owl", "D5"), 1: ("fox", "G4")}, moonstones=["B2", "C3", "D4"]
+        base, animals={0: ("owl", "D5"), 1: ("fox", "G4")}, moonstones=["B2", "C3", "C4"]
     )
     chain = arrange(chain, moon=(10, False))
     assert lunar_after(chain) == [3, 2]
+    # A moonstone on the centre D4 is never in the moonlight, chains included (RULES-DATA 7.1):
+    # D5 touches D4 (next to the shining C3) but no other stone of the chain.
+    centre = arrange(chain, moonstones=["B2", "C3", "D4"])
+    assert lunar_after(centre) == [2, 2]
     # Not lit: no stone of the chain is on a beam.
     unlit = arrange(chain, moonstones=["C3", "D4"])
     assert lunar_after(unlit) == [2, 2]

@@ -72,6 +72,9 @@ class Ability:
     it is refused (besides the animal, the once-per-turn rule and the cost) and
     ``perform(s, action, seat, here)`` changes the copied state ``s``; ``here`` is the animal's
     space. ``candidates(state, seat, here)`` yields the argument tuples worth checking.
+    ``acts_on(action, here)`` is ``(action word, space)`` for an ability that counts as an action
+    on a space (Digging a collect, Hedgehog Planting a plant, Improving the Dam a grow, the
+    Harvest and Seed Baby Turtles a collect and a plant), else None.
     """
 
     word: str
@@ -86,6 +89,10 @@ class Ability:
     levels: tuple[int, ...] = ()
     level_by_leaves: bool = False
     args: tuple[str, ...] = ()
+    #: The spaces where the ability performs one of the actions (it counts as that action:
+    #: the space must not be used yet this turn, and is activated), from the action and the
+    #: animal's space; None for the abilities that are not actions (RULES-DATA 7.3).
+    acts_on: Callable[[Action, int], tuple[str, int] | None] | None = None
 
     def cost(self, state: GameState, action: Action) -> int:
         """The lunar cost of ``action`` (a ``use`` of this ability) in ``state``."""
@@ -338,10 +345,16 @@ def _scratch_candidates(state, seat, here):
 
 
 def _do_scratch(s, a, seat, here):
+    """Not an action on a space: nothing is activated. A seed planted (or placed) this turn
+    stays unable to grow wherever it lands; one planted before this turn may still grow."""
     dst = a.args[1]
+    new = is_new_seed(s, here)
     owner, _ = G.remove_piece(s, here)
     G.put_piece(s, owner, dst, SEED)
-    s.ext = s.ext._replace(fresh=(s.ext.fresh & ~(1 << here)) | 1 << dst)
+    fresh = s.ext.fresh & ~(1 << here)
+    if new:
+        fresh |= 1 << dst
+    s.ext = s.ext._replace(fresh=fresh)
 
 
 def _chk_steal(state, a, seat, here):
@@ -546,6 +559,30 @@ def _do_baby(s, a, seat, here):
         s.ext = ext._replace(rich=replace_at(ext.rich, seat, ext.rich[seat] + 1))
 
 
+# -- abilities that count as an action on a space ------------------------------------------
+
+
+def _collects_here(a: Action, here: int) -> tuple[str, int]:
+    return ("collect", here)
+
+
+def _plants_here(a: Action, here: int) -> tuple[str, int]:
+    return ("plant", here)
+
+
+def _grows_named(a: Action, here: int) -> tuple[str, int]:
+    return ("grow", a.args[1])
+
+
+def _baby_acts_on(a: Action, here: int) -> tuple[str, int] | None:
+    """The Harvest Baby Turtle collects, the Seed Baby Turtle plants, on the named space."""
+    if a.args[1] == HARVEST:
+        return ("collect", a.args[2])
+    if a.args[1] == B_SEED:
+        return ("plant", a.args[2])
+    return None
+
+
 # -- the records -----------------------------------------------------------------------------
 
 _HUNT = "/".join(str(n) for n in HUNT_GAIN[1:])
@@ -556,6 +593,7 @@ ABILITY_LIST: tuple[Ability, ...] = (
         "collect your large tree on the Boar's space without paying light; "
         "level 2 then plants a seed from your available area there",
         "use dig 1 (or 2)", _chk_dig, _do_dig, _once(("dig", 1), ("dig", 2)), levels=(1, 2),
+        acts_on=_collects_here,
     ),
     Ability(
         "run", HEDGEHOG, "Running", (1,),
@@ -566,6 +604,7 @@ ABILITY_LIST: tuple[Ability, ...] = (
         "plant", HEDGEHOG, "Planting", (3,),
         "a seed from your player board onto the Hedgehog's empty space, without buying it",
         "use plant", _chk_hedgehog_plant, _do_hedgehog_plant, _once(("plant",)),
+        acts_on=_plants_here,
     ),
     Ability(
         "eat", SQUIRREL, "Eating", (5, 6, 7, 8),
@@ -616,6 +655,7 @@ ABILITY_LIST: tuple[Ability, ...] = (
         "with the Beaver on the Dam, grow one of your pieces on the Dam for free",
         "use improve F1 (your piece on the Dam)",
         _chk_improve, _do_improve, _improve_candidates, args=("space",),
+        acts_on=_grows_named,
     ),
     Ability(
         "hatch", TURTLE, "Hatching a Baby", (4,),
@@ -626,7 +666,7 @@ ABILITY_LIST: tuple[Ability, ...] = (
         "baby", TURTLE, "The Baby Turtle's first steps", (1,),
         "use one of your face-up Baby Turtle tokens (each once)",
         "use baby light (or a token that needs a space: use baby seed E5)",
-        _chk_baby, _do_baby, _baby_candidates, args=("token",),
+        _chk_baby, _do_baby, _baby_candidates, args=("token",), acts_on=_baby_acts_on,
     ),
 )  # fmt: skip
 #: The records by notation word, in the rulebook's order (``ABILITY_LIST`` is the order in
@@ -713,6 +753,8 @@ def check_use(state: GameState, a: Action) -> str | None:
     reason = ability.check(state, a, seat, ext.at[seat])
     if reason:
         return reason
+    if reason := _used_space(state, ability, a, ext.at[seat]):
+        return reason
     cost = ability.cost(state, a)
     lunar = state.seats[seat].lunar
     if lunar < cost:
@@ -726,13 +768,31 @@ def check_use(state: GameState, a: Action) -> str | None:
     return None
 
 
+def _used_space(state: GameState, ability: Ability, a: Action, here: int) -> str | None:
+    """An ability that counts as an action cannot act on a space already used this turn."""
+    if ability.acts_on is None:
+        return None
+    acted = ability.acts_on(a, here)
+    if acted is not None and state.activated >> acted[1] & 1:
+        return (
+            f"{LABELS[acted[1]]} was already used this turn (one action per space per turn), "
+            f"and {ability.title} counts as a {acted[0]} there."
+        )
+    return None
+
+
 def do_use(state: GameState, a: Action) -> GameState:
     s = state.copy()
     seat = s.current_seat
     ability = ABILITY_RECORDS[a.args[0]]
+    here = s.ext.at[seat]
     G.copy_seat(s, seat).lunar -= ability.cost(state, a)
     s.ext = s.ext._replace(used=s.ext.used | ABILITY_BIT[ability.word])
-    ability.perform(s, a, seat, s.ext.at[seat])
+    ability.perform(s, a, seat, here)
+    if ability.acts_on is not None:
+        acted = ability.acts_on(a, here)
+        if acted is not None:
+            s.activated |= 1 << acted[1]  # it counts as that action: the space is used
     return s
 
 
@@ -753,7 +813,11 @@ def legal_uses(state: GameState, seat: int, animal: int, here: int) -> list[Acti
             a = _USES.get(args)
             if a is None:
                 a = _USES[args] = Action("use", args)
-            if lunar >= ability.cost(state, a) and ability.check(state, a, seat, here) is None:
+            if (
+                lunar >= ability.cost(state, a)
+                and ability.check(state, a, seat, here) is None
+                and _used_space(state, ability, a, here) is None
+            ):
                 out.append(a)
     return out
 
