@@ -750,7 +750,9 @@ def test_the_harvest_baby_turtle_refuses_a_space_used_this_turn():
 
 
 def test_a_seed_planted_this_turn_and_scratched_cannot_grow_but_an_old_one_can():
-    s = pos({"D5": (0, 1), "D4": (0, 0)}, animals={0: ("fox", "D4"), 1: ("owl", "A1")}, light=(8, 0))
+    s = pos(
+        {"D5": (0, 1), "D4": (0, 0)}, animals={0: ("fox", "D4"), 1: ("owl", "A1")}, light=(8, 0)
+    )
     s = ok(s, "use scratch D2")  # the seed was on D4 before this turn
     s = ok(s, "grow D2")
     assert at(s, "D2") == (0, 1)
