@@ -798,14 +798,16 @@ def apply(state: GameState, action: Action | str) -> GameState:
     if state.phase == OVER:
         raise IllegalAction("The game is over.")
     rules = _rules(state)
+    rule = rules.checks.get(action.verb)
+    if rule is None:
+        raise IllegalAction(not_in_game(action.verb))
     seat_rule = rules.seats[state.current_seat]
     if seat_rule.automa:
         decision, decided = seat_rule.decide(state)
         if action != decision:
             raise IllegalAction(seat_rule.refusal(decision, action))
         return seat_rule.perform(state, decided, decision)
-    rule = rules.checks.get(action.verb)
-    reason = not_in_game(action.verb) if rule is None else rule(state, action)
+    reason = rule(state, action)
     if reason is not None:
         raise IllegalAction(reason)
     return rules.performs[action.verb](state, action)

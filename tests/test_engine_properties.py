@@ -1,97 +1,18 @@
-"""Invariants over random legal play (hypothesis), the notation and the position format."""
+"""The notation, game records and the position format of the base game (random legal play over
+every rule set is in test_engine_conformance)."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import engine
 import engine.position
 from engine import Action, Config, IllegalAction, apply, legal_actions, parse_action
 from engine.game import check
 from engine.record import Record
-from tests.play_helpers import BASE_ACTIONS, check_base_invariants, random_game
-
-seat_configs = st.builds(
-    lambda n, rev, shadow: Config(seats=("human",) * n, revolutions=rev, shadow_rule=shadow),
-    st.integers(2, 4),
-    st.sampled_from([3, 4]),
-    st.booleans(),
-)
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cfg=seat_configs, seed=st.integers(0, 2**32 - 1))
-def test_random_legal_play_keeps_every_invariant(cfg, seed):
-    piles = [engine.new_game(cfg, seed).piles]
-    rounds = []
-
-    def on_state(state):
-        check_base_invariants(state, piles[-1])
-        piles.append(state.piles)
-        rounds.append(state.round)
-
-    final, actions = random_game(cfg, seed, on_state)
-    assert final.is_over and final.round == 6 * cfg.revolutions
-    assert max(rounds) == 6 * cfg.revolutions
-    # Replaying the record reproduces the state exactly, and so does the position format.
-    assert engine.replay(cfg, seed, actions) == final
-    assert engine.GameState.from_dict(json.loads(json.dumps(final.to_dict()))) == final
-
-
-@settings(max_examples=15, deadline=None)
-@given(cfg=seat_configs, seed=st.integers(0, 2**32 - 1))
-def test_legal_actions_are_exactly_the_actions_that_pass_the_rules(cfg, seed):
-    rnd = random.Random(seed)
-    sampled = []
-
-    def on_state(state):
-        if not state.is_over and rnd.random() < 0.04:
-            sampled.append(state)
-
-    random_game(cfg, seed, on_state)
-    for state in sampled:
-        legal = legal_actions(state)
-        assert len(legal) == len(set(legal))
-        assert set(legal) == {a for a in BASE_ACTIONS if check(state, a) is None}
-
-
-@settings(max_examples=10, deadline=None)
-@given(cfg=seat_configs, seed=st.integers(0, 2**32 - 1))
-def test_illegal_actions_raise_and_change_nothing(cfg, seed):
-    rnd = random.Random(seed)
-    states = []
-    random_game(cfg, seed, lambda s: states.append(s) if rnd.random() < 0.03 else None)
-    for state in states:
-        if state.is_over:
-            continue
-        legal = set(legal_actions(state))
-        before = state.to_dict()
-        for action in rnd.sample(BASE_ACTIONS, 60):
-            if action in legal:
-                continue
-            with pytest.raises(IllegalAction) as e:
-                apply(state, action)
-            assert str(e.value).endswith(".")
-        assert state.to_dict() == before
-
-
-@settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_canonical_notation_parses_back_to_the_action(seed):
-    cfg = Config(seats=("human", "human", "human"))
-
-    def on_state(state):
-        for action in legal_actions(state):
-            text = str(action)
-            assert parse_action(text) == action
-            assert parse_action(text.lower().replace(" ", "  ")) == action
-
-    random_game(cfg, seed, on_state)
+from tests.play_helpers import random_game
 
 
 @pytest.mark.parametrize(

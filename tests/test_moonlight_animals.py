@@ -9,9 +9,11 @@ import pytest
 
 import engine
 from engine import Config, IllegalAction, parse_action
+from engine.game import check
 from engine.geometry import LABEL_INDEX
 from engine.moonlight import arrange
 from engine.position import build
+from tests.play_helpers import ALL_ACTIONS
 
 H = "human"
 TWO = Config(seats=(H, H), moon_animals=True, elder_tree=True, moonstones=True)
@@ -570,9 +572,6 @@ def test_end_scoring_counts_unused_lunar_points():
 
 
 def assert_legal_list_matches_the_rules(state):
-    from engine.game import check
-    from tests.test_moonlight_properties import ALL_ACTIONS
-
     legal = engine.legal_actions(state)
     assert len(legal) == len(set(legal))
     assert set(legal) == {a for a in ALL_ACTIONS if check(state, a) is None}
