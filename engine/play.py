@@ -10,17 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import (
-    Config,
-    IllegalAction,
-    apply,
-    auto_action,
-    legal_actions,
-    new_game,
-    parse_actions,
-    winners,
-)
-from .game import score_parts
+from .actions import IllegalAction, parse_actions
+from .config import CYNTHIA, Config
+from .game import apply, legal_actions, new_game, score_parts, winners
+from .players import CynthiaPlayer, play_until
 from .text import board_text, status_text
 
 HELP = """Actions:
@@ -61,16 +54,22 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         moonstones=args.moonstones,
     )
     state = new_game(cfg, seed=args.seed)
+    # Cynthia seats play by themselves through the one driver, engine.players.play_until.
+    automa = {k: CynthiaPlayer() for k, kind in enumerate(cfg.seats) if kind == CYNTHIA}
+
+    def show_automa(before, action, after) -> None:
+        print(
+            f"Cynthia (seat {before.current_seat + 1}): {action}  - {action.explanation}", file=out
+        )
+        for event in after.events:
+            print(event, file=out)
+
     shown = None
     while not state.is_over:
-        for event in state.events:
-            print(event, file=out)
+        state, _ = play_until(state, automa, on_action=show_automa)
+        if state.is_over:
+            break
         seat = state.current_seat
-        auto = auto_action(state)
-        if auto is not None:
-            print(f"Cynthia (seat {seat + 1}): {auto}  - {auto.explanation}", file=out)
-            state = apply(state, auto)
-            continue
         if shown is not state:
             print("\n" + board_text(state) + "\n" + status_text(state), file=out)
             shown = state
@@ -92,10 +91,10 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
             for action in parse_actions(line):
                 after = apply(after, action)
             state = after
+            for event in state.events:
+                print(event, file=out)
         except IllegalAction as e:
             print(e, file=out)
-    for event in state.events:
-        print(event, file=out)
     print("\n" + board_text(state) + "\n" + status_text(state), file=out)
     for seat in range(len(state.seats)):
         print(f"Seat {seat + 1}: {score_parts(state, seat)}", file=out)
