@@ -20,7 +20,7 @@ from ..geometry import ADJACENT_MASK, LABELS, LEAVES, N_CELLS, NEIGHBOUR, bits, 
 from ..moon import DAM, DAM_GAPS, DAM_MASK, N_GAPS, RIVER_MASK
 from ..pieces import LARGE, MEDIUM, SEED, SMALL
 from ..state import PLAY, SETUP, GameState
-from .ext import gap_words, replace_at
+from .ext import gap_words, obstacle_reason, replace_at
 from .names import (
     ABILITY_BIT,
     ABILITY_ORDER,
@@ -137,23 +137,18 @@ def is_new_seed(state: GameState, space: int) -> bool:
 
 
 def empty_for_seed(state: GameState, space: int) -> str | None:
-    label = LABELS[space]
-    if state.ext.obstacles >> space & 1:
-        what = "the Great Elder Tree" if state.ext.elder == space else "a moonstone"
-        return f"{label} holds {what}."
+    if reason := obstacle_reason(state.ext, space):
+        return reason
     if state.cells[space] >= 0:
-        return f"{label} is not empty."
+        return f"{LABELS[space]} is not empty."
     return None
 
 
 def blocked_reason(state: GameState, space: int) -> str | None:
     """Why an animal cannot stand on ``space``, or None."""
     ext = state.ext
-    label = LABELS[space]
-    if ext.elder == space:
-        return f"{label} holds the Great Elder Tree."
-    if ext.stones >> space & 1:
-        return f"{label} holds a moonstone."
+    if reason := obstacle_reason(ext, space):
+        return reason
     if ext.animal_mask >> space & 1:
         k = ext.at.index(space)
         return f"The {ANIMALS[ext.animal[k]]} is on {LABELS[space]}."

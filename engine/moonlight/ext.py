@@ -242,5 +242,14 @@ def arrange(
     return s
 
 
+def obstacle_reason(ext: Moonlight, space: int) -> str | None:
+    """``"C3 holds a moonstone."`` when an obstacle stands on ``space``, else None."""
+    if ext.elder == space:
+        return f"{LABELS[space]} holds the Great Elder Tree."
+    if ext.stones >> space & 1:
+        return f"{LABELS[space]} holds a moonstone."
+    return None
+
+
 def gap_words(gap: int) -> str:
     return f"gap {gap} ({LABELS[BORDER[gap]]}-{LABELS[BORDER[(gap + 1) % N_GAPS]]})"

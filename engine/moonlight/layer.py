@@ -58,6 +58,8 @@ PLAY_VERBS = (
 )
 UNDOABLE.update(v.name for v in (*setup.VERBS, *PLAY_VERBS) if v.undoable)
 FOREST = "Under the Moonlight's forest animals"
+ELDER = "Under the Moonlight's Great Elder Tree"
+STONES = "Under the Moonlight's moonstones"
 register_notation(
     "animal",
     lambda a: f"animal {ANIMALS[a[0]]}",
@@ -65,38 +67,20 @@ register_notation(
     ("animal", "keep"),
     owner=FOREST,
 )
-register_notation(
-    "settle",
-    lambda a: f"settle {LABELS[a[0]]}",
-    one_label_parser("an animal's placement", "settle C4"),
-    ("settle",),
-    arg_kinds=("space",),
-    owner=FOREST,
-)
-register_notation(
-    "elder",
-    lambda a: f"elder {LABELS[a[0]]}",
-    one_label_parser("the Great Elder Tree's placement", "elder D4"),
-    ("elder",),
-    arg_kinds=("space",),
-    owner="Under the Moonlight's Great Elder Tree",
-)
-register_notation(
-    "moonstone",
-    lambda a: f"moonstone {LABELS[a[0]]}",
-    one_label_parser("a moonstone's placement", "moonstone C2"),
-    ("moonstone", "stone"),
-    arg_kinds=("space",),
-    owner="Under the Moonlight's moonstones",
-)
-register_notation(
-    "move",
-    lambda a: f"move {LABELS[a[0]]}",
-    one_label_parser("an animal's step", "move C3"),
-    ("move", "m", "step"),
-    arg_kinds=("space",),
-    owner=FOREST,
-)
+for verb, what, usage, words, owner in (
+    ("settle", "an animal's placement", "settle C4", ("settle",), FOREST),
+    ("elder", "the Great Elder Tree's placement", "elder D4", ("elder",), ELDER),
+    ("moonstone", "a moonstone's placement", "moonstone C2", ("moonstone", "stone"), STONES),
+    ("move", "an animal's step", "move C3", ("move", "m", "step"), FOREST),
+):
+    register_notation(
+        verb,
+        lambda a, verb=verb: f"{verb} {LABELS[a[0]]}",
+        one_label_parser(what, usage),
+        words,
+        arg_kinds=("space",),
+        owner=owner,
+    )
 register_notation("use", format_use, parse_use, ("use", "u"), owner=FOREST)
 
 

@@ -18,7 +18,7 @@ from ..layers import Verb, seat_rules_for
 from ..moon import BEACHES, HALF, MOON_START
 from ..rng import shuffled
 from ..state import SETUP, GameState
-from .ext import Moonlight, replace_at
+from .ext import Moonlight, obstacle_reason, replace_at
 from .names import ANIMALS, BABIES, LUNAR_START, TURTLE
 
 
@@ -175,10 +175,8 @@ def _check_obstacle_place(state: GameState, space: int, kind: str, what: str) ->
         return reason
     ext = state.ext
     label = LABELS[space]
-    if ext.elder == space:
-        return f"{label} holds the Great Elder Tree."
-    if ext.stones >> space & 1:
-        return f"{label} holds a moonstone."
+    if reason := obstacle_reason(ext, space):
+        return reason
     if ext.animal_mask >> space & 1:
         return f"{label} holds an animal."
     if ext.beach_mask >> space & 1:
