@@ -113,6 +113,9 @@ class Layer:
 
     name = "layer"
 
+    def __init__(self, config: Config) -> None:
+        self.config = config
+
     # -- choosing -------------------------------------------------------------------------
 
     @classmethod
@@ -146,7 +149,7 @@ class Layer:
     # -- verbs ----------------------------------------------------------------------------
 
     def verbs(self) -> Iterable[Verb]:
-        """The verbs the layer adds to the game."""
+        """The verbs the layer adds to the game (``self.config``'s)."""
         return ()
 
     def check(self, state: GameState, action: Action, inner) -> str | None:
@@ -228,7 +231,7 @@ def register(cls: type[Layer]) -> type[Layer]:
 @lru_cache(maxsize=512)
 def layers_for(config: Config) -> tuple[Layer, ...]:
     """The layers a game with ``config`` uses, chosen once per config, in registration order."""
-    return tuple(cls() for cls in _REGISTRY if cls.applies(config))
+    return tuple(cls(config) for cls in _REGISTRY if cls.applies(config))
 
 
 @lru_cache(maxsize=512)

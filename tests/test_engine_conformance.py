@@ -111,3 +111,25 @@ def test_canonical_notation_parses_back_to_the_action(name):
             assert parse_action(text.upper().replace(" ", "  ")) == action
 
     random_game(RULE_SETS[name], 6, on_state, favour_abilities)
+
+
+#: The verbs each Under the Moonlight mode brings.
+MODE_VERBS = {
+    "moon_animals": {"animal", "settle", "move", "use"},
+    "elder_tree": {"elder"},
+    "moonstones": {"moonstone"},
+}
+
+
+@pytest.mark.parametrize(
+    "name", ["animals", "elder-tree", "moonstones", "cynthia-elder-moonstones"]
+)
+def test_the_verbs_of_a_mode_not_in_play_are_refused_with_a_sentence(name):
+    cfg = RULE_SETS[name]
+    absent = set().union(*(v for mode, v in MODE_VERBS.items() if not getattr(cfg, mode)))
+    assert absent
+    for state in _sampled_positions(cfg, seed=7, n=4):
+        for action in EXPANSION_ACTIONS:
+            if action.verb in absent:
+                with pytest.raises(IllegalAction, match=r"which this game does not use\.$"):
+                    apply(state, action)

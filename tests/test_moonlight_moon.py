@@ -135,7 +135,7 @@ TWO = Config(seats=("human", "human"), moon_animals=True, elder_tree=True, moons
 
 def lunar_after(state) -> list[int]:
     s = state.copy()
-    MoonlightLayer().photosynthesis(s)
+    MoonlightLayer(s.config).photosynthesis(s)
     return [seat.lunar for seat in s.seats]
 
 

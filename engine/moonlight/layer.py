@@ -122,7 +122,17 @@ class MoonlightLayer(Layer):
     # -- verbs
 
     def verbs(self):
-        return (*setup.VERBS, *PLAY_VERBS)
+        """Only the verbs of the modes in play: a game without animals knows no ``move``."""
+        cfg = self.config
+        modes = {
+            "animal": cfg.moon_animals,
+            "settle": cfg.moon_animals,
+            "move": cfg.moon_animals,
+            "use": cfg.moon_animals,
+            "elder": cfg.elder_tree,
+            "moonstone": cfg.moonstones,
+        }
+        return tuple(v for v in (*setup.VERBS, *PLAY_VERBS) if modes[v.name])
 
     def check(self, state: GameState, action: Action, inner) -> str | None:
         """Setup order, fresh seeds, the Double token."""
