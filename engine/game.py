@@ -96,6 +96,7 @@ class GameRules:
         }
         self.obstacle_layers = self.hooks["obstacles"]
         self.legal_play_layers = self.hooks["legal_play"]
+        self.shade_layers = self.hooks["extra_shade"]
         verbs = {v.name: v for v in BASE_VERBS}
         for layer in self.layers:
             verbs.update((v.name, v) for v in layer.verbs())
@@ -209,7 +210,7 @@ def extra_trees(state: GameState) -> int:
 
 def extra_shade(state: GameState, sun: int):
     """Shade cast by the layers' pieces, per height."""
-    layers = _rules(state).hooks["extra_shade"]
+    layers = _rules(state).shade_layers
     if not layers:
         return NO_SHADE
     if len(layers) == 1:
@@ -225,7 +226,8 @@ def shade(state: GameState, sun: int | None = None):
     """``shade[h]``: spaces under a shadow of height >= h with the sun at ``sun``."""
     if sun is None:
         sun = state.sun
-    return shade_masks(state.masks, len(state.seats), sun, extra_shade(state, sun))
+    extra = extra_shade(state, sun) if _rules(state).shade_layers else NO_SHADE
+    return shade_masks(state.masks, len(state.seats), sun, extra)
 
 
 def light_for_sun(state: GameState, sun: int) -> list[int]:
