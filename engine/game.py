@@ -13,6 +13,7 @@ first-player token, photosynthesis, the end of the game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from .actions import (
     UNDOABLE,
@@ -122,7 +123,7 @@ class GameRules:
 
 
 def _wrap(hook, inner):
-    return lambda state, action: hook(state, action, inner)
+    return partial(hook, inner=inner)
 
 
 _RULES: dict[int, tuple[Config, GameRules]] = {}
@@ -746,12 +747,12 @@ def base_legal_play(state: GameState, game_rules: GameRules | None = None) -> li
     return out
 
 
-def _legal_play(state: GameState, layers: tuple[Layer, ...]) -> list[Action]:
+def _legal_play(state: GameState, layers: tuple[Layer, ...], rules: GameRules) -> list[Action]:
     """The legal play-phase actions but ``end``: the base game's, then each layer's turn."""
-    out = base_legal_play(state)
+    out = base_legal_play(state, rules)
     for k, layer in enumerate(layers):
         below = layers[:k]
-        out = layer.legal_play(state, out, lambda st, below=below: _legal_play(st, below))
+        out = layer.legal_play(state, out, lambda st, below=below: _legal_play(st, below, rules))
     return out
 
 
@@ -767,7 +768,7 @@ def legal_actions(state: GameState) -> list[Action]:
         kind = rules.setup[state.setup_step][1]
         return list(rules.setup_verbs[kind].generate(state))
     layers = rules.legal_play_layers
-    out = _legal_play(state, layers) if layers else base_legal_play(state, rules)
+    out = _legal_play(state, layers, rules) if layers else base_legal_play(state, rules)
     out.append(END)
     return out
 

@@ -794,15 +794,21 @@ def do_use(state: GameState, a: Action) -> GameState:
 _USES: dict[tuple, Action] = {}
 
 
+#: Each animal's abilities, by animal index, in ``ABILITY_LIST``'s order.
+ABILITIES_OF: tuple[tuple[Ability, ...], ...] = tuple(
+    tuple(a for a in ABILITY_LIST if a.animal == animal) for animal in range(len(ANIMALS))
+)
+
+
 def legal_uses(state: GameState, seat: int, animal: int, here: int) -> list[Action]:
     """Every legal ``use`` of the seat's animal standing on ``here``."""
     used = state.ext.used
     lunar = state.seats[seat].lunar
-    out = []
+    out: list[Action] = []
     if lunar == 0:  # every ability costs at least 1
         return out
-    for ability in ABILITY_LIST:
-        if ability.animal != animal or used & ABILITY_BIT[ability.word]:
+    for ability in ABILITIES_OF[animal]:
+        if used & ABILITY_BIT[ability.word]:
             continue
         for args in ability.candidates(state, seat, here):
             a = _USES.get(args)
@@ -811,7 +817,7 @@ def legal_uses(state: GameState, seat: int, animal: int, here: int) -> list[Acti
             if (
                 lunar >= ability.cost(state, a)
                 and ability.check(state, a, seat, here) is None
-                and _used_space(state, ability, a, here) is None
+                and (ability.acts_on is None or _used_space(state, ability, a, here) is None)
             ):
                 out.append(a)
     return out
