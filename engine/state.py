@@ -219,6 +219,15 @@ class GameState:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __getstate__(self) -> dict:
+        """For pickle and copy: every slot but the cached rules (looked up again when needed)."""
+        return {k: getattr(self, k) for k in self.__slots__ if k != "rules"}
+
+    def __setstate__(self, d: dict) -> None:
+        for k, v in d.items():
+            setattr(self, k, v)
+        self.rules = None
+
     def __repr__(self) -> str:
         return (
             f"GameState(phase={self.phase}, round={self.round}, sun={self.sun}, "

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,12 @@ def test_migration_refuses_a_newer_format():
     assert migrate({"format": 1, "cynthia": [None, None]}) == {"format": 2}
     kept = migrate({"format": 1, "cynthia": [None, {"deck": [1], "half": "early"}]})
     assert kept["cynthia"][1] == {"deck": [1], "half": "early"}
+
+
+def test_a_state_pickles_and_copies_without_its_cached_rules():
+    stored = STORED[2]  # Under the Moonlight with a Cynthia: both layers' state
+    cfg = engine.Config.from_dict(stored["position"]["config"])
+    state = engine.replay(cfg, stored["seed"], stored["actions"])
+    for again in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert again == state and again.to_dict() == state.to_dict()
+        assert engine.legal_actions(again) == engine.legal_actions(state)
