@@ -148,7 +148,10 @@ def rules_for(config: Config) -> GameRules:
 
 def _rules(state: GameState) -> GameRules:
     """The rules of ``state``'s game, kept on the state (``GameState.rules``) once looked up."""
-    rules = state.rules
+    try:
+        rules = state.rules
+    except AttributeError:  # a state built slot by slot elsewhere (a search's own positions)
+        rules = None
     if rules is None:
         rules = state.rules = rules_for(state.config)
     return rules

@@ -58,3 +58,12 @@ def test_a_state_pickles_and_copies_without_its_cached_rules():
     for again in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
         assert again == state and again.to_dict() == state.to_dict()
         assert engine.legal_actions(again) == engine.legal_actions(state)
+
+
+def test_a_state_built_slot_by_slot_finds_its_rules():
+    state = engine.new_game(engine.Config(seats=("human", "cynthia")), 3)
+    bare = engine.GameState.__new__(engine.GameState)
+    for name in engine.GameState.__slots__:
+        if name != "rules":
+            setattr(bare, name, getattr(state, name))
+    assert bare == state and engine.legal_actions(bare) == engine.legal_actions(state)
