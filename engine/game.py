@@ -236,7 +236,9 @@ def shade(state: GameState, sun: int | None = None):
 
 def light_for_sun(state: GameState, sun: int) -> list[int]:
     """Light each seat would collect with the sun at ``sun`` on the current board (no cap)."""
-    return light_from_masks(state.masks, len(state.seats), shade(state, sun))
+    extra = extra_shade(state, sun) if _rules(state).shade_layers else NO_SHADE
+    masks, n = state.masks, len(state.seats)
+    return light_from_masks(masks, n, shade_masks(masks, n, sun, extra))
 
 
 def shadow_map(state: GameState, sun: int | None = None) -> list[int]:
@@ -341,7 +343,7 @@ def return_piece(s: GameState, seat: int, seat_state: SeatState, size: int) -> N
 
     A seat without a store (seat rules) has it available again at once.
     """
-    if not _rules(s).has_store[seat]:
+    if not (s.rules or _rules(s)).has_store[seat]:
         seat_state.available[size] += 1
     elif seat_state.store[size] < STORE_CAPACITY[size]:
         seat_state.store[size] += 1
@@ -461,9 +463,10 @@ def _check_buy(state: GameState, a: Action) -> str | None:
     size = a.args[0]
     seat = state.current_seat
     seat_state = state.seats[seat]
-    if not _rules(state).has_store[seat]:
+    rules = state.rules  # the facade looked the rules up before any verb runs
+    if not rules.has_store[seat]:
         return "This seat has no player board: all its pieces are available, it never buys."
-    price = next_price(state, seat, size)
+    price = rules.prices[seat](seat_state.store[size], size)
     if price is None:
         return f"Your player board has no {SIZE_NAMES[size]} left to buy."
     if price > seat_state.light:
@@ -478,7 +481,7 @@ def _do_buy(state: GameState, a: Action) -> GameState:
     s = state.copy()
     seat = s.current_seat
     seat_state = copy_seat(s, seat)
-    seat_state.light -= next_price(state, seat, size)
+    seat_state.light -= s.rules.prices[seat](seat_state.store[size], size)
     seat_state.store[size] -= 1
     seat_state.available[size] += 1
     return s
@@ -545,7 +548,7 @@ def _check_grow(state: GameState, a: Action) -> str | None:
         return ALREADY_USED.format(LABELS[space])
     if seat_state.available[size + 1] == 0:
         return f"You have no {TREE_NAMES[size + 1]} available: buy one first."
-    cost = grow_cost(state, seat, size + 1)
+    cost = state.rules.grow_costs[seat][size + 1]
     if seat_state.light < cost:
         return f"Growing into a {TREE_NAMES[size + 1]} costs {cost} light points; you have {seat_state.light}."
     if state.config.shadow_rule and is_shadowed(state, space, size):
@@ -562,7 +565,7 @@ def _do_grow(state: GameState, a: Action) -> GameState:
     _, size = remove_piece(s, space)
     put_piece(s, seat, space, size + 1)
     seat_state = copy_seat(s, seat)
-    seat_state.light -= grow_cost(state, seat, size + 1)
+    seat_state.light -= s.rules.grow_costs[seat][size + 1]  # apply looked the rules up
     seat_state.available[size + 1] -= 1
     return_piece(s, seat, seat_state, size)
     s.activated |= 1 << space
@@ -619,7 +622,7 @@ UNDOABLE.update(v.name for v in BASE_VERBS if v.undoable)
 
 def end_turn(s: GameState) -> None:
     """End the current seat's turn (state already copied); runs the end of round when due."""
-    rules = _rules(s)
+    rules = s.rules or _rules(s)
     s.activated = 0
     for layer in rules.hooks["end_turn"]:
         layer.end_turn(s)

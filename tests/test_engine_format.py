@@ -67,3 +67,4 @@ def test_a_state_built_slot_by_slot_finds_its_rules():
         if name != "rules":
             setattr(bare, name, getattr(state, name))
     assert bare == state and engine.legal_actions(bare) == engine.legal_actions(state)
+    assert engine.apply(bare, "place A1") == engine.apply(state, "place A1")
