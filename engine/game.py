@@ -120,10 +120,12 @@ class GameRules:
             (k % n, "tree") for k in range(2 * n)
         )
         self.setup_verbs = {v.setup_kind: v for v in verbs.values() if v.setup_kind}
+        self.legal_play = _play_chain(self)
 
 
 def _wrap(hook, inner):
-    return partial(hook, inner=inner)
+    """``hook(inner, state, action)`` as a function of ``(state, action)``."""
+    return partial(hook, inner)
 
 
 _RULES: dict[int, tuple[Config, GameRules]] = {}
@@ -753,13 +755,20 @@ def base_legal_play(state: GameState, game_rules: GameRules | None = None) -> li
     return out
 
 
-def _legal_play(state: GameState, layers: tuple[Layer, ...], rules: GameRules) -> list[Action]:
-    """The legal play-phase actions but ``end``: the base game's, then each layer's turn."""
-    out = base_legal_play(state, rules)
-    for k, layer in enumerate(layers):
-        below = layers[:k]
-        out = layer.legal_play(state, out, lambda st, below=below: _legal_play(st, below, rules))
-    return out
+def _play_chain(rules: GameRules) -> Callable[[GameState], list[Action]]:
+    """The legal play-phase actions but ``end`` as one function: the base game's, then each
+    layer's ``legal_play`` on top (built once per game's rules)."""
+
+    def base(state: GameState) -> list[Action]:
+        return base_legal_play(state, rules)
+
+    chain = base
+    for layer in rules.legal_play_layers:
+
+        def chain(state: GameState, layer=layer, below=chain) -> list[Action]:
+            return layer.legal_play(state, below(state), below)
+
+    return chain
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -773,8 +782,7 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.phase == SETUP:
         kind = rules.setup[state.setup_step][1]
         return list(rules.setup_verbs[kind].generate(state))
-    layers = rules.legal_play_layers
-    out = _legal_play(state, layers, rules) if layers else base_legal_play(state, rules)
+    out = rules.legal_play(state) if rules.legal_play_layers else base_legal_play(state, rules)
     out.append(END)
     return out
 

@@ -152,11 +152,11 @@ class Layer:
         """The verbs the layer adds to the game (``self.config``'s)."""
         return ()
 
-    def check(self, state: GameState, action: Action, inner) -> str | None:
+    def check(self, inner, state: GameState, action: Action) -> str | None:
         """Wraps the check of every verb: ``inner(state, action)`` is the check below."""
         return inner(state, action)
 
-    def perform(self, state: GameState, action: Action, inner) -> GameState:
+    def perform(self, inner, state: GameState, action: Action) -> GameState:
         """Wraps the performer of every verb: ``inner(state, action)`` performs below."""
         return inner(state, action)
 

@@ -134,7 +134,7 @@ class MoonlightLayer(Layer):
         }
         return tuple(v for v in (*setup.VERBS, *PLAY_VERBS) if modes[v.name])
 
-    def check(self, state: GameState, action: Action, inner) -> str | None:
+    def check(self, inner, state: GameState, action: Action) -> str | None:
         """Setup order, fresh seeds, the Double token."""
         verb = action.verb
         if state.phase == SETUP:
@@ -159,7 +159,7 @@ class MoonlightLayer(Layer):
                     return inner(tmp, action)
         return inner(state, action)
 
-    def perform(self, state: GameState, action: Action, inner) -> GameState:
+    def perform(self, inner, state: GameState, action: Action) -> GameState:
         """A second action on a space uses the ready Double."""
         if action.verb in _SPACE_VERBS and state.ext.double == DOUBLE_READY:
             reused = _reused(state, action)
