@@ -8,6 +8,7 @@ from __future__ import annotations
 # --- refusals (ephemeral) ---
 
 CHANNEL_BUSY = "This channel already has a game: finish it or use `/ps abandon` first."
+UNPLAYABLE = "That cannot be played in this game."
 NO_GAME_HERE = "There is no game in this channel: start one with `/ps new`."
 GAME_GONE = "This game no longer exists."
 ALREADY_JOINED = "You have already joined this game."
