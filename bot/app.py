@@ -17,7 +17,7 @@ from .config import Settings, fixed_seed_from_env
 from .games import GameService
 from .replies import ephemeral
 from .storage import Storage, open_storage
-from .views import PERSISTENT_ITEMS
+from .views import PERSISTENT_ITEMS, unknown_component
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,16 @@ class PhotosynthesisBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("commands synced globally", extra={"count": len(synced)})
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component none of ours answers to (a forged or unknown custom_id) gets one
+        sentence; the bot's own components are answered by their `DynamicItem`."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if unknown_component(custom_id):
+            with contextlib.suppress(discord.HTTPException):
+                await ephemeral(interaction, texts.UNKNOWN_COMPONENT)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
