@@ -110,16 +110,36 @@ class PhotosynthesisBot(commands.Bot):
 
     @tasks.loop(minutes=UPKEEP_EVERY_MINUTES)
     async def upkeep(self) -> None:
-        """Close idle lobbies; let Cynthia finish any turn a crash interrupted."""
+        """Close idle lobbies; let Cynthia finish any turn a crash interrupted. Survives any
+        exception: one game's failure is logged and the others are served; a failed run is
+        logged and the loop runs again next time (a stopped loop would stop these for all)."""
+        try:
+            await self._expire_lobbies()
+        except Exception:
+            log.exception("upkeep: lobby expiry failed")
+        try:
+            await self._resume_automa()
+        except Exception:
+            log.exception("upkeep: resuming Cynthia failed")
+
+    async def _expire_lobbies(self) -> None:
         lobby = self.get_cog("Lobby")
         for game in await self.games.expire_lobbies(LOBBY_MAX_AGE):
             log.info("lobby expired", extra={"game_id": game.id})
-            await lobby.close_messages(game)  # type: ignore[union-attr]
+            try:
+                await lobby.close_messages(game)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("upkeep: closing an expired lobby failed", extra={"game_id": game.id})
+
+    async def _resume_automa(self) -> None:
         play = self.get_cog("Play")
         for game in await self.storage.games_with_status("active"):
-            if await self.games.resume_automa(game.id) is not None:
-                log.info("automa resumed", extra={"game_id": game.id})
-                await play.publish(game.id)  # type: ignore[union-attr]
+            try:
+                if await self.games.resume_automa(game.id) is not None:
+                    log.info("automa resumed", extra={"game_id": game.id})
+                    await play.publish(game.id)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("upkeep: resuming Cynthia failed", extra={"game_id": game.id})
 
     @upkeep.before_loop
     async def _before_upkeep(self) -> None:
