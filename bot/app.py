@@ -17,7 +17,7 @@ from .config import Settings, fixed_seed_from_env
 from .games import GameService
 from .replies import ephemeral
 from .storage import Storage, open_storage
-from .views import PERSISTENT_ITEMS
+from .views import PERSISTENT_ITEMS, unknown_component
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,16 @@ class PhotosynthesisBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("commands synced globally", extra={"count": len(synced)})
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component none of ours answers to (a forged or unknown custom_id) gets one
+        sentence; the bot's own components are answered by their `DynamicItem`."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if unknown_component(custom_id):
+            with contextlib.suppress(discord.HTTPException):
+                await ephemeral(interaction, texts.UNKNOWN_COMPONENT)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -100,16 +110,36 @@ class PhotosynthesisBot(commands.Bot):
 
     @tasks.loop(minutes=UPKEEP_EVERY_MINUTES)
     async def upkeep(self) -> None:
-        """Close idle lobbies; let Cynthia finish any turn a crash interrupted."""
+        """Close idle lobbies; let Cynthia finish any turn a crash interrupted. Survives any
+        exception: one game's failure is logged and the others are served; a failed run is
+        logged and the loop runs again next time (a stopped loop would stop these for all)."""
+        try:
+            await self._expire_lobbies()
+        except Exception:
+            log.exception("upkeep: lobby expiry failed")
+        try:
+            await self._resume_automa()
+        except Exception:
+            log.exception("upkeep: resuming Cynthia failed")
+
+    async def _expire_lobbies(self) -> None:
         lobby = self.get_cog("Lobby")
         for game in await self.games.expire_lobbies(LOBBY_MAX_AGE):
             log.info("lobby expired", extra={"game_id": game.id})
-            await lobby.close_messages(game)  # type: ignore[union-attr]
+            try:
+                await lobby.close_messages(game)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("upkeep: closing an expired lobby failed", extra={"game_id": game.id})
+
+    async def _resume_automa(self) -> None:
         play = self.get_cog("Play")
         for game in await self.storage.games_with_status("active"):
-            if await self.games.resume_automa(game.id) is not None:
-                log.info("automa resumed", extra={"game_id": game.id})
-                await play.publish(game.id)  # type: ignore[union-attr]
+            try:
+                if await self.games.resume_automa(game.id) is not None:
+                    log.info("automa resumed", extra={"game_id": game.id})
+                    await play.publish(game.id)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("upkeep: resuming Cynthia failed", extra={"game_id": game.id})
 
     @upkeep.before_loop
     async def _before_upkeep(self) -> None:

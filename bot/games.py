@@ -14,7 +14,8 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -203,6 +204,19 @@ def turn_key(state: Any) -> tuple[Any, ...]:
     return (state.phase, state.round, step, state.current_seat)
 
 
+@contextmanager
+def typed_input() -> Iterator[None]:
+    """Around the engine reading what a user typed: its refusal becomes a `UserError`, and so
+    does anything else it raises for such input (logged by type only: never the text)."""
+    try:
+        yield
+    except engine.IllegalAction as exc:
+        raise UserError(str(exc)) from None
+    except Exception as exc:  # the engine's defect on odd input, still the user's answer
+        log.warning("the engine raised %s on typed input", type(exc).__name__)
+        raise UserError(texts.UNPLAYABLE) from None
+
+
 def _apply_all(
     state: Any, actions: Sequence[Any], seat: int, user_id: int, first_ply: int
 ) -> tuple[Any, list[Applied]]:
@@ -213,10 +227,8 @@ def _apply_all(
         if state.is_over or turn_key(state) != turn:
             done = ", ".join(f"'{a.notation}'" for a in applied)
             raise UserError(texts.TURN_OVER_AFTER.format(actions=done))
-        try:
+        with typed_input():
             state = engine.apply(state, action)
-        except engine.IllegalAction as exc:
-            raise UserError(str(exc)) from None
         applied.append(Applied(first_ply + len(applied), str(action), seat, user_id))
     return state, applied
 
@@ -552,10 +564,8 @@ class GameService:
             state = await self.check_turn(game, user_id)
             _, ply = await self._state_and_ply(game)
             seat, turn = state.current_seat, turn_key(state)
-            try:
+            with typed_input():
                 actions = engine.parse_actions(notation)
-            except engine.IllegalAction as exc:
-                raise UserError(str(exc)) from None
             new_state, applied = await asyncio.to_thread(
                 _apply_all, state, actions, seat, user_id, ply + 1
             )

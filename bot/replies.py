@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -14,6 +15,17 @@ from .games import StaleComponent, UserError
 from .storage import GameRow
 
 log = logging.getLogger(__name__)
+
+QUOTE_MAX = 40  # a refusal quotes at most this much of what was typed
+MESSAGE_MAX = 2000  # Discord's limit for a message's content
+_LONG_QUOTE = re.compile(r"'([^']{" + str(QUOTE_MAX) + r"})[^']+'")
+
+
+def clipped(text: str) -> str:
+    """A refusal as it may be sent: each quoted word cut to a short prefix (the engine quotes
+    what was typed, whatever its length), and the whole within Discord's limit."""
+    text = _LONG_QUOTE.sub(lambda m: f"'{m.group(1)}\N{HORIZONTAL ELLIPSIS}'", text)
+    return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
 async def ephemeral(
@@ -47,7 +59,7 @@ async def answering(
             interaction, texts.STALE if view is not None else texts.STALE_NO_FRESH, view=view
         )
     except UserError as exc:
-        await ephemeral(interaction, str(exc))
+        await ephemeral(interaction, clipped(str(exc)))
     except Exception:
         log.exception(
             "interaction failed",

@@ -8,6 +8,7 @@ from __future__ import annotations
 # --- refusals (ephemeral) ---
 
 CHANNEL_BUSY = "This channel already has a game: finish it or use `/ps abandon` first."
+UNPLAYABLE = "That cannot be played in this game."
 NO_GAME_HERE = "There is no game in this channel: start one with `/ps new`."
 GAME_GONE = "This game no longer exists."
 ALREADY_JOINED = "You have already joined this game."
@@ -21,6 +22,10 @@ NO_PERSON = "A game needs at least one player: join it first."
 TOO_MANY_CYNTHIAS = "A game can have at most 2 Cynthias."
 NO_CYNTHIA = "There is no Cynthia to remove."
 STALE = "This button is out of date; here is a fresh one."
+OTHER_CHANNEL = "That game is played in another channel: use its own message there."
+UNKNOWN_COMPONENT = (
+    "I do not know this button or menu: use those on a current game or lobby message."
+)
 STALE_NO_FRESH = "This button is out of date."
 ALREADY_STARTED = "This game has already started."
 NOT_STARTED = "This game has not started yet: join the lobby and wait for the host to start it."

@@ -27,6 +27,7 @@ import discord
 
 from . import choices, texts
 from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
+from .replies import ephemeral
 from .storage import GameRow
 
 LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
@@ -55,13 +56,18 @@ def _fit(text: str, limit: int) -> str:
 
 
 async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
+    game_id = args[1] if cog_name == "Lobby" and method == "on_lobby_button" else args[0]
+    game = await interaction.client.games.get_game(game_id)  # type: ignore[union-attr]
+    if game is not None and game.channel_id != interaction.channel_id:  # a forged id
+        await ephemeral(interaction, texts.OTHER_CHANNEL)
+        return
     cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]
     await getattr(cog, method)(interaction, *args)
 
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ps:lobby:(?P<action>join|leave|addcyn|remcyn|start):(?P<game>[0-9]+):(?P<version>[0-9]+)",
+    template=r"ps:lobby:(?P<action>join|leave|addcyn|remcyn|start):(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """One of the lobby's buttons."""
 
@@ -88,7 +94,7 @@ class LobbyButton(
 
 class OptionsSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"ps:opts:(?P<game>[0-9]+):(?P<version>[0-9]+)",
+    template=r"ps:opts:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """The host's multi-select of game options; the selected options are on."""
 
@@ -134,7 +140,7 @@ def options_from_values(values: Sequence[str]) -> dict[str, Any]:
 
 class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ps:turn:(?P<game>[0-9]+):(?P<version>[0-9]+)",
+    template=r"ps:turn:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """ "Take my turn" on the game message: opens the ephemeral panel."""
 
@@ -160,7 +166,7 @@ class TurnButton(
 
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ps:panel:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<key>[a-z]+(?: [A-Za-z0-9 ]+)?)",
+    template=r"ps:panel:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18}):(?P<key>[a-z]+(?: [A-Za-z0-9 ]+)?)",
 ):
     """A button of the turn panel: `menu <verb>` opens a choice, `play <notation>` plays."""
 
@@ -193,7 +199,7 @@ class PanelButton(
 
 class PanelSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"ps:pick:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<kind>act|src):(?P<part>[0-9])",
+    template=r"ps:pick:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18}):(?P<kind>act|src):(?P<part>[0-9])",
 ):
     """A select of the turn panel: `act` values are actions to play, `src` values are the
     trees a seed can be planted from; `part` numbers the selects of a long list."""
@@ -237,7 +243,7 @@ class PanelSelect(
 
 class GameMessageButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ps:(?P<what>sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)",
+    template=r"ps:(?P<what>sun|log):(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """ "Next-sun preview" and "Game log" on the game message: private answers for anyone."""
 
@@ -396,3 +402,11 @@ def panel(
     back.row = MAX_SELECTS
     view.add_item(back)
     return content, view
+
+
+def unknown_component(custom_id: str) -> bool:
+    """Whether a component's custom_id matches none of the bot's components (forged, or a
+    game or version id too large to be one of ours: at most 18 digits fit SQLite's integers)."""
+    return not any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in PERSISTENT_ITEMS
+    )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
+from importlib import resources
 from typing import NamedTuple
 
 from . import game
@@ -43,7 +43,7 @@ from .pieces import COLLECT_COST, CYNTHIA_TOTAL, LARGE, MEDIUM, PLANT_COST, PLAN
 from .rng import shuffled
 
 EARLY, LATE = "early", "late"
-DECK_PATH = Path(__file__).resolve().parent.parent / "data" / "cynthia-deck.json"
+DECK_RESOURCE = "data/cynthia-deck.json"  # inside the engine package
 SIZE_WORDS = ("seed", "small tree", "medium tree", "large tree")
 TARGET_WORDS = ("seed", "small", "medium", "large")
 
@@ -64,8 +64,8 @@ class Turn(NamedTuple):
 
 @cache
 def cards() -> dict[int, dict]:
-    """The 14 action cards by id (data/cynthia-deck.json)."""
-    data = json.loads(DECK_PATH.read_text())
+    """The 14 action cards by id (engine/data/cynthia-deck.json, read as package data)."""
+    data = json.loads(resources.files(__package__).joinpath(DECK_RESOURCE).read_text("utf-8"))
     return {card["id"]: card for card in data["cards"]}
 
 

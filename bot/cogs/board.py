@@ -67,16 +67,18 @@ def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
     for number, line in lines[1:]:
         try:
             engine.parse_action(line)
-        except ValueError:
+        except Exception:  # engine.IllegalAction, or whatever odd text makes the engine raise
             raise _bad(f"line {number}, '{line[:40]}', is not a move") from None
     try:
         record = engine.Record.from_text(text)
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except Exception:  # a file is anything: too deep (RecursionError), seed Infinity (Overflow)
         raise _bad("its first line is not the header with the config and the seed") from None
     try:
         state = engine.new_game(record.config, record.seed)
     except ValueError as exc:
         raise _bad(str(exc).rstrip(".")) from None
+    except Exception:  # whatever else the header's values make the engine raise
+        raise _bad("its header does not describe a game") from None
     frames = [state]
     for number, notation in enumerate(record.actions, 1):
         try:
@@ -84,6 +86,8 @@ def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
         except engine.IllegalAction as exc:
             reason = str(exc).rstrip(".").replace(". ", "; ")
             raise _bad(f"move {number}, '{notation}', is illegal ({reason})") from None
+        except Exception:  # the engine's defect on an odd move, still the file's answer
+            raise _bad(f"move {number}, '{notation}', cannot be played") from None
         if (state.phase, state.round) != (frames[-1].phase, frames[-1].round):
             frames.append(state)
     if frames[-1] is not state:

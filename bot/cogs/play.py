@@ -396,7 +396,7 @@ def suggestions(state: Any, current: str) -> list[str]:
         try:
             action = engine.parse_action(segment)
             state = engine.apply(state, action)
-        except ValueError:  # engine.IllegalAction
+        except Exception:  # engine.IllegalAction, or anything the engine raises on odd input
             return []
         canonical.append(str(action))
     if state.is_over or turn_key(state) != turn:
@@ -411,7 +411,7 @@ def suggestions(state: Any, current: str) -> list[str]:
     matches = []
     try:  # a complete action in any accepted spelling ("g d4", "p c3-e5") comes first
         parsed = str(engine.parse_action(last))
-    except ValueError:  # engine.IllegalAction: not (yet) a whole action
+    except Exception:  # engine.IllegalAction: not (yet) a whole action
         parsed = None
     if parsed in legal:
         matches.append(parsed)
