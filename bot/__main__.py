@@ -12,6 +12,7 @@ from dotenv import find_dotenv, load_dotenv
 from . import texts
 from .config import ConfigError, Settings, load_settings
 from .logs import configure_logging
+from .storage import StorageUnwritable
 
 log = logging.getLogger("bot")
 
@@ -52,6 +53,9 @@ def main() -> int:
         asyncio.run(run(settings))
     except discord.LoginFailure:
         log.error("login failed: check DISCORD_TOKEN")
+        return 1
+    except StorageUnwritable as exc:
+        log.error("cannot start: %s", exc)
         return 1
     return 0
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -24,6 +23,7 @@ import engine
 from engine.autopilot import autopilot_action
 
 from . import texts
+from .locks import KeyedLocks
 from .storage import (
     ChannelBusy,
     GameRow,
@@ -263,8 +263,8 @@ class GameService:
         seed_source: Callable[[], int] | None = None,
     ) -> None:
         self.storage = storage
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks = KeyedLocks()
+        self._channel_locks = KeyedLocks()
         self._states: dict[int, tuple[int, int, Any]] = {}  # game id -> (version, ply, state)
         sysrand = random.SystemRandom()
         self._seed_source = seed_source or (lambda: sysrand.randrange(2**31))
@@ -277,9 +277,9 @@ class GameService:
         #: Extra embed fields `(name, value)` for the game message (`notes`).
         self.note_providers: list[Callable[[GameRow, Any], Awaitable[tuple[str, str] | None]]] = []
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock every change to this game runs under."""
-        return self._locks[game_id]
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """The lock every change to this game runs under (`async with service.lock(id):`)."""
+        return self._locks.hold(game_id)
 
     # --- reading ---
 
@@ -337,7 +337,7 @@ class GameService:
         options: dict[str, Any] | None = None,
     ) -> GameRow:
         """Open a lobby in a channel, the host in the first seat."""
-        async with self._channel_locks[channel_id]:
+        async with self._channel_locks.hold(channel_id):
             if await self.storage.live_game(channel_id) is not None:
                 raise UserError(texts.CHANNEL_BUSY)
             try:

@@ -133,6 +133,18 @@ class JobStore:
             )
             return cur.rowcount
 
+    async def prune_finished(self) -> int:
+        """Delete the jobs that can never matter again: fired, finished with no notice still
+        to post, of a game no longer in its lobby or in play. Returns how many went."""
+        async with self.storage.transaction() as conn:
+            cur = await conn.execute(
+                "DELETE FROM timer_jobs WHERE fired_at IS NOT NULL AND outcome IS NOT NULL"
+                " AND substr(outcome, 1, ?) != ?"
+                " AND game_id IN (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
+                (len(PENDING), PENDING),
+            )
+            return cur.rowcount
+
     async def retry(self, job_id: int, due_at: float) -> None:
         """Plan a job whose handler failed again, at `due_at`."""
         async with self.storage.transaction() as conn:
@@ -237,6 +249,7 @@ class Scheduler:
         requeued = await self.store.requeue_unfinished()
         if requeued:
             log.warning("deadlines handed out again after a crash", extra={"count": requeued})
+        log.info("finished timer jobs pruned", extra={"count": await self.store.prune_finished()})
         while True:
             self._wake.clear()  # before reading: a poke from now on is not lost
             try:

@@ -29,6 +29,10 @@ class StorageError(Exception):
     """Base class of the storage errors the service layer handles."""
 
 
+class StorageUnwritable(StorageError):
+    """The database can be read but not written (read-only file, directory or mount)."""
+
+
 class ChannelBusy(StorageError):
     """The channel already holds a game in the lobby or in play."""
 
@@ -280,10 +284,27 @@ class SQLiteStorage:
         storage = cls(conn, clock)
         try:
             await storage.migrate(migrate_to)
+            await storage.check_writable(path)
         except BaseException:
             await conn.close()
             raise
         return storage
+
+    async def check_writable(self, where: str) -> None:
+        """Raise `StorageUnwritable` unless a write goes through: SQLite opens a read-only file
+        without complaint, and a migrated database needs no write at start, so without this
+        probe the first player's click would be the first write to fail. The probe rewrites
+        the schema version inside a transaction it rolls back."""
+        try:
+            async with self._lock:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    version = await self.schema_version()
+                    await self._conn.execute(f"PRAGMA user_version = {version}")
+                finally:
+                    await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            raise StorageUnwritable(f"database {where} is not writable: {exc}") from exc
 
     async def close(self) -> None:
         """Close the connection."""

@@ -241,3 +241,15 @@ async def test_undo_takes_back_own_actions_of_this_turn_only(service: GameServic
     assert await GameService(service.storage).state(undone.game) == before  # replayed
     await service.play(game.id, HOST, "end")
     await refuses(service.undo(game.id, BOB), texts.NOTHING_TO_UNDO)  # not across turns
+
+
+async def test_no_lock_is_kept_for_games_no_one_is_touching(service: GameService) -> None:
+    # Issue 13 item 12: the per-game and per-channel lock dictionaries grew with every game.
+    for channel in range(CHANNEL, CHANNEL + 20):
+        game = await service.new_lobby(
+            guild_id=1, channel_id=channel, host_id=HOST, host_name="host", options={}
+        )
+        game = await service.join(game.id, game.version, BOB, "bob")
+        await service.abandon(channel, HOST, can_manage=False)
+    assert (len(service._locks), len(service._channel_locks)) == (0, 0)
+    assert service._states == {}

@@ -501,3 +501,29 @@ async def test_the_host_leaving_passes_host_to_the_next_person(store) -> None:
     settings = await service.update_settings(7, CAROL, {"turn_timer": 12})
     assert settings.options["turn_timer"] == 12
     await games.abandon(7, CAROL, can_manage=False)  # host powers: abandoning too
+
+
+async def test_finished_jobs_of_ended_games_are_pruned_and_nothing_else(store) -> None:
+    # Issue 13 item 12: fired jobs stayed forever, about three rows per timed turn.
+    ended, live = await a_game(store, channel=5), await a_game(store, channel=6)
+    for game in (ended, live):
+        await add_job(store, game, "reminder-50", T0 + 1)
+        await add_job(store, game, "deadline", T0 + 2)
+        await add_job(store, game, "reminder-90", T0 + 50)  # not due yet
+    jobs = JobStore(store)
+    claimed = await jobs.claim_due(T0 + 10)
+    for job in claimed:
+        notice_pending = job.game_id == ended and job.kind == "deadline"
+        await jobs.finish(job.id, PENDING + "ended: end" if notice_pending else "sent")
+    row = await store.get_game(ended)
+    await store.update_game(ended, row.version, status="over")
+    assert await jobs.prune_finished() == 1  # the ended game's sent reminder
+    left = [(j.game_id, j.kind) for j in await jobs.jobs()]
+    assert left == [
+        (ended, "deadline"),  # its time-ran-out notice is still to be posted
+        (ended, "reminder-90"),
+        (live, "reminder-50"),
+        (live, "deadline"),
+        (live, "reminder-90"),
+    ]
+    assert await jobs.prune_finished() == 0

@@ -6,6 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 import engine
@@ -16,6 +17,7 @@ from bot.storage import (
     NewAction,
     SeatRow,
     SQLiteStorage,
+    StorageUnwritable,
     VersionConflict,
 )
 
@@ -198,3 +200,43 @@ async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(
         (game.id, json.dumps({"format": 999})),
     )
     assert await GameService(storage).state(game) == state  # broken cache: full replay
+
+
+async def test_a_read_only_database_is_refused_at_open_not_at_the_first_click(
+    tmp_path: Path,
+) -> None:
+    # Issue 13 item 9. The tests run as root, for whom file modes mean nothing, so the
+    # database is made read-only the way SQLite sees it: a read-only connection.
+    path = tmp_path / "games.db"
+    writable = await SQLiteStorage.open(str(path))
+    await writable.check_writable(str(path))  # a writable database passes the probe
+    await writable.close()
+    conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    read_only = SQLiteStorage(conn)
+    try:
+        assert await read_only.schema_version() == SCHEMA_VERSION  # reading works
+        with pytest.raises(StorageUnwritable) as refused:
+            await read_only.check_writable(str(path))
+        assert str(refused.value) == (
+            f"database {path} is not writable: attempt to write a readonly database"
+        )
+        assert await read_only.schema_version() == SCHEMA_VERSION  # the probe left no mark
+    finally:
+        await conn.close()
+
+
+def test_an_unwritable_database_stops_the_bot_with_one_log_line(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import bot.__main__ as entry
+
+    async def refused(settings) -> None:
+        raise StorageUnwritable("database /srv/games.db is not writable: readonly")
+
+    monkeypatch.setenv("DISCORD_TOKEN", "x" * 59)
+    monkeypatch.setattr(entry, "run", refused)
+    monkeypatch.setattr(entry, "configure_logging", lambda *args, **kwargs: None)
+    with caplog.at_level("INFO", logger="bot"):
+        assert entry.main() == 1
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert errors == ["cannot start: database /srv/games.db is not writable: readonly"]
