@@ -37,7 +37,9 @@ Under the Moonlight adds animal, settle, elder, moonstone, move and use ...
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description="Photosynthesis in the terminal (hot seat).")
+    p = argparse.ArgumentParser(
+        prog="python -m engine.play", description="Photosynthesis in the terminal (hot seat)."
+    )
     p.add_argument("--seats", default="human,human", help="comma-separated human/cynthia seats")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--revolutions", type=int, choices=(3, 4), default=3)

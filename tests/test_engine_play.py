@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from engine.play import main
 
 
@@ -54,3 +56,10 @@ def test_hot_seat_game_with_the_expansion_shows_the_moon_and_the_draft():
     assert "Moon at gap 10 (Half); next: gap 5 (Half)" in text
     assert "  seat 1: dealt hedgehog and owl" in text  # seed 1's draft
     assert "  seat 1: owl not placed yet" in text
+
+
+def test_help_names_the_command_that_runs_it(capsys) -> None:
+    """Issue 14: `--help` said "usage: play.py"; it names the command the README gives."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert capsys.readouterr().out.startswith("usage: python -m engine.play ")
