@@ -1,7 +1,8 @@
 """Play a hot-seat game in the terminal: ``python -m engine.play [--seats human,human,cynthia]``.
 
 Type actions in the notation (``grow D4``, ``plant C3 E5``, ``end``; several at once separated by
-``;``). ``?`` lists the legal actions, ``help`` the notation, ``quit`` leaves. Cynthia seats play
+``;``). ``?`` lists the legal actions, ``undo`` takes back your last buy, plant, grow, collect or
+move of this turn, ``help`` the notation, ``quit`` leaves. Cynthia seats play
 by themselves.
 """
 
@@ -15,9 +16,11 @@ from . import (
     IllegalAction,
     apply,
     auto_action,
+    can_undo,
     legal_actions,
     new_game,
     parse_actions,
+    turn_id,
     winners,
 )
 from .game import score_parts
@@ -33,7 +36,8 @@ HELP = """Actions:
 Several at once: grow D4; plant C3 E5; end
 Under the Moonlight adds animal, settle, elder, moonstone, move and use ...
 (all in docs/notation.md).
-  ?                 list the legal actions      quit   leave the game"""
+  ?                 list the legal actions      quit   leave the game
+  undo              take back your last buy/plant/grow/collect/move of this turn"""
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -63,10 +67,13 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         moonstones=args.moonstones,
     )
     state = new_game(cfg, seed=args.seed)
-    shown = None
+    shown = told = None
+    undo: list = []  # the positions before this turn's undoable actions, last on top
     while not state.is_over:
-        for event in state.events:
-            print(event, file=out)
+        if told is not state:  # each position's events once, not again after `?` or `help`
+            for event in state.events:
+                print(event, file=out)
+            told = state
         seat = state.current_seat
         auto = auto_action(state)
         if auto is not None:
@@ -89,13 +96,27 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         if line == "?":
             print(", ".join(str(a) for a in legal_actions(state)), file=out)
             continue
+        if line == "undo":
+            if not undo or undo[-1][1] != turn_id(state):
+                print("There is nothing to undo in this turn.", file=out)
+            else:
+                state, _ = undo.pop()
+                told = state  # its events were shown already
+            continue
         try:  # several actions apply all together or not at all
-            after = state
+            after, steps = state, []
             for action in parse_actions(line):
+                steps.append((after, action))
                 after = apply(after, action)
-            state = after
         except IllegalAction as e:
             print(e, file=out)
+            continue
+        for before, action in steps:
+            if not can_undo(action) or turn_id(after) != turn_id(before):
+                undo.clear()  # a hidden draw, another seat involved, or the turn is over
+            else:
+                undo.append((before, turn_id(before)))
+        state = after
     for event in state.events:
         print(event, file=out)
     print("\n" + board_text(state) + "\n" + status_text(state), file=out)

@@ -63,3 +63,22 @@ def test_help_names_the_command_that_runs_it(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
     assert capsys.readouterr().out.startswith("usage: python -m engine.play ")
+
+
+def test_undo_takes_back_this_turns_purchases_and_nothing_before_the_turn():
+    """Issue 14: the terminal game had no undo."""
+    setup = ["place A1", "place G1", "place A4", "place G4"]
+    code, text = run([*setup, "undo", "buy seed", "buy seed", "undo", "undo", "undo", "quit"])
+    assert code == 1
+    parts = text.split("There is nothing to undo in this turn.")
+    assert len(parts) == 3  # before any action of the turn, and after both purchases are undone
+    assert "> seat 1 [a] human (first player): light 0" in parts[1]  # two seeds bought
+    assert "> seat 1 [a] human (first player): light 1" in parts[1]  # one taken back
+
+
+def test_question_mark_does_not_repeat_the_last_events():
+    """Issue 14: every `?` printed the last photosynthesis line again."""
+    setup = ["place A1", "place G1", "place A4", "place G4"]
+    code, text = run([*setup, "?", "?", "quit"])
+    assert code == 1
+    assert text.count("photosynthesis seat 1 +2, seat 2 +2.") == 1
