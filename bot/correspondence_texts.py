@@ -34,7 +34,7 @@ SETTINGS_CHANGED = "{user} changed the settings. " + SETTINGS
 NOTIFY_ON = "You will get a direct message when it is your turn."
 NOTIFY_OFF = "No more direct messages when it is your turn."
 VACATION_ON = (
-    "Vacation mode is on: your turn timers are paused ({games} turn(s) now). "
+    "Vacation mode is on: your turn timers are paused ({games} now). "
     "Use `/ps vacation off` when you are back."
 )
 VACATION_OFF = "Welcome back: your turn timers run again, extended by the time you were away."

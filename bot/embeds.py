@@ -138,7 +138,7 @@ def game_embed(
         animal = _animal(state, i)
         lines.append(
             f"{marker}{SEAT_SWATCH[i]} {seat_label(seat)} ({SEAT_COLOUR[i]}{animal}) \N{EM DASH} "
-            f"{state.seats[i].light} light{lunar}, {scores[i]} points"
+            f"{state.seats[i].light} light{lunar}, {texts.plural(scores[i], 'point')}"
         )
     embed.add_field(name="Seats", value="\n".join(lines), inline=False)
     if state.is_over:
@@ -183,6 +183,8 @@ def score_breakdown(game: GameRow, state: Any) -> str:
         parts = engine.score_parts(state, i)
         bits = []
         for name, points in parts.items():
+            if name == "baby turtle" and not points:
+                continue  # no Scoring Baby Turtle used (or no Turtle at all): nothing to show
             label = PART_NAMES.get(name, name.replace("_", " "))
             detail = ""
             if name == "tokens":
@@ -230,7 +232,10 @@ def preview_embed(game: GameRow, state: Any, sun: int, gains: Sequence[int]) -> 
 def replay_embed(names: Sequence[str], state: Any, moves: int) -> discord.Embed:
     """A replayed record: the final position, its scores and winners; the animation follows."""
     scores = engine.scores(state)
-    lines = [f"{SEAT_SWATCH[i]} {name}: {scores[i]} points" for i, name in enumerate(names)]
+    lines = [
+        f"{SEAT_SWATCH[i]} {name}: {texts.plural(scores[i], 'point')}"
+        for i, name in enumerate(names)
+    ]
     if state.is_over:
         winners = " and ".join(names[w] for w in engine.winners(state))
         status = f"Final position after {moves} moves. Winner: {winners}."
@@ -285,7 +290,7 @@ def ended_embed(game: GameRow, state: Any = None) -> discord.Embed:
         scores = engine.scores(state)
         lines = [
             f"{SEAT_SWATCH[s.position]} {seat_label(s)} ({SEAT_COLOUR[s.position]}) \N{EM DASH} "
-            f"{state.seats[s.position].light} light, {scores[s.position]} points"
+            f"{state.seats[s.position].light} light, {texts.plural(scores[s.position], 'point')}"
             for s in game.seats
         ]
         embed.add_field(name="Seats", value="\n".join(lines)[:1024], inline=False)

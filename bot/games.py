@@ -287,6 +287,12 @@ class GameService:
         """The game in the lobby or in play in a channel, if any."""
         return await self.storage.live_game(channel_id)
 
+    async def shown_game(self, channel_id: int) -> GameRow | None:
+        """The game `/ps status` shows: the one in the lobby or in play, or else the channel's
+        last started game (over or abandoned), so its result stays visible after the end."""
+        live = await self.storage.live_game(channel_id)
+        return live if live is not None else await self.storage.latest_started_game(channel_id)
+
     async def game_for_log(self, channel_id: int) -> tuple[GameRow, list[Applied]]:
         """The channel's game in play, or else its last started one, with its whole log."""
         game = await self.storage.latest_started_game(channel_id)

@@ -5,6 +5,12 @@ Refusals are one short sentence each: they are shown ephemerally and change noth
 
 from __future__ import annotations
 
+
+def plural(n: int, noun: str) -> str:
+    """`1 point`, `2 points`, `0 points` (English nouns that take a plain `s`)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 # --- refusals (ephemeral) ---
 
 CHANNEL_BUSY = "This channel already has a game: finish it or use `/ps abandon` first."

@@ -1,7 +1,8 @@
 """Play a hot-seat game in the terminal: ``python -m engine.play [--seats human,human,cynthia]``.
 
 Type actions in the notation (``grow D4``, ``plant C3 E5``, ``end``; several at once separated by
-``;``). ``?`` lists the legal actions, ``help`` the notation, ``quit`` leaves. Cynthia seats play
+``;``). ``?`` lists the legal actions, ``undo`` takes back your last buy, plant, grow, collect or
+move of this turn, ``help`` the notation, ``quit`` leaves. Cynthia seats play
 by themselves.
 """
 
@@ -10,9 +11,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .actions import IllegalAction, parse_actions
-from .config import CYNTHIA, Config
-from .game import apply, legal_actions, new_game, score_parts, winners
+from . import (
+    Config,
+    IllegalAction,
+    apply,
+    can_undo,
+    legal_actions,
+    new_game,
+    parse_actions,
+    turn_id,
+    winners,
+)
+from .config import CYNTHIA
+from .game import score_parts
 from .players import CynthiaPlayer, play_until
 from .text import board_text, status_text
 
@@ -26,11 +37,14 @@ HELP = """Actions:
 Several at once: grow D4; plant C3 E5; end
 Under the Moonlight adds animal, settle, elder, moonstone, move and use ...
 (all in docs/notation.md).
-  ?                 list the legal actions      quit   leave the game"""
+  ?                 list the legal actions      quit   leave the game
+  undo              take back your last buy/plant/grow/collect/move of this turn"""
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description="Photosynthesis in the terminal (hot seat).")
+    p = argparse.ArgumentParser(
+        prog="python -m engine.play", description="Photosynthesis in the terminal (hot seat)."
+    )
     p.add_argument("--seats", default="human,human", help="comma-separated human/cynthia seats")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--revolutions", type=int, choices=(3, 4), default=3)
@@ -64,11 +78,18 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         for event in after.events:
             print(event, file=out)
 
-    shown = None
+    shown = told = None
+    undo: list = []  # the positions before this turn's undoable actions, last on top
     while not state.is_over:
-        state, _ = play_until(state, automa, on_action=show_automa)
-        if state.is_over:
-            break
+        if told is not state:  # each position's events once, not again after `?` or `help`
+            for event in state.events:
+                print(event, file=out)
+            told = state
+        played, _ = play_until(state, automa, on_action=show_automa)
+        if played is not state:  # Cynthia played; show_automa printed her events
+            state = told = played
+            if state.is_over:
+                break
         seat = state.current_seat
         if shown is not state:
             print("\n" + board_text(state) + "\n" + status_text(state), file=out)
@@ -86,15 +107,30 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         if line == "?":
             print(", ".join(str(a) for a in legal_actions(state)), file=out)
             continue
+        if line == "undo":
+            if not undo or undo[-1][1] != turn_id(state):
+                print("There is nothing to undo in this turn.", file=out)
+            else:
+                state, _ = undo.pop()
+                told = state  # its events were shown already
+            continue
         try:  # several actions apply all together or not at all
-            after = state
+            after, steps = state, []
             for action in parse_actions(line):
+                steps.append((after, action))
                 after = apply(after, action)
-            state = after
-            for event in state.events:
-                print(event, file=out)
         except IllegalAction as e:
             print(e, file=out)
+            continue
+        for before, action in steps:
+            if not can_undo(action) or turn_id(after) != turn_id(before):
+                undo.clear()  # a hidden draw, another seat involved, or the turn is over
+            else:
+                undo.append((before, turn_id(before)))
+        state = after
+    if told is not state:
+        for event in state.events:
+            print(event, file=out)
     print("\n" + board_text(state) + "\n" + status_text(state), file=out)
     for seat in range(len(state.seats)):
         print(f"Seat {seat + 1}: {score_parts(state, seat)}", file=out)

@@ -122,3 +122,29 @@ def test_final_scores_tie_sentence_comes_from_the_engines_winners(monkeypatch) -
     assert lines[2] == texts.TIE_SHARED.format(names="Ash and Birch")
     monkeypatch.setattr(embeds.engine, "scores", lambda s: [12, 9])
     assert len(embeds.score_breakdown(game, state).splitlines()) == 2
+
+
+def test_one_point_is_singular_and_an_unused_baby_turtle_part_is_not_shown(monkeypatch) -> None:
+    """Issue 14's slips: "1 points" and "+ baby turtle 0" for a seat without the Turtle."""
+    from bot import embeds, texts
+
+    assert [texts.plural(n, "point") for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
+    seats = (SeatRow(0, "human", 3, "Ash"), SeatRow(1, "human", 4, "Birch"))
+    state = SimpleNamespace(
+        seats=[SimpleNamespace(light=0, tokens=[]), SimpleNamespace(light=0, tokens=[])],
+        board_count=lambda seat: 3,
+    )
+    monkeypatch.setattr(embeds.engine, "scores", lambda s: [1, 3])
+    monkeypatch.setattr(
+        embeds.engine, "score_parts",
+        lambda s, i: {"lunar": 1, "baby turtle": 0} if i == 0 else {"lunar": 0, "baby turtle": 3},
+    )  # fmt: skip
+    monkeypatch.setattr(embeds.engine, "winners", lambda s: [1])
+    lines = embeds.score_breakdown(GameRow(**{**GAME.__dict__, "seats": seats}), state).splitlines()
+    assert "baby turtle" not in lines[0]
+    assert "baby turtle 3" in lines[1]
+    replay = embeds.replay_embed(["Ash", "Birch"], SimpleNamespace(is_over=False), 4)
+    assert replay.description.splitlines()[1:] == [
+        f"{embeds.SEAT_SWATCH[0]} Ash: 1 point",
+        f"{embeds.SEAT_SWATCH[1]} Birch: 3 points",
+    ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from engine.play import main
 
 
@@ -56,3 +58,29 @@ def test_hot_seat_game_with_the_expansion_shows_the_moon_and_the_draft():
     # Then seat 2 sees its own hand, not seat 1's kept animal (hidden until it is placed).
     after = text.split("Seat 1> ", 1)[1]
     assert "  seat 2: dealt " in after and "owl" not in after.split("seat 2: dealt ")[0]
+
+
+def test_help_names_the_command_that_runs_it(capsys) -> None:
+    """Issue 14: `--help` said "usage: play.py"; it names the command the README gives."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert capsys.readouterr().out.startswith("usage: python -m engine.play ")
+
+
+def test_undo_takes_back_this_turns_purchases_and_nothing_before_the_turn():
+    """Issue 14: the terminal game had no undo."""
+    setup = ["place A1", "place G1", "place A4", "place G4"]
+    code, text = run([*setup, "undo", "buy seed", "buy seed", "undo", "undo", "undo", "quit"])
+    assert code == 1
+    parts = text.split("There is nothing to undo in this turn.")
+    assert len(parts) == 3  # before any action of the turn, and after both purchases are undone
+    assert "> seat 1 [a] human (first player): light 0" in parts[1]  # two seeds bought
+    assert "> seat 1 [a] human (first player): light 1" in parts[1]  # one taken back
+
+
+def test_question_mark_does_not_repeat_the_last_events():
+    """Issue 14: every `?` printed the last photosynthesis line again."""
+    setup = ["place A1", "place G1", "place A4", "place G4"]
+    code, text = run([*setup, "?", "?", "quit"])
+    assert code == 1
+    assert text.count("photosynthesis seat 1 +2, seat 2 +2.") == 1

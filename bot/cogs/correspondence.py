@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import correspondence_texts as ct
-from .. import embeds
+from .. import embeds, texts
 from ..clock import clock_from_env, install_poke_signal
 from ..correspondence import Correspondence
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
@@ -210,7 +210,11 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             if on == await self.service.on_vacation(interaction.user.id):
                 raise UserError(ct.VACATION_ALREADY_ON if on else ct.VACATION_ALREADY_OFF)
             changed = await self.service.set_vacation(interaction.user.id, on)
-            sentence = ct.VACATION_ON.format(games=len(changed)) if on else ct.VACATION_OFF
+            sentence = (
+                ct.VACATION_ON.format(games=texts.plural(len(changed), "turn"))
+                if on
+                else ct.VACATION_OFF
+            )
             await interaction.response.send_message(sentence, ephemeral=True)
             for game_id in changed:
                 await self._publish(game_id)

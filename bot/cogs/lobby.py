@@ -20,7 +20,7 @@ import engine
 import render
 from engine.autopilot import autopilot_action
 
-from .. import embeds, texts
+from .. import embeds, pictures, texts
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..games import GameService, UserError
 from ..replies import answering
@@ -223,9 +223,19 @@ class Lobby(commands.Cog, name="Lobby"):
     @ps.command(name="status", description="Show the game in this channel")
     async def status(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
-            game = await self.games.live_game(interaction.channel_id or 0)
+            game = await self.games.shown_game(interaction.channel_id or 0)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
+            if game.status == "abandoned":
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                state = await self.games.state(game)  # a started game: it has a config
+                png = await asyncio.to_thread(
+                    pictures.board_png, state, names=[s.name for s in game.seats]
+                )
+                file = discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE)
+                embed = embeds.ended_embed(game, state)
+                await interaction.followup.send(embed=embed, file=file, ephemeral=True)
+                return
             if game.status == "lobby":
                 await interaction.response.send_message(
                     embed=embeds.lobby_embed(game), view=lobby_view(game), ephemeral=True

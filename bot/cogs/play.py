@@ -416,7 +416,9 @@ def suggestions(state: Any, current: str) -> list[str]:
     if parsed in legal:
         matches.append(parsed)
     matches += [n for n in legal if n.lower().startswith(typed) and n not in matches]
-    matches += [n for n in legal if typed in n.lower() and n not in matches]
+    # then those with a word starting with what was typed (`d4` offers `grow D4`; `g` offers no
+    # `buy large`): matching inside a word offers actions the player did not mean
+    matches += [n for n in legal if f" {typed}" in f" {n.lower()}" and n not in matches]
     offered = [prefix + n for n in matches]
     return [t for t in offered if len(t) <= MAX_CHOICE_LENGTH][:MAX_CHOICES]
 

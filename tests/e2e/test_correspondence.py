@@ -247,7 +247,7 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     it = await answered(
         await fake.slash(bob, "ps vacation", options={"mode": "on"}, channel_id=chan)
     )
-    assert it.ephemeral and it.content == ct.VACATION_ON.format(games=1)
+    assert it.ephemeral and it.content == ct.VACATION_ON.format(games="1 turn")
     await fake.wait_until(
         lambda: timer_field(bob_msg) == ct.TIMER_PAUSED.format(player=mention(bob)), 10, "paused"
     )

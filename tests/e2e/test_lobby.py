@@ -384,7 +384,10 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
         )
     )
     assert [name for name, _ in game_msg.attachments] == ["board.png"]
-    await refused(await fake.slash(bob, "ps status", channel_id=chan), texts.NO_GAME_HERE)
+    # /ps status still shows the abandoned game (issue 14: it said there was no game), privately.
+    status = await answered(await fake.slash(bob, "ps status", channel_id=chan))
+    assert status.ephemeral and status.embeds[0]["description"] == texts.GAME_ABANDONED
+    assert [name for name, _ in status.attachments] == ["board.png"]
     again = await new_lobby(fake, bob, chan)
     assert field(again, "Seats") == f"1. {mention(bob)}"
 

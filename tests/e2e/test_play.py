@@ -189,8 +189,10 @@ async def test_a_whole_game_against_cynthia_to_the_final_scores(
     expected = " and ".join(mention(alice) if w == "Alice" else "Cynthia" for w in winners)
     assert msg.content == f"The game is over. Congratulations, {expected}!"
     assert game_rows(bot) == [(1, "over", game_rows(bot)[0][2])]
+    # /ps status after the end shows the finished game privately (it said there was no game)
     it = await answered(await fake.slash(alice, "ps status", channel_id=chan))
-    assert it.content == texts.NO_GAME_HERE
+    assert it.ephemeral and it.content != texts.NO_GAME_HERE
+    assert it.embeds[0]["title"] == msg.embeds[0]["title"]
     assert fake.late_interactions == []
 
 
