@@ -79,6 +79,10 @@ _PRICE = tuple(
     tuple(None if left == 0 else PRICES[size][STORE_CAPACITY[size] - left] for left in range(5))
     for size in range(4)
 )
+_NEVER = 99  # a price no seat can pay: the column is empty
+_PRICE0, _PRICE1, _PRICE2, _PRICE3 = (
+    tuple(_NEVER if p is None else p for p in row) for row in _PRICE
+)
 #: Plant reach of a tree by size (1..3), per space.
 _REACH = (None, WITHIN[1], WITHIN[2], WITHIN[3])
 #: Grow and collect codes of the spaces in a mask chunk (as ``_B0`` .. ``_B2``).
@@ -100,6 +104,12 @@ def _plant_codes(key: int) -> tuple[int, ...]:
 
 _PILE_LEN = (0,) + tuple(len(PILES[k]) for k in (1, 2, 3, 4))
 _ALL_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
+
+
+def _photosynthesis_event(round_: int, sun: int, gains: list[int]) -> str:
+    """The facade's game-log line for a photosynthesis."""
+    parts = ", ".join(f"seat {i + 1} +{g}" for i, g in enumerate(gains))
+    return f"Round {round_}, sun at the {SUN_CORNER_NAMES[sun]} corner: photosynthesis {parts}."
 
 
 def code_of(action: Action) -> int:
@@ -202,7 +212,9 @@ class FastGame:
         )
         s.cynthia = self.decks
         s.ext = None
-        s.events = self.events
+        s.events = tuple(
+            e if isinstance(e, str) else _photosynthesis_event(*e) for e in self.events
+        )
         return s
 
     def copy(self) -> FastGame:
@@ -288,40 +300,34 @@ class FastGame:
 
     def legal(self) -> list[int]:
         """The legal action codes, in the order of ``engine.legal_actions``."""
-        phase = self.phase
-        if phase == 1:
-            if self.cyn[self.cur]:
-                return [self._cynthia()[0]]
-            return self._legal_play()
-        if phase == 2:
-            return []
-        if self.cyn[self.cur]:
-            return [self._cynthia()[0]]
-        free = BORDER_MASK & ~self.occupied()
-        return [PLACE_CODE + i for i in bitlist(free)]
-
-    def _legal_play(self) -> list[int]:
         seat = self.cur
+        if self.phase != 1 or self.cyn[seat]:
+            return self._legal_other()
         light = self.light[seat]
         b = 4 * seat
-        masks = self.masks
-        avail = self.avail
         store = self.store
-        act = self.activated
-        out: list[int] = []
-        for size in range(4):
-            price = _PRICE[size][store[b + size]]
-            if price is not None and price <= light:
-                out.append(BUY_CODE + size)
+        out = [
+            code
+            for code, price in (
+                (1, _PRICE0[store[b]]),
+                (2, _PRICE1[store[b + 1]]),
+                (3, _PRICE2[store[b + 2]]),
+                (4, _PRICE3[store[b + 3]]),
+            )
+            if price <= light
+        ]
         if light == 0:
             out.append(END_CODE)
             return out
+        masks = self.masks
+        avail = self.avail
+        act = self.activated
         shade = self.shade(self.sun) if self.config.shadow_rule else None
         if avail[b]:
-            m = masks
-            free = ~(act | m[0] | m[1] | m[2] | m[3] | m[4] | m[5] | m[6] | m[7])
-            for k in range(8, len(m)):
-                free &= ~m[k]
+            free = act
+            for x in masks:
+                free |= x
+            free = ~free
             cache = _PLANT_CACHE
             for size in (1, 2, 3):
                 src_mask = masks[b + size] & ~act
@@ -348,6 +354,15 @@ class FastGame:
                 out += _C0[spaces & 8191] + _C1[(spaces >> 13) & 8191] + _C2[spaces >> 26]
         out.append(END_CODE)
         return out
+
+    def _legal_other(self) -> list[int]:
+        """Setup, the end, and Cynthia's decisions."""
+        if self.phase == 2:
+            return []
+        if self.cyn[self.cur]:
+            return [self._cynthia()[0]]
+        free = BORDER_MASK & ~self.occupied()
+        return [PLACE_CODE + i for i in bitlist(free)]
 
     # -- Cynthia, through the facade -----------------------------------------------------
 
@@ -494,12 +509,7 @@ class FastGame:
         for seat, gain in enumerate(gains):
             if gain:
                 light[seat] = min(LIGHT_CAP, light[seat] + gain)
-        parts = ", ".join(f"seat {i + 1} +{g}" for i, g in enumerate(gains))
-        self.events = (
-            *self.events,
-            f"Round {self.round}, sun at the {SUN_CORNER_NAMES[self.sun]} corner: "
-            f"photosynthesis {parts}.",
-        )
+        self.events = (*self.events, (self.round, self.sun, gains))  # worded by to_state
 
     # -- the end -------------------------------------------------------------------------
 
