@@ -1,0 +1,117 @@
+"""The Expert's strength: whole games against Cynthia, the autopilot and itself (issue 18).
+
+Run: ``.venv/bin/python bench/expert_bench.py [--games N] [--budget 0.25] [--jobs 2]
+[--only NAME ...] [--rules base|moonlight|both]``.
+
+For each match it prints the Expert's wins (a shared win counts half), the win rate with its 95%
+Wilson interval, the goal, and in 2-seat games both sides' average score and tokens. The Expert
+takes seat 1 in even games and seat 2 in odd ones; game ``k`` uses seed ``k`` for the game and the
+Expert. Games run in ``--jobs`` processes. "Expansion" games play every Under the Moonlight mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.autopilot import autopilot_action  # noqa: E402
+from engine.expert import expert_action  # noqa: E402
+
+HARD = {"harder_grow_minus_one": True, "harder_score_trees": True}
+MOON = {"moon_animals": True, "elder_tree": True, "moonstones": True}
+#: name -> (opponent seats, Config options, opponent kind, goal win rate)
+MATCHES = {
+    "cynthia": (("cynthia",), {}, "cynthia", 0.80),
+    "cynthia-hard": (("cynthia",), HARD, "cynthia", 0.50),
+    "two-cynthias": (("cynthia", "cynthia"), {}, "cynthia", 0.60),
+    "autopilot": (("human",), {}, "autopilot", 0.95),
+    "quarter-budget": (("human",), {}, "expert/4", 0.65),
+}
+
+
+def play(args: tuple) -> tuple[float, int, int, int, int, int]:
+    """One game: ``(expert's result 1/0.5/0, its score, tokens, opponent score, tokens, seat)``."""
+    name, rules, k, budget = args
+    opponents, options, kind, _ = MATCHES[name]
+    n = 1 + len(opponents)
+    me = k % n
+    seats = list(opponents)
+    seats.insert(me, "human")
+    extra = MOON if rules == "moonlight" else {}
+    state = engine.new_game(engine.Config(seats=tuple(seats), **options, **extra), seed=k)
+    while not state.is_over:
+        seat = state.current_seat
+        if seat == me:
+            action = expert_action(state, budget_s=budget, seed=k)
+        elif state.seats[seat].kind == "cynthia":
+            action = engine.auto_action(state)
+        elif kind == "autopilot":
+            action = autopilot_action(state)
+        else:
+            action = expert_action(state, budget_s=budget / 4, seed=k + 1)
+        state = engine.apply(state, action)
+    winners = engine.winners(state)
+    result = 0.0 if me not in winners else 1.0 / len(winners)
+    sc = engine.scores(state)
+    other = (me + 1) % n
+    return (
+        result,
+        sc[me],
+        len(state.seats[me].tokens),
+        sc[other],
+        len(state.seats[other].tokens),
+        me,
+    )
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="games per match")
+    parser.add_argument("--budget", type=float, default=0.25, help="seconds per decision")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", nargs="*", choices=sorted(MATCHES), default=sorted(MATCHES))
+    parser.add_argument("--rules", choices=("base", "moonlight", "both"), default="both")
+    args = parser.parse_args()
+    rule_sets = ("base", "moonlight") if args.rules == "both" else (args.rules,)
+    print(f"Expert at {args.budget} s per decision, {args.games} games per match")
+    with Pool(args.jobs) as pool:
+        for rules in rule_sets:
+            for name in args.only:
+                t = time.perf_counter()
+                jobs = [(name, rules, k, args.budget) for k in range(args.games)]
+                results = pool.map(play, jobs)
+                wins = sum(r[0] for r in results)
+                lo, hi = wilson(wins, len(results))
+                goal = MATCHES[name][3]
+                line = (
+                    f"{rules:9} vs {name:14}: won {wins:g}/{len(results)} = "
+                    f"{wins / len(results):4.0%} (95% {lo:.0%}-{hi:.0%}; goal >= {goal:.0%})"
+                )
+                if len(MATCHES[name][0]) == 1:
+                    m = len(results)
+                    line += (
+                        f"; score {sum(r[1] for r in results) / m:.1f} vs "
+                        f"{sum(r[3] for r in results) / m:.1f}, tokens "
+                        f"{sum(r[2] for r in results) / m:.1f} vs {sum(r[4] for r in results) / m:.1f}"
+                    )
+                print(line + f" [{time.perf_counter() - t:.0f} s]", flush=True)
+
+
+if __name__ == "__main__":
+    main()
