@@ -9,11 +9,13 @@ The facade::
     engine.auto_action(state)        # Cynthia's decision when she is to act
     engine.light_for_sun(state, sun) # light each seat would collect with the sun at `sun`
     engine.scores(state)             # final-score formula on the current state
+    engine.expert_action(state, budget_s=1.0, seed=None)  # the Expert's decision
 """
 
 from . import moonlight  # noqa: F401 (registers the expansion's verbs)
 from .actions import Action, IllegalAction, parse_action, parse_actions
 from .config import CYNTHIA, HUMAN, Config
+from .expert import expert_action
 from .game import (
     apply,
     auto_action,
@@ -44,6 +46,7 @@ __all__ = [
     "apply",
     "auto_action",
     "check",
+    "expert_action",
     "grow_cost",
     "legal_actions",
     "light_for_sun",

@@ -294,7 +294,7 @@ def determinise_fast(g: FastGame, rnd: random.Random) -> FastGame:
             if deck is None:
                 decks.append(None)
             else:
-                cards = list(deck.cards)
+                cards = sorted(deck.cards)  # what is left is known; its order is not
                 rnd.shuffle(cards)
                 decks.append(type(deck)(tuple(cards), deck.half))
         d.decks = tuple(decks)

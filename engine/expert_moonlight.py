@@ -65,7 +65,7 @@ def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:
             if deck is None:
                 decks.append(None)
             else:
-                cards = list(deck.cards)
+                cards = sorted(deck.cards)  # what is left is known; its order is not
                 rnd.shuffle(cards)
                 decks.append(type(deck)(tuple(cards), deck.half))
         s.cynthia = tuple(decks)

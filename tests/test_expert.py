@@ -1,0 +1,71 @@
+"""The Expert (engine.expert_action): legal, deterministic, blind to hidden information."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import expert_action
+from engine.cynthia import Deck
+from engine.expert import Expert, token_at
+from engine.moonlight import BABIES, BEACHES, arrange
+
+
+def _mid_game(cfg: engine.Config, seed: int, decisions: int) -> engine.GameState:
+    """A position some decisions into a game played by the Expert at no budget and Cynthia."""
+    state = engine.new_game(cfg, seed=seed)
+    for _ in range(decisions):
+        if state.seats[state.current_seat].kind == "cynthia":
+            state = engine.apply(state, engine.auto_action(state))
+        else:
+            state = engine.apply(state, expert_action(state, budget_s=0, seed=seed))
+    while state.seats[state.current_seat].kind == "cynthia" or len(engine.legal_actions(state)) < 3:
+        state = engine.apply(state, engine.legal_actions(state)[0])
+    return state
+
+
+VS_CYNTHIA = engine.Config(seats=("human", "cynthia"))
+
+
+@pytest.mark.parametrize("decisions", [12, 40])
+def test_the_expert_plays_a_legal_action_the_same_each_time(decisions: int) -> None:
+    state = _mid_game(VS_CYNTHIA, 4, decisions)
+    first = expert_action(state, budget_s=0.05, seed=9)
+    assert first in engine.legal_actions(state)
+    assert expert_action(state, budget_s=0.05, seed=9) == first
+    assert "simulations" in first.explanation or "planned" in first.explanation
+    assert Expert(budget_s=0.05, seed=9).step(state) == first
+
+
+def test_cynthias_card_order_and_the_rng_are_not_read() -> None:
+    state = _mid_game(VS_CYNTHIA, 6, 30)
+    other = state.copy()
+    deck = state.cynthia[1]
+    other.cynthia = (None, Deck(tuple(reversed(deck.cards)), deck.half))
+    other.rng = state.rng ^ 0x5555
+    assert other != state
+    for seed in (1, 2, 3):
+        assert expert_action(other, budget_s=0.05, seed=seed) == expert_action(
+            state, budget_s=0.05, seed=seed
+        )
+
+
+def test_face_down_baby_turtles_are_not_read() -> None:
+    cfg = engine.Config(seats=("human", "human"), moon_animals=True)
+    state = engine.new_game(cfg, seed=3)
+    while state.phase == "setup":
+        state = engine.apply(state, expert_action(state, budget_s=0, seed=1))
+    state = arrange(state, animals={state.current_seat: ("turtle", "C3")})
+    labels = [engine.geometry.LABELS[i] for i in BEACHES[:6]]
+    one = arrange(state, beach=dict(zip(labels, BABIES[:6], strict=True)))
+    two = arrange(state, beach=dict(zip(labels, reversed(BABIES[2:]), strict=True)))
+    assert one != two
+    assert expert_action(one, budget_s=0.25, seed=5) == expert_action(two, budget_s=0.25, seed=5)
+
+
+def test_token_at_falls_to_poorer_piles() -> None:
+    taken = [0, 0, 7, 4, 3]  # the 2-leaf pile is empty, one 3-leaf token is left
+    assert token_at(taken, 3, 0) == 17
+    assert token_at(taken, 3, 1) == 14  # then the 1-leaf pile
+    assert token_at(taken, 2, 0) == 14
+    assert token_at([0, 9, 7, 5, 3], 4, 0) == 0
