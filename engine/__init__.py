@@ -10,15 +10,23 @@ The facade::
     engine.light_for_sun(state, sun) # light each seat would collect with the sun at `sun`
     engine.scores(state)             # final-score formula on the current state
     engine.expert_action(state, budget_s=1.0, seed=None)  # the Expert's decision
+
+Also: ``engine.observation(state, seat)`` and ``engine.hidden_information(config)`` (what a seat
+may see), ``engine.players`` (``Player.step``, ``play_until``), ``engine.turn_id(state)`` and
+``engine.can_undo(action)``.
 """
 
-from . import moonlight  # noqa: F401 (registers the expansion's verbs)
+from . import (
+    moonlight,  # noqa: F401 (registers the expansion's verbs)
+    players,
+)
 from .actions import Action, IllegalAction, parse_action, parse_actions
 from .config import CYNTHIA, HUMAN, Config
 from .expert import expert_action
 from .game import (
     apply,
     auto_action,
+    can_undo,
     check,
     grow_cost,
     legal_actions,
@@ -29,8 +37,10 @@ from .game import (
     score_parts,
     scores,
     shadow_map,
+    turn_id,
     winners,
 )
+from .observe import hidden_information, observation
 from .record import Record, replay
 from .state import GameState, SeatState
 
@@ -45,19 +55,24 @@ __all__ = [
     "SeatState",
     "apply",
     "auto_action",
+    "can_undo",
     "check",
     "expert_action",
     "grow_cost",
+    "hidden_information",
     "legal_actions",
     "light_for_sun",
     "new_game",
+    "observation",
     "next_photosynthesis_sun",
     "next_price",
     "parse_action",
     "parse_actions",
+    "players",
     "replay",
     "score_parts",
     "scores",
     "shadow_map",
+    "turn_id",
     "winners",
 ]

@@ -49,6 +49,12 @@ def _space(i: int) -> str:
     return LABELS[i]
 
 
+#: Verbs a player may take back within the turn (``engine.can_undo``); layers add theirs.
+UNDOABLE_VERBS: set[str] = {"buy", "plant", "grow", "collect"}
+
+#: Verbs a layer adds -> the rules they come from, for refusing them in a game without them.
+VERB_OWNERS: dict[str, str] = {}
+
 #: verb -> function from args to canonical text.
 FORMATTERS: dict[str, Callable[[tuple], str]] = {
     "place": lambda a: f"place {_space(a[0])}",
@@ -169,6 +175,14 @@ def parse_action(text: str | Action) -> Action:
             f"'{words[0]}' is not an action. Try place, buy, plant, grow, collect or end."
         )
     return Action(verb, PARSERS[verb](words[1:]))
+
+
+def not_in_game(verb: str) -> str:
+    """The sentence refusing a verb the current game's rules do not have."""
+    owner = VERB_OWNERS.get(verb)
+    if owner is None:
+        return f"'{verb}' is not an action of this game."
+    return f"'{verb}' is an action of {owner}, which this game does not use."
 
 
 def parse_actions(text: str) -> list[Action]:

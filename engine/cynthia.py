@@ -32,6 +32,7 @@ from .geometry import (
     WITHIN,
     bits,
 )
+from .layers import Layer, register
 from .light import light_from_masks, shade_masks
 from .pieces import COLLECT_COST, LARGE, PLANT_COST, PLANT_RANGE, SEED
 from .rng import shuffled
@@ -482,3 +483,23 @@ def final_collects(s) -> None:
             f"After the last round Cynthia (seat {seat + 1}) collects her large tree on "
             f"{LABELS[space]} for free ({how}): {got}.",
         )
+
+
+@register
+class CynthiaLayer(Layer):
+    """Cynthia seats as a rule layer."""
+
+    name = "cynthia"
+
+    @classmethod
+    def applies(cls, config) -> bool:
+        return CYNTHIA in config.seats
+
+    def hidden(self, config) -> dict[str, str]:
+        return {"cynthia.deck": "the order of each Cynthia's action cards"}
+
+    def observe(self, state, seat, d: dict) -> None:
+        d["cynthia"] = [
+            None if x is None else {"cards_left": len(x["deck"]), "half": x["half"]}
+            for x in d["cynthia"]
+        ]

@@ -282,22 +282,23 @@ def greedy_turn(g: FastGame) -> None:
 # -- hidden information ---------------------------------------------------------------------
 
 
-def determinise_fast(g: FastGame, rnd: random.Random) -> FastGame:
-    """A copy where what no seat sees is drawn afresh: Cynthia's card order and the RNG.
+def fresh_decks(decks: tuple, rnd: random.Random) -> tuple:
+    """Cynthia's decks as a seat sees them (``engine.observation``): how many cards are left and
+    the half in use. Which cards, and their order, are drawn afresh."""
+    from .cynthia import cards  # noqa: PLC0415
 
-    Each Cynthia keeps the cards still in her deck (the drawn ones were seen), in a new order.
-    """
+    ids = sorted(cards())
+    return tuple(
+        None if deck is None else type(deck)(tuple(rnd.sample(ids, len(deck.cards))), deck.half)
+        for deck in decks
+    )
+
+
+def determinise_fast(g: FastGame, rnd: random.Random) -> FastGame:
+    """A copy where what no seat sees is drawn afresh: Cynthia's cards and the RNG."""
     d = g.copy()
-    if g.decks and any(deck is not None for deck in g.decks):
-        decks = []
-        for deck in g.decks:
-            if deck is None:
-                decks.append(None)
-            else:
-                cards = sorted(deck.cards)  # what is left is known; its order is not
-                rnd.shuffle(cards)
-                decks.append(type(deck)(tuple(cards), deck.half))
-        d.decks = tuple(decks)
+    if any(deck is not None for deck in g.decks):
+        d.decks = fresh_decks(g.decks, rnd)
     d.rng = rnd.getrandbits(64)
     return d
 

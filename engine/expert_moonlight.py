@@ -14,7 +14,7 @@ import random
 
 from .actions import Action
 from .config import CYNTHIA
-from .expert import fast_values, margin
+from .expert import fast_values, fresh_decks, margin
 from .game import apply, legal_actions, light_for_sun, score_parts, scores
 from .moonlight import ANIMALS, BABIES
 from .pieces import PILES
@@ -59,16 +59,8 @@ def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:
     """A copy where what ``seat`` cannot see is drawn afresh (see the module docstring)."""
     s = state.copy()
     s.rng = rnd.getrandbits(64)
-    if s.cynthia and any(d is not None for d in s.cynthia):
-        decks = []
-        for deck in s.cynthia:
-            if deck is None:
-                decks.append(None)
-            else:
-                cards = sorted(deck.cards)  # what is left is known; its order is not
-                rnd.shuffle(cards)
-                decks.append(type(deck)(tuple(cards), deck.half))
-        s.cynthia = tuple(decks)
+    if any(deck is not None for deck in s.cynthia):
+        s.cynthia = fresh_decks(s.cynthia, rnd)
     ext = s.ext
     if ext is None:
         return s
@@ -78,20 +70,22 @@ def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:
         rnd.shuffle(pool)
         ext = ext._replace(beach=tuple((i, pool[k]) for k, (i, _) in enumerate(ext.beach)))
     if any(ext.dealt):
+        # Another seat's animal shows once it stands on the board; until then it is in hand.
         mine = set(ext.dealt[seat])
-        chosen = {a for k, a in enumerate(ext.animal) if a >= 0 and k != seat}
-        pool = [a for a in range(len(ANIMALS)) if a not in mine and a not in chosen]
+        shown = {a for k, a in enumerate(ext.animal) if k != seat and ext.at[k] >= 0}
+        pool = [a for a in range(len(ANIMALS)) if a not in mine and a not in shown]
         rnd.shuffle(pool)
-        dealt = []
+        dealt, animal = list(ext.dealt), list(ext.animal)
         for k, pair in enumerate(ext.dealt):
             if k == seat or not pair:
-                dealt.append(pair)
                 continue
-            keep = [ext.animal[k]] if ext.animal[k] >= 0 else []
+            keep = [ext.animal[k]] if ext.at[k] >= 0 else []
             while len(keep) < 2:
                 keep.append(pool.pop())
-            dealt.append(tuple(sorted(keep)))
-        ext = ext._replace(dealt=tuple(dealt))
+            if ext.animal[k] >= 0 and ext.at[k] < 0:
+                animal[k] = keep[0]  # kept but not yet placed: which one is unseen
+            dealt[k] = tuple(sorted(keep))
+        ext = ext._replace(dealt=tuple(dealt), animal=tuple(animal))
     s.ext = ext
     return s
 

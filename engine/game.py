@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from . import cynthia
-from .actions import Action, IllegalAction, parse_action, validate
+from .actions import (
+    UNDOABLE_VERBS,
+    VERB_OWNERS,
+    Action,
+    IllegalAction,
+    not_in_game,
+    parse_action,
+    validate,
+)
 from .config import CYNTHIA, Config
 from .geometry import BORDER_MASK, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN, bits
 from .light import light_from_masks, shade_masks, shadow_heights
@@ -663,8 +671,8 @@ def check(state: GameState, action: Action) -> str | None:
 def _rule_check(state: GameState, action: Action) -> str | None:
     """``check`` for a well-formed action in a game still running."""
     rule = CHECKS.get(action.verb)
-    if rule is None:
-        return f"'{action.verb}' is not an action of this game."
+    if rule is None or (state.ext is None and action.verb in VERB_OWNERS):
+        return not_in_game(action.verb)
     if state.ext is not None:
         return moonlight.check(state, action, rule)
     return rule(state, action)
@@ -697,6 +705,25 @@ def apply(state: GameState, action: Action | str) -> GameState:
 def perform_unchecked(state: GameState, action: Action) -> GameState:
     """Perform an action already known to be legal (the automa's own decisions)."""
     return PERFORMERS[action.verb](state, action)
+
+
+def turn_id(state: GameState) -> str:
+    """Identifies one turn: the same while one seat plays its turn, different after.
+
+    In play a seat has one turn per round; each setup decision is a turn of its own; once the
+    game is over it is ``"over"``. A short string, fit for a component id or a log.
+    """
+    if state.phase == OVER:
+        return "over"
+    if state.phase == SETUP:
+        return f"setup:{state.setup_step}:{state.current_seat}"
+    return f"play:{state.round}:{state.current_seat}"
+
+
+def can_undo(action: Action | str) -> bool:
+    """Whether a player may take ``action`` back within the turn: it reveals nothing hidden,
+    draws nothing at random and involves no other seat (buy, plant, grow, collect, move)."""
+    return parse_action(action).verb in UNDOABLE_VERBS
 
 
 def auto_action(state: GameState) -> Action | None:

@@ -17,7 +17,15 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from . import game as G
-from .actions import ARG_KINDS, FORMATTERS, PARSERS, VERB_WORDS, Action
+from .actions import (
+    ARG_KINDS,
+    FORMATTERS,
+    PARSERS,
+    UNDOABLE_VERBS,
+    VERB_OWNERS,
+    VERB_WORDS,
+    Action,
+)
 from .config import CYNTHIA, HUMAN, Config
 from .geometry import (
     LABEL_INDEX,
@@ -27,6 +35,7 @@ from .geometry import (
     RING_MASK,
     bits,
 )
+from .layers import Layer, register
 from .light import FULL_RAY_MASK, SHADOW_MASK
 from .moon import (
     BEACHES,
@@ -776,6 +785,12 @@ def _register() -> None:
     )  # fmt: skip
     # Well-formedness of Action objects (actions.validate): the one-space verbs by kind; the
     # others (animal, use) by reading their canonical text back.
+    UNDOABLE_VERBS.add("move")
+    VERB_OWNERS.update(
+        dict.fromkeys(("animal", "settle", "move", "use"), "Under the Moonlight's forest animals")
+    )
+    VERB_OWNERS["elder"] = "Under the Moonlight's Great Elder Tree"
+    VERB_OWNERS["moonstone"] = "Under the Moonlight's moonstones"
     ARG_KINDS.update({verb: ("space",) for verb in ("settle", "elder", "moonstone", "move")})
     G.CHECKS.update(
         {
@@ -808,3 +823,30 @@ def _register() -> None:
 
 
 _register()
+
+
+@register
+class MoonlightLayer(Layer):
+    """Under the Moonlight as a rule layer (any of its three modes)."""
+
+    name = "moonlight"
+
+    @classmethod
+    def applies(cls, config: Config) -> bool:
+        return config.expansion
+
+    def hidden(self, config: Config) -> dict[str, str]:
+        out = {}
+        if config.moon_animals:
+            out["moonlight.seats.dealt"] = "the two animals dealt to each other seat"
+            out["moonlight.beach"] = "which Baby Turtle token lies face down on each beach"
+        return out
+
+    def observe(self, state: GameState, seat: int | None, d: dict) -> None:
+        ml = d["moonlight"]
+        ml["beach"] = sorted(ml["beach"])  # the spaces only: the tokens lie face down
+        for k, x in enumerate(ml["seats"]):
+            if k != seat:
+                x["dealt"] = []
+                if x["space"] is None:
+                    x["animal"] = None  # kept in hand until it is placed

@@ -37,13 +37,17 @@ def test_the_expert_plays_a_legal_action_the_same_each_time(decisions: int) -> N
     assert Expert(budget_s=0.05, seed=9).step(state) == first
 
 
-def test_cynthias_card_order_and_the_rng_are_not_read() -> None:
+def test_only_what_the_seat_observes_is_read() -> None:
+    """Cynthia's cards (which and in what order) and the RNG differ; the observation does not."""
     state = _mid_game(VS_CYNTHIA, 6, 30)
     other = state.copy()
     deck = state.cynthia[1]
-    other.cynthia = (None, Deck(tuple(reversed(deck.cards)), deck.half))
+    unseen = [c for c in range(1, 15) if c not in deck.cards][: len(deck.cards)]
+    swapped = unseen + list(deck.cards)[len(unseen) :]
+    other.cynthia = (None, Deck(tuple(reversed(swapped)), deck.half))
     other.rng = state.rng ^ 0x5555
     assert other != state
+    assert engine.observation(other, 0) == engine.observation(state, 0)
     for seed in (1, 2, 3):
         assert expert_action(other, budget_s=0.05, seed=seed) == expert_action(
             state, budget_s=0.05, seed=seed
@@ -60,6 +64,7 @@ def test_face_down_baby_turtles_are_not_read() -> None:
     one = arrange(state, beach=dict(zip(labels, BABIES[:6], strict=True)))
     two = arrange(state, beach=dict(zip(labels, reversed(BABIES[2:]), strict=True)))
     assert one != two
+    assert engine.observation(one, one.current_seat) == engine.observation(two, two.current_seat)
     assert expert_action(one, budget_s=0.25, seed=5) == expert_action(two, budget_s=0.25, seed=5)
 
 
