@@ -147,6 +147,8 @@ def _margin_game(args: tuple) -> float:
 TUNE_CONFIGS = CONFIGS[:5]
 #: The human weights the tuning moves (index into the weight vector) and their step.
 TUNED = (1, 2, 3, 4, 6, 9, 10)
+#: The shape parameters the tuning moves, and their first step.
+PARAM_STEPS = {"discount": 0.03, "share": 0.3, "buy": 0.2}
 
 
 def tune_human(pool: Pool, w: dict, games: int, passes: int) -> dict:
@@ -161,14 +163,26 @@ def tune_human(pool: Pool, w: dict, games: int, passes: int) -> dict:
     print(f"start: mean margin {best:+.2f}")
     step = 0.3
     for p in range(passes):
-        for j in TUNED:
+        for j in TUNED + tuple(PARAM_STEPS):
             for sign in (1, -1):
-                trial = {k: v[:] for k, v in w.items()}
-                trial["human"][j] += sign * step * max(0.3, abs(trial["human"][j]))
+                trial = {
+                    "human": w["human"][:],
+                    "cynthia": w["cynthia"],
+                    "params": dict(w["params"]),
+                }
+                if isinstance(j, str):
+                    trial["params"][j] = max(
+                        0.0, trial["params"][j] + sign * PARAM_STEPS[j] * step / 0.3
+                    )
+                else:
+                    trial["human"][j] += sign * step * max(0.3, abs(trial["human"][j]))
                 value = score(trial)
                 if value > best:
                     best, w = value, trial
-                    print(f"pass {p + 1}: weight {j} -> {w['human'][j]:.3f}: {best:+.2f}")
+                    print(
+                        f"pass {p + 1}: {j} -> {trial['params'] if isinstance(j, str) else w['human'][j]}: {best:+.2f}",
+                        flush=True,
+                    )
                     break
         step /= 2
     return w
@@ -181,7 +195,12 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    w = {k: v[:] for k, v in expert.weights().items()}
+    shipped = expert.weights()
+    w = {
+        "human": shipped["human"][:],
+        "cynthia": shipped["cynthia"][:],
+        "params": dict(shipped["params"]),
+    }
     with Pool(args.jobs) as pool:
         t = time.perf_counter()
         w = tune_human(pool, w, args.tune_games, args.passes)
@@ -196,6 +215,7 @@ def main() -> None:
         "note": "weights[:n] constant, weights[n:] times phase; fitted by bench/expert_train.py",
         "human": [round(x, 5) for x in w["human"]],
         "cynthia": [round(x, 5) for x in w["cynthia"]],
+        "params": {k: round(v, 4) for k, v in w["params"].items()},
     }
     WEIGHTS_PATH.write_text(json.dumps(data, indent=1) + "\n")
     n = expert.N_FEATURES

@@ -59,8 +59,10 @@ N_FEATURES = len(FEATURES)
 HUMAN_COST = (10, 9, 7, 4)
 #: What buying a missing piece of each size costs, about (the middle of its column's prices).
 BUY_ESTIMATE = (1.5, 2.5, 3.5, 4.5)
-#: A token due in ``t`` turns counts ``DISCOUNT ** t`` (later plans are less sure).
-DISCOUNT = 0.93
+#: Shape parameters of ``future_tokens``, fitted with the weights: a token due in ``t`` turns
+#: counts ``discount ** t``; each soil's pile goes to the seats in turn, ``share`` collects of the
+#: others for each of ours per seat; ``buy`` scales the purchase estimates.
+DEFAULT_PARAMS = {"discount": 0.93, "share": 1.0, "buy": 1.0}
 _PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
 
@@ -68,22 +70,25 @@ _override: dict[str, list[float]] = {}
 
 
 @cache
-def _shipped_weights() -> dict[str, list[float]]:
+def _shipped_weights() -> dict:
     text = resources.files("engine").joinpath("expert_weights.json").read_text()
     data = json.loads(text)
-    return {kind: [float(x) for x in data[kind]] for kind in ("human", "cynthia")}
+    out = {kind: [float(x) for x in data[kind]] for kind in ("human", "cynthia")}
+    out["params"] = {**DEFAULT_PARAMS, **data.get("params", {})}
+    return out
 
 
-def weights() -> dict[str, list[float]]:
-    """The fitted weights by seat kind: ``2 * N_FEATURES`` numbers (constant, then x phase)."""
+def weights() -> dict:
+    """The fitted weights by seat kind: ``2 * N_FEATURES`` numbers (constant, then x phase),
+    and ``params`` (see ``DEFAULT_PARAMS``)."""
     return _override or _shipped_weights()
 
 
-def use_weights(w: dict[str, list[float]] | None) -> None:
+def use_weights(w: dict | None) -> None:
     """Play with other weights (the training script's candidates); None: the shipped ones."""
     _override.clear()
     if w:
-        _override.update(w)
+        _override.update({"params": DEFAULT_PARAMS, **w})
 
 
 # -- features -------------------------------------------------------------------------------
@@ -121,6 +126,9 @@ def seat_features(
     Cynthia's costs per target size (her pieces are all available).
     """
     b = 4 * seat
+    params = weights()["params"]
+    discount, buy = params["discount"], params["buy"]
+    offset_step = max(1.0, params["share"] * (n_seats - 1) + 1)
     budget = light + sum(incomes[:rounds_left])
     spare = list(avail)
     used = [0, 0, 0, 0, 0]
@@ -138,7 +146,7 @@ def seat_features(
             base_cost = HUMAN_COST[size]
         else:
             base_cost = sum(grow_costs[t] for t in range(size + 1, 4)) + 4
-        factor = DISCOUNT**turns
+        factor = discount**turns
         for i in sorted(bits(m), key=lambda i: -LEAVES[i]):
             cost = base_cost
             if grow_costs is None:
@@ -146,12 +154,12 @@ def seat_features(
                     if spare[t] > 0:
                         spare[t] -= 1
                     else:
-                        cost += BUY_ESTIMATE[t]
+                        cost += buy * BUY_ESTIMATE[t]
             if cost > budget:
                 waiting += 1
                 continue
             leaves = LEAVES[i]
-            value = token_at(taken, leaves, used[leaves] * n_seats)
+            value = token_at(taken, leaves, int(used[leaves] * offset_step))
             used[leaves] += 1
             budget -= cost
             future += value * factor

@@ -74,3 +74,15 @@ def test_token_at_falls_to_poorer_piles() -> None:
     assert token_at(taken, 3, 1) == 14  # then the 1-leaf pile
     assert token_at(taken, 2, 0) == 14
     assert token_at([0, 9, 7, 5, 3], 4, 0) == 0
+
+
+def test_the_expert_is_a_player_for_play_until() -> None:
+    from engine.players import CynthiaPlayer, Player, play_until, turn_over
+
+    expert = Expert(budget_s=0.02, seed=1)
+    assert isinstance(expert, Player)
+    state = _mid_game(VS_CYNTHIA, 2, 20)
+    after, actions = play_until(state, [expert, CynthiaPlayer()], turn_over(state))
+    assert actions[-1] == engine.Action("end")
+    assert all(a.verb != "end" for a in actions[:-1])
+    assert engine.turn_id(after) != engine.turn_id(state)
