@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import resource
 import sys
 import time
+import tracemalloc
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -71,6 +73,23 @@ def play(args: tuple) -> tuple[float, int, int, int, int, int]:
     )
 
 
+def memory_at(budget: float) -> tuple[float, float]:
+    """``(peak traced MB of one decision, process peak RSS MB)`` for a mid-game decision of a
+    2-seat game against Cynthia at ``budget`` (run in a fresh worker process)."""
+    state = engine.new_game(engine.Config(seats=("human", "cynthia")), seed=11)
+    while state.round < 7 or state.current_seat != 0:
+        if state.current_seat == 0:
+            action = expert_action(state, budget_s=0, seed=1)
+        else:
+            action = engine.auto_action(state)
+        state = engine.apply(state, action)
+    tracemalloc.start()
+    expert_action(state, budget_s=budget, seed=1)
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return peak, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
@@ -90,6 +109,12 @@ def main() -> None:
     args = parser.parse_args()
     rule_sets = ("base", "moonlight") if args.rules == "both" else (args.rules,)
     print(f"Expert at {args.budget} s per decision, {args.games} games per match")
+    with Pool(1, maxtasksperchild=1) as pool:
+        peak, rss = pool.apply(memory_at, (2.0,))
+    print(
+        f"memory of one decision at the strong budget (2 s): {peak:.1f} MB traced peak, "
+        f"{rss:.0f} MB process peak RSS (goal < 200 MB per game)"
+    )
     with Pool(args.jobs) as pool:
         for rules in rule_sets:
             for name in args.only:

@@ -34,8 +34,8 @@ from importlib import resources
 
 from .actions import Action
 from .config import CYNTHIA
-from .fast import ACTIONS, CODES, END_CODE, FastGame
-from .geometry import LEAVES, bits
+from .fast import ACTIONS, CODES, END_CODE, FastGame, bitlist
+from .geometry import RING_MASK
 from .pieces import PILES
 from .state import GameState
 
@@ -113,23 +113,24 @@ def seat_features(
     rounds_left: int,
     taken,
     n_seats: int,
-    incomes: list[int],
+    incomes: tuple[int, int],
     grow_costs: tuple[int, ...] | None,
+    params: dict[str, float],
 ) -> list[float]:
     """One seat's features (``FEATURES``).
 
     ``future_tokens``: the tokens its pieces can still become before the end, larger pieces
-    first, while the light it has and will collect (``incomes`` per round left) pays for the
-    grows, the purchases and the collects; each discounted by the turns it needs, and each soil's
-    pile shared with the other seats. ``spare_light``: the light left over after those plans.
-    ``grow_costs`` is None for a human seat (grow into size t costs t, pieces are bought), or
-    Cynthia's costs per target size (her pieces are all available).
+    first (then richer soil), while the light it has and will collect (``incomes``: all the
+    rounds left, the next round) pays for the grows, the purchases and the collects; each
+    discounted by the turns it needs, and each soil's pile shared with the other seats.
+    ``spare_light``: the light left over after those plans. ``grow_costs`` is None for a human
+    seat (grow into size t costs t, pieces are bought), or Cynthia's costs per target size (her
+    pieces are all available).
     """
     b = 4 * seat
-    params = weights()["params"]
     discount, buy = params["discount"], params["buy"]
     offset_step = max(1.0, params["share"] * (n_seats - 1) + 1)
-    budget = light + sum(incomes[:rounds_left])
+    budget = light + incomes[0]
     spare = list(avail)
     used = [0, 0, 0, 0, 0]
     future = 0.0
@@ -147,24 +148,23 @@ def seat_features(
         else:
             base_cost = sum(grow_costs[t] for t in range(size + 1, 4)) + 4
         factor = discount**turns
-        for i in sorted(bits(m), key=lambda i: -LEAVES[i]):
-            cost = base_cost
-            if grow_costs is None:
-                for t in range(size + 1, 4):
-                    if spare[t] > 0:
-                        spare[t] -= 1
-                    else:
-                        cost += buy * BUY_ESTIMATE[t]
-            if cost > budget:
-                waiting += 1
-                continue
-            leaves = LEAVES[i]
-            value = token_at(taken, leaves, int(used[leaves] * offset_step))
-            used[leaves] += 1
-            budget -= cost
-            future += value * factor
-    income = incomes[0] if rounds_left >= 1 else 0
-    return [future, budget, float(light), float(income), float(waiting), 1.0]
+        for leaves in (4, 3, 2, 1):
+            for _ in bitlist(m & RING_MASK[leaves]):
+                cost = base_cost
+                if grow_costs is None:
+                    for t in range(size + 1, 4):
+                        if spare[t] > 0:
+                            spare[t] -= 1
+                        else:
+                            cost += buy * BUY_ESTIMATE[t]
+                if cost > budget:
+                    waiting += 1
+                    continue
+                value = token_at(taken, leaves, int(used[leaves] * offset_step))
+                used[leaves] += 1
+                budget -= cost
+                future += value * factor
+    return [future, budget, float(light), float(incomes[1]), float(waiting), 1.0]
 
 
 def predict(w: list[float], f: list[float], phase: float) -> float:
@@ -175,21 +175,26 @@ def predict(w: list[float], f: list[float], phase: float) -> float:
     return total
 
 
-def _incomes(g: FastGame, rounds_left: int) -> list[list[int]]:
-    """Per round left, the light each seat collects on this board (three suns, then repeated)."""
+def _incomes(g: FastGame, rounds_left: int) -> list[tuple[int, int]]:
+    """Per seat: the light it collects on this board over the rounds left (the next three suns
+    exactly, then repeated), and in the next round."""
+    if rounds_left <= 0:
+        return [(0, 0)] * g.n
     k = min(3, rounds_left)
-    exact = [g.light_for_sun((g.sun + j) % 6) for j in range(1, k + 1)]
-    out = exact[:]
-    while len(out) < rounds_left:
-        out.append(exact[len(out) % k])
-    return out
+    exact = g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])
+    cycles, rest = divmod(rounds_left, k)
+    return [
+        (cycles * sum(e[s] for e in exact) + sum(e[s] for e in exact[:rest]), exact[0][s])
+        for s in range(g.n)
+    ]
 
 
 def fast_features(g: FastGame) -> list[list[float]]:
     """Every seat's features on a fast position."""
     rounds_left = g.config.last_round - g.round
-    per_round = _incomes(g, rounds_left) if rounds_left > 0 else []
+    incomes = _incomes(g, rounds_left)
     cfg = g.config
+    params = weights()["params"]
     cyn_costs = tuple(
         0 if t == 0 else 2 * t + cfg.easier_grow_plus_one - cfg.harder_grow_minus_one
         for t in range(4)
@@ -203,8 +208,9 @@ def fast_features(g: FastGame) -> list[list[float]]:
             rounds_left,
             g.taken,
             g.n,
-            [inc[s] for inc in per_round],
+            incomes[s],
             cyn_costs if g.cyn[s] else None,
+            params,
         )
         for s in range(g.n)
     ]
@@ -333,9 +339,9 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     """The action to play and a sentence saying what the search expects."""
     seat = g.cur
     sims = max(1, round(budget_s * SIMULATIONS_PER_SECOND))
-    width = 4 if budget_s < 0.5 else 6
+    width = min(8, 2 + sims // 10)  # more budget: a wider beam and more plans simulated
     plans = plan_turn(g, seat, width=width)
-    k = min(len(plans), 3 + (sims >= 40) + (sims >= 120) + (sims >= 300))
+    k = min(len(plans), 2 + sims // 20, 8)
     candidates = [codes for _, codes in plans[:k]]
     if len(candidates) == 1 or sims < 2:
         best = candidates[0]

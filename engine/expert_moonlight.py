@@ -39,8 +39,8 @@ class StateView:
         self.avail = [x for s in state.seats for x in s.available]
         self.taken = [0] + [len(PILES[k]) - len(state.piles[k]) for k in (1, 2, 3, 4)]
 
-    def light_for_sun(self, sun: int) -> list[int]:
-        return light_for_sun(self.state, sun)
+    def light_for_suns(self, suns: list[int]) -> list[list[int]]:
+        return [light_for_sun(self.state, sun) for sun in suns]
 
     def scores(self) -> list[int]:
         return scores(self.state)
@@ -130,7 +130,7 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
     if state.phase != "play":
         best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
         return best, "the setup choice worth most"
-    width = max(1, round(budget_s * 8))
+    width = max(1, round(budget_s * 24))
     plans = plan_turn(d, seat, width)
     value, acts = plans[0]
     if not acts:

@@ -274,6 +274,32 @@ class FastGame:
         trees = s1 | s2
         return (trees, trees, s2, s3)
 
+    def light_for_suns(self, suns: list[int]) -> list[list[int]]:
+        """``light_for_sun`` for several sun positions, walking the trees once."""
+        tables = [SHADOW_MASK[sun] for sun in suns]
+        k = len(suns)
+        s1, s2, s3 = [0] * k, [0] * k, [0] * k
+        masks = self.masks
+        for base in range(0, 4 * self.n, 4):
+            for size, acc in ((3, s3), (2, s2), (1, s1)):
+                for i in bitlist(masks[base + size]):
+                    for j in range(k):
+                        acc[j] |= tables[j][i][size]
+        out = []
+        for j in range(k):
+            t3 = s3[j]
+            t2 = s2[j] | t3
+            t1 = s1[j] | t2
+            out.append(
+                [
+                    (masks[b + 1] & ~t1).bit_count()
+                    + 2 * (masks[b + 2] & ~t2).bit_count()
+                    + 3 * (masks[b + 3] & ~t3).bit_count()
+                    for b in range(0, 4 * self.n, 4)
+                ]
+            )
+        return out
+
     def light_for_sun(self, sun: int) -> list[int]:
         _, s1, s2, s3 = self.shade(sun)
         masks = self.masks

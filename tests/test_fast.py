@@ -53,6 +53,8 @@ def test_fast_path_matches_the_facade(name: str, seed: int) -> None:
         rebuilt = FastGame.from_state(state)
         assert [ACTIONS[c] for c in carried.legal()] == legal
         assert [ACTIONS[c] for c in rebuilt.legal()] == legal
+        suns = [(state.sun + k) % 6 for k in range(3)]
+        assert carried.light_for_suns(suns) == [engine.light_for_sun(state, s) for s in suns]
         action = _favour(rnd, legal)
         collects += action.verb == "collect"
         before = carried.copy()
