@@ -36,12 +36,14 @@ MATCHES = {
     "autopilot": (("human",), {}, "autopilot", 0.95),
     "quarter-budget": (("human",), {}, "expert/4", 0.65),
 }
+#: Matches for calibration only (not in the default list): against the plan search alone.
+EXTRA = {"no-playouts": (("human",), {}, "expert/0", None)}
 
 
 def play(args: tuple) -> tuple[float, int, int, int, int, int]:
     """One game: ``(expert's result 1/0.5/0, its score, tokens, opponent score, tokens, seat)``."""
     name, rules, k, budget = args
-    opponents, options, kind, _ = MATCHES[name]
+    opponents, options, kind, _ = {**MATCHES, **EXTRA}[name]
     n = 1 + len(opponents)
     me = k % n
     seats = list(opponents)
@@ -56,6 +58,8 @@ def play(args: tuple) -> tuple[float, int, int, int, int, int]:
             action = engine.auto_action(state)
         elif kind == "autopilot":
             action = autopilot_action(state)
+        elif kind == "expert/0":
+            action = expert_action(state, budget_s=0, seed=k + 1)
         else:
             action = expert_action(state, budget_s=budget / 4, seed=k + 1)
         state = engine.apply(state, action)
@@ -104,17 +108,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games per match")
     parser.add_argument("--budget", type=float, default=0.25, help="seconds per decision")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--only", nargs="*", choices=sorted(MATCHES), default=sorted(MATCHES))
+    parser.add_argument(
+        "--only", nargs="*", choices=sorted({**MATCHES, **EXTRA}), default=list(MATCHES)
+    )
     parser.add_argument("--rules", choices=("base", "moonlight", "both"), default="both")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
     rule_sets = ("base", "moonlight") if args.rules == "both" else (args.rules,)
     print(f"Expert at {args.budget} s per decision, {args.games} games per match")
-    with Pool(1, maxtasksperchild=1) as pool:
-        peak, rss = pool.apply(memory_at, (2.0,))
-    print(
-        f"memory of one decision at the strong budget (2 s): {peak:.1f} MB traced peak, "
-        f"{rss:.0f} MB process peak RSS (goal < 200 MB per game)"
-    )
+    if not args.no_memory:
+        with Pool(1, maxtasksperchild=1) as pool:
+            peak, rss = pool.apply(memory_at, (2.0,))
+        print(
+            f"memory of one decision at the strong budget (2 s): {peak:.1f} MB traced peak, "
+            f"{rss:.0f} MB process peak RSS (goal < 200 MB per game)"
+        )
     with Pool(args.jobs) as pool:
         for rules in rule_sets:
             for name in args.only:
@@ -123,12 +131,13 @@ def main() -> None:
                 results = pool.map(play, jobs)
                 wins = sum(r[0] for r in results)
                 lo, hi = wilson(wins, len(results))
-                goal = MATCHES[name][3]
+                opponents, _, _, goal = {**MATCHES, **EXTRA}[name]
                 line = (
                     f"{rules:9} vs {name:14}: won {wins:g}/{len(results)} = "
-                    f"{wins / len(results):4.0%} (95% {lo:.0%}-{hi:.0%}; goal >= {goal:.0%})"
+                    f"{wins / len(results):4.0%} (95% {lo:.0%}-{hi:.0%}"
+                    + (f"; goal >= {goal:.0%})" if goal is not None else ")")
                 )
-                if len(MATCHES[name][0]) == 1:
+                if len(opponents) == 1:
                     m = len(results)
                     line += (
                         f"; score {sum(r[1] for r in results) / m:.1f} vs "

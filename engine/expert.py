@@ -40,9 +40,9 @@ from .pieces import PILES
 from .state import GameState
 
 #: Simulations per second of budget (calibrated on the bench machine for base 2-seat games).
-SIMULATIONS_PER_SECOND = 160
+SIMULATIONS_PER_SECOND = 100
 #: Rounds simulated after the current one.
-HORIZON = 2
+HORIZON = 1
 #: Turns still needed before a piece of each size can be collected (grow steps, then collect).
 TURNS_TO_TOKEN = (4, 3, 2, 1)
 
@@ -61,8 +61,9 @@ HUMAN_COST = (10, 9, 7, 4)
 BUY_ESTIMATE = (1.5, 2.5, 3.5, 4.5)
 #: Shape parameters of ``future_tokens``, fitted with the weights: a token due in ``t`` turns
 #: counts ``discount ** t``; each soil's pile goes to the seats in turn, ``share`` collects of the
-#: others for each of ours per seat; ``buy`` scales the purchase estimates.
-DEFAULT_PARAMS = {"discount": 0.93, "share": 1.0, "buy": 1.0}
+#: others for each of ours per seat; ``buy`` scales the purchase estimates; ``income`` the light
+#: the board's income will bring over the rounds left (the board grows, or gets shaded).
+DEFAULT_PARAMS = {"discount": 0.93, "share": 1.0, "buy": 1.0, "income": 1.0}
 _PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
 
@@ -130,7 +131,7 @@ def seat_features(
     b = 4 * seat
     discount, buy = params["discount"], params["buy"]
     offset_step = max(1.0, params["share"] * (n_seats - 1) + 1)
-    budget = light + incomes[0]
+    budget = light + params["income"] * incomes[0]
     spare = list(avail)
     used = [0, 0, 0, 0, 0]
     future = 0.0
@@ -287,7 +288,7 @@ def plan_turn(g: FastGame, seat: int, width: int, depth: int = 8) -> list[tuple[
 def greedy_turn(g: FastGame) -> None:
     """Play the current human seat's whole turn greedily (the playout policy)."""
     seat = g.cur
-    plans = plan_turn(g, seat, width=1, depth=6)
+    plans = plan_turn(g, seat, width=1, depth=4)
     for code in plans[0][1]:
         g.make(code)
     g.make(END_CODE)
@@ -346,6 +347,9 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     if len(candidates) == 1 or sims < 2:
         best = candidates[0]
         return (best[0] if best else END_CODE), f"planned turn valued {plans[0][0]:+.1f}"
+    # Common random numbers: every plan's j-th playout uses the j-th determinisation, so plans
+    # are compared on the same hidden cards and the same draws.
+    draws = [rnd.getrandbits(64) for _ in range(sims)]
     totals = {c: 0.0 for c in candidates}
     counts = {c: 0 for c in candidates}
     alive = list(candidates)
@@ -354,8 +358,9 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     for r in range(rounds):
         per = max(1, (sims - used) // (len(alive) * (rounds - r)))
         for c in alive:
-            for _ in range(per):
-                totals[c] += _simulate(g, seat, c, rnd)
+            start = counts[c]
+            for j in range(start, start + per):
+                totals[c] += _simulate(g, seat, c, random.Random(draws[j % sims]))
                 counts[c] += 1
                 used += 1
         alive.sort(key=lambda c: -totals[c] / counts[c])
