@@ -36,7 +36,7 @@ from .actions import Action
 from .config import CYNTHIA
 from .fast import ACTIONS, CODES, END_CODE, FastGame, bitlist
 from .geometry import RING_MASK
-from .pieces import PILES
+from .pieces import LIGHT_CAP, PILES
 from .state import GameState
 
 #: Simulations per second of budget (calibrated on the bench machine for base 2-seat games).
@@ -131,7 +131,8 @@ def seat_features(
     b = 4 * seat
     discount, buy = params["discount"], params["buy"]
     offset_step = max(1.0, params["share"] * (n_seats - 1) + 1)
-    budget = light + params["income"] * incomes[0]
+    # Light beyond the cap at the next photosynthesis is lost: hoarding is not saving.
+    budget = light + params["income"] * incomes[0] - max(0, light + incomes[1] - LIGHT_CAP)
     spare = list(avail)
     used = [0, 0, 0, 0, 0]
     future = 0.0

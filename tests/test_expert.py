@@ -86,3 +86,15 @@ def test_the_expert_is_a_player_for_play_until() -> None:
     assert actions[-1] == engine.Action("end")
     assert all(a.verb != "end" for a in actions[:-1])
     assert engine.turn_id(after) != engine.turn_id(state)
+
+
+def test_light_lost_to_the_cap_is_not_counted() -> None:
+    from engine.expert import DEFAULT_PARAMS, seat_features
+
+    masks = [0] * 8
+    args = dict(masks=masks, seat=0, avail=[0, 0, 0, 0], rounds_left=5, taken=[0, 0, 0, 0, 3])
+    common = dict(n_seats=2, grow_costs=None, params=DEFAULT_PARAMS)
+    low = seat_features(**args, light=10, incomes=(30, 6), **common)
+    high = seat_features(**args, light=18, incomes=(30, 6), **common)
+    assert low[1] == 40  # spare light: 10 held + 30 to come
+    assert high[1] == 44  # 18 + 30, less the 4 the cap of 20 takes at the next photosynthesis
