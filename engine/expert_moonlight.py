@@ -15,6 +15,7 @@ import random
 from .actions import Action
 from .config import CYNTHIA
 from .expert import fast_values, fresh_decks, margin
+from .fast import DECKS_SLOT
 from .game import apply, legal_actions, light_for_sun, score_parts, scores
 from .moonlight import ANIMALS, BABIES
 from .pieces import PILES
@@ -59,8 +60,9 @@ def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:
     """A copy where what ``seat`` cannot see is drawn afresh (see the module docstring)."""
     s = state.copy()
     s.rng = rnd.getrandbits(64)
-    if any(deck is not None for deck in s.cynthia):
-        s.cynthia = fresh_decks(s.cynthia, rnd)
+    decks = getattr(s, DECKS_SLOT)
+    if any(deck is not None for deck in decks):
+        setattr(s, DECKS_SLOT, fresh_decks(decks, rnd))
     ext = s.ext
     if ext is None:
         return s

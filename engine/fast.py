@@ -33,6 +33,8 @@ PLANT_CODE = 256
 N_CODES = PLANT_CODE + 64 * N_CELLS
 
 _PHASE = {SETUP: 0, PLAY: 1, OVER: 2}
+#: The ``GameState`` slot holding each seat's Cynthia deck (None for a human seat).
+DECKS_SLOT = "seat_ext" if "seat_ext" in GameState.__slots__ else "cynthia"
 _PHASE_NAME = (SETUP, PLAY, OVER)
 
 
@@ -145,6 +147,7 @@ class FastGame:
         "tokens",
         "decks",
         "events",
+        "template",
         "_after",
     )
 
@@ -177,15 +180,16 @@ class FastGame:
         g.store = [x for s in state.seats for x in s.store]
         g.out = [x for s in state.seats for x in s.out]
         g.tokens = [tuple(s.tokens) for s in state.seats]
-        g.decks = state.cynthia
+        g.decks = getattr(state, DECKS_SLOT)
         g.events = state.events
+        g.template = state
         g._after = None
         return g
 
     def to_state(self) -> GameState:
-        s = GameState.__new__(GameState)
-        s.config = self.config
-        s.seed = self.seed
+        """The position as a ``GameState`` (what the fast path does not hold, such as the
+        game's rules, comes from the state it was made from)."""
+        s = self.template.copy()
         s.rng = self.rng
         s.round = self.round
         s.revolution = self.revolution
@@ -210,8 +214,7 @@ class FastGame:
             )
             for i in range(self.n)
         )
-        s.cynthia = self.decks
-        s.ext = None
+        setattr(s, DECKS_SLOT, self.decks)
         s.events = tuple(
             e if isinstance(e, str) else _photosynthesis_event(*e) for e in self.events
         )
@@ -243,6 +246,7 @@ class FastGame:
         g.tokens = self.tokens[:]
         g.decks = self.decks
         g.events = self.events
+        g.template = self.template
         g._after = None
         return g
 

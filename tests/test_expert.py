@@ -8,7 +8,9 @@ import engine
 from engine import expert_action
 from engine.cynthia import Deck
 from engine.expert import Expert, token_at
-from engine.moonlight import BABIES, BEACHES, arrange
+from engine.fast import DECKS_SLOT
+from engine.moon import BEACHES
+from engine.moonlight import BABIES, arrange
 
 
 def _mid_game(cfg: engine.Config, seed: int, decisions: int) -> engine.GameState:
@@ -41,10 +43,10 @@ def test_only_what_the_seat_observes_is_read() -> None:
     """Cynthia's cards (which and in what order) and the RNG differ; the observation does not."""
     state = _mid_game(VS_CYNTHIA, 6, 30)
     other = state.copy()
-    deck = state.cynthia[1]
+    deck = getattr(state, DECKS_SLOT)[1]
     unseen = [c for c in range(1, 15) if c not in deck.cards][: len(deck.cards)]
     swapped = unseen + list(deck.cards)[len(unseen) :]
-    other.cynthia = (None, Deck(tuple(reversed(swapped)), deck.half))
+    setattr(other, DECKS_SLOT, (None, Deck(tuple(reversed(swapped)), deck.half)))
     other.rng = state.rng ^ 0x5555
     assert other != state
     assert engine.observation(other, 0) == engine.observation(state, 0)
