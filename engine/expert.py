@@ -381,6 +381,8 @@ def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None =
     from . import legal_actions  # noqa: PLC0415 (the facade imports this module)
 
     legal = legal_actions(state)
+    if not legal:
+        raise ValueError("The game is over: there is no decision to make.")
     if len(legal) == 1:
         return legal[0]
     rnd = random.Random(f"{seed or 0}:{state.round}:{state.current_seat}:{state.setup_step}")

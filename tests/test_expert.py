@@ -100,3 +100,13 @@ def test_light_lost_to_the_cap_is_not_counted() -> None:
     high = seat_features(**args, light=18, incomes=(30, 6), **common)
     assert low[1] == 40  # spare light: 10 held + 30 to come
     assert high[1] == 44  # 18 + 30, less the 4 the cap of 20 takes at the next photosynthesis
+
+
+def test_no_decision_after_the_end() -> None:
+    state = engine.new_game(VS_CYNTHIA, seed=1)
+    state, _ = engine.players.play_until(
+        state, [engine.players.RandomPlayer(1), engine.players.CynthiaPlayer()]
+    )
+    assert state.is_over
+    with pytest.raises(ValueError, match="game is over"):
+        expert_action(state, budget_s=0.01, seed=1)
