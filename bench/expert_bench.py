@@ -6,13 +6,16 @@ Run: ``.venv/bin/python bench/expert_bench.py [--games N] [--budget 0.25] [--job
 For each match it prints the Expert's wins (a shared win counts half), the win rate with its 95%
 Wilson interval, the goal, and in 2-seat games both sides' average score and tokens. The Expert
 takes seat 1 in even games and seat 2 in odd ones; game ``k`` uses seed ``k`` for the game and the
-Expert. Games run in ``--jobs`` processes. "Expansion" games play every Under the Moonlight mode.
+Expert. A game without Cynthia has no chance in it, so there the starting trees are placed at
+random (from ``k``) to make every game different. Games run in ``--jobs`` processes.
+"moonlight" games play every Under the Moonlight mode.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import resource
 import sys
 import time
@@ -50,9 +53,13 @@ def play(args: tuple) -> tuple[float, int, int, int, int, int]:
     seats.insert(me, "human")
     extra = MOON if rules == "moonlight" else {}
     state = engine.new_game(engine.Config(seats=tuple(seats), **options, **extra), seed=k)
+    opening = random.Random(k)
     while not state.is_over:
         seat = state.current_seat
-        if seat == me:
+        if kind != "cynthia" and state.phase == "setup" and _places(state):
+            # Two human seats make a game without chance: random starting trees vary it.
+            action = opening.choice(engine.legal_actions(state))
+        elif seat == me:
             action = expert_action(state, budget_s=budget, seed=k)
         elif state.seats[seat].kind == "cynthia":
             action = engine.auto_action(state)
@@ -92,6 +99,10 @@ def memory_at(budget: float) -> tuple[float, float]:
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return peak, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _places(state: engine.GameState) -> bool:
+    return any(a.verb == "place" for a in engine.legal_actions(state))
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
