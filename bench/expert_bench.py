@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from engine import expert_moonlight  # noqa: E402, F401 (imported before the workers fork)
 from engine.autopilot import autopilot_action  # noqa: E402
 from engine.expert import expert_action  # noqa: E402
 
