@@ -14,7 +14,7 @@ import random
 
 from .actions import Action
 from .config import CYNTHIA
-from .expert import fast_values, fresh_decks, margin
+from .expert_eval import fast_values, fresh_decks, margin
 from .fast import DECKS_SLOT
 from .game import apply, legal_actions, light_for_sun, score_parts, scores
 from .moonlight import ANIMALS, BABIES

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from .actions import Action
 from .config import CYNTHIA
+from .cynthia import LATE, Deck, cards
+from .game import apply, auto_action
 from .geometry import BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
 from .light import SHADOW_MASK
 from .pieces import LIGHT_CAP, PILES, PRICES, SIZE_NAMES, SMALL, STORE_CAPACITY
@@ -399,8 +401,6 @@ class FastGame:
     def _cynthia(self) -> tuple[int, GameState]:
         """Her decision and the state after it, from the facade (cached until ``make``)."""
         if self._after is None:
-            from . import apply, auto_action  # noqa: PLC0415 (the facade imports this module's users)
-
             state = self.to_state()
             action = auto_action(state)
             self._after = (CODES[action], apply(state, action))
@@ -515,14 +515,10 @@ class FastGame:
         self.cur = self.first
 
     def _end_by_facade(self) -> None:
-        from . import apply  # noqa: PLC0415
-
         self._load(apply(self.to_state(), ACTIONS[END_CODE]))
 
     def _late_half(self) -> None:
         """Every Cynthia's deck is shuffled whole from the game's RNG and turned (seat order)."""
-        from .cynthia import LATE, Deck, cards  # noqa: PLC0415
-
         ids = sorted(cards())
         decks = []
         for deck in self.decks:
