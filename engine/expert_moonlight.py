@@ -132,7 +132,7 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
     if state.phase != "play":
         best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
         return best, "the setup choice worth most"
-    width = max(1, round(budget_s * 24))
+    width = min(100, max(1, round(budget_s * 100)))  # calibrated: about budget_s per decision
     plans = plan_turn(d, seat, width)
     value, acts = plans[0]
     if not acts:
