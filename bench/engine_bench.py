@@ -1,19 +1,26 @@
 """Engine speed: light_for_sun on a full mid-game board, and random play of 4-seat games.
 
 Run: ``make bench`` or ``.venv/bin/python bench/engine_bench.py``. Prints medians; one core.
+It also prints the search's fast path (``engine.fast``) on the same random play, and with
+``--bge PATH`` (a checkout of Eirik0/BoardGameEngine) that Java engine's random play of its
+Photosynthesis, measured in the same run by bench/BgeRandomPlay.java (compiled here with javac).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from engine.fast import FastGame  # noqa: E402
 from engine.position import build  # noqa: E402
 
 FOUR = engine.Config(seats=("human",) * 4)
@@ -64,6 +71,69 @@ def bench_play(cfg: engine.Config, repeats: int = 5, seconds: float = 2.0) -> tu
     return statistics.median(rates), statistics.median(game_rates)
 
 
+def play_random_fast(cfg: engine.Config, seconds: float, seed: int) -> tuple[int, float]:
+    """The same uniform random play on ``engine.fast.FastGame`` (legal codes, then ``make``)."""
+    rnd = random.Random(seed)
+    pick = rnd.random
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = FastGame.from_state(engine.new_game(cfg, seed=rnd.randrange(1 << 30)))
+        legal, make = game.legal, game.make
+        while game.phase != 2:
+            codes = legal()
+            make(codes[int(pick() * len(codes))])
+            decisions += 1
+    return decisions, time.perf_counter() - start
+
+
+def bench_fast(cfg: engine.Config, repeats: int = 5, seconds: float = 2.0) -> float:
+    rates = []
+    for k in range(repeats):
+        decisions, elapsed = play_random_fast(cfg, seconds, seed=k)
+        rates.append(decisions / elapsed)
+    return statistics.median(rates)
+
+
+def bench_bge(checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0) -> float:
+    """Median decisions/s of BoardGameEngine's random play (compiled to a temporary folder)."""
+    src = checkout / "src" / "bge"
+    sources = [
+        src / "game" / "photosynthesis" / f"{name}.java"
+        for name in ("PhotosynthesisPosition", "IPhotosynthesisMove", "PhotosynthesisConstants")
+    ] + [
+        src / "igame" / f"{name}.java"
+        for name in ("IPosition", "MoveList", "ArrayMoveList", "Coordinate", "IDeepCopy")
+    ]
+    harness = Path(__file__).resolve().parent / "BgeRandomPlay.java"
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run(
+            ["javac", "--release", "17", "-d", out, *map(str, sources), str(harness)], check=True
+        )
+        result = subprocess.run(
+            ["java", "-cp", out, "BgeRandomPlay", str(seats), str(seconds), str(repeats)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    return float(result.stdout.strip())
+
+
+def compare_fast_path(bge: Path | None) -> None:
+    facade, _ = bench_play(FOUR)
+    fast = bench_fast(FOUR)
+    print(
+        f"same random 4-seat play: facade {facade:,.0f} decisions/s, fast path (engine.fast) "
+        f"{fast:,.0f} decisions/s ({fast / facade:.1f}x)"
+    )
+    if bge is not None:
+        java = bench_bge(bge, 4)
+        print(
+            f"BoardGameEngine (Java, same uniform random policy, 4 seats): {java:,.0f} decisions/s;"
+            f" facade 1/{java / facade:.1f} of it, fast path 1/{java / fast:.1f} (goal 1/6)"
+        )
+
+
 def main() -> None:
     light_us = bench_light()
     print(f"light_for_sun, 24-piece 4-seat board: median {light_us:.2f} us per call (goal <= 20)")
@@ -75,4 +145,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bge", type=Path, help="a checkout of Eirik0/BoardGameEngine")
+    bge_path = parser.parse_args().bge
     main()
+    compare_fast_path(bge_path)

@@ -9,6 +9,7 @@ The facade::
     engine.auto_action(state)        # Cynthia's decision when she is to act
     engine.light_for_sun(state, sun) # light each seat would collect with the sun at `sun`
     engine.scores(state)             # final-score formula on the current state
+    engine.expert_action(state, budget_s=1.0, seed=None)  # the Expert's decision
 
 Also: ``engine.observation(state, seat)`` and ``engine.hidden_information(config)`` (what a seat
 may see), ``engine.players`` (``Player.step``, ``play_until``), ``engine.turn_id(state)`` and
@@ -22,6 +23,7 @@ from . import (
 )
 from .actions import Action, IllegalAction, parse_action, parse_actions
 from .config import CYNTHIA, HUMAN, Config
+from .expert import expert_action
 from .game import (
     apply,
     auto_action,
@@ -56,6 +58,7 @@ __all__ = [
     "auto_action",
     "can_undo",
     "check",
+    "expert_action",
     "grow_cost",
     "hidden_information",
     "legal_actions",

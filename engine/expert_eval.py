@@ -1,0 +1,232 @@
+"""The Expert's evaluation (see ``engine.expert``): a seat's final score, predicted.
+
+Per seat, ``future_tokens``: the tokens its pieces can still become before the end, largest
+pieces first, while the light it holds and will collect pays for the grows, the purchases and
+the collects, each discounted by the turns it needs and each soil's pile shared with the other
+seats; ``spare_light``, the light left over; light, income, pieces that cannot finish. A linear
+model on these features and the features times the phase (rounds left / rounds) predicts the
+points still to come; the weights ship as ``engine/expert_weights.json`` (fitted by
+``bench/expert_train.py``). ``fresh_decks`` draws Cynthia's decks as a seat sees them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from importlib import resources
+
+from .cynthia import cards
+from .fast import FastGame, bitlist
+from .geometry import RING_MASK
+from .pieces import LIGHT_CAP, PILES
+
+#: Turns still needed before a piece of each size can be collected (grow steps, then collect).
+TURNS_TO_TOKEN = (4, 3, 2, 1)
+
+FEATURES = (
+    "future_tokens",
+    "spare_light",
+    "light",
+    "income",
+    "pieces_waiting",
+    "bias",
+)
+N_FEATURES = len(FEATURES)
+#: Light still to spend on a piece of each size before it is a token (grows, then collect).
+HUMAN_COST = (10, 9, 7, 4)
+#: What buying a missing piece of each size costs, about (the middle of its column's prices).
+BUY_ESTIMATE = (1.5, 2.5, 3.5, 4.5)
+#: Shape parameters of ``future_tokens``, fitted with the weights: a token due in ``t`` turns
+#: counts ``discount ** t``; each soil's pile goes to the seats in turn, ``share`` collects of the
+#: others for each of ours per seat; ``buy`` scales the purchase estimates; ``income`` the light
+#: the board's income will bring over the rounds left (the board grows, or gets shaded).
+DEFAULT_PARAMS = {"discount": 0.93, "share": 1.0, "buy": 1.0, "income": 1.0}
+_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
+
+
+_override: dict[str, list[float]] = {}
+
+
+@cache
+def _shipped_weights() -> dict:
+    text = resources.files("engine").joinpath("expert_weights.json").read_text()
+    data = json.loads(text)
+    out = {kind: [float(x) for x in data[kind]] for kind in ("human", "cynthia")}
+    out["params"] = {**DEFAULT_PARAMS, **data.get("params", {})}
+    return out
+
+
+def weights() -> dict:
+    """The fitted weights by seat kind: ``2 * N_FEATURES`` numbers (constant, then x phase),
+    and ``params`` (see ``DEFAULT_PARAMS``)."""
+    return _override or _shipped_weights()
+
+
+def use_weights(w: dict | None) -> None:
+    """Play with other weights (the training script's candidates); None: the shipped ones."""
+    _override.clear()
+    if w:
+        _override.update({"params": DEFAULT_PARAMS, **w})
+
+
+# -- features -------------------------------------------------------------------------------
+
+
+def token_at(taken, leaves: int, offset: int) -> int:
+    """The token a collect on ``leaves`` soil would get after ``offset`` more collects there
+    (falling to poorer piles when a pile runs out); 0 when none is left."""
+    for k in range(leaves, 0, -1):
+        left = len(_PILES[k]) - taken[k]
+        if offset < left:
+            return _PILES[k][taken[k] + offset]
+        offset -= max(0, left)
+    return 0
+
+
+def seat_features(
+    masks,
+    seat: int,
+    light: int,
+    avail,
+    rounds_left: int,
+    taken,
+    n_seats: int,
+    incomes: tuple[int, int],
+    grow_costs: tuple[int, ...] | None,
+    params: dict[str, float],
+) -> list[float]:
+    """One seat's features (``FEATURES``).
+
+    ``future_tokens``: the tokens its pieces can still become before the end, larger pieces
+    first (then richer soil), while the light it has and will collect (``incomes``: all the
+    rounds left, the next round) pays for the grows, the purchases and the collects; each
+    discounted by the turns it needs, and each soil's pile shared with the other seats.
+    ``spare_light``: the light left over after those plans. ``grow_costs`` is None for a human
+    seat (grow into size t costs t, pieces are bought), or Cynthia's costs per target size (her
+    pieces are all available).
+    """
+    b = 4 * seat
+    discount, buy = params["discount"], params["buy"]
+    offset_step = max(1.0, params["share"] * (n_seats - 1) + 1)
+    # Light beyond the cap at the next photosynthesis is lost: hoarding is not saving.
+    budget = light + params["income"] * incomes[0] - max(0, light + incomes[1] - LIGHT_CAP)
+    spare = list(avail)
+    used = [0, 0, 0, 0, 0]
+    future = 0.0
+    waiting = 0
+    for size in (3, 2, 1, 0):
+        turns = 4 - size
+        m = masks[b + size]
+        if not m:
+            continue
+        if turns > rounds_left:
+            waiting += m.bit_count()
+            continue
+        if grow_costs is None:
+            base_cost = HUMAN_COST[size]
+        else:
+            base_cost = sum(grow_costs[t] for t in range(size + 1, 4)) + 4
+        factor = discount**turns
+        for leaves in (4, 3, 2, 1):
+            for _ in bitlist(m & RING_MASK[leaves]):
+                cost = base_cost
+                if grow_costs is None:
+                    for t in range(size + 1, 4):
+                        if spare[t] > 0:
+                            spare[t] -= 1
+                        else:
+                            cost += buy * BUY_ESTIMATE[t]
+                if cost > budget:
+                    waiting += 1
+                    continue
+                value = token_at(taken, leaves, int(used[leaves] * offset_step))
+                used[leaves] += 1
+                budget -= cost
+                future += value * factor
+    return [future, budget, float(light), float(incomes[1]), float(waiting), 1.0]
+
+
+def predict(w: list[float], f: list[float], phase: float) -> float:
+    """Predicted points still to come (beyond the tokens held) for a feature vector."""
+    total = 0.0
+    for j in range(N_FEATURES):
+        total += f[j] * (w[j] + w[N_FEATURES + j] * phase)
+    return total
+
+
+def _incomes(g: FastGame, rounds_left: int) -> list[tuple[int, int]]:
+    """Per seat: the light it collects on this board over the rounds left (the next three suns
+    exactly, then repeated), and in the next round."""
+    if rounds_left <= 0:
+        return [(0, 0)] * g.n
+    k = min(3, rounds_left)
+    exact = g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])
+    cycles, rest = divmod(rounds_left, k)
+    return [
+        (cycles * sum(e[s] for e in exact) + sum(e[s] for e in exact[:rest]), exact[0][s])
+        for s in range(g.n)
+    ]
+
+
+def fast_features(g: FastGame) -> list[list[float]]:
+    """Every seat's features on a fast position."""
+    rounds_left = g.config.last_round - g.round
+    incomes = _incomes(g, rounds_left)
+    cfg = g.config
+    params = weights()["params"]
+    cyn_costs = tuple(
+        0 if t == 0 else 2 * t + cfg.easier_grow_plus_one - cfg.harder_grow_minus_one
+        for t in range(4)
+    )
+    return [
+        seat_features(
+            g.masks,
+            s,
+            g.light[s],
+            g.avail[4 * s : 4 * s + 4],
+            rounds_left,
+            g.taken,
+            g.n,
+            incomes[s],
+            cyn_costs if g.cyn[s] else None,
+            params,
+        )
+        for s in range(g.n)
+    ]
+
+
+def fast_values(g: FastGame) -> list[float]:
+    """Each seat's predicted final score (exact scores once the game is over)."""
+    if g.phase == 2:
+        return [float(x) for x in g.scores()]
+    w = weights()
+    phase = (g.config.last_round - g.round) / g.config.last_round
+    out = []
+    for s, f in enumerate(fast_features(g)):
+        kind = "cynthia" if g.cyn[s] else "human"
+        value = g.token_points(s) + predict(w[kind], f, phase)
+        if g.cyn[s] and g.config.harder_score_trees:
+            m = g.masks
+            value += sum(size * m[4 * s + size].bit_count() for size in (1, 2, 3))
+        out.append(value)
+    return out
+
+
+def margin(values: list[float], seat: int) -> float:
+    """A seat's value over the best of the others."""
+    return values[seat] - max(v for i, v in enumerate(values) if i != seat)
+
+
+def fast_eval(g: FastGame, seat: int) -> float:
+    return margin(fast_values(g), seat)
+
+
+def fresh_decks(decks: tuple, rnd: random.Random) -> tuple:
+    """Cynthia's decks as a seat sees them (``engine.observation``): how many cards are left and
+    the half in use. Which cards, and their order, are drawn afresh."""
+    ids = sorted(cards())
+    return tuple(
+        None if deck is None else type(deck)(tuple(rnd.sample(ids, len(deck.cards))), deck.half)
+        for deck in decks
+    )

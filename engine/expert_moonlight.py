@@ -1,0 +1,141 @@
+"""The Expert in Under the Moonlight games: the same evaluation, searched through the facade.
+
+``engine.fast`` plays the base game only, so here the turn plans are searched with
+``engine.legal_actions`` and ``engine.apply`` (every verb of the expansion included) on a
+determinisation of what the seat cannot see: the face-down Baby Turtle tokens are drawn from the
+tokens nobody has seen, the animals dealt to the other seats from the animals the seat has not
+seen, and Cynthia's card order and the RNG afresh. The budget buys a wider beam instead of
+simulations (the facade is too slow for playouts at these budgets).
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action
+from .config import CYNTHIA
+from .expert_eval import fast_values, fresh_decks, margin
+from .fast import DECKS_SLOT
+from .game import apply, legal_actions, light_for_sun, score_parts, scores
+from .moonlight import ANIMALS, BABIES
+from .pieces import PILES
+from .state import GameState
+
+_PHASE = {"setup": 0, "play": 1, "over": 2}
+
+
+class StateView:
+    """A ``GameState`` read the way ``engine.expert.fast_values`` reads a ``FastGame``."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.config = state.config
+        self.phase = _PHASE[state.phase]
+        self.round = state.round
+        self.sun = state.sun
+        self.n = len(state.seats)
+        self.masks = state.masks
+        self.cyn = tuple(s.kind == CYNTHIA for s in state.seats)
+        self.light = [s.light for s in state.seats]
+        self.avail = [x for s in state.seats for x in s.available]
+        self.taken = [0] + [len(PILES[k]) - len(state.piles[k]) for k in (1, 2, 3, 4)]
+
+    def light_for_suns(self, suns: list[int]) -> list[list[int]]:
+        return [light_for_sun(self.state, sun) for sun in suns]
+
+    def scores(self) -> list[int]:
+        return scores(self.state)
+
+    def token_points(self, seat: int) -> int:
+        """Everything that scores but light and Cynthia's trees: tokens, lunar, Baby Turtles."""
+        parts = score_parts(self.state, seat)
+        return sum(v for k, v in parts.items() if k not in ("light", "trees"))
+
+
+def view_eval(state: GameState, seat: int) -> float:
+    return margin(fast_values(StateView(state)), seat)
+
+
+def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:
+    """A copy where what ``seat`` cannot see is drawn afresh (see the module docstring)."""
+    s = state.copy()
+    s.rng = rnd.getrandbits(64)
+    decks = getattr(s, DECKS_SLOT)
+    if any(deck is not None for deck in decks):
+        setattr(s, DECKS_SLOT, fresh_decks(decks, rnd))
+    ext = s.ext
+    if ext is None:
+        return s
+    if ext.beach:
+        seen = {t for tokens in ext.babies for t in tokens}
+        pool = [t for t in range(len(BABIES)) if t not in seen]
+        rnd.shuffle(pool)
+        ext = ext._replace(beach=tuple((i, pool[k]) for k, (i, _) in enumerate(ext.beach)))
+    if any(ext.dealt):
+        # Another seat's animal shows once it stands on the board; until then it is in hand.
+        mine = set(ext.dealt[seat])
+        shown = {a for k, a in enumerate(ext.animal) if k != seat and ext.at[k] >= 0}
+        pool = [a for a in range(len(ANIMALS)) if a not in mine and a not in shown]
+        rnd.shuffle(pool)
+        dealt, animal = list(ext.dealt), list(ext.animal)
+        for k, pair in enumerate(ext.dealt):
+            if k == seat or not pair:
+                continue
+            keep = [ext.animal[k]] if ext.at[k] >= 0 else []
+            while len(keep) < 2:
+                keep.append(pool.pop())
+            if ext.animal[k] >= 0 and ext.at[k] < 0:
+                animal[k] = keep[0]  # kept but not yet placed: which one is unseen
+            dealt[k] = tuple(sorted(keep))
+        ext = ext._replace(dealt=tuple(dealt), animal=tuple(animal))
+    s.ext = ext
+    return s
+
+
+def _key(s: GameState):
+    return (tuple(s.cells), s.activated, tuple(x.light for x in s.seats), s.ext, s.piles)
+
+
+def plan_turn(state: GameState, seat: int, width: int, depth: int = 6) -> list[tuple]:
+    """Whole-turn plans ``(value, actions)`` best first, searched through the facade."""
+    found = {(): view_eval(state, seat)}
+    beam = [(found[()], (), state)]
+    for _ in range(depth):
+        children = []
+        seen = set()
+        for _, acts, pos in beam:
+            for action in legal_actions(pos):
+                if action.verb == "end":
+                    continue
+                child = apply(pos, action)
+                if child.current_seat != seat or child.phase != "play":
+                    continue  # the action ended the turn by itself: not a step of a plan
+                key = _key(child)
+                if key in seen:
+                    continue
+                seen.add(key)
+                children.append((view_eval(child, seat), (*acts, action), child))
+        if not children:
+            break
+        children.sort(key=lambda c: -c[0])
+        beam = children[:width]
+        for value, acts, _ in beam:
+            found[acts] = value
+    return sorted(((v, a) for a, v in found.items()), key=lambda va: -va[0])
+
+
+def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tuple[Action, str]:
+    """The Expert's decision in an expansion game: ``(action, what it expects)``."""
+    seat = state.current_seat
+    d = determinise(state, seat, rnd)
+    legal = legal_actions(d)
+    if state.phase != "play":
+        best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
+        return best, "the setup choice worth most"
+    width = min(100, max(1, round(budget_s * 100)))  # calibrated: about budget_s per decision
+    plans = plan_turn(d, seat, width)
+    value, acts = plans[0]
+    if not acts:
+        end = next((a for a in legal if a.verb == "end"), legal[0])
+        return end, f"nothing beats ending the turn (expected margin {value:+.1f})"
+    return acts[0], f"best of {len(plans)} turn plans, expected margin {value:+.1f} points"

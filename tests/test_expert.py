@@ -1,0 +1,112 @@
+"""The Expert (engine.expert_action): legal, deterministic, blind to hidden information."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import expert_action
+from engine.cynthia import Deck
+from engine.expert import Expert, token_at
+from engine.fast import DECKS_SLOT
+from engine.moon import BEACHES
+from engine.moonlight import BABIES, arrange
+
+
+def _mid_game(cfg: engine.Config, seed: int, decisions: int) -> engine.GameState:
+    """A position some decisions into a game played by the Expert at no budget and Cynthia."""
+    state = engine.new_game(cfg, seed=seed)
+    for _ in range(decisions):
+        if state.seats[state.current_seat].kind == "cynthia":
+            state = engine.apply(state, engine.auto_action(state))
+        else:
+            state = engine.apply(state, expert_action(state, budget_s=0, seed=seed))
+    while state.seats[state.current_seat].kind == "cynthia" or len(engine.legal_actions(state)) < 3:
+        state = engine.apply(state, engine.legal_actions(state)[0])
+    return state
+
+
+VS_CYNTHIA = engine.Config(seats=("human", "cynthia"))
+
+
+@pytest.mark.parametrize("decisions", [12, 40])
+def test_the_expert_plays_a_legal_action_the_same_each_time(decisions: int) -> None:
+    state = _mid_game(VS_CYNTHIA, 4, decisions)
+    first = expert_action(state, budget_s=0.05, seed=9)
+    assert first in engine.legal_actions(state)
+    assert expert_action(state, budget_s=0.05, seed=9) == first
+    assert "simulations" in first.explanation or "planned" in first.explanation
+    assert Expert(budget_s=0.05, seed=9).step(state) == first
+
+
+def test_only_what_the_seat_observes_is_read() -> None:
+    """Cynthia's cards (which and in what order) and the RNG differ; the observation does not."""
+    state = _mid_game(VS_CYNTHIA, 6, 30)
+    other = state.copy()
+    deck = getattr(state, DECKS_SLOT)[1]
+    unseen = [c for c in range(1, 15) if c not in deck.cards][: len(deck.cards)]
+    swapped = unseen + list(deck.cards)[len(unseen) :]
+    setattr(other, DECKS_SLOT, (None, Deck(tuple(reversed(swapped)), deck.half)))
+    other.rng = state.rng ^ 0x5555
+    assert other != state
+    assert engine.observation(other, 0) == engine.observation(state, 0)
+    for seed in (1, 2, 3):
+        assert expert_action(other, budget_s=0.05, seed=seed) == expert_action(
+            state, budget_s=0.05, seed=seed
+        )
+
+
+def test_face_down_baby_turtles_are_not_read() -> None:
+    cfg = engine.Config(seats=("human", "human"), moon_animals=True)
+    state = engine.new_game(cfg, seed=3)
+    while state.phase == "setup":
+        state = engine.apply(state, expert_action(state, budget_s=0, seed=1))
+    state = arrange(state, animals={state.current_seat: ("turtle", "C3")})
+    labels = [engine.geometry.LABELS[i] for i in BEACHES[:6]]
+    one = arrange(state, beach=dict(zip(labels, BABIES[:6], strict=True)))
+    two = arrange(state, beach=dict(zip(labels, reversed(BABIES[2:]), strict=True)))
+    assert one != two
+    assert engine.observation(one, one.current_seat) == engine.observation(two, two.current_seat)
+    assert expert_action(one, budget_s=0.25, seed=5) == expert_action(two, budget_s=0.25, seed=5)
+
+
+def test_token_at_falls_to_poorer_piles() -> None:
+    taken = [0, 0, 7, 4, 3]  # the 2-leaf pile is empty, one 3-leaf token is left
+    assert token_at(taken, 3, 0) == 17
+    assert token_at(taken, 3, 1) == 14  # then the 1-leaf pile
+    assert token_at(taken, 2, 0) == 14
+    assert token_at([0, 9, 7, 5, 3], 4, 0) == 0
+
+
+def test_the_expert_is_a_player_for_play_until() -> None:
+    from engine.players import CynthiaPlayer, Player, play_until, turn_over
+
+    expert = Expert(budget_s=0.02, seed=1)
+    assert isinstance(expert, Player)
+    state = _mid_game(VS_CYNTHIA, 2, 20)
+    after, actions = play_until(state, [expert, CynthiaPlayer()], turn_over(state))
+    assert actions[-1] == engine.Action("end")
+    assert all(a.verb != "end" for a in actions[:-1])
+    assert engine.turn_id(after) != engine.turn_id(state)
+
+
+def test_light_lost_to_the_cap_is_not_counted() -> None:
+    from engine.expert import DEFAULT_PARAMS, seat_features
+
+    masks = [0] * 8
+    args = dict(masks=masks, seat=0, avail=[0, 0, 0, 0], rounds_left=5, taken=[0, 0, 0, 0, 3])
+    common = dict(n_seats=2, grow_costs=None, params=DEFAULT_PARAMS)
+    low = seat_features(**args, light=10, incomes=(30, 6), **common)
+    high = seat_features(**args, light=18, incomes=(30, 6), **common)
+    assert low[1] == 40  # spare light: 10 held + 30 to come
+    assert high[1] == 44  # 18 + 30, less the 4 the cap of 20 takes at the next photosynthesis
+
+
+def test_no_decision_after_the_end() -> None:
+    state = engine.new_game(VS_CYNTHIA, seed=1)
+    state, _ = engine.players.play_until(
+        state, [engine.players.RandomPlayer(1), engine.players.CynthiaPlayer()]
+    )
+    assert state.is_over
+    with pytest.raises(ValueError, match="game is over"):
+        expert_action(state, budget_s=0.01, seed=1)

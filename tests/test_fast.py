@@ -1,0 +1,85 @@
+"""The fast search position (engine.fast) against the facade, over random games of fixed seeds.
+
+At every decision the set (and order) of legal actions must be the facade's, and the position
+after each action, converted back to a ``GameState``, must equal ``engine.apply``'s (board, light,
+stores, tokens, piles, decks, RNG, events). One ``FastGame`` is carried through the whole game
+(only ``make``), and a second is rebuilt from the facade's state at every step.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.fast import ACTIONS, FastGame, bitlist, code_of
+
+CONFIGS = {
+    "2 humans": engine.Config(seats=("human", "human")),
+    "3 humans": engine.Config(seats=("human",) * 3),
+    "4 humans, shadow rule": engine.Config(seats=("human",) * 4, shadow_rule=True),
+    "2 humans, 4 revolutions": engine.Config(seats=("human", "human"), revolutions=4),
+    "human and Cynthia": engine.Config(seats=("human", "cynthia")),
+    "Cynthia harder": engine.Config(
+        seats=("cynthia", "human"), harder_grow_minus_one=True, harder_score_trees=True
+    ),
+    "human and two Cynthias, shadow rule": engine.Config(
+        seats=("human", "cynthia", "cynthia"), shadow_rule=True
+    ),
+}
+
+
+def _favour(rnd: random.Random, legal: list, bias: float) -> engine.Action:
+    """Uniform, but with probability ``bias`` a grow/collect/end, so games reach every pile."""
+    if rnd.random() < bias:
+        pick = [a for a in legal if a.verb in ("grow", "collect", "end")]
+        if pick:
+            return rnd.choice(pick)
+    return rnd.choice(legal)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_fast_path_matches_the_facade(name: str, seed: int) -> None:
+    cfg = CONFIGS[name]
+    rnd = random.Random(seed * 1000 + len(name))
+    state = engine.new_game(cfg, seed=seed)
+    carried = FastGame.from_state(state)
+    assert carried.to_state() == state
+    decisions = collects = 0
+    while not state.is_over:
+        legal = engine.legal_actions(state)
+        rebuilt = FastGame.from_state(state)
+        assert [ACTIONS[c] for c in carried.legal()] == legal
+        assert [ACTIONS[c] for c in rebuilt.legal()] == legal
+        suns = [(state.sun + k) % 6 for k in range(3)]
+        assert carried.light_for_suns(suns) == [engine.light_for_sun(state, s) for s in suns]
+        action = _favour(rnd, legal, 0.35 if seed % 2 else 0.1)
+        collects += action.verb == "collect"
+        before = carried.copy()
+        state = engine.apply(state, action)
+        carried.make(code_of(action))
+        rebuilt.make(code_of(action))
+        assert carried.to_state() == state
+        assert rebuilt.to_state() == state
+        assert before.to_state() != state  # the copy did not move with the original
+        decisions += 1
+    assert carried.legal() == []
+    assert carried.is_over
+    assert carried.scores() == engine.scores(state)
+    assert decisions >= cfg.n_seats * (2 + cfg.last_round)  # setup, then a turn each per round
+    assert collects >= 2
+
+
+def test_bitlist_lists_every_set_bit_in_order() -> None:
+    rnd = random.Random(7)
+    for _ in range(500):
+        m = rnd.getrandbits(37)
+        assert list(bitlist(m)) == [i for i in range(37) if m >> i & 1]
+
+
+def test_expansion_games_are_refused() -> None:
+    state = engine.new_game(engine.Config(moonstones=True), seed=1)
+    with pytest.raises(ValueError, match="base game only"):
+        FastGame.from_state(state)
