@@ -105,7 +105,9 @@ def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFon
     out: list[tuple[str, str]] = []
     for ch in unicodedata.normalize("NFC", text):
         if ch.isspace():
-            if out and not out[-1][0].endswith(" "):
+            if not out:
+                out.append((" ", primary))
+            elif not out[-1][0].endswith(" "):
                 out[-1] = (out[-1][0] + " ", out[-1][1])
             continue
         face = _face_of(ch, primary)
