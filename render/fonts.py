@@ -1,34 +1,133 @@
-"""The fonts shipped in ``data/fonts`` (DejaVu Sans), never system fonts.
+"""The fonts shipped in ``render/data/fonts`` (never system fonts), read with importlib.resources
+so that an installed wheel finds them as a checkout does.
 
-FreeType faces are not safe to share between threads, so each thread keeps its own loaded
-fonts; loading is cheap and happens once per thread and size.
+DejaVu Sans draws Latin, Greek, Cyrillic and the symbols; Noto Sans faces draw names in other
+scripts (Hebrew, Arabic, Devanagari, Thai, Bengali, Armenian, Georgian, Ethiopic, Tamil) and a
+subset of Noto Sans CJK the common Chinese, Japanese and Korean characters. ``runs`` splits a text
+into pieces each drawn by the first face that has all its characters; a character that no face has
+(an emoji, say) is left out, so nothing is ever drawn as an empty box.
+
+FreeType faces are not safe to share between threads, so each thread keeps its own loaded fonts;
+loading is cheap and happens once per thread and size.
 """
 
 from __future__ import annotations
 
+import io
 import threading
-from pathlib import Path
+import unicodedata
+from functools import cache
+from importlib import resources
 
-from PIL import ImageFont
+from fontTools.ttLib import TTFont
+from PIL import ImageFont, features
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
-REGULAR = FONT_DIR / "DejaVuSans.ttf"
-BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+REGULAR = "DejaVuSans.ttf"
+BOLD = "DejaVuSans-Bold.ttf"
+#: Fallback faces, in the order they are tried after DejaVu Sans.
+FALLBACKS = (
+    "NotoSansHebrew-Regular.ttf",
+    "NotoSansArabic-Regular.ttf",
+    "NotoSansDevanagari-Regular.ttf",
+    "NotoSansThai-Regular.ttf",
+    "NotoSansBengali-Regular.ttf",
+    "NotoSansArmenian-Regular.ttf",
+    "NotoSansGeorgian-Regular.ttf",
+    "NotoSansEthiopic-Regular.ttf",
+    "NotoSansTamil-Regular.ttf",
+    "NotoSansCJKjp-Subset.otf",
+)
+#: Right-to-left and joined scripts need text shaping (libraqm) when Pillow has it.
+_SHAPED = features.check("raqm")
+
+_RTL = ("R", "AL")
 
 _local = threading.local()
+_lock = threading.Lock()
+
+
+def font_bytes(name: str) -> bytes:
+    """The file of a shipped font."""
+    return resources.files("render").joinpath("data", "fonts", name).read_bytes()
+
+
+@cache
+def _coverage(name: str) -> frozenset[int]:
+    """The code points a shipped face has."""
+    with _lock:
+        tt = TTFont(io.BytesIO(font_bytes(name)), lazy=True, fontNumber=0)
+        try:
+            return frozenset(tt.getBestCmap())
+        finally:
+            tt.close()
+
+
+def _load(name: str, size: int, shaped: bool) -> ImageFont.FreeTypeFont:
+    cache = getattr(_local, "fonts", None)
+    if cache is None:
+        cache = _local.fonts = {}
+    key = (name, size, shaped)
+    f = cache.get(key)
+    if f is None:
+        # The basic layout engine gives the same pixels whether or not libraqm is installed;
+        # the fallback faces use libraqm when there is one, for right-to-left and joined text.
+        engine = ImageFont.Layout.RAQM if shaped else ImageFont.Layout.BASIC
+        f = ImageFont.truetype(io.BytesIO(font_bytes(name)), size, layout_engine=engine)
+        cache[key] = f
+    return f
+
+
+def px(size: float) -> int:
+    """The pixel size a font of ``size`` is drawn at."""
+    return max(6, round(size))
 
 
 def font(size: float, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans (bold or regular) at ``size`` pixels, cached for the calling thread."""
-    cache = getattr(_local, "fonts", None)
-    if cache is None:
-        cache = _local.fonts = {}
-    key = (max(6, round(size)), bold)
-    f = cache.get(key)
-    if f is None:
-        # The basic layout engine gives the same pixels whether or not libraqm is installed.
-        f = ImageFont.truetype(
-            str(BOLD if bold else REGULAR), key[0], layout_engine=ImageFont.Layout.BASIC
-        )
-        cache[key] = f
-    return f
+    return _load(BOLD if bold else REGULAR, px(size), False)
+
+
+def _face_of(ch: str, primary: str) -> str | None:
+    cp = ord(ch)
+    # Right-to-left letters go to the Noto faces, which are drawn with text shaping.
+    if cp in _coverage(primary) and unicodedata.bidirectional(ch) not in _RTL:
+        return primary
+    for name in FALLBACKS:
+        if cp in _coverage(name):
+            return name
+    return None
+
+
+def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFont.FreeTypeFont]]:
+    """``text`` as ``(piece, font)`` runs, each piece drawn by one face; characters no face
+    has are dropped (spaces and joiners go with the run they stand in)."""
+    primary = BOLD if bold else REGULAR
+    out: list[tuple[str, str]] = []
+    for ch in unicodedata.normalize("NFC", text):
+        if ch.isspace():
+            if not out:
+                out.append((" ", primary))
+            elif not out[-1][0].endswith(" "):
+                out[-1] = (out[-1][0] + " ", out[-1][1])
+            continue
+        face = _face_of(ch, primary)
+        if face is None:
+            continue
+        if out and out[-1][1] == face:
+            out[-1] = (out[-1][0] + ch, face)
+        else:
+            out.append((ch, face))
+    size_px = px(size)
+    fonts = []
+    for piece, face in out:
+        if not _SHAPED and any(unicodedata.bidirectional(c) in _RTL for c in piece):
+            piece = piece[::-1]  # without libraqm: at least the letters in reading order
+        fonts.append((piece, _load(face, size_px, _SHAPED and face != primary)))
+    return fonts
+
+
+def clean(text: str) -> str:
+    """``text`` without the characters no shipped face can draw (emoji, for example), with
+    runs of spaces squeezed."""
+    kept = "".join(piece for piece, _ in runs(text, 12))
+    return " ".join(kept.split())

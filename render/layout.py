@@ -1,14 +1,12 @@
 """Where everything goes in the picture, for a given width.
 
-All positions are designed for a 1000 px wide picture and scaled by ``width / 1000``. The board
-sits on top (with free corners for the round, the scoring piles, the soil legend and the sun),
-the seat panels below it in two columns. Room is kept for the expansion: a band around the board
-edge for the moon, a bottom-centre box for the moon phase tracker and a lunar row in each panel.
+The picture is landscape, made for Discord, which shows it 400 to 550 pixels wide: the board on
+the left (the scoring piles and the soil legend in its free corners) and a strip on the right
+with the round, the turn, the sun (and the moon) and one compact card per seat.
 
-With Under the Moonlight's Moon and Forest Animals mode (``moon=True``) the seat panels are taller:
-a lunar row under the light row (the rows below it move down by ``MOON_SHIFT``) and a row at the
-bottom for the animal's abilities, Baby Turtle tokens and the final score parts. The base game's
-layout is unchanged.
+All positions are design units for a ``DESIGN_WIDTH`` wide picture, scaled by
+``width / DESIGN_WIDTH``. No text is drawn smaller than ``MIN_TEXT`` design units, so shown 550
+pixels wide the smallest text is ``MIN_TEXT * 550 / DESIGN_WIDTH`` (about 9.3) pixels.
 """
 
 from __future__ import annotations
@@ -20,28 +18,33 @@ from functools import lru_cache
 from engine.geometry import LABEL_INDEX, N_CELLS, pixel
 from engine.moon import BORDER, N_GAPS
 
-DESIGN_WIDTH = 1000
-DEFAULT_WIDTH = 1000
+DESIGN_WIDTH = 1180
+DEFAULT_WIDTH = 1180
+#: The smallest text size anywhere in the picture (design units).
+MIN_TEXT = 20
 
-#: Design-unit constants.
-HEX_R = 60.0  # circumradius of a space
-BOARD_H = 870.0  # height of the board area
-BOARD_CX, BOARD_CY = 500.0, 434.0
-SUN_DIST = 448.0  # distance of the sun from the board centre
-SUN_R = 27.0
-PANEL_TOP = BOARD_H
-PANEL_W = 476.0
-PANEL_H = 180.0
-PANEL_GAP = 16.0
-PANEL_X = (16.0, 508.0)
-BOTTOM_PAD = 14.0
-#: Expansion panels: taller, with the rows below the light row moved down.
-PANEL_H_MOON = 236.0
-MOON_SHIFT = 27.0
+#: The board.
+HEX_R = 52.0  # circumradius of a space
+BOARD_CX, BOARD_CY = 436.0, 366.0
+BOARD_H = 732.0  # height of the board area
+SUN_DIST = 374.0  # distance of a sun position from the board centre
+SUN_R = 22.0
 #: Distance of the moon's centre from the board centre, measured along the normal of the board
 #: side that holds its gap: on the wooden rim, just outside the notch between two border spaces.
 MOON_RIM = 5.7 * HEX_R
-MOON_R = 20.0
+MOON_R = 17.0
+
+#: The strip on the right.
+STRIP_X = 852.0
+STRIP_W = 318.0
+STRIP_TOP = 12.0
+LINE = 26.0  # height of one text line in the strip
+HEADER_LINES = 4  # round, dots, turn, sun (the moon adds one)
+CARD_GAP = 6.0
+CARD_TOP_H = 38.0  # the name row of a card
+CARD_LINES = 4  # light, available, store, tokens (the animal and its abilities add two)
+CARD_PAD = 10.0
+BOTTOM_PAD = 10.0
 
 #: Unit vectors (screen) from the board centre towards each sun corner 0..5 (NE, E, SE, SW, W, NW).
 SUN_DIRS: tuple[tuple[float, float], ...] = tuple(
@@ -82,14 +85,13 @@ class Layout:
     centres: tuple[tuple[float, float], ...]
     suns: tuple[tuple[float, float], ...]
     sun_r: float
-    panels: tuple[Box, ...]
-    title_box: Box
+    header: Box  # the strip's top: round, turn, sun, moon
+    cards: tuple[Box, ...]  # one per seat
     piles_box: Box
     legend_box: Box
-    sun_box: Box
-    moon_box: Box
-    moon: bool = False  # the expansion's lunar and animal rows are in the panels
-    panel_shift: float = 0.0  # pixels the panel rows below the light row move down
+    corner_box: Box  # bottom right of the board: "PREVIEW"
+    board_centre: tuple[float, float] = (0.0, 0.0)  # pixels
+    moon: bool = False  # the cards have the expansion's rows (Moon and Forest Animals mode)
     gaps: tuple[tuple[float, float], ...] = ()  # the moon's centre at each gap 0..17
     moon_r: float = 0.0
 
@@ -97,10 +99,21 @@ class Layout:
         """A design-unit length in pixels."""
         return v * self.scale
 
+    def line(self, box: Box, k: int) -> float:
+        """The middle of text line ``k`` of a card (0 is the name row)."""
+        if k == 0:
+            return box.y + self.s(CARD_TOP_H / 2 + 2)
+        return box.y + self.s(CARD_TOP_H + (k - 0.5) * LINE)
 
-def panel_rows(n_seats: int) -> int:
-    """Rows of seat panels (two per row)."""
-    return (max(1, n_seats) + 1) // 2
+
+def header_height(moon_tracker: bool) -> float:
+    """Design height of the strip's header."""
+    return STRIP_TOP + 14 + (HEADER_LINES + (1 if moon_tracker else 0)) * LINE
+
+
+def card_height(moon_rows: bool) -> float:
+    """Design height of a seat card."""
+    return CARD_TOP_H + (CARD_LINES + (2 if moon_rows else 0)) * LINE + CARD_PAD
 
 
 def _gap_points() -> tuple[tuple[float, float], ...]:
@@ -122,29 +135,28 @@ GAP_POINTS = _gap_points()
 
 
 @lru_cache(maxsize=32)
-def layout(width: int = DEFAULT_WIDTH, n_seats: int = 4, moon: bool = False) -> Layout:
-    """The layout of a picture ``width`` pixels wide showing ``n_seats`` seat panels.
+def layout(
+    width: int = DEFAULT_WIDTH, n_seats: int = 4, moon: bool = False, tracker: bool | None = None
+) -> Layout:
+    """The layout of a picture ``width`` pixels wide showing ``n_seats`` seat cards.
 
-    ``moon``: the panels have the expansion's rows (Moon and Forest Animals mode).
+    ``moon``: the cards have the expansion's animal row (Moon and Forest Animals mode);
+    ``tracker``: the header has the moon's line (default: same as ``moon``).
     """
+    if tracker is None:
+        tracker = moon
     k = width / DESIGN_WIDTH
-    rows = panel_rows(n_seats)
-    panel_h = PANEL_H_MOON if moon else PANEL_H
-    height = round((PANEL_TOP + rows * (panel_h + PANEL_GAP) + BOTTOM_PAD - PANEL_GAP) * k)
+    head_h = header_height(tracker)
+    card_h = card_height(moon)
+    strip_h = head_h + max(1, n_seats) * (card_h + CARD_GAP) - CARD_GAP + BOTTOM_PAD
+    height = round(max(BOARD_H, strip_h) * k)
+    cy = BOARD_CY  # the board stays at the top of a taller picture (positions never move)
     centres = tuple(
-        ((BOARD_CX + x) * k, (BOARD_CY + y) * k)
-        for x, y in (pixel(i, HEX_R) for i in range(N_CELLS))
+        ((BOARD_CX + x) * k, (cy + y) * k) for x, y in (pixel(i, HEX_R) for i in range(N_CELLS))
     )
-    suns = tuple(
-        ((BOARD_CX + SUN_DIST * dx) * k, (BOARD_CY + SUN_DIST * dy) * k) for dx, dy in SUN_DIRS
-    )
-    panels = tuple(
-        Box(
-            PANEL_X[i % 2] * k,
-            (PANEL_TOP + (i // 2) * (panel_h + PANEL_GAP)) * k,
-            PANEL_W * k,
-            panel_h * k,
-        )
+    suns = tuple(((BOARD_CX + SUN_DIST * dx) * k, (cy + SUN_DIST * dy) * k) for dx, dy in SUN_DIRS)
+    cards = tuple(
+        Box(STRIP_X * k, (head_h + i * (card_h + CARD_GAP)) * k, STRIP_W * k, card_h * k)
         for i in range(n_seats)
     )
     return Layout(
@@ -155,15 +167,14 @@ def layout(width: int = DEFAULT_WIDTH, n_seats: int = 4, moon: bool = False) -> 
         centres=centres,
         suns=suns,
         sun_r=SUN_R * k,
-        panels=panels,
-        title_box=Box(16 * k, 14 * k, 226 * k, 250 * k),
-        piles_box=Box(762 * k, 14 * k, 224 * k, 262 * k),
-        legend_box=Box(16 * k, 650 * k, 220 * k, 200 * k),
-        sun_box=Box(764 * k, 650 * k, 220 * k, 200 * k),
-        moon_box=Box(330 * k, 790 * k, 340 * k, 60 * k),
+        header=Box(STRIP_X * k, STRIP_TOP * k, STRIP_W * k, (head_h - STRIP_TOP) * k),
+        cards=cards,
+        piles_box=Box(12 * k, 10 * k, 190 * k, 190 * k),
+        legend_box=Box(12 * k, height - 78 * k, 190 * k, 70 * k),
+        corner_box=Box(690 * k, height - 64 * k, 178 * k, 56 * k),
+        board_centre=(BOARD_CX * k, cy * k),
         moon=moon,
-        panel_shift=(MOON_SHIFT if moon else 0.0) * k,
-        gaps=tuple((x * k, y * k) for x, y in GAP_POINTS),
+        gaps=tuple((x * k, (y - BOARD_CY + cy) * k) for x, y in GAP_POINTS),
         moon_r=MOON_R * k,
     )
 

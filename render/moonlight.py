@@ -3,7 +3,8 @@ the Great Elder Tree, moonstones, the Dam, the river and beaches, Baby Turtle to
 expansion's rows in the seat panels.
 
 Everything is read from ``model.MoonView`` (itself read from the engine); nothing here decides a
-rule. The base game never reaches this module, so its picture is unchanged.
+rule. The composer (``draw.render_image``) adds these layers to the base game's; the base game
+never reaches this module.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.geometry import LABEL_INDEX, LABELS, N_CELLS
-from engine.moon import BEACHES, BORDER, N_GAPS, RIVER
+from engine.moon import BEACHES, BEAMS, BORDER, N_GAPS, RIVER
 
-from . import board, sprites
 from . import moon_sprites as MS
 from . import palette as P
-from .fonts import font
-from .layout import BOARD_CX, BOARD_CY, Box, Layout, hex_points
+from . import sprites, stamps, text
+from .layout import MIN_TEXT, Box, Layout, hex_points
 from .model import MoonSeatView, SeatView, View
 
 #: Opacity (0..255) of the moonlight: the wide band of a beam, its bright core, and the glow on
@@ -48,15 +48,6 @@ ALONE = (0.0, 0.12)
 ANIMAL_BESIDE = (0.48, 0.3)
 TOKEN_BESIDE = (-0.5, 0.32)
 ANIMAL_R = 0.37  # badge radius, units of the hex radius
-
-
-def _fit(d: ImageDraw.ImageDraw, text: str, f, width: float) -> str:
-    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
-    if d.textlength(text, font=f) <= width:
-        return text
-    while text and d.textlength(text + "…", font=f) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def gap_words(gap: int) -> str:
@@ -98,10 +89,6 @@ def _sand(hex_r: float, ring_only: bool) -> tuple[Image.Image, tuple[int, int]]:
     return im, (mx, my)
 
 
-def _paste_at(im: Image.Image, spr: Image.Image, anchor: tuple[int, int], x: float, y: float):
-    im.paste(spr, (round(x) - anchor[0], round(y) - anchor[1]), spr)
-
-
 def draw_ground(im: Image.Image, lay: Layout, v: View) -> None:
     """What lies on the soil under the shadows: river, beaches, the Dam and the moonlight."""
     mv = v.moon
@@ -109,13 +96,13 @@ def draw_ground(im: Image.Image, lay: Layout, v: View) -> None:
     if mv.river:
         spr, a = _water(R)
         for i in RIVER:
-            _paste_at(im, spr, a, *lay.centres[i])
+            stamps.paste_at(im, spr, a, *lay.centres[i])
     if mv.beaches:
         for i in BEACHES:
             spr, a = _sand(R, mv.river and i in RIVER)
-            _paste_at(im, spr, a, *lay.centres[i])
+            stamps.paste_at(im, spr, a, *lay.centres[i])
     if mv.dam:
-        spr, (x0, y0) = _dam_layer(lay.width, mv.dam)
+        spr, (x0, y0) = _dam_layer(lay, mv.dam)
         im.paste(spr, (x0, y0), spr)
 
 
@@ -124,10 +111,10 @@ def draw_moonlight(im: Image.Image, lay: Layout, v: View) -> None:
     labels of every space the expansion drew on, so they stay readable."""
     mv = v.moon
     if mv.gap >= 0:
-        mask, (x0, y0) = _moonlight_mask(lay.width, mv.gap, mv.beams, mv.blocked, mv.lit)
+        mask, (x0, y0) = _moonlight_mask(lay, mv.gap, mv.beams, mv.blocked, mv.lit)
         im.paste(MS.MOON_LIGHT, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
     for i in sorted(_touched(mv)):
-        board.paste_label(im, lay, i)
+        stamps.paste_label(im, lay, i)
 
 
 def _touched(mv) -> set[int]:
@@ -141,29 +128,25 @@ def _touched(mv) -> set[int]:
 
 
 def _board_box(lay: Layout) -> tuple[int, int, int, int]:
-    k = lay.scale
+    cx, cy = lay.board_centre
     r = lay.hex_r
     return (
-        math.floor(BOARD_CX * k - 7.0 * r),
-        math.floor(BOARD_CY * k - 6.2 * r),
-        math.ceil(BOARD_CX * k + 7.0 * r),
-        math.ceil(BOARD_CY * k + 6.2 * r),
+        math.floor(cx - 7.0 * r),
+        math.floor(cy - 6.2 * r),
+        math.ceil(cx + 7.0 * r),
+        math.ceil(cy + 6.2 * r),
     )
 
 
 @lru_cache(maxsize=64)
 def _moonlight_mask(
-    width: int, gap: int, beams: tuple, blocked: tuple, lit: int
+    lay: Layout, gap: int, beams: tuple, blocked: tuple, lit: int
 ) -> tuple[Image.Image, tuple[int, int]]:
     """An "L" mask of the moonlight over the board: each beam as a soft band from the moon
     along its lit spaces (stopping at the Great Elder Tree), and a glow on every lit space."""
-    from .layout import layout
-
-    lay = layout(width)
     x0, y0, x1, y1 = _board_box(lay)
     R = lay.hex_r
     mx, my = lay.gaps[gap]
-    from engine.moon import BEAMS
 
     SS = sprites.SS
     wide = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
@@ -220,11 +203,8 @@ def _hex_edges(lay: Layout, spaces) -> list[tuple[tuple[float, float], tuple[flo
 
 
 @lru_cache(maxsize=32)
-def _dam_layer(width: int, spaces: tuple[int, ...]) -> tuple[Image.Image, tuple[int, int]]:
+def _dam_layer(lay: Layout, spaces: tuple[int, ...]) -> tuple[Image.Image, tuple[int, int]]:
     """The Dam: a band of logs through its three spaces and a wooden edge around them."""
-    from .layout import layout
-
-    lay = layout(width)
     R = lay.hex_r
     xs = [lay.centres[i][0] for i in spaces]
     ys = [lay.centres[i][1] for i in spaces]
@@ -274,196 +254,133 @@ def draw_board_objects(im: Image.Image, lay: Layout, v: View) -> None:
         if i in tokens:
             spr, a = MS.face_down_token(R)
             dx, dy = TOKEN_BESIDE if crowded or i in animals else ALONE
-            _paste_at(im, spr, a, x + dx * R, y + dy * R)
+            stamps.paste_at(im, spr, a, x + dx * R, y + dy * R)
         if piece is not None:
-            board.paste_piece(im, lay, i, *piece)
+            stamps.paste_piece(im, lay, i, *piece)
         if i == mv.elder:
             spr, a = MS.elder(R)
-            _paste_at(im, spr, a, x, y + MS.ELDER_FOOT * R)
-            board.paste_label(im, lay, i)
+            stamps.paste_at(im, spr, a, x, y + MS.ELDER_FOOT * R)
+            stamps.paste_label(im, lay, i)
         if stone:
             spr, a = MS.stone(R, bool(mv.shining >> i & 1))
-            _paste_at(im, spr, a, x, y + 0.2 * R)
+            stamps.paste_at(im, spr, a, x, y + 0.2 * R)
         animal = animals.get(i)
         if animal is not None:
             spr, a = MS.animal_badge(animal.animal, animal.seat, ANIMAL_R * R, animal.lit)
             dx, dy = ANIMAL_BESIDE if crowded or i in tokens else ALONE
-            _paste_at(im, spr, a, x + dx * R, y + dy * R)
+            stamps.paste_at(im, spr, a, x + dx * R, y + dy * R)
 
 
 def draw_moon(im: Image.Image, lay: Layout, v: View) -> None:
-    """The moon at its gap (Half or Full), and a faint ring where it goes next."""
+    """The moon at its gap (Half or Full), and a faint ring where it goes next (in a preview,
+    the moon where it will be at the next photosynthesis and a ring where it is now)."""
     mv = v.moon
     if mv.gap < 0:
         return
-    if mv.next_gap >= 0 and v.phase != "over":
+    ring = mv.now_gap if v.preview else mv.next_gap
+    if ring >= 0 and ring != mv.gap and v.phase != "over":
         spr, a = MS.moon_ring(lay.moon_r)
-        _paste_at(im, spr, a, *lay.gaps[mv.next_gap])
+        stamps.paste_at(im, spr, a, *lay.gaps[ring])
     x, y = lay.gaps[mv.gap]
-    towards = round(math.degrees(math.atan2(BOARD_CY * lay.scale - y, BOARD_CX * lay.scale - x)))
+    cx, cy = lay.board_centre
+    towards = round(math.degrees(math.atan2(cy - y, cx - x)))
     spr, a = MS.moon(lay.moon_r, mv.full, towards)
-    _paste_at(im, spr, a, x, y)
+    stamps.paste_at(im, spr, a, x, y)
 
 
-# -- around the board ------------------------------------------------------------------------
+# -- beside the board ------------------------------------------------------------------------
 
 
 def phase_word(full: bool) -> str:
     return "Full" if full else "Half"
 
 
-def tracker_box(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> None:
-    """The Moon Phase Tracker under the board: the moon now, and its next gap and phase."""
+def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y: float) -> None:
+    """The Moon Phase Tracker in the strip's header: the moon now and where it goes next (in a
+    preview: where it will be at the next photosynthesis)."""
     mv = v.moon
-    if mv.gap < 0:
+    if mv.now_gap < 0:
         return
     s_ = lay.s
-    b = lay.moon_box
-    cx = b.x + b.w / 2
-    y1 = b.y + s_(22)
-    y2 = b.y + s_(48)
-    fb = font(s_(16), bold=True)
-    f = font(s_(15))
-    cap = font(s_(12), bold=True)
-    icon_r = s_(9)
-    # Line 1: the moon now.
-    now = f"{phase_word(mv.full)} Moon at {gap_words(mv.gap)}"
-    _moon_line(im, d, lay, cx, y1, "MOON", now, mv.full, fb, cap, icon_r)
-    if v.phase == "over":
-        return
-    nxt = f"{phase_word(mv.next_full)} at {gap_words(mv.next_gap)}"
-    _moon_line(im, d, lay, cx, y2, "NEXT ROUND", nxt, mv.next_full, f, cap, icon_r)
-
-
-def _moon_line(im, d, lay: Layout, cx: float, y: float, caption: str, text: str, full: bool,
-               f, cap, icon_r: float) -> None:  # fmt: skip
-    s_ = lay.s
-    cw = d.textlength(caption, font=cap)
-    tw = d.textlength(text, font=f)
-    total = cw + s_(8) + icon_r * 2 + s_(6) + tw
-    x = cx - total / 2
-    d.text((x, y), caption, font=cap, fill=P.TEXT_DIM, anchor="lm")
-    x += cw + s_(8)
-    spr, a = MS.moon(icon_r, full, 180)
-    _paste_at(im, spr, a, x + icon_r, y)
-    x += icon_r * 2 + s_(6)
-    d.text((x, y), text, font=f, fill=MS.LUNAR_ON, anchor="lm")
-
-
-def seat_rows(
-    im: Image.Image,
-    d: ImageDraw.ImageDraw,
-    lay: Layout,
-    box: Box,
-    s: SeatView,
-    ms: MoonSeatView,
-    v: View,
-) -> None:
-    """A seat's expansion rows: lunar points and the animal under the light row; the animal's
-    abilities, Baby Turtle tokens or (once the game is over) the final score parts at the
-    bottom."""
-    s_ = lay.s
-    ly = box.y + s_(97)
-    if s.is_cynthia:
-        d.text((box.x + s_(24), ly), "Cynthia has no animal and no lunar points",
-               font=font(s_(14)), fill=P.TEXT_DIM, anchor="lm")  # fmt: skip
+    h = lay.header
+    x = h.x + s_(4)
+    r = s_(10)
+    spr, a = MS.moon(r, mv.full, 180)
+    stamps.paste_at(im, spr, a, x + r, y)
+    x += 2 * r + s_(6)
+    size = s_(MIN_TEXT)
+    if v.preview:
+        line = f"then {phase_word(mv.full)} Moon at {gap_words(mv.gap)}"
+    elif v.phase == "over":
+        line = f"{phase_word(mv.now_full)} Moon at {gap_words(mv.now_gap)}"
     else:
-        d.text((box.x + s_(48), ly), str(s.lunar), font=font(s_(21), bold=True),
-               fill=MS.LUNAR_ON, anchor="rm")  # fmt: skip
-        d.text((box.x + s_(52), ly), "lunar", font=font(s_(13)), fill=P.TEXT_DIM, anchor="lm")
-        # Lunar points: 14 round pips in groups of 7, under the light bar.
-        step, r = s_(16.5), s_(6.2)
-        sx = box.x + s_(92) + r
-        for k in range(14):
-            x = sx + k * step + (k // 7) * s_(5)
-            on = k < s.lunar
-            d.ellipse(
-                (x - r, ly - r, x + r, ly + r),
-                fill=MS.LUNAR_ON if on else MS.LUNAR_OFF,
-                outline=P.mix(MS.LUNAR_ON, (0, 0, 0), 0.35) if on else None,
-            )
-    # The animal.
-    ax = box.x + s_(342)
-    if ms.animal is not None:
-        ic = MS.animal_icon(ms.animal, round(s_(13)), s.index)
-        im.paste(ic, (round(ax + s_(14) - ic.width / 2), round(ly - ic.height / 2)), ic)
-        f = font(s_(16), bold=True)
-        title = MS.ANIMAL_TITLES.get(ms.animal, ms.animal.title())
-        d.text((ax + s_(34), ly), _fit(d, title, f, box.right - ax - s_(42)), font=f,
-               fill=P.TEXT, anchor="lm")  # fmt: skip
-    elif ms.choosing:
-        f = font(s_(13))
-        d.text((ax, ly), _fit(d, "choosing an animal", f, box.right - ax - s_(8)), font=f,
-               fill=P.TEXT_DIM, anchor="lm")  # fmt: skip
-    _bottom_row(im, d, lay, box, s, ms, v)
+        now = f"{phase_word(mv.now_full)} {gap_words(mv.now_gap)}"
+        line = f"{now} → {phase_word(mv.next_full)} {gap_words(mv.next_gap)}"
+    text.draw(d, (x, y), text.fit(line, size, h.right - x), size, MS.LUNAR_ON, anchor="lm")
 
 
-#: Score parts in the panels (the engine's names, shortened).
+#: Score parts in the cards (the engine's names, shortened).
 PART_WORDS = {"baby turtle": "turtle"}
 
 
-def _bottom_row(im, d, lay: Layout, box: Box, s: SeatView, ms: MoonSeatView, v: View) -> None:
+def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView,
+             ms: MoonSeatView, v: View, y: float) -> None:  # fmt: skip
+    """A seat's expansion rows: lunar points and its animal; under them the animal's abilities
+    (used ones struck through) and face-up Baby Turtle tokens, or the final score parts."""
     s_ = lay.s
-    y = box.y + s_(219)
-    x = box.x + s_(24)
-    cap = font(s_(13), bold=True)
-    f = font(s_(14), bold=True)
-    right = box.right - s_(12)
+    size = s_(MIN_TEXT)
+    x = box.x + s_(14)
+    right = box.right - s_(10)
+    y2 = y + s_(26)
+    if s.is_cynthia:
+        text.draw(d, (x, y), "Cynthia: no animal,", size, P.TEXT_DIM, anchor="lm")
+        text.draw(d, (x, y2), "no lunar points", size, P.TEXT_DIM, anchor="lm")
+        return
+    r = s_(9)
+    spr, a = MS.moon(r, True, 180)
+    stamps.paste_at(im, spr, a, x + r, y)
+    x += 2 * r + s_(5)
+    x += text.draw(d, (x, y), str(s.lunar), s_(22), MS.LUNAR_ON, bold=True, anchor="lm")
+    if s.lunar_gain is not None:
+        x += s_(3) + text.draw(d, (x + s_(3), y), f"+{s.lunar_gain}", size, MS.LUNAR_ON,
+                               bold=True, anchor="lm")  # fmt: skip
+    x += s_(10)
+    x2 = box.x + s_(14)
     if ms.parts:
-        d.text((x, y), "FINAL", font=cap, fill=P.TEXT_DIM, anchor="lm")
-        x += s_(56)
-        shown = [
-            (PART_WORDS.get(name, name), value)
-            for name, value in ms.parts
-            if value or name in ("tokens", "lunar")
-        ]
-        text = " + ".join(f"{name} {value}" for name, value in shown) + f" = {s.score}"
-        size = 14.0
-        while size > 10 and d.textlength(text, font=font(s_(size), bold=True)) > right - x:
-            size -= 1
-        f = font(s_(size), bold=True)
-        for j, (name, value) in enumerate(shown):
-            part = f"{' + ' if j else ''}{name} {value}"
-            colour = MS.LUNAR_ON if name in ("lunar", "turtle") else P.TEXT
-            d.text((x, y), part, font=f, fill=colour, anchor="lm")
-            x += d.textlength(part, font=f)
-        d.text((x, y), f" = {s.score}", font=f, fill=P.SUN, anchor="lm")
+        parts = dict(ms.parts)
+        shown = [str(parts.pop("tokens", 0))]
+        shown += [f"{value} {PART_WORDS.get(n, n)}" for n, value in parts.items() if value]
+        line = " + ".join(shown) + f" = {s.score}"
+        text.draw(d, (x2, y2), text.fit(line, size, right - x2), size, P.TEXT, anchor="lm")
+    if ms.animal is None:
+        word = "choosing an animal" if ms.choosing else "no animal yet"
+        text.draw(d, (x, y), text.fit(word, size, right - x), size, P.TEXT_DIM, anchor="lm")
         return
-    chips = [(title, False) for title in ms.babies]
-    chips += [(f"Scoring +{3 * ms.scoring}", True)] if ms.scoring else []
-    chips += [("Rich soil next", True)] * (1 if ms.rich else 0)
-    if ms.animal == "turtle" and chips:
-        d.text((x, y), "BABY TURTLES", font=cap, fill=P.TEXT_DIM, anchor="lm")
-        x += d.textlength("BABY TURTLES", font=cap) + s_(10)
-        ic = MS.baby_icon(round(s_(8)))
-        for title, used in chips:
-            w = s_(22) + d.textlength(title, font=f) + s_(8)
-            if x + w > right:
-                d.text((x, y), "…", font=f, fill=P.TEXT, anchor="lm")
-                break
-            fill = P.PANEL_BG if used else (0xE8, 0xD6, 0xA8)
-            d.rounded_rectangle(
-                (x, y - s_(10), x + w, y + s_(10)),
-                radius=round(s_(9)),
-                fill=fill,
-                outline=(0xE8, 0xD6, 0xA8),
-                width=max(1, round(s_(1.5))),
-            )
-            im.paste(ic, (round(x + s_(4)), round(y - ic.height / 2)), ic)
-            d.text((x + s_(22), y), title, font=f, fill=(0xE8, 0xD6, 0xA8) if used else
-                   MS.INK, anchor="lm")  # fmt: skip
-            x += w + s_(5)
+    ic = MS.animal_icon(ms.animal, round(s_(12)), s.index)
+    im.paste(ic, (round(x), round(y - ic.height / 2)), ic)
+    x += ic.width + s_(5)
+    title = MS.ANIMAL_TITLES.get(ms.animal, ms.animal.title())
+    x += text.draw(d, (x, y), text.fit(title, size, right - x, True), size, P.TEXT, bold=True,
+                   anchor="lm")  # fmt: skip
+    if ms.parts:
         return
-    if ms.abilities and s.index == v.current_seat:  # what the seat to play may use
-        d.text((x, y), "ABILITIES", font=cap, fill=P.TEXT_DIM, anchor="lm")
-        x += d.textlength("ABILITIES", font=cap) + s_(10)
-        fa = font(s_(14))
-        for j, (text, used) in enumerate(ms.abilities):
-            if j:
-                d.text((x, y), "·", font=fa, fill=P.TEXT_DIM, anchor="lm")
-                x += s_(10)
-            w = d.textlength(text, font=fa)
-            d.text((x, y), text, font=fa, fill=P.TEXT_DIM if used else P.TEXT, anchor="lm")
-            if used:  # used this turn: struck through
-                d.line((x, y, x + w, y), fill=P.TEXT_DIM, width=max(1, round(s_(1.5))))
-            x += w + s_(6)
+    items = [(name, used, False) for name, used in ms.abilities]
+    items += [(t, False, True) for t in ms.babies]
+    items += [(f"Scoring +{3 * ms.scoring}", True, True)] if ms.scoring else []
+    items += [("Rich soil next", True, True)] if ms.rich else []
+    # The items flow after the animal's name, then on the row below.
+    row_y = y
+    for word, used, chip in items:
+        sep = " · "
+        w = text.width(word, size)
+        if x + text.width(sep, size) + w > right:
+            if row_y == y2:
+                text.draw(d, (x, row_y), " …", size, P.TEXT_DIM, anchor="lm")
+                return
+            row_y, x, sep = y2, x2, ""
+        x += text.draw(d, (x, row_y), sep, size, P.TEXT_DIM, anchor="lm")
+        ink = (0xE8, 0xD6, 0xA8) if chip else (P.TEXT_DIM if used else P.TEXT)
+        text.draw(d, (x, row_y), word, size, ink, anchor="lm")
+        if used and not chip:  # used this turn: struck through
+            d.line((x, row_y, x + w, row_y), fill=P.TEXT_DIM, width=max(1, round(s_(1.5))))
+        x += w

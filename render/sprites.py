@@ -21,28 +21,28 @@ SS = 2  # supersampling factor for sprites
 #: Crown circles of each tree size as ``(dx, dy, radius)`` in units of the hex radius, relative
 #: to the foot of the trunk; plus trunk width, trunk top and where the seat mark sits.
 TREE_SHAPES = {
-    1: {"crown": ((0.0, -0.37, 0.2),), "trunk": (0.08, -0.2), "mark": (0.0, -0.37, 0.12)},
+    1: {"crown": ((0.0, -0.47, 0.23),), "trunk": (0.09, -0.26), "mark": (0.0, -0.47, 0.14)},
     2: {
-        "crown": ((-0.16, -0.45, 0.2), (0.16, -0.45, 0.2), (0.0, -0.62, 0.23)),
-        "trunk": (0.1, -0.28),
-        "mark": (0.0, -0.52, 0.16),
+        "crown": ((-0.2, -0.56, 0.23), (0.2, -0.56, 0.23), (0.0, -0.78, 0.27)),
+        "trunk": (0.11, -0.36),
+        "mark": (0.0, -0.64, 0.18),
     },
     3: {
         "crown": (
-            (-0.17, -0.52, 0.25),
-            (0.17, -0.52, 0.25),
-            (-0.29, -0.74, 0.24),
-            (0.29, -0.74, 0.24),
-            (0.0, -0.9, 0.28),
+            (-0.24, -0.62, 0.29),
+            (0.24, -0.62, 0.29),
+            (-0.36, -0.92, 0.27),
+            (0.36, -0.92, 0.27),
+            (0.0, -1.16, 0.33),
         ),
-        "trunk": (0.13, -0.4),
-        "mark": (0.0, -0.7, 0.22),
+        "trunk": (0.15, -0.46),
+        "mark": (0.0, -0.86, 0.25),
     },
 }
 #: Where a tree's trunk stands, below the centre of its space (units of the hex radius).
 TREE_FOOT = 0.64
 #: Where a seed lies, below the centre of its space.
-SEED_Y = 0.22
+SEED_Y = 0.3
 
 
 def _down(im: Image.Image, size: tuple[int, int]) -> Image.Image:
@@ -99,8 +99,8 @@ def tree(
     if size == 0:
         return seed(seat, hex_r, flat)
     shape = TREE_SHAPES[size]
-    w = math.ceil(hex_r * 1.2)
-    h = math.ceil(hex_r * 1.4)
+    w = math.ceil(hex_r * 1.4)
+    h = math.ceil(hex_r * 1.7)
     ax, ay = w // 2, h - math.ceil(hex_r * 0.12)
     R = hex_r * SS
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
@@ -152,8 +152,8 @@ def tree(
 @lru_cache(maxsize=64)
 def seed(seat: int, hex_r: float, flat: bool = False) -> tuple[Image.Image, tuple[int, int]]:
     """An RGBA sprite of a seat's seed; the anchor is its middle."""
-    w = math.ceil(hex_r * 0.6)
-    h = math.ceil(hex_r * 0.62)
+    w = math.ceil(hex_r * 0.66)
+    h = math.ceil(hex_r * 0.8)
     ax, ay = w // 2, h // 2
     R = hex_r * SS
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
@@ -163,7 +163,16 @@ def seed(seat: int, hex_r: float, flat: bool = False) -> tuple[Image.Image, tupl
     line = max(1.0, R * 0.035)
     if not flat:
         d.ellipse((cx - R * 0.2, cy + R * 0.12, cx + R * 0.2, cy + R * 0.25), fill=(0, 0, 0, 80))
-    rx, ry = R * 0.19, R * 0.23
+    rx, ry = R * 0.25, R * 0.16  # a bean lying on the soil: wider than tall, no trunk
+    # Two sprout leaves, so a seed reads as a seed and never as a small tree.
+    green, stem = (0x4C, 0xA0, 0x3A), max(1.0, R * 0.03)
+    d.line([(cx, cy - ry), (cx, cy - ry - R * 0.1)], fill=P.OUTLINE, width=round(stem * 2))
+    for side in (-1, 1):
+        d.ellipse(
+            (cx + side * R * 0.01 - R * 0.08 + side * R * 0.07, cy - ry - R * 0.17,
+             cx + side * R * 0.01 + R * 0.08 + side * R * 0.07, cy - ry - R * 0.07),
+            fill=green, outline=P.OUTLINE, width=round(stem),
+        )  # fmt: skip
     d.ellipse((cx - rx - line, cy - ry - line, cx + rx + line, cy + ry + line), fill=P.OUTLINE)
     d.ellipse(
         (cx - rx, cy - ry, cx + rx, cy + ry),
@@ -171,18 +180,12 @@ def seed(seat: int, hex_r: float, flat: bool = False) -> tuple[Image.Image, tupl
     )
     if not flat:
         d.ellipse((cx - rx * 0.9, cy - ry, cx + rx * 0.82, cy + ry * 0.8), fill=colour)
-    # A sprout, so a seed reads as a seed.
-    d.polygon(
-        [(cx, cy - ry), (cx + R * 0.1, cy - ry - R * 0.12), (cx + R * 0.02, cy - ry * 0.75)],
-        fill=(0x4C, 0xA0, 0x3A),
-        outline=P.OUTLINE,
-    )
     draw_mark(
         d,
         P.seat_mark(seat),
         cx,
         cy + ry * 0.05,
-        R * 0.12,
+        R * 0.105,
         P.MARK_INK[seat % 4],
         _mark_outline(seat),
         round(line * 0.8),
@@ -193,7 +196,7 @@ def seed(seat: int, hex_r: float, flat: bool = False) -> tuple[Image.Image, tupl
 @lru_cache(maxsize=128)
 def icon(seat: int, size: int, height: int, faded: bool = False) -> Image.Image:
     """A piece cropped to about ``height`` pixels tall, for the panels (faint when ``faded``)."""
-    scale = {0: 0.55, 1: 0.6, 2: 0.88, 3: 1.22}[size]
+    scale = {0: 0.5, 1: 0.75, 2: 1.05, 3: 1.5}[size]
     im, _ = tree(seat, size, height / scale, flat=True)
     im = im.crop(im.getbbox() or (0, 0, im.width, im.height))
     if faded:

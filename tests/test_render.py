@@ -18,7 +18,7 @@ from PIL import Image, ImageStat
 import engine
 import render
 from engine.geometry import LABEL_INDEX, LABELS, LEAVES
-from render import board, palette
+from render import board, palette, panel
 from render.demo import play, play_through, touched
 from render.layout import layout
 from render.model import view
@@ -172,12 +172,12 @@ def test_highlight_outlines_the_spaces():
 
 
 def test_space_center_follows_geometry_and_width():
-    assert render.space_center("D4") == (500, 434)
+    assert render.space_center("D4") == (436, 366)
     ax, ay = render.space_center("A1")
     gx, gy = render.space_center("G4")
     assert ay < render.space_center("D1")[1] < gy  # row A on top
     assert render.space_center("D1")[0] < render.space_center("D7")[0]
-    half = render.space_center("A1", 500)
+    half = render.space_center("A1", render.DEFAULT_WIDTH // 2)
     assert abs(half[0] - ax / 2) <= 1 and abs(half[1] - ay / 2) <= 1
     assert set(LABEL_INDEX) == set(LABELS)
 
@@ -195,9 +195,10 @@ def test_png_is_small_and_sized_by_width():
 
 def test_cached_base_is_never_drawn_on():
     state = build("mid-4")
-    before = board.base(render.DEFAULT_WIDTH, 4).tobytes()
+    lay = layout(render.DEFAULT_WIDTH, 4)
+    before = board.base(lay, panel.draw_static).tobytes()
     first = render.board_png(state, highlight=["D4"])
-    assert board.base(render.DEFAULT_WIDTH, 4).tobytes() == before
+    assert board.base(lay, panel.draw_static).tobytes() == before
     assert render.board_png(state, highlight=["D4"]) == first
 
 

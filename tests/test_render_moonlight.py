@@ -19,7 +19,7 @@ import render
 from engine import Config
 from engine.geometry import LABEL_INDEX, LABELS, LEAVES
 from engine.moon import BEAMS, BORDER
-from engine.moonlight import ANIMALS, BABIES, arrange
+from engine.moonlight import ANIMALS, BABIES, arrange, moonlit_next_photosynthesis, tracker
 from engine.position import build
 from render import moon_sprites
 from render.layout import BOARD_CX, BOARD_CY, layout
@@ -214,7 +214,7 @@ def test_gap_point_lies_between_the_two_border_spaces():
         da, db = math.dist((mx, my), a), math.dist((mx, my), b)
         assert abs(da - db) <= 2, gap
         assert math.dist((mx, my), (cx, cy)) > max(math.dist(a, (cx, cy)), math.dist(b, (cx, cy)))
-        half = render.gap_point(gap, 500)
+        half = render.gap_point(gap, render.DEFAULT_WIDTH // 2)
         assert abs(half[0] - mx / 2) <= 1 and abs(half[1] - my / 2) <= 1
     assert render.gap_point(10) != render.gap_point(11)
 
@@ -366,15 +366,18 @@ def test_face_up_tokens_and_used_scoring_in_the_panel():
 
 def test_lunar_points_in_the_panel():
     state = mid_4()
+    assert [s.lunar for s in view(state).seats] == [5, 9, 2, 12]
     lay = layout(render.DEFAULT_WIDTH, 4, True)
-    im = image(render.board_png(state))
-    for seat, lunar in enumerate((5, 9, 2, 12)):
-        box = lay.panels[seat]
-        for k in range(14):
-            x = box.x + lay.s(92 + 6.2) + k * lay.s(16.5) + (k // 7) * lay.s(5)
-            px = im.getpixel((round(x), round(box.y + lay.s(97))))
-            want = moon_sprites.LUNAR_ON if k < lunar else moon_sprites.LUNAR_OFF
-            assert colour_distance(px, want) < 30, (seat, k, px)
+    seats = [s.copy() for s in state.seats]
+    seats[2].lunar = 13
+    more = state.copy()
+    more.seats = tuple(seats)
+    a, b = image(render.board_png(state)), image(render.board_png(more))
+    for seat, card in enumerate(lay.cards):
+        y = lay.line(card, 5)
+        row = (round(card.x), round(y - lay.s(12)), round(card.right), round(y + lay.s(12)))
+        changed = mean_abs_diff(a.crop(row), b.crop(row))
+        assert (changed > 1) == (seat == 2), (seat, changed)
 
 
 def test_final_score_parts_when_over():
@@ -389,8 +392,8 @@ def test_final_score_parts_when_over():
     playing.current_seat = 0
     lay = layout(render.DEFAULT_WIDTH, 3, True)
     a, b = image(render.board_png(state)), image(render.board_png(playing))
-    box = lay.panels[1]
-    row = (round(box.x), round(box.y + lay.s(207)), round(box.right), round(box.bottom))
+    box = lay.cards[1]
+    row = (round(box.x), round(lay.line(box, 6) - lay.s(12)), round(box.right), round(box.bottom))
     assert mean_abs_diff(a.crop(row), b.crop(row)) > 3
 
 
@@ -398,8 +401,11 @@ def test_final_score_parts_when_over():
 
 
 def test_base_game_keeps_its_layout():
-    assert layout(1000, 4).height == 1260 and not layout(1000, 4).moon
-    assert layout(1000, 4, True).height > layout(1000, 4).height
+    for n in (2, 3, 4):
+        base = layout(render.DEFAULT_WIDTH, n)
+        assert base.width > base.height and not base.moon  # landscape, for Discord
+        assert layout(render.DEFAULT_WIDTH, n, True).height >= base.height
+    assert layout(render.DEFAULT_WIDTH, 4, True).height > layout(render.DEFAULT_WIDTH, 4).height
     state = build(Config(seats=(H, H)), {"D4": (0, 1)})
     assert view(state).moon is None
 
@@ -411,7 +417,7 @@ def test_expansion_modes_without_the_moon():
     v = view(state).moon
     assert v.gap < 0 and not v.rows and v.shining == 0
     im = image(render.board_png(state))
-    assert im.size == (1000, layout(1000, 2).height)
+    assert im.size == (render.DEFAULT_WIDTH, layout(render.DEFAULT_WIDTH, 2).height)
 
 
 def test_expansion_pictures_are_small_and_scale():
@@ -443,10 +449,23 @@ def test_rendering_in_threads_matches_serial():
         assert list(pool.map(render.board_png, states)) == serial
 
 
-def test_preview_sun_keeps_the_moon():
+def test_preview_draws_the_moon_of_the_next_photosynthesis():
+    """The Next-sun preview shows the moon where it will be when the light is collected, and
+    each seat's lunar gain there."""
     state = mid_4()
+    nxt = engine.next_photosynthesis_sun(state)
+    gap, full = tracker(state)
+    v = view(state, preview_sun=nxt).moon
+    assert (v.gap, v.full, v.now_gap) == (gap, full, state.ext.moon) and gap != state.ext.moon
+    assert v.lit == moonlit_next_photosynthesis(state)
+    gains = [s.lunar_gain for s in view(state, preview_sun=nxt).seats]
+    lit_seats = [
+        k for k, a in enumerate(state.ext.at) if moonlit_next_photosynthesis(state) >> a & 1
+    ]
+    assert gains == [(2 if full else 1) if k in lit_seats else 0 for k in range(4)]
+    assert lit_seats  # the position has a seat that gains
     a = image(render.board_png(state))
-    b = image(render.board_png(state, preview_sun=(state.sun + 3) % 6))
-    x, y = render.gap_point(state.ext.moon)
-    assert a.getpixel((x, y)) == b.getpixel((x, y))
-    assert mean_abs_diff(a, b) > 0.5
+    b = image(render.board_png(state, preview_sun=nxt))
+    x, y = render.gap_point(gap)
+    assert colour_distance(a.getpixel((x, y)), b.getpixel((x, y))) > 60  # the moon moved there
+    assert view(state).moon.gap == state.ext.moon  # without a preview: where it is now
