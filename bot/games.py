@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engine
-from engine.autopilot import autopilot_action
+from engine.players import AutopilotPlayer, CynthiaPlayer, play_until, turn_over
 
 from . import texts
 from .locks import KeyedLocks
@@ -64,8 +64,6 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     **{name: False for name in MOONLIGHT_OPTIONS},
     **{name: False for name in CYNTHIA_OPTIONS},
 }
-#: Actions a player may take back within their turn (they reveal nothing hidden).
-UNDOABLE_VERBS = frozenset({"buy", "plant", "grow", "collect", "move"})
 #: The automa never needs this many actions in a row; the cap only guards against a bug.
 MAX_AUTOMA_STEPS = 2000
 
@@ -151,39 +149,37 @@ AUTOPILOT_USER_ID = 0
 AUTOPILOT_NOTE = "autopilot"
 
 
+class _EndsTurn(AutopilotPlayer):
+    """Ends the turn where it may; a decision that must be made (setup) goes to the autopilot."""
+
+    def step(self, state: Any) -> Any:
+        ends = [a for a in engine.legal_actions(state) if a.verb == "end"]
+        return ends[0] if ends else super().step(state)
+
+
 def autoplay_turn(state: Any, first_ply: int, *, autopilot: bool) -> tuple[Any, list[Applied]]:
     """Play the current seat's turn to its end for it (see `GameService.play_automatically`)."""
-    applied: list[Applied] = []
-    seat, turn = state.current_seat, turn_key(state)
-    while not state.is_over and turn_key(state) == turn:
-        if len(applied) >= MAX_AUTOMA_STEPS:
-            raise RuntimeError("the autopilot did not finish its turn")
-        legal = engine.legal_actions(state)
-        ends = [a for a in legal if a.verb == "end"]
-        action = ends[0] if ends and not autopilot else autopilot_action(state)
-        state = engine.apply(state, action)
-        ply = first_ply + len(applied)
-        applied.append(Applied(ply, str(action), seat, AUTOPILOT_USER_ID, AUTOPILOT_NOTE))
-    return state, applied
+    seat = state.current_seat
+    player = AutopilotPlayer() if autopilot else _EndsTurn()
+    state, actions = play_until(state, {seat: player}, turn_over(state), max_steps=MAX_AUTOMA_STEPS)
+    return state, [
+        Applied(first_ply + i, str(action), seat, AUTOPILOT_USER_ID, AUTOPILOT_NOTE)
+        for i, action in enumerate(actions)
+    ]
 
 
 def run_automa(state: Any, first_ply: int) -> tuple[Any, list[Applied]]:
     """Let Cynthia seats act while it is their turn; returns the new state and their actions."""
+    cynthia = {k: CynthiaPlayer() for k, seat in enumerate(state.seats) if seat.kind == "cynthia"}
     applied: list[Applied] = []
-    ply = first_ply
-    while not state.is_over and state.current_seat is not None:
-        seat = state.current_seat
-        if state.seats[seat].kind != "cynthia":
-            break
-        if len(applied) >= MAX_AUTOMA_STEPS:
-            raise RuntimeError("the automa did not finish its turn")
-        action = engine.auto_action(state)
-        if action is None:
-            raise RuntimeError(f"the automa returned no action for seat {seat}")
-        state = engine.apply(state, action)
+
+    def log(before: Any, action: Any, after: Any) -> None:
         explanation = getattr(action, "explanation", "") or None
-        applied.append(Applied(ply, str(action), seat, None, explanation))
-        ply += 1
+        applied.append(
+            Applied(first_ply + len(applied), str(action), before.current_seat, None, explanation)
+        )
+
+    state, _ = play_until(state, cynthia, on_action=log, max_steps=MAX_AUTOMA_STEPS)
     return state, applied
 
 
@@ -193,7 +189,7 @@ def _undoable(row: Any, user_id: int, current_seat: int) -> bool:
         row is not None
         and row.user_id == user_id
         and row.seat == current_seat
-        and row.notation.split()[0] in UNDOABLE_VERBS
+        and engine.can_undo(row.notation)
     )
 
 

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 import engine
 import render
-from engine.autopilot import autopilot_action
+from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 
 from .. import embeds, pictures, texts
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
@@ -58,10 +58,13 @@ def moonlight_sample_png() -> bytes:
         seats=("human", "human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
     )
     state = engine.new_game(config, seed=MOON_SAMPLE_SEED)
-    while state.phase == "setup" or state.round < MOON_SAMPLE_ROUND:
-        seat = state.seats[state.current_seat]
-        action = engine.auto_action(state) if seat.kind == "cynthia" else autopilot_action(state)
-        state = engine.apply(state, action)
+    players = {
+        k: CynthiaPlayer() if kind == "cynthia" else AutopilotPlayer()
+        for k, kind in enumerate(config.seats)
+    }
+    state, _ = play_until(
+        state, players, lambda s: s.phase != "setup" and s.round >= MOON_SAMPLE_ROUND
+    )
     return render.board_png(state, names=["Ash", "Birch", "Cynthia"])
 
 
