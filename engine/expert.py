@@ -178,7 +178,7 @@ def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None =
     if not legal:
         raise ValueError("The game is over: there is no decision to make.")
     if len(legal) == 1:
-        return legal[0]
+        return Action(legal[0].verb, legal[0].args, f"{legal[0]}: the only legal action")
     rnd = random.Random(f"{seed or 0}:{state.round}:{state.current_seat}:{state.setup_step}")
     if state.ext is not None:
         action, why = search_facade(state, budget_s, rnd)
@@ -208,9 +208,16 @@ def _setup_choice(state: GameState) -> Action:
 
 
 class Expert:
-    """The Expert as a player: ``step(state) -> Action`` (see ``engine.players``)."""
+    """The Expert as a player: ``step(state) -> Action`` (``engine.players.ExpertPlayer``).
 
-    def __init__(self, budget_s: float = 0.25, seed: int | None = None) -> None:
+    Its budget counts playouts (about 100 a second), so the same ``seed`` and budget give the
+    same decisions on any machine."""
+
+    #: The two strengths a seat may have: quick and strong.
+    QUICK_S = 0.25
+    STRONG_S = 2.0
+
+    def __init__(self, budget_s: float = QUICK_S, seed: int | None = None) -> None:
         self.budget_s = budget_s
         self.seed = seed
 

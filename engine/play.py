@@ -1,9 +1,10 @@
 """Play a hot-seat game in the terminal: ``python -m engine.play [--seats human,human,cynthia]``.
 
-Type actions in the notation (``grow D4``, ``plant C3 E5``, ``end``; several at once separated by
-``;``). ``?`` lists the legal actions, ``undo`` takes back your last buy, plant, grow, collect or
-move of this turn, ``help`` the notation, ``quit`` leaves. Cynthia seats play
-by themselves.
+Seats are ``human``, ``cynthia``, ``expert`` (the Expert at 0.25 s a decision) or
+``expert-strong`` (2 s); Cynthia and Expert seats play by themselves. Type actions in the
+notation (``grow D4``, ``plant C3 E5``, ``end``; several at once separated by ``;``). ``?`` lists
+the legal actions, ``undo`` takes back your last buy, plant, grow, collect or move of this turn,
+``help`` the notation, ``quit`` leaves.
 """
 
 from __future__ import annotations
@@ -22,10 +23,14 @@ from . import (
     turn_id,
     winners,
 )
-from .config import CYNTHIA
+from .config import CYNTHIA, HUMAN
 from .game import score_parts
-from .players import CynthiaPlayer, play_until
+from .players import CynthiaPlayer, ExpertPlayer, play_until
 from .text import board_text, status_text
+
+#: The seats the terminal game seats, and the Expert's budget per decision by its strength.
+EXPERT_BUDGETS = {"expert": ExpertPlayer.QUICK_S, "expert-strong": ExpertPlayer.STRONG_S}
+SEAT_KINDS = (HUMAN, CYNTHIA, *EXPERT_BUDGETS)
 
 HELP = """Actions:
   place A2          place a starting tree (setup)
@@ -45,7 +50,12 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m engine.play", description="Photosynthesis in the terminal (hot seat)."
     )
-    p.add_argument("--seats", default="human,human", help="comma-separated human/cynthia seats")
+    p.add_argument(
+        "--seats",
+        default="human,human",
+        help="comma-separated seats: human, cynthia, expert (the Expert, 0.25 s a decision) "
+        "or expert-strong (2 s)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--revolutions", type=int, choices=(3, 4), default=3)
     p.add_argument("--shadow-rule", action="store_true")
@@ -59,8 +69,13 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
     args = _parse_args(argv)
     stdin = stdin or sys.stdin
     out = out or sys.stdout
+    kinds = [s.strip() for s in args.seats.split(",")]
+    unknown = sorted(set(kinds) - set(SEAT_KINDS))
+    if unknown:
+        print(f"Unknown seat {unknown[0]!r}: use {', '.join(SEAT_KINDS)}.", file=out)
+        return 2
     cfg = Config(
-        seats=tuple(s.strip() for s in args.seats.split(",")),
+        seats=tuple(CYNTHIA if kind == CYNTHIA else HUMAN for kind in kinds),
         revolutions=args.revolutions,
         shadow_rule=args.shadow_rule,
         moon_animals=args.moon_animals,
@@ -68,13 +83,19 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         moonstones=args.moonstones,
     )
     state = new_game(cfg, seed=args.seed)
-    # Cynthia seats play by themselves through the one driver, engine.players.play_until.
-    automa = {k: CynthiaPlayer() for k, kind in enumerate(cfg.seats) if kind == CYNTHIA}
+    # Cynthia and Expert seats play by themselves through the one driver, play_until.
+    automa = {
+        k: CynthiaPlayer() if kind == CYNTHIA else ExpertPlayer(EXPERT_BUDGETS[kind], args.seed)
+        for k, kind in enumerate(kinds)
+        if kind != HUMAN
+    }
 
     def show_automa(before, action, after) -> None:
-        print(
-            f"Cynthia (seat {before.current_seat + 1}): {action}  - {action.explanation}", file=out
-        )
+        seat = before.current_seat
+        if kinds[seat] == CYNTHIA:
+            print(f"Cynthia (seat {seat + 1}): {action}  - {action.explanation}", file=out)
+        else:  # the Expert's explanation starts with its action
+            print(f"Expert (seat {seat + 1}): {action.explanation}", file=out)
         for event in after.events:
             print(event, file=out)
 

@@ -2,7 +2,9 @@
 
 A player is anything with ``step(state) -> Action``: the decision it makes for the current seat.
 ``CynthiaPlayer`` follows the automa's cards, ``AutopilotPlayer`` plays a human seat sensibly
-(``engine.autopilot``), ``RandomPlayer(seed)`` picks uniformly among the legal actions.
+(``engine.autopilot``), ``ExpertPlayer(budget_s, seed)`` searches (``engine.expert``: quick at
+0.25 s a decision, strong at 2 s), ``RandomPlayer(seed)`` picks uniformly among the legal
+actions.
 
 ``play_until(state, players, stop)`` is the driver for every automatic play: the automa, a
 player's timeout, the autopilot, the demo, the terminal game and the tests. The model is
@@ -18,6 +20,7 @@ from typing import Protocol, runtime_checkable
 
 from .actions import Action
 from .autopilot import autopilot_action
+from .expert import Expert
 from .game import apply, auto_action, legal_actions, turn_id
 from .state import GameState
 
@@ -47,6 +50,10 @@ class AutopilotPlayer:
 
     def step(self, state: GameState) -> Action:
         return autopilot_action(state)
+
+
+#: The Expert for a human seat: a search over the seat's own view (``engine.expert.Expert``).
+ExpertPlayer = Expert
 
 
 class RandomPlayer:

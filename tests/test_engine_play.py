@@ -84,3 +84,22 @@ def test_question_mark_does_not_repeat_the_last_events():
     code, text = run([*setup, "?", "?", "quit"])
     assert code == 1
     assert text.count("photosynthesis seat 1 +2, seat 2 +2.") == 1
+
+
+def test_an_expert_seat_plays_its_own_turns_the_same_way_each_time():
+    """Issue 18: the terminal game seats Experts (`--seats human,expert`)."""
+    lines = ["place A1", "place A4", "end", "quit"]
+    code, text = run(lines, "--seats", "human,expert")
+    assert code == 1
+    expert_lines = [line for line in text.splitlines() if "Expert (seat 2): " in line]
+    # Its two starting trees, each with the Expert's reason, then its first turn of round 1.
+    assert [line.split(": ")[1].split()[0] for line in expert_lines[:2]] == ["place", "place"]
+    assert all(line.count(": ") >= 2 for line in expert_lines)  # action, then why
+    assert len(expert_lines) >= 3
+    assert run(lines, "--seats", "human,expert")[1] == text  # same seed: same decisions
+
+
+def test_an_unknown_seat_is_refused_with_the_seats_there_are():
+    code, text = run([], "--seats", "human,robot")
+    assert code == 2
+    assert text == "Unknown seat 'robot': use human, cynthia, expert, expert-strong.\n"
