@@ -30,6 +30,7 @@ from .storage import (
     NewAction,
     SeatRow,
     Storage,
+    UnreadableGame,
     VersionConflict,
 )
 
@@ -320,9 +321,14 @@ class GameService:
                 log.warning("snapshot unusable, replaying the log", extra={"game_id": game.id})
                 start, after = None, 0
         rows = await self.storage.actions(game.id, after_ply=after)
-        state = await asyncio.to_thread(
-            replay, game.config, game.seed, [r.notation for r in rows], start
-        )
+        try:
+            state = await asyncio.to_thread(
+                replay, game.config, game.seed, [r.notation for r in rows], start
+            )
+        except Exception as exc:  # the stored game itself is damaged: set it aside
+            reason = f"its action log no longer replays ({type(exc).__name__})"
+            await self.storage.quarantine(game.id, reason)
+            raise UnreadableGame(game.id, reason) from None
         ply = rows[-1].ply if rows else after
         self._states[game.id] = (game.version, ply, state)
         return state, ply

@@ -12,7 +12,7 @@ import discord
 
 from . import texts
 from .games import StaleComponent, UserError
-from .storage import GameRow
+from .storage import GameRow, UnreadableGame
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,8 @@ async def answering(
 ) -> AsyncIterator[None]:
     """Run a handler body so a user never sees a traceback or an unanswered interaction.
 
-    `UserError` becomes one ephemeral sentence; `StaleComponent` also offers the component
+    `UserError` becomes one ephemeral sentence, and so does a game that cannot be loaded
+    (`UnreadableGame`, quarantined); `StaleComponent` also offers the component
     `fresh_view(game)` builds; any other exception is logged and answered with an apology.
     """
     try:
@@ -60,6 +61,8 @@ async def answering(
         )
     except UserError as exc:
         await ephemeral(interaction, clipped(str(exc)))
+    except UnreadableGame as exc:  # quarantined and logged where it was found
+        await ephemeral(interaction, texts.QUARANTINED.format(game_id=exc.game_id))
     except Exception:
         log.exception(
             "interaction failed",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -20,6 +21,8 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import aiosqlite
+
+log = logging.getLogger(__name__)
 
 LIVE_STATUSES = ("lobby", "active")
 STATUSES = ("lobby", "active", "over", "abandoned", "expired")
@@ -35,6 +38,17 @@ class StorageUnwritable(StorageError):
 
 class ChannelBusy(StorageError):
     """The channel already holds a game in the lobby or in play."""
+
+
+class UnreadableGame(StorageError):
+    """A stored game that cannot be loaded: its row is damaged (for example `options` that is
+    not JSON) or its action log no longer replays. It is quarantined (`quarantine`): the rest
+    of the bot goes on, and its channel is told when someone uses it."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be loaded: {reason}")
+        self.game_id = game_id
+        self.reason = reason
 
 
 class VersionConflict(StorageError):
@@ -120,6 +134,10 @@ class Storage(Protocol):
     async def latest_started_game(self, channel_id: int) -> GameRow | None: ...
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]: ...
+
+    async def quarantine(self, game_id: int, reason: str) -> None: ...
+
+    async def quarantined(self) -> dict[int, str]: ...
 
     async def update_game(
         self,
@@ -245,6 +263,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 5: how many times a job's handler failed (bot.scheduler plans a failed deadline again).
     ("ALTER TABLE timer_jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",),
+    # 6: games that cannot be loaded, set aside with the reason (`UnreadableGame`).
+    (
+        """CREATE TABLE quarantined_games (
+            game_id INTEGER PRIMARY KEY,
+            reason TEXT NOT NULL,
+            at TEXT NOT NULL
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -395,24 +421,29 @@ class SQLiteStorage:
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """The game with this id, or None."""
-        async with self._lock:
-            return await self._fetch_game(self._conn, "id = ?", (game_id,))
+        return await self._read_game("id = ?", (game_id,))
 
     async def live_game(self, channel_id: int) -> GameRow | None:
         """The game in the lobby or in play in this channel, or None."""
-        async with self._lock:
-            return await self._fetch_game(
-                self._conn, "channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
-            )
+        return await self._read_game(
+            "channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+        )
 
     async def latest_started_game(self, channel_id: int) -> GameRow | None:
         """The most recent game of a channel that got past its lobby, or None."""
-        async with self._lock:
-            return await self._fetch_game(
-                self._conn,
-                "id = (SELECT MAX(id) FROM games WHERE channel_id = ? AND config IS NOT NULL)",
-                (channel_id,),
-            )
+        return await self._read_game(
+            "id = (SELECT MAX(id) FROM games WHERE channel_id = ? AND config IS NOT NULL)",
+            (channel_id,),
+        )
+
+    async def _read_game(self, where: str, params: Sequence[Any]) -> GameRow | None:
+        """One game (see `_fetch_game`); a damaged one is quarantined before it is raised."""
+        try:
+            async with self._lock:
+                return await self._fetch_game(self._conn, where, params)
+        except UnreadableGame as exc:
+            await self.quarantine(exc.game_id, exc.reason)
+            raise
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         """Every game whose status is one of `statuses`, oldest first."""
@@ -422,8 +453,32 @@ class SQLiteStorage:
                 f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses
             ) as cur:
                 ids = [row["id"] for row in await cur.fetchall()]
-            games = [await self._fetch_game(self._conn, "id = ?", (i,)) for i in ids]
+            games, unreadable = [], []
+            for i in ids:
+                try:
+                    games.append(await self._fetch_game(self._conn, "id = ?", (i,)))
+                except UnreadableGame as exc:
+                    unreadable.append(exc)
+        for exc in unreadable:  # the others are still served
+            await self.quarantine(exc.game_id, exc.reason)
         return [g for g in games if g is not None]
+
+    async def quarantine(self, game_id: int, reason: str) -> None:
+        """Set a game that cannot be loaded aside: marked with its reason (once) and logged."""
+        async with self._lock:
+            cur = await self._conn.execute(
+                "INSERT OR IGNORE INTO quarantined_games (game_id, reason, at) VALUES (?, ?, ?)",
+                (game_id, reason, _utcnow()),
+            )
+            await self._conn.commit()
+        if cur.rowcount:
+            log.error("game %d quarantined: %s", game_id, reason, extra={"game_id": game_id})
+
+    async def quarantined(self) -> dict[int, str]:
+        """The quarantined games and why each cannot be loaded."""
+        sql = "SELECT game_id, reason FROM quarantined_games"
+        async with self._lock, self._conn.execute(sql) as cur:
+            return {row["game_id"]: row["reason"] for row in await cur.fetchall()}
 
     async def update_game(
         self,
@@ -515,14 +570,21 @@ class SQLiteStorage:
                 SeatRow(r["position"], r["kind"], r["user_id"], r["name"])
                 for r in await cur.fetchall()
             )
+        try:
+            options = json.loads(row["options"])
+            config = json.loads(row["config"]) if row["config"] is not None else None
+        except (TypeError, ValueError) as exc:
+            raise UnreadableGame(row["id"], f"its stored row does not read ({exc})") from None
+        if not isinstance(options, dict) or not isinstance(config, dict | None):
+            raise UnreadableGame(row["id"], "its stored options or config are not objects")
         return GameRow(
             id=row["id"],
             guild_id=row["guild_id"],
             channel_id=row["channel_id"],
             host_id=row["host_id"],
             status=row["status"],
-            options=json.loads(row["options"]),
-            config=json.loads(row["config"]) if row["config"] is not None else None,
+            options=options,
+            config=config,
             seed=row["seed"],
             version=row["version"],
             created_at=row["created_at"],

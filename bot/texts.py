@@ -36,6 +36,10 @@ STALE_NO_FRESH = "This button is out of date."
 ALREADY_STARTED = "This game has already started."
 NOT_STARTED = "This game has not started yet: join the lobby and wait for the host to start it."
 GAME_OVER = "This game is over."
+QUARANTINED = (
+    "Game #{game_id} here cannot be loaded because its stored record is damaged, so the bot has"
+    " set it aside; a server admin finds the details in the bot's log."
+)
 GAME_ABANDONED = "This game was abandoned."
 GAME_EXPIRED = "This lobby expired."
 NOT_A_PLAYER = "You are not playing in this game."

@@ -24,7 +24,7 @@ import engine
 from .. import choices, embeds, pictures, texts
 from ..games import Applied, GameService, TurnResult, UserError, seat_label, turn_key
 from ..replies import answering
-from ..storage import GameRow
+from ..storage import GameRow, UnreadableGame
 from ..views import game_view, panel
 
 if TYPE_CHECKING:
@@ -226,6 +226,8 @@ class Play(commands.Cog, name="Play"):
                         continue
                 log.info("redrawing a game message after a restart", extra={"game_id": game.id})
                 await self.publish(game.id)
+            except UnreadableGame:
+                continue  # quarantined and logged; every other game is still served
             except Exception:
                 log.exception("could not resync a game message", extra={"game_id": game.id})
 
