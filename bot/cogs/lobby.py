@@ -93,6 +93,36 @@ class Lobby(commands.Cog, name="Lobby"):
         """The current lobby buttons, offered with an "out of date" refusal."""
         return lobby_view(game)
 
+    async def cog_load(self) -> None:
+        await self.resync()
+
+    async def resync(self) -> None:
+        """Redraw every open lobby after a restart, as `Play.resync` does for games (logged in,
+        not yet connected to the gateway, so no click races with it).
+
+        A lobby is saved before its message is sent, so a bot killed in between left a lobby
+        that nobody could see or join while `/ps new` answered "already has a game": such a
+        lobby (or one whose message was deleted) gets a fresh message; a lobby whose message is
+        there is redrawn as stored.
+        """
+        for game in await self.bot.storage.games_with_status("lobby"):
+            try:
+                embed, view = embeds.lobby_embed(game), lobby_view(game)
+                stored = await self.bot.storage.message(game.id, "lobby")
+                if stored is not None:
+                    try:
+                        message = self.bot.get_partial_messageable(stored[0])
+                        await message.get_partial_message(stored[1]).edit(embed=embed, view=view)
+                        continue
+                    except discord.NotFound:
+                        pass
+                channel = self.bot.get_partial_messageable(game.channel_id)
+                sent = await channel.send(embed=embed, view=view)
+                await self.bot.storage.set_message(game.id, "lobby", game.channel_id, sent.id)
+                log.info("lobby message redrawn after a restart", extra={"game_id": game.id})
+            except Exception:
+                log.exception("could not resync a lobby", extra={"game_id": game.id})
+
     # --- /ps new ---
 
     @ps.command(name="new", description="Open a Photosynthesis lobby in this channel")
