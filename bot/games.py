@@ -263,6 +263,8 @@ class GameService:
         self._locks = KeyedLocks()
         self._channel_locks = KeyedLocks()
         self._states: dict[int, tuple[int, int, Any]] = {}  # game id -> (version, ply, state)
+        #: game id -> (user id, actions, version after) of its last typed command's commit
+        self._last_typed: dict[int, tuple[int, str, int]] = {}
         sysrand = random.SystemRandom()
         self._seed_source = seed_source or (lambda: sysrand.randrange(2**31))
         #: Awaited after every committed play (under the game's lock) with the stored game and
@@ -557,6 +559,7 @@ class GameService:
         version: int | None = None,
         *,
         turn: Sequence[Any] | None = None,
+        typed_version: int | None = None,
     ) -> TurnResult:
         """Apply the player's action(s) (several separated by `;` all apply or none does),
         then any Cynthia turns after them. `TurnResult.applied` starts with the player's.
@@ -564,7 +567,12 @@ class GameService:
         A component carries the `version` it was drawn for; a typed command is pinned to the
         `turn` (a `turn_key`) it was typed in, and refused if another turn is on by the time
         it gets the lock (the same intention, say End turn clicked and typed at once, must
-        not also play the player's next turn)."""
+        not also play the player's next turn).
+
+        A typed command also carries the game's `typed_version` when it arrived: if the game
+        changed since, and that change was this player's identical typed command, it is the
+        same command sent several times at once and is refused as already applied (a command
+        typed again after the answer arrives at the new version and plays)."""
         async with self.lock(game_id):
             game = await self._active(game_id, version)
             if turn is not None:
@@ -574,6 +582,13 @@ class GameService:
             seat, turn = state.current_seat, turn_key(state)
             with typed_input():
                 actions = engine.parse_actions(notation)
+            said = "; ".join(str(a) for a in actions)
+            repeated = (user_id, said, game.version)
+            if (
+                typed_version not in (None, game.version)
+                and self._last_typed.get(game.id) == repeated
+            ):
+                raise UserError(texts.ALREADY_APPLIED.format(action=said))
             new_state, applied = await asyncio.to_thread(
                 _apply_all, state, actions, seat, user_id, ply + 1
             )
@@ -587,6 +602,9 @@ class GameService:
             )
             if new_state.is_over:
                 self._states.pop(game.id, None)
+                self._last_typed.pop(game.id, None)
+            elif typed_version is not None:
+                self._last_typed[game.id] = (user_id, said, stored.version)
             return TurnResult(stored, new_state, tuple(applied), turn, played)
 
     async def _check_pinned(self, game: GameRow, user_id: int, turn: tuple[Any, ...]) -> None:

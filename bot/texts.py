@@ -45,6 +45,10 @@ GAME_EXPIRED = "This lobby expired."
 NOT_A_PLAYER = "You are not playing in this game."
 NOT_YOUR_TURN = "It is not your turn: it is {player}'s turn."
 TURN_OVER_AFTER = "Your turn ends after {actions}; nothing was played."
+ALREADY_APPLIED = (
+    "`{action}` was already applied by the same command of yours sent at the same moment, "
+    "so this copy was not played again."
+)
 TURN_CHANGED = "Your turn changed while this was on its way; nothing was played."
 NO_PHOTOSYNTHESIS_LEFT = "No photosynthesis is left in this game."
 TIE_BROKEN = "Tie on points: the tie-break (pieces on the board) gives the win to {names}."

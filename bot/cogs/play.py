@@ -345,7 +345,9 @@ class Play(commands.Cog, name="Play"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
-            result = await self.games.play(game.id, interaction.user.id, action, turn=turn)
+            result = await self.games.play(
+                game.id, interaction.user.id, action, turn=turn, typed_version=game.version
+            )
             await self._answer_play(interaction, result)
 
     async def on_undo_command(self, interaction: discord.Interaction) -> None:
