@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import DEFAULT_DATABASE_PATH, ConfigError, load_settings
-from bot.logs import JsonFormatter, RedactFilter
+from bot.logs import JsonFormatter, configure_logging
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -84,7 +84,41 @@ def test_the_env_file_in_the_working_directory_is_read(tmp_path: Path) -> None:
 def test_log_lines_are_json_and_never_contain_the_token() -> None:
     record = logging.LogRecord("bot", logging.INFO, __file__, 1, "token is %s", ("s3cret",), None)
     record.game_id = 7
-    assert RedactFilter(["s3cret"]).filter(record)
-    line = json.loads(JsonFormatter().format(record))
+    line = json.loads(JsonFormatter(["s3cret"]).format(record))
     assert line["message"] == "token is [redacted]" and line["game_id"] == 7
     assert line["level"] == "INFO" and line["logger"] == "bot"
+
+
+def test_the_token_is_redacted_from_tracebacks_and_extra_fields() -> None:
+    """Issue 13, item 10: the filter redacted only the message."""
+    try:
+        raise RuntimeError("connecting with s3cret.tok failed")
+    except RuntimeError:
+        record = logging.LogRecord("bot", logging.ERROR, __file__, 1, "failed", (), sys.exc_info())
+    record.settings = "Settings(token='s3cret.tok')"
+    text = JsonFormatter(["s3cret.tok"]).format(record)
+    line = json.loads(text)
+    assert "s3cret" not in text
+    assert "RuntimeError: connecting with [redacted] failed" in line["exception"]
+    assert line["settings"] == "Settings(token='[redacted]')"
+
+
+def test_no_private_content_at_debug(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 13, item 10: at DEBUG, discord.py logged every request body (ephemeral panels,
+    the private animal draft). Its loggers stay at INFO; ours log at DEBUG."""
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level, logging.getLogger("discord").level
+    try:
+        configure_logging("DEBUG", secrets=["s3cret"])
+        logging.getLogger("discord.http").debug("POST /interactions with %s", "dealt owl, fox")
+        logging.getLogger("discord.webhook.async_").debug("payload: dealt owl, fox")
+        logging.getLogger("discord.gateway").info("Shard ID None has connected")
+        logging.getLogger("bot.games").debug("a debug line of ours")
+    finally:
+        root.handlers[:], level, discord_level = saved
+        root.setLevel(level)
+        logging.getLogger("discord").setLevel(discord_level)
+    err = capsys.readouterr().err
+    assert "dealt owl" not in err
+    messages = [json.loads(line)["message"] for line in err.splitlines()]
+    assert messages == ["Shard ID None has connected", "a debug line of ours"]
