@@ -41,6 +41,31 @@ async def ephemeral(
         await interaction.response.send_message(**kwargs)
 
 
+#: What the bot needs in a game's channel: discord.py's name -> the name Discord's settings show.
+CHANNEL_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+    "read_message_history": "Read Message History",
+}
+
+
+def require_channel_permissions(interaction: discord.Interaction) -> None:
+    """Refuse in one sentence when the bot lacks a permission its game messages need in the
+    interaction's channel (Discord sends the bot's permissions there with each interaction)."""
+    granted = interaction.app_permissions
+    missing = [name for attr, name in CHANNEL_PERMISSIONS.items() if not getattr(granted, attr)]
+    if missing:
+        raise UserError(
+            texts.MISSING_PERMISSIONS.format(
+                names=texts.and_list(missing),
+                s="s" if len(missing) > 1 else "",
+                them="them" if len(missing) > 1 else "it",
+            )
+        )
+
+
 @asynccontextmanager
 async def answering(
     interaction: discord.Interaction,

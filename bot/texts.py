@@ -11,7 +11,17 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def and_list(words: list[str]) -> str:
+    """`A`, `A and B`, `A, B and C`."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 # --- refusals (ephemeral) ---
+
+MISSING_PERMISSIONS = (
+    "I cannot run a game in this channel: I lack the {names} permission{s} here, so ask a "
+    "server admin to grant {them} to me."
+)
 
 CHANNEL_BUSY = "This channel already has a game: finish it or use `/ps abandon` first."
 UNPLAYABLE = "That cannot be played in this game."

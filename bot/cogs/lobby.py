@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -23,7 +22,8 @@ from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 from .. import embeds, pictures, texts
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..games import GameService, UserError
-from ..replies import answering
+from ..locks import KeyedLocks
+from ..replies import answering, require_channel_permissions
 from ..storage import GameRow
 from ..views import lobby_view, options_from_values
 
@@ -82,7 +82,7 @@ class Lobby(commands.Cog, name="Lobby"):
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
         #: game id -> the lock lobby redraws go out under (in order, each with the latest)
-        self._redraws: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._redraws = KeyedLocks()
         self._rules_png: dict[str, bytes] = {}
 
     @property
@@ -163,6 +163,7 @@ class Lobby(commands.Cog, name="Lobby"):
         async with answering(interaction):
             if interaction.channel_id is None:
                 raise UserError(texts.GUILD_ONLY)
+            require_channel_permissions(interaction)
             options = {
                 "revolutions": revolutions,
                 "shadow_rule": shadow_rule,
@@ -208,6 +209,7 @@ class Lobby(commands.Cog, name="Lobby"):
         user = interaction.user
         async with answering(interaction, self.fresh_view):
             if action == "start":
+                require_channel_permissions(interaction)
                 result = await self.games.start(game_id, version, user.id)
                 await self._show_lobby(interaction, result.game)
                 await self.bot.get_cog("Play").publish(result.game.id)  # type: ignore[union-attr]
@@ -227,7 +229,7 @@ class Lobby(commands.Cog, name="Lobby"):
         (from `/ps status` or an "out of date" refusal), redraw the public lobby message too.
         After clicks at the same moment (several Join) the answers go out one at a time, each
         drawn from the lobby as stored then, so the last one drawn shows the latest seats."""
-        async with self._redraws[game.id]:
+        async with self._redraws.hold(game.id):
             game = await self.games.get_game(game.id) or game
             embed, view = embeds.lobby_embed(game), lobby_view(game)
             await interaction.response.edit_message(embed=embed, view=view)

@@ -837,6 +837,49 @@ class FakeDiscord:
             perms |= int(self.roles[role_id]["permissions"])
         return Perm.ALL if perms & Perm.ADMINISTRATOR else perms
 
+    def channel_permissions(self, user: dict | str, channel_id: str) -> int:
+        """The member's permissions in a channel: guild permissions, then the channel's
+        overwrites (@everyone, the member's roles, the member) as Discord applies them; a thread
+        reads its parent's."""
+        perms = self.permissions(user)
+        if perms & Perm.ADMINISTRATOR or perms == Perm.ALL:
+            return perms
+        channel = self._channel(channel_id)
+        if channel.get("parent_id") and channel["parent_id"] in self.channels:
+            channel = self.channels[channel["parent_id"]]
+        uid = _user_id(user)
+        roles = set(self.members.get(uid, {}).get("roles", ()))
+        overwrites = channel.get("permission_overwrites", [])
+        for layer in (
+            [o for o in overwrites if o["id"] == self.everyone_role_id],
+            [o for o in overwrites if o["type"] == 0 and o["id"] in roles],
+            [o for o in overwrites if o["type"] == 1 and o["id"] == uid],
+        ):
+            deny = allow = 0
+            for o in layer:
+                deny |= int(o["deny"])
+                allow |= int(o["allow"])
+            perms = (perms & ~deny) | allow
+        return perms
+
+    def deny_bot(self, channel_id: str, permissions: int) -> None:
+        """Take `permissions` from the bot in a channel (a member overwrite, as a server admin
+        would set it); the channel's payloads carry the overwrite."""
+        channel = self._channel(channel_id)
+        channel["permission_overwrites"].append(
+            {"id": self.application_id, "type": 1, "allow": "0", "deny": str(permissions)}
+        )
+
+    def _require_bot(self, channel_id: str, payload: dict, files: list, *, creating: bool) -> None:
+        """403 Missing Permissions (50013) as Discord answers a message the bot may not send."""
+        need = Perm.VIEW_CHANNEL | (Perm.SEND_MESSAGES if creating else 0)
+        if payload.get("embeds"):
+            need |= Perm.EMBED_LINKS
+        if files:
+            need |= Perm.ATTACH_FILES
+        if self.channel_permissions(self.application_id, channel_id) & need != need:
+            raise FakeDiscordError(403, 50013, "Missing Permissions")
+
     def add_channel(self, name: str, *, topic: str | None = None) -> str:
         """Create a guild text channel; return its id.  Sends CHANNEL_CREATE if connected."""
         channel_id = self.snowflake()
@@ -1416,6 +1459,7 @@ class FakeDiscord:
         channel_id = request.match_info["channel"]
         self._channel(channel_id)
         payload, files = await self._read_body(request)
+        self._require_bot(channel_id, payload, files, creating=True)
         self._reject("channel message", payload, validate_message(payload, files, creating=True))
         message = self._new_message(channel_id, payload, files, flags=0)
         message.flags &= ~FLAG_EPHEMERAL
@@ -1443,6 +1487,7 @@ class FakeDiscord:
         if message.author_id != self.application_id:
             raise FakeDiscordError(403, 50005, "Cannot edit a message authored by another user")
         payload, files = await self._read_body(request)
+        self._require_bot(message.channel_id, payload, files, creating=False)
         self._reject("message edit", payload, validate_message(payload, files, creating=False))
         self._edit(message, payload, files)
         await self._notify()
@@ -1862,7 +1907,7 @@ class FakeDiscord:
             "data": data,
             "channel_id": channel_id,
             "channel": self._channel_payload(channel_id, uid),
-            "app_permissions": str(Perm.BOT),
+            "app_permissions": str(self.channel_permissions(self.application_id, channel_id)),
             "locale": locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
