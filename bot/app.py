@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from . import texts
-from .cogs import EXTENSIONS
 from .config import Settings, fixed_seed_from_env
 from .games import GameService
 from .replies import ephemeral
@@ -20,6 +19,9 @@ from .storage import Storage, open_storage
 from .views import PERSISTENT_ITEMS, unknown_component
 
 log = logging.getLogger(__name__)
+
+#: The cogs, loaded by name in this order (`bot.cogs.lobby` owns the `/ps` group: first).
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.board", "bot.cogs.correspondence")
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)

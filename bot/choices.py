@@ -87,14 +87,15 @@ def spaces_of(notation: str) -> list[str]:
 
 
 def _size(state: Any, label: str) -> int | None:
-    """The size of the piece on a space (position format), or None."""
-    piece = state.to_dict()["board"].get(label)
+    """The size of the piece on a space (what every seat sees), or None."""
+    piece = engine.observation(state, None)["board"].get(label)
     return None if piece is None else int(piece["size"])
 
 
 def _board(state: Any) -> dict[str, tuple[int, int]]:
-    """label -> (seat, size) of every piece on the board (position format)."""
-    return {k: (int(v["seat"]), int(v["size"])) for k, v in state.to_dict()["board"].items()}
+    """label -> (seat, size) of every piece on the board (what every seat sees)."""
+    board = engine.observation(state, None)["board"]
+    return {k: (int(v["seat"]), int(v["size"])) for k, v in board.items()}
 
 
 def _board_changes(before: dict, after: dict) -> list[str]:

@@ -102,7 +102,7 @@ def _moon_line(state: Any) -> str:
     tracker = ml.tracker(state)
     if tracker is None:
         return ""
-    phase = "Full" if state.ext.full else "Half"
+    phase = engine.observation(state, None)["moonlight"]["moon"]["phase"].capitalize()
     then = "Full" if tracker[1] else "Half"
     return f" \N{MIDDLE DOT} {phase} Moon (next round: {then})"
 

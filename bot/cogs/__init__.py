@@ -1,3 +1,2 @@
-"""Cogs, one per concern. `bot.cogs.lobby` owns the `/ps` group; load it before the others."""
-
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.board", "bot.cogs.correspondence")
+"""Cogs, one per concern, loaded by name (`bot.app.EXTENSIONS`): each is a thin translator of
+an interaction into one service call. `bot.cogs.lobby` owns the `/ps` group; it loads first."""

@@ -11,7 +11,6 @@ import asyncio
 import io
 import logging
 import re
-from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ import engine
 
 from .. import choices, embeds, pictures, texts
 from ..games import Applied, GameService, TurnResult, UserError, seat_label, turn_key
+from ..locks import KeyedLocks
 from ..replies import answering
 from ..storage import GameRow, UnreadableGame
 from ..views import game_view, panel
@@ -87,7 +87,7 @@ class Play(commands.Cog, name="Play"):
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
-        self._publish_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._publish_locks = KeyedLocks()  # an entry only while a redraw holds or waits
         #: game id -> (game message id, `turn_key` of the turn it shows)
         self._shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
         #: game id -> the pending (delayed) edit of its game message
@@ -166,7 +166,7 @@ class Play(commands.Cog, name="Play"):
             log.exception("could not edit the game message", extra={"game_id": game_id})
 
     async def _publish(self, game_id: int) -> None:
-        async with self._publish_locks[game_id]:
+        async with self._publish_locks.hold(game_id):
             game = await self.games.get_game(game_id)
             if game is None or game.config is None or game.status not in ("active", "over"):
                 return
@@ -194,7 +194,10 @@ class Play(commands.Cog, name="Play"):
                     log.info("old game message not editable", extra={"game_id": game_id})
             message = await channel.send(content=content, embed=embed, file=file, view=view)
             await self.bot.storage.set_message(game_id, "game", game.channel_id, message.id)
-            self._shown[game_id] = (message.id, turn_key(state))
+            if state.is_over:  # its last message: nothing more is edited in place
+                self._shown.pop(game_id, None)
+            else:
+                self._shown[game_id] = (message.id, turn_key(state))
             self.bot.dispatch("ps_turn_message", game, state, message)  # e.g. DM the player
 
     async def resync(self) -> None:
