@@ -1,0 +1,69 @@
+"""Issue 13, item 13: a plain (not editable) install shipped no data: the first Cynthia move
+failed with FileNotFoundError for the deck, and the fonts were missing. The data lives inside
+the packages (read with importlib.resources); this builds the wheel, installs it on its own into
+a fresh directory, and plays a game with a picture from there."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+GAME = """
+import engine, render
+from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
+for package in (engine, render):
+    assert package.__file__.startswith(TARGET), package.__file__
+state = engine.new_game(engine.Config(seats=("human", "cynthia")), seed=7)
+state, actions = play_until(state, [AutopilotPlayer(), CynthiaPlayer()])
+png = render.board_png(state, names=["Ana \\u0639\\u0644\\u064a", "Cynthia"])
+assert state.is_over and png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+print(len(actions), engine.scores(state))
+"""
+
+
+def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> None:
+    source = tmp_path / "source"  # a copy: building leaves build/ and egg-info behind
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for name in ("engine", "render", "bot"):
+        shutil.copytree(REPO / name, source / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+        + ["--no-index", "-w", str(tmp_path / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "engine/data/cynthia-deck.json" in names
+    assert "render/data/fonts/DejaVuSans.ttf" in names
+
+    target = tmp_path / "site"
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q"]
+        + ["--target", str(target), str(wheel)],
+        capture_output=True,
+        text=True,
+    )
+    assert install.returncode == 0, install.stderr
+    # The installed copy comes first on the path (the checkout's editable finder comes after),
+    # and the game runs from a directory outside the checkout.
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    game = subprocess.run(
+        [sys.executable, "-c", f"TARGET = {str(target)!r}\n{GAME}"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert game.returncode == 0, game.stderr
+    plies, scores = game.stdout.split(" ", 1)
+    assert int(plies) > 50 and scores.startswith("[")
