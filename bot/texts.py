@@ -69,8 +69,8 @@ GUILD_ONLY = "Photosynthesis games are played in server channels."
 ILLEGAL = "{reason}"
 REPLAY_BAD = "This file is not a game record I can replay: {reason}."
 RECORD_HIDDEN = (
-    "The game record comes with the log when the game is over: its seed would reveal the "
-    "animals dealt and the face-down Baby Turtle tokens."
+    "The game record comes with the log when the game is over: its seed would reveal what the "
+    "game keeps hidden ({hidden})."
 )
 INTERNAL_ERROR = "Something went wrong on my side; nothing was changed. Please try again."
 

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from bot import animals, choices, embeds, texts
-from bot.cogs.board import has_hidden_information
+from bot.cogs.board import hidden_by_the_seed
 from bot.config import ConfigError, fixed_seed_from_env
 from bot.storage import GameRow, SeatRow
 from bot.views import PanelSelect, panel
@@ -143,12 +143,18 @@ def test_rules_topics_fit_an_embed() -> None:
 
 def test_the_record_waits_for_the_end_of_a_game_with_hidden_information() -> None:
     moon = {**engine.Config(seats=("human", "human"), moon_animals=True).to_dict()}
-    assert has_hidden_information(GameRow(**{**GAME.__dict__, "config": moon}))
-    assert not has_hidden_information(
-        GameRow(**{**GAME.__dict__, "config": moon, "status": "over"})
-    )
+    assert hidden_by_the_seed(GameRow(**{**GAME.__dict__, "config": moon})) == [
+        "the two animals dealt to each other seat",
+        "which Baby Turtle token lies face down on each beach",
+    ]
+    assert hidden_by_the_seed(GameRow(**{**GAME.__dict__, "config": moon, "status": "over"})) == []
     stones = engine.Config(seats=("human", "human"), moonstones=True).to_dict()
-    assert not has_hidden_information(GameRow(**{**GAME.__dict__, "config": stones}))
+    assert hidden_by_the_seed(GameRow(**{**GAME.__dict__, "config": stones})) == []
+    # Cynthia's card order is hidden too: her seat's seed would reveal it.
+    cynthia = engine.Config(seats=("human", "cynthia")).to_dict()
+    assert hidden_by_the_seed(GameRow(**{**GAME.__dict__, "config": cynthia})) == [
+        "the order of each Cynthia's action cards"
+    ]
 
 
 def test_the_fixed_seed_hook_is_off_unless_set() -> None:

@@ -43,10 +43,14 @@ def record_file(game: GameRow, notations: list[str]) -> discord.File:
     )
 
 
-def has_hidden_information(game: GameRow) -> bool:
-    """Whether the seed of this running game hides something from the players (the animals
-    dealt and the face-down Baby Turtle tokens of the Moon and Forest Animals mode)."""
-    return game.status == "active" and bool((game.config or {}).get("moon_animals"))
+def hidden_by_the_seed(game: GameRow) -> list[str]:
+    """What the record of this running game (its seed) would reveal of what the engine keeps
+    from the players (`engine.hidden_information`: Cynthia's card order, the animals dealt,
+    the face-down Baby Turtle tokens); nothing once it is over."""
+    if game.status != "active" or game.config is None:
+        return []
+    hidden = engine.hidden_information(engine.Config.from_dict(game.config))
+    return [what for key, what in hidden.items() if key != "rng"]
 
 
 def _bad(reason: str) -> UserError:
@@ -177,8 +181,9 @@ class Board(commands.Cog, name="Board"):
         moves = [move for move, _ in history]
         embed = embeds.log_embed(game, moves, events=[events for _, events in history])
         extra: dict[str, Any] = {}
-        if has_hidden_information(game):
-            embed.set_footer(text=texts.RECORD_HIDDEN)
+        hidden = hidden_by_the_seed(game)
+        if hidden:
+            embed.set_footer(text=texts.RECORD_HIDDEN.format(hidden="; ".join(hidden)))
         else:
             extra["file"] = record_file(game, [m.notation for m in moves])
         if interaction.response.is_done():

@@ -134,7 +134,10 @@ async def look_at_preview_and_log(fake: FakeDiscord, user: dict, msg) -> None:
     assert all(": +" in line for line in lines[1:])
     assert it.attachments[0][0] == "board.png"
     it = await click(fake, user, msg, "Game log")
-    assert it.ephemeral and it.attachments[0][0] == "photosynthesis-1.txt"
+    assert it.ephemeral and it.attachments == []  # its seed would reveal Cynthia's cards
+    assert it.embeds[0]["footer"]["text"] == texts.RECORD_HIDDEN.format(
+        hidden="the order of each Cynthia's action cards"
+    )
     description = it.embeds[0]["description"]
     assert "photosynthesis" in description and "Cynthia: `" in description
     assert " \N{EM DASH} " in description  # Cynthia's explanation of her moves

@@ -38,6 +38,12 @@ MODES = ("moon_animals", "elder_tree", "moonstones")
 #: tokens lying face down (those whose titles are not common words).
 HIDDEN_TOKENS = ("Double", "Harvest", "Scoring", "Rich soil")
 
+#: What the log says while the game's seed stays secret (two people and a Cynthia, all modes).
+RECORD_HIDDEN = texts.RECORD_HIDDEN.format(
+    hidden="the order of each Cynthia's action cards; the two animals dealt to each other seat; "
+    "which Baby Turtle token lies face down on each beach"
+)
+
 
 def public_text(message: FakeMessage) -> str:
     """Everything a channel member reads on a message."""
@@ -151,11 +157,11 @@ async def test_moonlight_game_from_lobby_to_final_scores(fake: FakeDiscord, bot_
     assert_hides(public_text(msg), "fox", "beaver", *HIDDEN_TOKENS)
     log = await click(fake, carol, msg, "Game log")
     assert log.ephemeral and log.attachments == []  # the record (its seed) waits for the end
-    assert log.embeds[0]["footer"]["text"] == texts.RECORD_HIDDEN
+    assert log.embeds[0]["footer"]["text"] == RECORD_HIDDEN
     assert "Six Baby Turtle tokens are laid face down" in log.embeds[0]["description"]
     assert_hides(public_text(log.response), "fox", "beaver", *HIDDEN_TOKENS)
     it = await answered(await fake.slash(carol, "ps log", channel_id=chan))
-    assert it.attachments == [] and it.embeds[0]["footer"]["text"] == texts.RECORD_HIDDEN
+    assert it.attachments == [] and it.embeds[0]["footer"]["text"] == RECORD_HIDDEN
 
     # --- placements, in the rules' order: animals backwards from Bob, Cynthia's Elder Tree, then
     # moonstones backwards from Bob; then the starting trees --------------------------------------
