@@ -17,7 +17,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import engine
+from engine.config import CYNTHIA
 from engine.geometry import LABEL_INDEX
+from engine.players import CynthiaPlayer, play_until
 
 from .draw import board_png
 from .model import seat_names
@@ -27,17 +29,16 @@ from .replay import animation
 WEIGHTS = {"collect": 6.0, "grow": 5.0, "buy": 2.0, "plant": 1.5, "place": 1.0, "end": 1.2}
 
 
-def eager_action(state, rng: random.Random):
+class EagerPlayer:
     """A random legal action, weighted so the game looks like one people play."""
-    actions = engine.legal_actions(state)
-    weights = [WEIGHTS.get(str(a).split()[0], 1.0) for a in actions]
-    return rng.choices(actions, weights)[0]
 
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
 
-def next_action(state, rng: random.Random):
-    """Cynthia's decision on her turns, an eager random action otherwise."""
-    auto = engine.auto_action(state)
-    return auto if auto is not None else eager_action(state, rng)
+    def step(self, state):
+        actions = engine.legal_actions(state)
+        weights = [WEIGHTS.get(str(a).split()[0], 1.0) for a in actions]
+        return self.rng.choices(actions, weights)[0]
 
 
 def touched(actions: Iterable) -> list[str]:
@@ -52,22 +53,29 @@ def touched(actions: Iterable) -> list[str]:
 
 
 def play(config, seed: int, rng_seed: int, stop=None):
-    """Play from a new game; yield ``(state, actions of the last turn)`` after every action.
+    """Play from a new game, Cynthias by their cards and the other seats eagerly (one seeded
+    generator for them all), through the engine's one driver ``play_until``; yield
+    ``(state, actions of the last turn)`` after every action.
 
     ``stop(state)`` ends the game early when it returns true.
     """
-    rng = random.Random(rng_seed)
-    state = engine.new_game(config, seed=seed)
+    eager = EagerPlayer(random.Random(rng_seed))
+    players = {
+        k: CynthiaPlayer() if kind == CYNTHIA else eager for k, kind in enumerate(config.seats)
+    }
+    steps: list = []
     turn: list = []
     last_turn: list = []
-    while not state.is_over and not (stop and stop(state)):
-        seat = state.current_seat
-        action = next_action(state, rng)
-        state = engine.apply(state, action)
+
+    def record(before, action, after) -> None:
+        nonlocal turn, last_turn
         turn.append(action)
-        if state.current_seat != seat or state.is_over:
+        if after.current_seat != before.current_seat or after.is_over:
             last_turn, turn = turn, []
-        yield state, last_turn
+        steps.append((after, last_turn))
+
+    play_until(engine.new_game(config, seed=seed), players, stop, on_action=record)
+    yield from steps
 
 
 def play_through(config, seed: int, rng_seed: int, stop=None):
