@@ -126,23 +126,20 @@ def engine_config(options: dict[str, Any], kinds: Sequence[str]) -> engine.Confi
 
 
 def replay(config: dict[str, Any], seed: int, notations: Sequence[str], start: Any = None) -> Any:
-    """Rebuild a state: `engine.new_game(config, seed)` (or `start`) then apply each action."""
-    state = start if start is not None else engine.new_game(engine.Config.from_dict(config), seed)
-    for notation in notations:
-        state = engine.apply(state, notation)
-    return state
+    """The state a stored game's log leads to (`engine.record.replay`, from a snapshot
+    `start` when there is one)."""
+    return engine.record.replay(engine.Config.from_dict(config), seed, notations, start=start)
 
 
 def replay_events(
     config: dict[str, Any], seed: int, moves: Sequence[Applied]
 ) -> list[tuple[str, ...]]:
     """The engine's `events` after each action of a log (pure CPU; run it in a thread)."""
-    state = engine.new_game(engine.Config.from_dict(config), seed)
-    events = []
-    for move in moves:
-        state = engine.apply(state, move.notation)
-        events.append(tuple(state.events))
-    return events
+    notations = [move.notation for move in moves]
+    return [
+        tuple(state.events)
+        for state in engine.record.states(engine.Config.from_dict(config), seed, notations)
+    ]
 
 
 #: The acting user logged for the autopilot's actions (no Discord id is 0).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .actions import Action, parse_action
@@ -11,12 +12,21 @@ from .game import apply, new_game
 from .state import GameState
 
 
-def replay(config: Config, seed: int, actions) -> GameState:
-    """The state reached by playing ``actions`` (Actions or notation) from a new game."""
-    state = new_game(config, seed)
+def replay(config: Config, seed: int, actions, *, start: GameState | None = None) -> GameState:
+    """The state reached by playing ``actions`` (Actions or notation) from a new game, or from
+    ``start`` (a stored position of that game) when given."""
+    state = new_game(config, seed) if start is None else start
     for action in actions:
         state = apply(state, action)
     return state
+
+
+def states(config: Config, seed: int, actions) -> Iterator[GameState]:
+    """Each state of a game, after each of ``actions`` in turn (for its events, say)."""
+    state = new_game(config, seed)
+    for action in actions:
+        state = apply(state, action)
+        yield state
 
 
 @dataclass
