@@ -42,13 +42,7 @@ def _costs(word: str) -> str:
 
 def cost_text(word: str) -> str:
     """What an ability costs: `5/9/12 lunar points` (by level), `4 lunar points`."""
-    record = RECORDS[word]
-    if record.levels:
-        return f"{_costs(word)} lunar points"
-    if record.level_by_leaves:
-        leaves = "/".join(str(n) for n in range(1, len(record.costs) + 1))
-        return f"{_costs(word)} lunar points on a {leaves}-leaf space"
-    return lunar(record.costs[0])
+    return RECORDS[word].cost_text()
 
 
 def usage(word: str) -> str:

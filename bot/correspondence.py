@@ -11,10 +11,12 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+import engine
+
 from . import correspondence_texts as ct
 from . import texts
 from .clock import Clock
-from .games import GameService, TurnResult, UserError, normalize_options, turn_key
+from .games import GameService, TurnResult, UserError, normalize_options
 from .scheduler import PENDING, Job
 from .storage import GameRow, SeatRow
 from .timers import DEADLINE, POSTPONED, TurnTimers
@@ -206,7 +208,7 @@ class Correspondence:
 
     async def _reminder(self, game: GameRow, job: Job) -> Fired:
         state = await self.games.state(game)
-        if state.is_over or turn_key(state) != job.turn:
+        if state.is_over or engine.turn_id(state) != job.turn:
             return Fired("void", game)
         _, deadline = await self.timers.deadline(game, state)
         if deadline is None:

@@ -92,7 +92,7 @@ class TurnResult:
     game: GameRow
     state: Any  # engine.GameState
     applied: tuple[Applied, ...]
-    previous_turn: tuple[Any, ...] | None  # `turn_key` of the state before, None at start
+    previous_turn: str | None  # `engine.turn_id` of the state before, None at start
     played: int = 1  # how many of `applied` (from the start) were the player's
 
     @property
@@ -191,13 +191,6 @@ def _undoable(row: Any, user_id: int, current_seat: int) -> bool:
     )
 
 
-def turn_key(state: Any) -> tuple[Any, ...]:
-    """Identifies one turn: what stays the same while a seat plays. In play a seat has one
-    turn per round; in setup each placement is a turn (`setup_step`, position format)."""
-    step = getattr(state, "setup_step", None) if state.phase == "setup" else None
-    return (state.phase, state.round, step, state.current_seat)
-
-
 @contextmanager
 def typed_input() -> Iterator[None]:
     """Around the engine reading what a user typed: its refusal becomes a `UserError`, and so
@@ -216,9 +209,9 @@ def _apply_all(
 ) -> tuple[Any, list[Applied]]:
     """Apply a player's actions in order; all or nothing (raises `UserError`)."""
     applied: list[Applied] = []
-    turn = turn_key(state)
+    turn = engine.turn_id(state)
     for action in actions:
-        if state.is_over or turn_key(state) != turn:
+        if state.is_over or engine.turn_id(state) != turn:
             done = ", ".join(f"'{a.notation}'" for a in applied)
             raise UserError(texts.TURN_OVER_AFTER.format(actions=done))
         with typed_input():
@@ -539,14 +532,14 @@ class GameService:
         events = await asyncio.to_thread(replay_events, game.config, game.seed, moves)
         return list(zip(moves, events, strict=True))
 
-    async def current_turn(self, game_id: int) -> tuple[Any, ...] | None:
-        """The `turn_key` of a game's turn now (None when it is not being played), read
-        without waiting for the game's lock: what a typed command is pinned to."""
+    async def current_turn(self, game_id: int) -> tuple[str, int | None] | None:
+        """The game's turn now, `(engine.turn_id, seat)` (None when it is not being played),
+        read without waiting for the game's lock: what a typed command is pinned to."""
         game = await self.storage.get_game(game_id)
         if game is None or game.status != "active" or game.config is None:
             return None
         state = await self.state(game)
-        return None if state.is_over else turn_key(state)
+        return None if state.is_over else (engine.turn_id(state), state.current_seat)
 
     async def play(
         self,
@@ -555,14 +548,14 @@ class GameService:
         notation: str,
         version: int | None = None,
         *,
-        turn: Sequence[Any] | None = None,
+        turn: tuple[str, int | None] | None = None,
         typed_version: int | None = None,
     ) -> TurnResult:
         """Apply the player's action(s) (several separated by `;` all apply or none does),
         then any Cynthia turns after them. `TurnResult.applied` starts with the player's.
 
         A component carries the `version` it was drawn for; a typed command is pinned to the
-        `turn` (a `turn_key`) it was typed in, and refused if another turn is on by the time
+        `turn` (`current_turn`: the turn id and its seat) it was typed in, and refused if another turn is on by the time
         it gets the lock (the same intention, say End turn clicked and typed at once, must
         not also play the player's next turn).
 
@@ -573,10 +566,10 @@ class GameService:
         async with self.lock(game_id):
             game = await self._active(game_id, version)
             if turn is not None:
-                await self._check_pinned(game, user_id, tuple(turn))
+                await self._check_pinned(game, user_id, *turn)
             state = await self.check_turn(game, user_id)
             _, ply = await self._state_and_ply(game)
-            seat, turn = state.current_seat, turn_key(state)
+            seat, turn = state.current_seat, engine.turn_id(state)
             with typed_input():
                 actions = engine.parse_actions(notation)
             said = "; ".join(str(a) for a in actions)
@@ -604,12 +597,11 @@ class GameService:
                 self._last_typed[game.id] = (user_id, said, stored.version)
             return TurnResult(stored, new_state, tuple(applied), turn, played)
 
-    async def _check_pinned(self, game: GameRow, user_id: int, turn: tuple[Any, ...]) -> None:
-        """Refuse a command typed in the turn `turn` if another turn is on now."""
+    async def _check_pinned(self, game: GameRow, user_id: int, turn: str, seat: int | None) -> None:
+        """Refuse a command typed in the turn `turn` (of `seat`) if another turn is on now."""
         now = await self.state(game)
-        if not now.is_over and turn_key(now) == turn:
+        if not now.is_over and engine.turn_id(now) == turn:
             return
-        seat = turn[-1]
         if seat is None or game.seats[seat].user_id == user_id:
             raise UserError(texts.TURN_CHANGED)
         await self.check_turn(game, user_id)  # not a player, or not their turn now
@@ -650,7 +642,7 @@ class GameService:
             self._states[game.id] = (stored.version, last.ply - 1, previous)
             undone = Applied(last.ply, last.notation, last.seat, last.user_id)
             log.info("action undone", extra={"game_id": game.id, "ply": last.ply})
-            return TurnResult(stored, previous, (undone,), turn_key(previous))
+            return TurnResult(stored, previous, (undone,), engine.turn_id(previous))
 
     async def resume_automa(self, game_id: int) -> TurnResult | None:
         """Let Cynthia act if it is her turn (after a crash between two commits); else None."""
@@ -665,12 +657,12 @@ class GameService:
             stored = await self._commit_play(
                 game, new_state, applied, status="over" if new_state.is_over else None
             )
-            return TurnResult(stored, new_state, tuple(applied), turn_key(state), played=0)
+            return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played=0)
 
     async def play_automatically(
-        self, game_id: int, turn: Sequence[Any], *, autopilot: bool
+        self, game_id: int, turn: str, *, autopilot: bool
     ) -> TurnResult | None:
-        """Finish the turn `turn` (a `turn_key`) for its seat, through the same path as a
+        """Finish the turn `turn` (an `engine.turn_id`) for its seat, through the same path as a
         player's actions: the autopilot plays it (`autopilot`), or it ends as it is (`end`;
         a decision that cannot be ended, such as a setup placement, is the autopilot's).
         Actions are logged with `AUTOPILOT_USER_ID`. None when that turn is no longer being
@@ -680,7 +672,7 @@ class GameService:
             if game is None or game.status != "active":
                 return None
             state, ply = await self._state_and_ply(game)
-            if state.is_over or turn_key(state) != tuple(turn):
+            if state.is_over or engine.turn_id(state) != turn:
                 return None
             new_state, applied = await asyncio.to_thread(
                 autoplay_turn, state, ply + 1, autopilot=autopilot
@@ -693,7 +685,7 @@ class GameService:
             )
             if new_state.is_over:
                 self._states.pop(game.id, None)
-            return TurnResult(stored, new_state, tuple(applied), turn_key(state), played)
+            return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played)
 
     async def _commit_play(
         self,

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -56,7 +55,7 @@ class Job:
 
     id: int
     game_id: int
-    turn: tuple[Any, ...]
+    turn: str  # engine.turn_id
     kind: str
     seat: int
     user_id: int | None
@@ -70,7 +69,7 @@ class Job:
         return cls(
             id=row["id"],
             game_id=row["game_id"],
-            turn=tuple(json.loads(row["turn"])),
+            turn=row["turn"],
             kind=row["kind"],
             seat=row["seat"],
             user_id=row["user_id"],

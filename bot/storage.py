@@ -270,6 +270,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             reason TEXT NOT NULL,
             at TEXT NOT NULL
         )""",
+    ),  # 7: a turn is stored as `engine.turn_id` ("play:3:1", "setup:2:0"), no longer the JSON list
+    #    the bot used to build itself (["play", 3, null, 1], ["setup", 0, 2, 0]).
+    tuple(
+        f"""UPDATE {table} SET turn = CASE json_extract(turn, '$[0]')
+            WHEN 'setup' THEN 'setup:' || json_extract(turn, '$[2]') || ':'
+                || json_extract(turn, '$[3]')
+            ELSE json_extract(turn, '$[0]') || ':' || json_extract(turn, '$[1]') || ':'
+                || json_extract(turn, '$[3]')
+            END
+        WHERE json_valid(turn) AND json_type(turn) = 'array'"""
+        for table in ("turn_clocks", "timer_jobs")
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,7 +1,7 @@
 """Turn timers for correspondence games: the clock of each game's current turn and its jobs.
 
 When a turn starts (after every committed play, through `GameService.commit_hooks`) the game's
-`turn_clocks` row records the turn (`turn_key`), the seat, its player and the start time, and the
+`turn_clocks` row records the turn (`engine.turn_id`), the seat, its player and the start time, and the
 turn's jobs are written in the same transaction (`timer_jobs`, fired by `bot.scheduler`):
 
 - with a turn timer of T hours: a ``deadline`` at start + T, and reminders (``reminder-50``,
@@ -22,14 +22,15 @@ already fired.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import engine
+
 from .clock import Clock
-from .games import GameService, turn_key
+from .games import GameService
 from .storage import GameRow
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ class TurnClock:
 
     game_id: int
     version: int
-    turn: tuple[Any, ...]
+    turn: str  # engine.turn_id
     seat: int
     user_id: int | None
     started_at: float
@@ -66,7 +67,7 @@ class TurnClock:
         return cls(
             game_id=row["game_id"],
             version=row["version"],
-            turn=tuple(json.loads(row["turn"])),
+            turn=row["turn"],
             seat=row["seat"],
             user_id=row["user_id"],
             started_at=row["started_at"],
@@ -144,7 +145,7 @@ class TurnTimers:
     async def deadline(self, game: GameRow, state: Any) -> tuple[TurnClock | None, float | None]:
         """The current turn's clock and deadline (None when there is none or it is paused)."""
         clock = await self.turn_clock(game.id)
-        if clock is None or state.is_over or clock.turn != turn_key(state):
+        if clock is None or state.is_over or clock.turn != engine.turn_id(state):
             return None, None
         return clock, clock.deadline(timer_hours(game))
 
@@ -169,7 +170,7 @@ class TurnTimers:
         if game.status != "active" or state.is_over or state.current_seat is None:
             await self._clear(game.id)
             return None
-        key, seat = turn_key(state), game.seats[state.current_seat]
+        key, seat = engine.turn_id(state), game.seats[state.current_seat]
         old = await self.turn_clock(game.id)
         same = old is not None and old.turn == key
         if same and not force and old is not None and old.user_id == seat.user_id:
@@ -192,7 +193,7 @@ class TurnTimers:
         return clock
 
     async def _write(self, clock: TurnClock, jobs: list[tuple[str, float]]) -> None:
-        turn = json.dumps(list(clock.turn))
+        turn = clock.turn
         async with self.storage.transaction() as conn:
             await conn.execute(
                 "INSERT INTO turn_clocks (game_id, version, turn, seat, user_id, started_at,"

@@ -1,8 +1,10 @@
-"""A text picture of a position, for the terminal game and for logs."""
+"""Text of a position: a text picture for the terminal game and for logs, and the completions
+of a typed action."""
 
 from __future__ import annotations
 
-from .game import rules_for, scores, shadow_map
+from .actions import parse_action
+from .game import apply, legal_actions, rules_for, scores, shadow_map, turn_id
 from .geometry import LABEL_INDEX, LABELS, LEAVES, SUN_CORNER_NAMES
 from .pieces import SIZE_NAMES
 from .state import GameState
@@ -69,3 +71,48 @@ def status_text(state: GameState) -> str:
         used = [LABELS[i] for i in range(37) if state.activated >> i & 1]
         lines.append(f"Used this turn: {' '.join(used)}")
     return "\n".join(lines)
+
+
+def completions(state: GameState, typed: str) -> list[str]:
+    """What a player typing ``typed`` may mean, best first, each as the whole text to send.
+
+    Several actions are separated by ``;``: the complete ones before the last ``;`` are applied
+    (nothing is offered if one is illegal, or if the turn is over before the rest), then the
+    legal actions of that position matching the last part are offered after the part already
+    typed (or its canonical form, when shorter). A whole action in any accepted spelling
+    (``g d4``) comes first, then the actions that start with the typed text, then those with a
+    word that starts with it (``d4`` offers ``grow D4``; ``g`` never offers ``buy large``).
+    """
+    *done, last = typed.split(";")
+    canonical = []
+    turn = turn_id(state)
+    for segment in done:
+        if not segment.strip():
+            continue
+        if state.is_over or turn_id(state) != turn:
+            return []  # the turn is over before this action: all would be refused
+        try:
+            action = parse_action(segment)
+            state = apply(state, action)
+        except Exception:  # IllegalAction, or anything raised on odd input
+            return []
+        canonical.append(str(action))
+    if state.is_over or turn_id(state) != turn:
+        return []
+    prefix = ""
+    if done:
+        typed_prefix = typed[: typed.rfind(";") + 1].rstrip() + " "
+        short = "; ".join(canonical) + "; " if canonical else ""
+        prefix = min(typed_prefix, short, key=len) if short else typed_prefix
+    words = " ".join(last.lower().split())
+    legal = [str(a) for a in legal_actions(state)]
+    matches = []
+    try:
+        parsed = str(parse_action(last))
+    except Exception:  # not (yet) a whole action
+        parsed = None
+    if parsed in legal:
+        matches.append(parsed)
+    matches += [n for n in legal if n.lower().startswith(words) and n not in matches]
+    matches += [n for n in legal if f" {words}" in f" {n.lower()}" and n not in matches]
+    return [prefix + n for n in matches]

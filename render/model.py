@@ -125,29 +125,11 @@ class View:
     lunar_cap: int = LUNAR_CAP
 
 
-#: The rulebook's names of the abilities, by notation word.
-ABILITY_NAMES = {
-    "dig": "Digging",
-    "run": "Running",
-    "plant": "Planting",
-    "eat": "Eating",
-    "scare": "Scaring",
-    "scratch": "Scratching",
-    "steal": "Stealing",
-    "hunt": "Hunting",
-    "grow": "Growing",
-    "dam": "Dam",
-    "improve": "Improving",
-    "hatch": "Hatching",
-    "baby": "First steps",
-}
-
-
 def _abilities(animal: str, used: Iterable[str], active: bool) -> tuple[tuple[str, bool], ...]:
     index = ml.ANIMALS.index(animal)
     used = set(used) if active else set()
     return tuple(
-        (ABILITY_NAMES.get(word, word), word in used)
+        (ml.ABILITY_RECORDS[word].card_name, word in used)
         for word, (owner, *_rest) in ml.ABILITIES.items()
         if owner == index
     )

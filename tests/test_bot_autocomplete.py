@@ -1,9 +1,11 @@
-"""`/ps play` autocomplete (bot.cogs.play.suggestions) without Discord."""
+"""`/ps play` autocomplete (bot.cogs.play.suggestions over engine.text.completions) without
+Discord."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
+import engine.text
 from bot.cogs import play
 
 LEGAL = ["buy large", "buy seed", "grow D4", "plant C3 E5", "end"]
@@ -11,8 +13,8 @@ LEGAL = ["buy large", "buy seed", "grow D4", "plant C3 E5", "end"]
 
 def test_typed_text_matches_the_start_of_a_word_never_inside_one(monkeypatch) -> None:
     """Issue 14: typing `g` offered `buy large` (the `g` inside `large`)."""
-    monkeypatch.setattr(play, "_legal", lambda state: LEGAL)
-    monkeypatch.setattr(play, "turn_key", lambda state: 1)
+    monkeypatch.setattr(engine.text, "legal_actions", lambda state: LEGAL)
+    monkeypatch.setattr(engine.text, "turn_id", lambda state: "play:1:0")
     state = SimpleNamespace(is_over=False)
     assert play.suggestions(state, "g") == ["grow D4"]
     assert play.suggestions(state, "d4") == ["grow D4"]

@@ -4,16 +4,16 @@ turn-tied deadlines, reminders, vacations and leaving, on a manual clock."""
 from __future__ import annotations
 
 import asyncio
-import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+import engine
 from bot.clock import FileClock, RealClock, clock_from_env
 from bot.config import ConfigError
 from bot.correspondence import Correspondence
-from bot.games import AUTOPILOT_USER_ID, GameService, turn_key
+from bot.games import AUTOPILOT_USER_ID, GameService
 from bot.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
 from bot.storage import SQLiteStorage
 from bot.timers import HOUR
@@ -69,12 +69,12 @@ async def store(tmp_path: Path):
     await storage.close()
 
 
-async def add_job(storage, game_id: int, kind: str, due: float, turn=("play", 1, None, 0)):
+async def add_job(storage, game_id: int, kind: str, due: float, turn: str = "play:1:0"):
     async with storage.transaction() as conn:
         await conn.execute(
             "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
             " VALUES (?, ?, ?, 0, NULL, ?)",
-            (game_id, json.dumps(list(turn)), kind, due),
+            (game_id, turn, kind, due),
         )
 
 
@@ -123,7 +123,7 @@ async def test_due_order_next_due_and_requeue_of_unfinished_jobs(store) -> None:
     assert await jobs.next_due() == T0 + 10
     claimed = await jobs.claim_due(T0 + 25)
     assert [j.kind for j in claimed] == ["reminder-50", "deadline"]
-    assert claimed[1].turn == ("play", 1, None, 0)
+    assert claimed[1].turn == "play:1:0"
     # The process died before recording outcomes: both are handed out again (the handler
     # sends the reminder only if its turn is still on and its deadline ahead).
     assert await jobs.requeue_unfinished() == 2
@@ -201,7 +201,7 @@ async def test_a_failed_deadline_that_succeeds_on_retry_plays_once(corr) -> None
     (deadline,) = [
         j
         for j in await jobs.jobs(game.id)
-        if j.kind == "deadline" and j.turn[0] == "setup" and j.seat == 0
+        if j.kind == "deadline" and j.turn.startswith("setup:") and j.seat == 0
     ]
     assert deadline.outcome.startswith("ended: place ") and deadline.attempts == 1
     rows = await service.games.storage.actions(game.id)
@@ -371,7 +371,7 @@ async def test_autopilot_plays_a_whole_turn_under_the_rules(corr) -> None:
         for j in await JobStore(service.games.storage).claim_due(clock.now())
         if j.kind == "deadline"
     )
-    assert job.turn == turn_key(state)
+    assert job.turn == engine.turn_id(state)
     fired = await service.fire(job)
     assert fired.outcome.startswith("autopilot: ") and fired.outcome.endswith("end")
     played = [r for r in await service.games.storage.actions(game.id) if r.ply > 4]

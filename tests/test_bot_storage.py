@@ -240,3 +240,39 @@ def test_an_unwritable_database_stops_the_bot_with_one_log_line(
         assert entry.main() == 1
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert errors == ["cannot start: database /srv/games.db is not writable: readonly"]
+
+
+async def test_stored_turns_migrate_to_the_engines_turn_ids(tmp_path: Path) -> None:
+    """Migration 7: the bot's own turn lists (issue 12) become `engine.turn_id` strings, so a
+    pending deadline or clock of a running game still matches its turn after the upgrade."""
+    path = str(tmp_path / "v6.db")
+    store = await SQLiteStorage.open(path, migrate_to=6)
+    try:
+        game = await _new_game(store)
+        rows = [
+            (json.dumps(["setup", 0, 2, 1]), "deadline"),
+            (json.dumps(["play", 3, None, 0]), "reminder-50"),
+        ]
+        await store._conn.executemany(
+            "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
+            " VALUES (?, ?, ?, 0, NULL, 1.0)",
+            [(game.id, turn, kind) for turn, kind in rows],
+        )
+        await store._conn.execute(
+            "INSERT INTO turn_clocks (game_id, version, turn, seat, user_id, started_at)"
+            " VALUES (?, 1, ?, 0, NULL, 1.0)",
+            (game.id, json.dumps(["play", 12, None, 3])),
+        )
+        await store._conn.commit()
+    finally:
+        await store.close()
+    store = await SQLiteStorage.open(path)
+    try:
+        async with store._conn.execute("SELECT turn FROM timer_jobs ORDER BY id") as cur:
+            assert [row[0] for row in await cur.fetchall()] == ["setup:2:1", "play:3:0"]
+        async with store._conn.execute("SELECT turn FROM turn_clocks") as cur:
+            assert [row[0] for row in await cur.fetchall()] == ["play:12:3"]
+    finally:
+        await store.close()
+    state = engine.new_game(engine.Config(seats=("human", "human")), seed=1)
+    assert engine.turn_id(state) == "setup:0:0"  # the format the migration writes

@@ -19,9 +19,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from engine.text import completions
 
 from .. import choices, embeds, pictures, texts
-from ..games import Applied, GameService, TurnResult, UserError, seat_label, turn_key
+from ..games import Applied, GameService, TurnResult, UserError, seat_label
 from ..locks import KeyedLocks
 from ..replies import answering
 from ..storage import GameRow, UnreadableGame
@@ -88,7 +89,7 @@ class Play(commands.Cog, name="Play"):
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
         self._publish_locks = KeyedLocks()  # an entry only while a redraw holds or waits
-        #: game id -> (game message id, `turn_key` of the turn it shows)
+        #: game id -> (game message id, `engine.turn_id` of the turn it shows)
         self._shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
         #: game id -> the pending (delayed) edit of its game message
         self._pending: dict[int, asyncio.Task[None]] = {}
@@ -146,7 +147,7 @@ class Play(commands.Cog, name="Play"):
                 return
             state = await self.games.state(game)
             shown = self._shown.get(game_id)
-            if shown is not None and shown[1] == turn_key(state) and not state.is_over:
+            if shown is not None and shown[1] == engine.turn_id(state) and not state.is_over:
                 if game_id not in self._pending:
                     self._pending[game_id] = asyncio.create_task(self._delayed_edit(game_id))
                 return
@@ -183,7 +184,11 @@ class Play(commands.Cog, name="Play"):
             channel = self.bot.get_partial_messageable(game.channel_id)
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
-            if stored is not None and shown == (stored[1], turn_key(state)) and not state.is_over:
+            if (
+                stored is not None
+                and shown == (stored[1], engine.turn_id(state))
+                and not state.is_over
+            ):
                 message = channel.get_partial_message(stored[1])
                 await message.edit(content=content, embed=embed, attachments=[file], view=view)
                 return
@@ -197,7 +202,7 @@ class Play(commands.Cog, name="Play"):
             if state.is_over:  # its last message: nothing more is edited in place
                 self._shown.pop(game_id, None)
             else:
-                self._shown[game_id] = (message.id, turn_key(state))
+                self._shown[game_id] = (message.id, engine.turn_id(state))
             self.bot.dispatch("ps_turn_message", game, state, message)  # e.g. DM the player
 
     async def resync(self) -> None:
@@ -225,7 +230,7 @@ class Play(commands.Cog, name="Play"):
                         message = None
                     if message is not None and _version_shown(message) == game.version:
                         state = await self.games.state(game)
-                        self._shown[game.id] = (message.id, turn_key(state))
+                        self._shown[game.id] = (message.id, engine.turn_id(state))
                         continue
                 log.info("redrawing a game message after a restart", extra={"game_id": game.id})
                 await self.publish(game.id)
@@ -316,7 +321,7 @@ class Play(commands.Cog, name="Play"):
             acted = result.notations
         view: discord.ui.View | None = None
         files: list[discord.File] = []
-        if not state.is_over and turn_key(state) == result.previous_turn:
+        if not state.is_over and engine.turn_id(state) == result.previous_turn:
             content, view = await _panel(self.games, game, state, interaction.user.id)
             content = f"{played}\n{content}"
             png = await asyncio.to_thread(
@@ -387,46 +392,10 @@ class Play(commands.Cog, name="Play"):
 
 
 def suggestions(state: Any, current: str) -> list[str]:
-    """Autocomplete of `/ps play` (pure; run it in a thread): the complete actions typed before
-    the last `;` are applied in the engine (none is offered if one is illegal or ends the turn
-    before the rest), then the legal actions of that position matching the last part are
-    offered, each after the part already typed. At most `MAX_CHOICES`, each at most
-    `MAX_CHOICE_LENGTH` characters (Discord's limits)."""
-    *done, last = current.split(";")
-    canonical = []
-    turn = turn_key(state)
-    for segment in done:
-        if not segment.strip():
-            continue
-        if state.is_over or turn_key(state) != turn:
-            return []  # the turn is over before this action: all would be refused
-        try:
-            action = engine.parse_action(segment)
-            state = engine.apply(state, action)
-        except Exception:  # engine.IllegalAction, or anything the engine raises on odd input
-            return []
-        canonical.append(str(action))
-    if state.is_over or turn_key(state) != turn:
-        return []
-    prefix = ""
-    if done:  # what was typed, or its canonical form when that is shorter
-        typed_prefix = current[: current.rfind(";") + 1].rstrip() + " "
-        short = "; ".join(canonical) + "; " if canonical else ""
-        prefix = min(typed_prefix, short, key=len) if short else typed_prefix
-    typed = " ".join(last.lower().split())
-    legal = _legal(state)
-    matches = []
-    try:  # a complete action in any accepted spelling ("g d4", "p c3-e5") comes first
-        parsed = str(engine.parse_action(last))
-    except Exception:  # engine.IllegalAction: not (yet) a whole action
-        parsed = None
-    if parsed in legal:
-        matches.append(parsed)
-    matches += [n for n in legal if n.lower().startswith(typed) and n not in matches]
-    # then those with a word starting with what was typed (`d4` offers `grow D4`; `g` offers no
-    # `buy large`): matching inside a word offers actions the player did not mean
-    matches += [n for n in legal if f" {typed}" in f" {n.lower()}" and n not in matches]
-    offered = [prefix + n for n in matches]
+    """Autocomplete of `/ps play` (pure; run it in a thread): the engine's completions of what
+    was typed (`engine.text.completions`), within Discord's limits: at most `MAX_CHOICES`, each
+    at most `MAX_CHOICE_LENGTH` characters."""
+    offered = completions(state, current)
     return [t for t in offered if len(t) <= MAX_CHOICE_LENGTH][:MAX_CHOICES]
 
 

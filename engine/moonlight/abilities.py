@@ -93,6 +93,13 @@ class Ability:
     #: the space must not be used yet this turn, and is activated), from the action and the
     #: animal's space; None for the abilities that are not actions (RULES-DATA 7.3).
     acts_on: Callable[[Action, int], tuple[str, int] | None] | None = None
+    #: The name on a player's card where the full title does not fit (``Hunting``).
+    short: str = ""
+
+    @property
+    def card_name(self) -> str:
+        """The ability's name on a player's card: its short name, else its title."""
+        return self.short or self.title
 
     def cost(self, state: GameState, action: Action) -> int:
         """The lunar cost of ``action`` (a ``use`` of this ability) in ``state``."""
@@ -624,12 +631,14 @@ ABILITY_LIST: tuple[Ability, ...] = (
         "move the seed on the Fox's space 1 or 2 spaces in a straight line",
         "use scratch C5 (where the seed goes)",
         _chk_scratch, _do_scratch, _scratch_candidates, args=("space",),
+        short="Scratching",
     ),
     Ability(
         "hunt", OWL, "Nighttime Hunting", (5, 9, 12),
         f"gain {_HUNT} light",
         "use hunt 1 (2 or 3)", _nothing, _do_hunt,
         _once(("hunt", 1), ("hunt", 2), ("hunt", 3)), levels=(1, 2, 3),
+        short="Hunting",
     ),
     Ability(
         "grow", BADGER, "Growing", (4, 6),
@@ -644,6 +653,7 @@ ABILITY_LIST: tuple[Ability, ...] = (
         "touching the river): every piece on it grows one size for free",
         "use dam 10 (the gap 0-17 the Dam faces)",
         _chk_dam, _do_dam, _dam_candidates, args=("gap",),
+        short="Dam",
     ),
     Ability(
         "improve", BEAVER, "Improving the Dam", (5,),
@@ -651,17 +661,20 @@ ABILITY_LIST: tuple[Ability, ...] = (
         "use improve F1 (your piece on the Dam)",
         _chk_improve, _do_improve, _improve_candidates, args=("space",),
         acts_on=_grows_named,
+        short="Improving",
     ),
     Ability(
         "hatch", TURTLE, "Hatching a Baby", (4,),
         "turn the face-down Baby Turtle token on the Turtle's space face up: it is yours",
         "use hatch", _chk_hatch, _do_hatch, _once(("hatch",)),
+        short="Hatching",
     ),
     Ability(
         "baby", TURTLE, "The Baby Turtle's first steps", (1,),
         "use one of your face-up Baby Turtle tokens (each once)",
         "use baby light (or a token that needs a space: use baby seed E5)",
         _chk_baby, _do_baby, _baby_candidates, args=("token",), acts_on=_baby_acts_on,
+        short="First steps",
     ),
 )  # fmt: skip
 #: The records by notation word, in the rulebook's order (``ABILITY_LIST`` is the order in

@@ -8,7 +8,7 @@ from pathlib import Path
 import engine
 from bot import texts
 from bot.embeds import SUN_CORNERS
-from bot.games import GameService, turn_key
+from bot.games import GameService
 from bot.storage import SQLiteStorage
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import replay_log, start_game
@@ -42,7 +42,7 @@ async def last_round_game(path: Path, guild_id: int, channel_id: int, user_id: i
         result = await games.start(game.id, None, user_id)
         state = result.state
         while state.phase == "setup" or state.round < state.config.last_round:
-            played = await games.play_automatically(game.id, turn_key(state), autopilot=True)
+            played = await games.play_automatically(game.id, engine.turn_id(state), autopilot=True)
             assert played is not None
             state = played.state
         assert not state.is_over and state.round == state.config.last_round
