@@ -148,7 +148,7 @@ async def test_start_runs_cynthia_setup_and_turn_refusals(service: GameService) 
     # Cynthia (seat 1) placed at once; it is bob's turn.
     assert [(a.seat, a.user_id) for a in result.applied] == [(0, HOST), (1, None)]
     assert result.applied[1].explanation
-    assert result.state.current_seat == 2 and result.previous_turn == ("setup", 0, 0, 0)
+    assert result.state.current_seat == 2 and result.previous_turn == "setup:0:0"
     assert result.notations == ["place A1"]
     with pytest.raises(StaleComponent):
         await service.play(game.id, BOB, "place G1", game.version)
