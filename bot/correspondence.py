@@ -8,6 +8,7 @@ Every change runs under the game's lock (`GameService.lock`) and plans the turn 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,11 +201,22 @@ class Correspondence:
         if seat.user_id is not None and await self.on_vacation(seat.user_id):
             return Fired(POSTPONED, game)
         autopilot = seat.user_id is None or game.options.get("on_timeout") == "autopilot"
-        result = await self.games.play_automatically(game.id, job.turn, autopilot=autopilot)
+        how = "autopilot" if autopilot else "ended"
+
+        def outcome(played: Sequence[Any]) -> str:
+            return f"{how}: {'; '.join(a.notation for a in played)}"
+
+        # The turn and its pending "Time ran out" notice are one commit: never one without
+        # the other (a crash right after posts the notice at the next start).
+        result = await self.games.play_automatically(
+            game.id,
+            job.turn,
+            autopilot=autopilot,
+            job_outcome=lambda played: (job.id, PENDING + outcome(played)),
+        )
         if result is None:
             return Fired("void", game)
-        how = "autopilot" if autopilot else "ended"
-        return Fired(f"{how}: {'; '.join(result.notations)}", result.game, result)
+        return Fired(outcome(result.applied[: result.played]), result.game, result)
 
     async def _reminder(self, game: GameRow, job: Job) -> Fired:
         state = await self.games.state(game)

@@ -660,13 +660,20 @@ class GameService:
             return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played=0)
 
     async def play_automatically(
-        self, game_id: int, turn: str, *, autopilot: bool
+        self,
+        game_id: int,
+        turn: str,
+        *,
+        autopilot: bool,
+        job_outcome: Callable[[Sequence[Applied]], tuple[int, str]] | None = None,
     ) -> TurnResult | None:
         """Finish the turn `turn` (an `engine.turn_id`) for its seat, through the same path as a
         player's actions: the autopilot plays it (`autopilot`), or it ends as it is (`end`;
         a decision that cannot be ended, such as a setup placement, is the autopilot's).
         Actions are logged with `AUTOPILOT_USER_ID`. None when that turn is no longer being
-        played (already played, game over or ended): a deadline for it is void."""
+        played (already played, game over or ended): a deadline for it is void.
+        `job_outcome(the seat's actions)` gives the timer job's (id, outcome) to record with
+        the turn, in the same commit."""
         async with self.lock(game_id):
             game = await self.storage.get_game(game_id)
             if game is None or game.status != "active":
@@ -678,10 +685,15 @@ class GameService:
                 autoplay_turn, state, ply + 1, autopilot=autopilot
             )
             played = len(applied)
+            outcome = job_outcome(applied[:played]) if job_outcome is not None else None
             new_state, automa = await asyncio.to_thread(run_automa, new_state, ply + 1 + played)
             applied.extend(automa)
             stored = await self._commit_play(
-                game, new_state, applied, status="over" if new_state.is_over else None
+                game,
+                new_state,
+                applied,
+                status="over" if new_state.is_over else None,
+                job_outcome=outcome,
             )
             if new_state.is_over:
                 self._states.pop(game.id, None)

@@ -152,6 +152,7 @@ class Storage(Protocol):
         actions: Sequence[NewAction] = (),
         truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
+        job_outcome: tuple[int, str] | None = None,
     ) -> GameRow: ...
 
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]: ...
@@ -504,11 +505,14 @@ class SQLiteStorage:
         actions: Sequence[NewAction] = (),
         truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
+        job_outcome: tuple[int, str] | None = None,
     ) -> GameRow:
         """Apply one change atomically and bump the game's version.
 
         `truncate_after` removes the logged actions with a greater ply (an undo) before
-        `actions` are appended.
+        `actions` are appended. `job_outcome` (job id, outcome) records, in the same
+        transaction, what a timer job did (a deadline's turn and its pending notice: never one
+        without the other).
 
         Raises `VersionConflict` when the stored version is not `expected_version`.
         """
@@ -561,6 +565,11 @@ class SQLiteStorage:
                     "INSERT INTO snapshots (game_id, ply, state) VALUES (?, ?, ?)"
                     " ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply, state = excluded.state",
                     (game_id, ply, json.dumps(state)),
+                )
+            if job_outcome is not None:
+                job_id, outcome = job_outcome
+                await conn.execute(
+                    "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
                 )
             game = await self._fetch_game(conn, "id = ?", (game_id,))
         assert game is not None

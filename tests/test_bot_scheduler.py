@@ -374,6 +374,10 @@ async def test_autopilot_plays_a_whole_turn_under_the_rules(corr) -> None:
     assert job.turn == engine.turn_id(state)
     fired = await service.fire(job)
     assert fired.outcome.startswith("autopilot: ") and fired.outcome.endswith("end")
+    # Issue 13, item 4: the turn and its pending notice were one commit (a crash right after
+    # the turn can no longer lose the notice).
+    (stored,) = [j for j in await JobStore(service.games.storage).jobs(game.id) if j.id == job.id]
+    assert stored.outcome == PENDING + fired.outcome
     played = [r for r in await service.games.storage.actions(game.id) if r.ply > 4]
     assert played and all(r.user_id == AUTOPILOT_USER_ID for r in played)
     assert played[-1].notation == "end"

@@ -23,7 +23,7 @@ from ..correspondence import Correspondence
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..games import UserError, mention, seat_label
 from ..replies import answering
-from ..scheduler import PENDING, Job, JobStore, Scheduler
+from ..scheduler import Job, JobStore, Scheduler
 from ..storage import GameRow
 from ..views import lobby_view
 
@@ -41,6 +41,10 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = No
     """A Discord link to a message (or to the channel when there is none yet)."""
     where = f"{guild_id or '@me'}/{channel_id}"
     return f"https://discord.com/channels/{where}" + (f"/{message_id}" if message_id else "")
+
+
+#: How far back a pending notice is looked for before it is posted again.
+RECENT_MESSAGES = 50
 
 
 class CorrespondenceCog(commands.Cog, name="Correspondence"):
@@ -98,6 +102,18 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         except discord.HTTPException:
             log.warning("could not post a notice", extra={"channel_id": channel_id})
 
+    async def _posted(self, channel_id: int, content: str) -> bool:
+        """Whether the bot's recent messages in a channel include `content` (a notice posted
+        just before a crash, its outcome not yet recorded)."""
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            async for message in channel.history(limit=RECENT_MESSAGES):
+                if message.author == self.bot.user and message.content == content:
+                    return True
+        except discord.HTTPException:
+            log.info("could not read the channel's history", extra={"channel_id": channel_id})
+        return False
+
     async def _dm(self, user_id: int, content: str) -> None:
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))
@@ -122,21 +138,22 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
     async def fire(self, job: Job) -> str:
         """Fire one due job: play out a turn whose time ran out, or send a reminder.
 
-        A turn played out is committed before its "Time ran out" notice is posted: the job's
-        outcome says the notice is pending until it is, so a crash in between posts it at the
-        next start (`bot.scheduler`)."""
+        A turn played out is committed together with its pending "Time ran out" notice (the
+        job's outcome), so a crash before the notice is posted posts it at the next start
+        (`bot.scheduler`); once posted, the outcome is recorded at once, before the board is
+        redrawn, and a pending notice already in the channel is not posted again: each notice
+        is posted exactly once."""
         fired = await self.service.fire(job)
         game = fired.game
         if (fired.result is not None or fired.notice_only) and game is not None:
             user_id = job.user_id if fired.notice_only else game.seats[job.seat].user_id
             how, _, notation = fired.outcome.partition(": ")
             if user_id is not None:
-                if not fired.notice_only:
-                    await self.scheduler.store.finish(job.id, PENDING + fired.outcome)
                 line = ct.TIMED_OUT_AUTOPILOT if how == "autopilot" else ct.TIMED_OUT_ENDED
-                await self._say(
-                    game.channel_id, line.format(player=mention(user_id), notation=notation)
-                )
+                content = line.format(player=mention(user_id), notation=notation)
+                if not (fired.notice_only and await self._posted(game.channel_id, content)):
+                    await self._say(game.channel_id, content)
+            await self.scheduler.store.finish(job.id, fired.outcome)
             await self._publish(game.id)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
             user_id = game.seats[job.seat].user_id

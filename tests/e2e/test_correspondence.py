@@ -354,7 +354,7 @@ async def test_a_reminder_and_a_timeout_notice_survive_a_crash(
     """The bot dies after claiming a reminder and before sending it: at the next start the
     reminder is sent (its turn is still on, its deadline ahead). It dies after a deadline
     played its turn and before the "Time ran out" notice went out: at the next start the
-    notice is posted, once."""
+    notice is posted, once; and not again if it dies between posting it and recording it."""
     bot = await bot_process(env=clock.env)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     chan = fake.add_channel("slow")
@@ -401,4 +401,18 @@ async def test_a_reminder_and_a_timeout_notice_survive_a_crash(
     await wait_db(lambda: ("deadline", f"ended: {notation}") in finished(bot))
     assert [m.content for m in fake.messages(chan)].count(timed_out) == 1
     assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT)]
+
+    # Issue 13, item 4: it dies right after posting the notice, before recording it (the
+    # outcome still says pending): at the next start the notice is not posted again.
+    bot.kill()
+    await bot.wait_exit()
+    write_db(
+        bot,
+        "UPDATE timer_jobs SET outcome = ? WHERE kind = 'deadline' AND game_id = 1",
+        (pending_notice,),
+    )
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    await wait_db(lambda: ("deadline", f"ended: {notation}") in finished(bot))
+    assert [m.content for m in fake.messages(chan)].count(timed_out) == 1
     assert len([m for m in fake.messages(chan) if m.content.startswith(HOURGLASS)]) == 1
