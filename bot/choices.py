@@ -20,7 +20,7 @@ from typing import Any
 
 import engine
 from engine import moonlight as ml
-from engine.geometry import LABEL_INDEX, LABELS
+from engine.geometry import LABEL_INDEX
 from engine.pieces import LIGHT_CAP
 
 from . import animals
@@ -172,23 +172,30 @@ def resources(state: Any) -> str:
     """What the player has to spend: `9 light`, or `9 light and 3 lunar points`."""
     seat = state.seats[state.current_seat]
     text = f"{seat.light} light"
-    ext = getattr(state, "ext", None)
-    if ext is not None and ext.animal and ext.animal[state.current_seat] >= 0:
+    if _moon_seat(state, state.current_seat).get("animal"):
         text += f" and {animals.lunar(seat.lunar)}"
     return text
 
 
+def _moon_seat(state: Any, seat: int) -> dict[str, Any]:
+    """What a seat sees of itself in the expansion (its kept animal and where it stands),
+    empty without the expansion."""
+    if not getattr(getattr(state, "config", None), "expansion", False):
+        return {}
+    moonlight = engine.observation(state, seat).get("moonlight")
+    return moonlight["seats"][seat] if moonlight else {}
+
+
 def animal_status(state: Any) -> str:
     """`; your Owl is on C3 (1 step left)`, or nothing without a placed animal."""
-    ext = getattr(state, "ext", None)
     seat = state.current_seat
-    if ext is None or not ext.at or ext.at[seat] < 0 or state.phase != "play":
+    mine = _moon_seat(state, seat)
+    if not mine.get("space") or state.phase != "play":
         return ""
-    left = max(0, ml.steps_allowed(state, seat) - ext.steps)
-    name = ml.ANIMALS[ext.animal[seat]].capitalize()
-    return (
-        f"; your {name} is on {LABELS[ext.at[seat]]} ({left} step{'s' if left != 1 else ''} left)"
-    )
+    taken = engine.observation(state, seat)["moonlight"]["turn"]["steps"]
+    left = max(0, ml.steps_allowed(state, seat) - taken)
+    name = mine["animal"].capitalize()
+    return f"; your {name} is on {mine['space']} ({left} step{'s' if left != 1 else ''} left)"
 
 
 def decision_details(verb: str, actions: Sequence[str]) -> str:

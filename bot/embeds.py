@@ -107,13 +107,37 @@ def _moon_line(state: Any) -> str:
     return f" \N{MIDDLE DOT} {phase} Moon (next round: {then})"
 
 
+#: Room for the last moves on the game message (Discord: 1,024 a field, 6,000 an embed).
+LAST_MOVES_CHARS = 3000
+
+
+def _field_values(lines: Sequence[str], limit: int = 1024) -> list[str]:
+    """Lines packed into embed field values of at most `limit` characters, in order; a line
+    longer than that goes on over the next values."""
+    values: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:
+            if current:
+                values.append(current)
+                current = ""
+            values.append(line[:limit])
+            line = line[limit:]
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > limit:
+            values.append(current)
+            joined = line
+        current = joined
+    if current:
+        values.append(current)
+    return values
+
+
 def _move_line(game: GameRow, applied: Applied) -> str:
     seat = game.seats[applied.seat]
     line = f"{SEAT_SWATCH[applied.seat]} {seat.name}: `{applied.notation}`"
     if applied.explanation:
-        explanation = applied.explanation.replace("\n", " ")
-        if len(explanation) > 120:
-            explanation = explanation[:117] + "..."
+        explanation = applied.explanation.replace("\n", " ")  # in full: never cut
         line += f" \N{EM DASH} {explanation}"
     return line
 
@@ -153,9 +177,12 @@ def game_embed(
         for name, value in notes:
             embed.add_field(name=name, value=value, inline=False)
     if recent:
-        shown = list(recent)[-8:]
-        value = "\n".join(_move_line(game, a) for a in shown)
-        embed.add_field(name="Last moves", value=value[:1024], inline=False)
+        lines = [_move_line(game, a) for a in list(recent)[-8:]]
+        while len(lines) > 1 and sum(len(line) + 1 for line in lines) > LAST_MOVES_CHARS:
+            lines.pop(0)  # the oldest moves go first; a move's reason is never cut
+        for i, value in enumerate(_field_values(lines)):
+            name = "Last moves" if i == 0 else "Last moves (continued)"
+            embed.add_field(name=name, value=value, inline=False)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{game.id}")
     return embed
@@ -164,10 +191,9 @@ def game_embed(
 def _animal(state: Any, seat: int) -> str:
     """`, Owl` for a seat that kept its animal (public from then on), else nothing; the animals
     dealt and not kept are never shown."""
-    ext = getattr(state, "ext", None)
-    if ext is None or not ext.animal or ext.animal[seat] < 0:
-        return ""
-    return f", {ml.ANIMALS[ext.animal[seat]].capitalize()}"
+    moonlight = engine.observation(state, seat).get("moonlight")  # the animal it kept
+    animal = moonlight["seats"][seat]["animal"] if moonlight else None
+    return f", {animal.capitalize()}" if animal else ""
 
 
 PART_NAMES = {"tokens": "tokens", "light": "light", "trees": "trees on the board"}
