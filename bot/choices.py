@@ -20,8 +20,9 @@ from typing import Any
 
 import engine
 from engine import moonlight as ml
-from engine.geometry import LABEL_INDEX
+from engine.geometry import LABEL_INDEX, LEAVES
 from engine.pieces import LIGHT_CAP
+from engine.text import why_missing as engine_why_missing
 
 from . import animals
 
@@ -154,15 +155,39 @@ def describe(state: Any, notation: str, *, _before: dict | None = None) -> str:
         parts.append(f"takes a {leaves}-leaf token worth {points}")
     if verb == "collect" and len(after_seat.tokens) == len(before_seat.tokens):
         parts.append("no token left")
+    if verb == "plant":
+        parts += soil_and_shade(after, labels[-1])
     if verb == "move" and ml.moonlit_next_photosynthesis(state) >> LABEL_INDEX[labels[0]] & 1:
         parts.append("in the moonlight next round")
     return " \N{MIDDLE DOT} ".join(parts)
+
+
+def soil_and_shade(state: Any, label: str) -> list[str]:
+    """What a target space offers: its soil (leaves) and whether a shadow covers it at the next
+    photosynthesis (``3-leaf soil``, ``in shade next round``)."""
+    space = LABEL_INDEX[label]
+    out = [f"{LEAVES[space]}-leaf soil"]
+    sun = engine.next_photosynthesis_sun(state)
+    if sun is not None:
+        shaded = engine.shadow_map(state, sun)[space] > 0
+        out.append("in shade next round" if shaded else "in sunlight next round")
+    return out
 
 
 def describe_all(state: Any, notations: Sequence[str]) -> dict[str, str]:
     """`describe` for each notation (pure CPU; cheap: one `engine.apply` each)."""
     before = _board(state) if any(verb_of(n) == "use" for n in notations) else None
     return {n: describe(state, n, _before=before) for n in notations}
+
+
+def why_missing(state: Any, offered: set[str]) -> list[str]:
+    """One line per action of a turn the panel does not offer, saying why (the engine's
+    refusal), e.g. ``Grow: not now. Growing into a medium tree costs 2 light points; you have 1.``"""
+    return [
+        f"{verb.title()}: not now. {reason}"
+        for verb, reason in engine_why_missing(state).items()
+        if verb not in offered
+    ]
 
 
 # --- Under the Moonlight: the panel's words ---
@@ -207,14 +232,18 @@ def decision_details(verb: str, actions: Sequence[str]) -> str:
     return "You were dealt these animals (only you see them); keep one:\n\n" + "\n\n".join(cards)
 
 
+def _choices(n: int) -> str:
+    return f"{n} choice{'' if n == 1 else 's'}"
+
+
 def source_label(state: Any, verb: str, source: str, actions: Sequence[str]) -> str:
     """The first step of a two-step kind: `C3 · 4 choices` (plant from the tree on C3) or
     `Nighttime Hunting · 5 or 9 lunar` (use that ability)."""
     if verb != "use":
-        return f"{source} \N{MIDDLE DOT} {len(actions)} choices"
+        return f"{source} \N{MIDDLE DOT} {_choices(len(actions))}"
     costs = sorted({ml.ability_cost(state, engine.parse_action(n)) for n in actions})
     cost = " or ".join(map(str, costs)) + " lunar"
-    more = f" \N{MIDDLE DOT} {len(actions)} choices" if len(actions) > len(costs) else ""
+    more = f" \N{MIDDLE DOT} {_choices(len(actions))}" if len(actions) > len(costs) else ""
     return f"{animals.title(source)} \N{MIDDLE DOT} {cost}{more}"
 
 

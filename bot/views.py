@@ -308,6 +308,8 @@ def game_view(game: GameRow, state: Any) -> discord.ui.View | None:
 
 SELECT_LIMIT = 25
 MAX_SELECTS = 4
+#: Discord's limit on buttons in one action row.
+ROW_BUTTONS = 5
 
 
 def _chunks(items: Sequence[tuple[str, str]], size: int) -> list[Sequence[tuple[str, str]]]:
@@ -356,21 +358,7 @@ def panel(
         return (f"{prompt}\n{details}" if details else prompt), view
 
     if menu is None or menu not in by_verb:
-        verbs = [v for v in choices.VERB_ORDER if v in by_verb]
-        verbs += [v for v in by_verb if v not in choices.VERB_ORDER and v != "end"]
-        for verb in verbs:
-            view.add_item(
-                PanelButton(game.id, game.version, f"menu {verb}", choices.kind(verb).button)
-            )
-        if can_undo:
-            view.add_item(PanelButton(game.id, game.version, "undo", "Undo"))
-        if "end" in by_verb:
-            view.add_item(
-                PanelButton(
-                    game.id, game.version, "play end", "End turn", discord.ButtonStyle.danger
-                )
-            )
-        return texts.PANEL_MENU.format(have=have + choices.animal_status(state)), view
+        return _top_panel(game, state, by_verb, labels, have, can_undo)
 
     kind = choices.kind(menu)
     actions = by_verb[menu]
@@ -402,6 +390,83 @@ def panel(
     back.row = MAX_SELECTS
     view.add_item(back)
     return content, view
+
+
+def _direct_choices(
+    state: Any, verb: str, actions: Sequence[str], labels: dict[str, str]
+) -> tuple[str, list[tuple[str, str]]] | None:
+    """The options of one verb's select on the panel's first screen, with their select kind:
+    every action of the verb when they fit one select, else (a two-step kind) the pieces to act
+    from; None when even those do not fit (the verb then gets a button to its own screen)."""
+    if len(actions) <= SELECT_LIMIT:
+        return "act", [(labels.get(n, n), n) for n in actions]
+    kind = choices.kind(verb)
+    if not kind.two_step:
+        return None
+    sources = list(dict.fromkeys(n.split()[1] for n in actions))
+    if kind.sort_sources:
+        sources.sort()
+    if len(sources) > SELECT_LIMIT:
+        return None
+    return "src", [
+        (
+            choices.source_label(state, verb, t, [n for n in actions if n.split()[1] == t]),
+            f"{verb} {t}",
+        )
+        for t in sources
+    ]
+
+
+def _top_panel(
+    game: GameRow,
+    state: Any,
+    by_verb: dict[str, list[str]],
+    labels: dict[str, str],
+    have: str,
+    can_undo: bool,
+) -> tuple[str, discord.ui.View]:
+    """The panel's first screen: a select per kind of action, so that one choice plays it
+    (a typical turn of buy, plant, grow and end is then four interactions after "Take my
+    turn"). A kind whose choices do not fit one select (more than 25) lists the pieces to act
+    from first; a kind that still does not fit, or for which no select row is left, gets a
+    button to its own screen. Undo and End turn are buttons on the first row."""
+    verbs = [v for v in choices.VERB_ORDER if v in by_verb]
+    verbs += [v for v in by_verb if v not in choices.VERB_ORDER and v != "end"]
+    selects: list[tuple[str, str, list[tuple[str, str]]]] = []
+    buttons: list[str] = []
+    fixed = int(can_undo) + int("end" in by_verb)
+    for verb in verbs:
+        direct = _direct_choices(state, verb, by_verb[verb], labels)
+        if direct is not None and len(selects) < MAX_SELECTS:
+            selects.append((verb, *direct))
+        else:
+            buttons.append(verb)
+    while len(buttons) + fixed > ROW_BUTTONS and selects:  # keep the first row within limits
+        buttons.insert(0, selects.pop()[0])
+    items: list[discord.ui.Item[Any]] = []
+    for verb in buttons:
+        items.append(PanelButton(game.id, game.version, f"menu {verb}", choices.kind(verb).button))
+    if can_undo:
+        items.append(PanelButton(game.id, game.version, "undo", "Undo"))
+    if "end" in by_verb:
+        items.append(
+            PanelButton(game.id, game.version, "play end", "End turn", discord.ButtonStyle.danger)
+        )
+    out = discord.ui.View(timeout=None)
+    for item in items:
+        item.row = 0
+        out.add_item(item)
+    for row, (verb, select_kind, options) in enumerate(selects, start=1):
+        kind = choices.kind(verb)
+        placeholder = kind.prompt if select_kind == "act" else kind.step_prompt
+        item = PanelSelect(game.id, game.version, select_kind, options, placeholder, part=row)
+        item.row = row
+        out.add_item(item)
+    content = texts.PANEL_MENU.format(have=have + choices.animal_status(state))
+    missing = choices.why_missing(state, set(by_verb))
+    if missing:
+        content += "\n" + "\n".join(missing)
+    return content, out
 
 
 def unknown_component(custom_id: str) -> bool:

@@ -34,7 +34,6 @@ from .pieces import (
     PLANT_COST,
     PLANT_RANGE,
     SEED,
-    SIZE_NAMES,
     STORE_CAPACITY,
     buy_price,
 )
@@ -444,6 +443,11 @@ def _do_place(state: GameState, a: Action) -> GameState:
 # -- the four actions -----------------------------------------------------------------------
 
 
+def light_points(n: int) -> str:
+    """``1 light point``, ``3 light points``."""
+    return f"{n} light point{'' if n == 1 else 's'}"
+
+
 def _not_playing(state: GameState) -> str | None:
     if state.phase == SETUP:
         if setup_kind(state) == "tree":
@@ -470,10 +474,10 @@ def _check_buy(state: GameState, a: Action) -> str | None:
         return "This seat has no player board: all its pieces are available, it never buys."
     price = rules.prices[seat](seat_state.store[size], size)
     if price is None:
-        return f"Your player board has no {SIZE_NAMES[size]} left to buy."
+        return f"Your player board has no {TREE_NAMES[size]} left to buy."
     if price > seat_state.light:
         return (
-            f"Buying a {SIZE_NAMES[size]} costs {price} light points; you have {seat_state.light}."
+            f"Buying a {TREE_NAMES[size]} costs {light_points(price)}; you have {seat_state.light}."
         )
     return None
 
@@ -515,7 +519,7 @@ def _check_plant(state: GameState, a: Action) -> str | None:
     if seat_state.available[SEED] == 0:
         return "You have no seed available: buy one first."
     if seat_state.light < PLANT_COST:
-        return f"Planting costs {PLANT_COST} light point; you have {seat_state.light}."
+        return f"Planting costs {light_points(PLANT_COST)}; you have {seat_state.light}."
     if state.config.shadow_rule and is_shadowed(state, src, size):
         return (
             f"Shadow rule: your {TREE_NAMES[size]} on {LABELS[src]} is in shadow and cannot plant."
@@ -552,7 +556,7 @@ def _check_grow(state: GameState, a: Action) -> str | None:
         return f"You have no {TREE_NAMES[size + 1]} available: buy one first."
     cost = state.rules.grow_costs[seat][size + 1]
     if seat_state.light < cost:
-        return f"Growing into a {TREE_NAMES[size + 1]} costs {cost} light points; you have {seat_state.light}."
+        return f"Growing into a {TREE_NAMES[size + 1]} costs {light_points(cost)}; you have {seat_state.light}."
     if state.config.shadow_rule and is_shadowed(state, space, size):
         return (
             f"Shadow rule: your {TREE_NAMES[size]} on {LABELS[space]} is in shadow and cannot grow."
@@ -586,7 +590,7 @@ def _check_collect(state: GameState, a: Action) -> str | None:
         return ALREADY_USED.format(LABELS[space])
     light = state.seats[seat].light
     if light < COLLECT_COST:
-        return f"Collecting costs {COLLECT_COST} light points; you have {light}."
+        return f"Collecting costs {light_points(COLLECT_COST)}; you have {light}."
     return None
 
 

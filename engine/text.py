@@ -3,11 +3,11 @@ of a typed action."""
 
 from __future__ import annotations
 
-from .actions import parse_action
-from .game import apply, legal_actions, rules_for, scores, shadow_map, turn_id
-from .geometry import LABEL_INDEX, LABELS, LEAVES, SUN_CORNER_NAMES
-from .pieces import SIZE_NAMES
-from .state import GameState
+from .actions import IllegalAction, parse_action
+from .game import ALREADY_USED, apply, legal_actions, rules_for, scores, shadow_map, turn_id
+from .geometry import LABEL_INDEX, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
+from .pieces import PLANT_RANGE, SIZE_NAMES
+from .state import PLAY, GameState
 
 #: Seat letters on the text board; the size is shown as a digit after it (0 seed .. 3 large).
 SEAT_MARKS = "abcd"
@@ -116,3 +116,70 @@ def completions(state: GameState, typed: str) -> list[str]:
     matches += [n for n in legal if n.lower().startswith(words) and n not in matches]
     matches += [n for n in legal if f" {words}" in f" {n.lower()}" and n not in matches]
     return [prefix + n for n in matches]
+
+
+#: The end of every "space already used this turn" refusal.
+ALREADY_USED_WORDS = ALREADY_USED.format("")
+#: At most this many different reasons are given for one action.
+MAX_REASONS = 2
+#: The four actions of a turn (rulebook order), and what stops one when the player has no
+#: candidate at all for it.
+TURN_ACTIONS = ("buy", "plant", "grow", "collect")
+NO_CANDIDATE = {
+    "buy": "Your player board is empty.",
+    "plant": "None of your trees has an empty space within reach.",
+    "grow": "You have no piece on the board that can grow.",
+    "collect": "You have no large tree on the board.",
+}
+
+
+def _candidates(state: GameState, verb: str) -> list[str]:
+    """The attempts worth explaining: every purchase left on the player board, every own piece
+    for grow and collect, and every empty space within reach of an own tree for plant."""
+    seat = state.current_seat
+    own = {i: c & 3 for i, c in enumerate(state.cells) if c >= 0 and c >> 2 == seat}
+    if verb == "buy":
+        store = state.seats[seat].store
+        return [f"buy {SIZE_NAMES[z]}" for z in range(4) if store[z] > 0]
+    if verb == "grow":
+        return [f"grow {LABELS[i]}" for i, z in sorted(own.items()) if z < 3]
+    if verb == "collect":
+        return [f"collect {LABELS[i]}" for i, z in sorted(own.items()) if z == 3]
+    return [
+        f"plant {LABELS[i]} {LABELS[j]}"
+        for i, z in sorted(own.items())
+        if z > 0
+        for j in range(N_CELLS)
+        if WITHIN[PLANT_RANGE[z]][i] >> j & 1 and state.cells[j] < 0
+    ]
+
+
+def why_missing(state: GameState) -> dict[str, str]:
+    """For each of the four actions of a turn that the current player cannot take now, the rule
+    that stops it, in the engine's own refusal words, e.g.
+    ``{"grow": "Growing into a medium tree costs 3 light points; you have 1."}``. Of the
+    attempts' refusals the first two of different kinds (their first word: "Buying",
+    "Growing", "You", ...) are given, those about a space already used this turn last.
+
+    Empty outside the play phase and for a seat that does not take these actions itself.
+    """
+    if state.phase != PLAY or state.current_seat is None:
+        return {}
+    legal = {a.verb for a in legal_actions(state)}
+    if not legal & set(TURN_ACTIONS) and "end" not in legal:
+        return {}
+    out: dict[str, str] = {}
+    for verb in TURN_ACTIONS:
+        if verb in legal:
+            continue
+        reasons: list[str] = []
+        for text in _candidates(state, verb):
+            try:
+                apply(state, text)
+            except IllegalAction as refusal:
+                reason = str(refusal)  # one reason of each kind: its first word
+                if reason.split()[0] not in [r.split()[0] for r in reasons]:
+                    reasons.append(reason)
+        reasons.sort(key=lambda r: r.endswith(ALREADY_USED_WORDS))  # stable: others keep order
+        out[verb] = " ".join(reasons[:MAX_REASONS]) if reasons else NO_CANDIDATE[verb]
+    return out

@@ -28,7 +28,14 @@ def test_every_legal_action_is_labelled_with_its_cost_and_gain() -> None:
     assert labels["grow A1"] == "grow A1: small → medium · 2 light"
     assert labels["buy seed"].startswith("buy seed · ") and labels["buy seed"].endswith(" light")
     plants = [n for n in legal if n.startswith("plant ")]
-    assert plants and all(labels[n] == f"{n} · 1 light" for n in plants)
+    assert labels["plant D1 D4"] == "plant D1 D4 · 1 light · 4-leaf soil · in sunlight next round"
+    assert labels["plant A1 B2"] == "plant A1 B2 · 1 light · 2-leaf soil · in sunlight next round"
+    shadows = engine.shadow_map(state, engine.next_photosynthesis_sun(state))
+    for n in plants:  # soil from the board's rings, shade from the next photosynthesis
+        target = engine.parse_action(n).args[1]
+        soil = 4 - engine.geometry.distance(target, engine.geometry.CENTRE)
+        shade = "in shade" if shadows[target] else "in sunlight"
+        assert labels[n] == f"{n} · 1 light · {soil}-leaf soil · {shade} next round"
     assert choices.spaces_of("plant D1 C2") == ["D1", "C2"]
 
 

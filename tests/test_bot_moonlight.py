@@ -55,10 +55,23 @@ def test_the_panel_offers_move_and_use_with_levels_costs_and_effects() -> None:
     content, view = panel(GAME, state, notations, labels=labels)
     assert content == (
         "Your turn: you have 6 light and 9 lunar points; your Owl is on C3 (1 step left). "
-        "Choose an action, or end your turn."
+        "Choose an action, or end your turn.\n"
+        "Plant: not now. None of your trees has an empty space within reach.\n"
+        "Grow: not now. You have no piece on the board that can grow.\n"
+        "Collect: not now. You have no large tree on the board."
     )
-    buttons = [c.item.label for c in view.children]
-    assert buttons[-3:] == ["Move animal...", "Use ability...", "End turn"]
+    first = [
+        (type(c).__name__, getattr(c.item, "placeholder", None) or c.item.label)
+        for c in view.children
+    ]
+    assert first == [
+        ("PanelButton", "End turn"),
+        ("PanelSelect", "Buy from your player board"),
+        ("PanelSelect", "Move your animal one step"),
+        ("PanelSelect", "Use an ability"),
+    ]
+    use = selects(view)[2].item
+    assert [o.value for o in use.options] == ["use hunt 1", "use hunt 2"]
 
     content, view = panel(GAME, state, notations, labels=labels, menu="use")
     assert content.startswith(

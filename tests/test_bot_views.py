@@ -69,35 +69,79 @@ def test_setup_panel_is_one_select_of_spaces() -> None:
     assert [(o.label, o.value) for o in select.options] == [("A1", "place A1"), ("A2", "place A2")]
 
 
-def test_play_panel_buttons_then_selects_split_at_25() -> None:
-    spaces = [f"{row}{n}" for row in "ABCDEFG" for n in range(1, 5)]  # 28 labels
-    plants = [f"plant D4 {s}" for s in spaces] + ["plant C3 C4"]
-    legal = ["buy seed", "grow D4", *plants, "end"]
-    content, view = panel(GAME, STATE, legal, can_undo=True)
-    assert content == "Your turn: you have 9 light. Choose an action, or end your turn."
-    assert [c.item.label for c in view.children] == [
-        "Buy...",
-        "Plant...",
-        "Grow...",
-        "Undo",
-        "End turn",
-    ]
-    assert view.children[-1].custom_id == "ps:panel:12:7:play end"
+def _labels(state, legal):
+    from bot import choices
 
-    # 29 plantings: first the tree, then that tree's targets in selects of at most 25.
-    content, view = panel(GAME, STATE, legal, menu="plant")
-    assert content == ("Plant a seed: choose the tree to plant from (you have 9 light).")
-    assert [o.value for o in view.children[0].item.options] == ["plant C3", "plant D4"]
-    assert [o.label for o in view.children[0].item.options] == ["C3 · 1 choices", "D4 · 28 choices"]
-    content, view = panel(GAME, STATE, legal, menu="plant", source="D4")
+    return choices.describe_all(state, legal)
+
+
+def test_first_screen_is_a_select_per_action_so_a_typical_turn_is_one_choice_each() -> None:
+    import engine
+    from engine.position import build
+
+    # Seat 0: a small tree on A1 and a seed on D4, 5 light, a seed available (the start).
+    state = build(engine.Config(), {"A1": (0, 1), "D4": (0, 0), "G4": (1, 1)}, light=[5, 0])
+    legal = [str(a) for a in engine.legal_actions(state)]
+    content, view = panel(GAME, state, legal, can_undo=True, labels=_labels(state, legal))
+    assert content == (
+        "Your turn: you have 5 light. Choose an action, or end your turn.\n"
+        "Collect: not now. You have no large tree on the board."
+    )
+    buttons = [c.item for c in view.children if isinstance(c, PanelButton)]
+    assert [(b.label, b.row) for b in buttons] == [("Undo", 0), ("End turn", 0)]
     selects = [c.item for c in view.children if isinstance(c, PanelSelect)]
-    assert [len(s.options) for s in selects] == [25, 3]
+    assert [s.custom_id for s in selects] == [
+        "ps:pick:12:7:act:1", "ps:pick:12:7:act:2", "ps:pick:12:7:act:3",
+    ]  # fmt: skip
+    assert [s.placeholder for s in selects] == [
+        "Buy from your player board", "Plant a seed", "Grow a piece one size",
+    ]  # fmt: skip
+    assert [o.value for o in selects[1].options] == ["plant A1 A2", "plant A1 B1", "plant A1 B2"]
+    assert selects[1].options[2].label == (
+        "plant A1 B2 · 1 light · 2-leaf soil · in sunlight next round"
+    )
+    assert [o.value for o in selects[2].options] == ["grow D4", "grow A1"]
+
+
+def test_first_screen_lists_the_trees_first_when_the_plantings_pass_25() -> None:
+    import engine
+    from engine.position import build
+
+    board = {"D4": (0, 3), "C3": (0, 1), "A1": (1, 1)}
+    state = build(engine.Config(), board, light=[9, 0])
+    legal = [str(a) for a in engine.legal_actions(state)]
+    plants = [n for n in legal if n.startswith("plant ")]
+    assert len(plants) == 34 + 5  # D4 reaches the 36 other spaces, two of them taken; C3 5
+    content, view = panel(GAME, state, legal, labels=_labels(state, legal))
+    selects = [c.item for c in view.children if isinstance(c, PanelSelect)]
+    assert [s.custom_id for s in selects] == [
+        "ps:pick:12:7:act:1", "ps:pick:12:7:src:2", "ps:pick:12:7:act:3", "ps:pick:12:7:act:4",
+    ]  # fmt: skip
+    assert [(o.label, o.value) for o in selects[1].options] == [
+        ("C3 · 5 choices", "plant C3"), ("D4 · 34 choices", "plant D4"),
+    ]  # fmt: skip
+    # The tree chosen, its targets follow in selects of at most 25, with a way back.
+    content, view = panel(GAME, state, legal, menu="plant", source="D4")
+    assert content == "Plant a seed (you have 9 light): choose."
+    selects = [c.item for c in view.children if isinstance(c, PanelSelect)]
+    assert [len(s.options) for s in selects] == [25, 9]
     assert [s.custom_id for s in selects] == ["ps:pick:12:7:act:0", "ps:pick:12:7:act:1"]
     assert view.children[-1].item.label == "Back"
 
-    content, view = panel(GAME, STATE, legal, menu="grow")
-    assert content == "Grow a piece one size (you have 9 light): choose."
-    assert [o.value for o in view.children[0].item.options] == ["grow D4"]
+
+def test_a_kind_with_too_many_choices_gets_its_button_and_every_choice_stays_reachable() -> None:
+    spaces = [f"{row}{n}" for row in "ABCDEFG" for n in range(1, 5)]  # 28 labels
+    moves = [f"move {s}" for s in spaces]
+    legal = ["buy seed", *moves, "end"]
+    state = SimpleNamespace(current_seat=0, seats=[SimpleNamespace(light=9)], phase="setup")
+    content, view = panel(GAME, state, legal)
+    assert [(type(c).__name__, getattr(c.item, "label", None)) for c in view.children] == [
+        ("PanelButton", "Move animal..."), ("PanelButton", "End turn"), ("PanelSelect", None),
+    ]  # fmt: skip
+    content, view = panel(GAME, state, legal, menu="move")
+    selects = [c.item for c in view.children if isinstance(c, PanelSelect)]
+    assert [len(s.options) for s in selects] == [25, 3]
+    assert sorted(o.value for s in selects for o in s.options) == sorted(moves)
 
 
 def test_final_scores_tie_sentence_comes_from_the_engines_winners(monkeypatch) -> None:

@@ -127,20 +127,23 @@ async def panel_turn(
     played: list[str] = []
     done: dict[str, int] = {}
     while True:
-        assert panel.content.endswith("Choose an action, or end your turn."), (
+        assert "Choose an action, or end your turn." in panel.content, (
             f"not the panel menu: {panel.content!r}"
         )
-        verb = policy(labels(panel), done)
+        offered = kinds(panel)
+        verb = policy([f"{v.title()}..." for v in offered], done)
         if verb is None:
             end = await answered(await fake.click(user, panel, panel.find_button(label="End turn")))
             assert end.content.endswith(f"You played `end`. {texts.PANEL_DONE}")
             assert end.response.components == [] and end.response.attachments == []
             return [*played, "end"]
-        menu = await answered(
-            await fake.click(user, panel, panel.find_button(label=f"{verb.title()}..."))
-        )
-        assert menu.response is panel and "(you have " in panel.content
-        select = panel.selects[0]
+        select = offered[verb]
+        if select is None:  # too many choices for the first screen: the kind's own screen
+            menu = await answered(
+                await fake.click(user, panel, panel.find_button(label=f"{verb.title()}..."))
+            )
+            assert menu.response is panel and "(you have " in panel.content
+            select = panel.selects[0]
         if select["custom_id"].split(":")[4] == "src":  # two steps: the tree, then the target
             step = await answered(
                 await fake.select(user, panel, select, [select["options"][0]["value"]])
@@ -159,3 +162,19 @@ async def panel_turn(
             return played
         ((name, png),) = panel.attachments  # the preview picture after each action
         assert name == "preview.png" and png.startswith(b"\x89PNG")
+
+
+def kinds(panel: FakeMessage) -> dict[str, dict | None]:
+    """The kinds of action the panel's first screen offers: verb -> its select, or None when
+    the kind has a button to its own screen ("Plant..."), in the panel's order."""
+    out: dict[str, dict | None] = {}
+    for label in labels(panel):
+        if label.endswith("...") and label != "Take my turn":
+            out[VERB_OF_BUTTON.get(label, label[:-3].lower())] = None
+    for select in panel.selects:
+        out[select["options"][0]["value"].split()[0]] = select
+    return out
+
+
+#: Buttons whose label is not the verb's name.
+VERB_OF_BUTTON = {"Move animal...": "move", "Use ability...": "use"}

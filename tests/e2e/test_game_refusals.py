@@ -8,7 +8,7 @@ import asyncio
 
 from bot import texts
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.gameplay import action_log, next_turn, start_game, turn_owner
+from tests.e2e.gameplay import action_log, kinds, next_turn, start_game, turn_owner
 from tests.e2e.test_lobby import answered, click, mention, refused
 
 
@@ -79,16 +79,15 @@ async def test_refusals_and_concurrent_clicks_apply_once(fake: FakeDiscord, bot_
         await fake.slash(user, "ps play", options={"action": "buy seed"}, channel_id=chan)
     )
     assert it.content.startswith("You played `buy seed`.")
-    stale = await answered(await fake.click(user, old, old.find_button(label="Buy...")))
+    stale = await answered(await fake.select(user, old, kinds(old)["buy"], ["buy seed"]))
     assert stale.ephemeral and stale.content == texts.STALE
     assert "End turn" in [b["label"] for b in stale.response.buttons]
 
     # A double click: the same choice twice at once applies once; the other is out of date.
-    menu = await answered(await fake.click(user, new, new.find_button(label="Buy...")))
+    menu = await answered(await fake.select(user, new, kinds(new)["buy"], ["buy seed"]))
     assert menu.content == texts.STALE  # `new` was drawn before the typed buy: also stale
     fresh = menu.response
-    menu = await answered(await fake.click(user, fresh, fresh.find_button(label="Buy...")))
-    select = fresh.selects[0]
+    select = kinds(fresh)["buy"]
     log = action_log(bot)
     first, second = await asyncio.gather(
         fake.select(user, fresh, select, ["buy seed"]),

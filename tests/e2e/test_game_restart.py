@@ -11,6 +11,7 @@ from tests.e2e.gameplay import (
     action_log,
     is_current,
     is_final,
+    kinds,
     next_turn,
     replay_log,
     start_game,
@@ -81,8 +82,7 @@ async def test_sigkill_at_several_points_loses_and_repeats_nothing(
     # 1. Killed right after a click is sent, before its answer is read: the click applied once
     #    or not at all. Clicking the same (now maybe outdated) panel again settles it.
     panel = (await click(fake, user, msg, "Take my turn")).response
-    menu = await answered(await fake.click(user, panel, panel.find_button(label="Buy...")))
-    select = menu.response.selects[0]
+    select = kinds(panel)["buy"]
     before = human_moves(bot)
     await fake.select(user, panel, select, ["buy seed"])
     await crash_and_restart(fake, bot)

@@ -67,11 +67,33 @@ async def type_action(fake: FakeDiscord, user: dict, chan: str, action: str):
     )
 
 
-async def open_menu(fake: FakeDiscord, panel: FakeMessage, user: dict, button: str):
-    """Click a verb button of the panel menu; the panel now shows that kind's select(s)."""
-    it = await answered(await fake.click(user, panel, panel.find_button(label=button)))
+async def open_menu(
+    fake: FakeDiscord, panel: FakeMessage, user: dict, button: str, source: str | None = None
+) -> bool:
+    """Bring up a kind's choices: its button when its choices did not fit the panel's first
+    screen, else its select there; a select of `source`s (the abilities) is answered with
+    `source`. Whether the panel went to the kind's own screen."""
+    verb = VERBS[button]
+
+    def kind(select: dict) -> str:
+        return select["custom_id"].split(":")[4]
+
+    if button in [b["label"] for b in panel.buttons]:
+        it = await answered(await fake.click(user, panel, panel.find_button(label=button)))
+        assert it.response is panel
+        select = panel.selects[0]
+        if source is None or kind(select) != "src":
+            return True
+    else:
+        (select,) = [s for s in panel.selects if s["options"][0]["value"].split()[0] == verb]
+        if kind(select) != "src":
+            return False
+    it = await answered(await fake.select(user, panel, select, [f"{verb} {source}"]))
     assert it.response is panel
-    return panel
+    return True
+
+
+VERBS = {"Use ability...": "use", "Move animal...": "move"}
 
 
 def offered(panel: FakeMessage) -> dict[str, tuple[dict, dict]]:
@@ -356,14 +378,14 @@ class Table:
                 await self.typed(alice, "end", "end")
                 continue
             if action.startswith("use hunt "):
-                await open_menu(fake, panel, alice, "Use ability...")
-                assert panel.content.startswith(
-                    f"Use Nighttime Hunting (you have {light} light and {lunar} lunar points): "
-                    "choose.\n**Nighttime Hunting** (`use hunt 1/2/3`, 5/9/12 lunar points): "
-                    "gain 3/7/10 light"
-                )
+                if await open_menu(fake, panel, alice, "Use ability...", "hunt"):
+                    assert panel.content.startswith(
+                        f"Use Nighttime Hunting (you have {light} light and {lunar} lunar "
+                        "points): choose.\n**Nighttime Hunting** (`use hunt 1/2/3`, 5/9/12 "
+                        "lunar points): gain 3/7/10 light"
+                    )
                 levels = [lv for lv in (1, 2, 3) if ml.LEVEL_COSTS["hunt"][lv] <= lunar]
-                choices = offered(panel)
+                choices = {k: v for k, v in offered(panel).items() if k.startswith("use hunt")}
                 assert list(choices) == [f"use hunt {lv}" for lv in levels]  # only affordable
                 gains = [
                     f"+{min(20, light + ml.HUNT_GAIN[lv]) - light} light"
@@ -404,7 +426,7 @@ class Table:
         for action in plan:
             if action.startswith("use baby "):
                 panel = await take_turn(fake, bob, msg)
-                await open_menu(fake, panel, bob, "Use ability...")
+                assert await open_menu(fake, panel, bob, "Use ability...", "baby")
                 assert "**Seed** (`use baby seed E5`)" in panel.content
                 sizes = [len(s["options"]) for s in panel.selects]
                 assert len(sizes) >= 2 and sizes[0] == 25  # more than 25 targets: several selects

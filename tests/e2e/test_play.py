@@ -6,6 +6,7 @@ from __future__ import annotations
 import engine
 from bot import texts
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
+from tests.e2e.gameplay import kinds
 from tests.e2e.test_lobby import (
     action_rows,
     answered,
@@ -40,22 +41,22 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     assert f"{mention(alice)} (orange) \N{EM DASH} 2 light" in field(msg, "Seats")
     assert f"{mention(bob)} (blue) \N{EM DASH} 2 light" in field(msg, "Seats")
 
-    # Alice: the panel lists the kinds of action she can take; Buy... then a seed.
+    # Alice: the panel offers a select per kind of action she can take, and says why she
+    # cannot collect; she buys a seed in one choice.
     panel = await click(fake, alice, msg, "Take my turn")
-    assert panel.content == "Your turn: you have 2 light. Choose an action, or end your turn."
-    labels = [b["label"] for b in panel.response.buttons]
-    assert labels[0] == "Buy..." and labels[-1] == "End turn"
-    it = await answered(
-        await fake.click(alice, panel.response, panel.response.find_button(label="Buy..."))
+    assert panel.content == (
+        "Your turn: you have 2 light. Choose an action, or end your turn.\n"
+        "Collect: not now. You have no large tree on the board."
     )
-    assert it.response is panel.response and it.content == (
-        "Buy from your player board (you have 2 light): choose."
-    )
-    options = [o["value"] for o in it.response.selects[0]["options"]]
+    assert [b["label"] for b in panel.response.buttons] == ["End turn"]
+    assert list(kinds(panel.response)) == ["buy", "plant", "grow"]
+    select = kinds(panel.response)["buy"]
+    assert select["placeholder"] == "Buy from your player board"
+    options = [o["value"] for o in select["options"]]
     assert "buy seed" in options and all(v.startswith("buy ") for v in options)
     edits, attachment = msg.edits, msg.attachments[0][1]
-    it = await answered(await fake.select(alice, it.response, it.response.selects[0], ["buy seed"]))
-    assert it.content == (
+    it = await answered(await fake.select(alice, panel.response, select, ["buy seed"]))
+    assert it.response is panel.response and it.content.startswith(
         "You played `buy seed`.\nYour turn: you have 1 light. Choose an action, or end your turn."
     )
     # Same turn: the game message is edited in place with a new picture.
@@ -93,6 +94,7 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     it = await answered(await fake.slash(bob, "ps undo", channel_id=chan))
     assert it.ephemeral and it.content == (
         "You took back `grow G1`.\nYour turn: you have 2 light. Choose an action, or end your turn."
+        "\nCollect: not now. You have no large tree on the board."
     )
     assert [r[1] for r in action_rows(bot)][-2:] == ["buy seed", "end"]
     await fake.wait_until(
@@ -138,7 +140,10 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     )
     assert it.content == (
         "You played `buy seed`, `buy seed`.\n"
-        "Your turn: you have 1 light. Choose an action, or end your turn."
+        "Your turn: you have 1 light. Choose an action, or end your turn.\n"
+        "Buy: not now. Buying a seed costs 2 light points; you have 1.\n"
+        "Grow: not now. You have no large tree available: buy one first.\n"
+        "Collect: not now. You have no large tree on the board."
     )
 
     # /ps status: the game privately, with its picture and the Take my turn button.
