@@ -294,6 +294,15 @@ class GameService:
         """A game by id."""
         return await self.storage.get_game(game_id)
 
+    async def game_channel(self, game: GameRow) -> int:
+        """Where a game's running messages go: its thread once it has one, else its channel."""
+        thread = await self.storage.message(game.id, "thread")
+        return thread[0] if thread is not None else game.channel_id
+
+    async def belongs_here(self, game: GameRow, channel_id: int | None) -> bool:
+        """Whether an interaction in `channel_id` may act on `game`: its channel or its thread."""
+        return channel_id == game.channel_id or channel_id == await self.game_channel(game)
+
     async def state(self, game: GameRow) -> Any:
         """The engine state of a started game, from the cache or rebuilt from the log."""
         return (await self._state_and_ply(game))[0]
@@ -737,9 +746,24 @@ class GameService:
 
     # --- ending ---
 
+    async def may_abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
+        """The channel's live game, if `user_id` may abandon it (its host, or someone who can
+        manage the channel); otherwise a `UserError`. (`/ps abandon` asks to confirm first.)"""
+        game = await self.storage.live_game(channel_id)
+        if game is None:
+            raise UserError(texts.NO_GAME_HERE)
+        if user_id != game.host_id and not can_manage:
+            raise UserError(texts.ABANDON_FORBIDDEN)
+        return game
+
     async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
         """End the channel's game early (its host, or someone who can manage the channel)."""
-        game = await self.storage.live_game(channel_id)
+        game = await self.may_abandon(channel_id, user_id, can_manage)
+        return await self.abandon_game(game.id, user_id, can_manage)
+
+    async def abandon_game(self, game_id: int, user_id: int, can_manage: bool) -> GameRow:
+        """End a game early (its host, or someone who can manage the channel)."""
+        game = await self.storage.get_game(game_id)
         if game is None:
             raise UserError(texts.NO_GAME_HERE)
         async with self.lock(game.id):
@@ -753,6 +777,29 @@ class GameService:
         self._states.pop(game.id, None)
         log.info("game abandoned", extra={"game_id": game.id, "user_id": user_id})
         return stored
+
+    async def rematch(self, game_id: int, user_id: int) -> GameRow:
+        """A new lobby in a finished game's channel with the same seats (those still seated at
+        the end, in the same order) and the same options; the player asking is its host."""
+        old = await self.storage.get_game(game_id)
+        if old is None or old.status != "over":
+            raise UserError(texts.REMATCH_NOT_OVER)
+        seats = [s for s in old.seats if s.kind in ("human", "cynthia")]
+        me = next((s for s in seats if s.user_id == user_id), None)
+        if me is None:
+            raise UserError(texts.REMATCH_PLAYERS_ONLY)
+        game = await self.new_lobby(
+            guild_id=old.guild_id,
+            channel_id=old.channel_id,
+            host_id=user_id,
+            host_name=me.name,
+            options=old.options,
+        )
+        async with self.lock(game.id):
+            game = await self._lobby(game.id, None)
+            game = await self._save_lobby(game, seats=self._renumber(seats))
+        log.info("rematch", extra={"game_id": game.id, "of": old.id})
+        return game
 
     async def expire_lobbies(
         self, max_age: timedelta, now: datetime | None = None

@@ -48,6 +48,8 @@ CHANNEL_PERMISSIONS = {
     "embed_links": "Embed Links",
     "attach_files": "Attach Files",
     "read_message_history": "Read Message History",
+    "create_public_threads": "Create Public Threads",  # each game is played in its thread
+    "send_messages_in_threads": "Send Messages in Threads",
 }
 
 

@@ -172,6 +172,13 @@ class Storage(Protocol):
 
 # --- schema -------------------------------------------------------------------------------------
 
+#: The games of a channel: those opened in it, and the one whose thread it is (a game is played
+#: in a thread started from its lobby message; its id is stored as the message kind "thread").
+IN_CHANNEL = (
+    "SELECT id FROM games WHERE channel_id = ?"
+    " UNION SELECT game_id FROM messages WHERE kind = 'thread' AND channel_id = ?"
+)
+
 #: Forward migrations: MIGRATIONS[i] brings the schema from version i to version i + 1.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: games, seats, the action log, message ids.
@@ -436,16 +443,17 @@ class SQLiteStorage:
         return await self._read_game("id = ?", (game_id,))
 
     async def live_game(self, channel_id: int) -> GameRow | None:
-        """The game in the lobby or in play in this channel, or None."""
+        """The game in the lobby or in play in this channel, or in this game thread, or None."""
         return await self._read_game(
-            "channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+            f"id IN ({IN_CHANNEL}) AND status IN ('lobby', 'active')", (channel_id, channel_id)
         )
 
     async def latest_started_game(self, channel_id: int) -> GameRow | None:
-        """The most recent game of a channel that got past its lobby, or None."""
+        """The most recent game of a channel (or the game of a game thread) that got past its
+        lobby, or None."""
         return await self._read_game(
-            "id = (SELECT MAX(id) FROM games WHERE channel_id = ? AND config IS NOT NULL)",
-            (channel_id,),
+            f"id = (SELECT MAX(id) FROM games WHERE id IN ({IN_CHANNEL}) AND config IS NOT NULL)",
+            (channel_id, channel_id),
         )
 
     async def _read_game(self, where: str, params: Sequence[Any]) -> GameRow | None:

@@ -78,12 +78,25 @@ INTERNAL_ERROR = "Something went wrong on my side; nothing was changed. Please t
 
 LOBBY_CREATED_LOG = "lobby created"
 ABANDONED = "{user} abandoned the game."
+ABANDON_CONFIRM = (
+    "Abandon game #{game} for everyone? It ends now, without scores, and cannot be resumed."
+)
+ABANDON_KEPT = "The game goes on."
+REMATCH_NOT_OVER = "A rematch is offered once the game is over."
+REMATCH_PLAYERS_ONLY = "Only the players of this game can ask for a rematch."
+REMATCH_OPEN = (
+    "A new lobby with the same seats and options is open in <#{channel}>: "
+    "press Start when everyone is ready (anyone can Leave)."
+)
 PLAYED = "You played `{notation}`."
 UNDONE = "You took back `{notation}`."
 PANEL_DONE = "Your turn is over."
 PANEL_MENU = "Your turn: you have {have}. Choose an action, or end your turn."
 PANEL_CHOOSE = "{prompt} (you have {have}): choose."
 PANEL_STEP = "{prompt} (you have {have})."
+NEW_IN_THREAD = "Open a new game in the channel itself: each game gets a thread of its own."
+#: The name of the thread a game is played in.
+THREAD_NAME = "Photosynthesis #{id}: {names}"
 GAME_OVER_WINNERS = "The game is over. Congratulations, {winners}!"
 
 #: The panel's prompt when the only decision is one verb (the expansion's setup).

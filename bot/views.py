@@ -57,8 +57,9 @@ def _fit(text: str, limit: int) -> str:
 
 async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
     game_id = args[1] if cog_name == "Lobby" and method == "on_lobby_button" else args[0]
-    game = await interaction.client.games.get_game(game_id)  # type: ignore[union-attr]
-    if game is not None and game.channel_id != interaction.channel_id:  # a forged id
+    games = interaction.client.games  # type: ignore[union-attr]
+    game = await games.get_game(game_id)
+    if game is not None and not await games.belongs_here(game, interaction.channel_id):  # forged
         await ephemeral(interaction, texts.OTHER_CHANNEL)
         return
     cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]
@@ -270,7 +271,47 @@ class GameMessageButton(
         await _dispatch(interaction, "Board", method, self.game_id)
 
 
+class EndingButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:(?P<what>rematch|abandon|keep):(?P<game>[0-9]{1,18})",
+):
+    """The endings: "Rematch" on a finished game's messages (same seats, same options), and
+    the two answers to `/ps abandon`'s question ("Abandon the game", "Keep playing")."""
+
+    LOOKS = {
+        "rematch": ("Rematch", discord.ButtonStyle.success),
+        "abandon": ("Abandon the game", discord.ButtonStyle.danger),
+        "keep": ("Keep playing", discord.ButtonStyle.secondary),
+    }
+    METHODS = {"rematch": "on_rematch", "abandon": "on_abandon_confirmed", "keep": "on_keep"}
+
+    def __init__(self, what: str, game_id: int) -> None:
+        label, style = self.LOOKS[what]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"ps:{what}:{game_id}")
+        )
+        self.what, self.game_id = what, game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> EndingButton:
+        return cls(match["what"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, "Lobby", self.METHODS[self.what], self.game_id)
+
+
+def abandon_view(game_id: int) -> discord.ui.View:
+    """The question `/ps abandon` asks: abandon, or keep playing."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(EndingButton("abandon", game_id))
+    view.add_item(EndingButton("keep", game_id))
+    return view
+
+
 PERSISTENT_ITEMS = (
+    EndingButton,
     LobbyButton,
     OptionsSelect,
     TurnButton,
@@ -295,7 +336,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 def game_view(game: GameRow, state: Any) -> discord.ui.View | None:
     """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
-    is played; only Game log once it is over (None when it was abandoned)."""
+    is played; Game log and Rematch once it is over (None when it was abandoned)."""
     if game.status not in ("active", "over"):
         return None
     view = discord.ui.View(timeout=None)
@@ -303,6 +344,8 @@ def game_view(game: GameRow, state: Any) -> discord.ui.View | None:
         view.add_item(TurnButton(game.id, game.version))
         view.add_item(GameMessageButton("sun", game.id, game.version))
     view.add_item(GameMessageButton("log", game.id, game.version))
+    if game.status == "over":
+        view.add_item(EndingButton("rematch", game.id))
     return view
 
 

@@ -90,7 +90,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
 
     async def _link(self, game: GameRow) -> str:
         stored = await self.bot.storage.message(game.id, "game")
-        return jump_link(game.guild_id, game.channel_id, stored[1] if stored else None)
+        if stored is None:
+            return jump_link(game.guild_id, await self.bot.games.game_channel(game))
+        return jump_link(game.guild_id, stored[0], stored[1])
 
     async def _publish(self, game_id: int) -> None:
         await self.bot.get_cog("Play").publish(game_id)  # type: ignore[union-attr]
@@ -151,8 +153,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             if user_id is not None:
                 line = ct.TIMED_OUT_AUTOPILOT if how == "autopilot" else ct.TIMED_OUT_ENDED
                 content = line.format(player=mention(user_id), notation=notation)
-                if not (fired.notice_only and await self._posted(game.channel_id, content)):
-                    await self._say(game.channel_id, content)
+                where = await self.bot.games.game_channel(game)
+                if not (fired.notice_only and await self._posted(where, content)):
+                    await self._say(where, content)
             await self.scheduler.store.finish(job.id, fired.outcome)
             await self._publish(game.id)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
@@ -166,7 +169,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 timeout=ct.TIMEOUT_LABEL.get(game.options.get("on_timeout", "end"), ""),
                 link=await self._link(game),
             )
-            await self._say(game.channel_id, content, USER_PINGS)
+            await self._say(await self.bot.games.game_channel(game), content, USER_PINGS)
             if await self.service.wants_dm(user_id):
                 await self._dm(user_id, content)
         return fired.outcome
@@ -181,7 +184,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             return
         _, deadline = await self.service.timers.deadline(game, state)
         suffix = ct.TURN_DM_DEADLINE.format(deadline=int(deadline)) if deadline else ""
-        link = jump_link(game.guild_id, game.channel_id, message.id)
+        link = jump_link(game.guild_id, message.channel.id, message.id)
         await self._dm(user_id, ct.TURN_DM.format(game=game.id, deadline=suffix, link=link))
 
     # --- commands ---

@@ -25,12 +25,26 @@ from ..games import GameService, UserError
 from ..locks import KeyedLocks
 from ..replies import answering, require_channel_permissions
 from ..storage import GameRow
-from ..views import lobby_view, options_from_values
+from ..views import abandon_view, lobby_view, options_from_values
 
 if TYPE_CHECKING:
     from ..app import PhotosynthesisBot
 
 log = logging.getLogger(__name__)
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    """Whether the user may end any game in the channel (Manage Channels)."""
+    permissions = interaction.permissions
+    return bool(permissions and permissions.manage_channels)
+
+
+#: A game's lobby opens in a channel; its game is then played in a thread of its own.
+THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
 
 #: The sample position of `/ps rules`: a 3-seat game played by the automa for this many actions.
 RULES_SAMPLE_PLIES = 30
@@ -163,6 +177,8 @@ class Lobby(commands.Cog, name="Lobby"):
         async with answering(interaction):
             if interaction.channel_id is None:
                 raise UserError(texts.GUILD_ONLY)
+            if getattr(interaction.channel, "type", None) in THREADS:
+                raise UserError(texts.NEW_IN_THREAD)
             require_channel_permissions(interaction)
             options = {
                 "revolutions": revolutions,
@@ -283,18 +299,51 @@ class Lobby(commands.Cog, name="Lobby"):
 
     @ps.command(name="abandon", description="End the game in this channel (host or moderators)")
     async def abandon(self, interaction: discord.Interaction) -> None:
+        """Ask first: one command must not end a game for everyone by mistake."""
         async with answering(interaction):
-            permissions = interaction.permissions
-            game = await self.games.abandon(
-                interaction.channel_id or 0,
-                interaction.user.id,
-                can_manage=bool(permissions and permissions.manage_channels),
+            game = await self.games.may_abandon(
+                interaction.channel_id or 0, interaction.user.id, _can_manage(interaction)
             )
             await interaction.response.send_message(
-                texts.ABANDONED.format(user=interaction.user.mention),
-                allowed_mentions=discord.AllowedMentions.none(),
+                texts.ABANDON_CONFIRM.format(game=game.id),
+                view=abandon_view(game.id),
+                ephemeral=True,
             )
+
+    async def on_abandon_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
+        """ "Abandon the game": end it, tell the channel, take the buttons off its messages."""
+        async with answering(interaction):
+            game = await self.games.abandon_game(
+                game_id, interaction.user.id, _can_manage(interaction)
+            )
+            await interaction.response.edit_message(
+                content=texts.ABANDONED.format(user=interaction.user.mention), view=None
+            )
+            channel = self.bot.get_partial_messageable(game.channel_id)
+            try:
+                await channel.send(
+                    texts.ABANDONED.format(user=interaction.user.mention),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException:
+                log.warning("could not announce an abandon", extra={"game_id": game.id})
             await self.close_messages(game)
+
+    async def on_keep(self, interaction: discord.Interaction, game_id: int) -> None:
+        """ "Keep playing": nothing changes."""
+        async with answering(interaction):
+            await interaction.response.edit_message(content=texts.ABANDON_KEPT, view=None)
+
+    async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """ "Rematch": a new lobby in the game's channel, same seats and options."""
+        async with answering(interaction):
+            game = await self.games.rematch(game_id, interaction.user.id)
+            channel = self.bot.get_partial_messageable(game.channel_id)
+            sent = await channel.send(embed=embeds.lobby_embed(game), view=lobby_view(game))
+            await self.bot.storage.set_message(game.id, "lobby", game.channel_id, sent.id)
+            await interaction.response.send_message(
+                texts.REMATCH_OPEN.format(channel=game.channel_id), ephemeral=True
+            )
 
     async def close_messages(self, game: GameRow) -> None:
         """Take the buttons off a finished game's lobby and game messages."""

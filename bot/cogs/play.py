@@ -42,6 +42,11 @@ PREVIEW_FILE = "preview.png"
 MAX_CHOICES = 25
 MAX_CHOICE_LENGTH = 100
 GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
+#: Discord's limit on a thread name; a game thread archives after a week without messages.
+THREAD_NAME_LIMIT = 100
+THREAD_ARCHIVE_MINUTES = 10080
+#: Discord's error code when a thread was already started from that message.
+THREAD_ALREADY_MADE = 160004
 #: After a restart, finished games updated this recently get their final message checked too.
 RESYNC_FINISHED_WITHIN = timedelta(days=1)
 
@@ -181,7 +186,7 @@ class Play(commands.Cog, name="Play"):
                 current = game.seats[state.current_seat]
                 if current.user_id is not None:
                     content = f"<@{current.user_id}>, it is your turn."
-            channel = self.bot.get_partial_messageable(game.channel_id)
+            channel = self.bot.get_partial_messageable(await self.game_thread(game))
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
             if (
@@ -198,12 +203,62 @@ class Play(commands.Cog, name="Play"):
                 except discord.HTTPException:
                     log.info("old game message not editable", extra={"game_id": game_id})
             message = await channel.send(content=content, embed=embed, file=file, view=view)
-            await self.bot.storage.set_message(game_id, "game", game.channel_id, message.id)
+            await self.bot.storage.set_message(game_id, "game", channel.id, message.id)
+            if state.is_over:
+                await self._announce_result(game, state, content)
             if state.is_over:  # its last message: nothing more is edited in place
                 self._shown.pop(game_id, None)
             else:
                 self._shown[game_id] = (message.id, engine.turn_id(state))
             self.bot.dispatch("ps_turn_message", game, state, message)  # e.g. DM the player
+
+    async def game_thread(self, game: GameRow) -> int:
+        """The thread a game is played in (its running messages stay out of the channel),
+        started from its lobby message the first time; the channel itself when the lobby
+        message is unknown or the thread cannot be made.
+
+        A thread started from a message has that message's id, so a thread made just before a
+        crash (its id not yet stored) is found again rather than made twice."""
+        stored = await self.bot.storage.message(game.id, "thread")
+        if stored is not None:
+            return stored[0]
+        lobby = await self.bot.storage.message(game.id, "lobby")
+        if lobby is None:
+            return game.channel_id
+        names = ", ".join(s.name for s in game.seats)
+        name = texts.THREAD_NAME.format(id=game.id, names=names)[:THREAD_NAME_LIMIT]
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                lobby[0], lobby[1], name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            thread_id = int(data["id"])
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ALREADY_MADE:
+                log.warning("could not start the game's thread", extra={"game_id": game.id})
+                return game.channel_id
+            thread_id = lobby[1]
+        await self.bot.storage.set_message(game.id, "thread", thread_id, thread_id)
+        return thread_id
+
+    async def _announce_result(self, game: GameRow, state: Any, content: str | None) -> None:
+        """The end of a game in its channel too (once: the channel's second and last message of
+        the game, after the lobby): the winners, the final scores and the picture."""
+        if await self.bot.storage.message(game.id, "result") is not None:
+            return
+        thread = await self.bot.storage.message(game.id, "thread")
+        if thread is None:
+            return  # the game was played in the channel: its final message is already there
+        lobby = await self.bot.storage.message(game.id, "lobby")
+        if lobby is not None:  # its title says the game is over
+            try:
+                partial = self.bot.get_partial_messageable(lobby[0]).get_partial_message(lobby[1])
+                await partial.edit(embed=embeds.lobby_embed(game), view=None)
+            except discord.HTTPException:
+                log.info("could not edit the lobby message", extra={"game_id": game.id})
+        embed, file, view = await self.game_message_parts(game, state)
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        message = await channel.send(content=content, embed=embed, file=file, view=view)
+        await self.bot.storage.set_message(game.id, "result", game.channel_id, message.id)
 
     async def resync(self) -> None:
         """Bring game messages up to date after a restart (from `cog_load`: logged in, not yet

@@ -1800,6 +1800,14 @@ class FakeDiscord:
         channel_id = channel_id or self.default_channel_id
         return [m for m in self._channel_messages.get(str(channel_id), []) if not m.deleted]
 
+    def threads_of(self, channel_id: str) -> list[str]:
+        """The ids of the threads started in a channel, oldest first."""
+        return [
+            cid
+            for cid, c in self.channels.items()
+            if c.get("parent_id") == str(channel_id) and "thread_metadata" in c
+        ]
+
     def last_message(self, channel_id: str | None = None) -> FakeMessage | None:
         """The newest visible message of a channel (default channel if omitted)."""
         visible = self.messages(channel_id)
@@ -1825,7 +1833,9 @@ class FakeDiscord:
         *,
         since: int | None = None,
     ) -> FakeMessage:
-        """Wait until a visible message of the channel matches ``predicate``; return it.
+        """Wait until a visible message of the channel, or of one of its threads, matches
+        ``predicate``; return it. (A test convenience: a game's running messages are in its
+        thread. Discord itself lists a thread's messages apart, as :meth:`messages` does.)
 
         Condition semantics: a message that already matches is returned at once (the most
         recently created/edited one).  Pass ``since=fake.mark()`` taken before acting to only
@@ -1836,7 +1846,8 @@ class FakeDiscord:
         def find() -> FakeMessage | None:
             candidates = [
                 m
-                for m in self.messages(channel_id)
+                for c in (channel_id, *self.threads_of(channel_id))
+                for m in self.messages(c)
                 if (since is None or m.version > since) and (predicate is None or predicate(m))
             ]
             return max(candidates, key=lambda m: m.version) if candidates else None

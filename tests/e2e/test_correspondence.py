@@ -44,6 +44,11 @@ HOURGLASS = "\N{HOURGLASS WITH FLOWING SAND}"
 ALARM = "\N{ALARM CLOCK}"
 
 
+def in_threads(fake: FakeDiscord, chan: str) -> list[FakeMessage]:
+    """The messages of the games' threads of a channel (where their notices go), oldest first."""
+    return [m for thread in fake.threads_of(chan) for m in fake.messages(thread)]
+
+
 @pytest.fixture
 def clock(tmp_path) -> TestClock:
     return TestClock(tmp_path)
@@ -101,15 +106,15 @@ async def test_turn_timer_reminders_deadline_and_dm(fake: FakeDiscord, bot_proce
     clock.advance(HOUR / 2, bot)
     reminder = await fake.wait_for_message(chan, lambda m: m.content.startswith(HOURGLASS))
     assert mention(alice) in reminder.content and rel(deadline) in reminder.content
-    link = f"https://discord.com/channels/{fake.guild_id}/{chan}/{msg.id}"
+    link = f"https://discord.com/channels/{fake.guild_id}/{msg.channel_id}/{msg.id}"
     assert link in reminder.content
     clock.advance(0.4 * HOUR, bot)
     await fake.wait_until(
-        lambda: len([m for m in fake.messages(chan) if m.content.startswith(HOURGLASS)]) == 2,
+        lambda: len([m for m in in_threads(fake, chan) if m.content.startswith(HOURGLASS)]) == 2,
         10,
         "the second reminder",
     )
-    reminders = [m for m in fake.messages(chan) if m.content.startswith(HOURGLASS)]
+    reminders = [m for m in in_threads(fake, chan) if m.content.startswith(HOURGLASS)]
     assert len(reminders) == 2 and fake.dms(alice) == []  # Alice did not ask for DMs
 
     # The hour is up: setup has no "end", so the autopilot places Alice's tree; Bob's turn.
@@ -118,12 +123,15 @@ async def test_turn_timer_reminders_deadline_and_dm(fake: FakeDiscord, bot_proce
     assert bob_msg.content == f"{mention(bob)}, it is your turn."
     ((ply, notation, seat, user),) = action_rows(bot)
     assert (seat, user) == (0, AUTOPILOT) and notation.startswith("place ")
-    assert fake.messages(chan)[-2].content == ct.TIMED_OUT_ENDED.format(
+    assert in_threads(fake, chan)[-2].content == ct.TIMED_OUT_ENDED.format(
         player=mention(alice), notation=notation
     )
     assert rel(T0 + 2 * HOUR) in timer_field(bob_msg)
     dm = await fake.wait_for_dm(bob)
-    assert f"https://discord.com/channels/{fake.guild_id}/{chan}/{bob_msg.id}" in dm.content
+    assert (
+        f"https://discord.com/channels/{fake.guild_id}/{bob_msg.channel_id}/{bob_msg.id}"
+        in dm.content
+    )
     assert rel(T0 + 2 * HOUR) in dm.content
     await wait_db(lambda: len(finished(bot)) == 3)
     assert sorted(finished(bot)) == [
@@ -187,9 +195,11 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
     lines = it.embeds[0]["description"].splitlines()
     assert len(lines) == 2
     assert lines[0].startswith(f"**#1** in <#{chan}>: **your turn**, ends ")
-    assert lines[0].endswith(f"https://discord.com/channels/{fake.guild_id}/{chan}/{msg.id}")
+    assert lines[0].endswith(
+        f"https://discord.com/channels/{fake.guild_id}/{msg.channel_id}/{msg.id}"
+    )
     assert lines[1].startswith(f"**#2** in <#{other}>: {mention(bob)} to play \N{EM DASH}")
-    assert lines[1].endswith(f"/{other}/{msg2.id}")
+    assert lines[1].endswith(f"/{msg2.channel_id}/{msg2.id}")
     carol = fake.add_user("carol")
     await refused(await fake.slash(carol, "ps games", channel_id=chan), ct.NO_GAMES)
 
@@ -202,7 +212,7 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
     assert played[-1][1] == "end" and {(r[2], r[3]) for r in played} == {(0, AUTOPILOT)}
     notations = "; ".join(r[1] for r in played)
     timed_out = ct.TIMED_OUT_AUTOPILOT.format(player=mention(alice), notation=notations)
-    assert any(m.content == timed_out for m in fake.messages(chan))
+    assert any(m.content == timed_out for m in in_threads(fake, chan))
     await wait_db(lambda: ("deadline", f"autopilot: {notations}") in finished(bot))
     assert sorted(finished(bot))[1:] == [("reminder-50", "moot"), ("reminder-90", "moot")]
     assert field(bob_msg, "Last moves").splitlines()[-1].startswith("\N{LARGE ORANGE CIRCLE}")
@@ -331,7 +341,7 @@ async def test_a_deadline_across_a_restart_fires_once(
         ("reminder-50", "moot"),
         ("reminder-90", "moot"),
     ]
-    assert not any(m.content.startswith(HOURGLASS) for m in fake.messages(chan))
+    assert not any(m.content.startswith(HOURGLASS) for m in in_threads(fake, chan))
     # Bob's turn started at the restart's catch-up (T0 + 3 h).
     assert rel(T0 + 4 * HOUR) in timer_field(bob_msg)
 
@@ -343,7 +353,7 @@ async def test_a_deadline_across_a_restart_fires_once(
     assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT), (1, AUTOPILOT)]
     kinds = [k for k, _, fired, _ in jobs(bot) if fired is not None and k == "deadline"]
     assert len(kinds) == 2
-    assert len([m for m in fake.messages(chan) if m.content.startswith(ALARM)]) == 2
+    assert len([m for m in in_threads(fake, chan) if m.content.startswith(ALARM)]) == 2
     unfinished = "SELECT COUNT(*) FROM timer_jobs WHERE outcome IS NULL AND fired_at IS NOT NULL"
     await wait_db(lambda: db_rows(bot, unfinished) == [(0,)])
 
@@ -399,7 +409,7 @@ async def test_a_reminder_and_a_timeout_notice_survive_a_crash(
     await fake.wait_for_message(chan, notice(timed_out))
     await next_game_message(fake, chan, msg, lambda m: mention(bob) in m.content)
     await wait_db(lambda: ("deadline", f"ended: {notation}") in finished(bot))
-    assert [m.content for m in fake.messages(chan)].count(timed_out) == 1
+    assert [m.content for m in in_threads(fake, chan)].count(timed_out) == 1
     assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT)]
 
     # Issue 13, item 4: it dies right after posting the notice, before recording it (the
@@ -414,5 +424,5 @@ async def test_a_reminder_and_a_timeout_notice_survive_a_crash(
     await bot.restart()
     await fake.wait_ready(timeout=30)
     await wait_db(lambda: ("deadline", f"ended: {notation}") in finished(bot))
-    assert [m.content for m in fake.messages(chan)].count(timed_out) == 1
-    assert len([m for m in fake.messages(chan) if m.content.startswith(HOURGLASS)]) == 1
+    assert [m.content for m in in_threads(fake, chan)].count(timed_out) == 1
+    assert len([m for m in in_threads(fake, chan) if m.content.startswith(HOURGLASS)]) == 1

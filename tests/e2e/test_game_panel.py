@@ -57,7 +57,7 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     # The end: the final picture, the score breakdown, the winners.
     assert msg.embeds[0]["description"] == "The game is over."
     assert msg.attachments[0][1].startswith(PNG_SIGNATURE)
-    assert labels(msg) == ["Game log"]
+    assert labels(msg) == ["Game log", "Rematch"]
     names = {0: mention(alice), 1: mention(bob), 2: "Cynthia"}
     winners = " and ".join(names[w] for w in engine.winners(final))
     assert msg.content == f"The game is over. Congratulations, {winners}!"
@@ -78,6 +78,18 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
         assert breakdown[3] == tie.format(names=won)
     else:
         assert len(breakdown) == 3
+
+    # A quiet channel: the lobby and the result; the game itself was played in its thread,
+    # started from the lobby message, every turn pinging its player there.
+    (thread,) = fake.threads_of(chan)
+    await fake.wait_until(lambda: len(fake.messages(chan)) == 2, 10, "the result in the channel")
+    assert fake.channels[thread]["name"] == "Photosynthesis #1: Alice, Bob, Cynthia"
+    lobby, result = fake.messages(chan)
+    assert lobby.id == thread and lobby.embeds[0]["title"].endswith("game over")
+    assert msg.channel_id == thread and result.content == msg.content
+    assert result.embeds == msg.embeds and result.attachments[0][1].startswith(PNG_SIGNATURE)
+    pings = [m.content for m in fake.messages(thread) if m.content.endswith("it is your turn.")]
+    assert pings and set(pings) == {f"{mention(u)}, it is your turn." for u in (alice, bob)}
 
     # /ps log: the record replays to this very game; /ps replay draws it.
     it = await answered(await fake.slash(alice, "ps log", channel_id=chan))
@@ -115,6 +127,21 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
         )
     )
     assert it.content == ("This file is not a game record I can replay: it is not a text file.")
+
+    # Rematch, beside the final breakdown: for the players only; the same seats and options in
+    # a new lobby in the channel, the player who asked its host.
+    carol = fake.add_user("carol")
+    it = await answered(await fake.click(carol, result, result.find_button(label="Rematch")))
+    assert it.ephemeral and it.content == texts.REMATCH_PLAYERS_ONLY
+    it = await answered(await fake.click(bob, msg, msg.find_button(label="Rematch")))
+    assert it.ephemeral and it.content == texts.REMATCH_OPEN.format(channel=chan)
+    lobby2 = await fake.wait_for_message(chan, lambda m: m.id not in (lobby.id, result.id))
+    assert lobby2.channel_id == chan and lobby2.embeds[0]["title"].endswith("new game")
+    assert field(lobby2, "Seats") == f"1. {mention(alice)}\n2. {mention(bob)}\n3. Cynthia (automa)"
+    assert lobby2.embeds[0]["description"].startswith(f"Host: {mention(bob)}.")
+    assert field(lobby2, "Options") == field(lobby, "Options")
+    it = await answered(await fake.click(alice, result, result.find_button(label="Rematch")))
+    assert it.content == texts.CHANNEL_BUSY
     assert fake.late_interactions == []
 
 

@@ -364,11 +364,31 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
     )
     await unchanged(fake.slash(bob, "ps new", channel_id=chan), texts.CHANNEL_BUSY)
 
-    # Abandon: not by a plain player; yes by a moderator; the channel is free again.
+    # Abandon: not by a plain player; yes by a moderator, who confirms first (Keep playing
+    # changes nothing); the channel is told and is free again.
     await unchanged(fake.slash(bob, "ps abandon", channel_id=chan), texts.ABANDON_FORBIDDEN)
     it = await answered(await fake.slash(mod, "ps abandon", channel_id=chan))
-    assert not it.ephemeral and it.content == texts.ABANDONED.format(user=mention(mod))
+    assert it.ephemeral and it.content == texts.ABANDON_CONFIRM.format(game=1)
+    assert [b["label"] for b in it.response.buttons] == ["Abandon the game", "Keep playing"]
+    keep = await answered(
+        await fake.click(mod, it.response, it.response.find_button(label="Keep playing"))
+    )
+    assert keep.content == texts.ABANDON_KEPT and it.response.components == []
+    assert game_rows(bot)[0][1] == "active"
+    it = await answered(await fake.slash(mod, "ps abandon", channel_id=chan))
+    stranger = await answered(
+        await fake.click(bob, it.response, it.response.find_button(label="Abandon the game"))
+    )
+    assert stranger.ephemeral and stranger.content == texts.ABANDON_FORBIDDEN
+    assert game_rows(bot)[0][1] == "active"
+    done = await answered(
+        await fake.click(mod, it.response, it.response.find_button(label="Abandon the game"))
+    )
+    assert done.content == texts.ABANDONED.format(user=mention(mod))
     assert game_rows(bot)[0][1] == "abandoned"
+    await fake.wait_for_message(
+        chan, lambda m: m.content == texts.ABANDONED.format(user=mention(mod))
+    )
     await fake.wait_until(lambda: game_msg.buttons == [], 10, "the game message to close")
     # The closed game message: no turn to play, no timer; the seats and the board stay.
     assert game_msg.content == texts.GAME_ABANDONED
@@ -474,7 +494,7 @@ async def test_rules_help_no_game_of_cynthias_alone_a_typed_game_and_shutdown(
     await click(fake, alice, lobby, "Start")
     final = await play_to_the_end_by_typing(fake, chan, alice)
     assert final.content.startswith("The game is over. Congratulations, ")
-    assert [b["label"] for b in final.buttons] == ["Game log"]
+    assert [b["label"] for b in final.buttons] == ["Game log", "Rematch"]
     assert final.embeds[0]["description"] == "The game is over."
     assert game_rows(bot)[0][1] == "over"
     assert len(action_rows(bot)) > 40
