@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
-from tests.e2e.gameplay import next_turn, turn_owner  # noqa: E402
+from tests.e2e.gameplay import kinds, next_turn, turn_owner  # noqa: E402
 
 VERBS = ("collect", "grow", "plant", "buy")
 
@@ -86,14 +86,16 @@ class Game:
         panel = it.response
         played = 0
         while played < min(budget, self.args.per_turn):
-            labels = [b["label"] for b in panel.buttons]
-            verb = next((v for v in VERBS if f"{v.title()}..." in labels), None)
+            offered = kinds(panel)
+            verb = next((v for v in VERBS if v in offered), None)
             if verb is None:
                 break
-            await complete(
-                await fake.click(user, panel, panel.find_button(label=f"{verb.title()}..."))
-            )
-            select = panel.selects[0]
+            select = offered[verb]
+            if select is None:  # too many choices for the panel's first screen
+                await complete(
+                    await fake.click(user, panel, panel.find_button(label=f"{verb.title()}..."))
+                )
+                select = panel.selects[0]
             if select["custom_id"].split(":")[4] == "src":
                 value = select["options"][0]["value"]
                 await complete(await fake.select(user, panel, select, [value]))

@@ -1,0 +1,202 @@
+"""The table, measured as a player meets it: a scripted 2-person game through the real bot and
+the loopback Discord (issue 14).
+
+    .venv/bin/python bench/table_bench.py [--seed 1]
+
+Two people play a whole base game through "Take my turn" and the panel. Each turn the player
+buys the cheapest piece offered (when 2 light points are left after it, for a planting and a
+growth), plants the first planting offered, grows the cheapest piece offered, then ends the
+turn, each when the panel offers it. Counted:
+
+- C, interactions sent to the bot for a typical turn (one that bought, planted and grew, then
+  ended): every button press and select submission counts one, "Take my turn" included;
+- M, messages the bot posted in the channel itself during the game (its running messages are in
+  the game's thread);
+- P, the smallest text on the board picture, in pixels, when the picture is shown 550 px wide,
+  over the positions the game went through (render.draw.smallest_text_px);
+- the pings: each turn's message mentions its player.
+
+The last line is the issue's summary. Asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.record import states  # noqa: E402
+from render.draw import smallest_text_px  # noqa: E402
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
+from tests.e2e.gameplay import is_final, kinds, next_turn, turn_owner  # noqa: E402
+
+DISPLAY = 550
+#: The order a turn tries the kinds of action in; the turn then ends.
+SCRIPT = ("buy", "plant", "grow")
+
+
+def cost(option: dict) -> int:
+    """The light points a choice costs, from its label (`buy seed · 2 light`)."""
+    match = re.search(r" (\d+) light", option["label"])
+    return int(match[1]) if match else 0
+
+
+def light(content: str) -> int:
+    """The light points the panel says the player has."""
+    match = re.search(r"you have (\d+) light", content)
+    return int(match[1]) if match else 0
+
+
+class Table:
+    """One channel, two people, and a count of everything sent and posted."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.chan = fake.add_channel("table")
+        self.users = {u["id"]: u for u in (fake.add_user("ann"), fake.add_user("ben"))}
+        self.turns: list[tuple[tuple[str, ...], int]] = []  # (verbs played, interactions)
+        self.pings = 0
+
+    async def send(self, interaction) -> None:
+        await interaction.wait_response(60)
+
+    async def start(self) -> FakeMessage:
+        fake = self.fake
+        host, guest = self.users.values()
+        it = await fake.slash(host, "ps new", channel_id=self.chan)
+        await self.send(it)
+        lobby = it.response
+        await self.send(await fake.click(guest, lobby, lobby.find_button(label="Join")))
+        await self.send(await fake.click(host, lobby, lobby.find_button(label="Start")))
+        return await next_turn(fake, self.chan, timeout=60)
+
+    async def turn(self, msg: FakeMessage) -> None:
+        """One turn through the panel, counting the interactions it took."""
+        fake, user = self.fake, self.users[turn_owner(msg)]
+        self.pings += msg.content == f"<@{user['id']}>, it is your turn."
+        it = await fake.click(user, msg, msg.find_button(label="Take my turn"))
+        await self.send(it)
+        count, panel, played = 1, it.response, []
+        if panel.content.startswith("Setup"):
+            select = panel.selects[0]
+            await self.send(await fake.select(user, panel, select, [select["options"][0]["value"]]))
+            self.turns.append((("place",), 2))
+            return
+        for verb in SCRIPT:
+            offered = kinds(panel)
+            if verb not in offered:
+                continue
+            select = offered[verb]
+            if select is None:  # its own screen: more than 25 choices
+                await self.send(
+                    await fake.click(user, panel, panel.find_button(label=f"{verb.title()}..."))
+                )
+                count += 1
+                select = panel.selects[0]
+            if select["custom_id"].split(":")[4] == "src":  # the tree first, then the target
+                await self.send(
+                    await fake.select(user, panel, select, [select["options"][0]["value"]])
+                )
+                count += 1
+                select = panel.selects[0]
+            option = min(select["options"], key=cost)
+            if verb == "buy" and light(panel.content) - cost(option) < 2:
+                continue
+            await self.send(await fake.select(user, panel, select, [option["value"]]))
+            count += 1
+            played.append(verb)
+        await self.send(await fake.click(user, panel, panel.find_button(label="End turn")))
+        self.turns.append((tuple(played), count + 1))
+
+    async def play(self) -> FakeMessage:
+        msg = await self.start()
+        while not is_final(msg):
+            await self.turn(msg)
+            msg = await next_turn(self.fake, self.chan, msg, timeout=120)
+        return msg
+
+
+def positions(bot: BotProcess) -> list[engine.GameState]:
+    """Every position of the game, from the bot's own database."""
+    import sqlite3
+
+    conn = sqlite3.connect(bot.database_path)
+    try:
+        config, seed = conn.execute("SELECT config, seed FROM games WHERE id = 1").fetchone()
+        moves = [r[0] for r in conn.execute("SELECT notation FROM actions ORDER BY ply")]
+    finally:
+        conn.close()
+    return list(states(engine.Config.from_dict(json.loads(config)), seed, moves))
+
+
+async def run(args) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = BotProcess(fake, tmp, env={"LOG_LEVEL": "WARNING"})
+        try:
+            await bot.start()
+            await fake.wait_ready(timeout=60)
+            table = Table(fake)
+            final = await table.play()
+            await fake.wait_until(
+                lambda: len(fake.messages(table.chan)) >= 2, 30, "the result in the channel"
+            )
+            seen = positions(bot)
+        finally:
+            await bot.stop()
+            await fake.stop()
+    bot_id = fake.application_id
+    in_channel = [m for m in fake.messages(table.chan) if m.author["id"] == bot_id]
+    threads = fake.threads_of(table.chan)
+    in_threads = sum(len(fake.messages(t)) for t in threads)
+    typical = [n for verbs, n in table.turns if verbs == SCRIPT]
+    play_turns = [(v, n) for v, n in table.turns if v != ("place",)]
+    sample = seen[:: max(1, len(seen) // 12)] + [seen[-1]]
+    p = min(smallest_text_px(s, DISPLAY) for s in sample)
+    c = statistics.median(typical) if typical else float("nan")
+    print(f"game: {len(table.turns)} turns ({len(play_turns)} in play), {len(seen) - 1} moves")
+    print(
+        f"typical turns (buy, plant, grow, end): {len(typical)}; interactions median {c:g}, "
+        f"max {max(typical) if typical else 0}"
+    )
+    print(
+        f"channel: {len(in_channel)} bot message(s) "
+        f"({', '.join(repr(m.content[:40] or m.embeds[0]['title']) for m in in_channel)}); "
+        f"{len(threads)} thread(s) holding {in_threads} message(s)"
+    )
+    kinds_of_turns: dict[tuple[str, ...], int] = {}
+    for verbs, _ in play_turns:
+        kinds_of_turns[verbs] = kinds_of_turns.get(verbs, 0) + 1
+    print(
+        "turns played: "
+        + "; ".join(
+            f"{'+'.join(v) or 'end only'} x{n}"
+            for v, n in sorted(kinds_of_turns.items(), key=lambda kv: -kv[1])
+        )
+    )
+    print(f"pings: {table.pings} of {len(table.turns)} turn messages mention their player")
+    print(f"final message in the thread: {final.content[:60]!r}")
+    print(f"smallest board text at {DISPLAY} px wide over {len(sample)} positions: {p:.1f} px")
+    print(
+        f"table: typical turn {c:g} clicks; {len(in_channel)} channel messages per game; "
+        f"smallest board text {p:.1f} px at {DISPLAY} px wide"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="The table, as a player meets it")
+    parser.parse_args()
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Each game is played in a thread of its own, started from its lobby message (issue 14: a
+quiet channel); the thread is found again after a crash instead of made twice."""
+
+from __future__ import annotations
+
+from bot import texts
+from tests.e2e.corr import wait_db
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.gameplay import next_turn, start_game, turn_owner
+from tests.e2e.test_correspondence import write_db
+from tests.e2e.test_game_restart import crash_and_restart
+from tests.e2e.test_lobby import answered, db_rows, mention, refused
+
+
+async def test_play_in_the_thread_and_type_in_either_place(fake: FakeDiscord, bot_process) -> None:
+    bot = await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("games")
+    msg = await start_game(fake, chan, alice, [bob], cynthias=0)
+    (thread,) = fake.threads_of(chan)
+    lobby = fake.messages(chan)[0]
+    assert thread == lobby.id and msg.channel_id == thread
+    assert fake.channels[thread]["parent_id"] == chan
+    stored = "SELECT kind, channel_id, message_id FROM messages ORDER BY kind"
+    await wait_db(lambda: len(db_rows(bot, stored)) == 3, what="the message ids stored")
+    assert db_rows(bot, stored) == [
+        ("game", int(thread), int(msg.id)),
+        ("lobby", int(chan), int(lobby.id)),
+        ("thread", int(thread), int(thread)),
+    ]
+    users = {alice["id"]: alice, bob["id"]: bob}
+    # A setup placement typed in the thread, the next one typed in the channel.
+    for where in (thread, chan):
+        user = users[turn_owner(msg)]
+        it = await answered(
+            await fake.slash(user, "ps play", options={"action": "place A1" if where == thread
+                             else "place G4"}, channel_id=where)
+        )  # fmt: skip
+        assert it.ephemeral and it.content.startswith("You played `place "), it.content
+        msg = await next_turn(fake, chan, msg)
+        assert (
+            msg.channel_id == thread
+            and msg.content == f"{mention(users[turn_owner(msg)])}, it is your turn."
+        )
+    # A new game is opened in the channel, not in a game's thread.
+    await refused(await fake.slash(alice, "ps new", channel_id=thread), texts.NEW_IN_THREAD)
+    await refused(await fake.slash(alice, "ps new", channel_id=chan), texts.CHANNEL_BUSY)
+    assert fake.messages(chan) == [lobby]
+
+
+async def test_a_thread_made_just_before_a_crash_is_found_again(
+    fake: FakeDiscord, bot_process
+) -> None:
+    bot = await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("games")
+    first = await start_game(fake, chan, alice, [bob], cynthias=0)
+    (thread,) = fake.threads_of(chan)
+    # The process died after Discord made the thread, before its id and the game message's
+    # were stored: at the restart the game message is drawn again, in the same thread.
+    bot.kill()
+    await bot.wait_exit()
+    write_db(bot, "DELETE FROM messages WHERE kind IN ('thread', 'game')")
+    await bot.start()
+    await fake.wait_ready()
+    again = await fake.wait_for_message(
+        thread, lambda m: m.id != first.id and m.content == first.content, timeout=20
+    )
+    assert fake.threads_of(chan) == [thread] and again.channel_id == thread
+    threads = "SELECT channel_id FROM messages WHERE kind = 'thread'"
+    assert await wait_db(lambda: db_rows(bot, threads)) == [(int(thread),)]
+    await crash_and_restart(fake, bot)
+    assert fake.threads_of(chan) == [thread]
