@@ -157,6 +157,8 @@ def describe(state: Any, notation: str, *, _before: dict | None = None) -> str:
         parts.append("no token left")
     if verb == "plant":
         parts += soil_and_shade(after, labels[-1])
+    if verb in SETUP_PLACEMENTS:
+        parts += placement_notes(after, verb, labels[0])
     if verb == "move" and ml.moonlit_next_photosynthesis(state) >> LABEL_INDEX[labels[0]] & 1:
         parts.append("in the moonlight next round")
     return " \N{MIDDLE DOT} ".join(parts)
@@ -171,6 +173,26 @@ def soil_and_shade(state: Any, label: str) -> list[str]:
     if sun is not None:
         shaded = engine.shadow_map(state, sun)[space] > 0
         out.append("in shade next round" if shaded else "in sunlight next round")
+    return out
+
+
+#: The expansion's setup placements whose choices say more than the space (which soil, whether
+#: the moon lights it at the first photosynthesis).
+SETUP_PLACEMENTS = ("moonstone", "elder", "settle")
+
+
+def placement_notes(after: Any, verb: str, label: str) -> list[str]:
+    """``2-leaf soil · shines at the first photosynthesis`` for a moonstone (a shining stone
+    lights the animals next to it), ``in the moonlight at the first photosynthesis`` for an
+    animal; the Great Elder Tree gets its soil only (it blocks moonlight, it is never lit)."""
+    space = LABEL_INDEX[label]
+    out = [] if verb == "settle" else [f"{LEAVES[space]}-leaf soil"]
+    if verb != "elder" and ml.moonlit_next_photosynthesis(after) >> space & 1:
+        out.append(
+            "shines at the first photosynthesis"
+            if verb == "moonstone"
+            else "in the moonlight at the first photosynthesis"
+        )
     return out
 
 

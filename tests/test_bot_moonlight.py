@@ -176,3 +176,31 @@ def test_the_fixed_seed_hook_is_off_unless_set() -> None:
     for bad in ("x", "-1", str(2**31)):
         with pytest.raises(ConfigError):
             fixed_seed_from_env({"PS_TEST_SEED": bad})
+
+
+def test_setup_placements_say_their_soil_and_whether_the_moon_lights_them() -> None:
+    config = engine.Config(moon_animals=True, moonstones=True, elder_tree=True)
+    state = engine.new_game(config, seed=3)
+    seen: set[str] = set()
+    while state.phase == "setup":
+        notations = legal(state)
+        verb = notations[0].split()[0]
+        labels = choices.describe_all(state, notations)
+        if verb in ("moonstone", "elder", "settle"):
+            seen.add(verb)
+            for n in notations:
+                space = engine.parse_action(n).args[0]
+                after = engine.apply(state, n)
+                lit = ml.moonlit_next_photosynthesis(after) >> space & 1
+                soil = f" \N{MIDDLE DOT} {4 - engine.geometry.distance(space, engine.geometry.CENTRE)}-leaf soil"
+                expected = {
+                    "moonstone": n
+                    + soil
+                    + (" · shines at the first photosynthesis" if lit else ""),
+                    "elder": n + soil,
+                    "settle": n
+                    + (" · in the moonlight at the first photosynthesis" if lit else ""),
+                }[verb]
+                assert labels[n] == expected
+        state = engine.apply(state, notations[len(notations) // 2])
+    assert seen == {"moonstone", "elder", "settle"}
