@@ -22,13 +22,11 @@ from .games import (
     seat_label,
 )
 from .storage import GameRow
+from .story import AUTOPILOT_USER_ID, SEAT_SWATCH, named, player_name, who
 
 GREEN = discord.Colour(0x2F6B2C)
 GREY = discord.Colour(0x6B7B8C)
 BOARD_FILE = "board.png"
-#: Seat colours of the board picture (render.palette: vermillion, blue, yellow, purple).
-SEAT_SWATCH = ("\N{LARGE ORANGE CIRCLE}", "\N{LARGE BLUE CIRCLE}", "\N{LARGE YELLOW CIRCLE}",
-               "\N{LARGE PURPLE CIRCLE}")  # fmt: skip
 SEAT_COLOUR = ("orange", "blue", "yellow", "purple")
 SUN_CORNERS = ("NE", "E", "SE", "SW", "W", "NW")
 
@@ -134,9 +132,8 @@ def _field_values(lines: Sequence[str], limit: int = 1024) -> list[str]:
 
 
 def _move_line(game: GameRow, applied: Applied) -> str:
-    seat = game.seats[applied.seat]
-    line = f"{SEAT_SWATCH[applied.seat]} {seat.name}: `{applied.notation}`"
-    if applied.explanation:
+    line = f"{who(game, applied.seat, applied.user_id)}: `{applied.notation}`"
+    if applied.explanation and applied.user_id != AUTOPILOT_USER_ID:
         explanation = applied.explanation.replace("\n", " ")  # in full: never cut
         line += f" \N{EM DASH} {explanation}"
     return line
@@ -147,9 +144,13 @@ def game_embed(
     state: Any,
     recent: Sequence[Applied] = (),
     notes: Sequence[tuple[str, str]] = (),
+    story: tuple[str, Sequence[str]] | None = None,
 ) -> discord.Embed:
     """The game message: phase, round, sun, whose turn, each seat's light and score; `notes`
-    are extra `(name, value)` fields after the turn (the turn timer's deadline)."""
+    are extra `(name, value)` fields after the turn (the turn timer's deadline); `story` is
+    the heading and lines of what happened since the player to play last played
+    (`bot.story`), else `recent` moves are listed. Lines are never cut (Cynthia's reasons
+    included): the oldest give way when they do not fit."""
     title = f"Photosynthesis \N{EM DASH} game #{game.id}"
     embed = discord.Embed(title=title, description=_phase_line(state), colour=GREEN)
     scores = engine.scores(state)
@@ -176,13 +177,14 @@ def game_embed(
         )
         for name, value in notes:
             embed.add_field(name=name, value=value, inline=False)
-    if recent:
+    title, lines = story if story is not None else ("Last moves", [])
+    if story is None and recent:
         lines = [_move_line(game, a) for a in list(recent)[-8:]]
-        while len(lines) > 1 and sum(len(line) + 1 for line in lines) > LAST_MOVES_CHARS:
-            lines.pop(0)  # the oldest moves go first; a move's reason is never cut
-        for i, value in enumerate(_field_values(lines)):
-            name = "Last moves" if i == 0 else "Last moves (continued)"
-            embed.add_field(name=name, value=value, inline=False)
+    lines = list(lines)
+    while len(lines) > 1 and sum(len(line) + 1 for line in lines) > LAST_MOVES_CHARS:
+        lines.pop(0)  # the oldest lines go first; a line (a reason) is never cut
+    for i, value in enumerate(_field_values(lines)):
+        embed.add_field(name=title if i == 0 else f"{title} (continued)", value=value, inline=False)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{game.id}")
     return embed
@@ -226,7 +228,7 @@ def score_breakdown(game: GameRow, state: Any) -> str:
             bits.append(f"{label} {points}" + (f" ({detail})" if detail else ""))
         lines.append(
             f"{SEAT_SWATCH[i]} **{seat.name}: {scores[i]}** = {' + '.join(bits)}; "
-            f"{state.board_count(i)} pieces on the board"
+            f"{texts.plural(state.board_count(i), 'piece')} on the board"
         )
     tied = [i for i, x in enumerate(scores) if x == max(scores)]
     if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
@@ -289,7 +291,8 @@ def log_embed(
     for i, a in enumerate(list(moves)[start:], start):
         block = f"`{a.ply:>3}` {_move_line(game, a)}"
         for event in events[i] if events is not None else ():
-            block += f"\n\N{BLACK SUN WITH RAYS} {event}"
+            names = [player_name(game, s.position) for s in game.seats]
+            block += f"\n\N{BLACK SUN WITH RAYS} {named(event, names)}"
         blocks.append(block)
     text = "\n".join(blocks) or "No moves yet."
     while len(text) > 4000:

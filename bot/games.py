@@ -22,7 +22,7 @@ from typing import Any
 import engine
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until, turn_over
 
-from . import texts
+from . import story, texts
 from .locks import KeyedLocks
 from .storage import (
     ChannelBusy,
@@ -33,6 +33,7 @@ from .storage import (
     UnreadableGame,
     VersionConflict,
 )
+from .story import AUTOPILOT_USER_ID
 
 log = logging.getLogger(__name__)
 
@@ -142,8 +143,6 @@ def replay_events(
     ]
 
 
-#: The acting user logged for the autopilot's actions (no Discord id is 0).
-AUTOPILOT_USER_ID = 0
 AUTOPILOT_NOTE = "autopilot"
 
 
@@ -530,6 +529,14 @@ class GameService:
         _, ply = await self._state_and_ply(game)
         rows = await self.storage.actions(game.id, after_ply=max(0, ply - count))
         return [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
+
+    async def story(self, game: GameRow, state: Any) -> list[story.Turn]:
+        """The turns the game message tells (`bot.story.tell`): since the player to play last
+        finished a turn, with their events and the spaces they changed."""
+        if game.config is None:
+            return []
+        rows = await self.storage.actions(game.id)
+        return await asyncio.to_thread(story.tell, game, state, rows)
 
     async def history(self, game: GameRow) -> list[tuple[Applied, tuple[str, ...]]]:
         """Every logged action of a started game with the events it set off (photosynthesis,

@@ -21,8 +21,8 @@ from discord.ext import commands
 import engine
 from engine.text import completions
 
-from .. import choices, embeds, pictures, texts
-from ..games import Applied, GameService, TurnResult, UserError, seat_label
+from .. import choices, embeds, pictures, story, texts
+from ..games import GameService, TurnResult, UserError, seat_label
 from ..locks import KeyedLocks
 from ..replies import answering
 from ..storage import GameRow, UnreadableGame
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RECENT_MOVES = 6
 #: Seconds to wait before editing the public game message during a turn: the edits of a burst
 #: of actions are coalesced into one, well within Discord's message edit rate limits.
 EDIT_DELAY = 1.5
@@ -49,11 +48,6 @@ THREAD_ARCHIVE_MINUTES = 10080
 THREAD_ALREADY_MADE = 160004
 #: After a restart, finished games updated this recently get their final message checked too.
 RESYNC_FINISHED_WITHIN = timedelta(days=1)
-
-
-def _highlight(recent: list[Applied]) -> list[str]:
-    """Board labels named by the recent actions (outlined on the picture)."""
-    return [w for a in recent for w in choices.spaces_of(a.notation)]
 
 
 def _legal(state: Any) -> list[str]:
@@ -128,16 +122,17 @@ class Play(commands.Cog, name="Play"):
         """Embed, board picture and view of a started game."""
         if state is None:
             state = await self.games.state(game)
-        recent = await self.games.recent(game, RECENT_MOVES)
+        turns = await self.games.story(game, state)
         png = await asyncio.to_thread(
             pictures.board_png,
             state,
-            highlight=_highlight(recent[-2:]),
+            highlight=story.changed_spaces(turns),
             names=[s.name for s in game.seats],
         )
         file = discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE)
         notes = await self.games.notes(game, state)
-        return embeds.game_embed(game, state, recent, notes), file, game_view(game, state)
+        told = (story.story_title(game, state), story.lines_of(game, turns))
+        return embeds.game_embed(game, state, notes=notes, story=told), file, game_view(game, state)
 
     async def publish(self, game_id: int) -> None:
         """Bring the channel's game message up to date.

@@ -15,7 +15,8 @@ import itertools
 import json
 
 import engine
-from bot import pictures, texts
+from bot import pictures, story, texts
+from bot.storage import GameRow, NewAction, SeatRow
 from engine import moon
 from engine import moonlight as ml
 from engine.geometry import LABEL_INDEX, LABELS
@@ -462,8 +463,12 @@ class Table:
         """The game message's picture is the board of the position, expansion included."""
         ((name, png),) = msg.attachments
         assert name == "board.png" and png.startswith(PNG_SIGNATURE)
-        recent = [row[1] for row in action_log(self.bot)][-2:]
-        highlight = [w for n in recent for w in n.split()[1:] if w in LABEL_INDEX]
+        # Outlined: every space named or changed since the player to play last played.
+        (config, seed), *_ = db_rows(self.bot, "SELECT config, seed FROM games WHERE id = 1")
+        seats = tuple(SeatRow(i, "human", None, n) for i, n in enumerate(self.names))
+        game = GameRow(1, 1, 1, 1, "active", {}, json.loads(config), seed, 1, "", "", seats)
+        log = [NewAction(*row) for row in action_log(self.bot)]
+        highlight = story.changed_spaces(story.tell(game, state, log))
         assert png == pictures.board_png(state, highlight=highlight, names=self.names)
         d = state.to_dict()
         del d["moonlight"]

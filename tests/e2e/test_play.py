@@ -63,7 +63,10 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     await fake.wait_until(lambda: msg.edits > edits, 10, "the game message edited")
     assert f"{mention(alice)} (orange) \N{EM DASH} 1 light" in field(msg, "Seats")
     assert msg.attachments[0][1] != attachment and msg.attachments[0][1].startswith(PNG_SIGNATURE)
-    assert field(msg, "Last moves").endswith("Alice: `buy seed`")
+    story = field(msg, "Since Alice's last turn").splitlines()
+    assert story[-2].startswith("\N{BLACK SUN WITH RAYS} Round 1, sun at the NE corner: ")
+    assert "photosynthesis Alice +" in story[-2] and ", Bob +" in story[-2]  # names, not seats
+    assert story[-1] == "\N{LARGE ORANGE CIRCLE} Alice: `buy seed`"
     # End turn from the panel: bob gets a new message.
     it = await answered(
         await fake.click(alice, it.response, it.response.find_button(label="End turn"))

@@ -1,0 +1,224 @@
+"""The story of a game: its action log told as turns, for the game message ("what happened since
+your last turn") and the picture's outline of the spaces those turns changed.
+
+A turn is a run of consecutive actions of one seat, closed by its `end` (a setup placement is a
+turn of its own). Each action carries the events it set off (photosynthesis, lunar points,
+Cynthia's card draws, the end of the game) and the spaces it changed. The engine words its events
+with seat numbers ("seat 2 +3"); here they get the players' names. No rule lives here: the
+states, events and boards come from the engine's replay of the log.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any
+
+import engine
+
+from .choices import spaces_of
+from .correspondence_texts import AUTOPILOT_SEAT
+from .storage import GameRow
+
+#: The acting user logged for the autopilot's actions (no Discord id is 0).
+AUTOPILOT_USER_ID = 0
+LABELS_IN = re.compile(r"\b[A-G][1-7]\b")
+SEAT_NUMBER = re.compile(r"\b[Ss]eat ([1-4])\b")
+SUN = "\N{BLACK SUN WITH RAYS}"
+#: Seat colours of the board picture (render.palette: vermillion, blue, yellow, purple).
+SEAT_SWATCH = ("\N{LARGE ORANGE CIRCLE}", "\N{LARGE BLUE CIRCLE}", "\N{LARGE YELLOW CIRCLE}",
+               "\N{LARGE PURPLE CIRCLE}")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Move:
+    """One logged action as the story tells it."""
+
+    ply: int
+    notation: str
+    seat: int
+    user_id: int | None
+    explanation: str | None
+    events: tuple[str, ...] = ()
+    changed: frozenset[str] = frozenset()  # the spaces it named or whose piece it changed
+
+
+@dataclass
+class Turn:
+    seat: int
+    moves: list[Move] = field(default_factory=list)
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.moves) and self.moves[-1].notation in ("end",) or self.is_setup
+
+    @property
+    def is_setup(self) -> bool:
+        return bool(self.moves) and self.moves[0].notation.split()[0] in SETUP_VERBS
+
+
+#: Setup decisions, each a turn of its own.
+SETUP_VERBS = ("place", "animal", "settle", "elder", "moonstone")
+
+
+def marks(state: Any) -> dict[str, tuple[Any, ...]]:
+    """What every seat sees on each space: its piece, and with the expansion the animals, the
+    Dam and the Baby Turtle tokens (public observation only)."""
+    seen = engine.observation(state, None)
+    out: dict[str, list[Any]] = {}
+    for label, piece in seen["board"].items():
+        out.setdefault(label, []).append(("piece", piece["seat"], piece["size"]))
+    moon = seen.get("moonlight") or {}
+    for i, seat in enumerate(moon.get("seats", ())):
+        if seat.get("space"):
+            out.setdefault(seat["space"], []).append(("animal", i))
+    for key in ("dam", "beach", "elder", "moonstones"):
+        for label in LABELS_IN.findall(json.dumps(moon.get(key))):
+            out.setdefault(label, []).append((key,))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def changed(before: dict[str, tuple[Any, ...]], after: Any, notation: str) -> frozenset[str]:
+    """The spaces an action named or changed (`before` is `marks` of the state before it)."""
+    now = marks(after)
+    diff = {k for k in set(before) | set(now) if before.get(k) != now.get(k)}
+    return frozenset(diff | set(spaces_of(notation)))
+
+
+def turns_of(log: Sequence[Any]) -> list[Turn]:
+    """The log's actions (anything with ply, notation, seat, user_id, explanation) grouped into
+    turns."""
+    turns: list[Turn] = []
+    for move in log:
+        last = turns[-1] if turns else None
+        setup = move.notation.split()[0] in SETUP_VERBS
+        if last is None or last.seat != move.seat or last.closed or setup:
+            last = Turn(move.seat)
+            turns.append(last)
+        last.moves.append(move)
+    return turns
+
+
+def since_last_turn(turns: Sequence[Turn], seat: int | None) -> list[Turn]:
+    """The turns since `seat` last finished a turn (its turn in progress included); every turn
+    when it has not played yet, or for no seat."""
+    if seat is None:
+        return list(turns)
+    for i in range(len(turns) - 1, -1, -1):
+        if turns[i].seat == seat and turns[i].closed:
+            return list(turns[i + 1 :])
+    return list(turns)
+
+
+def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
+    """The turns the game message tells: those since the player to play last finished a turn
+    (at the end, the last round's), each action with the events it set off and the spaces it
+    named or changed, from the engine's replay of the log (pure CPU: replay is cheap; the
+    boards are compared only for the actions told)."""
+    turns = turns_of(log)
+    if state.is_over:
+        shown = turns[-(len(game.seats) + 1) :]
+    else:
+        shown = since_last_turn(turns, state.current_seat)
+    if not shown:
+        return []
+    first = len(log) - sum(len(t.moves) for t in shown)
+    notations = [a.notation for a in log]
+    config = engine.Config.from_dict(game.config or {})
+    told: list[Move] = []
+    before: dict[str, tuple[Any, ...]] | None = None
+    replayed = engine.record.states(config, game.seed, notations)  # after each action
+    for i, after_state in enumerate(chain([engine.new_game(config, game.seed)], replayed)):
+        if i < first:
+            continue
+        if i > first and before is not None:
+            a = log[i - 1]
+            told.append(
+                Move(
+                    a.ply, a.notation, a.seat, a.user_id, a.explanation,
+                    tuple(after_state.events), changed(before, after_state, a.notation),
+                )
+            )  # fmt: skip
+        before = marks(after_state)
+    return turns_of(told)
+
+
+def named(event: str, names: Sequence[str]) -> str:
+    """An engine event with the players' names for the seat numbers."""
+    return SEAT_NUMBER.sub(
+        lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], event
+    )
+
+
+def player_name(game: GameRow, seat: int) -> str:
+    """A seat's player's own name (a seat the autopilot took over after its player left is
+    stored as "Bob (autopilot)": that player's own earlier moves stay Bob's)."""
+    name = game.seats[seat].name
+    return name.removesuffix(AUTOPILOT_SEAT.format(name=""))
+
+
+def who(game: GameRow, seat: int, user_id: int | None) -> str:
+    """``🟠 Ann`` for an action, ``🟠 Bob (autopilot)`` for one the autopilot played."""
+    name = f"{SEAT_SWATCH[seat]} {player_name(game, seat)}"
+    return AUTOPILOT_SEAT.format(name=name) if user_id == AUTOPILOT_USER_ID else name
+
+
+def _who(game: GameRow, move: Move) -> str:
+    return who(game, move.seat, move.user_id)
+
+
+def _run_line(game: GameRow, run: Sequence[Move]) -> str:
+    """One seat's actions in a row: ``🟠 Ann: `buy seed`, `plant B2 C3``` (`end` left out)."""
+    shown = [f"`{m.notation}`" for m in run if m.notation != "end"]
+    return f"{_who(game, run[0])}: " + (", ".join(shown) or "passed")
+
+
+def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
+    """The turns as lines: one per seat's turn with its actions (the autopilot's apart), one
+    per action of Cynthia with her reason in full, one per event (after the action that set
+    it off). A turn that only ended reads "passed"."""
+    names = [player_name(game, i) for i in range(len(game.seats))]
+    lines: list[str] = []
+
+    def flush(run: list[Move], told: bool) -> bool:
+        """Tell a run of actions (an `end` alone only when the turn had nothing else)."""
+        if run and (not told or any(m.notation != "end" for m in run)):
+            lines.append(_run_line(game, run))
+            return True
+        return told
+
+    for turn in turns:
+        run: list[Move] = []
+        told = False  # whether this turn has a line already
+        for move in turn.moves:
+            reasoned = bool(move.explanation) and move.user_id != AUTOPILOT_USER_ID
+            if run and (reasoned or _who(game, run[0]) != _who(game, move)):
+                told, run = flush(run, told), []
+            if reasoned:
+                reason = (move.explanation or "").replace("\n", " ")  # in full: never cut
+                lines.append(f"{_who(game, move)}: `{move.notation}` \N{EM DASH} {reason}")
+                told = True
+            else:
+                run.append(move)
+            if move.events:
+                told, run = flush(run, told), []
+                lines += [f"{SUN} {named(e, names)}" for e in move.events]
+        flush(run, told)
+    return lines
+
+
+def changed_spaces(turns: Sequence[Turn]) -> list[str]:
+    """Every space the turns named or changed, in board order (outlined on the picture)."""
+    return sorted({s for t in turns for m in t.moves for s in m.changed})
+
+
+def story_title(game: GameRow, state: Any) -> str:
+    """The heading of the story on the game message."""
+    if state.is_over:
+        return "The last turns"
+    if state.current_seat is None:
+        return "Last moves"
+    return f"Since {game.seats[state.current_seat].name}'s last turn"

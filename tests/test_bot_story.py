@@ -1,0 +1,102 @@
+"""The story of each round on the game message (issue 14): what happened since the player's
+last turn, by name, grouped by turn, Cynthia's reasons in full, the spaces to outline."""
+
+from __future__ import annotations
+
+import engine
+from bot import story
+from bot.storage import GameRow, NewAction, SeatRow
+from tests.test_bot_moonlight import in_play
+
+ORANGE, BLUE = "\N{LARGE ORANGE CIRCLE}", "\N{LARGE BLUE CIRCLE}"
+SUN = "\N{BLACK SUN WITH RAYS}"
+
+
+def game_with(seats: tuple[SeatRow, ...], config: engine.Config) -> GameRow:
+    return GameRow(
+        id=1, guild_id=1, channel_id=2, host_id=3, status="active", options={},
+        config=config.to_dict(), seed=4, version=1, created_at="", updated_at="", seats=seats,
+    )  # fmt: skip
+
+
+def logged(config: engine.Config, seed: int, plays: list[tuple[str, int | None, str | None]]):
+    """The state and the log of `plays` (notation, user id, explanation), seats from the
+    engine."""
+    state, log = engine.new_game(config, seed), []
+    for ply, (notation, user, why) in enumerate(plays, 1):
+        log.append(NewAction(ply, notation, state.current_seat, user, why))
+        state = engine.apply(state, notation)
+    return state, log
+
+
+def test_since_the_players_last_turn_by_name_grouped_by_turn() -> None:
+    config = engine.Config()
+    game = game_with((SeatRow(0, "human", 10, "Ann"), SeatRow(1, "human", 11, "Ben")), config)
+    plays = [
+        ("place A1", 10, None), ("place G4", 11, None), ("place A4", 10, None),
+        ("place D7", 11, None),
+        ("buy seed", 10, None), ("plant A1 B2", 10, None), ("end", 10, None),
+        ("grow G4", 11, None), ("end", 11, None),  # round 2: Ben plays first
+        ("buy seed", 11, None), ("end", 11, None),
+    ]  # fmt: skip
+    state, log = logged(config, 4, plays)
+    turns = story.tell(game, state, log)
+    # What Ann sees from the end of her turn in round 1 to now (the ends left out):
+    assert story.story_title(game, state) == "Since Ann's last turn"
+    gains = engine.record.replay(config, 4, [p[0] for p in plays[:9]]).events[-1]
+    assert gains.startswith("Round 2, sun at the E corner: photosynthesis seat 1 +")
+    assert story.lines_of(game, turns) == [
+        f"{BLUE} Ben: `grow G4`",
+        f"{SUN} " + gains.replace("seat 1", "Ann").replace("seat 2", "Ben"),
+        f"{BLUE} Ben: `buy seed`",
+    ]
+    assert story.changed_spaces(turns) == ["G4"]
+    # During Ann's turn, her own actions so far are told too (the end left out).
+    state2 = engine.apply(state, "buy seed")
+    log2 = [*log, NewAction(12, "buy seed", 0, 10, None)]
+    lines = story.lines_of(game, story.tell(game, state2, log2))
+    assert lines[-1] == f"{ORANGE} Ann: `buy seed`" and lines[0] == f"{BLUE} Ben: `grow G4`"
+
+
+def test_the_autopilot_is_named_only_for_its_own_moves_and_reasons_are_whole() -> None:
+    # Bob left: his seat is the autopilot's ("Bob (autopilot)"), his earlier moves stay his.
+    game = game_with(
+        (SeatRow(0, "human", None, "Bob (autopilot)"), SeatRow(1, "cynthia", None, "Cynthia")),
+        engine.Config(seats=("human", "cynthia")),
+    )
+    reason = "Card 3: " + "because " * 200 + "the end."
+    M = story.Move
+    moves = [
+        M(1, "place A1", 0, 11, None), M(2, "place G4", 1, None, reason),
+        M(3, "buy seed", 0, 11, None), M(4, "grow A1", 0, 0, "autopilot"),
+        M(5, "end", 0, 0, "autopilot"),
+        M(6, "grow G4", 1, None, "Card 5: grow the tree in the richest soil."),
+        M(7, "end", 1, None, None), M(8, "end", 0, 0, "autopilot"),
+    ]  # fmt: skip
+    assert story.lines_of(game, story.turns_of(moves)) == [
+        f"{ORANGE} Bob: `place A1`",
+        f"{BLUE} Cynthia: `place G4` \N{EM DASH} {reason}",
+        f"{ORANGE} Bob: `buy seed`",
+        f"{ORANGE} Bob (autopilot): `grow A1`",
+        f"{BLUE} Cynthia: `grow G4` \N{EM DASH} Card 5: grow the tree in the richest soil.",
+        f"{ORANGE} Bob (autopilot): passed",
+    ]
+
+
+def test_an_ability_naming_no_space_outlines_what_it_changed() -> None:
+    state = in_play(animals={0: ("hedgehog", "C3"), 1: ("owl", "E5")}, lunar=[9, 0])
+    before = story.marks(state)
+    after = engine.apply(state, "use plant")
+    assert story.changed(before, after, "use plant") == frozenset({"C3"})
+    moved = engine.apply(state, "move C4")
+    assert story.changed(before, moved, "move C4") == frozenset({"C3", "C4"})
+
+
+def test_seat_numbers_become_names() -> None:
+    names = ["Ann", "Ben"]
+    assert story.named("photosynthesis seat 1 +2, seat 2 +3.", names) == (
+        "photosynthesis Ann +2, Ben +3."
+    )
+    assert story.named("Seat 2 (the Owl) gains 2 lunar points.", names) == (
+        "Ben (the Owl) gains 2 lunar points."
+    )
