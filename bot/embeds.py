@@ -340,6 +340,9 @@ def rules_embed(topic: str = "base") -> discord.Embed:
             card = animals.card(name, header=False)[:1024]
             embed.add_field(name=name.capitalize(), value=card, inline=False)
         embed.add_field(name="Baby Turtle tokens", value=animals.babies_text()[:1024], inline=False)
+    if topic == "cynthia":
+        for term, meaning in texts.CYNTHIA_TERMS:
+            embed.add_field(name=term, value=meaning, inline=False)
     if topic in ("base", "moonlight"):
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     sample = "A sample position a few rounds in." if topic in ("base", "moonlight") else ""

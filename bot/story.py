@@ -28,6 +28,8 @@ AUTOPILOT_USER_ID = 0
 LABELS_IN = re.compile(r"\b[A-G][1-7]\b")
 SEAT_NUMBER = re.compile(r"\b[Ss]eat ([1-4])\b")
 SUN = "\N{BLACK SUN WITH RAYS}"
+#: The seats' letters on the text board (engine.text).
+SEAT_MARKS = engine.text.SEAT_MARKS
 #: Seat colours of the board picture (render.palette: vermillion, blue, yellow, purple).
 SEAT_SWATCH = ("\N{LARGE ORANGE CIRCLE}", "\N{LARGE BLUE CIRCLE}", "\N{LARGE YELLOW CIRCLE}",
                "\N{LARGE PURPLE CIRCLE}")  # fmt: skip

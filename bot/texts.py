@@ -94,6 +94,13 @@ PANEL_DONE = "Your turn is over."
 PANEL_MENU = "Your turn: you have {have}. Choose an action, or end your turn."
 PANEL_CHOOSE = "{prompt} (you have {have}): choose."
 PANEL_STEP = "{prompt} (you have {have})."
+BOARD_TEXT = (
+    "**Game #{game} as text.** {words}\n"
+    "```\n{grid}\n```"
+    "Letters are the seats ({marks}), the digit the size (0 seed, 1 small, 2 medium, "
+    "3 large); `.3` is an empty 3-leaf space; `*` a space in shadow now."
+)
+ANIMATION_ALT = "An animation of the replayed game: the board after each round."
 NEW_IN_THREAD = "Open a new game in the channel itself: each game gets a thread of its own."
 #: The name of the thread a game is played in.
 THREAD_NAME = "Photosynthesis #{id}: {names}"
@@ -209,6 +216,31 @@ RULES_CYNTHIA = (
     "**Difficulty** (lobby options): easier (no final collect, growing +1, two small trees to "
     "start) or harder (growing -1, 1/2/3 points per tree left at the end)."
 )
+#: The words of Cynthia's reasons (on the game message and in the log), defined in
+#: `/ps rules cynthia`; a test checks that every term her reasons use is here.
+CYNTHIA_TERMS = (
+    ("Card 7 early / late", "the action card she drew and the half she reads: early in "
+     "revolutions 1-2, late from revolution 3 (4 in a 4-revolution game). **Deck reshuffled**: "
+     "her deck ran out, or the late half began, and was shuffled."),
+    ("FLP", "Future Light Points: the light she would collect at the next sun position if the "
+     "move were made (no 20 cap). `FLP 9 >= 2+3`: she collects a large tree only when her FLP "
+     "without it is at least the revolution plus the card's collect number."),
+    ("Plant (4 < 2+2)", "she plants only while the spaces her pieces occupy are fewer than the "
+     "revolution (late half: 3) plus the card's plant number."),
+    ("ring 3, rings 2-3-1-4", "rings are named by their soil: 4 the centre, 3, 2, 1 the outer "
+     "ring. The card lists the rings to plant on in order; she takes the first with a free "
+     "space in reach of one of her trees."),
+    ("closest to centre, highest own FLP, lowest opponents' FLP, most empty neighbours, "
+     "smallest, outermost ring", "tie-breakers, tried in this order until one space is left."),
+    ("Directional Selection (ccw 2 among B2 C1 F1)", "the last tie-breaker: on the ring of "
+     "the spaces still tied, start at the ring's reference space (on the line from A4 to D4) "
+     "and walk clockwise (cw) or counter-clockwise (ccw), counting the tied spaces (the start "
+     "included), until the card's number is reached."),
+    ("the only valid choice", "one space met the card's conditions: no tie-breaker needed."),
+    ("setup", "at the start she places her trees (and with the expansion her Great Elder Tree "
+     "and moonstones) on a border space (moonstones: an empty 2-leaf space) not next to a "
+     "tree, by her card's setup arrow and number (Directional Selection)."),
+)  # fmt: skip
 RULES_ANIMALS = (
     "Each animal's abilities, what each costs in lunar points and what it does. Each ability "
     "may be used once per turn, and abilities can be combined. A seed placed or moved by an "
@@ -219,7 +251,7 @@ RULES_TOPICS = {
     "base": ("the rules in short", RULES_SUMMARY),
     "moonlight": ("Under the Moonlight", RULES_MOONLIGHT),
     "animals": ("the forest animals", RULES_ANIMALS),
-    "cynthia": ("Cynthia, the automa", RULES_CYNTHIA),
+    "cynthia": ("Cynthia, the automa", RULES_CYNTHIA + "\n\n**Her reasons, word by word.**"),
 }
 RULES_MORE = "More: /ps rules topic: base, moonlight, animals or cynthia."
 
@@ -228,6 +260,8 @@ HELP_COMMANDS = (
      "Under the Moonlight modes, Cynthia difficulty, random seats)"),
     ("Lobby buttons", "Join, Leave, Add/Remove Cynthia; the host sets options and starts"),
     ("/ps status", "the game in this channel"),
+    ("/ps board", "the game in this channel as text: the position in words and the board as a "
+     "grid, privately (every picture also carries that description as its alt text)"),
     ("Take my turn", "the button on the game message: your legal choices, privately"),
     ("/ps play <action>", "type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`; "
      "with Under the Moonlight also `move C3`, `use hunt 2`, `use baby seed E5`"),

@@ -17,8 +17,9 @@ from discord.ext import commands
 
 import engine
 import render
+from render.alt import alt_text
 
-from .. import embeds, pictures, texts
+from .. import embeds, pictures, story, texts
 from ..games import GameService, UserError
 from ..replies import answering
 from ..storage import GameRow
@@ -102,8 +103,8 @@ def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
     return record, frames
 
 
-def _replay_pictures(frames: list[Any], names: list[str]) -> tuple[bytes, bytes]:
-    final = render.board_png(frames[-1], names=names)
+def _replay_pictures(frames: list[Any], names: list[str]) -> tuple[tuple[bytes, str], bytes]:
+    final = pictures.board_picture(frames[-1], names=names)
     return final, render.animation(frames, names=names)
 
 
@@ -123,11 +124,30 @@ class Board(commands.Cog, name="Board"):
         if not isinstance(group, app_commands.Group):
             raise RuntimeError("load bot.cogs.lobby before bot.cogs.board")
         group.add_command(replay_command)
+        group.add_command(board_command)
 
     async def cog_unload(self) -> None:
         group = self.bot.tree.get_command("ps")
         if isinstance(group, app_commands.Group):
             group.remove_command("replay")
+            group.remove_command("board")
+
+    async def on_board_command(self, interaction: discord.Interaction) -> None:
+        """`/ps board`: the channel's game as text, privately (for a screen reader, or where
+        the picture does not show): the position in words, then the board as a grid."""
+        async with answering(interaction):
+            game = await self.games.shown_game(interaction.channel_id or 0)
+            if game is None or game.config is None:
+                raise UserError(texts.NO_GAME_HERE)
+            state = await self.games.state(game)
+            names = [s.name for s in game.seats]
+            words = await asyncio.to_thread(alt_text, state, names=names)
+            marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
+            grid = engine.text.board_text(state)
+            await interaction.response.send_message(
+                texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks),
+                ephemeral=True,
+            )
 
     async def _started(self, game_id: int) -> GameRow:
         game = await self.games.get_game(game_id)
@@ -152,8 +172,8 @@ class Board(commands.Cog, name="Board"):
             viewer = next(
                 (s.position for s in game.seats if s.user_id == interaction.user.id), None
             )
-            png = await asyncio.to_thread(
-                pictures.board_png,
+            picture = await asyncio.to_thread(
+                pictures.board_picture,
                 state,
                 preview_sun=sun,
                 viewer_seat=viewer,
@@ -161,7 +181,7 @@ class Board(commands.Cog, name="Board"):
             )
             await interaction.followup.send(
                 embed=embeds.preview_embed(game, state, sun, gains),
-                file=discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE),
+                file=pictures.as_file(picture, embeds.BOARD_FILE),
                 ephemeral=True,
             )
 
@@ -206,8 +226,10 @@ class Board(commands.Cog, name="Board"):
             await interaction.followup.send(
                 embed=embeds.replay_embed(names, frames[-1], len(parsed.actions)),
                 files=[
-                    discord.File(io.BytesIO(final), filename=embeds.BOARD_FILE),
-                    discord.File(io.BytesIO(gif), filename=ANIMATION_FILE),
+                    pictures.as_file(final, embeds.BOARD_FILE),
+                    discord.File(
+                        io.BytesIO(gif), filename=ANIMATION_FILE, description=texts.ANIMATION_ALT
+                    ),
                 ],
                 ephemeral=True,
             )
@@ -230,6 +252,12 @@ def _seat_names(kinds: tuple[str, ...]) -> list[str]:
 async def replay_command(interaction: discord.Interaction, record: discord.Attachment) -> None:
     cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
     await cog.on_replay_command(interaction, record)
+
+
+@app_commands.command(name="board", description="The game in this channel as text")
+async def board_command(interaction: discord.Interaction) -> None:
+    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
+    await cog.on_board_command(interaction)
 
 
 async def setup(bot: PhotosynthesisBot) -> None:

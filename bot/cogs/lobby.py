@@ -7,7 +7,6 @@ message; refusals come back as `UserError` and are answered by `replies.answerin
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from typing import TYPE_CHECKING, Literal
 
@@ -16,7 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-import render
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 
 from .. import embeds, pictures, texts
@@ -58,15 +56,15 @@ MOON_SAMPLE_ROUND = 4
 RulesTopic = Literal["base", "moonlight", "animals", "cynthia"]
 
 
-def sample_position_png() -> bytes:
+def sample_position_png() -> tuple[bytes, str]:
     """The board picture for `/ps rules`: a game a few rounds in (pure; run it in a thread)."""
     state = engine.new_game(engine.Config(seats=("cynthia",) * 3), seed=RULES_SAMPLE_SEED)
     for _ in range(RULES_SAMPLE_PLIES):
         state = engine.apply(state, engine.auto_action(state))
-    return render.board_png(state, names=["Ash", "Birch", "Cedar"])
+    return pictures.board_picture(state, names=["Ash", "Birch", "Cedar"])
 
 
-def moonlight_sample_png() -> bytes:
+def moonlight_sample_png() -> tuple[bytes, str]:
     """The board picture for `/ps rules topic:moonlight` (pure; run it in a thread)."""
     config = engine.Config(
         seats=("human", "human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
@@ -79,7 +77,7 @@ def moonlight_sample_png() -> bytes:
     state, _ = play_until(
         state, players, lambda s: s.phase != "setup" and s.round >= MOON_SAMPLE_ROUND
     )
-    return render.board_png(state, names=["Ash", "Birch", "Cynthia"])
+    return pictures.board_picture(state, names=["Ash", "Birch", "Cynthia"])
 
 
 #: The picture each rules topic shows (None: no picture).
@@ -97,7 +95,7 @@ class Lobby(commands.Cog, name="Lobby"):
         self.bot = bot
         #: game id -> the lock lobby redraws go out under (in order, each with the latest)
         self._redraws = KeyedLocks()
-        self._rules_png: dict[str, bytes] = {}
+        self._rules_png: dict[str, tuple[bytes, str]] = {}
 
     @property
     def games(self) -> GameService:
@@ -280,10 +278,10 @@ class Lobby(commands.Cog, name="Lobby"):
             if game.status == "abandoned":
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 state = await self.games.state(game)  # a started game: it has a config
-                png = await asyncio.to_thread(
-                    pictures.board_png, state, names=[s.name for s in game.seats]
+                picture = await asyncio.to_thread(
+                    pictures.board_picture, state, names=[s.name for s in game.seats]
                 )
-                file = discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE)
+                file = pictures.as_file(picture, embeds.BOARD_FILE)
                 embed = embeds.ended_embed(game, state)
                 await interaction.followup.send(embed=embed, file=file, ephemeral=True)
                 return
@@ -377,8 +375,7 @@ class Lobby(commands.Cog, name="Lobby"):
             if draw is not None:
                 if topic not in self._rules_png:
                     self._rules_png[topic] = await asyncio.to_thread(draw)
-                png = self._rules_png[topic]
-                extra["file"] = discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE)
+                extra["file"] = pictures.as_file(self._rules_png[topic], embeds.BOARD_FILE)
             await interaction.followup.send(
                 embed=embeds.rules_embed(topic), ephemeral=True, **extra
             )

@@ -8,7 +8,6 @@ then the player's panel is answered and the game message is brought up to date.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import re
 from datetime import UTC, datetime, timedelta
@@ -123,13 +122,13 @@ class Play(commands.Cog, name="Play"):
         if state is None:
             state = await self.games.state(game)
         turns = await self.games.story(game, state)
-        png = await asyncio.to_thread(
-            pictures.board_png,
+        picture = await asyncio.to_thread(
+            pictures.board_picture,
             state,
             highlight=story.changed_spaces(turns),
             names=[s.name for s in game.seats],
         )
-        file = discord.File(io.BytesIO(png), filename=embeds.BOARD_FILE)
+        file = pictures.as_file(picture, embeds.BOARD_FILE)
         notes = await self.games.notes(game, state)
         told = (story.story_title(game, state), story.lines_of(game, turns))
         return embeds.game_embed(game, state, notes=notes, story=told), file, game_view(game, state)
@@ -374,14 +373,14 @@ class Play(commands.Cog, name="Play"):
         if not state.is_over and engine.turn_id(state) == result.previous_turn:
             content, view = await _panel(self.games, game, state, interaction.user.id)
             content = f"{played}\n{content}"
-            png = await asyncio.to_thread(
-                pictures.board_png,
+            picture = await asyncio.to_thread(
+                pictures.board_picture,
                 state,
                 highlight=[space for n in acted for space in choices.spaces_of(n)],
                 viewer_seat=state.current_seat,
                 names=[s.name for s in game.seats],
             )
-            files.append(discord.File(io.BytesIO(png), filename=PREVIEW_FILE))
+            files.append(pictures.as_file(picture, PREVIEW_FILE))
         else:
             content = f"{played} {texts.PANEL_DONE}"
         if interaction.message is not None:  # a panel component: edit the panel

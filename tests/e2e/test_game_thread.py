@@ -42,6 +42,14 @@ async def test_play_in_the_thread_and_type_in_either_place(fake: FakeDiscord, bo
             msg.channel_id == thread
             and msg.content == f"{mention(users[turn_owner(msg)])}, it is your turn."
         )
+    # The game as text, privately, in the thread or the channel (what the alt text says too).
+    it = await answered(await fake.slash(bob, "ps board", channel_id=thread))
+    assert it.ephemeral and it.content.startswith(
+        "**Game #1 as text.** Photosynthesis board during setup."
+    )
+    assert "\n```\n      A a1  .1  .1  .1 \n" in it.content
+    assert "Letters are the seats (a Alice, b Bob)" in it.content
+    assert msg.files[0].description.split(" Outlined: ")[0] in it.content
     # A new game is opened in the channel, not in a game's thread.
     await refused(await fake.slash(alice, "ps new", channel_id=thread), texts.NEW_IN_THREAD)
     await refused(await fake.slash(alice, "ps new", channel_id=chan), texts.CHANNEL_BUSY)

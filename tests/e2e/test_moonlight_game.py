@@ -20,6 +20,7 @@ from bot.storage import GameRow, NewAction, SeatRow
 from engine import moon
 from engine import moonlight as ml
 from engine.geometry import LABEL_INDEX, LABELS
+from render.alt import alt_text
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_final, next_turn, replay_log, turn_owner
 from tests.e2e.test_lobby import (
@@ -470,6 +471,10 @@ class Table:
         log = [NewAction(*row) for row in action_log(self.bot)]
         highlight = story.changed_spaces(story.tell(game, state, log))
         assert png == pictures.board_png(state, highlight=highlight, names=self.names)
+        # Its alt text: the same position in words, within Discord's 1,024 characters.
+        (file,) = msg.files
+        assert file.description == alt_text(state, highlight=highlight, names=self.names)
+        assert len(file.description) <= 1024 and "Moonstones on " in file.description
         d = state.to_dict()
         del d["moonlight"]
         d["config"] = {**d["config"], **{m: False for m in MODES}}
