@@ -29,20 +29,31 @@ def states(config: Config, seed: int, actions) -> Iterator[GameState]:
         yield state
 
 
+#: The longest player name a record keeps (Discord's display names are at most 32).
+MAX_NAME = 100
+
+
 @dataclass
 class Record:
-    """A game record. Its text form is a JSON header line, then one action per line."""
+    """A game record. Its text form is a JSON header line, then one action per line.
+
+    ``players`` optionally names the seats in order (the header's ``"players"``; a record
+    without it, or with names that are not one short string per seat, reads as unnamed).
+    """
 
     config: Config
     seed: int
     actions: list[str] = field(default_factory=list)
+    players: tuple[str, ...] = ()
 
     def state(self) -> GameState:
         return replay(self.config, self.seed, self.actions)
 
     def to_text(self) -> str:
-        header = json.dumps({"config": self.config.to_dict(), "seed": self.seed})
-        return "\n".join([header, *self.actions]) + "\n"
+        head: dict = {"config": self.config.to_dict(), "seed": self.seed}
+        if self.players:
+            head["players"] = list(self.players)
+        return "\n".join([json.dumps(head), *self.actions]) + "\n"
 
     @classmethod
     def from_text(cls, text: str) -> Record:
@@ -52,7 +63,14 @@ class Record:
             raise ValueError("An empty game record.")
         header = json.loads(lines[0])
         actions = [str(parse_action(line)) for line in lines[1:]]
-        return cls(Config.from_dict(header["config"]), int(header["seed"]), actions)
+        config = Config.from_dict(header["config"])
+        players = header.get("players")
+        named = (
+            isinstance(players, list)
+            and len(players) == len(config.seats)
+            and all(isinstance(p, str) and 0 < len(p) <= MAX_NAME for p in players)
+        )
+        return cls(config, int(header["seed"]), actions, tuple(players) if named else ())
 
     def append(self, action: Action | str) -> None:
         self.actions.append(str(parse_action(action)))

@@ -191,3 +191,15 @@ def test_play_until_gives_up_on_a_player_that_never_ends():
     with pytest.raises(RuntimeError):
         play_until(s, [RandomPlayer(1), RandomPlayer(2)], max_steps=3)
     assert Buyer().step(s).verb == "buy"
+
+
+def test_a_record_names_its_players_and_old_records_still_read() -> None:
+    config = engine.Config()
+    record = engine.Record(config, 5, ["place A1"], ("Ann", "Ben"))
+    text = record.to_text()
+    assert text.splitlines()[0].endswith('"players": ["Ann", "Ben"]}')
+    assert engine.Record.from_text(text) == record
+    old = engine.Record(config, 5, ["place A1"]).to_text()
+    assert '"players"' not in old and engine.Record.from_text(old).players == ()
+    wrong = text.replace('["Ann", "Ben"]', '["Ann"]')  # not one name per seat: unnamed
+    assert engine.Record.from_text(wrong).players == ()

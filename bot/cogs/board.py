@@ -38,7 +38,12 @@ ANIMATION_FILE = "replay.gif"
 
 def record_file(game: GameRow, notations: list[str]) -> discord.File:
     """The game record (engine.Record text: config, seed, one move per line) as a file."""
-    record = engine.Record(engine.Config.from_dict(game.config or {}), game.seed, notations)
+    record = engine.Record(
+        engine.Config.from_dict(game.config or {}),
+        game.seed,
+        notations,
+        tuple(story.player_name(game, s.position) for s in game.seats),
+    )
     return discord.File(
         io.BytesIO(record.to_text().encode()), filename=f"photosynthesis-{game.id}.txt"
     )
@@ -221,7 +226,7 @@ class Board(commands.Cog, name="Board"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             data = await record.read()
             parsed, frames = await asyncio.to_thread(read_record, data)
-            names = _seat_names(parsed.config.seats)
+            names = list(parsed.players) or _seat_names(parsed.config.seats)
             final, gif = await asyncio.to_thread(_replay_pictures, frames, names)
             await interaction.followup.send(
                 embed=embeds.replay_embed(names, frames[-1], len(parsed.actions)),

@@ -97,10 +97,14 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     assert name == "photosynthesis-1.txt"
     record = engine.Record.from_text(data.decode())
     assert record.actions == [row[1] for row in log] and record.state() == final
+    assert record.players == ("Alice", "Bob", "Cynthia")  # /ps replay keeps the names
     it = await fake.slash(alice, "ps replay", options={"record": (name, data)}, channel_id=chan)
     await it.wait_response(timeout=60)
     assert it.ephemeral and it.embeds[0]["title"] == "Photosynthesis \N{EM DASH} replay"
     assert f"Final position after {len(log)} moves." in it.embeds[0]["description"]
+    assert [line.split(":")[0][2:] for line in it.embeds[0]["description"].splitlines()[1:]] == [
+        "Alice", "Bob", "Cynthia",
+    ]  # fmt: skip
     (board, png), (anim, gif) = it.attachments
     assert (board, anim) == ("board.png", "replay.gif")
     assert png.startswith(PNG_SIGNATURE) and gif.startswith(GIF_SIGNATURE)
