@@ -239,13 +239,22 @@ def score_breakdown(game: GameRow, state: Any) -> str:
     return "\n".join(lines)[:1024]
 
 
-def preview_embed(game: GameRow, state: Any, sun: int, gains: Sequence[int]) -> discord.Embed:
-    """The next-sun preview: the light each seat would collect with the sun at `sun`."""
-    lines = [
-        f"{SEAT_SWATCH[s.position]} {s.name}: +{gains[s.position]} light "
-        f"(has {state.seats[s.position].light})"
-        for s in game.seats
-    ]
+def preview_embed(
+    game: GameRow,
+    state: Any,
+    sun: int,
+    gains: Sequence[int],
+    lunar: Sequence[int | None] = (),
+) -> discord.Embed:
+    """The next-sun preview: the light each seat would collect with the sun at `sun`, and
+    with the expansion's moon the lunar points (`lunar`, None for a seat that gets none)."""
+    lines = []
+    for s in game.seats:
+        i = s.position
+        line = f"{SEAT_SWATCH[i]} {s.name}: +{gains[i]} light (has {state.seats[i].light})"
+        if i < len(lunar) and lunar[i] is not None and s.kind != "cynthia":
+            line += f", +{lunar[i]} lunar (has {state.seats[i].lunar})"
+        lines.append(line)
     embed = discord.Embed(
         title=f"Next sun: the {SUN_CORNERS[sun % 6]} corner",
         description="If the board stayed as it is, the next photosynthesis would give:\n"

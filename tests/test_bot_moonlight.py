@@ -204,3 +204,23 @@ def test_setup_placements_say_their_soil_and_whether_the_moon_lights_them() -> N
                 assert labels[n] == expected
         state = engine.apply(state, notations[len(notations) // 2])
     assert seen == {"moonstone", "elder", "settle"}
+
+
+def test_the_next_sun_preview_says_the_lunar_points_too() -> None:
+    from render.model import view
+
+    state = in_play(animals={0: ("owl", "C3"), 1: ("fox", "E5")}, lunar=[9, 2])
+    sun = engine.next_photosynthesis_sun(state)
+    lunar = [s.lunar_gain for s in view(state, preview_sun=sun).seats]
+    lit = ml.moonlit_next_photosynthesis(state)
+    full = ml.tracker(state)[1]
+    expected = [
+        (2 if full else 1) if lit >> engine.geometry.LABEL_INDEX[sp] & 1 else 0
+        for sp in ("C3", "E5")
+    ]
+    assert lunar == expected
+    gains = engine.light_for_sun(state, sun)
+    embed = embeds.preview_embed(GAME, state, sun, gains, lunar)
+    lines = embed.description.splitlines()[1:]
+    assert lines[0].endswith(f"+{gains[0]} light (has 6), +{expected[0]} lunar (has 9)")
+    assert lines[1].endswith(f", +{expected[1]} lunar (has 2)")

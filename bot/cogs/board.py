@@ -174,6 +174,7 @@ class Board(commands.Cog, name="Board"):
             if sun is None:  # the last round: the game ends before the sun moves again
                 raise UserError(texts.NO_PHOTOSYNTHESIS_LEFT)
             gains = engine.light_for_sun(state, sun)
+            lunar = [s.lunar_gain for s in render.model.view(state, preview_sun=sun).seats]
             viewer = next(
                 (s.position for s in game.seats if s.user_id == interaction.user.id), None
             )
@@ -185,7 +186,7 @@ class Board(commands.Cog, name="Board"):
                 names=[s.name for s in game.seats],
             )
             await interaction.followup.send(
-                embed=embeds.preview_embed(game, state, sun, gains),
+                embed=embeds.preview_embed(game, state, sun, gains, lunar),
                 file=pictures.as_file(picture, embeds.BOARD_FILE),
                 ephemeral=True,
             )
