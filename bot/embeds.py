@@ -275,9 +275,9 @@ def replay_embed(names: Sequence[str], state: Any, moves: int) -> discord.Embed:
     ]
     if state.is_over:
         winners = " and ".join(names[w] for w in engine.winners(state))
-        status = f"Final position after {moves} moves. Winner: {winners}."
+        status = f"Final position after {texts.plural(moves, 'move')}. Winner: {winners}."
     else:
-        status = f"Position after {moves} moves (the game was not finished)."
+        status = f"Position after {texts.plural(moves, 'move')} (the game was not finished)."
     embed = discord.Embed(
         title="Photosynthesis — replay",
         description=status + "\n" + "\n".join(lines),
@@ -308,7 +308,7 @@ def log_embed(
         blocks.pop(0)
         text = "\n".join(blocks)
     embed = discord.Embed(
-        title=f"Photosynthesis \N{EM DASH} game #{game.id}, {len(moves)} moves",
+        title=f"Photosynthesis \N{EM DASH} game #{game.id}, {texts.plural(len(moves), 'move')}",
         description=text,
         colour=GREEN,
     )
