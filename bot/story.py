@@ -46,6 +46,12 @@ class Move:
     explanation: str | None
     events: tuple[str, ...] = ()
     changed: frozenset[str] = frozenset()  # the spaces it named or whose piece it changed
+    words: str = ""  # what it did, in words (engine.text.action_words); else its notation
+
+    @property
+    def told(self) -> str:
+        """The action as the story tells it: its words, else its notation."""
+        return self.words or f"`{self.notation}`"
 
 
 @dataclass
@@ -132,6 +138,7 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
     config = engine.Config.from_dict(game.config or {})
     told: list[Move] = []
     before: dict[str, tuple[Any, ...]] | None = None
+    previous: Any = None
     replayed = engine.record.states(config, game.seed, notations)  # after each action
     for i, after_state in enumerate(chain([engine.new_game(config, game.seed)], replayed)):
         if i < first:
@@ -142,9 +149,10 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
                 Move(
                     a.ply, a.notation, a.seat, a.user_id, a.explanation,
                     tuple(after_state.events), changed(before, after_state, a.notation),
+                    engine.text.action_words(previous, a.notation),
                 )
             )  # fmt: skip
-        before = marks(after_state)
+        before, previous = marks(after_state), after_state
     return turns_of(told)
 
 
@@ -173,8 +181,9 @@ def _who(game: GameRow, move: Move) -> str:
 
 
 def _run_line(game: GameRow, run: Sequence[Move]) -> str:
-    """One seat's actions in a row: ``🟠 Ann: `buy seed`, `plant B2 C3``` (`end` left out)."""
-    shown = [f"`{m.notation}`" for m in run if m.notation != "end"]
+    """One seat's actions in a row: ``🟠 Ann: bought a seed, planted C3 from B2`` (`end` left
+    out)."""
+    shown = [m.told for m in run if m.notation != "end"]
     return f"{_who(game, run[0])}: " + (", ".join(shown) or "passed")
 
 
@@ -201,7 +210,7 @@ def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
                 told, run = flush(run, told), []
             if reasoned:
                 reason = (move.explanation or "").replace("\n", " ")  # in full: never cut
-                lines.append(f"{_who(game, move)}: `{move.notation}` \N{EM DASH} {reason}")
+                lines.append(f"{_who(game, move)}: {move.told} \N{EM DASH} {reason}")
                 told = True
             else:
                 run.append(move)

@@ -3,7 +3,7 @@ of a typed action."""
 
 from __future__ import annotations
 
-from .actions import IllegalAction, parse_action
+from .actions import Action, IllegalAction, parse_action
 from .game import ALREADY_USED, apply, legal_actions, rules_for, scores, shadow_map, turn_id
 from .geometry import LABEL_INDEX, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
 from .pieces import PLANT_RANGE, SIZE_NAMES
@@ -183,3 +183,62 @@ def why_missing(state: GameState) -> dict[str, str]:
         reasons.sort(key=lambda r: r.endswith(ALREADY_USED_WORDS))  # stable: others keep order
         out[verb] = " ".join(reasons[:MAX_REASONS]) if reasons else NO_CANDIDATE[verb]
     return out
+
+
+#: Past-tense words of the base game's verbs and the expansion's setup and play verbs.
+_TREE_WORDS = ("a seed", "a small tree", "a medium tree", "a large tree")
+
+
+def action_words(before: GameState, action: Action | str) -> str:
+    """What an action did, in words, for the story of a round: ``bought a seed``, ``planted C3
+    from B2``, ``grew D4 to a medium tree``, ``collected D4: a 3-leaf token worth 17``,
+    ``ended the turn``. ``before`` is the position it was played in (the action must be legal
+    there); sizes, tokens and animals are read from the positions before and after it. A verb
+    these words do not know reads as its notation."""
+    action = parse_action(action)
+    seat = before.current_seat
+    after = apply(before, action)
+    spaces = [LABELS[i] for i in action.args if isinstance(i, int)]
+    verb = action.verb
+    if verb == "end":
+        return "ended the turn"
+    if verb == "buy":
+        return f"bought {_TREE_WORDS[action.args[0]]}"
+    if verb == "place":
+        return f"placed {_TREE_WORDS[_size_at(after, action.args[0])]} on {spaces[0]}"
+    if verb == "plant":
+        return f"planted {spaces[1]} from {spaces[0]}"
+    if verb == "grow":
+        return f"grew {spaces[0]} to {_TREE_WORDS[_size_at(after, action.args[0])]}"
+    if verb == "collect":
+        won = after.seats[seat].tokens[len(before.seats[seat].tokens) :]
+        token = f"a {won[0][0]}-leaf token worth {won[0][1]}" if won else "no token left"
+        return f"collected {spaces[0]}: {token}"
+    return _moonlight_words(before, seat, action, spaces)
+
+
+def _size_at(state: GameState, space: int) -> int:
+    """The size of the piece on ``space`` (0 seed .. 3 large)."""
+    piece = state.piece_at(space)
+    assert piece is not None, "the action left a piece there"
+    return piece[1]
+
+
+def _moonlight_words(before: GameState, seat: int, action: Action, spaces: list[str]) -> str:
+    """Words for the expansion's verbs (its animals, Great Elder Tree and moonstones)."""
+    from .moonlight.abilities import ABILITY_RECORDS
+    from .moonlight.names import ANIMALS
+
+    verb = action.verb
+    if verb == "animal":
+        return f"kept the {ANIMALS[action.args[0]].title()}"
+    if verb in ("settle", "move"):
+        animal = ANIMALS[before.ext.animal[seat]].title()
+        return f"{'put' if verb == 'settle' else 'moved'} the {animal} {'on' if verb == 'settle' else 'to'} {spaces[0]}"
+    if verb == "elder":
+        return f"placed the Great Elder Tree on {spaces[0]}"
+    if verb == "moonstone":
+        return f"placed a moonstone on {spaces[0]}"
+    if verb == "use":
+        return f"used {ABILITY_RECORDS[action.args[0]].title} ({action})"
+    return str(action)

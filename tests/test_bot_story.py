@@ -46,16 +46,17 @@ def test_since_the_players_last_turn_by_name_grouped_by_turn() -> None:
     gains = engine.record.replay(config, 4, [p[0] for p in plays[:9]]).events[-1]
     assert gains.startswith("Round 2, sun at the E corner: photosynthesis seat 1 +")
     assert story.lines_of(game, turns) == [
-        f"{BLUE} Ben: `grow G4`",
+        f"{BLUE} Ben: grew G4 to a medium tree",
         f"{SUN} " + gains.replace("seat 1", "Ann").replace("seat 2", "Ben"),
-        f"{BLUE} Ben: `buy seed`",
+        f"{BLUE} Ben: bought a seed",
     ]
     assert story.changed_spaces(turns) == ["G4"]
     # During Ann's turn, her own actions so far are told too (the end left out).
     state2 = engine.apply(state, "buy seed")
     log2 = [*log, NewAction(12, "buy seed", 0, 10, None)]
     lines = story.lines_of(game, story.tell(game, state2, log2))
-    assert lines[-1] == f"{ORANGE} Ann: `buy seed`" and lines[0] == f"{BLUE} Ben: `grow G4`"
+    assert lines[-1] == f"{ORANGE} Ann: bought a seed"
+    assert lines[0] == f"{BLUE} Ben: grew G4 to a medium tree"
 
 
 def test_the_autopilot_is_named_only_for_its_own_moves_and_reasons_are_whole() -> None:
@@ -90,6 +91,8 @@ def test_an_ability_naming_no_space_outlines_what_it_changed() -> None:
     assert story.changed(before, after, "use plant") == frozenset({"C3"})
     moved = engine.apply(state, "move C4")
     assert story.changed(before, moved, "move C4") == frozenset({"C3", "C4"})
+    assert engine.text.action_words(state, "use plant") == "used Planting (use plant)"
+    assert engine.text.action_words(state, "move C4") == "moved the Hedgehog to C4"
 
 
 def test_seat_numbers_become_names() -> None:
@@ -100,3 +103,17 @@ def test_seat_numbers_become_names() -> None:
     assert story.named("Seat 2 (the Owl) gains 2 lunar points.", names) == (
         "Ben (the Owl) gains 2 lunar points."
     )
+
+
+def test_a_seats_turn_is_one_line_in_words() -> None:
+    # As the issue asks: "Ann: bought a seed, planted C3 from B2, grew D4 to a medium tree".
+    config = engine.Config()
+    game = game_with((SeatRow(0, "human", 10, "Ann"), SeatRow(1, "human", 11, "Ben")), config)
+    plays = [
+        ("place A1", 10, None), ("place G4", 11, None), ("place A4", 10, None),
+        ("place D7", 11, None),
+        ("buy seed", 10, None), ("plant A1 B2", 10, None), ("end", 10, None),
+    ]  # fmt: skip
+    state, log = logged(config, 4, plays)
+    lines = story.lines_of(game, story.tell(game, state, log))
+    assert lines[-1] == f"{ORANGE} Ann: bought a seed, planted B2 from A1"

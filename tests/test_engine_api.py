@@ -203,3 +203,22 @@ def test_a_record_names_its_players_and_old_records_still_read() -> None:
     assert '"players"' not in old and engine.Record.from_text(old).players == ()
     wrong = text.replace('["Ann", "Ben"]', '["Ann"]')  # not one name per seat: unnamed
     assert engine.Record.from_text(wrong).players == ()
+
+
+def test_action_words_tell_what_an_action_did() -> None:
+    from engine.text import action_words
+
+    state = engine.new_game(engine.Config(), 4)
+    assert action_words(state, "place A1") == "placed a small tree on A1"
+    for notation in ("place A1", "place G4", "place A4", "place D7"):
+        state = engine.apply(state, notation)
+    d = state.to_dict()
+    d["board"]["D7"] = {"seat": d["board"]["A4"]["seat"], "size": 3}
+    d["seats"][state.current_seat]["light"] = 9
+    state = engine.GameState.from_dict(d)
+    assert action_words(state, "buy seed") == "bought a seed"
+    assert action_words(state, "buy medium") == "bought a medium tree"
+    assert action_words(state, "plant A1 B2") == "planted B2 from A1"
+    assert action_words(state, "grow A4") == "grew A4 to a medium tree"
+    assert action_words(state, "collect D7") == "collected D7: a 1-leaf token worth 14"
+    assert action_words(state, "end") == "ended the turn"

@@ -216,7 +216,8 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
     await wait_db(lambda: ("deadline", f"autopilot: {notations}") in finished(bot))
     assert sorted(finished(bot))[1:] == [("reminder-50", "moot"), ("reminder-90", "moot")]
     told = field(bob_msg, "Since Bob's last turn").splitlines()
-    assert told[-1].startswith("\N{LARGE ORANGE CIRCLE} Alice (autopilot): `")
+    assert told[-1].startswith("\N{LARGE ORANGE CIRCLE} Alice (autopilot): ")
+    assert "`" not in told[-1]  # its moves in words, not notation
 
     # During the game the host switches to a 1 h timer that ends the turn: Bob's clock restarts
     # now, the game message shows the new deadline; when it passes, Bob's turn just ends (and

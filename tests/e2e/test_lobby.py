@@ -184,7 +184,7 @@ async def test_new_lobby_to_the_first_round_board(fake: FakeDiscord, bot_process
     # Cynthia placed right after bob; the next message is alice's second placement.
     alice_msg = await next_game_message(fake, chan, bob_msg)
     assert alice_msg.content == f"{mention(alice)}, it is your turn."
-    assert "Cynthia: `place " in field(alice_msg, "Since Alice's last turn")
+    assert "Cynthia: placed a small tree on " in field(alice_msg, "Since Alice's last turn")
 
     # Setup round 2.
     played.append(await place_with_panel(fake, alice, alice_msg))

@@ -66,7 +66,7 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     story = field(msg, "Since Alice's last turn").splitlines()
     assert story[-2].startswith("\N{BLACK SUN WITH RAYS} Round 1, sun at the NE corner: ")
     assert "photosynthesis Alice +" in story[-2] and ", Bob +" in story[-2]  # names, not seats
-    assert story[-1] == "\N{LARGE ORANGE CIRCLE} Alice: `buy seed`"
+    assert story[-1] == "\N{LARGE ORANGE CIRCLE} Alice: bought a seed"
     # End turn from the panel: bob gets a new message.
     it = await answered(
         await fake.click(alice, it.response, it.response.find_button(label="End turn"))
