@@ -58,6 +58,9 @@ class Move:
 class Turn:
     seat: int
     moves: list[Move] = field(default_factory=list)
+    #: Only the events its last action set off are told: the previous turn of the player to
+    #: play, whose `end` started the photosynthesis (or the cards, or the round) since then.
+    aftermath: bool = False
 
     @property
     def closed(self) -> bool:
@@ -131,9 +134,12 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
         shown = turns[-(len(game.seats) + 1) :]
     else:
         shown = since_last_turn(turns, state.current_seat)
-    if not shown:
+    # The action that closed the turn before those (the player's own last `end`) is replayed
+    # too: what it set off (the photosynthesis after the round) happened since.
+    aftermath = 0 if state.is_over or len(shown) == len(turns) else 1
+    if not shown and not aftermath:
         return []
-    first = len(log) - sum(len(t.moves) for t in shown)
+    first = len(log) - sum(len(t.moves) for t in shown) - aftermath
     notations = [a.notation for a in log]
     config = engine.Config.from_dict(game.config or {})
     told: list[Move] = []
@@ -153,7 +159,11 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
                 )
             )  # fmt: skip
         before, previous = marks(after_state), after_state
-    return turns_of(told)
+    if not aftermath:
+        return turns_of(told)
+    closing, told = told[0], told[1:]
+    ahead = [Turn(closing.seat, [closing], aftermath=True)] if closing.events else []
+    return ahead + turns_of(told)
 
 
 def named(event: str, names: Sequence[str]) -> str:
@@ -202,6 +212,9 @@ def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
         return told
 
     for turn in turns:
+        if turn.aftermath:
+            lines += [f"{SUN} {named(e, names)}" for m in turn.moves for e in m.events]
+            continue
         run: list[Move] = []
         told = False  # whether this turn has a line already
         for move in turn.moves:
@@ -223,7 +236,7 @@ def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
 
 def changed_spaces(turns: Sequence[Turn]) -> list[str]:
     """Every space the turns named or changed, in board order (outlined on the picture)."""
-    return sorted({s for t in turns for m in t.moves for s in m.changed})
+    return sorted({s for t in turns if not t.aftermath for m in t.moves for s in m.changed})
 
 
 def story_title(game: GameRow, state: Any) -> str:

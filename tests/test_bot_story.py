@@ -117,3 +117,32 @@ def test_a_seats_turn_is_one_line_in_words() -> None:
     state, log = logged(config, 4, plays)
     lines = story.lines_of(game, story.tell(game, state, log))
     assert lines[-1] == f"{ORANGE} Ann: bought a seed, planted B2 from A1"
+
+
+def test_the_photosynthesis_after_the_players_own_end_is_told() -> None:
+    # With 2 seats the player who ends a round often starts the next: what her `end` set off
+    # (the photosynthesis) happened since her last turn, so her new message tells it.
+    config = engine.Config()
+    game = game_with((SeatRow(0, "human", 10, "Ann"), SeatRow(1, "human", 11, "Ben")), config)
+    plays = [
+        ("place A1", 10, None), ("place G4", 11, None), ("place A4", 10, None),
+        ("place D7", 11, None), ("end", 10, None), ("end", 11, None),  # round 1
+        ("buy seed", 11, None), ("end", 11, None), ("end", 10, None),  # round 2: Ben first
+    ]  # fmt: skip
+    state, log = logged(config, 4, plays)
+    assert state.current_seat == 0 and state.round == 3
+    gains = engine.record.replay(config, 4, [p[0] for p in plays]).events[-1]
+    assert gains.startswith("Round 3, sun at the SE corner: photosynthesis seat 1 +")
+    turns = story.tell(game, state, log)
+    assert story.lines_of(game, turns) == [
+        f"{SUN} " + gains.replace("seat 1", "Ann").replace("seat 2", "Ben")
+    ]
+    assert story.changed_spaces(turns) == []
+    # Ben, next, sees everything since his own turn in round 2 (his `end` set off nothing).
+    state, log = logged(config, 4, [*plays, ("buy seed", 10, None), ("end", 10, None)])
+    lines = story.lines_of(game, story.tell(game, state, log))
+    assert lines == [
+        f"{ORANGE} Ann: passed",
+        f"{SUN} " + gains.replace("seat 1", "Ann").replace("seat 2", "Ben"),
+        f"{ORANGE} Ann: bought a seed",
+    ]
