@@ -27,6 +27,7 @@ from .storage import GameRow
 AUTOPILOT_USER_ID = 0
 LABELS_IN = re.compile(r"\b[A-G][1-7]\b")
 SEAT_NUMBER = re.compile(r"\b[Ss]eat ([1-4])\b")
+CYNTHIA_SEAT = re.compile(r"\bCynthia \([Ss]eat ([1-4])\)")
 SUN = "\N{BLACK SUN WITH RAYS}"
 #: The seats' letters on the text board (engine.text).
 SEAT_MARKS = engine.text.SEAT_MARKS
@@ -167,7 +168,9 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
 
 
 def named(event: str, names: Sequence[str]) -> str:
-    """An engine event with the players' names for the seat numbers."""
+    """An engine event with the players' names for the seat numbers ("Cynthia (seat 2)"
+    becomes that seat's name alone, not "Cynthia (Cynthia)")."""
+    event = CYNTHIA_SEAT.sub(lambda m: f"seat {m[1]}", event)
     return SEAT_NUMBER.sub(
         lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], event
     )

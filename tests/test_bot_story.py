@@ -103,6 +103,10 @@ def test_seat_numbers_become_names() -> None:
     assert story.named("Seat 2 (the Owl) gains 2 lunar points.", names) == (
         "Ben (the Owl) gains 2 lunar points."
     )
+    event = "After the last round Cynthia (seat 2) collects her large tree on D4 for free."
+    assert story.named(event, ["Ann", "Cynthia 2"]) == (
+        "After the last round Cynthia 2 collects her large tree on D4 for free."
+    )
 
 
 def test_a_seats_turn_is_one_line_in_words() -> None:
