@@ -191,29 +191,36 @@ def _undoable(row: Any, user_id: int, current_seat: int) -> bool:
 
 
 @contextmanager
-def typed_input() -> Iterator[None]:
-    """Around the engine reading what a user typed: its refusal becomes a `UserError`, and so
-    does anything else it raises for such input (logged by type only: never the text)."""
+def typed_input(names: Sequence[str] = ()) -> Iterator[None]:
+    """Around the engine reading what a user typed: its refusal becomes a `UserError` (with
+    the players' `names` for "seat 2" when given), and so does anything else it raises for
+    such input (logged by type only: never the text)."""
     try:
         yield
     except engine.IllegalAction as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(story.named(str(exc), names) if names else str(exc)) from None
     except Exception as exc:  # the engine's defect on odd input, still the user's answer
         log.warning("the engine raised %s on typed input", type(exc).__name__)
         raise UserError(texts.UNPLAYABLE) from None
 
 
 def _apply_all(
-    state: Any, actions: Sequence[Any], seat: int, user_id: int, first_ply: int
+    state: Any,
+    actions: Sequence[Any],
+    seat: int,
+    user_id: int,
+    first_ply: int,
+    names: Sequence[str] = (),
 ) -> tuple[Any, list[Applied]]:
-    """Apply a player's actions in order; all or nothing (raises `UserError`)."""
+    """Apply a player's actions in order; all or nothing (raises `UserError`, its refusal
+    naming the players by `names`)."""
     applied: list[Applied] = []
     turn = engine.turn_id(state)
     for action in actions:
         if state.is_over or engine.turn_id(state) != turn:
             done = ", ".join(f"'{a.notation}'" for a in applied)
             raise UserError(texts.TURN_OVER_AFTER.format(actions=done))
-        with typed_input():
+        with typed_input(names):
             state = engine.apply(state, action)
         applied.append(Applied(first_ply + len(applied), str(action), seat, user_id))
     return state, applied
@@ -596,8 +603,9 @@ class GameService:
             ):
                 raise UserError(texts.ALREADY_APPLIED.format(action=said))
             new_state, applied = await asyncio.to_thread(
-                _apply_all, state, actions, seat, user_id, ply + 1
-            )
+                _apply_all, state, actions, seat, user_id, ply + 1,
+                [story.player_name(game, i) for i in range(len(game.seats))],
+            )  # fmt: skip
             new_state, automa = await asyncio.to_thread(
                 run_automa, new_state, ply + 1 + len(applied)
             )

@@ -224,3 +224,14 @@ def test_the_next_sun_preview_says_the_lunar_points_too() -> None:
     lines = embed.description.splitlines()[1:]
     assert lines[0].endswith(f"+{gains[0]} light (has 6), +{expected[0]} lunar (has 9)")
     assert lines[1].endswith(f", +{expected[1]} lunar (has 2)")
+
+
+def test_an_engine_refusal_names_the_player_not_the_seat() -> None:
+    from bot.games import UserError, _apply_all
+
+    d = in_play(animals={0: ("fox", "C3"), 1: ("owl", "C4")}, lunar=[9, 0]).to_dict()
+    d["seats"][1]["light"] = 0
+    state = engine.GameState.from_dict(d)
+    with pytest.raises(UserError) as refused:
+        _apply_all(state, ["use steal owl"], 0, 10, 1, ["Ann", "Ben"])
+    assert str(refused.value) == "Ben (the owl) has no light points to steal."
