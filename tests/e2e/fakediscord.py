@@ -615,6 +615,7 @@ class FakeDiscord:
         ``check_spec``: check every request and response against Discord's OpenAPI spec (in a
         worker process, so that the fake answers at once; see :meth:`spec_report`)."""
         self.check_spec = check_spec
+        self._threads: dict[str, list[str]] = {}  # parent channel id -> its threads' ids
         self._spec_checks: list[asyncio.Future[list[str]]] = []
         self._last_snowflake = 0
         self._outbox: asyncio.Queue[tuple[str, Any]] | None = None
@@ -1693,6 +1694,7 @@ class FakeDiscord:
             },
         }
         self.channels[thread_id] = thread
+        self._threads.setdefault(parent["id"], []).append(thread_id)
         self._channel_messages[thread_id] = []
         payload = dict(thread)
         if body.get("message"):  # forum-style thread with a first message
@@ -1918,11 +1920,7 @@ class FakeDiscord:
 
     def threads_of(self, channel_id: str) -> list[str]:
         """The ids of the threads started in a channel, oldest first."""
-        return [
-            cid
-            for cid, c in self.channels.items()
-            if c.get("parent_id") == str(channel_id) and "thread_metadata" in c
-        ]
+        return list(self._threads.get(str(channel_id), ()))
 
     def last_message(self, channel_id: str | None = None) -> FakeMessage | None:
         """The newest visible message of a channel (default channel if omitted)."""
