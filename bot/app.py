@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from datetime import timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -43,7 +44,14 @@ class PhotosynthesisBot(commands.Bot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards = {
+                "shard_count": settings.shard_count,
+                "shard_ids": list(settings.shard_ids or ()),
+            }
         super().__init__(
+            **shards,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -51,10 +59,23 @@ class PhotosynthesisBot(commands.Bot):
         )
         self.settings = settings
 
+
+class ShardedPhotosynthesisBot(PhotosynthesisBot, commands.AutoShardedBot):
+    """The bot running the shards SHARD_IDS of SHARD_COUNT (discord.py's sharded client): one of
+    several processes sharing a PostgreSQL database. Each guild's events reach the process
+    running its shard `(guild_id >> 22) % SHARD_COUNT`."""
+
+
+def create_bot(settings: Settings) -> PhotosynthesisBot:
+    """The bot for these settings: sharded when SHARD_COUNT is set."""
+    if settings.shard_count is None:
+        return PhotosynthesisBot(settings)
+    return ShardedPhotosynthesisBot(settings)
+
     async def setup_hook(self) -> None:
         """Open storage, load the cogs, register the persistent components, sync the
         commands and start the background upkeep (runs once, before connecting)."""
-        self.storage = await open_storage(self.settings.database_path)
+        self.storage = await open_storage(self.settings.database_url, self.settings.database_path)
         seed = fixed_seed_from_env()
         if seed is not None:
             log.warning(
@@ -67,7 +88,7 @@ class PhotosynthesisBot(commands.Bot):
         self.tree.error(self.on_app_command_error)
         await self.sync_commands()
         self.upkeep.start()
-        log.info("setup done", extra={"database": self.settings.database_path})
+        log.info("setup done", extra={"database": self.storage.dialect})
 
     async def sync_commands(self) -> None:
         """Sync the slash commands: to the development guild when DEV_GUILD_ID is set

@@ -251,5 +251,5 @@ async def test_no_lock_is_kept_for_games_no_one_is_touching(service: GameService
         )
         game = await service.join(game.id, game.version, BOB, "bob")
         await service.abandon(channel, HOST, can_manage=False)
-    assert (len(service._locks), len(service._channel_locks)) == (0, 0)
+    assert (len(service.storage._game_locks), len(service._channel_locks)) == (0, 0)
     assert service._states == {}
