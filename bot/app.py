@@ -59,19 +59,6 @@ class PhotosynthesisBot(commands.Bot):
         )
         self.settings = settings
 
-
-class ShardedPhotosynthesisBot(PhotosynthesisBot, commands.AutoShardedBot):
-    """The bot running the shards SHARD_IDS of SHARD_COUNT (discord.py's sharded client): one of
-    several processes sharing a PostgreSQL database. Each guild's events reach the process
-    running its shard `(guild_id >> 22) % SHARD_COUNT`."""
-
-
-def create_bot(settings: Settings) -> PhotosynthesisBot:
-    """The bot for these settings: sharded when SHARD_COUNT is set."""
-    if settings.shard_count is None:
-        return PhotosynthesisBot(settings)
-    return ShardedPhotosynthesisBot(settings)
-
     async def setup_hook(self) -> None:
         """Open storage, load the cogs, register the persistent components, sync the
         commands and start the background upkeep (runs once, before connecting)."""
@@ -180,3 +167,16 @@ def create_bot(settings: Settings) -> PhotosynthesisBot:
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()
+
+
+class ShardedPhotosynthesisBot(PhotosynthesisBot, commands.AutoShardedBot):
+    """The bot running the shards SHARD_IDS of SHARD_COUNT (discord.py's sharded client): one of
+    several processes sharing a PostgreSQL database. Each guild's events reach the process
+    running its shard `(guild_id >> 22) % SHARD_COUNT`."""
+
+
+def create_bot(settings: Settings) -> PhotosynthesisBot:
+    """The bot for these settings: sharded when SHARD_COUNT is set."""
+    if settings.shard_count is None:
+        return PhotosynthesisBot(settings)
+    return ShardedPhotosynthesisBot(settings)
