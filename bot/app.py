@@ -14,9 +14,10 @@ from discord.ext import commands, tasks
 
 from . import texts
 from .config import Settings, fixed_seed_from_env
+from .databases import open_storage
 from .games import GameService
 from .replies import ephemeral
-from .storage import Storage, open_storage
+from .storage import Storage
 from .views import PERSISTENT_ITEMS, unknown_component
 
 log = logging.getLogger(__name__)

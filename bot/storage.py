@@ -8,7 +8,7 @@ per applied action; `bot.games` rebuilds the state by replaying it. Snapshots ar
 (with `?` placeholders) over a small driver interface; `SQLiteStorage` (aiosqlite, the default:
 WAL journal, foreign keys on) and `bot.storage_postgres.PostgresStorage` (asyncpg, for several
 bot processes sharing one database) are the two drivers. Both migrate from one numbered list
-(`MIGRATIONS`). `open_storage` picks one from a database URL (`database_url`).
+(`MIGRATIONS`). `bot.databases.open_storage` picks one from the configuration (`database_url`).
 """
 
 from __future__ import annotations
@@ -1077,14 +1077,3 @@ class SQLiteStorage(SQLStorage):
                 await self._conn.execute("ROLLBACK")
                 raise
             await self._conn.execute("COMMIT")
-
-
-async def open_storage(url: str | None = None, path: str | None = None) -> SQLStorage:
-    """Open the configured storage, migrated to the current schema: DATABASE_URL (`url`) when
-    set, else the SQLite file DATABASE_PATH (`path`)."""
-    dialect, where = database_url(url, path)
-    if dialect == "postgres":
-        from .storage_postgres import PostgresStorage
-
-        return await PostgresStorage.open(where)
-    return await SQLiteStorage.open(where)

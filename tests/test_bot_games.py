@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from bot import texts
 from bot.games import GameService, StaleComponent, UserError, normalize_options
-from bot.storage import SQLiteStorage
 
 HOST, BOB, CAROL, DAVE, ERIN = 1, 2, 3, 4, 5
 CHANNEL = 99
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    store = await SQLiteStorage.open(str(tmp_path / "games.db"))
-    yield GameService(store, seed_source=lambda: 1234)
-    await store.close()
+async def service(any_storage):
+    return GameService(any_storage, seed_source=lambda: 1234)
 
 
 async def lobby(service: GameService, **options):
