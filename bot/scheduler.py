@@ -7,6 +7,10 @@ scheduler), hands it to the handler, and stores the handler's outcome. Then it s
 next due time, or until poked because a job was added (`poke`). After downtime the first pass
 claims everything that came due meanwhile, oldest first.
 
+Several processes may share one PostgreSQL database: each claims due jobs with ``FOR UPDATE
+SKIP LOCKED`` under its own process id, hands out again only the unfinished jobs of processes
+that are gone (at start and at every pass), and wakes at least every `SHARED_POLL` seconds.
+
 Each job is tied to one turn of one game (`bot.timers`): the handler checks that the turn is still
 being played, so a job whose turn is over does nothing (outcome ``void``). That makes every job
 safe to run again:
@@ -48,6 +52,9 @@ MAX_ATTEMPTS = 5
 PENDING = "pending notice: "
 #: Pause after an unexpected error in the loop itself (not in a handler).
 ERROR_BACKOFF = 5.0
+#: With several processes on one database (PostgreSQL), the longest sleep between passes: a job
+#: planned by another process, or left by one that died, is picked up within this time.
+SHARED_POLL = 30.0
 
 
 class JobStore:
@@ -103,11 +110,16 @@ class Scheduler:
         *,
         batch: int = 100,
         concurrency: int = 8,
+        poll: float | None = None,
     ) -> None:
+        """`poll`: the longest sleep between passes, for a database shared by several processes
+        (`SHARED_POLL`); each pass then also hands out again the unfinished jobs of processes
+        that died. None: one process plans every job itself and is poked."""
         self.store = store
         self.clock = clock
         self.handler = handler
         self.batch = batch
+        self.poll = poll
         self._wake = asyncio.Event()
         self._limit = asyncio.Semaphore(concurrency)
         self._task: asyncio.Task[None] | None = None
@@ -175,6 +187,8 @@ class Scheduler:
         while True:
             self._wake.clear()  # before reading: a poke from now on is not lost
             try:
+                if self.poll is not None and await self.store.requeue_unfinished():
+                    log.warning("jobs of a process that died handed out again")
                 if await self.run_due():
                     continue
                 next_due = await self.store.next_due()
@@ -182,4 +196,7 @@ class Scheduler:
                 log.exception("scheduler pass failed")
                 await asyncio.sleep(ERROR_BACKOFF)
                 continue
+            if self.poll is not None:
+                limit = self.clock.now() + self.poll
+                next_due = limit if next_due is None else min(next_due, limit)
             await self.clock.sleep_until(next_due, self._wake)

@@ -554,3 +554,28 @@ async def test_finished_jobs_of_ended_games_are_pruned_and_nothing_else(store) -
         (live, "reminder-90"),
     ]
     assert await jobs.prune_finished() == 0
+
+
+async def test_a_polling_scheduler_fires_jobs_another_process_planned(store, open_db) -> None:
+    """With several processes (`poll`), a job planned by another one, which cannot poke this
+    scheduler, fires at the next poll; the unfinished jobs of a dead process go back too."""
+    clock, fired = ManualClock(), []
+    game = await a_game(store)
+
+    async def handler(job: Job) -> str:
+        fired.append((job.kind, clock.now()))
+        await clock.notify()
+        return "done"
+
+    scheduler = Scheduler(JobStore(store), clock, handler, poll=30.0)
+    scheduler.start()
+    try:
+        await wait_for(clock, lambda: clock.sleeps == [T0 + 30])  # no job: sleeps one poll
+        other = await open_db()
+        await add_job(other, game, "deadline", T0 + 5)  # no poke
+        clock.advance(30)
+        await wait_for(clock, lambda: fired == [("deadline", T0 + 30)])
+        await wait_for(clock, lambda: clock.sleeps[-1] == T0 + 60)
+    finally:
+        await scheduler.stop()
+    assert [(j.kind, j.outcome) for j in await JobStore(store).jobs()] == [("deadline", "done")]
