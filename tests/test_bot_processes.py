@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bot.correspondence import Correspondence
 from bot.games import GameService, replay
 from bot.scheduler import PENDING, JobStore
 from bot.storage_postgres import PostgresStorage
@@ -88,9 +89,7 @@ async def test_two_processes_one_killed_lose_nothing_and_fire_each_deadline_once
             )  # fmt: skip
             await service.join(lobby.id, None, 2, "b")
             ids.append((await service.start(lobby.id, None, 1)).game.id)
-        # The turn clocks of the first turns: planned by the processes' reconcile... or here.
-        from bot.correspondence import Correspondence
-
+        # The first turns get their clocks and deadlines (the bot plans them on each commit).
         corr = Correspondence(service, _Fixed(T0))
         for game_id in ids:
             game = await service.get_game(game_id)
