@@ -60,6 +60,14 @@ class PhotosynthesisBot(commands.Bot):
         )
         self.settings = settings
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of a guild, `(guild_id >> 22) % SHARD_COUNT`
+        (always without shards). Start-up redraws and upkeep leave the others' games alone."""
+        count = self.settings.shard_count
+        if count is None or guild_id is None:
+            return True
+        return (guild_id >> 22) % count in (self.settings.shard_ids or range(count))
+
     async def setup_hook(self) -> None:
         """Open storage, load the cogs, register the persistent components, sync the
         commands and start the background upkeep (runs once, before connecting)."""
@@ -145,6 +153,8 @@ class PhotosynthesisBot(commands.Bot):
     async def _resume_automa(self) -> None:
         play = self.get_cog("Play")
         for game in await self.storage.games_with_status("active"):
+            if not self.serves(game.guild_id):  # another process's shard
+                continue
             try:
                 if await self.games.resume_automa(game.id) is not None:
                     log.info("automa resumed", extra={"game_id": game.id})
