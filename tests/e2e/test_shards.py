@@ -6,17 +6,22 @@ or applied twice, and each deadline fires once."""
 
 from __future__ import annotations
 
+import asyncio
+
 import asyncpg
 import pytest
 
 from bot import correspondence_texts as ct
-from tests.e2e.corr import HOUR, TestClock, wait_db
+from tests.e2e.corr import HOUR, TestClock
 from tests.e2e.fakediscord import BotProcess, FakeDiscord
 from tests.e2e.test_correspondence import ALARM, AUTOPILOT, in_threads, two_player_game
+from tests.e2e.test_game_restart import type_action
 from tests.e2e.test_lobby import mention
 from tests.pg_server import fresh_database
 
 pytestmark = pytest.mark.postgres
+
+LOG = "SELECT game_id, ply, notation, user_id FROM actions ORDER BY game_id, ply"
 
 
 async def rows(url: str, sql: str) -> list[tuple]:
@@ -25,6 +30,16 @@ async def rows(url: str, sql: str) -> list[tuple]:
         return [tuple(r) for r in await conn.fetch(sql)]
     finally:
         await conn.close()
+
+
+async def until(check, timeout: float) -> None:
+    """Wait until the database read `check()` holds (re-read every 50 ms)."""
+
+    async def loop() -> None:
+        while not await check():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(loop(), timeout)
 
 
 async def test_two_shards_one_killed_lose_nothing_and_fire_each_deadline_once(
@@ -47,13 +62,15 @@ async def test_two_shards_one_killed_lose_nothing_and_fire_each_deadline_once(
         chans = [fake.add_channel("one"), fake.add_channel("two")]
         for chan in chans:
             await two_player_game(fake, chan, alice, bob, turn_timer="1h")
-        main.kill()  # mid-game: both games started, their first turns planned
+            await type_action(fake, alice, chan, "place A1")
+        main.kill()  # mid-game: Alice placed in both, Bob's turns are planned
         await main.wait_exit()
         await main.start()
         await fake.wait_ready(timeout=60)
-        games = await rows(url, "SELECT id, status, version FROM games ORDER BY id")
-        assert [(g[1]) for g in games] == ["active", "active"]
-        assert await rows(url, "SELECT count(*) FROM actions") == [(0,)]
+        games = await rows(url, "SELECT id, status FROM games ORDER BY id")
+        assert [g[1] for g in games] == ["active", "active"]
+        alices = [(g, 1, "place A1", int(alice["id"])) for g, _ in games]
+        assert await rows(url, LOG) == alices
 
         # The shard's process dies again; the deadlines come due: the other process fires them.
         main.kill()
@@ -68,20 +85,18 @@ async def test_two_shards_one_killed_lose_nothing_and_fire_each_deadline_once(
             found = await rows(url, done)
             return len(found) == 2 and all(o and o.startswith("ended: ") for _, o in found)
 
-        for _ in range(600):
-            if await fired():
-                break
-            await wait_db(lambda: True, 0.05)
+        await until(fired, 30)
         outcomes = await rows(url, done)
-        logged = await rows(
-            url, "SELECT game_id, ply, notation, user_id FROM actions ORDER BY 1, 2"
-        )
-        assert [(g, p, u) for g, p, _, u in logged] == [
-            (games[0][0], 1, AUTOPILOT), (games[1][0], 1, AUTOPILOT),
-        ]  # fmt: skip
-        assert outcomes == [(g, f"ended: {n}") for g, _, n, _ in logged]
-        for chan, (_, _, notation, _) in zip(chans, logged, strict=True):
-            timed_out = ct.TIMED_OUT_ENDED.format(player=mention(alice), notation=notation)
+        logged = await rows(url, LOG)
+        bobs = [row for row in logged if row[1] == 2]
+        assert [row for row in logged if row[1] == 1] == alices  # nothing lost or repeated
+        assert [(g, u) for g, _, _, u in bobs] == [
+            (games[0][0], AUTOPILOT),
+            (games[1][0], AUTOPILOT),
+        ]
+        assert outcomes == [(g, f"ended: {n}") for g, _, n, _ in bobs]
+        for chan, (_, _, notation, _) in zip(chans, bobs, strict=True):
+            timed_out = ct.TIMED_OUT_ENDED.format(player=mention(bob), notation=notation)
             await fake.wait_until(
                 lambda chan=chan, t=timed_out: (
                     [m.content for m in in_threads(fake, chan)].count(t) == 1
@@ -93,14 +108,11 @@ async def test_two_shards_one_killed_lose_nothing_and_fire_each_deadline_once(
         await main.start()
         await fake.wait_ready(timeout=60)
         assert await rows(url, done) == outcomes
-        assert (
-            await rows(url, "SELECT game_id, ply, notation, user_id FROM actions ORDER BY 1, 2")
-            == logged
-        )
+        assert await rows(url, LOG) == logged
         for chan in chans:
             notices = [m for m in in_threads(fake, chan) if m.content.startswith(ALARM)]
             assert len(notices) == 1
-        # Bob's turns (the time-out ended Alice's) have their own deadline, an hour ahead.
+        # Alice's turns (the time-out ended Bob's) have their own deadline, an hour ahead.
         assert await rows(url, "SELECT status FROM games ORDER BY id") == [("active",)] * 2
         planned = "SELECT count(*) FROM timer_jobs WHERE kind = 'deadline' AND fired_at IS NULL"
         assert await rows(url, planned) == [(2,)]
