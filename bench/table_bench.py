@@ -138,7 +138,7 @@ def positions(bot: BotProcess) -> list[engine.GameState]:
 
 
 async def run(args) -> None:
-    fake = FakeDiscord()
+    fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
         bot = BotProcess(fake, tmp, env={"LOG_LEVEL": "WARNING"})

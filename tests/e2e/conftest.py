@@ -1,8 +1,9 @@
 """Fixtures for end-to-end tests against the loopback fake of Discord.
 
 * ``fake``: a started :class:`FakeDiscord`; after the test it stops every bot process, and the test
-  fails if anything tried to leave loopback (``fake.violations``) or the fake hit an internal error
-  (``fake.server_errors``); requests to endpoints the fake lacks (``fake.unhandled``) give a warning.
+  fails if anything tried to leave loopback (``fake.violations``), the fake hit an internal error
+  (``fake.server_errors``), or a request or response broke Discord's OpenAPI spec
+  (``fake.spec_violations``); requests to endpoints the fake lacks (``fake.unhandled``) give a warning.
 * ``bot_process``: a factory ``await bot_process(module="bot", env=None, wait=True)`` that starts a
   :class:`BotProcess` and (by default) waits until the bot is ready; every process is stopped after
   the test and its output is printed (pytest shows it when the test fails).
@@ -49,6 +50,9 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         )
     assert not server.violations, f"non-loopback requests from the bot: {server.violations}"
     assert not server.server_errors, f"fakediscord internal errors: {server.server_errors}"
+    assert not server.spec_violations, (
+        f"traffic Discord's OpenAPI spec does not allow: {server.spec_violations[:10]}"
+    )
 
 
 @pytest.fixture

@@ -43,6 +43,7 @@ import contextlib
 import datetime as dt
 import itertools
 import json
+import multiprocessing
 import os
 import re
 import secrets
@@ -52,13 +53,19 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.e2e import discord_spec
+
 API_VERSION = 10
+#: Where a request's parsed body (JSON, or a multipart payload_json) and its number of files
+#: are kept for the spec check and the traffic log.
+BODY_KEY = "fake_body"
 DISCORD_EPOCH_MS = 1_420_070_400_000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -133,6 +140,18 @@ class Perm:
 
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+_SPEC_WORKER: ProcessPoolExecutor | None = None
+
+
+def _spec_worker() -> ProcessPoolExecutor:
+    """The process that checks traffic against Discord's spec (validation takes milliseconds a
+    message: in the fake's own loop it would slow every answer), one per test session."""
+    global _SPEC_WORKER
+    if _SPEC_WORKER is None:
+        _SPEC_WORKER = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    return _SPEC_WORKER
 
 
 class FakeDiscordError(Exception):
@@ -377,7 +396,26 @@ class FakeMessage:
                 "user": it.user,
                 "authorizing_integration_owners": {"0": fake.guild_id},
             }
+            if it.message is not None:  # a component's interaction: the message clicked
+                body["interaction_metadata"]["interacted_message_id"] = it.message.id
         return body
+
+
+def numbered(components: list[dict]) -> list[dict]:
+    """Components as Discord stores them: each gets a numeric ``id`` (1, 2, ... depth first)
+    unless the bot gave one."""
+    counter = itertools.count(1)
+
+    def walk(items: list[dict]) -> list[dict]:
+        out = []
+        for item in items:
+            item = {**item, "id": item.get("id") or next(counter)}
+            if "components" in item:
+                item["components"] = walk(item["components"])
+            out.append(item)
+        return out
+
+    return walk(components)
 
 
 class FakeInteraction:
@@ -569,10 +607,15 @@ class FakeDiscord:
         guild_name: str = "Test Guild",
         channel_name: str = "general",
         interaction_deadline: float | None = None,
+        check_spec: bool = True,
     ) -> None:
         """``interaction_deadline``: if set, callbacks later than this many seconds fail with
         10062 Unknown interaction like on Discord (3.0); by default late callbacks are only
-        listed in :attr:`late_interactions`, so slow machines do not make tests flaky."""
+        listed in :attr:`late_interactions`, so slow machines do not make tests flaky.
+        ``check_spec``: check every request and response against Discord's OpenAPI spec (in a
+        worker process, so that the fake answers at once; see :meth:`spec_report`)."""
+        self.check_spec = check_spec
+        self._spec_checks: list[asyncio.Future[list[str]]] = []
         self._last_snowflake = 0
         self._outbox: asyncio.Queue[tuple[str, Any]] | None = None
         self._session: _GatewaySession | None = None
@@ -614,6 +657,11 @@ class FakeDiscord:
         self._interactions_by_token: dict[str, FakeInteraction] = {}
 
         self.violations: list[str] = []
+        #: What the bot sent, or the fake answered, that Discord's OpenAPI spec does not allow
+        #: (`tests.e2e.discord_spec`); the `fake` fixture fails the test when any is left.
+        self.spec_violations: list[str] = []
+        #: `FAKE_DISCORD_TRAFFIC`: a file that gets one JSON line per HTTP request.
+        self.traffic_path = os.environ.get("FAKE_DISCORD_TRAFFIC") or None
         self.server_errors: list[str] = []
         self.unhandled: list[str] = []
         self.rejected: list[tuple[str, dict]] = []
@@ -652,8 +700,22 @@ class FakeDiscord:
         await site.start()
         self.port = self._runner.addresses[0][1]
 
+    async def spec_report(self) -> list[str]:
+        """Wait for the spec checks sent so far; :attr:`spec_violations` then holds them all."""
+        pending, self._spec_checks = self._spec_checks, []
+        for found in await asyncio.gather(*pending):
+            self.spec_violations += found
+        return self.spec_violations
+
+    def _check(self, function: Callable[..., list[str]], *args: Any) -> None:
+        """Run a `discord_spec` check in the spec worker process."""
+        if self.check_spec:
+            loop = asyncio.get_running_loop()
+            self._spec_checks.append(loop.run_in_executor(_spec_worker(), function, *args))
+
     async def stop(self) -> None:
-        """Stop every bot process started for this fake, close sockets and the server."""
+        """Stop every bot process started for this fake, close sockets and the server (the spec
+        checks still running are awaited: see :meth:`spec_report`)."""
         for bot in list(self._bots):
             with contextlib.suppress(Exception):
                 await bot.stop()
@@ -667,6 +729,7 @@ class FakeDiscord:
                 await self._sender
         if self._runner is not None:
             await self._runner.cleanup()
+        await self.spec_report()
 
     @property
     def base_url(self) -> str:
@@ -749,6 +812,8 @@ class FakeDiscord:
             "avatar": None,
             "bot": bot,
             "public_flags": 0,
+            "flags": 0,
+            "primary_guild": None,
         }
 
     def _add_role(
@@ -783,6 +848,7 @@ class FakeDiscord:
             "roles": roles,
             "nick": None,
             "avatar": None,
+            "banner": None,
             "joined_at": now_iso(),
             "premium_since": None,
             "deaf": False,
@@ -1162,6 +1228,11 @@ class FakeDiscord:
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         self.requests.append((request.method, request.path))
+        response = await self._handle(request, handler)
+        self._after(request, response)
+        return response
+
+    async def _handle(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         try:
             return await handler(request)
         except FakeDiscordError as exc:
@@ -1174,6 +1245,35 @@ class FakeDiscord:
         except Exception as exc:  # a fake bug: report it, answer 400 (500 makes discord.py retry)
             self.server_errors.append(f"{request.method} {request.path}: {exc!r}")
             return json_response({"code": 0, "message": f"fakediscord error: {exc!r}"}, 400)
+
+    def _after(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Check an API request and its response against Discord's spec, and log the traffic."""
+        prefix = f"/api/v{API_VERSION}"
+        if not request.path.startswith(prefix + "/"):
+            return
+        path = request.path[len(prefix) :]
+        body, files = request.get(BODY_KEY, (None, 0))
+        answer = None
+        raw = getattr(response, "body", None)
+        if (
+            isinstance(raw, bytes | bytearray)
+            and raw
+            and response.content_type == "application/json"
+        ):
+            answer = json.loads(raw)
+        self._check(
+            discord_spec.exchange_errors, request.method, path, body, response.status, answer
+        )
+        if self.traffic_path:
+            line = {
+                "method": request.method,
+                "path": path,
+                "status": response.status,
+                "body": body,
+                "files": files,
+            }
+            with open(self.traffic_path, "a", encoding="utf-8") as out:
+                out.write(json.dumps(line) + "\n")
 
     def _check_auth(self, request: web.Request) -> None:
         if request.headers.get("Authorization") != f"Bot {self.token}":
@@ -1275,6 +1375,7 @@ class FakeDiscord:
                 name = part.name or ""
                 if name == "payload_json":
                     payload = json.loads(data)
+                    request[BODY_KEY] = (payload, len(files))
                     continue
                 match = re.fullmatch(r"files\[(\d+)\]", name) or re.fullmatch(r"file(\d*)", name)
                 if match:
@@ -1285,15 +1386,21 @@ class FakeDiscord:
                         data=bytes(data),
                         content_type=part.headers.get("Content-Type"),
                     )
+            request[BODY_KEY] = (payload, len(files))
             return payload, files
         raw = await request.read()
-        return (json.loads(raw) if raw else {}), files
+        body = json.loads(raw) if raw else {}
+        if raw:
+            request[BODY_KEY] = (body, 0)
+        return body, files
 
     # -- REST: identity, gateway, commands -----------------------------------------------------
 
     async def _get_me(self, request: web.Request) -> web.Response:
         self._state_logged_in = True
-        return json_response({**self.bot_user, "verified": True, "mfa_enabled": False, "flags": 0})
+        return json_response(
+            {**self.bot_user, "verified": True, "mfa_enabled": False, "locale": "en-US"}
+        )
 
     async def _get_application(self, request: web.Request) -> web.Response:
         return json_response(
@@ -1307,6 +1414,16 @@ class FakeDiscord:
                 "owner": self.owner,
                 "verify_key": "00" * 32,
                 "flags": 0,
+                "flags_new": "0",
+                "type": None,
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "approximate_guild_count": 1,
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": [],
                 "team": None,
                 "summary": "",
                 "bot": self.bot_user,
@@ -1326,13 +1443,16 @@ class FakeDiscord:
             "options": [],
             "default_member_permissions": None,
             "nsfw": False,
-            **command,
+            **{k: v for k, v in command.items() if v is not None},
             "id": command_id,
             "application_id": self.application_id,
             "version": self.snowflake(),
         }
         if guild_id:
             normalized["guild_id"] = guild_id
+        perms = normalized.get("default_member_permissions")
+        if perms is not None:  # Discord answers permissions as a string
+            normalized["default_member_permissions"] = str(perms)
         return normalized
 
     async def _put_commands(self, request: web.Request) -> web.Response:
@@ -1428,7 +1548,7 @@ class FakeDiscord:
         elif payload.get("embed"):
             message.embeds = [{"type": "rich", **payload["embed"]}]
         if "components" in payload:
-            message.components = payload["components"] or []
+            message.components = numbered(payload["components"] or [])
         if payload.get("flags") is not None:
             keep = message.flags & (FLAG_EPHEMERAL | FLAG_LOADING)
             message.flags = keep | (int(payload["flags"]) & ~(FLAG_EPHEMERAL | FLAG_LOADING))
@@ -1568,7 +1688,7 @@ class FakeDiscord:
             "owner_id": self.application_id,
             "name": body.get("name", "thread"),
             "last_message_id": None,
-            "rate_limit_per_user": body.get("rate_limit_per_user", 0),
+            "rate_limit_per_user": body.get("rate_limit_per_user") or 0,
             "message_count": 0,
             "member_count": 1,
             "total_message_sent": 0,
@@ -1731,18 +1851,14 @@ class FakeDiscord:
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
         target = message or (it.message if cb_type == CB_DEFERRED_UPDATE else None)
-        result: dict[str, Any] = {
-            "interaction": {
-                "id": it.id,
-                "type": it.type,
-                "response_message_id": target.id if target else None,
-                "response_message_loading": bool(target and target.loading),
-                "response_message_ephemeral": bool(target and target.ephemeral),
-            },
-            "resource": {"type": cb_type},
-        }
-        if message is not None:
-            result["resource"]["message"] = message.payload(self)
+        interaction: dict[str, Any] = {"id": it.id, "type": it.type}
+        if target is not None:
+            interaction["response_message_id"] = target.id
+            interaction["response_message_loading"] = target.loading
+            interaction["response_message_ephemeral"] = target.ephemeral
+        result: dict[str, Any] = {"interaction": interaction}
+        if message is not None and cb_type in (CB_MESSAGE, CB_UPDATE):  # Discord: 4 and 7 only
+            result["resource"] = {"type": cb_type, "message": message.payload(self)}
         return json_response(result)
 
     def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
@@ -1972,8 +2088,26 @@ class FakeDiscord:
         )
         self.interactions[it.id] = it
         self._interactions_by_token[it.token] = it
+        self._check_interaction(payload)
         self._dispatch("INTERACTION_CREATE", payload)
         return it
+
+    def _check_interaction(self, payload: dict) -> None:
+        """The gateway's INTERACTION_CREATE, as far as Discord's HTTP spec describes its parts:
+        the user, the member (with its user), the message a component belongs to, the channel."""
+        parts = [("UserResponse", payload.get("user")), ("MessageResponse", payload.get("message"))]
+        member = payload.get("member")
+        if member is not None:
+            parts += [("GuildMemberResponse", member), ("UserResponse", member.get("user"))]
+        channel = payload.get("channel")
+        if channel is not None:
+            kind = (
+                "PrivateChannelResponse"
+                if channel["type"] == CHANNEL_DM
+                else ("ThreadResponse" if "thread_metadata" in channel else "GuildChannelResponse")
+            )
+            parts.append((kind, channel))
+        self._check(discord_spec.parts_errors, "INTERACTION_CREATE", parts)
 
     def _build_command_data(
         self,

@@ -211,6 +211,14 @@ async def test_invalid_message_is_rejected(fake: FakeDiscord, minibot: BotProces
     assert it.content == "rejected 50035" and it.ephemeral
     assert "content is 2001 characters" in fake.rejected[0][0]
     assert len(it.errors) == 1 and "50035" in it.errors[0]
+    # Discord's spec says so too: the request is reported (and this test expects it).
+    (violation,) = await fake.spec_report()
+    assert violation.startswith(
+        "POST /interactions/{interaction_id}/{interaction_token}/callback request "
+        "$.data.content: 'xxx"
+    )
+    assert violation.endswith("xxx' is too long")
+    fake.spec_violations.clear()
 
 
 async def test_double_acknowledgement_is_an_error(fake: FakeDiscord, minibot: BotProcess) -> None:

@@ -1,0 +1,250 @@
+"""Discord's own OpenAPI description of its HTTP API (``discord_api/openapi.json``, from
+discord/discord-api-spec under the MIT license, ``discord_api/LICENSE``), used by the loopback
+fake to check every request body the bot sends and every response it returns.
+
+Routes are matched by the spec's path templates and method; bodies are validated with
+jsonschema (Draft 2020-12) against the operation's ``application/json`` schema (a multipart
+request's ``payload_json`` against the same schema), ``$ref`` resolved in the spec. Snowflake ids
+are strings in the spec; discord.py sends some as integers (attachment placeholder ids), which
+Discord accepts, so integer ids are turned into strings first. One validator is compiled per
+route, method and status, once per process.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+SPEC_PATH = Path(__file__).parent / "discord_api" / "openapi.json"
+SPEC_URI = "urn:discord-api-spec"
+METHODS = ("get", "put", "post", "patch", "delete")
+#: Keys whose integer values are snowflakes (ids) to be compared as strings (an attachment's
+#: ``id`` too: discord.py numbers its placeholders 0, 1, ...).
+ID_KEY = re.compile(r"^(.*_id|.*_ids|users|roles)$")
+#: The most violations kept from one body (the first say what is wrong).
+MAX_ERRORS = 5
+
+
+@cache
+def spec() -> dict[str, Any]:
+    return json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+
+
+@cache
+def _registry() -> Registry:
+    return Registry().with_resource(SPEC_URI, DRAFT202012.create_resource(spec()))
+
+
+@cache
+def _routes() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(template, pattern) for every path, the most literal templates first (so that
+    ``/channels/{id}/messages/pins`` wins over ``/channels/{id}/messages/{message_id}``)."""
+    out = []
+    for template in spec()["paths"]:
+        regex = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template))
+        out.append((template, re.compile(f"^{regex}$")))
+    out.sort(key=lambda t: -sum(1 for part in t[0].split("/") if part and "{" not in part))
+    return tuple(out)
+
+
+def route(path: str) -> str | None:
+    """The spec's path template for a request path (without the ``/api/vN`` prefix)."""
+    for template, pattern in _routes():
+        if pattern.match(path):
+            return template
+    return None
+
+
+def _pointer(*parts: str) -> str:
+    escaped = [p.replace("~", "~0").replace("/", "~1") for p in parts]
+    return "#/" + "/".join(quote(p, safe="~") for p in escaped)
+
+
+@cache
+def _validator(template: str, method: str, where: str) -> Draft202012Validator | None:
+    """The validator of an operation's request body (``where="request"``) or of its response
+    with a status (``where="200"``); None when the spec gives no JSON schema there."""
+    operation = spec()["paths"].get(template, {}).get(method)
+    if operation is None:
+        return None
+    if where == "request":
+        content = operation.get("requestBody", {}).get("content", {})
+        parts = ("paths", template, method, "requestBody", "content", "application/json")
+    else:
+        responses = operation.get("responses", {})
+        status = where if where in responses else f"{where[0]}XX"
+        content = responses.get(status, {}).get("content", {})
+        parts = ("paths", template, method, "responses", status, "content", "application/json")
+    if "application/json" not in content:
+        return None
+    ref = SPEC_URI + _pointer(*parts, "schema")
+    return Draft202012Validator({"$ref": ref}, registry=_registry())
+
+
+def normalised(value: Any, key: str = "", parent: str = "") -> Any:
+    """A request body with integer snowflakes (values of id keys, attachment ids) as strings.
+    (A component's numeric ``id`` is an integer in the spec and stays one.)"""
+    if isinstance(value, dict):
+        return {k: normalised(v, k, key) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalised(v, key, parent) for v in value]
+    snowflake = ID_KEY.match(key) or (key == "id" and parent == "attachments")
+    if isinstance(value, int) and not isinstance(value, bool) and snowflake:
+        return str(value)
+    return value
+
+
+def _errors(validator: Draft202012Validator, body: Any) -> list[str]:
+    """The violations of `body`, cached by its shape (`_shape`): validation is slow (several
+    ms a message), and a game sends the same shapes again and again."""
+    shape = _shape(body)
+    key = (id(validator), json.dumps(shape, sort_keys=True))
+    errors = _ERRORS.get(key)
+    if errors is None:
+        found = sorted(validator.iter_errors(shape), key=lambda e: list(e.path))
+        errors = _ERRORS[key] = [_say(e) for e in found[:MAX_ERRORS]]
+    return errors
+
+
+_ERRORS: dict[tuple[int, str], list[str]] = {}
+
+
+@cache
+def _rules() -> tuple[tuple[int, ...], tuple[float, ...], frozenset[Any]]:
+    """What the spec can check of a string or a number besides its type: every length and
+    every number at which a limit changes its answer (the upper end of each interval where it
+    does not), and the values its enums and consts name. (Its only patterns are snowflakes and
+    #colours.)"""
+    lengths: set[int] = set()
+    numbers: set[float] = set()
+    names: set[Any] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("maxLength"), int):
+                lengths.add(node["maxLength"])
+            if isinstance(node.get("minLength"), int):
+                lengths.add(node["minLength"] - 1)
+            for key, shift in (("maximum", 0), ("minimum", -1), ("exclusiveMaximum", -1),
+                               ("exclusiveMinimum", 0)):  # fmt: skip
+                if isinstance(node.get(key), int | float) and not isinstance(node[key], bool):
+                    numbers.add(node[key] + shift)
+            names.update(v for v in node.get("enum", ()) if not isinstance(v, dict | list))
+            if "const" in node and not isinstance(node["const"], dict | list):
+                names.add(node["const"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(spec())
+    return tuple(sorted(lengths)), tuple(sorted(numbers)), frozenset(names)
+
+
+def _shape(value: Any) -> Any:
+    """`value` as the spec sees it: each string and number becomes one that every rule of the
+    spec treats alike (a snowflake stays a snowflake of its length, an enum value or a #colour
+    stays, any other string or number keeps only its standing against every limit), so that
+    bodies that differ only in ids, text and sizes share one validation."""
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shape(v) for v in value]
+    lengths, numbers, names = _rules()
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, str):
+        if value in names or value.startswith("#"):
+            return value
+        if value.isdigit():
+            return value if value.startswith("0") else "1" * len(value)
+        bound = next((b for b in lengths if b >= len(value)), len(value))
+        return "x" * bound if value else value
+    if isinstance(value, int | float):
+        if value in names:
+            return value
+        bound = next((b for b in numbers if b >= value), None)
+        return value if bound is None else type(value)(bound)
+    return value
+
+
+def _say(error: Any) -> str:
+    """An error, through anyOf/oneOf to the alternative meant: the one whose ``type`` matched
+    (Discord's objects say their kind in ``type``), else the one that came closest."""
+    while error.context:
+        by_alternative: dict[Any, list[Any]] = {}
+        for e in error.context:
+            by_alternative.setdefault(e.relative_schema_path[0], []).append(e)
+        meant = [
+            errors
+            for errors in by_alternative.values()
+            if not any(list(e.path) == ["type"] or e.validator == "type" and not e.path
+                       for e in errors)
+        ]  # fmt: skip
+        error = best_match(meant[0] if len(meant) == 1 else error.context)
+    message = error.message
+    if len(message) > 240:  # a long value quoted: its start and what is wrong with it
+        message = message[:160] + "\N{HORIZONTAL ELLIPSIS}" + message[-60:]
+    return f"{error.json_path}: {message}"
+
+
+def operation_exists(method: str, path: str) -> bool:
+    """Whether the spec describes this request at all."""
+    template = route(path)
+    return template is not None and method.lower() in spec()["paths"][template]
+
+
+def request_errors(method: str, path: str, body: Any) -> list[str]:
+    """What in a request body the spec does not allow (empty: valid, or nothing to check)."""
+    template = route(path)
+    validator = template and _validator(template, method.lower(), "request")
+    if not validator:
+        return []
+    return [f"{method} {template} request {e}" for e in _errors(validator, normalised(body))]
+
+
+def response_errors(method: str, path: str, status: int, body: Any) -> list[str]:
+    """What in a response body the spec does not allow for that route and status."""
+    template = route(path)
+    validator = template and _validator(template, method.lower(), str(status))
+    if not validator:
+        return []
+    return [f"{method} {template} {status} response {e}" for e in _errors(validator, body)]
+
+
+def schema_errors(name: str, value: Any) -> list[str]:
+    """What in `value` the spec's component schema `name` does not allow (for the payloads the
+    fake sends over the gateway, which the HTTP spec describes only as parts: users, members,
+    messages, channels)."""
+    validator = _component(name)
+    return [f"{name} {e}" for e in _errors(validator, value)]
+
+
+@cache
+def _component(name: str) -> Draft202012Validator:
+    ref = SPEC_URI + _pointer("components", "schemas", name)
+    return Draft202012Validator({"$ref": ref}, registry=_registry())
+
+
+def exchange_errors(method: str, path: str, body: Any, status: int, answer: Any) -> list[str]:
+    """`request_errors` of a request body and `response_errors` of its answer (None: none)."""
+    found = [] if body is None else request_errors(method, path, body)
+    if answer is not None:
+        found += response_errors(method, path, status, answer)
+    return found
+
+
+def parts_errors(where: str, parts: list[tuple[str, Any]]) -> list[str]:
+    """`schema_errors` of several (schema name, value) parts of one payload."""
+    return [f"{where} {e}" for name, value in parts if value is not None
+            for e in schema_errors(name, value)]  # fmt: skip

@@ -1,0 +1,109 @@
+"""The loopback fake holds the bot, and itself, to Discord's own OpenAPI description (issue 13):
+every request body and every response is validated, violations fail the test, and the traffic
+can be logged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e import discord_spec
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.gameplay import start_game
+from tests.e2e.test_lobby import answered
+
+
+def test_the_spec_is_vendored_with_its_license() -> None:
+    spec = discord_spec.spec()
+    assert spec["openapi"].startswith("3.1") and len(spec["paths"]) > 100
+    license_text = (discord_spec.SPEC_PATH.parent / "LICENSE").read_text()
+    assert license_text.startswith("MIT License") and "Discord" in license_text
+
+
+def test_routes_follow_the_specs_templates_literal_parts_first() -> None:
+    assert discord_spec.route("/channels/12/messages/34") == (
+        "/channels/{channel_id}/messages/{message_id}"
+    )
+    assert (
+        discord_spec.route("/channels/12/messages/pins") == "/channels/{channel_id}/messages/pins"
+    )
+    assert discord_spec.route("/webhooks/1/abc/messages/@original") == (
+        "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+    )
+    assert discord_spec.route("/no/such/route") is None
+
+
+def test_request_bodies_are_checked_with_integer_snowflakes_as_strings() -> None:
+    good = {"content": "hi", "attachments": [{"id": 0, "filename": "board.png"}]}
+    assert discord_spec.request_errors("POST", "/channels/1/messages", good) == []
+    bad = {"content": "hi", "embeds": [{"title": "t" * 257}]}
+    (error,) = discord_spec.request_errors("POST", "/channels/1/messages", bad)
+    assert error.startswith("POST /channels/{channel_id}/messages request $.embeds[0].title: ")
+    assert error.endswith("is too long")
+    wrong = {"content": 5}
+    assert discord_spec.request_errors("POST", "/channels/1/messages", wrong) == [
+        "POST /channels/{channel_id}/messages request $.content: 5 is not of type 'string', 'null'"
+    ]
+
+
+def test_responses_are_checked_for_their_route_and_status() -> None:
+    user = {"id": "1", "username": "a", "avatar": None, "discriminator": "0",
+            "public_flags": 0, "global_name": None}  # fmt: skip
+    errors = discord_spec.response_errors("GET", "/users/1", 200, user)
+    assert errors == [
+        "GET /users/{user_id} 200 response $: 'flags' is a required property",
+        "GET /users/{user_id} 200 response $: 'primary_guild' is a required property",
+    ]
+    full = {**user, "flags": 0, "primary_guild": None}
+    assert discord_spec.response_errors("GET", "/users/1", 200, full) == []
+
+
+async def test_a_game_through_the_fake_breaks_no_rule_of_the_spec_and_is_logged(
+    fake: FakeDiscord, bot_process, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "traffic.jsonl"
+    fake.traffic_path = str(log)
+    await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("games")
+    msg = await start_game(fake, chan, alice, [bob], cynthias=1)
+    it = await answered(await fake.click(alice, msg, msg.find_button(label="Game log")))
+    assert it.ephemeral
+    assert await fake.spec_report() == []  # and the fixture checks the rest of the test too
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert {tuple(sorted(line)) for line in lines} == {
+        ("body", "files", "method", "path", "status")
+    }
+    posts = [line for line in lines if line["method"] == "POST" and line["path"] == (
+        f"/channels/{msg.channel_id}/messages")]  # fmt: skip
+    assert posts and posts[0]["files"] == 1 and posts[0]["status"] == 200
+    assert posts[0]["body"]["attachments"][0]["filename"] == "board.png"
+    assert posts[0]["body"]["attachments"][0]["description"].startswith("Photosynthesis board")
+    threads = [
+        line for line in lines if line["path"].endswith(f"/messages/{msg.channel_id}/threads")
+    ]
+    assert (
+        len(threads) == 1 and threads[0]["body"]["name"] == "Photosynthesis #1: Alice, Bob, Cynthia"
+    )
+    callbacks = [line for line in lines if line["path"].endswith("/callback")]
+    assert callbacks and all(line["status"] in (200, 204) for line in callbacks)
+    assert not any(line["status"] >= 400 for line in lines)
+
+
+async def test_a_violation_is_recorded_for_the_fixture_to_fail_the_test() -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        import aiohttp
+
+        async with aiohttp.ClientSession() as session:
+            url = f"{fake.base_url}/api/v10/channels/{fake.default_channel_id}/messages"
+            headers = {"Authorization": f"Bot {fake.token}"}
+            async with session.post(url, json={"content": 7}, headers=headers) as response:
+                assert response.status in (200, 400)
+    finally:
+        await fake.stop()
+    assert fake.spec_violations[0].startswith(
+        "POST /channels/{channel_id}/messages request $.content: 7 is not of type"
+    )
