@@ -670,6 +670,8 @@ class FakeDiscord:
         self.requests: deque[tuple[str, str]] = deque(maxlen=2000)
 
         self._sessions: dict[str, _GatewaySession] = {}
+        #: Sessions identified with a shard the guild is not on (see `guild_on_shard`).
+        self.other_shard_sessions: list[_GatewaySession] = []
         self.identifies = 0
         self.resumes = 0
         self._sender: asyncio.Task | None = None
@@ -1142,6 +1144,14 @@ class FakeDiscord:
         }
         if session.shard:
             ready["shard"] = session.shard
+        if not self.guild_on_shard(session.shard):
+            # Sharding: the guild, and every event of it, goes to the session of its shard
+            # (guild_id >> 22) % shard_count; this one only gets READY and uses REST.
+            ready["guilds"] = []
+            await session.dispatch("READY", ready)
+            self.other_shard_sessions.append(session)
+            await self._notify()
+            return session
         await session.dispatch("READY", ready)
         await session.dispatch("GUILD_CREATE", self._guild_payload())
         old, self._session = self._session, session
@@ -1152,8 +1162,14 @@ class FakeDiscord:
         await self._notify()
         return session
 
+    def guild_on_shard(self, shard: list[int] | None) -> bool:
+        """Whether the guild's events go to a session identified with `shard` ([id, count])."""
+        return not shard or (int(self.guild_id) >> 22) % shard[1] == shard[0]
+
     async def _resume(self, ws: web.WebSocketResponse, data: dict) -> _GatewaySession | None:
         session = self._sessions.get(data.get("session_id", ""))
+        if session is not None and not self.guild_on_shard(session.shard):
+            session = None  # another shard's session: start it anew (IDENTIFY)
         if data.get("token") != self.token or session is None or session.invalid:
             await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
             return None
