@@ -1245,9 +1245,8 @@ class FakeDiscord:
             and response.content_type == "application/json"
         ):
             answer = json.loads(raw)
-        self._check(
-            discord_spec.exchange_errors, request.method, path, body, response.status, answer
-        )
+        if answer is not None:  # (the request body was checked before it was handled)
+            self._check(discord_spec.response_errors, request.method, path, response.status, answer)
         if self.traffic_path:
             line = {
                 "method": request.method,
@@ -1347,8 +1346,31 @@ class FakeDiscord:
         await self._notify()
         return web.Response(status=204)
 
+    async def _read_body(self, request: web.Request) -> tuple[dict, dict[int, FakeAttachment]]:
+        """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts; a body Discord's
+        spec does not allow is answered 400 50035 Invalid Form Body, like Discord does."""
+        payload, files = await self._parse_body(request)
+        if BODY_KEY in request:
+            await self._check_request(request, payload)
+        return payload, files
+
+    async def _check_request(self, request: web.Request, body: Any) -> None:
+        """Check a request body against Discord's spec (in the spec worker process; the answer
+        waits for it) and reject it as Discord would when it breaks the spec."""
+        if not self.check_spec:
+            return
+        path = request.path.removeprefix(f"/api/v{API_VERSION}")
+        loop = asyncio.get_running_loop()
+        found, errors = await loop.run_in_executor(
+            _spec_worker(), discord_spec.request_verdict, request.method, path, body
+        )
+        if found:
+            self.spec_violations += found
+            self.rejected.append(("Discord's spec: " + "; ".join(found), body))
+            raise FakeDiscordError(400, 50035, "Invalid Form Body", errors)
+
     @staticmethod
-    async def _read_body(request: web.Request) -> tuple[dict, dict[int, FakeAttachment]]:
+    async def _parse_body(request: web.Request) -> tuple[dict, dict[int, FakeAttachment]]:
         """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts."""
         files: dict[int, FakeAttachment] = {}
         if request.content_type.startswith("multipart/"):
@@ -1483,7 +1505,10 @@ class FakeDiscord:
         if problems:
             self.rejected.append((where + ": " + "; ".join(problems), payload))
             raise FakeDiscordError(
-                400, 50035, "Invalid Form Body", {"_errors": [{"message": p} for p in problems]}
+                400,
+                50035,
+                "Invalid Form Body",
+                {"_errors": [{"code": 50035, "message": p} for p in problems]},
             )
 
     def _new_message(
