@@ -197,8 +197,9 @@ def _shape(value: Any) -> Any:
 
 def _meant(error: Any) -> Violation:
     """An error, through anyOf/oneOf to the alternative meant: the one whose ``type`` matched
-    (Discord's objects say their kind in ``type``), else the one that came closest."""
-    while error.context:
+    (Discord's objects say their kind in ``type``), else the one that came closest; an enum
+    (a oneOf of consts) is reported as a whole."""
+    while error.context and not all(e.validator == "const" for e in error.context):
         by_alternative: dict[Any, list[Any]] = {}
         for e in error.context:
             by_alternative.setdefault(e.relative_schema_path[0], []).append(e)

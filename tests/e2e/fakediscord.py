@@ -2103,20 +2103,37 @@ class FakeDiscord:
 
     def _check_interaction(self, payload: dict) -> None:
         """The gateway's INTERACTION_CREATE, as far as Discord's HTTP spec describes its parts:
-        the user, the member (with its user), the message a component belongs to, the channel."""
-        parts = [("UserResponse", payload.get("user")), ("MessageResponse", payload.get("message"))]
+        its type and context, the user, the member (with its user), the message a component
+        belongs to, the channel, the entitlements, and the users, roles and attachments its
+        data resolves (each part checked in the spec worker; see `spec_report`)."""
+        parts = [
+            ("InteractionTypes", payload["type"]),
+            ("InteractionContextType", payload.get("context")),
+            ("UserResponse", payload.get("user")),
+            ("MessageResponse", payload.get("message")),
+        ]
+        parts += [("EntitlementResponse", e) for e in payload.get("entitlements", ())]
         member = payload.get("member")
         if member is not None:
             parts += [("GuildMemberResponse", member), ("UserResponse", member.get("user"))]
         channel = payload.get("channel")
         if channel is not None:
-            kind = (
-                "PrivateChannelResponse"
-                if channel["type"] == CHANNEL_DM
-                else ("ThreadResponse" if "thread_metadata" in channel else "GuildChannelResponse")
-            )
-            parts.append((kind, channel))
+            parts.append((self._channel_schema(channel), channel))
+        resolved = payload.get("data", {}).get("resolved", {})
+        for key, schema in (
+            ("users", "UserResponse"),
+            ("roles", "GuildRoleResponse"),
+            ("attachments", "AttachmentResponse"),
+        ):
+            parts += [(schema, value) for value in resolved.get(key, {}).values()]
         self._check(discord_spec.parts_errors, "INTERACTION_CREATE", parts)
+
+    @staticmethod
+    def _channel_schema(channel: dict) -> str:
+        """The spec's schema of a channel payload: a DM, a thread, or a guild channel."""
+        if channel["type"] == CHANNEL_DM:
+            return "PrivateChannelResponse"
+        return "ThreadResponse" if "thread_metadata" in channel else "GuildChannelResponse"
 
     def _build_command_data(
         self,

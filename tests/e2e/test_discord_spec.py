@@ -164,3 +164,30 @@ def test_error_answers_are_checked_against_the_specs_shared_error_response() -> 
     bad = {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": [{"message": "x"}]}}
     (error,) = discord_spec.response_errors("POST", "/channels/1/messages", 400, bad)
     assert error.startswith("POST /channels/{channel_id}/messages 400 response $.errors")
+
+
+async def test_interaction_payloads_are_checked_part_by_part() -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    alice = fake.add_user("alice")
+    payload = {
+        "type": 9,  # no such interaction type
+        "context": 0,
+        "user": alice,
+        "entitlements": [],
+        "data": {"resolved": {"roles": {"5": {"id": "5", "name": "mods"}}}},
+    }
+    try:
+        fake._check_interaction(payload)
+        found = await fake.spec_report()
+    finally:
+        await fake.stop()
+    assert (
+        found[0]
+        == "INTERACTION_CREATE InteractionTypes $: 9 is not valid under any of the given schemas"
+    )
+    roles = found[1:]  # the role lacks most of its fields: the first few are reported
+    assert len(roles) == discord_spec.MAX_ERRORS
+    assert "INTERACTION_CREATE GuildRoleResponse $: 'permissions' is a required property" in roles
+    assert all(r.startswith("INTERACTION_CREATE GuildRoleResponse $: '") for r in roles)
+    assert discord_spec.schema_errors("UserResponse", alice) == []
