@@ -65,7 +65,7 @@ from tests.e2e import discord_spec
 API_VERSION = 10
 #: Where a request's parsed body (JSON, or a multipart payload_json) and its number of files
 #: are kept for the spec check and the traffic log.
-BODY_KEY = "fake_body"
+BODY_KEY = web.RequestKey("fake_body", tuple)
 DISCORD_EPOCH_MS = 1_420_070_400_000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
