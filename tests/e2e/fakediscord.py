@@ -33,7 +33,13 @@ What Discord does and the fake copies:
 * an interaction can be acknowledged once (error 40060 after that);
 * messages are validated against Discord's main limits (2000 characters, 10 embeds, 5 action rows
   of 5 buttons, 25 select options, 100-character custom ids, ...) and rejected with 50035 like
-  Discord would, so a bot that only works against the fake is caught.
+  Discord would, so a bot that only works against the fake is caught;
+* every request body is checked against Discord's own OpenAPI description first
+  (``tests/e2e/discord_spec.py``) and answered 400 50035 Invalid Form Body when it breaks it; the
+  fake's responses and the interactions it sends are checked against it too, and anything the
+  spec does not allow is listed in :attr:`FakeDiscord.spec_violations`, which fails the test;
+* with ``FAKE_DISCORD_TRAFFIC=path`` every HTTP request is appended to that file as one JSON line
+  (method, path, status, body, files).
 """
 
 from __future__ import annotations
