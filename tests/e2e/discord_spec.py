@@ -78,12 +78,17 @@ def _validator(template: str, method: str, where: str) -> Draft202012Validator |
         return None
     if where == "request":
         content = operation.get("requestBody", {}).get("content", {})
-        parts = ("paths", template, method, "requestBody", "content", "application/json")
+        parts: tuple[str, ...] = ("paths", template, method, "requestBody")
     else:
         responses = operation.get("responses", {})
         status = where if where in responses else f"{where[0]}XX"
-        content = responses.get(status, {}).get("content", {})
-        parts = ("paths", template, method, "responses", status, "content", "application/json")
+        parts = ("paths", template, method, "responses", status)
+        answer = responses.get(status, {})
+        if "$ref" in answer:  # the shared ones: errors (4XX) and rate limits (429)
+            parts = tuple(answer["$ref"].removeprefix("#/").split("/"))
+            answer = spec()[parts[0]][parts[1]][parts[2]]
+        content = answer.get("content", {})
+    parts += ("content", "application/json")
     if "application/json" not in content:
         return None
     ref = SPEC_URI + _pointer(*parts, "schema")
@@ -104,18 +109,30 @@ def normalised(value: Any, key: str = "", parent: str = "") -> Any:
 
 
 def _errors(validator: Draft202012Validator, body: Any) -> list[str]:
+    """The violations of `body`, each as one line."""
+    return [f"{where}: {message}" for where, _, _, message in _found(validator, body)]
+
+
+def _found(validator: Draft202012Validator, body: Any) -> list[Violation]:
     """The violations of `body`, cached by its shape (`_shape`): validation is slow (several
     ms a message), and a game sends the same shapes again and again."""
     shape = _shape(body)
     key = (id(validator), json.dumps(shape, sort_keys=True))
-    errors = _ERRORS.get(key)
-    if errors is None:
-        found = sorted(validator.iter_errors(shape), key=lambda e: list(e.path))
-        errors = _ERRORS[key] = [_say(e) for e in found[:MAX_ERRORS]]
-    return errors
+    found = _ERRORS.get(key)
+    if found is None:
+        found = _ERRORS[key] = _violations(validator, shape)
+    # a shape that breaks the spec: the body itself, so that the messages quote its values
+    return found and _violations(validator, body)
 
 
-_ERRORS: dict[tuple[int, str], list[str]] = {}
+def _violations(validator: Draft202012Validator, body: Any) -> list[Violation]:
+    errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
+    return [_meant(e) for e in errors[:MAX_ERRORS]]
+
+
+#: One violation: its JSON path, the path as keys, the schema keyword broken, the message.
+Violation = tuple[str, tuple[str, ...], str, str]
+_ERRORS: dict[tuple[int, str], list[Violation]] = {}
 
 
 @cache
@@ -178,10 +195,11 @@ def _shape(value: Any) -> Any:
     return value
 
 
-def _say(error: Any) -> str:
+def _meant(error: Any) -> Violation:
     """An error, through anyOf/oneOf to the alternative meant: the one whose ``type`` matched
-    (Discord's objects say their kind in ``type``), else the one that came closest."""
-    while error.context:
+    (Discord's objects say their kind in ``type``), else the one that came closest; an enum
+    (a oneOf of consts) is reported as a whole."""
+    while error.context and not all(e.validator == "const" for e in error.context):
         by_alternative: dict[Any, list[Any]] = {}
         for e in error.context:
             by_alternative.setdefault(e.relative_schema_path[0], []).append(e)
@@ -195,7 +213,40 @@ def _say(error: Any) -> str:
     message = error.message
     if len(message) > 240:  # a long value quoted: its start and what is wrong with it
         message = message[:160] + "\N{HORIZONTAL ELLIPSIS}" + message[-60:]
-    return f"{error.json_path}: {message}"
+    keys = tuple(str(part) for part in error.absolute_path)
+    missing = re.match(r"'(.+)' is a required property$", error.message)
+    if error.validator == "required" and missing:  # Discord reports it at the field itself
+        keys += (missing.group(1),)
+    return error.json_path, keys, str(error.validator), message
+
+
+#: Discord's codes for the field errors of a 50035 Invalid Form Body, by schema keyword.
+FIELD_CODES = {
+    "required": "BASE_TYPE_REQUIRED",
+    "maxLength": "BASE_TYPE_MAX_LENGTH",
+    "minLength": "BASE_TYPE_MIN_LENGTH",
+    "maxItems": "BASE_TYPE_MAX_LENGTH",
+    "minItems": "BASE_TYPE_MIN_LENGTH",
+    "maximum": "NUMBER_TYPE_MAX",
+    "minimum": "NUMBER_TYPE_MIN",
+    "enum": "BASE_TYPE_CHOICES",
+    "const": "BASE_TYPE_CHOICES",
+}
+
+
+def form_errors(violations: list[Violation]) -> dict[str, Any]:
+    """The ``errors`` of Discord's 50035 Invalid Form Body: a tree of the body's keys (list
+    indexes as strings) whose leaves hold ``_errors``. Discord's own inner codes are names
+    (``BASE_TYPE_MAX_LENGTH``); its spec wants integers there, so each error carries 50035
+    and the name starts its message."""
+    tree: dict[str, Any] = {}
+    for _, keys, keyword, message in violations:
+        node = tree
+        for key in keys:
+            node = node.setdefault(key, {})
+        name = FIELD_CODES.get(keyword, "BASE_TYPE_INVALID")
+        node.setdefault("_errors", []).append({"code": 50035, "message": f"{name}: {message}"})
+    return tree
 
 
 def operation_exists(method: str, path: str) -> bool:
@@ -206,11 +257,18 @@ def operation_exists(method: str, path: str) -> bool:
 
 def request_errors(method: str, path: str, body: Any) -> list[str]:
     """What in a request body the spec does not allow (empty: valid, or nothing to check)."""
+    return request_verdict(method, path, body)[0]
+
+
+def request_verdict(method: str, path: str, body: Any) -> tuple[list[str], dict[str, Any]]:
+    """`request_errors`, and the same as the ``errors`` of Discord's 50035 answer."""
     template = route(path)
     validator = template and _validator(template, method.lower(), "request")
     if not validator:
-        return []
-    return [f"{method} {template} request {e}" for e in _errors(validator, normalised(body))]
+        return [], {}
+    found = _found(validator, normalised(body))
+    lines = [f"{method} {template} request {where}: {message}" for where, _, _, message in found]
+    return lines, form_errors(found)
 
 
 def response_errors(method: str, path: str, status: int, body: Any) -> list[str]:
@@ -234,14 +292,6 @@ def schema_errors(name: str, value: Any) -> list[str]:
 def _component(name: str) -> Draft202012Validator:
     ref = SPEC_URI + _pointer("components", "schemas", name)
     return Draft202012Validator({"$ref": ref}, registry=_registry())
-
-
-def exchange_errors(method: str, path: str, body: Any, status: int, answer: Any) -> list[str]:
-    """`request_errors` of a request body and `response_errors` of its answer (None: none)."""
-    found = [] if body is None else request_errors(method, path, body)
-    if answer is not None:
-        found += response_errors(method, path, status, answer)
-    return found
 
 
 def parts_errors(where: str, parts: list[tuple[str, Any]]) -> list[str]:

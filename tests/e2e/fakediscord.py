@@ -33,7 +33,13 @@ What Discord does and the fake copies:
 * an interaction can be acknowledged once (error 40060 after that);
 * messages are validated against Discord's main limits (2000 characters, 10 embeds, 5 action rows
   of 5 buttons, 25 select options, 100-character custom ids, ...) and rejected with 50035 like
-  Discord would, so a bot that only works against the fake is caught.
+  Discord would, so a bot that only works against the fake is caught;
+* every request body is checked against Discord's own OpenAPI description first
+  (``tests/e2e/discord_spec.py``) and answered 400 50035 Invalid Form Body when it breaks it; the
+  fake's responses and the interactions it sends are checked against it too, and anything the
+  spec does not allow is listed in :attr:`FakeDiscord.spec_violations`, which fails the test;
+* with ``FAKE_DISCORD_TRAFFIC=path`` every HTTP request is appended to that file as one JSON line
+  (method, path, status, body, files).
 """
 
 from __future__ import annotations
@@ -65,7 +71,7 @@ from tests.e2e import discord_spec
 API_VERSION = 10
 #: Where a request's parsed body (JSON, or a multipart payload_json) and its number of files
 #: are kept for the spec check and the traffic log.
-BODY_KEY = "fake_body"
+BODY_KEY = web.RequestKey("fake_body", tuple)
 DISCORD_EPOCH_MS = 1_420_070_400_000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -1262,9 +1268,8 @@ class FakeDiscord:
             and response.content_type == "application/json"
         ):
             answer = json.loads(raw)
-        self._check(
-            discord_spec.exchange_errors, request.method, path, body, response.status, answer
-        )
+        if answer is not None:  # (the request body was checked before it was handled)
+            self._check(discord_spec.response_errors, request.method, path, response.status, answer)
         if self.traffic_path:
             line = {
                 "method": request.method,
@@ -1364,8 +1369,31 @@ class FakeDiscord:
         await self._notify()
         return web.Response(status=204)
 
+    async def _read_body(self, request: web.Request) -> tuple[dict, dict[int, FakeAttachment]]:
+        """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts; a body Discord's
+        spec does not allow is answered 400 50035 Invalid Form Body, like Discord does."""
+        payload, files = await self._parse_body(request)
+        if BODY_KEY in request:
+            await self._check_request(request, payload)
+        return payload, files
+
+    async def _check_request(self, request: web.Request, body: Any) -> None:
+        """Check a request body against Discord's spec (in the spec worker process; the answer
+        waits for it) and reject it as Discord would when it breaks the spec."""
+        if not self.check_spec:
+            return
+        path = request.path.removeprefix(f"/api/v{API_VERSION}")
+        loop = asyncio.get_running_loop()
+        found, errors = await loop.run_in_executor(
+            _spec_worker(), discord_spec.request_verdict, request.method, path, body
+        )
+        if found:
+            self.spec_violations += found
+            self.rejected.append(("Discord's spec: " + "; ".join(found), body))
+            raise FakeDiscordError(400, 50035, "Invalid Form Body", errors)
+
     @staticmethod
-    async def _read_body(request: web.Request) -> tuple[dict, dict[int, FakeAttachment]]:
+    async def _parse_body(request: web.Request) -> tuple[dict, dict[int, FakeAttachment]]:
         """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts."""
         files: dict[int, FakeAttachment] = {}
         if request.content_type.startswith("multipart/"):
@@ -1500,7 +1528,10 @@ class FakeDiscord:
         if problems:
             self.rejected.append((where + ": " + "; ".join(problems), payload))
             raise FakeDiscordError(
-                400, 50035, "Invalid Form Body", {"_errors": [{"message": p} for p in problems]}
+                400,
+                50035,
+                "Invalid Form Body",
+                {"_errors": [{"code": 50035, "message": p} for p in problems]},
             )
 
     def _new_message(
@@ -2092,20 +2123,37 @@ class FakeDiscord:
 
     def _check_interaction(self, payload: dict) -> None:
         """The gateway's INTERACTION_CREATE, as far as Discord's HTTP spec describes its parts:
-        the user, the member (with its user), the message a component belongs to, the channel."""
-        parts = [("UserResponse", payload.get("user")), ("MessageResponse", payload.get("message"))]
+        its type and context, the user, the member (with its user), the message a component
+        belongs to, the channel, the entitlements, and the users, roles and attachments its
+        data resolves (each part checked in the spec worker; see `spec_report`)."""
+        parts = [
+            ("InteractionTypes", payload["type"]),
+            ("InteractionContextType", payload.get("context")),
+            ("UserResponse", payload.get("user")),
+            ("MessageResponse", payload.get("message")),
+        ]
+        parts += [("EntitlementResponse", e) for e in payload.get("entitlements", ())]
         member = payload.get("member")
         if member is not None:
             parts += [("GuildMemberResponse", member), ("UserResponse", member.get("user"))]
         channel = payload.get("channel")
         if channel is not None:
-            kind = (
-                "PrivateChannelResponse"
-                if channel["type"] == CHANNEL_DM
-                else ("ThreadResponse" if "thread_metadata" in channel else "GuildChannelResponse")
-            )
-            parts.append((kind, channel))
+            parts.append((self._channel_schema(channel), channel))
+        resolved = payload.get("data", {}).get("resolved", {})
+        for key, schema in (
+            ("users", "UserResponse"),
+            ("roles", "GuildRoleResponse"),
+            ("attachments", "AttachmentResponse"),
+        ):
+            parts += [(schema, value) for value in resolved.get(key, {}).values()]
         self._check(discord_spec.parts_errors, "INTERACTION_CREATE", parts)
+
+    @staticmethod
+    def _channel_schema(channel: dict) -> str:
+        """The spec's schema of a channel payload: a DM, a thread, or a guild channel."""
+        if channel["type"] == CHANNEL_DM:
+            return "PrivateChannelResponse"
+        return "ThreadResponse" if "thread_metadata" in channel else "GuildChannelResponse"
 
     def _build_command_data(
         self,

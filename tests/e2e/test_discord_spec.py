@@ -5,7 +5,9 @@ can be logged."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import aiohttp
 import pytest
 
 from tests.e2e import discord_spec
@@ -91,19 +93,101 @@ async def test_a_game_through_the_fake_breaks_no_rule_of_the_spec_and_is_logged(
     assert not any(line["status"] >= 400 for line in lines)
 
 
-async def test_a_violation_is_recorded_for_the_fixture_to_fail_the_test() -> None:
+async def _call(fake: FakeDiscord, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """One request to the fake as the bot would make it: (status, JSON answer)."""
+    url = f"{fake.base_url}/api/v10{path}"
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, url, json=body, headers=headers) as response,
+    ):
+        return response.status, await response.json()
+
+
+async def test_a_bad_request_is_answered_400_50035_and_recorded_for_the_fixture() -> None:
     fake = FakeDiscord()
     await fake.start()
     try:
-        import aiohttp
-
-        async with aiohttp.ClientSession() as session:
-            url = f"{fake.base_url}/api/v10/channels/{fake.default_channel_id}/messages"
-            headers = {"Authorization": f"Bot {fake.token}"}
-            async with session.post(url, json={"content": 7}, headers=headers) as response:
-                assert response.status in (200, 400)
+        path = f"/channels/{fake.default_channel_id}/messages"
+        status, answer = await _call(fake, "POST", path, {"content": 7, "tts": "yes"})
+        ok_status, _ = await _call(fake, "POST", path, {"content": "fine"})
     finally:
         await fake.stop()
-    assert fake.spec_violations[0].startswith(
-        "POST /channels/{channel_id}/messages request $.content: 7 is not of type"
+    assert status == 400 and ok_status == 200
+    assert answer == {
+        "code": 50035,
+        "message": "Invalid Form Body",
+        "errors": {
+            "content": {
+                "_errors": [
+                    {
+                        "code": 50035,
+                        "message": "BASE_TYPE_INVALID: 7 is not of type 'string', 'null'",
+                    }
+                ]
+            },
+            "tts": {
+                "_errors": [
+                    {
+                        "code": 50035,
+                        "message": "BASE_TYPE_INVALID: 'yes' is not of type 'boolean', 'null'",
+                    }
+                ]
+            },
+        },
+    }
+    assert fake.spec_violations == [
+        "POST /channels/{channel_id}/messages request $.content: 7 is not of type 'string', 'null'",
+        "POST /channels/{channel_id}/messages request $.tts: 'yes' is not of type 'boolean', 'null'",
+    ]
+    assert [m.content for m in fake.messages(fake.default_channel_id)] == ["fine"]
+
+
+async def test_a_bad_response_of_the_fake_is_recorded_for_the_fixture() -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        del fake.bot_user["flags"]  # as the fake answered users before issue 13
+        status, answer = await _call(fake, "GET", "/users/@me")
+        missing_status, _ = await _call(fake, "GET", "/channels/404")
+    finally:
+        await fake.stop()
+    assert status == 200 and "flags" not in answer and missing_status == 404
+    assert fake.spec_violations == ["GET /users/@me 200 response $: 'flags' is a required property"]
+
+
+def test_error_answers_are_checked_against_the_specs_shared_error_response() -> None:
+    errors = discord_spec.response_errors(
+        "GET", "/channels/1", 404, {"code": 10003, "message": "Unknown Channel"}
     )
+    assert errors == []
+    bad = {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": [{"message": "x"}]}}
+    (error,) = discord_spec.response_errors("POST", "/channels/1/messages", 400, bad)
+    assert error.startswith("POST /channels/{channel_id}/messages 400 response $.errors")
+
+
+async def test_interaction_payloads_are_checked_part_by_part() -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    alice = fake.add_user("alice")
+    payload = {
+        "type": 9,  # no such interaction type
+        "context": 0,
+        "user": alice,
+        "entitlements": [],
+        "data": {"resolved": {"roles": {"5": {"id": "5", "name": "mods"}}}},
+    }
+    try:
+        fake._check_interaction(payload)
+        found = await fake.spec_report()
+    finally:
+        await fake.stop()
+    assert (
+        found[0]
+        == "INTERACTION_CREATE InteractionTypes $: 9 is not valid under any of the given schemas"
+    )
+    roles = found[1:]  # the role lacks most of its fields: the first few are reported
+    assert len(roles) == discord_spec.MAX_ERRORS
+    assert "INTERACTION_CREATE GuildRoleResponse $: 'permissions' is a required property" in roles
+    assert all(r.startswith("INTERACTION_CREATE GuildRoleResponse $: '") for r in roles)
+    assert discord_spec.schema_errors("UserResponse", alice) == []
