@@ -3,6 +3,7 @@ persistent components together, syncs the slash commands and runs background upk
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from datetime import timedelta
@@ -11,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from . import texts
+from . import pictures, texts
 from .config import Settings, fixed_seed_from_env
 from .games import GameService
 from .replies import ephemeral
@@ -159,3 +160,4 @@ class PhotosynthesisBot(commands.Bot):
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()
+        await asyncio.to_thread(pictures.shutdown)
