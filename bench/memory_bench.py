@@ -37,7 +37,7 @@ def tables(games: GameService) -> dict[str, int]:
     return {
         "states": len(games._states),
         "last_typed": len(games._last_typed),
-        "locks": len(games._locks) if hasattr(games, "_locks") else 0,
+        "locks": len(getattr(games.storage, "_game_locks", ())),
     }
 
 

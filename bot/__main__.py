@@ -19,9 +19,9 @@ log = logging.getLogger("bot")
 
 async def run(settings: Settings) -> None:
     """Run until disconnected or until SIGTERM/SIGINT asks for a graceful shutdown."""
-    from .app import PhotosynthesisBot
+    from .app import create_bot
 
-    bot = PhotosynthesisBot(settings)
+    bot = create_bot(settings)
     loop = asyncio.get_running_loop()
 
     def stop(signame: str) -> None:

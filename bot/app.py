@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 from datetime import timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,9 +15,10 @@ from discord.ext import commands, tasks
 
 from . import pictures, texts
 from .config import Settings, fixed_seed_from_env
+from .databases import open_storage
 from .games import GameService
 from .replies import ephemeral
-from .storage import Storage, open_storage
+from .storage import Storage
 from .views import PERSISTENT_ITEMS, unknown_component
 
 log = logging.getLogger(__name__)
@@ -44,7 +46,14 @@ class PhotosynthesisBot(commands.Bot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards = {
+                "shard_count": settings.shard_count,
+                "shard_ids": list(settings.shard_ids or ()),
+            }
         super().__init__(
+            **shards,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -52,10 +61,18 @@ class PhotosynthesisBot(commands.Bot):
         )
         self.settings = settings
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of a guild, `(guild_id >> 22) % SHARD_COUNT`
+        (always without shards). Start-up redraws and upkeep leave the others' games alone."""
+        count = self.settings.shard_count
+        if count is None or guild_id is None:
+            return True
+        return (guild_id >> 22) % count in (self.settings.shard_ids or range(count))
+
     async def setup_hook(self) -> None:
         """Open storage, load the cogs, register the persistent components, sync the
         commands and start the background upkeep (runs once, before connecting)."""
-        self.storage = await open_storage(self.settings.database_path)
+        self.storage = await open_storage(self.settings.database_url, self.settings.database_path)
         seed = fixed_seed_from_env()
         if seed is not None:
             log.warning(
@@ -68,7 +85,7 @@ class PhotosynthesisBot(commands.Bot):
         self.tree.error(self.on_app_command_error)
         await self.sync_commands()
         self.upkeep.start()
-        log.info("setup done", extra={"database": self.settings.database_path})
+        log.info("setup done", extra={"database": self.storage.dialect})
 
     async def sync_commands(self) -> None:
         """Sync the slash commands: to the development guild when DEV_GUILD_ID is set
@@ -137,6 +154,8 @@ class PhotosynthesisBot(commands.Bot):
     async def _resume_automa(self) -> None:
         play = self.get_cog("Play")
         for game in await self.storage.games_with_status("active"):
+            if not self.serves(game.guild_id):  # another process's shard
+                continue
             try:
                 if await self.games.resume_automa(game.id) is not None:
                     log.info("automa resumed", extra={"game_id": game.id})
@@ -161,3 +180,16 @@ class PhotosynthesisBot(commands.Bot):
         if storage is not None:
             await storage.close()
         await asyncio.to_thread(pictures.shutdown)
+
+
+class ShardedPhotosynthesisBot(PhotosynthesisBot, commands.AutoShardedBot):
+    """The bot running the shards SHARD_IDS of SHARD_COUNT (discord.py's sharded client): one of
+    several processes sharing a PostgreSQL database. Each guild's events reach the process
+    running its shard `(guild_id >> 22) % SHARD_COUNT`."""
+
+
+def create_bot(settings: Settings) -> PhotosynthesisBot:
+    """The bot for these settings: sharded when SHARD_COUNT is set."""
+    if settings.shard_count is None:
+        return PhotosynthesisBot(settings)
+    return ShardedPhotosynthesisBot(settings)

@@ -26,11 +26,18 @@ class Settings:
     database_path: str = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    #: DATABASE_URL: `sqlite:///path` or `postgresql://...`; None: the SQLite file database_path.
+    database_url: str | None = None
+    #: SHARD_COUNT and SHARD_IDS: the shards this process runs (None: one process, every guild).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a log line
         return (
             f"Settings(token=<{len(self.token)} chars>, database_path={self.database_path!r}, "
-            f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r})"
+            f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
+            f"database_url={_hide_password(self.database_url)!r}, "
+            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
         )
 
     @property
@@ -58,9 +65,54 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     log_level = (env.get("LOG_LEVEL", "").strip() or "INFO").upper()
     if log_level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
+    database_url = env.get("DATABASE_URL", "").strip() or None
+    if database_url is not None and not database_url.startswith(
+        ("sqlite:///", "postgresql://", "postgres://")
+    ):
+        raise ConfigError("DATABASE_URL must start with sqlite:/// or postgresql://.")
+    shard_count, shard_ids = _shards(env)
     return Settings(
-        token=token, database_path=database_path, dev_guild_id=dev_guild_id, log_level=log_level
+        token=token,
+        database_path=database_path,
+        dev_guild_id=dev_guild_id,
+        log_level=log_level,
+        database_url=database_url,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
+
+
+def _hide_password(url: str | None) -> str | None:
+    """The URL with its password (if any) replaced by stars."""
+    if url is None or "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    credentials, host = rest.rsplit("@", 1)
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT (how many shards in all) and SHARD_IDS (this process's, comma-separated;
+    default: all of them)."""
+    raw_count = env.get("SHARD_COUNT", "").strip()
+    raw_ids = env.get("SHARD_IDS", "").strip()
+    if not raw_count:
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards there are in all).")
+        return None, None
+    if not raw_count.isdigit() or int(raw_count) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a positive number, not {raw_count!r}.")
+    count = int(raw_count)
+    if not raw_ids:
+        return count, tuple(range(count))
+    parts = [p.strip() for p in raw_ids.split(",")]
+    if not all(p.isdigit() and int(p) < count for p in parts):
+        raise ConfigError(
+            f"SHARD_IDS must be shard numbers from 0 to {count - 1}, comma-separated,"
+            f" not {raw_ids!r}."
+        )
+    return count, tuple(sorted({int(p) for p in parts}))
 
 
 #: TESTS ONLY: every new game gets this seed instead of a random one (`fixed_seed_from_env`).

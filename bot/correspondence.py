@@ -166,21 +166,8 @@ class Correspondence:
 
     async def my_games(self, guild_id: int, user_id: int) -> list[tuple[GameRow, Any]]:
         """The player's active games in a server, with their states, oldest first."""
-        async with (
-            self.games.storage.reading() as conn,
-            conn.execute(
-                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE g.status ="
-                " 'active' AND g.guild_id = ? AND s.user_id = ? ORDER BY g.id",
-                (guild_id, user_id),
-            ) as cur,
-        ):
-            ids = [row[0] for row in await cur.fetchall()]
-        found = []
-        for game_id in ids:
-            game = await self.games.get_game(game_id)
-            if game is not None and game.status == "active":
-                found.append((game, await self.games.state(game)))
-        return found
+        games = await self.games.storage.games_of_user(guild_id, user_id, "active")
+        return [(game, await self.games.state(game)) for game in games]
 
     # --- fired jobs ---
 

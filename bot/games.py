@@ -249,7 +249,6 @@ class GameService:
         seed_source: Callable[[], int] | None = None,
     ) -> None:
         self.storage = storage
-        self._locks = KeyedLocks()
         self._channel_locks = KeyedLocks()
         self._states: dict[int, tuple[int, int, Any]] = {}  # game id -> (version, ply, state)
         #: game id -> (user id, actions, version after) of its last typed command's commit
@@ -267,7 +266,7 @@ class GameService:
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The lock every change to this game runs under (`async with service.lock(id):`)."""
-        return self._locks.hold(game_id)
+        return self.storage.lock(game_id)
 
     # --- reading ---
 

@@ -7,6 +7,10 @@ scheduler), hands it to the handler, and stores the handler's outcome. Then it s
 next due time, or until poked because a job was added (`poke`). After downtime the first pass
 claims everything that came due meanwhile, oldest first.
 
+Several processes may share one PostgreSQL database: each claims due jobs with ``FOR UPDATE
+SKIP LOCKED`` under its own process id, hands out again only the unfinished jobs of processes
+that are gone (at start and at every pass), and wakes at least every `SHARED_POLL` seconds.
+
 Each job is tied to one turn of one game (`bot.timers`): the handler checks that the turn is still
 being played, so a job whose turn is over does nothing (outcome ``void``). That makes every job
 safe to run again:
@@ -30,10 +34,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
 
 from .clock import Clock
+from .storage import Job, Storage
+
+__all__ = ["Job", "JobStore", "Scheduler"]
 
 log = logging.getLogger(__name__)
 
@@ -47,120 +52,45 @@ MAX_ATTEMPTS = 5
 PENDING = "pending notice: "
 #: Pause after an unexpected error in the loop itself (not in a handler).
 ERROR_BACKOFF = 5.0
-
-
-@dataclass(frozen=True)
-class Job:
-    """One scheduled job: `kind` for the seat `seat` in the turn `turn` of a game."""
-
-    id: int
-    game_id: int
-    turn: str  # engine.turn_id
-    kind: str
-    seat: int
-    user_id: int | None
-    due_at: float
-    fired_at: float | None = None
-    outcome: str | None = None
-    attempts: int = 0  # how many times its handler failed before
-
-    @classmethod
-    def from_row(cls, row: Any) -> Job:
-        return cls(
-            id=row["id"],
-            game_id=row["game_id"],
-            turn=row["turn"],
-            kind=row["kind"],
-            seat=row["seat"],
-            user_id=row["user_id"],
-            due_at=row["due_at"],
-            fired_at=row["fired_at"],
-            outcome=row["outcome"],
-            attempts=row["attempts"],
-        )
+#: With several processes on one database (PostgreSQL), the longest sleep between passes: a job
+#: planned by another process, or left by one that died, is picked up within this time.
+SHARED_POLL = 30.0
 
 
 class JobStore:
-    """The scheduler's view of `timer_jobs` (on a `SQLiteStorage`'s connection)."""
+    """The scheduler's view of the timer jobs (`Storage`'s job queries)."""
 
-    def __init__(self, storage: Any) -> None:
+    def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
     async def claim_due(self, now: float, limit: int = 100) -> list[Job]:
         """Claim up to `limit` jobs due at `now`, oldest first, in one transaction."""
-        claimed = []
-        async with self.storage.transaction() as conn:
-            async with conn.execute(
-                "SELECT * FROM timer_jobs WHERE fired_at IS NULL AND due_at <= ?"
-                " ORDER BY due_at, id LIMIT ?",
-                (now, limit),
-            ) as cur:
-                rows = await cur.fetchall()
-            for row in rows:
-                cur = await conn.execute(
-                    "UPDATE timer_jobs SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
-                    (now, row["id"]),
-                )
-                if cur.rowcount == 1:
-                    claimed.append(Job.from_row(row))
-        return claimed
+        return await self.storage.claim_due_jobs(now, limit)
 
     async def finish(self, job_id: int, outcome: str) -> None:
         """Record what firing a claimed job did."""
-        async with self.storage.transaction() as conn:
-            await conn.execute(
-                "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
-            )
+        await self.storage.finish_job(job_id, outcome)
 
     async def next_due(self) -> float | None:
         """The due time of the earliest unfired job, or None."""
-        async with (
-            self.storage.reading() as conn,
-            conn.execute("SELECT MIN(due_at) FROM timer_jobs WHERE fired_at IS NULL") as cur,
-        ):
-            row = await cur.fetchone()
-        return None if row is None or row[0] is None else float(row[0])
+        return await self.storage.next_due()
 
     async def requeue_unfinished(self) -> int:
-        """Hand out again the jobs claimed but never finished, and those with a notice still
-        to post (a crash in between; see the module docstring)."""
-        async with self.storage.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE timer_jobs SET fired_at = NULL WHERE fired_at IS NOT NULL"
-                " AND (outcome IS NULL OR substr(outcome, 1, ?) = ?)",
-                (len(PENDING), PENDING),
-            )
-            return cur.rowcount
+        """Hand out again the jobs claimed (by a process now gone) but never finished, and
+        those with a notice still to post (a crash in between; see the module docstring)."""
+        return await self.storage.requeue_unfinished_jobs(PENDING)
 
     async def prune_finished(self) -> int:
-        """Delete the jobs that can never matter again: fired, finished with no notice still
-        to post, of a game no longer in its lobby or in play. Returns how many went."""
-        async with self.storage.transaction() as conn:
-            cur = await conn.execute(
-                "DELETE FROM timer_jobs WHERE fired_at IS NOT NULL AND outcome IS NOT NULL"
-                " AND substr(outcome, 1, ?) != ?"
-                " AND game_id IN (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
-                (len(PENDING), PENDING),
-            )
-            return cur.rowcount
+        """Delete the jobs that can never matter again (see `Storage.prune_finished_jobs`)."""
+        return await self.storage.prune_finished_jobs(PENDING)
 
     async def retry(self, job_id: int, due_at: float) -> None:
         """Plan a job whose handler failed again, at `due_at`."""
-        async with self.storage.transaction() as conn:
-            await conn.execute(
-                "UPDATE timer_jobs SET fired_at = NULL, outcome = NULL, due_at = ?,"
-                " attempts = attempts + 1 WHERE id = ?",
-                (due_at, job_id),
-            )
+        await self.storage.retry_job(job_id, due_at)
 
     async def jobs(self, game_id: int | None = None) -> list[Job]:
         """Every job (of one game), in id order (for tests and inspection)."""
-        where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
-        async with (
-            self.storage.reading() as conn,
-            conn.execute(f"SELECT * FROM timer_jobs {where} ORDER BY id", params) as cur,
-        ):
-            return [Job.from_row(r) for r in await cur.fetchall()]
+        return await self.storage.timer_jobs(game_id)
 
 
 Handler = Callable[[Job], Awaitable[str]]
@@ -180,11 +110,16 @@ class Scheduler:
         *,
         batch: int = 100,
         concurrency: int = 8,
+        poll: float | None = None,
     ) -> None:
+        """`poll`: the longest sleep between passes, for a database shared by several processes
+        (`SHARED_POLL`); each pass then also hands out again the unfinished jobs of processes
+        that died. None: one process plans every job itself and is poked."""
         self.store = store
         self.clock = clock
         self.handler = handler
         self.batch = batch
+        self.poll = poll
         self._wake = asyncio.Event()
         self._limit = asyncio.Semaphore(concurrency)
         self._task: asyncio.Task[None] | None = None
@@ -252,6 +187,8 @@ class Scheduler:
         while True:
             self._wake.clear()  # before reading: a poke from now on is not lost
             try:
+                if self.poll is not None and await self.store.requeue_unfinished():
+                    log.warning("jobs of a process that died handed out again")
                 if await self.run_due():
                     continue
                 next_due = await self.store.next_due()
@@ -259,4 +196,7 @@ class Scheduler:
                 log.exception("scheduler pass failed")
                 await asyncio.sleep(ERROR_BACKOFF)
                 continue
+            if self.poll is not None:
+                limit = self.clock.now() + self.poll
+                next_due = limit if next_due is None else min(next_due, limit)
             await self.clock.sleep_until(next_due, self._wake)

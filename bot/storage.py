@@ -1,11 +1,14 @@
-"""Persistent storage: games, seats, the action log, message ids, user preferences.
+"""Persistent storage: games, seats, the action log, message ids, user preferences, turn clocks
+and timer jobs. Every query of the bot lives here.
 
 The action log is the source of truth: a started game is its engine config, its seed and one row
 per applied action; `bot.games` rebuilds the state by replaying it. Snapshots are only a cache.
 
-`Storage` is the small async interface the rest of the bot uses; `SQLiteStorage` implements it
-with aiosqlite (WAL journal, foreign keys on, a schema version with forward migrations). A
-PostgreSQL module would implement the same protocol.
+`Storage` is the async interface the rest of the bot uses. `SQLStorage` writes every query once
+(with `?` placeholders) over a small driver interface; `SQLiteStorage` (aiosqlite, the default:
+WAL journal, foreign keys on) and `bot.storage_postgres.PostgresStorage` (asyncpg, for several
+bot processes sharing one database) are the two drivers. Both migrate from one numbered list
+(`MIGRATIONS`). `bot.databases.open_storage` picks one from the configuration (`database_url`).
 """
 
 from __future__ import annotations
@@ -14,13 +17,15 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import aiosqlite
+
+from .locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +54,10 @@ class UnreadableGame(StorageError):
         super().__init__(f"game {game_id} cannot be loaded: {reason}")
         self.game_id = game_id
         self.reason = reason
+
+
+class DatabaseUrlError(StorageError, ValueError):
+    """A DATABASE_URL this bot cannot use."""
 
 
 class VersionConflict(StorageError):
@@ -111,10 +120,63 @@ class ActionRow:
     created_at: str
 
 
+@dataclass(frozen=True)
+class Job:
+    """One scheduled job (`bot.scheduler`): `kind` for the seat `seat` in the turn `turn` of a
+    game."""
+
+    id: int
+    game_id: int
+    turn: str  # engine.turn_id
+    kind: str
+    seat: int
+    user_id: int | None
+    due_at: float
+    fired_at: float | None = None
+    outcome: str | None = None
+    attempts: int = 0  # how many times its handler failed before
+
+    @classmethod
+    def from_row(cls, row: Any) -> Job:
+        return cls(
+            id=row["id"],
+            game_id=row["game_id"],
+            turn=row["turn"],
+            kind=row["kind"],
+            seat=row["seat"],
+            user_id=row["user_id"],
+            due_at=row["due_at"],
+            fired_at=row["fired_at"],
+            outcome=row["outcome"],
+            attempts=row["attempts"],
+        )
+
+
+#: The columns of a turn clock (`bot.timers.TurnClock`), in the order `write_turn_clock` takes.
+CLOCK_COLUMNS = (
+    "game_id",
+    "version",
+    "turn",
+    "seat",
+    "user_id",
+    "started_at",
+    "paused_at",
+    "paused_total",
+)
+
+
 class Storage(Protocol):
     """What the bot needs from a database. Every method is one atomic step."""
 
+    #: Whether several bot processes may share this database (PostgreSQL).
+    shared: bool
+
     async def close(self) -> None: ...
+
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """The lock every change to one game runs under: an asyncio lock on SQLite (one
+        process), a database lock on PostgreSQL (every process)."""
+        ...
 
     async def create_game(
         self,
@@ -134,6 +196,8 @@ class Storage(Protocol):
     async def latest_started_game(self, channel_id: int) -> GameRow | None: ...
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]: ...
+
+    async def games_of_user(self, guild_id: int, user_id: int, status: str) -> list[GameRow]: ...
 
     async def quarantine(self, game_id: int, reason: str) -> None: ...
 
@@ -169,6 +233,38 @@ class Storage(Protocol):
 
     async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None: ...
 
+    # turn clocks (`bot.timers`)
+
+    async def turn_clock(self, game_id: int) -> Mapping[str, Any] | None: ...
+
+    async def clocks_of_user(self, user_id: int) -> list[Mapping[str, Any]]: ...
+
+    async def write_turn_clock(
+        self, clock: Sequence[Any], jobs: Sequence[tuple[str, float]], replaced_outcome: str
+    ) -> None: ...
+
+    async def clear_turn_clock(self, game_id: int) -> None: ...
+
+    async def set_turn_clock_version(self, game_id: int, version: int) -> None: ...
+
+    async def clear_ended_clocks(self) -> None: ...
+
+    # timer jobs (`bot.scheduler`)
+
+    async def claim_due_jobs(self, now: float, limit: int) -> list[Job]: ...
+
+    async def finish_job(self, job_id: int, outcome: str) -> None: ...
+
+    async def next_due(self) -> float | None: ...
+
+    async def requeue_unfinished_jobs(self, pending: str) -> int: ...
+
+    async def prune_finished_jobs(self, pending: str) -> int: ...
+
+    async def retry_job(self, job_id: int, due_at: float) -> None: ...
+
+    async def timer_jobs(self, game_id: int | None = None) -> list[Job]: ...
+
 
 # --- schema -------------------------------------------------------------------------------------
 
@@ -179,117 +275,161 @@ IN_CHANNEL = (
     " UNION SELECT game_id FROM messages WHERE kind = 'thread' AND channel_id = ?"
 )
 
+#: Column types per dialect, named in the migrations' DDL as {id}, {int} and {real}: Discord ids
+#: need 64 bits (PostgreSQL's INTEGER has 32; SQLite's has up to 64).
+DIALECT_TYPES = {
+    "sqlite": {"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "int": "INTEGER", "real": "REAL"},
+    "postgres": {
+        "id": "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+        "int": "BIGINT",
+        "real": "DOUBLE PRECISION",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema: DDL for both dialects (types as {id}, {int}, {real}) and
+    statements for SQLite only (data written by the bot before PostgreSQL existed)."""
+
+    both: tuple[str, ...]
+    sqlite_only: tuple[str, ...] = ()
+
+    def statements(self, dialect: str) -> tuple[str, ...]:
+        types = DIALECT_TYPES[dialect]
+        ddl = tuple(s.format(**types) for s in self.both)
+        return ddl + (self.sqlite_only if dialect == "sqlite" else ())
+
+
 #: Forward migrations: MIGRATIONS[i] brings the schema from version i to version i + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+MIGRATIONS: tuple[Migration, ...] = (
     # 1: games, seats, the action log, message ids.
-    (
-        """CREATE TABLE games (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            host_id INTEGER NOT NULL,
+    Migration(
+        (
+            """CREATE TABLE games (
+            id {id},
+            guild_id {int},
+            channel_id {int} NOT NULL,
+            host_id {int} NOT NULL,
             status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'over', 'abandoned', 'expired')),
             options TEXT NOT NULL,
             config TEXT,
-            seed INTEGER NOT NULL,
-            version INTEGER NOT NULL DEFAULT 0,
+            seed {int} NOT NULL,
+            version {int} NOT NULL DEFAULT 0,
             created_at TEXT NOT NULL,
             updated_at TEXT NOT NULL
         )""",
-        """CREATE UNIQUE INDEX games_one_live_per_channel
+            """CREATE UNIQUE INDEX games_one_live_per_channel
             ON games (channel_id) WHERE status IN ('lobby', 'active')""",
-        """CREATE TABLE seats (
-            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
+            """CREATE TABLE seats (
+            game_id {int} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            position {int} NOT NULL,
             kind TEXT NOT NULL CHECK (kind IN ('human', 'cynthia')),
-            user_id INTEGER,
+            user_id {int},
             name TEXT NOT NULL,
             PRIMARY KEY (game_id, position)
         )""",
-        """CREATE UNIQUE INDEX seats_one_per_user
+            """CREATE UNIQUE INDEX seats_one_per_user
             ON seats (game_id, user_id) WHERE user_id IS NOT NULL""",
-        """CREATE TABLE actions (
-            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-            ply INTEGER NOT NULL CHECK (ply >= 1),
+            """CREATE TABLE actions (
+            game_id {int} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            ply {int} NOT NULL CHECK (ply >= 1),
             notation TEXT NOT NULL,
-            seat INTEGER NOT NULL,
-            user_id INTEGER,
+            seat {int} NOT NULL,
+            user_id {int},
             created_at TEXT NOT NULL,
             PRIMARY KEY (game_id, ply)
         )""",
-        """CREATE TABLE messages (
-            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            """CREATE TABLE messages (
+            game_id {int} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             kind TEXT NOT NULL,
-            channel_id INTEGER NOT NULL,
-            message_id INTEGER NOT NULL,
+            channel_id {int} NOT NULL,
+            message_id {int} NOT NULL,
             PRIMARY KEY (game_id, kind)
         )""",
+        )
     ),
     # 2: the automa's explanation of each of its actions; user preferences.
-    (
-        "ALTER TABLE actions ADD COLUMN explanation TEXT",
-        """CREATE TABLE user_preferences (
-            user_id INTEGER PRIMARY KEY,
-            preferences TEXT NOT NULL DEFAULT '{}',
+    Migration(
+        (
+            "ALTER TABLE actions ADD COLUMN explanation TEXT",
+            """CREATE TABLE user_preferences (
+            user_id {int} PRIMARY KEY,
+            preferences TEXT NOT NULL DEFAULT '{{}}',
             updated_at TEXT NOT NULL
         )""",
+        )
     ),
     # 3: a state snapshot per game, a cache that spares replaying the whole log.
-    (
-        """CREATE TABLE snapshots (
-            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-            ply INTEGER NOT NULL,
+    Migration(
+        (
+            """CREATE TABLE snapshots (
+            game_id {int} PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            ply {int} NOT NULL,
             state TEXT NOT NULL
         )""",
+        )
     ),
     # 4: turn timers (bot.timers): the clock of each game's current turn, and the scheduler's
     # jobs (deadlines and reminders), each tied to one turn and fired at most once.
-    (
-        """CREATE TABLE turn_clocks (
-            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-            version INTEGER NOT NULL,
+    Migration(
+        (
+            """CREATE TABLE turn_clocks (
+            game_id {int} PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            version {int} NOT NULL,
             turn TEXT NOT NULL,
-            seat INTEGER NOT NULL,
-            user_id INTEGER,
-            started_at REAL NOT NULL,
-            paused_at REAL,
-            paused_total REAL NOT NULL DEFAULT 0
+            seat {int} NOT NULL,
+            user_id {int},
+            started_at {real} NOT NULL,
+            paused_at {real},
+            paused_total {real} NOT NULL DEFAULT 0
         )""",
-        """CREATE TABLE timer_jobs (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            """CREATE TABLE timer_jobs (
+            id {id},
+            game_id {int} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             turn TEXT NOT NULL,
             kind TEXT NOT NULL,
-            seat INTEGER NOT NULL,
-            user_id INTEGER,
-            due_at REAL NOT NULL,
-            fired_at REAL,
+            seat {int} NOT NULL,
+            user_id {int},
+            due_at {real} NOT NULL,
+            fired_at {real},
             outcome TEXT,
             UNIQUE (game_id, turn, kind)
         )""",
-        "CREATE INDEX timer_jobs_pending ON timer_jobs (due_at) WHERE fired_at IS NULL",
+            "CREATE INDEX timer_jobs_pending ON timer_jobs (due_at) WHERE fired_at IS NULL",
+        )
     ),
     # 5: how many times a job's handler failed (bot.scheduler plans a failed deadline again).
-    ("ALTER TABLE timer_jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",),
+    Migration(("ALTER TABLE timer_jobs ADD COLUMN attempts {int} NOT NULL DEFAULT 0",)),
     # 6: games that cannot be loaded, set aside with the reason (`UnreadableGame`).
-    (
-        """CREATE TABLE quarantined_games (
-            game_id INTEGER PRIMARY KEY,
+    Migration(
+        (
+            """CREATE TABLE quarantined_games (
+            game_id {int} PRIMARY KEY,
             reason TEXT NOT NULL,
             at TEXT NOT NULL
         )""",
-    ),  # 7: a turn is stored as `engine.turn_id` ("play:3:1", "setup:2:0"), no longer the JSON list
-    #    the bot used to build itself (["play", 3, null, 1], ["setup", 0, 2, 0]).
-    tuple(
-        f"""UPDATE {table} SET turn = CASE json_extract(turn, '$[0]')
+        )
+    ),
+    # 7: a turn is stored as `engine.turn_id` ("play:3:1", "setup:2:0"), no longer the JSON list
+    #    the bot used to build itself (["play", 3, null, 1], ["setup", 0, 2, 0]). Only SQLite
+    #    databases can hold the old form.
+    Migration(
+        (),
+        tuple(
+            f"""UPDATE {table} SET turn = CASE json_extract(turn, '$[0]')
             WHEN 'setup' THEN 'setup:' || json_extract(turn, '$[2]') || ':'
                 || json_extract(turn, '$[3]')
             ELSE json_extract(turn, '$[0]') || ':' || json_extract(turn, '$[1]') || ':'
                 || json_extract(turn, '$[3]')
             END
         WHERE json_valid(turn) AND json_type(turn) = 'array'"""
-        for table in ("turn_clocks", "timer_jobs")
+            for table in ("turn_clocks", "timer_jobs")
+        ),
     ),
+    # 8: which process claimed a job (several processes share a PostgreSQL database: a job
+    #    claimed by a process that died is handed out again, one still running keeps its own).
+    Migration(("ALTER TABLE timer_jobs ADD COLUMN claimed_by {int}",)),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -298,112 +438,105 @@ def _utcnow() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-class SQLiteStorage:
-    """`Storage` on one aiosqlite connection.
+def database_url(url: str | None, path: str | None = None) -> tuple[str, str]:
+    """`(dialect, where)` from DATABASE_URL (`sqlite:///path`, `postgresql://...`), else from
+    DATABASE_PATH (a SQLite file). Raises `DatabaseUrlError` for any other scheme."""
+    if not url:
+        return "sqlite", path or DEFAULT_PATH
+    if url.startswith("sqlite:///"):
+        rest = url[len("sqlite:///") :]
+        if not rest:
+            raise DatabaseUrlError("DATABASE_URL sqlite:/// needs a file path after the slashes.")
+        return "sqlite", rest
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgres", url
+    scheme = url.split(":", 1)[0]
+    raise DatabaseUrlError(
+        f"DATABASE_URL must start with sqlite:/// or postgresql://, not {scheme!r}."
+    )
 
-    aiosqlite runs every statement on one worker thread; an asyncio lock keeps one coroutine's
-    transaction from interleaving with another's.
+
+DEFAULT_PATH = "./photosynthesis.db"
+
+
+class Connection(Protocol):
+    """What `SQLStorage` needs of a driver's connection (`?` placeholders, rows by name)."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None: ...
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+
+class SQLStorage:
+    """Every query of `Storage`, written once over a driver (`_reading`, `_transaction`).
+
+    A driver subclass sets `dialect`, `integrity_errors` (the exceptions of a broken
+    constraint), `skip_locked` (appended to the claim of due jobs) and `orphaned_claim` (the
+    condition that a claimed job's process is gone), and implements `lock`.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], str] = _utcnow) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
+    dialect = "sqlite"
+    shared = False
+    integrity_errors: tuple[type[BaseException], ...] = ()
+    skip_locked = ""
+    #: A claimed job whose process is gone (SQLite: one process, so at start every claim is).
+    orphaned_claim = "1 = 1"
+    #: The id this process claims jobs with (`claimed_by`; None on SQLite).
+    owner: int | None = None
+
+    def __init__(self, clock: Callable[[], str] = _utcnow) -> None:
         self._clock = clock
 
-    # --- life cycle ---
+    # --- the driver ---
 
-    @classmethod
-    async def open(
-        cls,
-        path: str,
-        *,
-        migrate_to: int = SCHEMA_VERSION,
-        clock: Callable[[], str] = _utcnow,
-    ) -> SQLiteStorage:
-        """Open (creating if needed) the database at `path` and migrate it to `migrate_to`."""
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        storage = cls(conn, clock)
-        try:
-            await storage.migrate(migrate_to)
-            await storage.check_writable(path)
-        except BaseException:
-            await conn.close()
-            raise
-        return storage
+    def _reading(self) -> AbstractAsyncContextManager[Connection]:
+        raise NotImplementedError
 
-    async def check_writable(self, where: str) -> None:
-        """Raise `StorageUnwritable` unless a write goes through: SQLite opens a read-only file
-        without complaint, and a migrated database needs no write at start, so without this
-        probe the first player's click would be the first write to fail. The probe rewrites
-        the schema version inside a transaction it rolls back."""
-        try:
-            async with self._lock:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    version = await self.schema_version()
-                    await self._conn.execute(f"PRAGMA user_version = {version}")
-                finally:
-                    await self._conn.execute("ROLLBACK")
-        except sqlite3.OperationalError as exc:
-            raise StorageUnwritable(f"database {where} is not writable: {exc}") from exc
+    def _transaction(self) -> AbstractAsyncContextManager[Connection]:
+        raise NotImplementedError
 
-    async def close(self) -> None:
-        """Close the connection."""
-        await self._conn.close()
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """A write transaction (`?` placeholders), for migrations and tests."""
+        return self._transaction()
+
+    def reading(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection for reads (`?` placeholders), for tests."""
+        return self._reading()
+
+    async def _stored_version(self, conn: Connection) -> int:
+        raise NotImplementedError
+
+    async def _set_stored_version(self, conn: Connection, version: int) -> None:
+        raise NotImplementedError
+
+    # --- migrations ---
 
     async def schema_version(self) -> int:
-        """The schema version of the open database (`PRAGMA user_version`)."""
-        async with self._conn.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0])
+        """The schema version of the open database."""
+        async with self._reading() as conn:
+            return await self._stored_version(conn)
 
     async def migrate(self, target: int = SCHEMA_VERSION) -> int:
         """Apply the forward migrations up to `target`, each in its own transaction."""
         if not 0 <= target <= SCHEMA_VERSION:
             raise ValueError(f"unknown schema version {target}")
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise StorageError(
-                f"the database has schema version {current}, newer than this bot ({SCHEMA_VERSION})"
-            )
-        async with self._lock:
-            for version in range(current, target):
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in MIGRATIONS[version]:
-                        await self._conn.execute(statement)
-                    await self._conn.execute(f"PRAGMA user_version = {version + 1}")
-                except BaseException:
-                    await self._conn.execute("ROLLBACK")
-                    raise
-                await self._conn.execute("COMMIT")
-        return await self.schema_version()
-
-    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """A write transaction on the shared connection, for companion stores that keep their
-        own tables in this database (`bot.timers`)."""
-        return self._transaction()
-
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The shared connection for reads, under the storage lock (companion stores)."""
-        async with self._lock:
-            yield self._conn
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+        while True:
+            async with self._transaction() as conn:
+                current = await self._stored_version(conn)
+                if current > SCHEMA_VERSION:
+                    raise StorageError(
+                        f"the database has schema version {current},"
+                        f" newer than this bot ({SCHEMA_VERSION})"
+                    )
+                if current >= target:
+                    return current
+                for statement in MIGRATIONS[current].statements(self.dialect):
+                    await conn.execute(statement)
+                await self._set_stored_version(conn, current + 1)
 
     # --- games ---
 
@@ -421,21 +554,24 @@ class SQLiteStorage:
         now = self._clock()
         try:
             async with self._transaction() as conn:
-                cur = await conn.execute(
+                row = await conn.fetchrow(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, options, seed,"
-                    " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, 0, ?, ?)",
+                    " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, 0, ?, ?)"
+                    " RETURNING id",
                     (guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
                 )
-                game_id = cur.lastrowid
+                assert row is not None
+                game_id = row["id"]
                 await conn.execute(
                     "INSERT INTO seats (game_id, position, kind, user_id, name)"
                     " VALUES (?, 0, 'human', ?, ?)",
                     (game_id, host_id, host_name),
                 )
-                game = await self._fetch_game(conn, "id = ?", (game_id,))
-        except sqlite3.IntegrityError as exc:
+                (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
+        except self.integrity_errors as exc:
             raise ChannelBusy(str(exc)) from exc
-        assert game is not None
+        if isinstance(game, UnreadableGame):
+            raise game
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
@@ -457,48 +593,54 @@ class SQLiteStorage:
         )
 
     async def _read_game(self, where: str, params: Sequence[Any]) -> GameRow | None:
-        """One game (see `_fetch_game`); a damaged one is quarantined before it is raised."""
-        try:
-            async with self._lock:
-                return await self._fetch_game(self._conn, where, params)
-        except UnreadableGame as exc:
+        """One game; a damaged one is quarantined before it is raised."""
+        games = await self._read_games(where, params, one=True)
+        return games[0] if games else None
+
+    async def _read_games(
+        self, where: str, params: Sequence[Any], *, one: bool = False
+    ) -> list[GameRow]:
+        """The games matching `where`, oldest first, in two queries (games, then all their
+        seats). A damaged one is quarantined; when `one` game was asked for it is raised,
+        else the others are still served."""
+        async with self._reading() as conn:
+            found = await self._fetch_games(conn, where, params)
+        unreadable = [g for g in found if isinstance(g, UnreadableGame)]
+        for exc in unreadable:
             await self.quarantine(exc.game_id, exc.reason)
-            raise
+        if one and unreadable:
+            raise unreadable[0]
+        return [g for g in found if isinstance(g, GameRow)]
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         """Every game whose status is one of `statuses`, oldest first."""
         marks = ", ".join("?" for _ in statuses)
-        async with self._lock:
-            async with self._conn.execute(
-                f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses
-            ) as cur:
-                ids = [row["id"] for row in await cur.fetchall()]
-            games, unreadable = [], []
-            for i in ids:
-                try:
-                    games.append(await self._fetch_game(self._conn, "id = ?", (i,)))
-                except UnreadableGame as exc:
-                    unreadable.append(exc)
-        for exc in unreadable:  # the others are still served
-            await self.quarantine(exc.game_id, exc.reason)
-        return [g for g in games if g is not None]
+        return await self._read_games(f"status IN ({marks})", statuses)
+
+    async def games_of_user(self, guild_id: int, user_id: int, status: str) -> list[GameRow]:
+        """The games of a server with this status in which the user holds a seat, oldest
+        first."""
+        return await self._read_games(
+            "guild_id = ? AND status = ? AND id IN (SELECT game_id FROM seats WHERE user_id = ?)",
+            (guild_id, status, user_id),
+        )
 
     async def quarantine(self, game_id: int, reason: str) -> None:
         """Set a game that cannot be loaded aside: marked with its reason (once) and logged."""
-        async with self._lock:
-            cur = await self._conn.execute(
-                "INSERT OR IGNORE INTO quarantined_games (game_id, reason, at) VALUES (?, ?, ?)",
+        async with self._transaction() as conn:
+            added = await conn.execute(
+                "INSERT INTO quarantined_games (game_id, reason, at) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id) DO NOTHING",
                 (game_id, reason, _utcnow()),
             )
-            await self._conn.commit()
-        if cur.rowcount:
+        if added:
             log.error("game %d quarantined: %s", game_id, reason, extra={"game_id": game_id})
 
     async def quarantined(self) -> dict[int, str]:
         """The quarantined games and why each cannot be loaded."""
-        sql = "SELECT game_id, reason FROM quarantined_games"
-        async with self._lock, self._conn.execute(sql) as cur:
-            return {row["game_id"]: row["reason"] for row in await cur.fetchall()}
+        async with self._reading() as conn:
+            rows = await conn.fetch("SELECT game_id, reason FROM quarantined_games")
+        return {row["game_id"]: row["reason"] for row in rows}
 
     async def update_game(
         self,
@@ -524,28 +666,25 @@ class SQLiteStorage:
 
         Raises `VersionConflict` when the stored version is not `expected_version`.
         """
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
         now = self._clock()
+        sets, params = ["version = version + 1", "updated_at = ?"], [now]
+        for column, value in (
+            ("options", None if options is None else json.dumps(options)),
+            ("config", None if config is None else json.dumps(config)),
+            ("status", status),
+            ("host_id", host_id),
+        ):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
         async with self._transaction() as conn:
-            sets, params = ["version = version + 1", "updated_at = ?"], [now]
-            if options is not None:
-                sets.append("options = ?")
-                params.append(json.dumps(options))
-            if config is not None:
-                sets.append("config = ?")
-                params.append(json.dumps(config))
-            if status is not None:
-                if status not in STATUSES:
-                    raise ValueError(f"unknown status {status!r}")
-                sets.append("status = ?")
-                params.append(status)
-            if host_id is not None:
-                sets.append("host_id = ?")
-                params.append(host_id)
-            cur = await conn.execute(
+            changed = await conn.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
                 (*params, game_id, expected_version),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise VersionConflict(f"game {game_id} is not at version {expected_version}")
             if seats is not None:
                 await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
@@ -579,60 +718,39 @@ class SQLiteStorage:
                 await conn.execute(
                     "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
                 )
-            game = await self._fetch_game(conn, "id = ?", (game_id,))
-        assert game is not None
+            (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
+        if isinstance(game, UnreadableGame):
+            raise game
         return game
 
-    async def _fetch_game(
-        self, conn: aiosqlite.Connection, where: str, params: Iterable[Any]
-    ) -> GameRow | None:
-        async with conn.execute(f"SELECT * FROM games WHERE {where}", tuple(params)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        async with conn.execute(
-            "SELECT position, kind, user_id, name FROM seats WHERE game_id = ? ORDER BY position",
-            (row["id"],),
-        ) as cur:
-            seats = tuple(
-                SeatRow(r["position"], r["kind"], r["user_id"], r["name"])
-                for r in await cur.fetchall()
-            )
-        try:
-            options = json.loads(row["options"])
-            config = json.loads(row["config"]) if row["config"] is not None else None
-        except (TypeError, ValueError) as exc:
-            raise UnreadableGame(row["id"], f"its stored row does not read ({exc})") from None
-        if not isinstance(options, dict) or not isinstance(config, dict | None):
-            raise UnreadableGame(row["id"], "its stored options or config are not objects")
-        return GameRow(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            host_id=row["host_id"],
-            status=row["status"],
-            options=options,
-            config=config,
-            seed=row["seed"],
-            version=row["version"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            seats=seats,
-        )
+    async def _fetch_games(
+        self, conn: Connection, where: str, params: Sequence[Any]
+    ) -> list[GameRow | UnreadableGame]:
+        """The games matching `where` with their seats, in two queries; a row that does not
+        read comes back as its `UnreadableGame`."""
+        rows = await conn.fetch(f"SELECT * FROM games WHERE {where} ORDER BY id", tuple(params))
+        if not rows:
+            return []
+        seats: dict[int, list[SeatRow]] = {row["id"]: [] for row in rows}
+        marks = ", ".join("?" for _ in seats)
+        for r in await conn.fetch(
+            "SELECT game_id, position, kind, user_id, name FROM seats"
+            f" WHERE game_id IN ({marks}) ORDER BY game_id, position",
+            tuple(seats),
+        ):
+            seats[r["game_id"]].append(SeatRow(r["position"], r["kind"], r["user_id"], r["name"]))
+        return [_game_row(row, tuple(seats[row["id"]])) for row in rows]
 
     # --- the action log ---
 
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
         """The logged actions of a game with ply > `after_ply`, in order."""
-        async with (
-            self._lock,
-            self._conn.execute(
+        async with self._reading() as conn:
+            rows = await conn.fetch(
                 "SELECT ply, notation, seat, user_id, explanation, created_at FROM actions"
                 " WHERE game_id = ? AND ply > ? ORDER BY ply",
                 (game_id, after_ply),
-            ) as cur,
-        ):
-            rows = await cur.fetchall()
+            )
         return [
             ActionRow(
                 r["ply"], r["notation"], r["seat"], r["user_id"], r["explanation"], r["created_at"]
@@ -642,13 +760,10 @@ class SQLiteStorage:
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
         """The cached state snapshot of a game as `(ply, state dict)`, or None."""
-        async with (
-            self._lock,
-            self._conn.execute(
+        async with self._reading() as conn:
+            row = await conn.fetchrow(
                 "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)
-            ) as cur,
-        ):
-            row = await cur.fetchone()
+            )
         return None if row is None else (row["ply"], json.loads(row["state"]))
 
     # --- messages ---
@@ -665,27 +780,21 @@ class SQLiteStorage:
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """`(channel_id, message_id)` of a game's message of some kind, or None."""
-        async with (
-            self._lock,
-            self._conn.execute(
+        async with self._reading() as conn:
+            row = await conn.fetchrow(
                 "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND kind = ?",
                 (game_id, kind),
-            ) as cur,
-        ):
-            row = await cur.fetchone()
+            )
         return None if row is None else (row["channel_id"], row["message_id"])
 
     # --- user preferences ---
 
     async def preferences(self, user_id: int) -> dict[str, Any]:
         """A user's stored preferences (empty when none)."""
-        async with (
-            self._lock,
-            self._conn.execute(
+        async with self._reading() as conn:
+            row = await conn.fetchrow(
                 "SELECT preferences FROM user_preferences WHERE user_id = ?", (user_id,)
-            ) as cur,
-        ):
-            row = await cur.fetchone()
+            )
         return {} if row is None else json.loads(row["preferences"])
 
     async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None:
@@ -698,7 +807,273 @@ class SQLiteStorage:
                 (user_id, json.dumps(preferences), self._clock()),
             )
 
+    # --- turn clocks (bot.timers) ---
 
-async def open_storage(path: str) -> Storage:
-    """Open the configured storage (SQLite at `path`), migrated to the current schema."""
-    return await SQLiteStorage.open(path)
+    async def turn_clock(self, game_id: int) -> Mapping[str, Any] | None:
+        """The clock row of a game's current turn (`CLOCK_COLUMNS`), if planned."""
+        async with self._reading() as conn:
+            return await conn.fetchrow("SELECT * FROM turn_clocks WHERE game_id = ?", (game_id,))
+
+    async def clocks_of_user(self, user_id: int) -> list[Mapping[str, Any]]:
+        """The clock rows of every turn a player holds now (in games still being played)."""
+        async with self._reading() as conn:
+            return await conn.fetch(
+                "SELECT c.* FROM turn_clocks c JOIN games g ON g.id = c.game_id"
+                " WHERE c.user_id = ? AND g.status = 'active' ORDER BY c.game_id",
+                (user_id,),
+            )
+
+    async def write_turn_clock(
+        self, clock: Sequence[Any], jobs: Sequence[tuple[str, float]], replaced_outcome: str
+    ) -> None:
+        """Store a turn's clock (values in `CLOCK_COLUMNS` order) and plan its jobs (kind,
+        due_at) in one transaction: the unfired jobs of the game, and the fired ones whose
+        outcome is `replaced_outcome`, are replaced; a job of the same turn and kind that
+        already fired is kept."""
+        row = dict(zip(CLOCK_COLUMNS, clock, strict=True))
+        columns = ", ".join(CLOCK_COLUMNS)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in CLOCK_COLUMNS[1:])
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"INSERT INTO turn_clocks ({columns}) VALUES ({', '.join('?' for _ in row)})"
+                f" ON CONFLICT (game_id) DO UPDATE SET {updates}",
+                tuple(row.values()),
+            )
+            await conn.execute(
+                "DELETE FROM timer_jobs WHERE game_id = ? AND (fired_at IS NULL OR outcome = ?)",
+                (row["game_id"], replaced_outcome),
+            )
+            await conn.executemany(
+                "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, kind) DO NOTHING",
+                [
+                    (row["game_id"], row["turn"], kind, row["seat"], row["user_id"], due)
+                    for kind, due in jobs
+                ],
+            )
+
+    async def clear_turn_clock(self, game_id: int) -> None:
+        """Remove a game's clock and its unfired jobs."""
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
+            await conn.execute(
+                "DELETE FROM timer_jobs WHERE game_id = ? AND fired_at IS NULL", (game_id,)
+            )
+
+    async def set_turn_clock_version(self, game_id: int, version: int) -> None:
+        """Mark a game's clock as up to date with the game's version."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (version, game_id)
+            )
+
+    async def clear_ended_clocks(self) -> None:
+        """Remove the clocks and unfired jobs of every game no longer being played."""
+        ended = "SELECT id FROM games WHERE status != 'active'"
+        async with self._transaction() as conn:
+            await conn.execute(f"DELETE FROM turn_clocks WHERE game_id IN ({ended})")
+            await conn.execute(
+                f"DELETE FROM timer_jobs WHERE fired_at IS NULL AND game_id IN ({ended})"
+            )
+
+    # --- timer jobs (bot.scheduler) ---
+
+    async def claim_due_jobs(self, now: float, limit: int) -> list[Job]:
+        """Claim up to `limit` jobs due at `now`, oldest first, in one statement: a job is
+        claimed once, by one process (PostgreSQL: rows another process is claiming are
+        skipped, not waited for)."""
+        async with self._transaction() as conn:
+            rows = await conn.fetch(
+                "UPDATE timer_jobs SET fired_at = ?, claimed_by = ? WHERE id IN ("
+                "SELECT id FROM timer_jobs WHERE fired_at IS NULL AND due_at <= ?"
+                f" ORDER BY due_at, id LIMIT ?{self.skip_locked}) RETURNING *",
+                (now, self.owner, now, limit),
+            )
+        return sorted((Job.from_row(r) for r in rows), key=lambda j: (j.due_at, j.id))
+
+    async def finish_job(self, job_id: int, outcome: str) -> None:
+        """Record what firing a claimed job did."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
+            )
+
+    async def next_due(self) -> float | None:
+        """The due time of the earliest unfired job, or None."""
+        async with self._reading() as conn:
+            row = await conn.fetchrow(
+                "SELECT MIN(due_at) AS due FROM timer_jobs WHERE fired_at IS NULL"
+            )
+        return None if row is None or row["due"] is None else float(row["due"])
+
+    async def requeue_unfinished_jobs(self, pending: str) -> int:
+        """Hand out again the jobs claimed by a process that is gone and never finished, and
+        those with a notice still to post (outcome starting with `pending`)."""
+        async with self._transaction() as conn:
+            return await conn.execute(
+                "UPDATE timer_jobs SET fired_at = NULL, claimed_by = NULL"
+                " WHERE fired_at IS NOT NULL AND (outcome IS NULL OR substr(outcome, 1, ?) = ?)"
+                f" AND {self.orphaned_claim}",
+                (len(pending), pending),
+            )
+
+    async def prune_finished_jobs(self, pending: str) -> int:
+        """Delete the jobs that can never matter again: fired, finished with no notice still
+        to post, of a game no longer in its lobby or in play. Returns how many went."""
+        async with self._transaction() as conn:
+            return await conn.execute(
+                "DELETE FROM timer_jobs WHERE fired_at IS NOT NULL AND outcome IS NOT NULL"
+                " AND substr(outcome, 1, ?) != ?"
+                " AND game_id IN (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
+                (len(pending), pending),
+            )
+
+    async def retry_job(self, job_id: int, due_at: float) -> None:
+        """Plan a job whose handler failed again, at `due_at`."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE timer_jobs SET fired_at = NULL, outcome = NULL, claimed_by = NULL,"
+                " due_at = ?, attempts = attempts + 1 WHERE id = ?",
+                (due_at, job_id),
+            )
+
+    async def timer_jobs(self, game_id: int | None = None) -> list[Job]:
+        """Every job (of one game), in id order (for tests and inspection)."""
+        where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        async with self._reading() as conn:
+            rows = await conn.fetch(f"SELECT * FROM timer_jobs {where} ORDER BY id", params)
+        return [Job.from_row(r) for r in rows]
+
+
+def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
+    try:
+        options = json.loads(row["options"])
+        config = json.loads(row["config"]) if row["config"] is not None else None
+    except (TypeError, ValueError) as exc:
+        return UnreadableGame(row["id"], f"its stored row does not read ({exc})")
+    if not isinstance(options, dict) or not isinstance(config, dict | None):
+        return UnreadableGame(row["id"], "its stored options or config are not objects")
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        host_id=row["host_id"],
+        status=row["status"],
+        options=options,
+        config=config,
+        seed=row["seed"],
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        seats=seats,
+    )
+
+
+class _SQLiteConnection:
+    """`Connection` over an aiosqlite connection."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.raw = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self.raw.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        async with self.raw.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.raw.execute(sql, tuple(params)) as cur:
+            return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.raw.executemany(sql, [tuple(r) for r in rows])
+
+
+class SQLiteStorage(SQLStorage):
+    """`Storage` on one aiosqlite connection (one bot process).
+
+    aiosqlite runs every statement on one worker thread; an asyncio lock keeps one coroutine's
+    transaction from interleaving with another's. The game locks are asyncio locks.
+    """
+
+    dialect = "sqlite"
+    integrity_errors = (sqlite3.IntegrityError,)
+
+    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], str] = _utcnow) -> None:
+        super().__init__(clock)
+        self._conn = conn
+        self._wrapped = _SQLiteConnection(conn)
+        self._lock = asyncio.Lock()
+        self._game_locks = KeyedLocks()
+
+    @classmethod
+    async def open(
+        cls,
+        path: str,
+        *,
+        migrate_to: int = SCHEMA_VERSION,
+        clock: Callable[[], str] = _utcnow,
+    ) -> SQLiteStorage:
+        """Open (creating if needed) the database at `path` and migrate it to `migrate_to`."""
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute("PRAGMA busy_timeout = 5000")
+        storage = cls(conn, clock)
+        try:
+            await storage.migrate(migrate_to)
+            await storage.check_writable(path)
+        except BaseException:
+            await conn.close()
+            raise
+        return storage
+
+    async def check_writable(self, where: str) -> None:
+        """Raise `StorageUnwritable` unless a write goes through: SQLite opens a read-only file
+        without complaint, and a migrated database needs no write at start, so without this
+        probe the first player's click would be the first write to fail. The probe rewrites
+        the schema version inside a transaction it rolls back."""
+        try:
+            async with self._lock:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    version = await self._stored_version(self._wrapped)
+                    await self._set_stored_version(self._wrapped, version)
+                finally:
+                    await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            raise StorageUnwritable(f"database {where} is not writable: {exc}") from exc
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self._conn.close()
+
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """The game's asyncio lock (one process uses a SQLite database)."""
+        return self._game_locks.hold(game_id)
+
+    async def _stored_version(self, conn: Connection) -> int:
+        row = await conn.fetchrow("PRAGMA user_version")
+        return int(row[0])
+
+    async def _set_stored_version(self, conn: Connection, version: int) -> None:
+        await conn.execute(f"PRAGMA user_version = {int(version)}")
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Connection]:
+        async with self._lock:
+            yield self._wrapped
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Connection]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._wrapped
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")

@@ -31,7 +31,7 @@ import engine
 
 from .clock import Clock
 from .games import GameService
-from .storage import GameRow
+from .storage import CLOCK_COLUMNS, GameRow, Storage
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class TurnTimers:
 
     def __init__(
         self,
-        storage: Any,
+        storage: Storage,
         clock: Clock,
         *,
         on_vacation: Callable[[int], Any],
@@ -123,24 +123,12 @@ class TurnTimers:
 
     async def turn_clock(self, game_id: int) -> TurnClock | None:
         """The clock of a game's current turn, if planned."""
-        async with (
-            self.storage.reading() as conn,
-            conn.execute("SELECT * FROM turn_clocks WHERE game_id = ?", (game_id,)) as cur,
-        ):
-            row = await cur.fetchone()
+        row = await self.storage.turn_clock(game_id)
         return None if row is None else TurnClock.from_row(row)
 
     async def clocks_of_user(self, user_id: int) -> list[TurnClock]:
         """The clocks of every turn a player holds now (in games still being played)."""
-        async with (
-            self.storage.reading() as conn,
-            conn.execute(
-                "SELECT c.* FROM turn_clocks c JOIN games g ON g.id = c.game_id"
-                " WHERE c.user_id = ? AND g.status = 'active'",
-                (user_id,),
-            ) as cur,
-        ):
-            return [TurnClock.from_row(r) for r in await cur.fetchall()]
+        return [TurnClock.from_row(r) for r in await self.storage.clocks_of_user(user_id)]
 
     async def deadline(self, game: GameRow, state: Any) -> tuple[TurnClock | None, float | None]:
         """The current turn's clock and deadline (None when there is none or it is paused)."""
@@ -193,50 +181,16 @@ class TurnTimers:
         return clock
 
     async def _write(self, clock: TurnClock, jobs: list[tuple[str, float]]) -> None:
-        turn = clock.turn
-        async with self.storage.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO turn_clocks (game_id, version, turn, seat, user_id, started_at,"
-                " paused_at, paused_total) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,"
-                " turn = excluded.turn, seat = excluded.seat, user_id = excluded.user_id,"
-                " started_at = excluded.started_at, paused_at = excluded.paused_at,"
-                " paused_total = excluded.paused_total",
-                (
-                    clock.game_id,
-                    clock.version,
-                    turn,
-                    clock.seat,
-                    clock.user_id,
-                    clock.started_at,
-                    clock.paused_at,
-                    clock.paused_total,
-                ),
-            )
-            await conn.execute(
-                "DELETE FROM timer_jobs WHERE game_id = ? AND (fired_at IS NULL OR outcome = ?)",
-                (clock.game_id, POSTPONED),
-            )
-            await conn.executemany(
-                "INSERT OR IGNORE INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(clock.game_id, turn, kind, clock.seat, clock.user_id, due) for kind, due in jobs],
-            )
+        values = tuple(getattr(clock, column) for column in CLOCK_COLUMNS)
+        await self.storage.write_turn_clock(values, jobs, POSTPONED)
         if jobs:
             self.poke()
 
     async def _clear(self, game_id: int) -> None:
-        async with self.storage.transaction() as conn:
-            await conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
-            await conn.execute(
-                "DELETE FROM timer_jobs WHERE game_id = ? AND fired_at IS NULL", (game_id,)
-            )
+        await self.storage.clear_turn_clock(game_id)
 
     async def _set_version(self, game_id: int, version: int) -> None:
-        async with self.storage.transaction() as conn:
-            await conn.execute(
-                "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (version, game_id)
-            )
+        await self.storage.set_turn_clock_version(game_id, version)
 
     async def replan(self, games: GameService, game_id: int) -> None:
         """Plan a game's current turn again (its settings, seats or player's vacation changed)."""
@@ -252,12 +206,7 @@ class TurnTimers:
         """At start: plan every active game whose clock is missing or older than the game (a
         crash between a play's commit and its planning), and clear the clocks and unfired jobs
         left to games that ended without them. Returns how many were planned."""
-        async with self.storage.transaction() as conn:
-            ended = "SELECT id FROM games WHERE status != 'active'"
-            await conn.execute(f"DELETE FROM turn_clocks WHERE game_id IN ({ended})")
-            await conn.execute(
-                f"DELETE FROM timer_jobs WHERE fired_at IS NULL AND game_id IN ({ended})"
-            )
+        await self.storage.clear_ended_clocks()
         planned = 0
         for game in await games.storage.games_with_status("active"):
             clock = await self.turn_clock(game.id)

@@ -32,6 +32,11 @@ def test_settings_from_the_environment() -> None:
         ({}, "DISCORD_TOKEN is not set"),
         ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "guild"}, "DEV_GUILD_ID must be a numeric"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
+        ({"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://x"}, "DATABASE_URL must start with"),
+        ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be a positive"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "2"}, "from 0 to 1"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "a"}, "from 0 to 1"),
     ],
 )
 def test_bad_settings_say_what_is_wrong(env: dict, message: str) -> None:
@@ -43,6 +48,26 @@ def test_every_variable_is_documented_in_env_example() -> None:
     example = (REPO / ".env.example").read_text()
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
         assert f"\n{name}=" in example
+    for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS"):
+        assert f"\n# {name}=" in example
+
+
+def test_database_url_and_shards_make_a_sharded_bot_on_postgresql() -> None:
+    from bot.app import PhotosynthesisBot, ShardedPhotosynthesisBot, create_bot
+
+    url = "postgresql://bot:secret@db:5432/ps"
+    env = {"DISCORD_TOKEN": "t", "DATABASE_URL": url, "SHARD_COUNT": "4", "SHARD_IDS": "3, 1"}
+    settings = load_settings(env)
+    assert (settings.database_url, settings.shard_count, settings.shard_ids) == (url, 4, (1, 3))
+    assert "secret" not in repr(settings) and "bot:***@db:5432/ps" in repr(settings)
+    bot = create_bot(settings)
+    assert isinstance(bot, ShardedPhotosynthesisBot)
+    assert (bot.shard_count, bot.shard_ids) == (4, [1, 3])
+    assert [bot.serves(g << 22) for g in range(8)] == [False, True, False, True] * 2
+    assert load_settings({**env, "SHARD_IDS": ""}).shard_ids == (0, 1, 2, 3)
+    plain = create_bot(load_settings({"DISCORD_TOKEN": "t"}))
+    assert type(plain) is PhotosynthesisBot and plain.shard_count is None
+    assert plain.serves(3 << 22) and plain.serves(None)
 
 
 def test_without_a_token_the_bot_explains_the_setup_and_fails(tmp_path: Path) -> None:

@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from bot import texts
 from bot.games import GameService, StaleComponent, UserError, normalize_options
-from bot.storage import SQLiteStorage
 
 HOST, BOB, CAROL, DAVE, ERIN = 1, 2, 3, 4, 5
 CHANNEL = 99
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    store = await SQLiteStorage.open(str(tmp_path / "games.db"))
-    yield GameService(store, seed_source=lambda: 1234)
-    await store.close()
+async def service(any_storage):
+    return GameService(any_storage, seed_source=lambda: 1234)
 
 
 async def lobby(service: GameService, **options):
@@ -251,5 +247,5 @@ async def test_no_lock_is_kept_for_games_no_one_is_touching(service: GameService
         )
         game = await service.join(game.id, game.version, BOB, "bob")
         await service.abandon(channel, HOST, can_manage=False)
-    assert (len(service._locks), len(service._channel_locks)) == (0, 0)
+    assert (len(service.storage._game_locks), len(service._channel_locks)) == (0, 0)
     assert service._states == {}

@@ -15,7 +15,6 @@ from bot.config import ConfigError
 from bot.correspondence import Correspondence
 from bot.games import AUTOPILOT_USER_ID, GameService
 from bot.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
-from bot.storage import SQLiteStorage
 from bot.timers import HOUR
 
 ALICE, BOB, CAROL = 11, 22, 33
@@ -63,10 +62,8 @@ class ManualClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    storage = await SQLiteStorage.open(str(tmp_path / "t.db"))
-    yield storage
-    await storage.close()
+async def store(any_storage):
+    return any_storage
 
 
 async def add_job(storage, game_id: int, kind: str, due: float, turn: str = "play:1:0"):
@@ -98,23 +95,20 @@ async def wait_for(clock: ManualClock, predicate, timeout: float = 5.0) -> None:
 # --- the job store --------------------------------------------------------------------------
 
 
-async def test_claims_are_exclusive_even_across_connections(store, tmp_path: Path) -> None:
+async def test_claims_are_exclusive_even_across_connections(store, open_db) -> None:
     game = await a_game(store)
     for i in range(30):
         await add_job(store, game, f"k{i}", T0 + i)
-    other = await SQLiteStorage.open(str(tmp_path / "t.db"))
-    try:
-        a, b = JobStore(store), JobStore(other)
-        first, second = await asyncio.gather(a.claim_due(T0 + 100), b.claim_due(T0 + 100))
-        ids = [j.id for j in first] + [j.id for j in second]
-        assert sorted(ids) == sorted(set(ids)) and len(ids) == 30
-        assert await a.claim_due(T0 + 100) == []
-        assert await a.next_due() is None
-    finally:
-        await other.close()
+    other = await open_db()
+    a, b = JobStore(store), JobStore(other)
+    first, second = await asyncio.gather(a.claim_due(T0 + 100), b.claim_due(T0 + 100))
+    ids = [j.id for j in first] + [j.id for j in second]
+    assert sorted(ids) == sorted(set(ids)) and len(ids) == 30
+    assert await a.claim_due(T0 + 100) == []
+    assert await a.next_due() is None
 
 
-async def test_due_order_next_due_and_requeue_of_unfinished_jobs(store) -> None:
+async def test_due_order_next_due_and_requeue_of_unfinished_jobs(store, open_db) -> None:
     game = await a_game(store)
     await add_job(store, game, "deadline", T0 + 20)
     await add_job(store, game, "reminder-50", T0 + 10)
@@ -124,20 +118,49 @@ async def test_due_order_next_due_and_requeue_of_unfinished_jobs(store) -> None:
     claimed = await jobs.claim_due(T0 + 25)
     assert [j.kind for j in claimed] == ["reminder-50", "deadline"]
     assert claimed[1].turn == "play:1:0"
-    # The process died before recording outcomes: both are handed out again (the handler
-    # sends the reminder only if its turn is still on and its deadline ahead).
+    # The process died before recording outcomes: both are handed out again at the next
+    # start (the handler sends the reminder only if its turn is still on and its deadline
+    # ahead).
+    await store.close()
+    jobs = JobStore(await open_db())
     assert await jobs.requeue_unfinished() == 2
     again = await jobs.claim_due(T0 + 25)
     assert [j.kind for j in again] == ["reminder-50", "deadline"]
     await jobs.finish(again[0].id, "sent")
     # The deadline played its turn; its notice was pending when the process died.
     await jobs.finish(again[1].id, PENDING + "ended: end")
+    await jobs.storage.close()
+    jobs = JobStore(await open_db())
     assert await jobs.requeue_unfinished() == 1
     (pending_notice,) = await jobs.claim_due(T0 + 25)
     assert pending_notice.kind == "deadline" and pending_notice.outcome == PENDING + "ended: end"
     await jobs.finish(pending_notice.id, "ended: end")
     assert await jobs.requeue_unfinished() == 0
     assert await jobs.next_due() == T0 + 30
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("open_db", ["postgres"], indirect=True)
+async def test_a_live_process_keeps_its_claims_when_another_starts(open_db) -> None:
+    """Several processes share PostgreSQL: one starting hands out again only the jobs of a
+    process that died, never those a live one is firing."""
+    first, second, third = await open_db(), await open_db(), await open_db()
+    game = await a_game(first)
+    for i in range(4):
+        await add_job(first, game, f"k{i}", T0 + i)
+    a, b = JobStore(first), JobStore(second)
+    assert [j.kind for j in await a.claim_due(T0 + 1.5)] == ["k0", "k1"]
+    assert [j.kind for j in await b.claim_due(T0 + 10)] == ["k2", "k3"]
+    assert await JobStore(third).requeue_unfinished() == 0
+    await second.close()  # the second process dies: its two jobs go back, the first's stay
+    assert await JobStore(third).requeue_unfinished() == 2
+    assert [j.kind for j in await JobStore(third).claim_due(T0 + 10)] == ["k2", "k3"]
+    assert {j.kind: j.fired_at for j in await a.jobs()} == {
+        "k0": T0 + 1.5,
+        "k1": T0 + 1.5,
+        "k2": T0 + 10,
+        "k3": T0 + 10,
+    }
 
 
 async def test_a_failed_deadline_is_planned_again_with_backoff_up_to_a_cap(store) -> None:
@@ -531,3 +554,28 @@ async def test_finished_jobs_of_ended_games_are_pruned_and_nothing_else(store) -
         (live, "reminder-90"),
     ]
     assert await jobs.prune_finished() == 0
+
+
+async def test_a_polling_scheduler_fires_jobs_another_process_planned(store, open_db) -> None:
+    """With several processes (`poll`), a job planned by another one, which cannot poke this
+    scheduler, fires at the next poll; the unfinished jobs of a dead process go back too."""
+    clock, fired = ManualClock(), []
+    game = await a_game(store)
+
+    async def handler(job: Job) -> str:
+        fired.append((job.kind, clock.now()))
+        await clock.notify()
+        return "done"
+
+    scheduler = Scheduler(JobStore(store), clock, handler, poll=30.0)
+    scheduler.start()
+    try:
+        await wait_for(clock, lambda: clock.sleeps == [T0 + 30])  # no job: sleeps one poll
+        other = await open_db()
+        await add_job(other, game, "deadline", T0 + 5)  # no poke
+        clock.advance(30)
+        await wait_for(clock, lambda: fired == [("deadline", T0 + 30)])
+        await wait_for(clock, lambda: clock.sleeps[-1] == T0 + 60)
+    finally:
+        await scheduler.stop()
+    assert [(j.kind, j.outcome) for j in await JobStore(store).jobs()] == [("deadline", "done")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from pathlib import Path
@@ -14,11 +15,13 @@ from bot.games import GameService, replay
 from bot.storage import (
     SCHEMA_VERSION,
     ChannelBusy,
+    DatabaseUrlError,
     NewAction,
     SeatRow,
     SQLiteStorage,
     StorageUnwritable,
     VersionConflict,
+    database_url,
 )
 
 HOST, BOB = 1001, 1002
@@ -126,7 +129,8 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         await SQLiteStorage.open(path)
 
 
-async def test_one_live_game_per_channel(storage: SQLiteStorage) -> None:
+async def test_one_live_game_per_channel(any_storage) -> None:
+    storage = any_storage
     game = await _new_game(storage)
     with pytest.raises(ChannelBusy):
         await _new_game(storage)
@@ -136,9 +140,8 @@ async def test_one_live_game_per_channel(storage: SQLiteStorage) -> None:
     assert again.id != game.id and (await storage.live_game(CHANNEL)).id == again.id
 
 
-async def test_update_checks_the_version_and_changes_nothing_on_conflict(
-    storage: SQLiteStorage,
-) -> None:
+async def test_update_checks_the_version_and_changes_nothing_on_conflict(any_storage) -> None:
+    storage = any_storage
     game = await _new_game(storage)
     joined = await storage.update_game(
         game.id, game.version, seats=[*game.seats, SeatRow(1, "human", BOB, "bob")]
@@ -156,19 +159,19 @@ async def test_update_checks_the_version_and_changes_nothing_on_conflict(
     assert await storage.actions(game.id) == []
 
 
-async def test_foreign_keys_reject_actions_of_unknown_games(storage: SQLiteStorage) -> None:
-    with pytest.raises(sqlite3.IntegrityError):
-        await storage._conn.execute(
-            "INSERT INTO actions (game_id, ply, notation, seat, created_at)"
-            " VALUES (999, 1, 'end', 0, 'now')"
-        )
+async def test_foreign_keys_reject_actions_of_unknown_games(any_storage) -> None:
+    with pytest.raises(any_storage.integrity_errors):
+        async with any_storage.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO actions (game_id, ply, notation, seat, created_at)"
+                " VALUES (999, 1, 'end', 0, 'now')"
+            )
 
 
-async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(
-    storage: SQLiteStorage,
-) -> None:
+async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(any_storage) -> None:
     """The log is the source of truth: a new service (empty cache) rebuilds the same state
     from the snapshot, from the log alone, and from the log when the snapshot is unusable."""
+    storage = any_storage
     service = GameService(storage, seed_source=lambda: 7)
     game = await service.new_lobby(
         guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="host", options={}
@@ -192,13 +195,15 @@ async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(
     assert expected == state
     assert await GameService(storage).state(game) == state  # from the snapshot
 
-    await storage._conn.execute("DELETE FROM snapshots")
+    async with storage.transaction() as conn:
+        await conn.execute("DELETE FROM snapshots")
     assert await GameService(storage).state(game) == state  # from the log alone
 
-    await storage._conn.execute(
-        "INSERT INTO snapshots (game_id, ply, state) VALUES (?, 3, ?)",
-        (game.id, json.dumps({"format": 999})),
-    )
+    async with storage.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO snapshots (game_id, ply, state) VALUES (?, 3, ?)",
+            (game.id, json.dumps({"format": 999})),
+        )
     assert await GameService(storage).state(game) == state  # broken cache: full replay
 
 
@@ -276,3 +281,123 @@ async def test_stored_turns_migrate_to_the_engines_turn_ids(tmp_path: Path) -> N
         await store.close()
     state = engine.new_game(engine.Config(seats=("human", "human")), seed=1)
     assert engine.turn_id(state) == "setup:0:0"  # the format the migration writes
+
+
+# --- both databases -----------------------------------------------------------------------
+
+
+async def test_migrations_step_by_step_on_either_database(open_db) -> None:
+    for target in range(0, SCHEMA_VERSION + 1):
+        store = await open_db(migrate_to=target)
+        assert await store.schema_version() == target
+        await store.close()
+    store = await open_db()
+    assert await store.schema_version() == SCHEMA_VERSION
+    with pytest.raises(ValueError, match="unknown schema version"):
+        await store.migrate(SCHEMA_VERSION + 1)
+
+
+async def test_discord_sized_ids_and_every_kind_of_row_round_trip(any_storage) -> None:
+    """Snowflakes need 64 bits; JSON, messages, preferences and actions read back as written."""
+    big = 1_234_567_890_123_456_789
+    game = await any_storage.create_game(
+        guild_id=big, channel_id=big + 1, host_id=big + 2, host_name="h", options={"x": [1]},
+        seed=2**40,
+    )  # fmt: skip
+    assert (game.guild_id, game.channel_id, game.host_id, game.seed) == (
+        big, big + 1, big + 2, 2**40,
+    )  # fmt: skip
+    game = await any_storage.update_game(
+        game.id,
+        game.version,
+        actions=[NewAction(1, "place A1", 0, big + 2), NewAction(2, "pass", 1, None, "why")],
+        snapshot=(2, {"state": True}),
+    )
+    rows = await any_storage.actions(game.id)
+    assert [(r.ply, r.notation, r.user_id, r.explanation) for r in rows] == [
+        (1, "place A1", big + 2, None),
+        (2, "pass", None, "why"),
+    ]
+    assert [r.ply for r in await any_storage.actions(game.id, after_ply=1)] == [2]
+    assert await any_storage.snapshot(game.id) == (2, {"state": True})
+    await any_storage.set_message(game.id, "game", big + 1, big + 3)
+    await any_storage.set_message(game.id, "game", big + 1, big + 4)
+    assert await any_storage.message(game.id, "game") == (big + 1, big + 4)
+    assert await any_storage.message(game.id, "lobby") is None
+    await any_storage.set_preferences(big, {"notify": True})
+    assert await any_storage.preferences(big) == {"notify": True}
+    assert await any_storage.preferences(big + 9) == {}
+
+
+async def test_games_with_status_and_of_a_user_serve_all_but_the_damaged(any_storage) -> None:
+    games = [await _new_game(any_storage, channel=CHANNEL + i) for i in range(4)]
+    await any_storage.update_game(
+        games[1].id, games[1].version, seats=[*games[1].seats, SeatRow(1, "human", BOB, "bob")],
+        status="active",
+    )  # fmt: skip
+    await any_storage.update_game(games[3].id, games[3].version, status="active")
+    async with any_storage.transaction() as conn:
+        await conn.execute("UPDATE games SET options = 'not json' WHERE id = ?", (games[2].id,))
+    assert [g.id for g in await any_storage.games_with_status("lobby")] == [games[0].id]
+    assert await any_storage.quarantined() == {
+        games[2].id: "its stored row does not read (Expecting value: line 1 column 1 (char 0))"
+    }
+    active = await any_storage.games_with_status("active")
+    assert [(g.id, len(g.seats)) for g in active] == [(games[1].id, 2), (games[3].id, 1)]
+    assert [g.id for g in await any_storage.games_of_user(1, BOB, "active")] == [games[1].id]
+    assert [g.id for g in await any_storage.games_of_user(1, HOST, "active")] == [
+        games[1].id,
+        games[3].id,
+    ]
+    assert await any_storage.games_of_user(2, HOST, "active") == []
+    assert await any_storage.games_of_user(1, HOST, "over") == []
+
+
+async def test_the_game_lock_excludes_a_second_connection(open_db) -> None:
+    """Two storages on one database stand for two processes: on PostgreSQL the game lock is
+    the database's, so the second waits for the first; on SQLite (one process) it is the
+    storage's own asyncio lock."""
+    first = await open_db()
+    second = await open_db() if first.shared else first
+    order: list[str] = []
+    entered = asyncio.Event()
+
+    async def second_is_waiting() -> bool:
+        if first.shared:  # a lock request of the other connection, not granted yet
+            async with first.reading() as conn:
+                row = await conn.fetchrow(
+                    "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'"
+                    " AND NOT granted AND objid = 7"
+                )
+            return row["n"] == 1
+        return first._game_locks._entries[7][1][0] == 2  # holder and waiter
+
+    async def hold() -> None:
+        async with first.lock(7):
+            order.append("first in")
+            entered.set()
+            while not await second_is_waiting():
+                await asyncio.sleep(0.005)
+            order.append("first out")
+
+    async def wait() -> None:
+        await entered.wait()
+        async with second.lock(7):
+            order.append("second in")
+        async with second.lock(8):  # another game is not held up
+            order.append("other game")
+
+    await asyncio.wait_for(asyncio.gather(hold(), wait()), 30)  # without the lock: times out
+    assert order == ["first in", "first out", "second in", "other game"]
+
+
+def test_database_urls() -> None:
+    assert database_url(None, "x.db") == ("sqlite", "x.db")
+    assert database_url("", None) == ("sqlite", "./photosynthesis.db")
+    assert database_url("sqlite:///data/ps.db") == ("sqlite", "data/ps.db")
+    assert database_url("sqlite:////abs/ps.db") == ("sqlite", "/abs/ps.db")
+    url = "postgresql://bot@db:5432/ps"
+    assert database_url(url, "ignored.db") == ("postgres", url)
+    for bad in ("mysql://x", "sqlite:///"):
+        with pytest.raises(DatabaseUrlError):
+            database_url(bad)

@@ -32,7 +32,7 @@ def fake_bot(lobbies: list[int], active: list[int], *, broken: set[int], storage
     async def games_with_status(*_statuses):
         if storage_broken:
             raise OSError("database is locked")
-        return [SimpleNamespace(id=i) for i in active]
+        return [SimpleNamespace(id=i, guild_id=None) for i in active]
 
     cogs = {
         "Lobby": SimpleNamespace(close_messages=closer.act),
@@ -40,6 +40,7 @@ def fake_bot(lobbies: list[int], active: list[int], *, broken: set[int], storage
     }
     bot = SimpleNamespace(
         get_cog=cogs.get,
+        serves=lambda guild_id: True,
         games=SimpleNamespace(expire_lobbies=expire_lobbies, resume_automa=resume_automa),
         storage=SimpleNamespace(games_with_status=games_with_status),
     )

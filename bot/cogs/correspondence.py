@@ -23,7 +23,7 @@ from ..correspondence import Correspondence
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..games import UserError, mention, seat_label
 from ..replies import answering
-from ..scheduler import Job, JobStore, Scheduler
+from ..scheduler import SHARED_POLL, Job, JobStore, Scheduler
 from ..storage import GameRow
 from ..views import lobby_view
 
@@ -54,7 +54,12 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         self.bot = bot
         self.clock = clock_from_env()
         self.service = Correspondence(bot.games, self.clock)
-        self.scheduler = Scheduler(JobStore(bot.storage), self.clock, self.fire)
+        self.scheduler = Scheduler(
+            JobStore(bot.storage),
+            self.clock,
+            self.fire,
+            poll=SHARED_POLL if bot.storage.shared else None,
+        )
         self.service.timers.poke = self.scheduler.poke
 
     async def cog_load(self) -> None:

@@ -118,6 +118,8 @@ class Lobby(commands.Cog, name="Lobby"):
         there is redrawn as stored.
         """
         for game in await self.bot.storage.games_with_status("lobby"):
+            if not self.bot.serves(game.guild_id):  # another process's shard
+                continue
             try:
                 embed, view = embeds.lobby_embed(game), lobby_view(game)
                 stored = await self.bot.storage.message(game.id, "lobby")

@@ -268,6 +268,8 @@ class Play(commands.Cog, name="Play"):
             age = now - datetime.fromisoformat(game.updated_at)
             if game.status == "over" and age > RESYNC_FINISHED_WITHIN:
                 continue
+            if not self.bot.serves(game.guild_id):  # another process's shard
+                continue
             try:
                 stored = await self.bot.storage.message(game.id, "game")
                 if stored is not None:

@@ -615,6 +615,7 @@ class FakeDiscord:
         ``check_spec``: check every request and response against Discord's OpenAPI spec (in a
         worker process, so that the fake answers at once; see :meth:`spec_report`)."""
         self.check_spec = check_spec
+        self._threads: dict[str, list[str]] = {}  # parent channel id -> its threads' ids
         self._spec_checks: list[asyncio.Future[list[str]]] = []
         self._last_snowflake = 0
         self._outbox: asyncio.Queue[tuple[str, Any]] | None = None
@@ -669,6 +670,8 @@ class FakeDiscord:
         self.requests: deque[tuple[str, str]] = deque(maxlen=2000)
 
         self._sessions: dict[str, _GatewaySession] = {}
+        #: Sessions identified with a shard the guild is not on (see `guild_on_shard`).
+        self.other_shard_sessions: list[_GatewaySession] = []
         self.identifies = 0
         self.resumes = 0
         self._sender: asyncio.Task | None = None
@@ -1141,6 +1144,14 @@ class FakeDiscord:
         }
         if session.shard:
             ready["shard"] = session.shard
+        if not self.guild_on_shard(session.shard):
+            # Sharding: the guild, and every event of it, goes to the session of its shard
+            # (guild_id >> 22) % shard_count; this one only gets READY and uses REST.
+            ready["guilds"] = []
+            await session.dispatch("READY", ready)
+            self.other_shard_sessions.append(session)
+            await self._notify()
+            return session
         await session.dispatch("READY", ready)
         await session.dispatch("GUILD_CREATE", self._guild_payload())
         old, self._session = self._session, session
@@ -1151,8 +1162,14 @@ class FakeDiscord:
         await self._notify()
         return session
 
+    def guild_on_shard(self, shard: list[int] | None) -> bool:
+        """Whether the guild's events go to a session identified with `shard` ([id, count])."""
+        return not shard or (int(self.guild_id) >> 22) % shard[1] == shard[0]
+
     async def _resume(self, ws: web.WebSocketResponse, data: dict) -> _GatewaySession | None:
         session = self._sessions.get(data.get("session_id", ""))
+        if session is not None and not self.guild_on_shard(session.shard):
+            session = None  # another shard's session: start it anew (IDENTIFY)
         if data.get("token") != self.token or session is None or session.invalid:
             await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
             return None
@@ -1693,6 +1710,7 @@ class FakeDiscord:
             },
         }
         self.channels[thread_id] = thread
+        self._threads.setdefault(parent["id"], []).append(thread_id)
         self._channel_messages[thread_id] = []
         payload = dict(thread)
         if body.get("message"):  # forum-style thread with a first message
@@ -1918,11 +1936,7 @@ class FakeDiscord:
 
     def threads_of(self, channel_id: str) -> list[str]:
         """The ids of the threads started in a channel, oldest first."""
-        return [
-            cid
-            for cid, c in self.channels.items()
-            if c.get("parent_id") == str(channel_id) and "thread_metadata" in c
-        ]
+        return list(self._threads.get(str(channel_id), ()))
 
     def last_message(self, channel_id: str | None = None) -> FakeMessage | None:
         """The newest visible message of a channel (default channel if omitted)."""

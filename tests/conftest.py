@@ -1,0 +1,58 @@
+"""Fixtures shared by the storage tests: every storage test runs on SQLite and on a real
+PostgreSQL server (started once per session, `tests.pg_server`; marker `postgres`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.storage import SQLiteStorage, SQLStorage
+from tests.pg_server import PostgresServer, fresh_database
+
+#: The databases every storage test runs on.
+DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One PostgreSQL server for the whole session, on a temp dir and a loopback port."""
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+Opener = Callable[..., Awaitable[SQLStorage]]
+
+
+@pytest.fixture(params=DATABASES)
+async def open_db(request, tmp_path: Path):
+    """`await open_db(**options)` opens a storage on one fresh database of the parametrised
+    kind (each call another connection to the same database); every one is closed after."""
+    opened: list[SQLStorage] = []
+    if request.param == "postgres":
+        from bot.storage_postgres import PostgresStorage
+
+        url = await fresh_database(request.getfixturevalue("postgres_server"))
+
+        async def open_one(**options: Any) -> SQLStorage:
+            opened.append(await PostgresStorage.open(url, **options))
+            return opened[-1]
+    else:
+        path = str(tmp_path / "games.db")
+
+        async def open_one(**options: Any) -> SQLStorage:
+            opened.append(await SQLiteStorage.open(path, **options))
+            return opened[-1]
+
+    yield open_one
+    for storage in opened:
+        await storage.close()
+
+
+@pytest.fixture
+async def any_storage(open_db: Opener) -> SQLStorage:
+    """A storage on a fresh database, SQLite or PostgreSQL."""
+    return await open_db()

@@ -1,0 +1,82 @@
+"""One bot process without Discord, for `tests/test_bot_processes.py`: the game service and the
+scheduler on a shared PostgreSQL database, playing the first legal move of its own games.
+
+    python -m tests.pg_worker DATABASE_URL CLOCK_FILE GAME_IDS TARGET_PLY
+
+It prints `played GAME PLY` after each committed move, `done` when every game of its own
+reached TARGET_PLY, and `fired JOB OUTCOME` for each timer job it fired; then it keeps its
+scheduler running until killed. The time is the number in CLOCK_FILE (written by the test)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from pathlib import Path
+
+import engine
+from bot.correspondence import Correspondence
+from bot.games import GameService, UserError
+from bot.scheduler import Job, JobStore, Scheduler
+from bot.storage_postgres import PostgresStorage
+
+
+class SharedFileClock:
+    """The time in a file every process reads; sleeps at most `tick` seconds at a time."""
+
+    fake = True
+
+    def __init__(self, path: str, tick: float = 0.05) -> None:
+        self.path, self.tick = Path(path), tick
+
+    def now(self) -> float:
+        return float(self.path.read_text())
+
+    async def sleep_until(self, when: float | None, wake: asyncio.Event) -> None:
+        while when is None or when > self.now():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), self.tick)
+            if wake.is_set():
+                return
+
+
+def say(*words: object) -> None:
+    print(*words, flush=True)
+
+
+async def main(url: str, clock_file: str, game_ids: list[int], target: int) -> None:
+    storage = await PostgresStorage.open(url)
+    games = GameService(storage)
+    clock = SharedFileClock(clock_file)
+    corr = Correspondence(games, clock)
+    games.commit_hooks.append(corr.timers.on_commit)
+    games.end_hooks.append(corr.timers.on_end)
+
+    async def fire(job: Job) -> str:
+        outcome = (await corr.fire(job)).outcome
+        say("fired", job.id, outcome)
+        return outcome
+
+    scheduler = Scheduler(JobStore(storage), clock, fire, poll=0.05)
+    scheduler.start()
+    todo = set(game_ids)
+    while todo:
+        for game_id in sorted(todo):
+            game = await games.get_game(game_id)
+            assert game is not None
+            state = await games.state(game)
+            ply = len(await storage.actions(game_id))
+            if ply >= target or state.is_over:
+                todo.discard(game_id)
+                continue
+            user = game.seats[state.current_seat].user_id
+            with contextlib.suppress(UserError):
+                result = await games.play(game_id, user, str(engine.legal_actions(state)[0]))
+                say("played", game_id, len(await storage.actions(game_id)), result.game.version)
+    say("done")
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    url, clock_file, ids, target = sys.argv[1:5]
+    asyncio.run(main(url, clock_file, [int(i) for i in ids.split(",")], int(target)))

@@ -1,0 +1,168 @@
+"""Two bot processes (no Discord) on one PostgreSQL database: each plays its own games, one is
+SIGKILLed in the middle and restarted; then every turn's deadline comes due at once while one
+process is killed again. No action is lost or applied twice, each deadline fires once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.correspondence import Correspondence
+from bot.games import GameService, replay
+from bot.scheduler import PENDING, JobStore
+from bot.storage_postgres import PostgresStorage
+from bot.story import AUTOPILOT_USER_ID
+from bot.timers import HOUR
+from tests.pg_server import fresh_database
+
+pytestmark = pytest.mark.postgres
+
+T0 = 1_800_000_000.0
+TARGET = 10  # plies each game reaches in the first part
+REPO = Path(__file__).resolve().parents[1]
+
+
+class Worker:
+    """One `tests.pg_worker` process and the lines it printed."""
+
+    def __init__(self, url: str, clock: Path, games: list[int]) -> None:
+        self.args = [url, str(clock), ",".join(map(str, games)), str(TARGET)]
+        self.lines: list[str] = []
+        self.proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.pg_worker", *self.args, cwd=REPO,
+            stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        self._reader = asyncio.create_task(self._read(self.proc))
+
+    async def _read(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdout is not None
+        async for line in proc.stdout:
+            self.lines.append(line.decode().strip())
+
+    async def until(self, predicate, timeout: float = 60.0) -> None:
+        async def wait() -> None:
+            while not predicate(self.lines):
+                if self.proc is not None and self.proc.returncode is not None:
+                    raise AssertionError(f"worker exited: {self.lines[-5:]}")
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(wait(), timeout)
+
+    async def kill(self) -> None:
+        assert self.proc is not None and self._reader is not None
+        self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+        await self._reader
+
+    def played(self) -> set[tuple[int, int]]:
+        return {
+            (int(w[1]), int(w[2]))
+            for w in (line.split() for line in self.lines)
+            if w[0] == "played"
+        }
+
+
+async def test_two_processes_one_killed_lose_nothing_and_fire_each_deadline_once(
+    postgres_server, tmp_path: Path
+) -> None:
+    url = await fresh_database(postgres_server)
+    clock = tmp_path / "clock"
+    clock.write_text(str(T0))
+    storage = await PostgresStorage.open(url)
+    try:
+        service = GameService(storage, seed_source=lambda: 5)
+        ids = []
+        for i in range(4):
+            lobby = await service.new_lobby(
+                guild_id=(i % 2) << 22, channel_id=100 + i, host_id=1, host_name="a",
+                options={"turn_timer": 1, "on_timeout": "autopilot"},
+            )  # fmt: skip
+            await service.join(lobby.id, None, 2, "b")
+            ids.append((await service.start(lobby.id, None, 1)).game.id)
+        # The first turns get their clocks and deadlines (the bot plans them on each commit).
+        corr = Correspondence(service, _Fixed(T0))
+        for game_id in ids:
+            game = await service.get_game(game_id)
+            await corr.timers.plan(game, await service.state(game))
+
+        first, second = Worker(url, clock, ids[0::2]), Worker(url, clock, ids[1::2])
+        await first.start()
+        await second.start()
+        await first.until(lambda lines: sum(line.startswith("played") for line in lines) >= 3)
+        await first.kill()  # in the middle of its games
+        killed_played = first.played()
+        await second.until(lambda lines: "done" in lines)
+        await first.start()
+        await first.until(lambda lines: "done" in lines)
+
+        fresh = GameService(storage)
+        before = {}
+        for game_id in ids:
+            rows = await storage.actions(game_id)
+            assert [r.ply for r in rows] == list(range(1, TARGET + 1))
+            game = await storage.get_game(game_id)
+            state = replay(game.config, game.seed, [r.notation for r in rows])
+            assert await fresh.state(game) == state
+            before[game_id] = (engine.turn_id(state), game.version)
+        # Every move a process reported as committed is in the log, the killed one's too.
+        for game_id, ply in killed_played | first.played() | second.played():
+            assert 1 <= ply <= TARGET and game_id in ids
+
+        # Every current turn's deadline comes due; the second process is killed right away.
+        clock.write_text(str(T0 + 2 * HOUR))
+        await second.kill()
+        await first.until(lambda lines: sum(line.startswith("fired") for line in lines) >= 4)
+        await second.start()
+        await second.until(lambda lines: "done" in lines)
+
+        async def all_fired() -> None:
+            while True:
+                jobs = await JobStore(storage).jobs()
+                deadlines = [
+                    j for j in jobs if j.kind == "deadline" and (j.game_id, j.turn) in {
+                        (g, t) for g, (t, _) in before.items()
+                    }
+                ]  # fmt: skip
+                if len(deadlines) == 4 and all(
+                    j.outcome and not j.outcome.startswith(PENDING) for j in deadlines
+                ):
+                    return deadlines
+                await asyncio.sleep(0.05)
+
+        deadlines = await asyncio.wait_for(all_fired(), 60)
+        for job in deadlines:
+            assert job.outcome.startswith("autopilot: ")
+            rows = await storage.actions(job.game_id)
+            auto = [r for r in rows if r.user_id == AUTOPILOT_USER_ID]
+            played = job.outcome[len("autopilot: ") :].split("; ")
+            assert [r.notation for r in auto] == played  # applied once, by one process
+            assert [r.ply for r in rows] == list(range(1, len(rows) + 1))
+    finally:
+        for worker in ("first", "second"):
+            w = locals().get(worker)
+            if w is not None and w.proc is not None and w.proc.returncode is None:
+                await w.kill()
+        await storage.close()
+
+
+class _Fixed:
+    fake = True
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep_until(self, when, wake) -> None:  # never used
+        await wake.wait()
