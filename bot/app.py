@@ -72,6 +72,7 @@ class PhotosynthesisBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open storage, load the cogs, register the persistent components, sync the
         commands and start the background upkeep (runs once, before connecting)."""
+        pictures.drawer()  # a malformed PICTURE_WORKERS stops the start, not the first picture
         self.storage = await open_storage(self.settings.database_url, self.settings.database_path)
         seed = fixed_seed_from_env()
         if seed is not None:

@@ -35,6 +35,8 @@ import discord
 import render
 from render.alt import alt_text
 
+from .config import ConfigError
+
 #: Pictures kept for repeated requests (about 100 KB each).
 CACHE_SIZE = 32
 
@@ -75,9 +77,11 @@ def _warm() -> int:
 def default_workers() -> int:
     """`PICTURE_WORKERS` from the environment, else one per core (at most 2)."""
     value = os.environ.get("PICTURE_WORKERS", "").strip()
-    if value:
-        return max(0, int(value))
-    return min(2, os.cpu_count() or 1)
+    if not value:
+        return min(2, os.cpu_count() or 1)
+    if not value.isdigit():
+        raise ConfigError(f"PICTURE_WORKERS must be a whole number (0 or more), not {value!r}.")
+    return int(value)
 
 
 class Pictures:

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot import pictures
+from bot.config import ConfigError
 from render.demo import play_through, touched
 
 
@@ -76,5 +77,8 @@ def test_workers_default_from_the_environment(monkeypatch) -> None:
     assert pictures.Pictures().workers == 0
     monkeypatch.setenv("PICTURE_WORKERS", "3")
     assert pictures.Pictures().workers == 3
+    monkeypatch.setenv("PICTURE_WORKERS", "two")
+    with pytest.raises(ConfigError, match="PICTURE_WORKERS must be a whole number"):
+        pictures.Pictures()
     monkeypatch.delenv("PICTURE_WORKERS")
     assert pictures.Pictures().workers == min(2, os.cpu_count() or 1)
