@@ -1,6 +1,7 @@
 """Bot latency: the real bot process driven through the loopback fake of Discord.
 
-    .venv/bin/python bench/bot_latency.py [--games 1 50] [--actions 12] [--think 1.0]
+    .venv/bin/python bench/bot_latency.py [--games 1 50 100] [--actions 12] [--think 1.0]
+        [--before ../wt-before17] [--profile DIR]
 
 For each number of concurrent games (one channel and two people each, no Cynthia), every game
 is set up by typing, then its players act: each turn they open their panel and play actions
@@ -10,14 +11,20 @@ A player waits `--think` seconds on average (exponential) before each action, li
 
 Figures: the time from sending a click (or `/ps play`) that plays an action to the moment the
 answer carrying the new picture (the panel's preview) is complete, as the test side sees it,
-median and 99th percentile, for 1 and 50 games. The fake runs in this process and the bot in
+median and 99th percentile, for 1, 50 and 100 games. The fake runs in this process and the bot in
 its own, so both share this machine's cores; asserts nothing.
+
+`--before TREE` also runs the bot of another checkout (its own `.venv` and launcher, e.g. a
+worktree of the commit before a change) under the same load, right before this tree's bot, and
+prints both side by side at the end with the machine's load average. `--profile DIR` records each
+bot process with py-spy (`pip install py-spy`; both cores' worker processes included) into DIR.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -27,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
+from tests.e2e.fakediscord import LAUNCHER, BotProcess, FakeDiscord, FakeMessage  # noqa: E402
 from tests.e2e.gameplay import kinds, next_turn, turn_owner  # noqa: E402
 
 VERBS = ("collect", "grow", "plant", "buy")
@@ -145,15 +152,40 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def measure(n_games: int, args) -> None:
+class TreeBot(BotProcess):
+    """The bot of another checkout: its venv's Python and its own launcher (which puts that
+    checkout first on the module path); optionally recorded by py-spy."""
+
+    def __init__(self, *args, tree: Path | None = None, profile: Path | None = None, **kw):
+        super().__init__(*args, **kw)
+        self.tree, self.profile = tree, profile
+
+    @property
+    def command(self) -> list[str]:
+        command = super().command
+        if self.tree is not None:
+            launcher = Path(LAUNCHER).relative_to(Path(__file__).resolve().parent.parent)
+            command[:2] = [str(self.tree / ".venv/bin/python"), str(self.tree / launcher)]
+        if self.profile is not None:
+            spy = Path(sys.executable).with_name("py-spy")
+            spy_args = ["record", "--subprocesses", "--idle", "--format", "raw", "--rate", "50"]
+            command = [str(spy), *spy_args, "-o", str(self.profile), "--", *command]
+        return command
+
+
+async def measure(n_games: int, args, tree: Path | None = None, label: str = "") -> list:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
         env = {"LOG_LEVEL": "WARNING", **dict(e.split("=", 1) for e in args.env)}
-        bot = BotProcess(fake, tmp, env=env, module=args.module)
+        profile = None
+        if args.profile:
+            args.profile.mkdir(parents=True, exist_ok=True)
+            profile = args.profile / f"{label or 'this'}-{n_games}.txt"
+        bot = TreeBot(fake, tmp, env=env, module=args.module, tree=tree, profile=profile)
         try:
             await bot.start()
-            await fake.wait_ready(timeout=60)
+            await fake.wait_ready(timeout=120)
             rng = random.Random(n_games)
             games = [Game(fake, i, random.Random(rng.random()), args) for i in range(n_games)]
             starts = await asyncio.gather(*(g.start() for g in games))
@@ -167,7 +199,7 @@ async def measure(n_games: int, args) -> None:
     typed = [x for g in games for x in g.typed_latencies]
     both = clicks + typed
     print(
-        f"{n_games:>3} game(s): {len(both)} actions in {elapsed:.1f} s "
+        f"{label} {n_games:>3} game(s): {len(both)} actions in {elapsed:.1f} s "
         f"({len(both) / elapsed:.1f} actions/s), think time {args.think:.1f} s"
     )
     for name, values in (("panel click", clicks), ("/ps play", typed), ("all", both)):
@@ -179,20 +211,48 @@ async def measure(n_games: int, args) -> None:
             )
     if fake.late_interactions:
         print(f"    {len(fake.late_interactions)} interaction(s) acknowledged after 3 s")
+    return [
+        (label, n_games, name, values)
+        for name, values in (("panel click", clicks), ("/ps play", typed), ("all", both))
+    ]
+
+
+def table(rows: list) -> None:
+    """Median and p99 per number of games and kind, one column pair per tree."""
+    labels = list(dict.fromkeys(r[0] for r in rows))
+    cells = {(r[0], r[1], r[2]): r[3] for r in rows}
+    head = "".join(f" | {lb + ' median':>14} | {lb + ' p99':>11}" for lb in labels)
+    print(f"\n| games | kind        {head} |")
+    print("|---|---|" + "---:|---:|" * len(labels))
+    for n in dict.fromkeys(r[1] for r in rows):
+        for kind in ("panel click", "/ps play", "all"):
+            line = f"| {n:>5} | {kind:<11} "
+            for lb in labels:
+                v = cells.get((lb, n, kind)) or [float("nan")]
+                line += f" | {statistics.median(v) * 1000:11.0f} ms | {percentile(v, 0.99) * 1000:8.0f} ms"
+            print(line + " |")
+    print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}, {os.cpu_count()} cores")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Bot latency through the loopback fake")
-    parser.add_argument("--games", type=int, nargs="+", default=[1, 50])
     parser.add_argument("--actions", type=int, default=12, help="actions per game")
     parser.add_argument("--per-turn", type=int, default=3, help="actions per turn at most")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time (s)")
     parser.add_argument("--module", default="bot", help="the bot module (e.g. a profiler)")
     parser.add_argument("--env", nargs="*", default=[], help="NAME=VALUE for the bot process")
+    parser.add_argument("--before", type=Path, help="another checkout to measure first")
+    parser.add_argument("--profile", type=Path, help="record the bot with py-spy into DIR")
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 50, 100])
     args = parser.parse_args()
     print("time from sending an action to the answer carrying the new picture")
+    print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}, {os.cpu_count()} cores")
+    rows = []
     for n in args.games:
-        asyncio.run(measure(n, args))
+        if args.before is not None:
+            rows += asyncio.run(measure(n, args, tree=args.before.resolve(), label="before"))
+        rows += asyncio.run(measure(n, args, label="after" if args.before else "this"))
+    table(rows)
 
 
 if __name__ == "__main__":

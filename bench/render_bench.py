@@ -1,18 +1,22 @@
 """Render benchmark: prints figures, asserts nothing.
 
-    python bench/render_bench.py [--repeat N]
+    python bench/render_bench.py [--repeat N] [--before TREE]
 
 Figures, for a mid-game 4-seat position of the base game and one with all of Under the
 Moonlight's modes: the median time to render it at full size (drawing and PNG encoding, the
 static board already cached), the median time to only encode the same finished image with
 Pillow's PNG encoder (same settings), their ratio (goal: at most 2.0), the PNG size (goal: at
 most 250 KB), and the one-off time to build the cached static board and sprites.
+`--before TREE` first runs the same benchmark of another checkout (its own `.venv`), so the two
+sets of figures come from the same run on the same machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -73,7 +77,16 @@ def figures(title: str, state, hl, names, repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description="Render benchmark")
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--before", type=Path, help="another checkout to measure first")
     args = parser.parse_args()
+    print(f"load average (1, 5, 15 min): {os.getloadavg()}, {os.cpu_count()} cores")
+    if args.before is not None:
+        tree = args.before.resolve()
+        print(f"###### before: {tree}")
+        script = tree / "bench/render_bench.py"
+        command = [str(tree / ".venv/bin/python"), str(script), "--repeat", str(args.repeat)]
+        subprocess.run(command, cwd=tree, check=True)
+        print(f"\n###### after: {Path(__file__).resolve().parent.parent}")
     names = ["Alice", "Bob", None, None]
     state, hl = mid_game_state()
     figures("base game", state, hl, names, args.repeat)

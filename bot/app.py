@@ -3,6 +3,7 @@ persistent components together, syncs the slash commands and runs background upk
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from datetime import timedelta
@@ -12,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from . import texts
+from . import pictures, texts
 from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
 from .games import GameService
@@ -71,6 +72,7 @@ class PhotosynthesisBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open storage, load the cogs, register the persistent components, sync the
         commands and start the background upkeep (runs once, before connecting)."""
+        pictures.drawer()  # a malformed PICTURE_WORKERS stops the start, not the first picture
         self.storage = await open_storage(self.settings.database_url, self.settings.database_path)
         seed = fixed_seed_from_env()
         if seed is not None:
@@ -178,6 +180,7 @@ class PhotosynthesisBot(commands.Bot):
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()
+        await asyncio.to_thread(pictures.shutdown)
 
 
 class ShardedPhotosynthesisBot(PhotosynthesisBot, commands.AutoShardedBot):

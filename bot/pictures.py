@@ -1,16 +1,44 @@
 """Board pictures for Discord messages: `render` draws and encodes (a palette PNG, made to be
-read 400-550 px wide). Pure CPU: call it off the event loop."""
+read 400-550 px wide), `render.alt` says the same position in words.
+
+Drawing is pure Python and Pillow work that holds the GIL most of its time. Under load (the
+profile of `bench/bot_latency.py --games 50`) it was most of the bot's CPU, and drawn in a
+thread it stalled the event loop and used one core. So `picture` draws in a small pool of worker
+processes: both cores work and the event loop only waits for the answer. The pool is started
+once (on first use, each worker loading fonts and the static board before its first real
+picture), replaced when a worker dies (the picture is then drawn again in the new pool), and
+stopped by `shutdown` when the bot closes. The same position asked again with the same arguments
+(a resync, a second preview) is answered from a small cache keyed by the exact pickled position
+and arguments, so a picture is always exactly its position.
+
+`PICTURE_WORKERS` (environment) sets the number of worker processes (default: one per core, at
+most 2); 0 draws in a thread of the bot's own process instead.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import io
+import multiprocessing
+import os
+import pickle
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
 
 import render
 from render.alt import alt_text
+
+from .config import ConfigError
+
+#: Pictures kept for repeated requests (about 100 KB each).
+CACHE_SIZE = 32
 
 
 def board_png(
@@ -31,6 +59,129 @@ def board_picture(state: Any, **kwargs: Any) -> tuple[bytes, str]:
     """The picture `board_png` draws with `kwargs` and its alt text (`render.alt`: the
     position in words, at most 1,024 characters, what the picture shows and nothing more)."""
     return board_png(state, **kwargs), alt_text(state, **kwargs)
+
+
+def _draw(state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:
+    """In a worker: `board_picture` of the pickled position."""
+    return board_picture(pickle.loads(state_bytes), **kwargs)
+
+
+def _warm() -> int:
+    """In a worker: load the fonts, sprites and static board before the first real picture."""
+    import engine
+
+    board_picture(engine.new_game(engine.Config(seats=("human", "human")), seed=1))
+    return os.getpid()
+
+
+def default_workers() -> int:
+    """`PICTURE_WORKERS` from the environment, else one per core (at most 2)."""
+    value = os.environ.get("PICTURE_WORKERS", "").strip()
+    if not value:
+        return min(2, os.cpu_count() or 1)
+    if not value.isdigit():
+        raise ConfigError(f"PICTURE_WORKERS must be a whole number (0 or more), not {value!r}.")
+    return int(value)
+
+
+class Pictures:
+    """Draws pictures in worker processes (in a thread when `workers` is 0 or once closed)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = default_workers() if workers is None else workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+        self._cache: OrderedDict[bytes, tuple[bytes, str]] = OrderedDict()
+
+    def _executor(self) -> Executor | None:
+        with self._lock:
+            if self._closed or self.workers <= 0:
+                return None
+            if self._pool is None:
+                ctx = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload(["render", "engine", "bot.pictures"])
+                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+                for _ in range(self.workers):
+                    self._pool.submit(_warm)
+            return self._pool
+
+    def _replace(self, broken: Executor) -> None:
+        """Drop a pool whose worker died (the next picture starts a new one)."""
+        with self._lock:
+            if self._pool is not broken:
+                return
+            self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def picture(self, state: Any, **kwargs: Any) -> tuple[bytes, str]:
+        """`board_picture(state, **kwargs)`: PNG bytes and alt text."""
+        state_bytes = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        key = hashlib.blake2b(
+            state_bytes + repr(sorted(kwargs.items())).encode(), digest_size=16
+        ).digest()
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        loop = asyncio.get_running_loop()
+        result = None
+        for _ in range(2):  # a worker killed mid-picture: once more in a fresh pool
+            pool = self._executor()
+            if pool is None:
+                break
+            try:
+                result = await loop.run_in_executor(pool, _draw, state_bytes, kwargs)
+                break
+            except BrokenProcessPool:
+                self._replace(pool)
+        if result is None:
+            result = await asyncio.to_thread(board_picture, state, **kwargs)
+        self._cache[key] = result
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return result
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the running workers (none before the first picture)."""
+        with self._lock:
+            pool = self._pool
+        return sorted(pool._processes or {}) if pool is not None else []
+
+    def close(self) -> None:
+        """Stop the workers (after the pictures being drawn); later pictures use a thread."""
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+_default: Pictures | None = None
+_default_lock = threading.Lock()
+
+
+def drawer() -> Pictures:
+    """The process-wide drawer (made on first use)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Pictures()
+        return _default
+
+
+async def picture(state: Any, **kwargs: Any) -> tuple[bytes, str]:
+    """`board_picture(state, **kwargs)` drawn by the process-wide drawer."""
+    return await drawer().picture(state, **kwargs)
+
+
+def shutdown() -> None:
+    """Stop the process-wide drawer's workers (the bot calls this when it closes)."""
+    global _default
+    with _default_lock:
+        current, _default = _default, None
+    if current is not None:
+        current.close()
 
 
 def as_file(picture: tuple[bytes, str], filename: str) -> discord.File:

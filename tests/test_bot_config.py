@@ -48,7 +48,7 @@ def test_every_variable_is_documented_in_env_example() -> None:
     example = (REPO / ".env.example").read_text()
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
         assert f"\n{name}=" in example
-    for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS"):
+    for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "PICTURE_WORKERS"):
         assert f"\n# {name}=" in example
 
 

@@ -13,7 +13,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image, ImageStat
+from PIL import Image, ImageChops, ImageStat
 
 import engine
 import render
@@ -191,6 +191,22 @@ def test_png_is_small_and_sized_by_width():
     assert im.width == render.DEFAULT_WIDTH
     small = Image.open(io.BytesIO(render.board_png(state, width=600)))
     assert small.width == 600 and small.height < im.height
+
+
+def test_png_holds_exactly_the_drawn_picture_in_its_palette():
+    """The quick zlib level changes bytes, never pixels: the PNG decodes to the drawn picture
+    mapped to its 256-colour palette, pixel for pixel, and that is within a few levels of the
+    full-colour drawing."""
+    state = build("mid-4")
+    drawn = render.render_image(state, highlight=["D4"])
+    decoded = Image.open(io.BytesIO(render.board_png(state, highlight=["D4"])))
+    assert decoded.mode == "P"
+    expected = drawn.quantize(
+        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    assert decoded.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
+    diff = ImageStat.Stat(ImageChops.difference(decoded.convert("RGB"), drawn)).mean
+    assert max(diff) < 1.0
 
 
 def test_cached_base_is_never_drawn_on():

@@ -178,8 +178,7 @@ class Board(commands.Cog, name="Board"):
             viewer = next(
                 (s.position for s in game.seats if s.user_id == interaction.user.id), None
             )
-            picture = await asyncio.to_thread(
-                pictures.board_picture,
+            picture = await pictures.picture(
                 state,
                 preview_sun=sun,
                 viewer_seat=viewer,

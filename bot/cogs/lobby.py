@@ -280,9 +280,7 @@ class Lobby(commands.Cog, name="Lobby"):
             if game.status == "abandoned":
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 state = await self.games.state(game)  # a started game: it has a config
-                picture = await asyncio.to_thread(
-                    pictures.board_picture, state, names=[s.name for s in game.seats]
-                )
+                picture = await pictures.picture(state, names=[s.name for s in game.seats])
                 file = pictures.as_file(picture, embeds.BOARD_FILE)
                 embed = embeds.ended_embed(game, state)
                 await interaction.followup.send(embed=embed, file=file, ephemeral=True)

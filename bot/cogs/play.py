@@ -122,8 +122,7 @@ class Play(commands.Cog, name="Play"):
         if state is None:
             state = await self.games.state(game)
         turns = await self.games.story(game, state)
-        picture = await asyncio.to_thread(
-            pictures.board_picture,
+        picture = await pictures.picture(
             state,
             highlight=story.changed_spaces(turns),
             names=[s.name for s in game.seats],
@@ -375,8 +374,7 @@ class Play(commands.Cog, name="Play"):
         if not state.is_over and engine.turn_id(state) == result.previous_turn:
             content, view = await _panel(self.games, game, state, interaction.user.id)
             content = f"{played}\n{content}"
-            picture = await asyncio.to_thread(
-                pictures.board_picture,
+            picture = await pictures.picture(
                 state,
                 highlight=[space for n in acted for space in choices.spaces_of(n)],
                 viewer_seat=state.current_seat,

@@ -1,0 +1,84 @@
+"""The picture drawer: worker processes give exactly the picture of the position, survive a
+worker's death, and stop cleanly."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+import engine
+from bot import pictures
+from bot.config import ConfigError
+from render.demo import play_through, touched
+
+
+@pytest.fixture(scope="module")
+def positions():
+    """Two positions of one game, one action apart, and what the later one's action touched."""
+    config = engine.Config(seats=("human", "human", "cynthia"))
+    state, _ = play_through(config, seed=7, rng_seed=7, stop=lambda s: s.round >= 4)
+    later, last = play_through(config, seed=7, rng_seed=7, stop=lambda s: s.round >= 5)
+    return state, later, touched(last)
+
+
+async def test_workers_draw_exactly_the_position(positions) -> None:
+    state, later, hl = positions
+    drawer = pictures.Pictures(workers=1)
+    try:
+        kwargs = {"highlight": hl, "viewer_seat": 1, "names": ["Ash", "Birch", None]}
+        got = await drawer.picture(later, **kwargs)
+        assert got == pictures.board_picture(later, **kwargs)
+        assert got[0].startswith(b"\x89PNG")
+        assert len(drawer.worker_pids()) == 1
+        assert os.getpid() not in drawer.worker_pids()
+        other = await drawer.picture(state, names=["Ash", "Birch", None])
+        assert other == pictures.board_picture(state, names=["Ash", "Birch", None])
+        assert other[0] != got[0]
+        # asked again: the same bytes (from the cache), and a different argument is not a hit
+        assert await drawer.picture(later, **kwargs) == got
+        assert (await drawer.picture(later, **{**kwargs, "viewer_seat": 0}))[0] != got[0]
+    finally:
+        drawer.close()
+
+
+async def test_a_killed_worker_is_replaced_and_the_picture_still_drawn(positions) -> None:
+    state, later, _ = positions
+    drawer = pictures.Pictures(workers=1)
+    try:
+        await drawer.picture(state)
+        (pid,) = drawer.worker_pids()
+        os.kill(pid, signal.SIGKILL)
+        assert await drawer.picture(later) == pictures.board_picture(later)
+        (new_pid,) = drawer.worker_pids()
+        assert new_pid != pid
+    finally:
+        drawer.close()
+
+
+async def test_close_stops_the_workers_and_later_pictures_are_drawn_here(positions) -> None:
+    state, _, _ = positions
+    drawer = pictures.Pictures(workers=1)
+    await drawer.picture(state)
+    (pid,) = drawer.worker_pids()
+    drawer.close()
+    assert drawer.worker_pids() == []
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert await drawer.picture(state, names=["A", "B", None]) == pictures.board_picture(
+        state, names=["A", "B", None]
+    )
+    assert drawer.worker_pids() == []
+
+
+def test_workers_default_from_the_environment(monkeypatch) -> None:
+    monkeypatch.setenv("PICTURE_WORKERS", "0")
+    assert pictures.Pictures().workers == 0
+    monkeypatch.setenv("PICTURE_WORKERS", "3")
+    assert pictures.Pictures().workers == 3
+    monkeypatch.setenv("PICTURE_WORKERS", "two")
+    with pytest.raises(ConfigError, match="PICTURE_WORKERS must be a whole number"):
+        pictures.Pictures()
+    monkeypatch.delenv("PICTURE_WORKERS")
+    assert pictures.Pictures().workers == min(2, os.cpu_count() or 1)
