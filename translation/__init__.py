@@ -1,0 +1,191 @@
+"""Every text a player reads, in English (the source), Dutch, French and Hebrew.
+
+The rulebook comes in these four languages, and so does the game. A text is written in English
+where it is made, with :func:`_` (or :func:`_n` for a count, :func:`_p` for a word that needs a
+context)::
+
+    raise IllegalAction(_("Growing into a {size} costs {cost} light points; you have {have}.",
+                          size=_("medium tree"), cost=2, have=1))
+
+The result is a :class:`Text`: a ``str`` that reads as the English sentence (so every caller that
+only wants English, and every test, is unchanged), and that remembers its template and its
+parameters, so that :func:`translate` can say it in another language later, at the edge where the
+reader is known (the bot, the picture, the terminal). Parameters that are themselves texts are
+translated too. A plain ``str`` (a name, a notation) is never translated.
+
+The catalogs are gettext ``.po`` files made with Babel (``translation/catalogs/<lang>/LC_MESSAGES/
+<domain>.po``): domain ``game`` for the words of ``engine/`` and ``render/``, domain ``bot`` for
+the bot's. English is the source; ``pybabel extract`` finds the texts by the keywords ``_``,
+``_n:1,2`` and ``_p:1c,2``.
+
+This package imports nothing of the project: every layer may use it.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+#: The languages, English first (the source). Discord has no Hebrew locale: Hebrew is chosen
+#: through the player's or the server's setting.
+LANGUAGES: tuple[str, ...] = ("en", "nl", "fr", "he")
+SOURCE = "en"
+#: Languages written right to left.
+RIGHT_TO_LEFT = frozenset({"he"})
+#: The catalogs' domains: the game's words (engine, pictures, terminal) and the bot's.
+DOMAINS: tuple[str, ...] = ("game", "bot")
+CATALOGS = Path(__file__).with_name("catalogs")
+
+# Unicode bidirectional isolates (UAX #9): a name or a notation inside a right-to-left sentence.
+_LRI, _FSI, _PDI = "\u2066", "\u2068", "\u2069"
+
+
+class Text(str):
+    """An English text that remembers how it was made, so that it can be translated.
+
+    ``template`` is the English source (a ``str.format`` template with named fields), ``params``
+    its values, ``plural`` the plural template and ``n`` the count (for :func:`_n`), ``context``
+    the gettext context (for :func:`_p`).
+    """
+
+    template: str
+    params: dict[str, Any]
+    plural: str | None
+    n: int | None
+    context: str | None
+
+    def __new__(
+        cls,
+        template: str,
+        params: dict[str, Any] | None = None,
+        *,
+        plural: str | None = None,
+        n: int | None = None,
+        context: str | None = None,
+    ) -> Text:
+        params = dict(params or {})
+        source = plural if plural is not None and n != 1 else template
+        english = source.format(**params) if params else source
+        self = super().__new__(cls, english)
+        self.template, self.params = template, params
+        self.plural, self.n, self.context = plural, n, context
+        return self
+
+    def format(self, *args: Any, **params: Any) -> Text:  # type: ignore[override]
+        """The same text with (more) parameters: constants stay translatable when formatted."""
+        if args:
+            raise TypeError("a translatable text takes named parameters only")
+        merged = {**self.params, **params}
+        return Text(
+            self.template,
+            merged,
+            plural=self.plural,
+            n=merged.get("n", self.n),
+            context=self.context,
+        )
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild, (self.template, self.params, self.plural, self.n, self.context))
+
+    def __repr__(self) -> str:
+        return f"Text({str.__repr__(self)})"
+
+
+def _rebuild(template: str, params: dict, plural: str | None, n: int | None, context: str | None):
+    return Text(template, params, plural=plural, n=n, context=context)
+
+
+def _(template: str, /, **params: Any) -> Text:
+    """A text to translate: ``_("Grow {space}.", space="D4")``."""
+    return Text(template, params)
+
+
+def _n(singular: str, plural: str, n: int, /, **params: Any) -> Text:
+    """A text that depends on a count; ``{n}`` in the templates is the count."""
+    return Text(singular, {**params, "n": n}, plural=plural, n=n)
+
+
+def _p(context: str, template: str, /, **params: Any) -> Text:
+    """A text whose translation depends on a context (the same English word, two meanings)."""
+    return Text(template, params, context=context)
+
+
+def join(parts: list[str], sep: str = " ") -> Text:
+    """Texts joined by ``sep``, each translated on its own."""
+    names = {f"p{i}": p for i, p in enumerate(parts)}
+    template = sep.replace("{", "{{").replace("}", "}}").join("{" + k + "}" for k in names)
+    return Text(template, names, context=_JOIN)
+
+
+_JOIN = "\x00join"  # not in any catalog: a join is never looked up
+
+
+@cache
+def _catalog(lang: str) -> gettext.NullTranslations:
+    """The language's catalogs (every domain), read from the ``.po`` files."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    result: gettext.NullTranslations = gettext.NullTranslations()
+    for domain in DOMAINS:
+        path = CATALOGS / lang / "LC_MESSAGES" / f"{domain}.po"
+        if lang == SOURCE or not path.exists():
+            continue
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=lang, domain=domain)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        translations = gettext.GNUTranslations(buffer)
+        translations.add_fallback(result)
+        result = translations
+    return result
+
+
+def translate(text: Any, lang: str | None) -> str:
+    """``text`` in ``lang`` (English when the language or the translation is missing)."""
+    if not isinstance(text, Text):
+        return str(text)
+    params = {k: translate(v, lang) for k, v in text.params.items()}
+    if text.context == _JOIN or not lang or lang == SOURCE:
+        template = text.plural if text.plural is not None and text.n != 1 else text.template
+    else:
+        catalog = _catalog(lang)
+        if text.plural is not None:
+            n = text.n if text.n is not None else 0
+            if text.context:
+                template = catalog.npgettext(text.context, text.template, text.plural, n)
+            else:
+                template = catalog.ngettext(text.template, text.plural, n)
+        elif text.context:
+            template = catalog.pgettext(text.context, text.template)
+        else:
+            template = catalog.gettext(text.template)
+    return template.format(**params) if params or text.params else template
+
+
+def placeholders(template: str) -> set[str]:
+    """The named fields of a template: ``{space}`` -> ``{"space"}`` (for the catalogs' check)."""
+    return {
+        field.split(".")[0].split("[")[0]
+        for _lit, field, _spec, _conv in string.Formatter().parse(template)
+        if field
+    }
+
+
+def is_right_to_left(lang: str | None) -> bool:
+    return lang in RIGHT_TO_LEFT
+
+
+def isolate(value: str, lang: str | None) -> str:
+    """A name inside a right-to-left sentence keeps its own direction (a first-strong isolate)."""
+    return f"{_FSI}{value}{_PDI}" if is_right_to_left(lang) and value else value
+
+
+def notation(value: str, lang: str | None) -> str:
+    """Notation (``grow D4``) reads left to right in every language (a left-to-right isolate)."""
+    return f"{_LRI}{value}{_PDI}" if is_right_to_left(lang) and value else value
