@@ -71,6 +71,12 @@ async def _update(interaction: discord.Interaction, **fields: Any) -> None:
         await interaction.response.edit_message(**fields)
 
 
+def _final_content(game: GameRow, state: Any) -> str:
+    """The last game message's line: who won."""
+    winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
+    return texts.GAME_OVER_WINNERS.format(winners=" and ".join(winners))
+
+
 def _version_shown(message: discord.Message) -> int | None:
     """The game version a game message was drawn for (from its buttons' custom_ids)."""
     for row in message.components:
@@ -171,11 +177,8 @@ class Play(commands.Cog, name="Play"):
                 return
             state = await self.games.state(game)
             embed, file, view = await self.game_message_parts(game, state)
-            content = None
-            if state.is_over:
-                winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
-                content = texts.GAME_OVER_WINNERS.format(winners=" and ".join(winners))
-            elif state.current_seat is not None:
+            content = _final_content(game, state) if state.is_over else None
+            if not state.is_over and state.current_seat is not None:
                 current = game.seats[state.current_seat]
                 if current.user_id is not None:
                     content = f"<@{current.user_id}>, it is your turn."
@@ -250,7 +253,11 @@ class Play(commands.Cog, name="Play"):
                 log.info("could not edit the lobby message", extra={"game_id": game.id})
         embed, file, view = await self.game_message_parts(game, state)
         channel = self.bot.get_partial_messageable(game.channel_id)
-        message = await channel.send(content=content, embed=embed, file=file, view=view)
+        # The nonce makes Discord return the message already made instead of a second one when
+        # the process died after posting it and before storing its id (within a few minutes).
+        message = await channel.send(
+            content=content, embed=embed, file=file, view=view, nonce=f"result:{game.id}"
+        )
         await self.bot.storage.set_message(game.id, "result", game.channel_id, message.id)
 
     async def resync(self) -> None:
@@ -281,6 +288,8 @@ class Play(commands.Cog, name="Play"):
                     if message is not None and _version_shown(message) == game.version:
                         state = await self.games.state(game)
                         self._shown[game.id] = (message.id, engine.turn_id(state))
+                        if state.is_over:  # died between the last game message and the result
+                            await self._announce_result(game, state, _final_content(game, state))
                         continue
                 log.info("redrawing a game message after a restart", extra={"game_id": game.id})
                 await self.publish(game.id)

@@ -81,6 +81,9 @@ FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_COMPONENTS_V2 = 1 << 15
 
+#: How long Discord remembers a nonce sent with `enforce_nonce` ("the past few minutes").
+NONCE_WINDOW_S = 120.0
+
 # Interaction types and callback types.
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE, CB_UPDATE, CB_AUTOCOMPLETE, CB_MODAL = (
@@ -674,6 +677,8 @@ class FakeDiscord:
         self.rejected: list[tuple[str, dict]] = []
         self.late_interactions: list[FakeInteraction] = []
         self.requests: deque[tuple[str, str]] = deque(maxlen=2000)
+        # (author, nonce) -> (message, when): a message created with `enforce_nonce`
+        self._nonces: dict[tuple[str, str], tuple[FakeMessage, float]] = {}
 
         self._sessions: dict[str, _GatewaySession] = {}
         #: Sessions identified with a shard the guild is not on (see `guild_on_shard`).
@@ -1629,8 +1634,18 @@ class FakeDiscord:
         payload, files = await self._read_body(request)
         self._require_bot(channel_id, payload, files, creating=True)
         self._reject("channel message", payload, validate_message(payload, files, creating=True))
+        nonce = payload.get("nonce")
+        key = (self.bot_user["id"], str(nonce))
+        if nonce is not None and payload.get("enforce_nonce"):
+            # "checked for uniqueness in the past few minutes. If another message was created by
+            # the same author with the same nonce, that message will be returned".
+            earlier = self._nonces.get(key)
+            if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW_S:
+                return json_response(earlier[0].payload(self))
         message = self._new_message(channel_id, payload, files, flags=0)
         message.flags &= ~FLAG_EPHEMERAL
+        if nonce is not None and payload.get("enforce_nonce"):
+            self._nonces[key] = (message, time.monotonic())
         self._publish(message)
         await self._notify()
         return json_response(message.payload(self))

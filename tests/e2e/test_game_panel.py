@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import engine
 from bot import texts
+from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
 from tests.e2e.gameplay import (
     action_log,
@@ -17,7 +18,8 @@ from tests.e2e.gameplay import (
     start_game,
     turn_owner,
 )
-from tests.e2e.test_lobby import answered, click, field, mention
+from tests.e2e.test_correspondence import write_db
+from tests.e2e.test_lobby import answered, click, db_rows, field, mention
 
 GIF_SIGNATURE = b"GIF8"
 
@@ -90,6 +92,18 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     assert result.embeds == msg.embeds and result.attachments[0][1].startswith(PNG_SIGNATURE)
     pings = [m.content for m in fake.messages(thread) if m.content.endswith("it is your turn.")]
     assert pings and set(pings) == {f"{mention(u)}, it is your turn." for u in (alice, bob)}
+
+    # The process died after posting the result, before storing its id: at the restart the
+    # result is posted again with the same nonce, and Discord hands back the one it made.
+    results = "SELECT message_id FROM messages WHERE kind = 'result'"
+    assert await wait_db(lambda: db_rows(bot, results)) == [(int(result.id),)]
+    bot.kill()
+    await bot.wait_exit()
+    write_db(bot, "DELETE FROM messages WHERE kind = 'result'")
+    await bot.start()
+    await fake.wait_ready()
+    assert await wait_db(lambda: db_rows(bot, results)) == [(int(result.id),)]
+    assert fake.messages(chan) == [lobby, result]
 
     # /ps log: the record replays to this very game; /ps replay draws it.
     it = await answered(await fake.slash(alice, "ps log", channel_id=chan))
