@@ -7,7 +7,8 @@ thread it stalled the event loop and used one core. So `picture` draws in a smal
 processes: both cores work and the event loop only waits for the answer. The pool is started
 once (on first use, each worker loading fonts and the static board before its first real
 picture), replaced when a worker dies (the picture is then drawn again in the new pool), and
-stopped by `shutdown` when the bot closes. The same position asked again with the same arguments
+stopped by `shutdown` when the bot closes (the pool is `bot.workers.WorkerPool`, shared with the
+Expert's decisions). The same position asked again with the same arguments
 (a resync, a second preview) is answered from a small cache keyed by the exact pickled position
 and arguments, so a picture is always exactly its position.
 
@@ -17,17 +18,13 @@ most 2); 0 draws in a thread of the bot's own process instead.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import io
-import multiprocessing
 import os
 import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
@@ -35,7 +32,7 @@ import discord
 import render
 from render.alt import alt_text
 
-from .config import ConfigError
+from .workers import WorkerPool, workers_from_env
 
 #: Pictures kept for repeated requests (about 100 KB each).
 CACHE_SIZE = 32
@@ -76,12 +73,7 @@ def _warm() -> int:
 
 def default_workers() -> int:
     """`PICTURE_WORKERS` from the environment, else one per core (at most 2)."""
-    value = os.environ.get("PICTURE_WORKERS", "").strip()
-    if not value:
-        return min(2, os.cpu_count() or 1)
-    if not value.isdigit():
-        raise ConfigError(f"PICTURE_WORKERS must be a whole number (0 or more), not {value!r}.")
-    return int(value)
+    return workers_from_env("PICTURE_WORKERS")
 
 
 class Pictures:
@@ -89,30 +81,10 @@ class Pictures:
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = default_workers() if workers is None else workers
-        self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
-        self._closed = False
+        self._pool = WorkerPool(
+            self.workers, preload=["render", "engine", "bot.pictures"], warm=_warm
+        )
         self._cache: OrderedDict[bytes, tuple[bytes, str]] = OrderedDict()
-
-    def _executor(self) -> Executor | None:
-        with self._lock:
-            if self._closed or self.workers <= 0:
-                return None
-            if self._pool is None:
-                ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["render", "engine", "bot.pictures"])
-                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
-                for _ in range(self.workers):
-                    self._pool.submit(_warm)
-            return self._pool
-
-    def _replace(self, broken: Executor) -> None:
-        """Drop a pool whose worker died (the next picture starts a new one)."""
-        with self._lock:
-            if self._pool is not broken:
-                return
-            self._pool = None
-        broken.shutdown(wait=False, cancel_futures=True)
 
     async def picture(self, state: Any, **kwargs: Any) -> tuple[bytes, str]:
         """`board_picture(state, **kwargs)`: PNG bytes and alt text."""
@@ -124,19 +96,7 @@ class Pictures:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        loop = asyncio.get_running_loop()
-        result = None
-        for _ in range(2):  # a worker killed mid-picture: once more in a fresh pool
-            pool = self._executor()
-            if pool is None:
-                break
-            try:
-                result = await loop.run_in_executor(pool, _draw, state_bytes, kwargs)
-                break
-            except BrokenProcessPool:
-                self._replace(pool)
-        if result is None:
-            result = await asyncio.to_thread(board_picture, state, **kwargs)
+        result = await self._pool.run(_draw, state_bytes, kwargs)
         self._cache[key] = result
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -144,17 +104,11 @@ class Pictures:
 
     def worker_pids(self) -> list[int]:
         """The process ids of the running workers (none before the first picture)."""
-        with self._lock:
-            pool = self._pool
-        return sorted(pool._processes or {}) if pool is not None else []
+        return self._pool.worker_pids()
 
     def close(self) -> None:
         """Stop the workers (after the pictures being drawn); later pictures use a thread."""
-        with self._lock:
-            self._closed = True
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        self._pool.close()
 
 
 _default: Pictures | None = None

@@ -1,0 +1,103 @@
+"""A small pool of worker processes for CPU work the event loop must not do itself.
+
+The board pictures (`bot.pictures`) and the Expert's decisions (`bot.experts`) are pure Python
+that holds the GIL: in a thread of the bot's process they would stall the event loop, so each
+runs in a pool of its own worker processes and the event loop only waits for the answer.
+
+A `WorkerPool` is started on first use (a forkserver that has imported `preload`, each worker
+then running `warm` before its first real job), replaced when a worker dies (the job is then
+run again in the new pool), and stopped by `close`. With no workers (0), or once closed, a job
+runs in a thread of the bot's own process instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from .config import ConfigError
+
+T = TypeVar("T")
+
+
+def workers_from_env(variable: str, env: dict[str, str] | None = None) -> int:
+    """The number of workers `variable` asks for, else one per core (at most 2)."""
+    value = (os.environ if env is None else env).get(variable, "").strip()
+    if not value:
+        return min(2, os.cpu_count() or 1)
+    if not value.isdigit():
+        raise ConfigError(f"{variable} must be a whole number (0 or more), not {value!r}.")
+    return int(value)
+
+
+class WorkerPool:
+    """Runs picklable functions in worker processes (see the module docstring)."""
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        preload: Sequence[str] = (),
+        warm: Callable[[], Any] | None = None,
+    ) -> None:
+        self.workers = workers
+        self.preload = list(preload)
+        self.warm = warm
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _executor(self) -> Executor | None:
+        with self._lock:
+            if self._closed or self.workers <= 0:
+                return None
+            if self._pool is None:
+                ctx = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload(self.preload)
+                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+                if self.warm is not None:
+                    for _ in range(self.workers):
+                        self._pool.submit(self.warm)
+            return self._pool
+
+    def _replace(self, broken: Executor) -> None:
+        """Drop a pool whose worker died (the next job starts a new one)."""
+        with self._lock:
+            if self._pool is not broken:
+                return
+            self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` in a worker (once more in a fresh pool if a worker died meanwhile;
+        in a thread when there are no workers)."""
+        loop = asyncio.get_running_loop()
+        for _ in range(2):
+            pool = self._executor()
+            if pool is None:
+                break
+            try:
+                return await loop.run_in_executor(pool, function, *args)
+            except BrokenProcessPool:
+                self._replace(pool)
+        return await asyncio.to_thread(function, *args)
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the running workers (none before the first job)."""
+        with self._lock:
+            pool = self._pool
+        return sorted(pool._processes or {}) if pool is not None else []
+
+    def close(self) -> None:
+        """Stop the workers (after the jobs under way); later jobs run in a thread."""
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
