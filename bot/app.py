@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from . import pictures, texts
+from . import experts, pictures, texts
 from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
 from .games import GameService
@@ -24,7 +24,13 @@ from .views import PERSISTENT_ITEMS, unknown_component
 log = logging.getLogger(__name__)
 
 #: The cogs, loaded by name in this order (`bot.cogs.lobby` owns the `/ps` group: first).
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.board", "bot.cogs.correspondence")
+EXTENSIONS = (
+    "bot.cogs.lobby",
+    "bot.cogs.play",
+    "bot.cogs.board",
+    "bot.cogs.correspondence",
+    "bot.cogs.expert",
+)
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)
@@ -181,6 +187,7 @@ class PhotosynthesisBot(commands.Bot):
         if storage is not None:
             await storage.close()
         await asyncio.to_thread(pictures.shutdown)
+        await asyncio.to_thread(experts.shutdown)
 
 
 class ShardedPhotosynthesisBot(PhotosynthesisBot, commands.AutoShardedBot):

@@ -12,6 +12,7 @@ from engine import game as engine_game
 from engine import moonlight as ml
 
 from . import animals, texts
+from . import expert_texts as xt
 from .games import (
     CYNTHIA_OPTIONS,
     MAX_SEATS,
@@ -45,6 +46,8 @@ def options_summary(options: dict[str, Any]) -> str:
         lines.append(f"turn timer {opts['turn_timer']} h, then the {then}")
     if opts["on_leave"] == "end":
         lines.append("a player leaving ends the game")
+    if opts["hints"]:
+        lines.append(xt.HINTS_ON)
     return "\n".join(lines)
 
 
@@ -52,11 +55,7 @@ def lobby_embed(game: GameRow) -> discord.Embed:
     """The lobby: host, seats in join order, options, and what happens next."""
     if game.status == "lobby":
         title = "Photosynthesis \N{EM DASH} new game"
-        description = (
-            f"Host: <@{game.host_id}>. Press **Join** to take a seat; the host can add Cynthia "
-            f"(the automa), change the options and press **Start**. 2 to {MAX_SEATS} seats, "
-            "at least one of them a person."
-        )
+        description = xt.LOBBY_HELP.format(host=f"<@{game.host_id}>", seats=MAX_SEATS)
         colour = GREEN
     else:
         title = {
@@ -159,7 +158,7 @@ def game_embed(
     for seat in game.seats:
         i = seat.position
         marker = "\N{BLACK RIGHT-POINTING TRIANGLE} " if i == state.current_seat else ""
-        lunar = f", {state.seats[i].lunar} lunar" if expansion and seat.kind == "human" else ""
+        lunar = f", {state.seats[i].lunar} lunar" if expansion and seat.kind != "cynthia" else ""
         animal = _animal(state, i)
         lines.append(
             f"{marker}{SEAT_SWATCH[i]} {seat_label(seat)} ({SEAT_COLOUR[i]}{animal}) \N{EM DASH} "
@@ -364,4 +363,6 @@ def help_embed() -> discord.Embed:
     embed = discord.Embed(title="Photosynthesis \N{EM DASH} commands", colour=GREEN)
     for name, value in texts.HELP_COMMANDS:
         embed.add_field(name=name, value=value, inline=False)
+        if name == "/ps undo":
+            embed.add_field(name="/ps hint", value=xt.HELP_HINT, inline=False)
     return embed

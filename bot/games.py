@@ -20,9 +20,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engine
-from engine.players import AutopilotPlayer, CynthiaPlayer, play_until, turn_over
+from engine.players import CynthiaPlayer, play_until
 
-from . import story, texts
+from . import expert_texts as xt
+from . import experts, story, texts
+from .experts import QUICK, Experts, engine_kind, expert_seed, is_expert
 from .locks import KeyedLocks
 from .storage import (
     ChannelBusy,
@@ -65,6 +67,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "random_seats": False,
     **{name: False for name in MOONLIGHT_OPTIONS},
     **{name: False for name in CYNTHIA_OPTIONS},
+    "hints": False,  # `/ps hint`: the Expert suggests the best action to the player to play
 }
 #: The automa never needs this many actions in a row; the cap only guards against a bug.
 MAX_AUTOMA_STEPS = 2000
@@ -119,7 +122,7 @@ def engine_config(options: dict[str, Any], kinds: Sequence[str]) -> engine.Confi
     """The engine config for these lobby options and seat kinds (raises ValueError)."""
     opts = normalize_options(options)
     return engine.Config(
-        seats=tuple(kinds),
+        seats=tuple(engine_kind(kind) for kind in kinds),
         revolutions=opts["revolutions"],
         shadow_rule=opts["shadow_rule"],
         **{name: opts[name] for name in (*MOONLIGHT_OPTIONS, *CYNTHIA_OPTIONS)},
@@ -144,25 +147,22 @@ def replay_events(
 
 
 AUTOPILOT_NOTE = "autopilot"
+#: How many times an Expert's turn is thought again when its game changed meanwhile.
+EXPERT_RETRIES = 3
 
 
-class _EndsTurn(AutopilotPlayer):
-    """Ends the turn where it may; a decision that must be made (setup) goes to the autopilot."""
-
-    def step(self, state: Any) -> Any:
-        ends = [a for a in engine.legal_actions(state) if a.verb == "end"]
-        return ends[0] if ends else super().step(state)
-
-
-def autoplay_turn(state: Any, first_ply: int, *, autopilot: bool) -> tuple[Any, list[Applied]]:
-    """Play the current seat's turn to its end for it (see `GameService.play_automatically`)."""
+def apply_turn(
+    state: Any, actions: Sequence[Any], first_ply: int, user_id: int | None, note: str | None
+) -> tuple[Any, list[Applied]]:
+    """Apply the actions a player (the Expert, the autopilot) chose for the current seat's
+    turn; each is logged with `user_id` and `note`, or else its reason (`experts.reason_of`)."""
     seat = state.current_seat
-    player = AutopilotPlayer() if autopilot else _EndsTurn()
-    state, actions = play_until(state, {seat: player}, turn_over(state), max_steps=MAX_AUTOMA_STEPS)
-    return state, [
-        Applied(first_ply + i, str(action), seat, AUTOPILOT_USER_ID, AUTOPILOT_NOTE)
-        for i, action in enumerate(actions)
-    ]
+    applied = []
+    for i, action in enumerate(actions):
+        state = engine.apply(state, action)
+        why = note if note is not None else experts.reason_of(action) or None
+        applied.append(Applied(first_ply + i, str(action), seat, user_id, why))
+    return state, applied
 
 
 def run_automa(state: Any, first_ply: int) -> tuple[Any, list[Applied]]:
@@ -236,6 +236,17 @@ def _status_error(game: GameRow) -> UserError | None:
     return None
 
 
+def expert_name(seats: Sequence[SeatRow], kind: str) -> str:
+    """The name of a new Expert seat: "Expert (quick)", then "Expert 2 (strong)" and so on."""
+    taken = {s.name for s in seats}
+    strength = xt.STRENGTHS[kind]
+    for n in range(1, MAX_SEATS + 1):
+        name = xt.EXPERT_SEAT.format(number="" if n == 1 else f" {n}", strength=strength)
+        if name not in taken:
+            return name
+    raise UserError(texts.GAME_FULL)
+
+
 def mention(user_id: int) -> str:
     """A Discord user mention."""
     return f"<@{user_id}>"
@@ -246,6 +257,10 @@ def seat_label(seat: SeatRow) -> str:
     return mention(seat.user_id) if seat.user_id is not None else seat.name
 
 
+def _shared_experts() -> Experts:
+    return experts.shared()
+
+
 class GameService:
     """Lobbies and games on top of a `Storage`. One instance per bot process."""
 
@@ -254,8 +269,11 @@ class GameService:
         storage: Storage,
         *,
         seed_source: Callable[[], int] | None = None,
+        experts: Experts | None = None,
     ) -> None:
         self.storage = storage
+        #: The Expert's decisions (its seats, the autopilot, hints), in worker processes.
+        self.experts = experts if experts is not None else _shared_experts()
         self._channel_locks = KeyedLocks()
         self._states: dict[int, tuple[int, int, Any]] = {}  # game id -> (version, ply, state)
         #: game id -> (user id, actions, version after) of its last typed command's commit
@@ -429,11 +447,17 @@ class GameService:
         if user_id != game.host_id:
             raise UserError(sentence.format(host=mention(game.host_id)))
 
-    async def add_cynthia(self, game_id: int, version: int | None, user_id: int) -> GameRow:
-        """Seat a Cynthia (host only)."""
+    async def add_cynthia(
+        self,
+        game_id: int,
+        version: int | None,
+        user_id: int,
+        host_only: str = texts.HOST_ONLY_CYNTHIA,
+    ) -> GameRow:
+        """Seat a Cynthia (host only: else `host_only` is the refusal)."""
         async with self.lock(game_id):
             game = await self._lobby(game_id, version)
-            self._host_only(game, user_id, texts.HOST_ONLY_CYNTHIA)
+            self._host_only(game, user_id, host_only)
             cynthias = [s for s in game.seats if s.kind == "cynthia"]
             if len(cynthias) >= MAX_CYNTHIAS:
                 raise UserError(texts.TOO_MANY_CYNTHIAS)
@@ -442,6 +466,30 @@ class GameService:
             taken = {s.name for s in cynthias}
             name = "Cynthia" if "Cynthia" not in taken else "Cynthia 2"
             seats = [*game.seats, SeatRow(len(game.seats), "cynthia", None, name)]
+            return await self._save_lobby(game, seats=seats)
+
+    async def add_bot(self, game_id: int, version: int | None, user_id: int, kind: str) -> GameRow:
+        """Seat a bot (host only): Cynthia (at most 2), or the Expert, quick or strong."""
+        if not is_expert(kind):
+            return await self.add_cynthia(game_id, version, user_id, xt.HOST_ONLY_BOTS)
+        async with self.lock(game_id):
+            game = await self._lobby(game_id, version)
+            self._host_only(game, user_id, xt.HOST_ONLY_BOTS)
+            if len(game.seats) >= MAX_SEATS:
+                raise UserError(texts.GAME_FULL)
+            seat = SeatRow(len(game.seats), kind, None, expert_name(game.seats, kind))
+            return await self._save_lobby(game, seats=[*game.seats, seat])
+
+    async def remove_bot(self, game_id: int, version: int | None, user_id: int) -> GameRow:
+        """Remove the last seated bot, Cynthia or Expert (host only)."""
+        async with self.lock(game_id):
+            game = await self._lobby(game_id, version)
+            self._host_only(game, user_id, xt.HOST_ONLY_BOTS)
+            bots = [s for s in game.seats if s.user_id is None]
+            if not bots:
+                raise UserError(xt.NO_BOT)
+            last = bots[-1]
+            seats = self._renumber([s for s in game.seats if s is not last])
             return await self._save_lobby(game, seats=seats)
 
     async def remove_cynthia(self, game_id: int, version: int | None, user_id: int) -> GameRow:
@@ -704,8 +752,9 @@ class GameService:
             state, ply = await self._state_and_ply(game)
             if state.is_over or engine.turn_id(state) != turn:
                 return None
+            actions = await self._expert_turn(game, state, QUICK, end_only=not autopilot)
             new_state, applied = await asyncio.to_thread(
-                autoplay_turn, state, ply + 1, autopilot=autopilot
+                apply_turn, state, actions, ply + 1, AUTOPILOT_USER_ID, AUTOPILOT_NOTE
             )
             played = len(applied)
             outcome = job_outcome(applied[:played]) if job_outcome is not None else None
@@ -721,6 +770,91 @@ class GameService:
             if new_state.is_over:
                 self._states.pop(game.id, None)
             return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played)
+
+    # --- the Expert ---
+
+    async def _expert_turn(
+        self, game: GameRow, state: Any, kind: str, *, end_only: bool = False
+    ) -> list[Any]:
+        """The Expert's actions for the current seat's turn, thought in a worker process (the
+        one-ply autopilot's if the Expert fails: a game never stalls on it)."""
+        try:
+            return await self.experts.turn(state, kind, expert_seed(game.seed), end_only=end_only)
+        except Exception:
+            log.exception("the Expert failed; the autopilot plays", extra={"game_id": game.id})
+            return await asyncio.to_thread(experts.autopilot_turn, state, end_only)
+
+    async def expert_to_play(self, game_id: int) -> bool:
+        """Whether the game is being played and its current seat is an Expert's."""
+        game = await self.storage.get_game(game_id)
+        if game is None or game.status != "active" or game.config is None:
+            return False
+        state = await self.state(game)
+        return not state.is_over and is_expert(game.seats[state.current_seat].kind)
+
+    async def play_expert(self, game_id: int) -> TurnResult | None:
+        """Let an Expert seat play its turn if it is its turn (else None), then any Cynthia.
+
+        The Expert thinks in a worker process without holding the game's lock (other clicks
+        on the game are answered meanwhile: they are refused, it is not their turn); its turn
+        is then applied and committed whole under the lock, if the game is still at the
+        position it thought about (else it thinks again). Its actions are logged with no user
+        and its reason, like Cynthia's. A bot stopped while it thinks has committed nothing:
+        the turn is played again, the same (`expert_seed`), when it restarts."""
+        for _ in range(EXPERT_RETRIES):
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status != "active" or game.config is None:
+                return None
+            state, ply = await self._state_and_ply(game)
+            if state.is_over or not is_expert(game.seats[state.current_seat].kind):
+                return None
+            kind, turn = game.seats[state.current_seat].kind, engine.turn_id(state)
+            actions = await self._expert_turn(game, state, kind)
+            async with self.lock(game_id):
+                game = await self.storage.get_game(game_id)
+                if game is None or game.status != "active":
+                    return None
+                now, now_ply = await self._state_and_ply(game)
+                if (
+                    now_ply != ply
+                    or now.is_over
+                    or engine.turn_id(now) != turn
+                    or game.seats[now.current_seat].kind != kind
+                ):
+                    continue  # the game moved on meanwhile (another process played this turn)
+                new_state, applied = await asyncio.to_thread(
+                    apply_turn, now, actions, ply + 1, None, None
+                )
+                played = len(applied)
+                new_state, automa = await asyncio.to_thread(run_automa, new_state, ply + 1 + played)
+                applied.extend(automa)
+                stored = await self._commit_play(
+                    game, new_state, applied, status="over" if new_state.is_over else None
+                )
+                if new_state.is_over:
+                    self._states.pop(game.id, None)
+                log.info("the Expert played", extra={"game_id": game.id, "actions": played})
+                return TurnResult(stored, new_state, tuple(applied), turn, played)
+        return None
+
+    async def hint_position(self, channel_id: int, user_id: int) -> tuple[GameRow, Any]:
+        """The channel's game and its state, when `user_id` may have a hint now (`hint`).
+        Refusals: no game here, hints off in this game, not started, not a player, not your
+        turn."""
+        game = await self.storage.live_game(channel_id)
+        if game is None:
+            raise UserError(texts.NO_GAME_HERE)
+        if not game.options.get("hints"):
+            raise UserError(xt.HINTS_OFF)
+        if game.status != "active":
+            raise UserError(texts.NOT_STARTED)
+        return game, await self.check_turn(game, user_id)
+
+    async def hint(self, game: GameRow, state: Any) -> Any:
+        """The Expert's suggestion (at the quick budget) for the player to play in `state`,
+        thought in a worker process; it is not played. Its search sees only what that player
+        sees (`engine.expert`: what is hidden is drawn afresh)."""
+        return await self.experts.decide(state, QUICK, expert_seed(game.seed))
 
     async def _commit_play(
         self,
@@ -798,7 +932,7 @@ class GameService:
         old = await self.storage.get_game(game_id)
         if old is None or old.status != "over":
             raise UserError(texts.REMATCH_NOT_OVER)
-        seats = [s for s in old.seats if s.kind in ("human", "cynthia")]
+        seats = list(old.seats)
         me = next((s for s in seats if s.user_id == user_id), None)
         if me is None:
             raise UserError(texts.REMATCH_PLAYERS_ONLY)

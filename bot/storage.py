@@ -69,7 +69,7 @@ class SeatRow:
     """One seat: its position (join order in the lobby, seat index once started)."""
 
     position: int
-    kind: str  # "human" or "cynthia"
+    kind: str  # one of SEAT_KINDS: "human", "cynthia", "expert", "expert-strong"
     user_id: int | None
     name: str
 
@@ -294,12 +294,17 @@ class Migration:
 
     both: tuple[str, ...]
     sqlite_only: tuple[str, ...] = ()
+    postgres_only: tuple[str, ...] = ()
 
     def statements(self, dialect: str) -> tuple[str, ...]:
         types = DIALECT_TYPES[dialect]
         ddl = tuple(s.format(**types) for s in self.both)
-        return ddl + (self.sqlite_only if dialect == "sqlite" else ())
+        return ddl + (self.sqlite_only if dialect == "sqlite" else self.postgres_only)
 
+
+#: The seat kinds: a person, Cynthia, the Expert quick or strong (`bot.experts`).
+SEAT_KINDS = ("human", "cynthia", "expert", "expert-strong")
+SEAT_KINDS_SQL = ", ".join(f"'{kind}'" for kind in SEAT_KINDS)
 
 #: Forward migrations: MIGRATIONS[i] brings the schema from version i to version i + 1.
 MIGRATIONS: tuple[Migration, ...] = (
@@ -430,6 +435,32 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 8: which process claimed a job (several processes share a PostgreSQL database: a job
     #    claimed by a process that died is handed out again, one still running keeps its own).
     Migration(("ALTER TABLE timer_jobs ADD COLUMN claimed_by {int}",)),
+    # 10 (it follows 9 once both are merged): the Expert's seats (`bot.experts`), kinds
+    #    'expert' (quick) and 'expert-strong'. SQLite cannot change a CHECK constraint in
+    #    place: the table is rebuilt; PostgreSQL replaces the constraint.
+    Migration(
+        (),
+        sqlite_only=(
+            f"""CREATE TABLE seats_new (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ({SEAT_KINDS_SQL})),
+            user_id INTEGER,
+            name TEXT NOT NULL,
+            PRIMARY KEY (game_id, position)
+        )""",
+            "INSERT INTO seats_new (game_id, position, kind, user_id, name)"
+            " SELECT game_id, position, kind, user_id, name FROM seats",
+            "DROP TABLE seats",
+            "ALTER TABLE seats_new RENAME TO seats",
+            """CREATE UNIQUE INDEX seats_one_per_user
+            ON seats (game_id, user_id) WHERE user_id IS NOT NULL""",
+        ),
+        postgres_only=(
+            "ALTER TABLE seats DROP CONSTRAINT seats_kind_check",
+            f"ALTER TABLE seats ADD CONSTRAINT seats_kind_check CHECK (kind IN ({SEAT_KINDS_SQL}))",
+        ),
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

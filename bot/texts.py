@@ -258,7 +258,8 @@ RULES_MORE = "More: /ps rules topic: base, moonlight, animals or cynthia."
 HELP_COMMANDS = (
     ("/ps new", "open a lobby in this channel (options: revolutions, shadow rule, "
      "Under the Moonlight modes, Cynthia difficulty, random seats)"),
-    ("Lobby buttons", "Join, Leave, Add/Remove Cynthia; the host sets options and starts"),
+    ("Lobby buttons", "Join, Leave, Add bot (Cynthia, or the Expert quick or strong), Remove "
+     "bot; the host sets options and starts"),
     ("/ps status", "the game in this channel"),
     ("/ps board", "the game in this channel as text: the position in words and the board as a "
      "grid, privately (every picture also carries that description as its alt text)"),

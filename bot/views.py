@@ -6,7 +6,9 @@ version it was drawn for, so it keeps working after a restart (the bot registers
 the cog that owns the concern (`Lobby` or `Play`).
 
 custom_id formats (at most 100 characters):
-    ps:lobby:<action>:<game>:<version>      Join / Leave / Add Cynthia / Remove Cynthia / Start
+    ps:lobby:<action>:<game>:<version>      Join / Leave / Remove bot / Start (and Add Cynthia /
+                                            Remove Cynthia, on lobby messages of older versions)
+    ps:addbot:<game>:<version>              the host's "Add bot" select: Cynthia or the Expert
     ps:opts:<game>:<version>                the host's options select
     ps:turn:<game>:<version>                "Take my turn" on the game message
     ps:sun:<game>:<version>                 "Next-sun preview" on the game message
@@ -26,6 +28,8 @@ from typing import Any
 import discord
 
 from . import choices, texts
+from . import expert_texts as xt
+from .experts import BOT_KINDS
 from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
 from .replies import ephemeral
 from .storage import GameRow
@@ -33,17 +37,27 @@ from .storage import GameRow
 LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "join": ("Join", discord.ButtonStyle.primary),
     "leave": ("Leave", discord.ButtonStyle.secondary),
+    "rembot": (xt.REMOVE_BOT, discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.success),
+    # Only on lobby messages drawn before "Add bot": they keep working.
     "addcyn": ("Add Cynthia", discord.ButtonStyle.secondary),
     "remcyn": ("Remove Cynthia", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.success),
 }
+#: The buttons a lobby shows now, in order.
+LOBBY_BUTTONS = ("join", "leave", "rembot", "start")
 OPTION_KEYS = (
     "four_revolutions",
     "shadow_rule",
     "random_seats",
     *MOONLIGHT_OPTIONS,
     *CYNTHIA_OPTIONS,
+    "hints",
 )
+
+
+def option_label(key: str) -> str:
+    """An option's label in the lobby's options select."""
+    return xt.HINTS_OPTION if key == "hints" else texts.OPTION_LABELS[key]
 
 
 #: Discord's limit on a select option's label.
@@ -68,7 +82,7 @@ async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ps:lobby:(?P<action>join|leave|addcyn|remcyn|start):(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
+    template=r"ps:lobby:(?P<action>join|leave|rembot|addcyn|remcyn|start):(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """One of the lobby's buttons."""
 
@@ -111,7 +125,7 @@ class OptionsSelect(
             min_values=0,
             max_values=len(OPTION_KEYS),
             options=[
-                discord.SelectOption(label=texts.OPTION_LABELS[k], value=k, default=on[k])
+                discord.SelectOption(label=option_label(k), value=k, default=on[k])
                 for k in OPTION_KEYS
             ],
         )
@@ -127,6 +141,39 @@ class OptionsSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
         await _dispatch(interaction, "Lobby", "on_options", self.game_id, self.version, values)
+
+
+class BotSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ps:addbot:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
+):
+    """The host's "Add bot" select: Cynthia, or the Expert quick or strong."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        select = discord.ui.Select(
+            custom_id=f"ps:addbot:{game_id}:{version}",
+            placeholder=xt.ADD_BOT,
+            min_values=1,
+            max_values=1,
+            options=[
+                discord.SelectOption(
+                    label=xt.BOT_LABELS[kind], value=kind, description=xt.BOT_DESCRIPTIONS[kind]
+                )
+                for kind in BOT_KINDS
+            ],
+        )
+        super().__init__(select)
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> BotSelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await _dispatch(interaction, "Lobby", "on_add_bot", self.game_id, self.version, values)
 
 
 def options_from_values(values: Sequence[str]) -> dict[str, Any]:
@@ -314,6 +361,7 @@ PERSISTENT_ITEMS = (
     EndingButton,
     LobbyButton,
     OptionsSelect,
+    BotSelect,
     TurnButton,
     GameMessageButton,
     PanelButton,
@@ -326,11 +374,14 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
     if game.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
-    for action in LOBBY_ACTIONS:
+    for action in LOBBY_BUTTONS:
         view.add_item(LobbyButton(action, game.id, game.version))
     opts = OptionsSelect(game.id, game.version, game.options)
     opts.row = 1
     view.add_item(opts)
+    bots = BotSelect(game.id, game.version)
+    bots.row = 2
+    view.add_item(bots)
     return view
 
 

@@ -8,6 +8,7 @@ import discord
 
 from bot.storage import GameRow, SeatRow
 from bot.views import (
+    BotSelect,
     LobbyButton,
     OptionsSelect,
     PanelButton,
@@ -35,13 +36,22 @@ def test_custom_ids_carry_game_and_version_and_match_their_templates() -> None:
     assert items(view) == [
         ("LobbyButton", "ps:lobby:join:12:7"),
         ("LobbyButton", "ps:lobby:leave:12:7"),
-        ("LobbyButton", "ps:lobby:addcyn:12:7"),
-        ("LobbyButton", "ps:lobby:remcyn:12:7"),
+        ("LobbyButton", "ps:lobby:rembot:12:7"),
         ("LobbyButton", "ps:lobby:start:12:7"),
         ("OptionsSelect", "ps:opts:12:7"),
+        ("BotSelect", "ps:addbot:12:7"),
+    ]
+    bots = view.children[-1].item
+    assert [(o.value, o.label) for o in bots.options] == [
+        ("cynthia", "Cynthia"),
+        ("expert", "Expert (quick)"),
+        ("expert-strong", "Expert (strong)"),
     ]
     for cls, custom_id in (
         (LobbyButton, "ps:lobby:start:12:7"),
+        (LobbyButton, "ps:lobby:addcyn:12:7"),  # on lobby messages drawn before "Add bot"
+        (LobbyButton, "ps:lobby:remcyn:12:7"),
+        (BotSelect, "ps:addbot:12:7"),
         (OptionsSelect, "ps:opts:12:7"),
         (TurnButton, "ps:turn:12:7"),
         (PanelButton, "ps:panel:12:7:play end"),

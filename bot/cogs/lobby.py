@@ -18,7 +18,9 @@ import engine
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 
 from .. import embeds, pictures, texts
+from .. import expert_texts as xt
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
+from ..experts import BOT_KINDS
 from ..games import GameService, UserError
 from ..locks import KeyedLocks
 from ..replies import answering, require_channel_permissions
@@ -155,6 +157,7 @@ class Lobby(commands.Cog, name="Lobby"):
         turn_timer="Correspondence: time per turn (off, 1h, 12h, 24h, 72h)",
         on_timeout="When the turn timer runs out: end the turn, or the autopilot plays it",
         on_leave="When a player leaves a running game: the autopilot takes the seat, or it ends",
+        hints=xt.HINTS_DESCRIBE,
     )
     async def new(
         self,
@@ -173,6 +176,7 @@ class Lobby(commands.Cog, name="Lobby"):
         turn_timer: TimerChoice = "off",
         on_timeout: TimeoutChoice = "end turn",
         on_leave: LeaveChoice = "autopilot",
+        hints: bool = False,
     ) -> None:
         async with answering(interaction):
             if interaction.channel_id is None:
@@ -201,6 +205,7 @@ class Lobby(commands.Cog, name="Lobby"):
             except ValueError as exc:
                 raise UserError(str(exc)) from None
             options.update(timer_options(turn_timer, on_timeout, on_leave))
+            options["hints"] = hints
             game = await self.games.new_lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
@@ -221,7 +226,7 @@ class Lobby(commands.Cog, name="Lobby"):
     async def on_lobby_button(
         self, interaction: discord.Interaction, action: str, game_id: int, version: int
     ) -> None:
-        """Join / Leave / Add Cynthia / Remove Cynthia / Start."""
+        """Join / Leave / Remove bot / Start (Add Cynthia / Remove Cynthia: older messages)."""
         user = interaction.user
         async with answering(interaction, self.fresh_view):
             if action == "start":
@@ -234,10 +239,23 @@ class Lobby(commands.Cog, name="Lobby"):
                 game = await self.games.join(game_id, version, user.id, user.display_name)
             elif action == "leave":
                 game = await self.games.leave(game_id, version, user.id)
+            elif action == "rembot":
+                game = await self.games.remove_bot(game_id, version, user.id)
             elif action == "addcyn":
                 game = await self.games.add_cynthia(game_id, version, user.id)
             else:
                 game = await self.games.remove_cynthia(game_id, version, user.id)
+            await self._show_lobby(interaction, game)
+
+    async def on_add_bot(
+        self, interaction: discord.Interaction, game_id: int, version: int, values: list[str]
+    ) -> None:
+        """The host chose a bot in the "Add bot" select: Cynthia, or the Expert."""
+        async with answering(interaction, self.fresh_view):
+            kind = values[0] if values else ""
+            if kind not in BOT_KINDS:  # a forged choice
+                raise UserError(texts.UNKNOWN_COMPONENT)
+            game = await self.games.add_bot(game_id, version, interaction.user.id, kind)
             await self._show_lobby(interaction, game)
 
     async def _show_lobby(self, interaction: discord.Interaction, game: GameRow) -> None:

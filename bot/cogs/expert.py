@@ -1,0 +1,138 @@
+"""The Expert on Discord: its seats play by themselves, and `/ps hint`.
+
+An Expert seat plays as soon as it is its turn: after every committed play (a commit hook of
+the game service) a game whose current seat is an Expert's gets a driver task, which lets the
+Expert think in a worker process (`bot.experts`), commits its turn (`GameService.play_expert`)
+and brings the game message up to date, until the turn is no Expert's. The click that made it
+the Expert's turn is answered at once; nothing waits for the Expert but its own game. When the
+bot starts, every game left on an Expert's turn (a bot stopped while it thought) is driven again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .. import expert_texts as xt
+from ..experts import is_expert, reason_of
+from ..games import GameService
+from ..replies import answering
+from ..storage import GameRow
+
+if TYPE_CHECKING:
+    from ..app import PhotosynthesisBot
+
+log = logging.getLogger(__name__)
+
+
+class ExpertCog(commands.Cog, name="Expert"):
+    """The Expert's seats and hints."""
+
+    def __init__(self, bot: PhotosynthesisBot) -> None:
+        self.bot = bot
+        #: game id -> the task playing its Expert turns
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        #: games whose Expert turn came while their driver was finishing: it goes on
+        self._again: set[int] = set()
+        self._resume: asyncio.Task[None] | None = None
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    async def cog_load(self) -> None:
+        group = self.bot.tree.get_command("ps")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load bot.cogs.lobby before bot.cogs.expert")
+        group.add_command(hint_command)
+        self.games.commit_hooks.append(self.on_commit)
+        self._resume = asyncio.create_task(self._resume_after_start())
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("ps")
+        if isinstance(group, app_commands.Group):
+            group.remove_command("hint")
+        self.games.commit_hooks = [h for h in self.games.commit_hooks if h != self.on_commit]
+        for task in [self._resume, *self._drivers.values()]:
+            if task is not None:
+                task.cancel()
+
+    # --- the Expert's seats ---
+
+    async def on_commit(self, game: GameRow, state: Any) -> None:
+        """Commit hook: drive the game when its current seat is an Expert's."""
+        if game.status != "active" or state.is_over or state.current_seat is None:
+            return
+        if is_expert(game.seats[state.current_seat].kind):
+            self.drive(game.id)
+
+    def drive(self, game_id: int) -> None:
+        """Let the game's Expert seats play (one driver task per game)."""
+        running = self._drivers.get(game_id)
+        if running is not None and not running.done():
+            self._again.add(game_id)
+            return
+        self._drivers[game_id] = asyncio.create_task(self._drive(game_id))
+
+    async def _drive(self, game_id: int) -> None:
+        play = self.bot.get_cog("Play")
+        try:
+            while True:
+                self._again.discard(game_id)
+                result = await self.games.play_expert(game_id)
+                if result is not None:
+                    await play.publish(game_id)  # type: ignore[union-attr]
+                elif game_id not in self._again:
+                    return
+        except Exception:
+            log.exception("the Expert could not play", extra={"game_id": game_id})
+        finally:
+            if self._drivers.get(game_id) is asyncio.current_task():
+                del self._drivers[game_id]
+
+    async def _resume_after_start(self) -> None:
+        """Drive every game of this process left on an Expert's turn."""
+        await self.bot.wait_until_ready()
+        for game in await self.bot.storage.games_with_status("active"):
+            if not self.bot.serves(game.guild_id):  # another process's shard
+                continue
+            try:
+                if await self.games.expert_to_play(game.id):
+                    log.info("the Expert resumes", extra={"game_id": game.id})
+                    self.drive(game.id)
+            except Exception:
+                log.exception("could not resume an Expert", extra={"game_id": game.id})
+
+    async def wait_idle(self) -> None:
+        """Wait until no Expert is thinking (the bot's close, tests)."""
+        while self._drivers:
+            await asyncio.gather(*self._drivers.values(), return_exceptions=True)
+
+    # --- /ps hint ---
+
+    async def on_hint(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            game, state = await self.games.hint_position(
+                interaction.channel_id or 0, interaction.user.id
+            )
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            action = await self.games.hint(game, state)
+            await interaction.followup.send(
+                xt.HINT.format(action=str(action), reason=reason_of(action)), ephemeral=True
+            )
+
+
+@app_commands.command(name="hint", description=xt.HINT_DESCRIPTION)
+async def hint_command(interaction: discord.Interaction) -> None:
+    cog = interaction.client.get_cog("Expert")  # type: ignore[union-attr]
+    await cog.on_hint(interaction)  # type: ignore[union-attr]
+
+
+async def setup(bot: PhotosynthesisBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(ExpertCog(bot))

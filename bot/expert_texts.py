@@ -1,0 +1,50 @@
+"""The sentences of the bots a host seats (Cynthia, the Expert) and of `/ps hint`.
+
+Kept apart from `bot.texts` (the sentences of the table itself); the same rules apply: refusals
+are one short sentence, shown privately. Every text is made with `translation._`.
+"""
+
+from __future__ import annotations
+
+from translation import _
+
+# --- the lobby ---
+
+#: A seat's strength, by seat kind (`bot.experts.EXPERT_BUDGETS`).
+STRENGTHS = {"expert": _("quick"), "expert-strong": _("strong")}
+#: An Expert seat's name: "Expert (quick)", "Expert 2 (strong)".
+EXPERT_SEAT = _("Expert{number} ({strength})")
+#: The "Add bot" select: its placeholder and one label and description per bot.
+ADD_BOT = _("Add bot (host)")
+BOT_LABELS = {
+    "cynthia": _("Cynthia"),
+    "expert": _("Expert (quick)"),
+    "expert-strong": _("Expert (strong)"),
+}
+BOT_DESCRIPTIONS = {
+    "cynthia": _("The automa of the rulebook: she plays by her cards"),
+    "expert": _("A searching player: 0.25 s a decision"),
+    "expert-strong": _("A searching player: 2 s a decision, stronger"),
+}
+REMOVE_BOT = _("Remove bot")
+HOST_ONLY_BOTS = _("Only the host, {host}, can add or remove bots.")
+NO_BOT = _("There is no bot to remove.")
+#: The lobby's options select and summary.
+HINTS_OPTION = _("Hints (/ps hint)")
+HINTS_ON = _("hints allowed (/ps hint)")
+#: What the lobby says a host can do.
+LOBBY_HELP = _(
+    "Host: {host}. Press **Join** to take a seat; the host can add bots (Cynthia the automa, "
+    "or the Expert, quick or strong), change the options and press **Start**. 2 to {seats} "
+    "seats, at least one of them a person."
+)
+
+# --- /ps hint ---
+
+HINTS_OFF = _("Hints are off in this game: the host allows them with `/ps new hints:True`.")
+HINT = _("Hint: {action} ({reason})")
+HELP_HINT = _(
+    "the Expert's suggestion for your turn, privately (when the host allowed hints at `/ps new`)"
+)
+HINT_DESCRIPTION = _("Privately suggest the best action for your turn (when the game allows hints)")
+HINTS_DESCRIBE = _("Allow /ps hint: the Expert privately suggests the best action")

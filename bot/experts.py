@@ -1,0 +1,187 @@
+"""The Expert at the table: its seats, its hints and the autopilot, decided off the event loop.
+
+The Expert (`engine.expert`) searches for each decision for a fixed number of simulations, which
+takes about its budget of CPU time: far too long for the event loop. Its decisions are made in
+a pool of worker processes of their own (`bot.workers.WorkerPool`, the same machinery as the
+pictures'), so a game whose Expert thinks never delays another game's clicks, nor a picture.
+
+Seat kinds (stored in the `seats` table): ``expert`` (quick, 0.25 s a decision) and
+``expert-strong`` (2 s), the names of the terminal game's seats (`engine.play`). For the engine
+an Expert seat is a human seat (`engine_kind`) that the Expert plays.
+
+Determinism: the Expert is seeded from the game (`expert_seed`), so the same position always
+gets the same decision; a bot restarted while an Expert was thinking plays that turn again, the
+same way, once (a turn is committed whole).
+
+`EXPERT_WORKERS` (environment) sets the number of worker processes (default one per core, at
+most 2; 0 decides in a thread of the bot's process). `PS_EXPERT_BUDGET_SCALE` (tests only, like
+`PS_TEST_SEED`) multiplies every budget, so that end-to-end games against the Expert are quick;
+the bot logs a warning when it is set. Never set it in production.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+from engine.expert import Expert
+from engine.players import AutopilotPlayer, ExpertPlayer, play_until, turn_over
+
+from .config import ConfigError
+from .workers import WorkerPool, workers_from_env
+
+log = logging.getLogger(__name__)
+
+#: The Expert's seat kinds and their budget per decision, in seconds.
+EXPERT_BUDGETS: dict[str, float] = {"expert": Expert.QUICK_S, "expert-strong": Expert.STRONG_S}
+#: The autopilot of correspondence games and `/ps hint` are the Expert at the quick budget.
+QUICK = "expert"
+#: The bots a host may seat, in the order the lobby offers them.
+BOT_KINDS = ("cynthia", *EXPERT_BUDGETS)
+BUDGET_SCALE_ENV = "PS_EXPERT_BUDGET_SCALE"
+WORKERS_ENV = "EXPERT_WORKERS"
+#: The automa never needs this many decisions in a turn; the cap only guards against a bug.
+MAX_TURN_STEPS = 2000
+
+
+def is_expert(kind: str) -> bool:
+    """Whether a seat of this kind is played by the Expert."""
+    return kind in EXPERT_BUDGETS
+
+
+def engine_kind(kind: str) -> str:
+    """The seat kind for `engine.Config`: an Expert seat is a human seat the Expert plays."""
+    return "human" if is_expert(kind) else kind
+
+
+def expert_seed(game_seed: int) -> int:
+    """The Expert's seed in a game: from the game, so that a replayed turn is the same."""
+    return game_seed
+
+
+def budget_scale_from_env(env: Mapping[str, str] | None = None) -> float:
+    """`PS_EXPERT_BUDGET_SCALE` (tests only), else 1."""
+    value = (os.environ if env is None else env).get(BUDGET_SCALE_ENV, "").strip()
+    if not value:
+        return 1.0
+    try:
+        scale = float(value)
+    except ValueError:
+        scale = 0.0
+    if not 0 < scale <= 1:
+        raise ConfigError(
+            f"{BUDGET_SCALE_ENV} must be a number above 0 and at most 1, not {value!r}."
+        )
+    return scale
+
+
+def reason_of(action: Any) -> str:
+    """What the Expert expects of an action (its explanation without the action it starts
+    with): "best of 24 simulations, expected margin +13.2 points"."""
+    explanation = getattr(action, "explanation", "") or ""
+    return explanation.removeprefix(f"{action}: ")
+
+
+class _EndsTurn:
+    """Ends the turn where it may; a decision that must be made (setup) is the Expert's."""
+
+    def __init__(self, expert: Any) -> None:
+        self.expert = expert
+
+    def step(self, state: Any) -> Any:
+        ends = [a for a in engine.legal_actions(state) if a.verb == "end"]
+        return ends[0] if ends else self.expert.step(state)
+
+
+def play_turn(state: Any, budget_s: float, seed: int, end_only: bool = False) -> list[Any]:
+    """The Expert's actions for the current seat's whole turn (each with its explanation);
+    with `end_only`, the turn ends as it is where it can. Pure CPU: run it in a worker."""
+    seat = state.current_seat
+    player: Any = ExpertPlayer(budget_s, seed)
+    if end_only:
+        player = _EndsTurn(player)
+    _, actions = play_until(state, {seat: player}, turn_over(state), max_steps=MAX_TURN_STEPS)
+    return actions
+
+
+def autopilot_turn(state: Any, end_only: bool = False) -> list[Any]:
+    """The same turn by the one-ply autopilot (`engine.autopilot`): the fallback when the
+    Expert fails."""
+    seat = state.current_seat
+    player: Any = AutopilotPlayer()
+    if end_only:
+        player = _EndsTurn(player)
+    _, actions = play_until(state, {seat: player}, turn_over(state), max_steps=MAX_TURN_STEPS)
+    return actions
+
+
+def _turn_job(state_bytes: bytes, budget_s: float, seed: int, end_only: bool) -> list[Any]:
+    """In a worker: `play_turn` of the pickled position."""
+    return play_turn(pickle.loads(state_bytes), budget_s, seed, end_only)
+
+
+def _decide_job(state_bytes: bytes, budget_s: float, seed: int) -> Any:
+    """In a worker: the Expert's next decision in the pickled position."""
+    return engine.expert_action(pickle.loads(state_bytes), budget_s=budget_s, seed=seed)
+
+
+class Experts:
+    """The Expert's decisions, made in worker processes."""
+
+    def __init__(self, workers: int | None = None, scale: float | None = None) -> None:
+        self.workers = workers_from_env(WORKERS_ENV) if workers is None else workers
+        self.scale = budget_scale_from_env() if scale is None else scale
+        if self.scale != 1.0:
+            log.warning(
+                "EXPERT BUDGET SCALED (tests only): every decision is weaker",
+                extra={"scale": self.scale},
+            )
+        self._pool = WorkerPool(self.workers, preload=["engine", "bot.experts"])
+
+    def budget(self, kind: str) -> float:
+        """The budget per decision of an Expert seat kind, in seconds (scaled in tests)."""
+        return EXPERT_BUDGETS[kind] * self.scale
+
+    async def turn(self, state: Any, kind: str, seed: int, *, end_only: bool = False) -> list[Any]:
+        """The Expert's actions for the current seat's turn (`play_turn`), in a worker."""
+        data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        return await self._pool.run(_turn_job, data, self.budget(kind), seed, end_only)
+
+    async def decide(self, state: Any, kind: str, seed: int) -> Any:
+        """The Expert's next decision for the current seat, in a worker (a hint)."""
+        data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        return await self._pool.run(_decide_job, data, self.budget(kind), seed)
+
+    def worker_pids(self) -> list[int]:
+        return self._pool.worker_pids()
+
+    def close(self) -> None:
+        """Stop the workers (after the decisions under way)."""
+        self._pool.close()
+
+
+_default: Experts | None = None
+_default_lock = threading.Lock()
+
+
+def shared() -> Experts:
+    """The process-wide Experts (made on first use)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Experts()
+        return _default
+
+
+def shutdown() -> None:
+    """Stop the process-wide Experts' workers (the bot calls this when it closes)."""
+    global _default
+    with _default_lock:
+        current, _default = _default, None
+    if current is not None:
+        current.close()
