@@ -10,7 +10,14 @@ from collections.abc import Callable
 import engine
 from bot import texts
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
-from tests.e2e.test_lobby import answered, click, db_rows, is_game_message, new_lobby
+from tests.e2e.test_lobby import (
+    add_bot,
+    answered,
+    click,
+    db_rows,
+    is_game_message,
+    new_lobby,
+)
 
 TURN = "Take my turn"
 MENTION = re.compile(r"^<@(?P<id>[0-9]+)>, it is your turn\.$")
@@ -56,7 +63,7 @@ async def start_game(
     for user in others:
         await click(fake, user, lobby, "Join")
     for _ in range(cynthias):
-        await click(fake, host, lobby, "Add Cynthia")
+        await add_bot(fake, host, lobby)
     await click(fake, host, lobby, "Start")
     return await next_turn(fake, chan)
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
+from bot import expert_texts as xt
 from bot import texts
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord, FakeMessage
 
@@ -88,6 +89,16 @@ async def click(fake: FakeDiscord, user: dict, message: FakeMessage, label: str)
     return await answered(await fake.click(user, message, message.find_button(label=label)))
 
 
+def bot_select(lobby: FakeMessage) -> dict:
+    """The lobby's "Add bot" select."""
+    return next(s for s in lobby.selects if s["custom_id"].startswith("ps:addbot:"))
+
+
+async def add_bot(fake: FakeDiscord, user: dict, lobby: FakeMessage, kind: str = "cynthia"):
+    """Choose a bot in the lobby's "Add bot" select: cynthia, expert or expert-strong."""
+    return await answered(await fake.select(user, lobby, bot_select(lobby), [kind]))
+
+
 def is_game_message(predicate: Callable[[FakeMessage], bool] = lambda m: True):
     def check(message: FakeMessage) -> bool:
         return (
@@ -149,14 +160,18 @@ async def test_new_lobby_to_the_first_round_board(fake: FakeDiscord, bot_process
     assert lobby.embeds[0]["title"] == "Photosynthesis \N{EM DASH} new game"
     assert field(lobby, "Seats") == f"1. {mention(alice)}"
     assert [b["label"] for b in lobby.buttons] == [
-        "Join", "Leave", "Add Cynthia", "Remove Cynthia", "Start",
+        "Join", "Leave", "Remove bot", "Start",
     ]  # fmt: skip
     assert lobby.selects[0]["custom_id"] == "ps:opts:1:0"
+    assert lobby.selects[1]["custom_id"] == "ps:addbot:1:0"
+    assert [o["label"] for o in lobby.selects[1]["options"]] == [
+        "Cynthia", "Expert (quick)", "Expert (strong)",
+    ]  # fmt: skip
 
     it = await click(fake, bob, lobby, "Join")
     assert it.response is lobby and not it.ephemeral
     assert field(lobby, "Seats") == f"1. {mention(alice)}\n2. {mention(bob)}"
-    it = await click(fake, alice, lobby, "Add Cynthia")
+    it = await add_bot(fake, alice, lobby)
     assert field(lobby, "Seats") == (f"1. {mention(alice)}\n2. {mention(bob)}\n3. Cynthia (automa)")
     assert seat_rows(bot) == [
         (0, "human", int(alice["id"])), (1, "human", int(bob["id"])), (2, "cynthia", None),
@@ -240,9 +255,11 @@ async def test_lobby_refusals_are_clear_private_and_change_nothing(
     await unchanged(fake.click(alice, lobby, lobby.find_button(label="Start")), texts.TOO_FEW_SEATS)
     # Clicks by someone outside the game.
     await unchanged(fake.click(carol, lobby, lobby.find_button(label="Leave")), texts.NOT_IN_LOBBY)
-    host_only = texts.HOST_ONLY_CYNTHIA.format(host=mention(alice))
-    assert host_only == f"Only the host, {mention(alice)}, can add or remove Cynthia."
-    await unchanged(fake.click(carol, lobby, lobby.find_button(label="Add Cynthia")), host_only)
+    host_only = xt.HOST_ONLY_BOTS.format(host=mention(alice))
+    assert host_only == f"Only the host, {mention(alice)}, can add or remove bots."
+    await unchanged(fake.select(carol, lobby, bot_select(lobby), ["expert"]), host_only)
+    await unchanged(fake.click(carol, lobby, lobby.find_button(label="Remove bot")), host_only)
+    await unchanged(fake.click(alice, lobby, lobby.find_button(label="Remove bot")), xt.NO_BOT)
     await unchanged(
         fake.select(carol, lobby, lobby.selects[0], ["shadow_rule"]),
         texts.HOST_ONLY_OPTIONS.format(host=mention(alice)),
@@ -260,7 +277,7 @@ async def test_lobby_refusals_are_clear_private_and_change_nothing(
     status = await answered(await fake.slash(carol, "ps status", channel_id=chan))
     assert status.ephemeral and field(status.response, "Seats") == field(lobby, "Seats")
     old_join = status.response.find_button(label="Join")["custom_id"]
-    await click(fake, alice, lobby, "Add Cynthia")
+    await add_bot(fake, alice, lobby)
     it = await answered(await fake.click(carol, status.response, old_join))
     assert it.ephemeral and field(it.response, "Seats").endswith(f"4. {mention(carol)}")
     await fake.wait_until(  # the public lobby is redrawn too
@@ -274,13 +291,13 @@ async def test_lobby_refusals_are_clear_private_and_change_nothing(
     # A host button drawn for an older version (alice's private copy, then carol left):
     # refused, with a fresh one, which works.
     status = await answered(await fake.slash(alice, "ps status", channel_id=chan))
-    old_remove = status.response.find_button(label="Remove Cynthia")["custom_id"]
+    old_remove = status.response.find_button(label="Remove bot")["custom_id"]
     await click(fake, carol, lobby, "Leave")
     before, rows = snapshot(lobby), game_rows(bot)
     it = await answered(await fake.click(alice, status.response, old_remove))
     assert it.ephemeral and it.content == texts.STALE
-    fresh = it.response.find_button(label="Remove Cynthia")["custom_id"]
-    assert fresh == f"ps:lobby:remcyn:1:{game_rows(bot)[0][2]}" and fresh != old_remove
+    fresh = it.response.find_button(label="Remove bot")["custom_id"]
+    assert fresh == f"ps:lobby:rembot:1:{game_rows(bot)[0][2]}" and fresh != old_remove
     assert snapshot(lobby) == before and game_rows(bot) == rows
     it = await answered(await fake.click(alice, it.response, fresh))
     await fake.wait_until(
@@ -478,8 +495,8 @@ async def test_rules_help_no_game_of_cynthias_alone_a_typed_game_and_shutdown(
     # Two Cynthias alone (the host leaves her seat but stays host): Start is refused (a game
     # of Cynthias alone is `make demo`) and nothing changes.
     lobby = await new_lobby(fake, alice, chan)
-    await click(fake, alice, lobby, "Add Cynthia")
-    await click(fake, alice, lobby, "Add Cynthia")
+    await add_bot(fake, alice, lobby)
+    await add_bot(fake, alice, lobby)
     await click(fake, alice, lobby, "Leave")
     assert field(lobby, "Seats") == "1. Cynthia (automa)\n2. Cynthia 2 (automa)"
     before, rows = snapshot(lobby), game_rows(bot)

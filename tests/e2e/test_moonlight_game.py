@@ -24,6 +24,7 @@ from render.alt import alt_text
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_final, next_turn, replay_log, turn_owner
 from tests.e2e.test_lobby import (
+    add_bot,
     answered,
     click,
     db_rows,
@@ -134,7 +135,7 @@ async def test_moonlight_game_from_lobby_to_final_scores(fake: FakeDiscord, bot_
             chosen = [o["value"] for o in lobby.selects[0]["options"] if o.get("default")]
             assert chosen == list(combo)
     await click(fake, bob, lobby, "Join")
-    await click(fake, alice, lobby, "Add Cynthia")
+    await add_bot(fake, alice, lobby)
     await click(fake, alice, lobby, "Start")
     assert db_rows(bot, "SELECT seed FROM games WHERE id = 1") == [(SEED,)]
     (config,) = db_rows(bot, "SELECT config FROM games WHERE id = 1")[0]

@@ -8,7 +8,7 @@ from aiohttp import ClientSession
 
 from bot import texts
 from tests.e2e.fakediscord import FakeDiscord, Perm
-from tests.e2e.test_lobby import answered, click, game_rows, new_lobby
+from tests.e2e.test_lobby import add_bot, answered, click, game_rows, new_lobby
 
 
 def missing(names: str, several: bool) -> str:
@@ -32,7 +32,7 @@ async def test_new_and_start_say_which_permissions_are_missing(
     # Permissions taken away between the lobby and the start: the start says so.
     chan = fake.add_channel("games")
     lobby = await new_lobby(fake, alice, chan)
-    await click(fake, alice, lobby, "Add Cynthia")
+    await add_bot(fake, alice, lobby)
     fake.deny_bot(chan, Perm.ATTACH_FILES)
     it = await click(fake, alice, lobby, "Start")
     assert it.ephemeral and it.content == missing("Attach Files", several=False)

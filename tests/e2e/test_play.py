@@ -9,6 +9,7 @@ from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
 from tests.e2e.gameplay import kinds
 from tests.e2e.test_lobby import (
     action_rows,
+    add_bot,
     answered,
     click,
     db_rows,
@@ -165,7 +166,7 @@ async def test_a_whole_game_against_cynthia_to_the_final_scores(
     alice = fake.add_user("alice")
     chan = fake.add_channel("games")
     lobby = await new_lobby(fake, alice, chan)
-    await click(fake, alice, lobby, "Add Cynthia")
+    await add_bot(fake, alice, lobby)
     await click(fake, alice, lobby, "Start")
     msg = await fake.wait_for_message(chan, is_game_message())
     rounds_seen = set()
@@ -221,7 +222,7 @@ async def test_under_the_moonlight_setup_through_the_panel(fake: FakeDiscord, bo
         "Under the Moonlight: Great Elder Tree",
         "Under the Moonlight: moonstones",
     ]
-    await click(fake, alice, lobby, "Add Cynthia")
+    await add_bot(fake, alice, lobby)
     await click(fake, alice, lobby, "Start")
     msg = await fake.wait_for_message(chan, is_game_message())
     prompts = []
