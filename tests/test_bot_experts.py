@@ -1,0 +1,230 @@
+"""The Expert at the table, service side (no Discord): bot seats in the lobby, the Expert's turns
+off the event loop, its reasons, hints, the autopilot, and what the Expert may see."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import engine
+from bot import expert_texts as xt
+from bot import texts
+from bot.config import ConfigError
+from bot.experts import (
+    EXPERT_BUDGETS,
+    Experts,
+    budget_scale_from_env,
+    engine_kind,
+    play_turn,
+    reason_of,
+)
+from bot.games import AUTOPILOT_USER_ID, GameService, UserError
+from engine import moonlight as ml
+from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
+
+HOST, BOB, CAROL = 1, 2, 3
+CHANNEL = 99
+SEED = 1234
+#: The tests' budget scale: one simulation a decision at most (quick).
+SCALE = 0.01
+
+
+@pytest.fixture(scope="module")
+def experts():
+    pool = Experts(workers=1, scale=SCALE)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+async def service(any_storage, experts):
+    return GameService(any_storage, seed_source=lambda: SEED, experts=experts)
+
+
+async def refuses(coro, sentence: str) -> None:
+    with pytest.raises(UserError) as info:
+        await coro
+    assert str(info.value) == sentence
+
+
+async def lobby(service: GameService, **options):
+    return await service.new_lobby(
+        guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="host", options=options
+    )
+
+
+def test_seat_kinds_budgets_and_the_tests_scale() -> None:
+    assert EXPERT_BUDGETS == {"expert": 0.25, "expert-strong": 2.0}
+    assert [engine_kind(k) for k in ("human", "cynthia", "expert", "expert-strong")] == [
+        "human", "cynthia", "human", "human",
+    ]  # fmt: skip
+    assert Experts(workers=0, scale=0.5).budget("expert-strong") == 1.0
+    assert budget_scale_from_env({}) == 1.0
+    assert budget_scale_from_env({"PS_EXPERT_BUDGET_SCALE": "0.01"}) == 0.01
+    for bad in ("0", "-1", "2", "fast"):
+        with pytest.raises(ConfigError, match="PS_EXPERT_BUDGET_SCALE must be a number"):
+            budget_scale_from_env({"PS_EXPERT_BUDGET_SCALE": bad})
+
+
+async def test_add_and_remove_bots_in_the_lobby(service: GameService) -> None:
+    game = await lobby(service)
+    await refuses(
+        service.add_bot(game.id, None, BOB, "expert"), xt.HOST_ONLY_BOTS.format(host=f"<@{HOST}>")
+    )
+    await refuses(service.remove_bot(game.id, None, HOST), xt.NO_BOT)
+    game = await service.add_bot(game.id, game.version, HOST, "expert")
+    game = await service.add_bot(game.id, game.version, HOST, "cynthia")
+    game = await service.add_bot(game.id, game.version, HOST, "expert-strong")
+    assert [(s.kind, s.user_id, s.name) for s in game.seats] == [
+        ("human", HOST, "host"),
+        ("expert", None, "Expert (quick)"),
+        ("cynthia", None, "Cynthia"),
+        ("expert-strong", None, "Expert (strong)"),
+    ]
+    await refuses(service.add_bot(game.id, None, HOST, "expert"), texts.GAME_FULL)
+    game = await service.remove_bot(game.id, game.version, HOST)  # the last bot seated
+    assert [s.name for s in game.seats] == ["host", "Expert (quick)", "Cynthia"]
+    game = await service.remove_bot(game.id, game.version, HOST)
+    game = await service.add_bot(game.id, game.version, HOST, "expert")
+    assert [(s.position, s.kind, s.name) for s in game.seats] == [
+        (0, "human", "host"), (1, "expert", "Expert (quick)"), (2, "expert", "Expert 2 (quick)"),
+    ]  # fmt: skip
+    # Stored as the seat's kind: read back as it was.
+    stored = await service.get_game(game.id)
+    assert [s.kind for s in stored.seats] == ["human", "expert", "expert"]
+
+
+async def test_an_expert_seat_plays_its_turns_with_its_reasons(service: GameService) -> None:
+    game = await lobby(service)
+    game = await service.add_bot(game.id, game.version, HOST, "expert")
+    result = await service.start(game.id, game.version, HOST)
+    assert result.game.config["seats"] == ["human", "human"]  # the engine's view of the seats
+    assert await service.play_expert(game.id) is None  # the host's turn: nothing to do
+    assert not await service.expert_to_play(game.id)
+    result = await service.play(game.id, HOST, "place A1")
+    assert result.applied[-1].seat == 0  # the Expert did not play within the host's play
+    assert await service.expert_to_play(game.id)
+    before = result.state
+    played = await service.play_expert(game.id)
+    assert played is not None and played.played == 1
+    (move,) = played.applied
+    expected = play_turn(before, EXPERT_BUDGETS["expert"] * SCALE, SEED)
+    assert [move.notation] == [str(a) for a in expected]
+    assert move.user_id is None and move.seat == 1
+    assert move.explanation == reason_of(expected[0]) and move.explanation
+    assert not move.explanation.startswith(move.notation)  # the reason alone
+    rows = await service.storage.actions(game.id)
+    assert [(r.notation, r.user_id, r.explanation) for r in rows][-1] == (
+        move.notation, None, move.explanation,
+    )  # fmt: skip
+    # Into the game: the Expert plays whole turns, each committed at once.
+    state = played.state
+    while state.phase == "setup":
+        if state.current_seat == 0:
+            free = next(a for a in engine.legal_actions(state))
+            state = (await service.play(game.id, HOST, str(free))).state
+        else:
+            state = (await service.play_expert(game.id)).state
+    state = (await service.play(game.id, HOST, "end")).state
+    assert state.current_seat == 1
+    played = await service.play_expert(game.id)
+    assert played.applied[-1].notation == "end" and {m.seat for m in played.applied} == {1}
+    assert played.previous_turn == engine.turn_id(state)
+    # The first seat passes on: round 2 starts with the Expert again, its turn to play.
+    assert (played.state.round, played.state.current_seat) == (2, 1)
+    assert await service.expert_to_play(game.id)
+
+
+async def test_the_expert_thinks_off_the_event_loop(service: GameService) -> None:
+    """While an Expert thinks (in a worker process), the event loop runs other work."""
+    game = await lobby(service)
+    game = await service.add_bot(game.id, game.version, HOST, "expert")
+    await service.start(game.id, game.version, HOST)
+    await service.play(game.id, HOST, "place A1")
+    ticks = 0
+    thinking = asyncio.create_task(service.play_expert(game.id))
+    while not thinking.done():
+        ticks += 1
+        await asyncio.sleep(0)
+    assert (await thinking) is not None
+    assert ticks > 1  # the loop went round while the Expert's turn was under way
+
+
+async def test_hints(service: GameService) -> None:
+    await refuses(service.hint_position(CHANNEL, HOST), texts.NO_GAME_HERE)
+    game = await lobby(service)
+    await refuses(service.hint_position(CHANNEL, HOST), xt.HINTS_OFF)
+    game = await service.set_options(game.id, game.version, HOST, {"hints": True})
+    assert game.options["hints"] is True
+    await refuses(service.hint_position(CHANNEL, HOST), texts.NOT_STARTED)
+    game = await service.join(game.id, game.version, BOB, "bob")
+    await service.start(game.id, game.version, HOST)
+    await refuses(service.hint_position(CHANNEL, CAROL), texts.NOT_A_PLAYER)
+    await refuses(
+        service.hint_position(CHANNEL, BOB), texts.NOT_YOUR_TURN.format(player=f"<@{HOST}>")
+    )
+    game, state = await service.hint_position(CHANNEL, HOST)
+    action = await service.hint(game, state)
+    expected = engine.expert_action(state, budget_s=0.25 * SCALE, seed=SEED)
+    assert (str(action), action.explanation) == (str(expected), expected.explanation)
+    assert await service.storage.actions(game.id) == []  # a hint is said, never played
+
+
+async def test_the_autopilot_is_the_expert_at_the_quick_budget(service: GameService) -> None:
+    game = await lobby(service, on_timeout="autopilot")
+    game = await service.join(game.id, game.version, BOB, "bob")
+    result = await service.start(game.id, game.version, HOST)
+    for space in ("A1", "G1", "D7", "G4"):
+        current = result.game.seats[result.state.current_seat].user_id
+        result = await service.play(game.id, current, f"place {space}")
+    state = result.state
+    expected = play_turn(state, 0.25 * SCALE, SEED)
+    done = await service.play_automatically(game.id, engine.turn_id(state), autopilot=True)
+    assert [(m.notation, m.user_id) for m in done.applied] == [
+        (str(a), AUTOPILOT_USER_ID) for a in expected
+    ]
+    assert expected[-1].verb == "end"
+
+
+def _moved_on(state, players) -> engine.GameState:
+    return play_until(
+        state, players, lambda s: s.phase == "play" and s.round >= 2 and s.current_seat == 0
+    )[0]
+
+
+def test_the_expert_sees_only_its_own_view() -> None:
+    """What a seat may not see (the RNG, Cynthia's cards, the animals dealt to others, the
+    face-down Baby Turtle tokens) changes neither the Expert's decision nor its reason."""
+    base = _moved_on(
+        engine.new_game(engine.Config(seats=("human", "cynthia")), seed=3),
+        [AutopilotPlayer(), CynthiaPlayer()],
+    )
+    data = base.to_dict()
+    data["rng"] = data["rng"] ^ 0x5DEECE66D
+    deck = data["cynthia"][1]["deck"]
+    data["cynthia"][1]["deck"] = deck[::-1]
+    other = engine.GameState.from_dict(data)
+    assert other.to_dict() != base.to_dict()
+    assert engine.observation(other, 0) == engine.observation(base, 0)
+    for budget in (0.25 * SCALE, 0.25):
+        mine = engine.expert_action(base, budget_s=budget, seed=SEED)
+        theirs = engine.expert_action(other, budget_s=budget, seed=SEED)
+        assert (str(mine), mine.explanation) == (str(theirs), theirs.explanation)
+
+    moon = _moved_on(
+        engine.new_game(engine.Config(seats=("human", "human"), moon_animals=True), seed=3),
+        [AutopilotPlayer(), AutopilotPlayer()],
+    )
+    data = moon.to_dict()
+    seats = data["moonlight"]["seats"]
+    used = {a for s in seats for a in s["dealt"]}
+    spare = next(a for a in ml.ANIMALS if a not in used)
+    seats[1]["dealt"] = [spare if a != seats[1]["animal"] else a for a in seats[1]["dealt"]]
+    data["rng"] = data["rng"] ^ 0x5DEECE66D
+    other = engine.GameState.from_dict(data)
+    assert other.to_dict() != moon.to_dict()
+    assert engine.observation(other, 0) == engine.observation(moon, 0)
+    mine = engine.expert_action(moon, budget_s=0.25, seed=SEED)
+    theirs = engine.expert_action(other, budget_s=0.25, seed=SEED)
+    assert (str(mine), mine.explanation) == (str(theirs), theirs.explanation)
