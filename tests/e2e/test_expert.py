@@ -1,0 +1,193 @@
+"""The Expert at the table, through the loopback Discord: a lobby with an Expert seat and a few
+turns against it with its reasons on the game message, `/ps hint` refused and given, a click in
+another game answered while an Expert thinks, and a bot killed while the Expert thinks.
+
+The Expert's budgets are scaled down (`PS_EXPERT_BUDGET_SCALE`, tests only) so that a game is
+quick; each test computes the Expert's decisions itself (the same seed, the same budget) and
+checks the bot's log against them exactly.
+"""
+
+from __future__ import annotations
+
+import engine
+from bot import expert_texts as xt
+from bot import texts
+from bot.experts import EXPERT_BUDGETS, play_turn, reason_of
+from tests.e2e.fakediscord import FakeDiscord, FakeMessage
+from tests.e2e.gameplay import action_log, is_current, replay_log, turn_owner
+from tests.e2e.test_lobby import (
+    add_bot,
+    answered,
+    click,
+    db_rows,
+    field,
+    mention,
+    new_lobby,
+    place_by_typing,
+    refused,
+    seat_rows,
+)
+
+#: A tenth of the budget: 2 simulations a quick decision, 20 a strong one.
+SCALE = 0.1
+QUICK_ENV = {"PS_EXPERT_BUDGET_SCALE": str(SCALE), "EXPERT_WORKERS": "1"}
+SEED = 11
+
+
+async def my_turn(
+    fake: FakeDiscord, chan: str, user: dict, after: FakeMessage | None = None
+) -> FakeMessage:
+    """The game message of `user`'s next turn (posted after `after`)."""
+
+    def mine(m: FakeMessage) -> bool:
+        newer = after is None or int(m.id) > int(after.id)
+        return newer and is_current(m) and turn_owner(m) == user["id"]
+
+    return await fake.wait_for_message(chan, mine, timeout=30)
+
+
+async def type_action(fake: FakeDiscord, user: dict, chan: str, action: str) -> None:
+    it = await answered(
+        await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
+    )
+    assert it.ephemeral and it.content.startswith(f"You played `{action}`"), it.content
+
+
+def log_rows(bot) -> list[tuple]:
+    """(notation, seat, user_id, explanation) of every logged action."""
+    return db_rows(
+        bot,
+        "SELECT notation, seat, user_id, explanation FROM actions WHERE game_id = 1 ORDER BY ply",
+    )
+
+
+def expert_turns(state: engine.GameState, budget_s: float, seat: int) -> list[tuple]:
+    """The Expert's turns from `state` while `seat` is to play, as the bot logs them."""
+    rows = []
+    while not state.is_over and state.current_seat == seat:
+        for action in play_turn(state, budget_s, SEED):
+            rows.append((str(action), seat, None, reason_of(action) or None))
+            state = engine.apply(state, action)
+    return rows
+
+
+async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot_process) -> None:
+    bot = await bot_process(env={**QUICK_ENV, "PS_TEST_SEED": str(SEED)})
+    alice = fake.add_user("alice")
+    chan = fake.add_channel("games")
+    lobby = await new_lobby(fake, alice, chan)
+    await refused(await fake.slash(alice, "ps hint", channel_id=chan), xt.HINTS_OFF)
+    await add_bot(fake, alice, lobby, "expert")
+    assert field(lobby, "Seats") == f"1. {mention(alice)}\n2. Expert (quick)"
+    assert seat_rows(bot) == [(0, "human", int(alice["id"])), (1, "expert", None)]
+    await click(fake, alice, lobby, "Start")
+    budget = EXPERT_BUDGETS["expert"] * SCALE
+
+    msg = await my_turn(fake, chan, alice)
+    while msg.embeds[0]["description"].startswith("Setup"):
+        await place_by_typing(fake, alice, chan)
+        msg = await my_turn(fake, chan, alice, msg)
+    # Setup done: the Expert placed after each of alice's placements. Now a few rounds: the
+    # first seat passes each round, so alice's `end` is followed by two turns of the Expert
+    # (the end of its round, the start of the next), then by none.
+    for round_ in range(1, 4):
+        state = engine.apply(replay_log(bot), engine.parse_actions("end")[0])
+        logged = len(log_rows(bot))
+        await type_action(fake, alice, chan, "end")
+        msg = await my_turn(fake, chan, alice, msg)
+        theirs = log_rows(bot)[logged + 1 :]
+        assert theirs == expert_turns(state, budget, seat=1)
+        assert [row[0] for row in theirs].count("end") == (2 if round_ % 2 else 0)
+        if not theirs:
+            continue
+        # Its reasons are on alice's game message, each after its action, in full.
+        story = "\n".join(
+            f["value"] for f in msg.embeds[0]["fields"] if f["name"].startswith("Since Alice's")
+        )
+        assert "Expert (quick): " in story
+        assert story.endswith(f" \N{EM DASH} {theirs[-1][3]}"), story
+    reasons = [r[3] for r in log_rows(bot) if r[1] == 1]
+    assert any(r.startswith("best of ") and " simulations, expected margin " in r for r in reasons)
+    await refused(await fake.slash(alice, "ps hint", channel_id=chan), xt.HINTS_OFF)
+
+
+async def test_hints_refused_and_given(fake: FakeDiscord, bot_process) -> None:
+    bot = await bot_process(env={**QUICK_ENV, "PS_TEST_SEED": str(SEED)})
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    chan, elsewhere = fake.add_channel("games"), fake.add_channel("elsewhere")
+    lobby = await new_lobby(fake, alice, chan, hints=True)
+    assert field(lobby, "Options").splitlines()[-1] == "hints allowed (/ps hint)"
+    hints_option = next(o for o in lobby.selects[0]["options"] if o["value"] == "hints")
+    assert hints_option.get("default") is True
+    await refused(await fake.slash(alice, "ps hint", channel_id=chan), texts.NOT_STARTED)
+    await click(fake, bob, lobby, "Join")
+    await click(fake, alice, lobby, "Start")
+    msg = await my_turn(fake, chan, alice)
+
+    await refused(await fake.slash(alice, "ps hint", channel_id=elsewhere), texts.NO_GAME_HERE)
+    await refused(await fake.slash(carol, "ps hint", channel_id=chan), texts.NOT_A_PLAYER)
+    await refused(
+        await fake.slash(bob, "ps hint", channel_id=chan),
+        texts.NOT_YOUR_TURN.format(player=mention(alice)),
+    )
+    while True:  # the setup placements, then a turn of the game
+        logged = action_log(bot)
+        it = await answered(await fake.slash(alice, "ps hint", channel_id=chan))
+        state = replay_log(bot)
+        best = engine.expert_action(state, budget_s=0.25 * SCALE, seed=SEED)
+        assert it.ephemeral
+        assert it.content == f"Hint: {best} ({reason_of(best)})"
+        assert action_log(bot) == logged  # said, not played
+        if state.phase == "play":
+            assert it.content.startswith(f"Hint: {best} (best of 2 simulations, expected margin ")
+            break
+        assert it.content == f"Hint: {best} (the starting space worth most)"
+        await type_action(fake, alice, chan, str(best))
+        await my_turn(fake, chan, bob, msg)
+        await place_by_typing(fake, bob, chan)
+        msg = await my_turn(fake, chan, alice, msg)
+
+
+async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is_to_play(
+    fake: FakeDiscord, bot_process
+) -> None:
+    # The strong Expert at its full budget: it thinks for seconds a decision.
+    bot = await bot_process(env={"EXPERT_WORKERS": "1", "PS_TEST_SEED": str(SEED)})
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan, other = fake.add_channel("games"), fake.add_channel("other")
+    lobby = await new_lobby(fake, alice, chan)
+    await add_bot(fake, alice, lobby, "expert-strong")
+    await click(fake, alice, lobby, "Start")
+    lobby_b = await new_lobby(fake, bob, other)
+    await add_bot(fake, bob, lobby_b, "cynthia")
+    await click(fake, bob, lobby_b, "Start")
+    game_b = await my_turn(fake, other, bob)
+
+    msg = await my_turn(fake, chan, alice)
+    while msg.embeds[0]["description"].startswith("Setup"):
+        await place_by_typing(fake, alice, chan)
+        msg = await my_turn(fake, chan, alice, msg)
+    before = replay_log(bot)
+    await type_action(fake, alice, chan, "end")  # the strong Expert's turn begins
+    ended = len(log_rows(bot))
+
+    # Another game's click is answered while the Expert's turn is under way.
+    it = await click(fake, bob, game_b, "Take my turn")
+    assert it.ephemeral and it.content == "Setup: choose an empty outer space for a small tree."
+    assert len(log_rows(bot)) == ended  # the Expert has not played yet
+
+    # Killed while the Expert thinks: nothing of its turn was stored.
+    bot.kill()
+    await bot.wait_exit()
+    assert len(log_rows(bot)) == ended
+    # Restarted (with the tests' scale, for speed): the Expert plays that turn then, once.
+    bot.extra_env.update(QUICK_ENV)
+    await bot.start()
+    await fake.wait_ready()
+    await my_turn(fake, chan, alice, msg)
+    state = engine.apply(before, engine.parse_actions("end")[0])
+    expected = expert_turns(state, EXPERT_BUDGETS["expert-strong"] * SCALE, seat=1)
+    assert log_rows(bot)[ended:] == expected and expected[-1][0] == "end"
+    assert db_rows(bot, "SELECT kind FROM seats WHERE game_id = 1 ORDER BY position") == [
+        ("human",), ("expert-strong",),
+    ]  # fmt: skip
