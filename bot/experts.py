@@ -161,8 +161,9 @@ class Experts:
         return self._pool.worker_pids()
 
     def close(self) -> None:
-        """Stop the workers (after the decisions under way)."""
-        self._pool.close()
+        """Stop the workers at once: a decision under way is dropped (nothing of a turn is
+        stored before it is decided whole; the next start plays it again)."""
+        self._pool.close(terminate=True)
 
 
 _default: Experts | None = None

@@ -85,6 +85,8 @@ class WorkerPool:
             try:
                 return await loop.run_in_executor(pool, function, *args)
             except BrokenProcessPool:
+                if self._closed:  # terminated by `close`: the job is dropped, not redone
+                    raise
                 self._replace(pool)
         return await asyncio.to_thread(function, *args)
 
@@ -94,10 +96,15 @@ class WorkerPool:
             pool = self._pool
         return sorted(pool._processes or {}) if pool is not None else []
 
-    def close(self) -> None:
-        """Stop the workers (after the jobs under way); later jobs run in a thread."""
+    def close(self, *, terminate: bool = False) -> None:
+        """Stop the workers after the jobs under way, or at once (`terminate`: the jobs under
+        way are lost); later jobs run in a thread."""
         with self._lock:
             self._closed = True
             pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        if terminate:
+            for process in list((pool._processes or {}).values()):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
