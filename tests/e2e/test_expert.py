@@ -106,6 +106,11 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
         )
         assert "Expert (quick): " in story
         assert story.endswith(f" \N{EM DASH} {theirs[-1][3]}"), story
+    # The game log tells the Expert's moves with their reasons, like Cynthia's.
+    it = await click(fake, alice, msg, "Game log")
+    last = [r for r in log_rows(bot) if r[1] == 1][-1]
+    assert it.ephemeral
+    assert f"Expert (quick): `{last[0]}` \N{EM DASH} {last[3]}" in it.embeds[0]["description"]
     reasons = [r[3] for r in log_rows(bot) if r[1] == 1]
     assert any(r.startswith("best of ") and " simulations, expected margin " in r for r in reasons)
     await refused(await fake.slash(alice, "ps hint", channel_id=chan), xt.HINTS_OFF)
