@@ -237,7 +237,8 @@ def _status_error(game: GameRow) -> UserError | None:
 
 
 def expert_name(seats: Sequence[SeatRow], kind: str) -> str:
-    """The name of a new Expert seat: "Expert (quick)", then "Expert 2 (strong)" and so on."""
+    """The name of a new Expert seat: "Expert (quick)", "Expert (strong)", then "Expert 2 (quick)"
+    and so on: a name not yet taken."""
     taken = {s.name for s in seats}
     strength = xt.STRENGTHS[kind]
     for n in range(1, MAX_SEATS + 1):

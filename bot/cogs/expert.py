@@ -5,7 +5,8 @@ the game service) a game whose current seat is an Expert's gets a driver task, w
 Expert think in a worker process (`bot.experts`), commits its turn (`GameService.play_expert`)
 and brings the game message up to date, until the turn is no Expert's. The click that made it
 the Expert's turn is answered at once; nothing waits for the Expert but its own game. When the
-bot starts, every game left on an Expert's turn (a bot stopped while it thought) is driven again.
+bot starts, every game left on an Expert's turn (a bot stopped while it thought) is driven again,
+and so is, every `RESUME_EVERY_MINUTES`, any game a driver left on an Expert's turn (a failure).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from .. import expert_texts as xt
 from ..experts import is_expert, reason_of
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+RESUME_EVERY_MINUTES = 30
+
 
 class ExpertCog(commands.Cog, name="Expert"):
     """The Expert's seats and hints."""
@@ -39,7 +42,6 @@ class ExpertCog(commands.Cog, name="Expert"):
         self._drivers: dict[int, asyncio.Task[None]] = {}
         #: games whose Expert turn came while their driver was finishing: it goes on
         self._again: set[int] = set()
-        self._resume: asyncio.Task[None] | None = None
 
     @property
     def games(self) -> GameService:
@@ -51,16 +53,16 @@ class ExpertCog(commands.Cog, name="Expert"):
             raise RuntimeError("load bot.cogs.lobby before bot.cogs.expert")
         group.add_command(hint_command)
         self.games.commit_hooks.append(self.on_commit)
-        self._resume = asyncio.create_task(self._resume_after_start())
+        self.resume.start()
 
     async def cog_unload(self) -> None:
         group = self.bot.tree.get_command("ps")
         if isinstance(group, app_commands.Group):
             group.remove_command("hint")
         self.games.commit_hooks = [h for h in self.games.commit_hooks if h != self.on_commit]
-        for task in [self._resume, *self._drivers.values()]:
-            if task is not None:
-                task.cancel()
+        self.resume.cancel()
+        for task in self._drivers.values():
+            task.cancel()
 
     # --- the Expert's seats ---
 
@@ -95,12 +97,19 @@ class ExpertCog(commands.Cog, name="Expert"):
             if self._drivers.get(game_id) is asyncio.current_task():
                 del self._drivers[game_id]
 
-    async def _resume_after_start(self) -> None:
-        """Drive every game of this process left on an Expert's turn."""
-        await self.bot.wait_until_ready()
-        for game in await self.bot.storage.games_with_status("active"):
-            if not self.bot.serves(game.guild_id):  # another process's shard
-                continue
+    @tasks.loop(minutes=RESUME_EVERY_MINUTES)
+    async def resume(self) -> None:
+        """Drive every game of this process left on an Expert's turn with no driver (at start:
+        a bot stopped while the Expert thought). One game's failure is logged, the others go
+        on; a failed run is logged and the loop runs again next time."""
+        try:
+            games = await self.bot.storage.games_with_status("active")
+        except Exception:
+            log.exception("could not list the games to resume the Expert in")
+            return
+        for game in games:
+            if not self.bot.serves(game.guild_id) or game.id in self._drivers:
+                continue  # another process's shard, or being driven
             try:
                 if await self.games.expert_to_play(game.id):
                     log.info("the Expert resumes", extra={"game_id": game.id})
@@ -108,10 +117,9 @@ class ExpertCog(commands.Cog, name="Expert"):
             except Exception:
                 log.exception("could not resume an Expert", extra={"game_id": game.id})
 
-    async def wait_idle(self) -> None:
-        """Wait until no Expert is thinking (the bot's close, tests)."""
-        while self._drivers:
-            await asyncio.gather(*self._drivers.values(), return_exceptions=True)
+    @resume.before_loop
+    async def _before_resume(self) -> None:
+        await self.bot.wait_until_ready()
 
     # --- /ps hint ---
 
