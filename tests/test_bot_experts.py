@@ -4,6 +4,7 @@ off the event loop, its reasons, hints, the autopilot, and what the Expert may s
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 
@@ -149,6 +150,9 @@ async def test_the_expert_thinks_off_the_event_loop(service: GameService) -> Non
         await asyncio.sleep(0)
     assert (await thinking) is not None
     assert ticks > 1  # the loop went round while the Expert's turn was under way
+    # It thought in a worker process of its own, not in this one.
+    assert len(service.experts.worker_pids()) == 1
+    assert os.getpid() not in service.experts.worker_pids()
 
 
 async def test_hints(service: GameService) -> None:
