@@ -81,8 +81,8 @@ def budget_scale_from_env(env: Mapping[str, str] | None = None) -> float:
 
 
 def reason_of(action: Any) -> str:
-    """What the Expert expects of an action (its explanation without the action it starts
-    with): "best of 24 simulations, expected margin +13.2 points"."""
+    """What the Expert expects of an action, without the action its explanation starts with:
+    "best of 24 simulations, expected margin +13.2 points" (a hint says it after the action)."""
     explanation = getattr(action, "explanation", "") or ""
     return explanation.removeprefix(f"{action}: ")
 

@@ -113,8 +113,8 @@ async def test_an_expert_seat_plays_its_turns_with_its_reasons(service: GameServ
     expected = play_turn(before, EXPERT_BUDGETS["expert"] * SCALE, SEED)
     assert [move.notation] == [str(a) for a in expected]
     assert move.user_id is None and move.seat == 1
-    assert move.explanation == reason_of(expected[0]) and move.explanation
-    assert not move.explanation.startswith(move.notation)  # the reason alone
+    assert move.explanation == expected[0].explanation  # as the engine words it
+    assert move.explanation.startswith(f"{move.notation}: ") and reason_of(expected[0])
     rows = await service.storage.actions(game.id)
     assert [(r.notation, r.user_id, r.explanation) for r in rows][-1] == (
         move.notation, None, move.explanation,

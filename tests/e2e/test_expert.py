@@ -66,7 +66,7 @@ def expert_turns(state: engine.GameState, budget_s: float, seat: int) -> list[tu
     rows = []
     while not state.is_over and state.current_seat == seat:
         for action in play_turn(state, budget_s, SEED):
-            rows.append((str(action), seat, None, reason_of(action) or None))
+            rows.append((str(action), seat, None, action.explanation))
             state = engine.apply(state, action)
     return rows
 
@@ -112,7 +112,7 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
     assert it.ephemeral
     assert f"Expert (quick): `{last[0]}` \N{EM DASH} {last[3]}" in it.embeds[0]["description"]
     reasons = [r[3] for r in log_rows(bot) if r[1] == 1]
-    assert any(r.startswith("best of ") and " simulations, expected margin " in r for r in reasons)
+    assert any(": best of " in r and " simulations, expected margin " in r for r in reasons)
     await refused(await fake.slash(alice, "ps hint", channel_id=chan), xt.HINTS_OFF)
 
 
