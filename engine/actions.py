@@ -11,12 +11,26 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from translation import _
+
 from .geometry import LABELS, parse_label
 from .pieces import SIZE_NAMES, SIZE_WORDS
 
 
 class IllegalAction(ValueError):
-    """An action that is not legal now, or text that is not an action. The message says why."""
+    """An action that is not legal now, or text that is not an action. The message says why:
+    ``text`` is that sentence as a ``translation.Text`` (``str(error)`` is its English)."""
+
+    @property
+    def text(self) -> str:
+        """The sentence, translatable (``translation.translate(error.text, lang)``)."""
+        return reason_of(self)
+
+
+def reason_of(error: Exception) -> str:
+    """The sentence an exception was raised with, as it was given (a ``Text`` stays one)."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) else str(error)
 
 
 class Action:
@@ -82,34 +96,36 @@ PARSERS: dict[str, Callable[[list[str]], tuple]] = {}
 
 def _spaces(words: list[str], n: int, verb: str, usage: str) -> tuple:
     if len(words) != n:
-        raise IllegalAction(f"Write {verb} as '{usage}'.")
+        raise IllegalAction(_("Write {verb} as '{usage}'.", verb=verb, usage=usage))
     try:
         return tuple(parse_label(w) for w in words)
     except ValueError as e:
-        raise IllegalAction(str(e)) from None
+        raise IllegalAction(reason_of(e)) from None
 
 
 def _parse_buy(words: list[str]) -> tuple:
     if len(words) != 1 or words[0] not in SIZE_WORDS:
         raise IllegalAction(
-            "Write a purchase as 'buy seed', 'buy small', 'buy medium' or 'buy large'."
+            _("Write a purchase as 'buy seed', 'buy small', 'buy medium' or 'buy large'.")
         )
     return (SIZE_WORDS[words[0]],)
 
 
 def _parse_end(words: list[str]) -> tuple:
     if words:
-        raise IllegalAction("'end' takes nothing after it.")
+        raise IllegalAction(_("'end' takes nothing after it."))
     return ()
 
 
 PARSERS.update(
     {
-        "place": lambda w: _spaces(w, 1, "a placement", "place A1"),
+        "place": lambda w: _spaces(w, 1, _("a placement"), "place A1"),
         "buy": _parse_buy,
-        "plant": lambda w: _spaces(w, 2, "a planting", "plant C3 E5 (tree, then target)"),
-        "grow": lambda w: _spaces(w, 1, "growing", "grow D4"),
-        "collect": lambda w: _spaces(w, 1, "collecting", "collect D4"),
+        "plant": lambda w: _spaces(
+            w, 2, _("a planting (the tree, then the target)"), "plant C3 E5"
+        ),
+        "grow": lambda w: _spaces(w, 1, _("growing"), "grow D4"),
+        "collect": lambda w: _spaces(w, 1, _("collecting"), "collect D4"),
         "end": _parse_end,
     }
 )
@@ -173,7 +189,9 @@ def validate(action: Action) -> Action:
         except Exception:  # noqa: BLE001 - any failure to print or read back means malformed
             ok = False
     if not ok:
-        raise IllegalAction(f"That is not a well-formed action: {action.verb} {args!r}.")
+        raise IllegalAction(
+            _("That is not a well-formed action: {verb} {args!r}.", verb=action.verb, args=args)
+        )
     return action
 
 
@@ -186,14 +204,17 @@ def parse_action(text: str | Action) -> Action:
         return validate(text)
     text = _SPACED_LABEL.sub(r"\1\2", text.strip().lower())  # "d 4" -> "d4"
     if _NEGATIVE.search(text):
-        raise IllegalAction("Numbers in actions are never negative.")
+        raise IllegalAction(_("Numbers in actions are never negative."))
     words = [w for w in _SPLIT.split(text) if w and w != "to"]
     if not words:
-        raise IllegalAction("Type an action, for example 'grow D4' or 'end'.")
+        raise IllegalAction(_("Type an action, for example 'grow D4' or 'end'."))
     verb = VERB_WORDS.get(words[0])
     if verb is None:
         raise IllegalAction(
-            f"'{words[0]}' is not an action. Try place, buy, plant, grow, collect or end."
+            _(
+                "'{words}' is not an action. Try place, buy, plant, grow, collect or end.",
+                words=words[0],
+            )
         )
     return Action(verb, PARSERS[verb](words[1:]))
 
@@ -202,13 +223,15 @@ def not_in_game(verb: str) -> str:
     """The sentence refusing a verb the current game's rules do not have."""
     owner = VERB_OWNERS.get(verb)
     if owner is None:
-        return f"'{verb}' is not an action of this game."
-    return f"'{verb}' is an action of {owner}, which this game does not use."
+        return _("'{verb}' is not an action of this game.", verb=verb)
+    return _(
+        "'{verb}' is an action of {owner}, which this game does not use.", verb=verb, owner=owner
+    )
 
 
 def parse_actions(text: str) -> list[Action]:
     """Several actions separated by ``;`` or new lines, e.g. ``grow D4; plant C3 E5; end``."""
     parts = [p for p in re.split(r"[;\n]+", text) if p.strip()]
     if not parts:
-        raise IllegalAction("Type an action, for example 'grow D4' or 'end'.")
+        raise IllegalAction(_("Type an action, for example 'grow D4' or 'end'."))
     return [parse_action(p) for p in parts]

@@ -99,11 +99,17 @@ def alt_text(
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
+    lang: str | None = None,
 ) -> str:
     """A concise description of the picture ``board_png`` draws with the same arguments, at
     most 1,024 characters (the spaces of every piece when they fit, else counts by size)."""
     v = view(
-        state, highlight=highlight, preview_sun=preview_sun, viewer_seat=viewer_seat, names=names
+        state,
+        highlight=highlight,
+        preview_sun=preview_sun,
+        viewer_seat=viewer_seat,
+        names=names,
+        lang=lang,
     )
     return text_of(v)
 

@@ -17,8 +17,9 @@ from engine import moon
 from engine import moonlight as ml
 from engine.geometry import LABEL_INDEX, LABELS
 from engine.pieces import LIGHT_CAP, LUNAR_CAP
+from translation import is_right_to_left, translate
 
-from .fonts import clean
+from .fonts import RLM, clean
 
 PIECES = ("seed", "small", "medium", "large")
 #: A space label inside a notation ("grow D4", "plant B2 C3", "use dig E5").
@@ -123,6 +124,19 @@ class View:
     moon: MoonView | None = None  # Under the Moonlight, when any of its modes is on
     light_cap: int = LIGHT_CAP
     lunar_cap: int = LUNAR_CAP
+    lang: str | None = None  # the language of the picture's words (None: English)
+
+    def t(self, text) -> str:
+        """``text`` in the picture's language (``words``)."""
+        return words(text, self.lang)
+
+
+def words(text, lang: str | None) -> str:
+    """``text`` (a ``translation.Text`` or a plain name) in ``lang``, for drawing: in a
+    right-to-left language it starts with a right-to-left mark, so that ``render.text`` lays
+    it out right to left (alt text uses ``translation.translate`` itself)."""
+    out = translate(text, lang)
+    return RLM + out if is_right_to_left(lang) and out else out
 
 
 def _abilities(animal: str, used: Iterable[str], active: bool) -> tuple[tuple[str, bool], ...]:
@@ -278,6 +292,7 @@ def view(
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
+    lang: str | None = None,
 ) -> View:
     """Read a game state into a ``View`` (what ``viewer_seat`` may see; None: anyone)."""
     obs = engine.observation(state, viewer_seat)
@@ -334,4 +349,5 @@ def view(
         winners=tuple(engine.winners(state)) if obs["phase"] == "over" else (),
         setup_kind=_setup_kind(state) if obs["phase"] == "setup" else None,
         moon=moon_v,
+        lang=lang,
     )
