@@ -17,7 +17,7 @@ from engine import moon
 from engine import moonlight as ml
 from engine.geometry import LABEL_INDEX, LABELS
 from engine.pieces import LIGHT_CAP, LUNAR_CAP
-from translation import is_right_to_left, translate
+from translation import _, is_right_to_left, translate
 
 from .fonts import RLM, clean
 
@@ -243,9 +243,11 @@ def moon_view(state, obs: dict, preview: bool) -> tuple[MoonView, tuple[int | No
     return view, tuple(gains)
 
 
-def seat_names(kinds: Sequence[str], names: Sequence[str] | None) -> list[str]:
+def seat_names(
+    kinds: Sequence[str], names: Sequence[str] | None, lang: str | None = None
+) -> list[str]:
     """Display names: the given ones (without what no font draws), else "Seat N" for humans
-    and "Cynthia" for the automa."""
+    and "Cynthia" for the automa (in ``lang``)."""
     out = []
     n_cynthia = sum(1 for k in kinds if k == "cynthia")
     c = 0
@@ -257,9 +259,10 @@ def seat_names(kinds: Sequence[str], names: Sequence[str] | None) -> list[str]:
         if given:
             out.append(given)
         elif kind == "cynthia":
-            out.append("Cynthia" if n_cynthia == 1 else f"Cynthia {c}")
+            name = _("Cynthia") if n_cynthia == 1 else _("Cynthia {n}", n=c)
+            out.append(translate(name, lang))
         else:
-            out.append(f"Seat {i + 1}")
+            out.append(translate(_("Seat {n}", n=i + 1), lang))
     return out
 
 
@@ -302,7 +305,7 @@ def view(
     scores = engine.scores(state)
     gains = engine.light_for_sun(state, shadow_sun) if preview else None
     kinds = [s["kind"] for s in obs["seats"]]
-    display = seat_names(kinds, names)
+    display = seat_names(kinds, names, lang)
     moon_v, lunar_gains = (None, ())
     if "moonlight" in obs:
         moon_v, lunar_gains = moon_view(state, obs, preview)
