@@ -90,6 +90,40 @@ VERB_WORDS: dict[str, str] = {
     "end": "end", "e": "end", "pass": "end",
 }  # fmt: skip
 
+#: Each language's words for the base verbs (the rulebooks' own: nl "kopen, planten, groeien,
+#: verzamelen", fr "acheter, planter, faire grandir, collecter", he "קניה, זריעה, גידול,
+#: איסוף"), accepted in every game whatever its language; the canonical form stays English.
+LANGUAGE_VERBS: dict[str, dict[str, str]] = {
+    "nl": {
+        "plaats": "place", "plaatsen": "place",
+        "koop": "buy", "kopen": "buy", "aankopen": "buy",
+        "planten": "plant",
+        "groei": "grow", "groeien": "grow",
+        "verzamel": "collect", "verzamelen": "collect",
+        "einde": "end", "klaar": "end", "pas": "end",
+    },
+    "fr": {
+        "placer": "place", "placez": "place",
+        "acheter": "buy", "achète": "buy", "achete": "buy", "achat": "buy",
+        "planter": "plant", "plante": "plant",
+        "grandir": "grow", "pousser": "grow",
+        "collecter": "collect", "collecte": "collect",
+        "fin": "end", "finir": "end", "passer": "end",
+    },
+    "he": {
+        "הנח": "place", "הצב": "place",
+        "קנה": "buy", "קניה": "buy", "קנייה": "buy",
+        "זרע": "plant", "זריעה": "plant", "לזרוע": "plant",
+        "גדל": "grow", "גידול": "grow", "לגדל": "grow",
+        "אסוף": "collect", "איסוף": "collect", "צבור": "collect",
+        "סיים": "end", "סיום": "end", "סוף": "end",
+    },
+}  # fmt: skip
+for _words in LANGUAGE_VERBS.values():
+    VERB_WORDS.update(_words)
+#: Words between an action's parts that mean nothing (``p c3 to e5``, nl ``naar``, fr ``vers``).
+FILLERS = frozenset({"to", "naar", "vers"})
+
 #: verb -> function from the words after the verb to args (raises IllegalAction).
 PARSERS: dict[str, Callable[[list[str]], tuple]] = {}
 
@@ -133,6 +167,9 @@ PARSERS.update(
 _SPLIT = re.compile(r"[\s,;:>→\-–—/]+|(?<=[a-z0-9])(?=[a-g][1-7](?![0-9]))")
 _NEGATIVE = re.compile(r"(?:^|[\s,;:])-\s*\d")
 _SPACED_LABEL = re.compile(r"(?<=\s)([a-g])\s+([1-7])\b")
+#: Bidirectional marks and isolates (Hebrew texts put them around notation): never part of it.
+_DIRECTION_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"
+                                       "\u2066\u2067\u2068\u2069"))  # fmt: skip
 
 
 #: Argument kinds of the base verbs: a space index (0..36) or a piece size (0..3).
@@ -155,13 +192,18 @@ def register_notation(
     *,
     arg_kinds: tuple[str, ...] | None = None,
     owner: str,
+    language_words: dict[str, tuple[str, ...]] | None = None,
 ) -> None:
     """Add a layer's verb to the notation: its canonical form, its parser, the words a player
-    may type for it, optionally its argument kinds (else an action is well formed when its text
-    reads back as itself), and the rules it belongs to (for refusing it in other games)."""
+    may type for it (and in other languages, ``{"nl": (...)}``), optionally its argument kinds
+    (else an action is well formed when its text reads back as itself), and the rules it
+    belongs to (for refusing it in other games)."""
     FORMATTERS[verb] = formatter
     PARSERS[verb] = parser
     VERB_WORDS.update(dict.fromkeys(words, verb))
+    for lang, local in (language_words or {}).items():
+        LANGUAGE_VERBS.setdefault(lang, {}).update(dict.fromkeys(local, verb))
+        VERB_WORDS.update(dict.fromkeys(local, verb))
     if arg_kinds is not None:
         ARG_KINDS[verb] = arg_kinds
     VERB_OWNERS[verb] = owner
@@ -202,10 +244,11 @@ def parse_action(text: str | Action) -> Action:
     """
     if isinstance(text, Action):
         return validate(text)
+    text = text.translate(_DIRECTION_MARKS)  # copied from a right-to-left sentence
     text = _SPACED_LABEL.sub(r"\1\2", text.strip().lower())  # "d 4" -> "d4"
     if _NEGATIVE.search(text):
         raise IllegalAction(_("Numbers in actions are never negative."))
-    words = [w for w in _SPLIT.split(text) if w and w != "to"]
+    words = [w for w in _SPLIT.split(text) if w and w not in FILLERS]
     if not words:
         raise IllegalAction(_("Type an action, for example 'grow D4' or 'end'."))
     verb = VERB_WORDS.get(words[0])

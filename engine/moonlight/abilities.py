@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from translation import _, _p, join
 
 from .. import game as G
-from ..actions import Action, IllegalAction
+from ..actions import Action, IllegalAction, reason_of
 from ..geometry import ADJACENT_MASK, LABELS, LEAVES, N_CELLS, NEIGHBOUR, bits, parse_label
 from ..moon import DAM, DAM_GAPS, DAM_MASK, N_GAPS, RIVER_MASK
 from ..pieces import LARGE, MEDIUM, SEED, SMALL
@@ -26,9 +26,9 @@ from .ext import gap_words, obstacle_reason, replace_at
 from .names import (
     ABILITY_BIT,
     ABILITY_ORDER,
-    ANIMAL_INDEX,
     ANIMAL_NAMES,
     ANIMAL_TITLES,
+    ANIMAL_WORDS,
     ANIMALS,
     B_LIGHT,
     B_MEDIUM,
@@ -948,11 +948,11 @@ def label(word: str) -> int:
     try:
         return parse_label(word)
     except ValueError as e:
-        raise IllegalAction(str(e)) from None
+        raise IllegalAction(reason_of(e)) from None
 
 
 def _animal_word(word: str, usage: str) -> int:
-    if word not in ANIMAL_INDEX:
+    if word not in ANIMAL_WORDS:
         raise IllegalAction(
             _(
                 "'{word}' is not an animal ({names}). Write {usage}.",
@@ -961,7 +961,7 @@ def _animal_word(word: str, usage: str) -> int:
                 usage=usage,
             )
         )
-    return ANIMAL_INDEX[word]
+    return ANIMAL_WORDS[word]
 
 
 def _parse_token(rest: list[str], usage: str) -> tuple:

@@ -12,8 +12,8 @@ from .abilities import blocked_reason, label, legal_uses, playing
 from .ext import Moonlight, replace_at, steps_allowed
 from .names import (
     ABILITY_BIT,
-    ANIMAL_INDEX,
     ANIMAL_TITLES,
+    ANIMAL_WORDS,
     ANIMALS,
     HEDGEHOG,
     RUN_BIT,
@@ -109,7 +109,7 @@ def one_label_parser(verb: str, usage: str):
 def parse_animal(words: list[str]) -> tuple:
     if len(words) != 1:
         raise IllegalAction(_("Write the animal you keep as 'animal fox'."))
-    if words[0] not in ANIMAL_INDEX:
+    if words[0] not in ANIMAL_WORDS:
         raise IllegalAction(
             _(
                 "'{word}' is not an animal ({animals}). Write 'animal fox'.",
@@ -117,4 +117,4 @@ def parse_animal(words: list[str]) -> tuple:
                 animals=", ".join(ANIMALS),
             )
         )
-    return (ANIMAL_INDEX[words[0]],)
+    return (ANIMAL_WORDS[words[0]],)

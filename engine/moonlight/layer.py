@@ -27,6 +27,7 @@ from .names import (
     BABIES,
     DOUBLE_READY,
     DOUBLE_SPENT,
+    LANGUAGE_VERBS,
     NO_DOUBLE,
     SCORING_POINTS,
 )
@@ -69,6 +70,7 @@ register_notation(
     parse_animal,
     ("animal", "keep"),
     owner=FOREST,
+    language_words=LANGUAGE_VERBS["animal"],
 )
 for verb, what, usage, words, owner in (
     ("settle", _("an animal's placement"), "settle C4", ("settle",), FOREST),
@@ -83,8 +85,11 @@ for verb, what, usage, words, owner in (
         words,
         arg_kinds=("space",),
         owner=owner,
+        language_words=LANGUAGE_VERBS[verb],
     )
-register_notation("use", format_use, parse_use, ("use", "u"), owner=FOREST)
+register_notation(
+    "use", format_use, parse_use, ("use", "u"), owner=FOREST, language_words=LANGUAGE_VERBS["use"]
+)
 
 
 @register

@@ -7,6 +7,28 @@ from translation import _, _n, _p
 ANIMALS = ("boar", "hedgehog", "squirrel", "fox", "owl", "badger", "beaver", "turtle")
 BOAR, HEDGEHOG, SQUIRREL, FOX, OWL, BADGER, BEAVER, TURTLE = range(8)
 ANIMAL_INDEX = {name: i for i, name in enumerate(ANIMALS)}
+#: Words a player may type for an animal: the notation's, and the Dutch, French and Hebrew
+#: names (``animal vos``, ``animal renard``, ``animal שועל`` all keep the fox).
+ANIMAL_WORDS = {
+    **ANIMAL_INDEX,
+    "everzwijn": BOAR, "zwijn": BOAR, "egel": HEDGEHOG, "eekhoorn": SQUIRREL, "vos": FOX,
+    "uil": OWL, "das": BADGER, "bever": BEAVER, "schildpad": TURTLE,
+    "sanglier": BOAR, "hérisson": HEDGEHOG, "herisson": HEDGEHOG, "écureuil": SQUIRREL,
+    "ecureuil": SQUIRREL, "renard": FOX, "hibou": OWL, "chouette": OWL, "blaireau": BADGER,
+    "castor": BEAVER, "tortue": TURTLE,
+    "חזיר": BOAR, "קיפוד": HEDGEHOG, "סנאי": SQUIRREL, "שועל": FOX, "ינשוף": OWL,
+    "גירית": BADGER, "בונה": BEAVER, "צב": TURTLE,
+}  # fmt: skip
+#: The expansion's verbs in the other languages, by canonical verb.
+LANGUAGE_VERBS = {
+    "animal": {"nl": ("dier", "houd"), "fr": ("garder", "garde"), "he": ("חיה", "שמור")},
+    "settle": {"nl": ("vestig", "zet"), "fr": ("installer", "installe"), "he": ("מקם",)},
+    "elder": {"nl": ("oudeboom",), "fr": ("ancien",), "he": ("עתיק",)},
+    "moonstone": {"nl": ("maansteen",), "fr": ("pierre",), "he": ("אבן",)},
+    "move": {"nl": ("verplaats", "stap"), "fr": ("déplacer", "deplacer", "bouger"),
+             "he": ("הזז", "זוז")},
+    "use": {"nl": ("gebruik",), "fr": ("utiliser", "utilise"), "he": ("השתמש",)},
+}  # fmt: skip
 #: The animals' names inside a sentence (translatable; the notation keeps ``ANIMALS``).
 ANIMAL_NAMES = (
     _p("animal", "boar"), _p("animal", "hedgehog"), _p("animal", "squirrel"),
