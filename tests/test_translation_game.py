@@ -304,3 +304,11 @@ def test_alt_text_in_dutch_and_hebrew():
     hebrew = alt_text(state, lang="he")
     assert hebrew.startswith("לוח פוטוסינתזה, סבב")
     assert f"{FSI}Seat 1{PDI}" not in hebrew and "שחקן 1" in hebrew
+
+
+def test_pillow_lays_out_hebrew_with_raqm():
+    from PIL import features
+
+    assert features.check("raqm"), (
+        "Pillow has no raqm layout: install the FriBiDi library (libfribidi0); make test does"
+    )
