@@ -150,7 +150,8 @@ def translate(text: Any, lang: str | None) -> str:
     """``text`` in ``lang`` (English when the language or the translation is missing).
 
     In a right-to-left language every plain-string value inside the sentence (a name, a space
-    label, a notation) is a first-strong isolate, so that it keeps its own direction."""
+    label, a notation: any with a letter or a digit) is a first-strong isolate, so that it keeps
+    its own direction."""
     if not isinstance(text, Text):
         return str(text)
     params = {k: _value(v, lang) for k, v in text.params.items()}
@@ -175,8 +176,8 @@ def _value(value: Any, lang: str | None) -> Any:
     """A parameter in ``lang``: a text translated, a plain string isolated when right to left."""
     if isinstance(value, Text):
         return translate(value, lang)
-    if isinstance(value, str) and lang in RIGHT_TO_LEFT and value:
-        return f"{_FSI}{value}{_PDI}"
+    if isinstance(value, str) and lang in RIGHT_TO_LEFT and any(c.isalnum() for c in value):
+        return f"{_FSI}{value}{_PDI}"  # a mark such as ">" needs no isolate
     return value
 
 
