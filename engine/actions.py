@@ -155,9 +155,7 @@ PARSERS.update(
     {
         "place": lambda w: _spaces(w, 1, _("a placement"), "place A1"),
         "buy": _parse_buy,
-        "plant": lambda w: _spaces(
-            w, 2, _("a planting (the tree, then the target)"), "plant C3 E5"
-        ),
+        "plant": lambda w: _spaces(w, 2, _("a planting"), _("plant C3 E5 (tree, then target)")),
         "grow": lambda w: _spaces(w, 1, _("growing"), "grow D4"),
         "collect": lambda w: _spaces(w, 1, _("collecting"), "collect D4"),
         "end": _parse_end,
