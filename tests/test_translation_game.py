@@ -312,3 +312,17 @@ def test_pillow_lays_out_hebrew_with_raqm():
     assert features.check("raqm"), (
         "Pillow has no raqm layout: install the FriBiDi library (libfribidi0); make test does"
     )
+
+
+def test_a_text_survives_storage_as_json():
+    import json
+
+    from translation import from_data, to_data
+
+    state = new_game(Config(seats=("human", "cynthia")), seed=3)
+    state = apply(state, "place A1")
+    reason = engine.auto_action(state).explanation
+    again = from_data(json.loads(json.dumps(to_data(reason))))
+    assert again == reason and isinstance(again, Text)
+    assert translate(again, "fr") == translate(reason, "fr") != reason
+    assert from_data(to_data("D4")) == "D4"

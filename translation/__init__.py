@@ -99,6 +99,30 @@ def _rebuild(template: str, params: dict, plural: str | None, n: int | None, con
     return Text(template, params, plural=plural, n=n, context=context)
 
 
+def to_data(text: Any) -> Any:
+    """A text as JSON-able data (its template, parameters, plural and context), so that a stored
+    sentence (an event, Cynthia's reason) can still be translated after it is read back with
+    :func:`from_data`. Anything but a ``Text`` is returned as it is."""
+    if not isinstance(text, Text):
+        return text
+    data: dict[str, Any] = {"t": text.template}
+    if text.params:
+        data["p"] = {k: to_data(v) for k, v in text.params.items()}
+    if text.plural is not None:
+        data["pl"], data["n"] = text.plural, text.n
+    if text.context is not None:
+        data["c"] = text.context
+    return data
+
+
+def from_data(data: Any) -> Any:
+    """The text :func:`to_data` made (a plain value stays as it is)."""
+    if not isinstance(data, dict) or "t" not in data:
+        return data
+    params = {k: from_data(v) for k, v in data.get("p", {}).items()}
+    return Text(data["t"], params, plural=data.get("pl"), n=data.get("n"), context=data.get("c"))
+
+
 def _(template: str, /, **params: Any) -> Text:
     """A text to translate: ``_("Grow {space}.", space="D4")``."""
     return Text(template, params)
