@@ -53,10 +53,12 @@ async def test_two_shards_one_killed_lose_nothing_and_fire_each_deadline_once(
     main = BotProcess(fake, tmp_path / "main", env={**env, "SHARD_IDS": str(home)})
     try:
         await other.start()
-        await fake.wait_until(lambda: fake.other_shard_sessions, 60, "the other shard's READY")
+        await fake.wait_until(
+            lambda: fake.live_shards() == {(1 - home, 2)}, 60, "the other shard's READY"
+        )
         await main.start()
         await fake.wait_ready(timeout=60)
-        assert len(fake.other_shard_sessions) == 1
+        assert fake.live_shards() == {(0, 2), (1, 2)}
 
         alice, bob = fake.add_user("alice"), fake.add_user("bob")
         chans = [fake.add_channel("one"), fake.add_channel("two")]
