@@ -715,6 +715,8 @@ class FakeDiscord:
         self._nonces: dict[tuple[str, str], tuple[FakeMessage, float]] = {}
 
         self._sessions: dict[str, _GatewaySession] = {}
+        #: The processes (by pid) whose client reported `on_ready` (see `BotProcess.wait_ready`).
+        self.client_ready_pids: set[int] = set()
         self.identifies = 0
         self.resumes = 0
         self._sender: asyncio.Task | None = None
@@ -1526,6 +1528,9 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _report_client_ready(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        if body.get("pid"):
+            self.client_ready_pids.add(int(body["pid"]))
         self._state_client_ready = True
         await self._notify()
         return web.Response(status=204)
@@ -2852,8 +2857,19 @@ class BotProcess:
                 stdout=log,
                 stderr=asyncio.subprocess.STDOUT,
             )
+        self.fake.client_ready_pids.discard(self.process.pid)  # (a pid used before)
         self._expected_exit = False
         self._watcher = asyncio.create_task(self._watch(self.process))
+
+    async def wait_ready(self, timeout: float = 30) -> None:
+        """Wait until this process's client (all of its shards) reported ``on_ready`` since it
+        was started; unlike :meth:`FakeDiscord.wait_ready` this tells several bot processes
+        apart (each runs its own shards)."""
+        process = self.process
+        assert process is not None, "start() the process first"
+        await self.fake.wait_until(
+            lambda: process.pid in self.fake.client_ready_pids, timeout, f"bot {process.pid} ready"
+        )
 
     async def _watch(self, process: asyncio.subprocess.Process) -> None:
         await process.wait()
