@@ -16,8 +16,8 @@ import pytest
 
 from bot import correspondence_texts as ct
 from tests.e2e.corr import HOUR, TestClock
-from tests.e2e.fakediscord import BotProcess, FakeDiscord, shard_of
-from tests.e2e.gameplay import is_current, turn_owner
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage, shard_of
+from tests.e2e.gameplay import next_turn, turn_owner
 from tests.e2e.test_correspondence import ALARM, AUTOPILOT, in_threads, two_player_game
 from tests.e2e.test_game_restart import type_action
 from tests.e2e.test_lobby import mention
@@ -61,6 +61,7 @@ class Table:
         self.fake, self.guild_id = fake, guild_id
         self.chan = fake.add_channel(name, guild_id=guild_id)
         self.game_id = 0
+        self.shown: FakeMessage | None = None  # the last game message a turn was read from
         #: (notation, user id) of each action in the order it was applied: the players' own,
         #: each confirmed to them ("You played ..."), and the autopilot's at a deadline.
         self.log: list[tuple[str, int]] = []
@@ -69,10 +70,10 @@ class Table:
         await type_action(self.fake, user, self.chan, action)  # "You played `action`"
         self.log.append((action, int(user["id"])))
 
-    async def to_play(self, since: int) -> str:
-        """The user id the game's newest message (posted or edited after `since`) asks."""
-        message = await self.fake.wait_for_message(self.chan, is_current, 30, since=since)
-        return turn_owner(message)
+    async def next_player(self) -> str:
+        """The user id the next game message asks to play (each turn gets a new message)."""
+        self.shown = await next_turn(self.fake, self.chan, self.shown, timeout=30)
+        return turn_owner(self.shown)
 
 
 async def test_two_shards_play_in_both_guilds_one_killed_lose_nothing_fire_deadlines_once(
@@ -93,8 +94,10 @@ async def test_two_shards_play_in_both_guilds_one_killed_lose_nothing_fire_deadl
     ]
 
     async def begin(table: Table) -> None:
-        await two_player_game(fake, table.chan, alice, bob, turn_timer="1h")
+        table.shown = await two_player_game(fake, table.chan, alice, bob, turn_timer="1h")
+        assert turn_owner(table.shown) == alice["id"]
         await table.play(alice, "place A1")
+        assert await table.next_player() == bob["id"]
 
     try:
         await asyncio.gather(*(bot.start() for bot in bots))
@@ -108,8 +111,6 @@ async def test_two_shards_play_in_both_guilds_one_killed_lose_nothing_fire_deadl
             assert guild == table.guild_id
 
         # Shard 0's process is SIGKILLed while it applies Bob's move, as shard 1's plays one.
-        mark = fake.mark()
-
         async def killed_mid_action() -> None:
             sent = await fake.slash(
                 bob, "ps play", options={"action": "place A4"}, channel_id=tables[0].chan
@@ -133,15 +134,15 @@ async def test_two_shards_play_in_both_guilds_one_killed_lose_nothing_fire_deadl
         else:
             tables[0].log.append(bobs)
         for table in tables:  # either way, the game message now asks Alice
-            assert await table.to_play(mark) == alice["id"]
+            assert await table.next_player() == alice["id"]
         await asyncio.gather(*(table.play(alice, "place G1") for table in tables))
         for table in tables:
             assert await rows(url, LOG, table.game_id) == table.log
+            assert await table.next_player() == bob["id"]
 
         # Shard 1's process dies; Bob's deadlines come due: shard 0's process fires both.
         bots[1].kill()
         await bots[1].wait_exit()
-        mark = fake.mark()
         clock.advance(2 * HOUR, bots[0])
 
         async def fired() -> bool:
@@ -167,7 +168,7 @@ async def test_two_shards_play_in_both_guilds_one_killed_lose_nothing_fire_deadl
         await bots[1].start()
         await bots[1].wait_ready(timeout=90)
         players = {alice["id"]: alice, bob["id"]: bob}
-        nexts = [players[await table.to_play(mark)] for table in tables]
+        nexts = [players[await table.next_player()] for table in tables]
         await asyncio.gather(
             *(table.play(user, "end") for table, user in zip(tables, nexts, strict=True))
         )
