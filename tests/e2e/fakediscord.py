@@ -2790,6 +2790,7 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
         self._expected_exit = True
         self._watcher: asyncio.Task | None = None
+        self._reaped = True
         self.starts = 0
         fake._bots.append(self)
 
@@ -2856,8 +2857,10 @@ class BotProcess:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=log,
                 stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,  # its own process group, its picture workers in it
             )
         self.fake.client_ready_pids.discard(self.process.pid)  # (a pid used before)
+        self._reaped = False
         self._expected_exit = False
         self._watcher = asyncio.create_task(self._watch(self.process))
 
@@ -2876,11 +2879,33 @@ class BotProcess:
         await self.fake._notify()
 
     def kill(self) -> None:
-        """SIGKILL the process (no cleanup in the bot; the gateway socket just drops)."""
+        """SIGKILL the process (no cleanup in the bot; the gateway socket just drops), with its
+        process group: the picture workers it started die with it, as under systemd (which
+        kills a service's whole control group). Killed alone, a bot leaves its
+        multiprocessing forkserver and pool workers running (each worker keeps the
+        forkserver's "alive" pipe open and waits on its task queue forever): every kill of a
+        test would leave some 200 MB behind."""
         if self.running:
             assert self.process is not None
             self._expected_exit = True
-            self.process.send_signal(signal.SIGKILL)
+            self._kill_group()
+
+    def group_alive(self) -> bool:
+        """Whether any process of the bot's process group (itself, its picture workers, their
+        forkserver) still exists (a zombie not yet reaped counts)."""
+        if self.process is None:
+            return False
+        try:
+            os.killpg(self.process.pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def _kill_group(self) -> None:
+        """SIGKILL every process left in the bot's process group (its id is the bot's pid)."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
 
     async def wait_exit(self, timeout: float = 10) -> int:
         """Wait for the process to exit; return its exit code."""
@@ -2901,10 +2926,13 @@ class BotProcess:
             try:
                 await asyncio.wait_for(self.process.wait(), timeout)
             except TimeoutError:
-                self.process.send_signal(signal.SIGKILL)
+                self._kill_group()
                 await self.process.wait()
         else:
             await self.process.wait()
+        if not self._reaped:  # whatever it left behind (a graceful exit leaves nothing);
+            self._reaped = True  # once: later, the group's id may be another's
+            self._kill_group()
         if self._watcher is not None:
             await self._watcher
         return self.process.returncode

@@ -10,6 +10,7 @@ once (once more after the dead process is back)."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 
 import asyncpg
 import pytest
@@ -45,10 +46,16 @@ async def rows(url: str, sql: str, *args: object) -> list[tuple]:
 
 
 async def until(check, timeout: float) -> None:
-    """Wait until the database read `check()` holds (re-read every 50 ms)."""
+    """Wait until `check()` (a database read, or a look at the processes) holds (re-checked
+    every 50 ms)."""
 
     async def loop() -> None:
-        while not await check():
+        while True:
+            found = check()
+            if inspect.isawaitable(found):
+                found = await found
+            if found:
+                return
             await asyncio.sleep(0.05)
 
     await asyncio.wait_for(loop(), timeout)
@@ -118,6 +125,7 @@ async def test_two_shards_play_in_both_guilds_one_killed_lose_nothing_fire_deadl
             await sent.wait_callback()  # acknowledged: the process is applying it
             bots[0].kill()
             await bots[0].wait_exit()
+            await until(lambda: not bots[0].group_alive(), 10)  # its picture workers too
 
         await asyncio.gather(killed_mid_action(), tables[1].play(bob, "place A4"))
         await fake.wait_until(lambda: fake.live_shards() == {(1, 2)}, 10, "shard 0's drop")
