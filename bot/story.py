@@ -18,9 +18,11 @@ from itertools import chain
 from typing import Any
 
 import engine
+from translation import Text, _, join
 
 from .choices import spaces_of
 from .correspondence_texts import AUTOPILOT_SEAT
+from .i18n import isolate, notation
 from .storage import GameRow
 
 #: The acting user logged for the autopilot's actions (no Discord id is 0).
@@ -52,7 +54,7 @@ class Move:
     @property
     def told(self) -> str:
         """The action as the story tells it: its words, else its notation."""
-        return self.words or f"`{self.notation}`"
+        return self.words or notation(f"`{self.notation}`")
 
 
 @dataclass
@@ -169,10 +171,17 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
 
 def named(event: str, names: Sequence[str]) -> str:
     """An engine event with the players' names for the seat numbers ("Cynthia (seat 2)"
-    becomes that seat's name alone, not "Cynthia (Cynthia)")."""
+    becomes that seat's name alone, not "Cynthia (Cynthia)"). An event the engine made
+    translatable (a `translation.Text`) stays so: its parameters get the names."""
+    if isinstance(event, Text):
+        whole = CYNTHIA_SEAT.fullmatch(event) or SEAT_NUMBER.fullmatch(event)
+        if whole and int(whole[1]) <= len(names):
+            return isolate(names[int(whole[1]) - 1])
+        params = {k: named(v, names) if isinstance(v, str) else v for k, v in event.params.items()}
+        return event.format(**params) if params else event
     event = CYNTHIA_SEAT.sub(lambda m: f"seat {m[1]}", event)
     return SEAT_NUMBER.sub(
-        lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], event
+        lambda m: isolate(names[int(m[1]) - 1]) if int(m[1]) <= len(names) else m[0], event
     )
 
 
@@ -185,7 +194,7 @@ def player_name(game: GameRow, seat: int) -> str:
 
 def who(game: GameRow, seat: int, user_id: int | None) -> str:
     """``🟠 Ann`` for an action, ``🟠 Bob (autopilot)`` for one the autopilot played."""
-    name = f"{SEAT_SWATCH[seat]} {player_name(game, seat)}"
+    name = f"{SEAT_SWATCH[seat]} {isolate(player_name(game, seat))}"
     return AUTOPILOT_SEAT.format(name=name) if user_id == AUTOPILOT_USER_ID else name
 
 
@@ -197,7 +206,7 @@ def _run_line(game: GameRow, run: Sequence[Move]) -> str:
     """One seat's actions in a row: ``🟠 Ann: bought a seed, planted C3 from B2`` (`end` left
     out)."""
     shown = [m.told for m in run if m.notation != "end"]
-    return f"{_who(game, run[0])}: " + (", ".join(shown) or "passed")
+    return join([_who(game, run[0]), ": ", join(shown, ", ") if shown else _("passed")], "")
 
 
 def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
@@ -225,8 +234,8 @@ def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
             if run and (reasoned or _who(game, run[0]) != _who(game, move)):
                 told, run = flush(run, told), []
             if reasoned:
-                reason = (move.explanation or "").replace("\n", " ")  # in full: never cut
-                lines.append(f"{_who(game, move)}: {move.told} \N{EM DASH} {reason}")
+                reason = move.explanation or ""  # in full: never cut (one line: see embeds)
+                lines.append(join([_who(game, move), ": ", move.told, " \N{EM DASH} ", reason], ""))
                 told = True
             else:
                 run.append(move)
@@ -245,7 +254,7 @@ def changed_spaces(turns: Sequence[Turn]) -> list[str]:
 def story_title(game: GameRow, state: Any) -> str:
     """The heading of the story on the game message."""
     if state.is_over:
-        return "The last turns"
+        return _("The last turns")
     if state.current_seat is None:
-        return "Last moves"
-    return f"Since {game.seats[state.current_seat].name}'s last turn"
+        return _("Last moves")
+    return _("Since {player}'s last turn", player=isolate(game.seats[state.current_seat].name))
