@@ -23,6 +23,8 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
+from translation import _, _n, _p, join
+
 from . import game
 from .actions import Action
 from .config import CYNTHIA
@@ -44,8 +46,26 @@ from .rng import shuffled
 
 EARLY, LATE = "early", "late"
 DECK_RESOURCE = "data/cynthia-deck.json"  # inside the engine package
-SIZE_WORDS = ("seed", "small tree", "medium tree", "large tree")
-TARGET_WORDS = ("seed", "small", "medium", "large")
+SIZE_WORDS = (_("seed"), _("small tree"), _("medium tree"), _("large tree"))
+TARGET_WORDS = (
+    _p("size", "seed"), _p("size", "small"), _p("size", "medium"), _p("size", "large")
+)  # fmt: skip
+#: Directional Selection's arrows, as the explanations name them.
+DIRECTION_WORDS = {"cw": _p("direction", "cw"), "ccw": _p("direction", "ccw")}
+
+
+def _then(parts: list[str]) -> str:
+    """Tiebreak names as ``a, then b``."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = _("{first}, then {second}", first=out, second=part)
+    return out
+
+
+def _selection(sel: dict) -> str:
+    """``cw 2``: the arrow and the number of a card's Directional Selection."""
+    return _("{direction} {count}", direction=DIRECTION_WORDS.get(sel["direction"],
+             sel["direction"]), count=sel["count"])  # fmt: skip
 
 
 class Deck(NamedTuple):
@@ -157,7 +177,7 @@ def _choose(
     of origin its ring too). Returns the choice and the reason, for the log.
     """
     if len(candidates) == 1:
-        return candidates[0], "the only valid choice"
+        return candidates[0], _("the only valid choice")
     used = []
     for name, key in tiebreaks:
         values = {c: key(c) for c in candidates}
@@ -167,16 +187,19 @@ def _choose(
             used.append(name)
             candidates = kept
             if len(kept) == 1:
-                return kept[0], ", then ".join(used)
+                return kept[0], _then(used)
     rings = {where(c) for c in candidates}
     if len(rings) != 1:  # every caller narrows to one ring first
         raise AssertionError("Directional Selection across rings")
     chosen = directional(_mask(candidates), rings.pop(), sel["direction"], sel["count"])
     used.append(
-        f"Directional Selection ({sel['direction']} {sel['count']} among "
-        f"{_labels(_mask(candidates))})"
+        _(
+            "Directional Selection ({selection} among {spaces})",
+            selection=_selection(sel),
+            spaces=_labels(_mask(candidates)),
+        )  # fmt: skip
     )
-    return chosen, ", then ".join(used)
+    return chosen, _then(used)
 
 
 # -- the Future Light Points Check --------------------------------------------------------
@@ -230,29 +253,42 @@ def decide(state) -> tuple[Action, Turn]:
         return _decide_setup_piece(state, deck, kind)
     ctx = _Ctx(state, seat)
     if ctx.light == 0:
-        return _end("She has no light points left, so her turn ends."), Turn(deck, state.rng)
+        return _end(_("She has no light points left, so her turn ends.")), Turn(deck, state.rng)
     own = 0
     for size in range(4):
         own |= state.masks[ctx.base + size]
     if not own & ~state.activated:
         why = (
-            "She has no piece on the board"
+            _("She has no piece on the board, so her turn ends.")
             if not own
-            else "Every space with one of her pieces has been activated"
+            else _("Every space with one of her pieces has been activated, so her turn ends.")
         )
-        return _end(f"{why}, so her turn ends."), Turn(deck, state.rng)
+        return _end(why), Turn(deck, state.rng)
 
     card_id, after, rng, reshuffled = draw(deck, state.rng)
     card = cards()[card_id][deck.half]
-    head = f"Card {card_id} {deck.half}" + (" (deck reshuffled)" if reshuffled else "")
+    head = _card_head(card_id, HALF_WORDS[deck.half], reshuffled)
     notes = []
     for step in (_collect, _grow, _plant):
         action, note = step(ctx, card, deck.half)
         notes.append(note)
         if action is not None:
-            action.explanation = f"{head}: " + "; ".join(notes) + "."
+            action.explanation = _("{head}: {notes}.", head=head, notes=join(notes, "; "))
             return action, Turn(after, rng)
-    return _end(f"{head}: " + "; ".join(notes) + "; no action, so her turn ends."), Turn(after, rng)
+    explanation = _("{head}: {notes}; no action, so her turn ends.", head=head,
+                    notes=join(notes, "; "))  # fmt: skip
+    return _end(explanation), Turn(after, rng)
+
+
+#: The halves of her deck, as the explanations name them.
+HALF_WORDS = {EARLY: _p("half", "early"), LATE: _p("half", "late"), "setup": _p("half", "setup")}
+
+
+def _card_head(card_id: int, half: str, reshuffled: bool) -> str:
+    """``Card 7 early`` (``Card 7 early (deck reshuffled)``)."""
+    if reshuffled:
+        return _("Card {card} {half} (deck reshuffled)", card=card_id, half=half)
+    return _("Card {card} {half}", card=card_id, half=half)
 
 
 def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
@@ -265,16 +301,23 @@ def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
     for i in bits(trees):
         near |= ADJACENT_MASK[i]
     valid = free & ~near
-    note = "empty border spaces not next to a tree"
+    note = _("empty border spaces not next to a tree")
     if not valid:
         valid = free
-        note = "no border space is free of neighbours, so any empty border space"
+        note = _("no border space is free of neighbours, so any empty border space")
     space = directional(valid, 1, sel["direction"], sel["count"])
     size = SIZE_WORDS[game.starting_tree_size(state)]
-    explanation = (
-        f"Card {card_id} setup" + (" (deck reshuffled)" if reshuffled else "") + ": "
-        f"{size} on {LABELS[space]} by Directional Selection ({sel['direction']} {sel['count']}) "
-        f"among {valid.bit_count()} valid space{'s' if valid.bit_count() > 1 else ''} ({note})."
+    explanation = _n(
+        "{head}: {piece} on {space} by Directional Selection ({selection}) among {n} valid "
+        "space ({note}).",
+        "{head}: {piece} on {space} by Directional Selection ({selection}) among {n} valid "
+        "spaces ({note}).",
+        valid.bit_count(),
+        head=_card_head(card_id, HALF_WORDS["setup"], reshuffled),
+        piece=size,
+        space=LABELS[space],
+        selection=_selection(sel),
+        note=note,
     )
     return Action("place", (space,), explanation), Turn(after, rng)
 
@@ -290,10 +333,16 @@ def _decide_setup_piece(state, deck: Deck, kind: str) -> tuple[Action, Turn]:
     eligible = _mask(legal) & RING_MASK[2]
     space = directional(eligible, 2, sel["direction"], sel["count"])
     n = eligible.bit_count()
-    explanation = (
-        f"Card {card_id} setup" + (" (deck reshuffled)" if reshuffled else "") + f": "
-        f"{verb.what} on {LABELS[space]} by Directional Selection ({sel['direction']} "
-        f"{sel['count']}) among {n} empty 2-leaf space{'s' if n != 1 else ''}."
+    explanation = _n(
+        "{head}: {piece} on {space} by Directional Selection ({selection}) among {n} empty "
+        "2-leaf space.",
+        "{head}: {piece} on {space} by Directional Selection ({selection}) among {n} empty "
+        "2-leaf spaces.",
+        n,
+        head=_card_head(card_id, HALF_WORDS["setup"], reshuffled),
+        piece=verb.what,
+        space=LABELS[space],
+        selection=_selection(sel),
     )
     return Action(kind, (space,), explanation), Turn(after, rng)
 
@@ -302,33 +351,36 @@ def _collect(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
     state, seat = ctx.state, ctx.seat
     larges = ctx.masks[ctx.base + LARGE]
     if not larges:
-        return None, "Collect: no large tree"
+        return None, _("Collect: no large tree")
     if ctx.light < COLLECT_COST:
-        return None, f"Collect: not enough light ({ctx.light} < {COLLECT_COST})"
+        return None, _("Collect: not enough light ({light} < {cost})", light=ctx.light,
+                       cost=COLLECT_COST)  # fmt: skip
     candidates = list(bits(larges & ~ctx.activated))
     if not candidates:
-        return None, "Collect: her large trees are already activated"
+        return None, _("Collect: her large trees are already activated")
     flp = {sp: ctx.flp_changed(sp, LARGE, None)[seat] for sp in candidates}
     need = state.revolution + card["collect"]
     rule = f"{state.revolution}+{card['collect']}"
     if half == LATE and larges.bit_count() == 2:
         valid = candidates
-        why = "both large trees on the board in the late half"
+        why = _("both large trees on the board in the late half")
     else:
         valid = [sp for sp in candidates if flp[sp] >= need]
         if not valid:
-            checks = ", ".join(f"{LABELS[sp]} FLP {flp[sp]} < {rule}" for sp in candidates)
-            return None, f"Collect: none valid ({checks})"
-        why = ", ".join(f"{LABELS[sp]} FLP {flp[sp]} >= {rule}" for sp in valid)
+            checks = join([_("{space} FLP {flp} < {rule}", space=LABELS[sp], flp=flp[sp],
+                             rule=rule) for sp in candidates], ", ")  # fmt: skip
+            return None, _("Collect: none valid ({checks})", checks=checks)
+        why = join([_("{space} FLP {flp} >= {rule}", space=LABELS[sp], flp=flp[sp], rule=rule)
+                    for sp in valid], ", ")  # fmt: skip
     space, reason = _choose(
         valid,
-        [("closest to centre", lambda sp: LEAVES[sp]), ("higher FLP", lambda sp: flp[sp])],
+        [(_("closest to centre"), lambda sp: LEAVES[sp]), (_("higher FLP"), lambda sp: flp[sp])],
         lambda sp: LEAVES[sp],
         card,
     )
     return (
         Action("collect", (space,)),
-        f"Collect on {LABELS[space]} ({why}): {reason}",
+        _("Collect on {space} ({why}): {reason}", space=LABELS[space], why=why, reason=reason),
     )
 
 
@@ -341,24 +393,31 @@ def _grow(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
         word = TARGET_WORDS[target]
         cost = game.grow_cost(state, seat, target)
         if me.available[target] == 0:
-            failed.append(f"no {word} tree left")
+            failed.append(_("no {size} tree left", size=word))
             continue
         if ctx.light < cost:
-            failed.append(f"{word} costs {cost} > {ctx.light}")
+            failed.append(_("{size} costs {cost} > {light}", size=word, cost=cost,
+                            light=ctx.light))  # fmt: skip
             continue
         spaces = ctx.masks[ctx.base + target - 1] & ~ctx.activated
         if not spaces:
-            failed.append(f"no {SIZE_WORDS[target - 1]} to grow to {word}")
+            failed.append(_("no {piece} to grow to {size}", piece=SIZE_WORDS[target - 1],
+                            size=word))  # fmt: skip
             continue
         if shade_now is not None:
             spaces &= ~shade_now[target - 1]
             if not spaces:
-                failed.append(f"every {SIZE_WORDS[target - 1]} is in shadow")
+                failed.append(_("every {piece} is in shadow", piece=SIZE_WORDS[target - 1]))
                 continue
         space, reason = _choose_grow(ctx, spaces, target, card)
-        tried = f" ({'; '.join(failed)})" if failed else ""
-        return Action("grow", (space,)), f"Grow{tried} to {word} on {LABELS[space]}: {reason}"
-    return None, f"Grow: {'; '.join(failed)}"
+        if failed:
+            note = _("Grow ({tried}) to {size} on {space}: {reason}", tried=join(failed, "; "),
+                     size=word, space=LABELS[space], reason=reason)  # fmt: skip
+        else:
+            note = _("Grow to {size} on {space}: {reason}", size=word, space=LABELS[space],
+                     reason=reason)  # fmt: skip
+        return Action("grow", (space,)), note
+    return None, _("Grow: {tried}", tried=join(failed, "; "))
 
 
 def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, str]:
@@ -372,11 +431,11 @@ def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, 
         return flps[sp]
 
     tiebreaks = [
-        ("closest to centre", lambda sp: LEAVES[sp]),
-        ("highest own FLP", lambda sp: flp(sp)[seat]),
+        (_("closest to centre"), lambda sp: LEAVES[sp]),
+        (_("highest own FLP"), lambda sp: flp(sp)[seat]),
     ]
     if ctx.state.config.cynthia_opponent_tiebreak:
-        tiebreaks.append(("lowest opponents' FLP", lambda sp: flp(sp)[seat] - sum(flp(sp))))
+        tiebreaks.append((_("lowest opponents' FLP"), lambda sp: flp(sp)[seat] - sum(flp(sp))))
     return _choose(list(bits(spaces)), tiebreaks, lambda sp: LEAVES[sp], card)
 
 
@@ -384,14 +443,16 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
     if me.available[SEED] == 0:
-        return None, "Plant: no seed left"
+        return None, _("Plant: no seed left")
     if ctx.light < PLANT_COST:
-        return None, f"Plant: not enough light ({ctx.light} < {PLANT_COST})"
+        return None, _("Plant: not enough light ({light} < {cost})", light=ctx.light,
+                       cost=PLANT_COST)  # fmt: skip
     base_number = state.revolution if half == EARLY else 3
     limit = base_number + card["plant"]
     count = state.board_count(seat)
     if count >= limit:
-        return None, f"Plant: {count} spaces occupied, not fewer than {base_number}+{card['plant']}"
+        return None, _("Plant: {count} spaces occupied, not fewer than {base}+{extra}",
+                       count=count, base=base_number, extra=card["plant"])  # fmt: skip
     shade_now = game.shade(state) if state.config.shadow_rule else None
     sources = []  # (space, size) of her trees that may plant
     reach = 0
@@ -403,7 +464,7 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
             sources.append((sp, size))
             reach |= WITHIN[PLANT_RANGE[size]][sp]
     if not sources:
-        return None, "Plant: no tree that can plant"
+        return None, _("Plant: no tree that can plant")
     occupied = state.occupied()
     blocked = occupied | game.obstacles(state)
     targets = reach & ~blocked & ~ctx.activated & ALL_MASK
@@ -412,30 +473,41 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
         if ring_targets:
             break
     else:
-        return None, "Plant: no empty space in range"
+        return None, _("Plant: no empty space in range")
     empty = ALL_MASK & ~blocked
     dst, dst_reason = _choose(
         list(bits(ring_targets)),
-        [("most empty neighbours", lambda sp: (ADJACENT_MASK[sp] & empty).bit_count())],
+        [(_("most empty neighbours"), lambda sp: (ADJACENT_MASK[sp] & empty).bit_count())],
         lambda sp: LEAVES[sp],
         card,
     )
     origins = [(sp, size) for sp, size in sources if WITHIN[PLANT_RANGE[size]][sp] >> dst & 1]
     size_of = dict(origins)
     src, src_reason = _choose(
-        [sp for sp, _ in origins],
+        [sp for sp, _size in origins],
         [
-            ("smallest", lambda sp: -size_of[sp]),
-            ("outermost ring", lambda sp: -LEAVES[sp]),
+            (_("smallest"), lambda sp: -size_of[sp]),
+            (_("outermost ring"), lambda sp: -LEAVES[sp]),
         ],
         lambda sp: LEAVES[sp],
         card,
     )
     return (
         Action("plant", (src, dst)),
-        f"Plant ({count} < {base_number}+{card['plant']}) on {LABELS[dst]} "
-        f"(ring {ring}, rings {'-'.join(map(str, card['rings']))}): {dst_reason}; "
-        f"from the {SIZE_WORDS[size_of[src]]} on {LABELS[src]}: {src_reason}",
+        _(
+            "Plant ({count} < {base}+{extra}) on {dst} (ring {ring}, rings {rings}): "
+            "{dst_reason}; from the {piece} on {src}: {src_reason}",
+            count=count,
+            base=base_number,
+            extra=card["plant"],
+            dst=LABELS[dst],
+            ring=ring,
+            rings="-".join(map(str, card["rings"])),
+            dst_reason=dst_reason,
+            piece=SIZE_WORDS[size_of[src]],
+            src=LABELS[src],
+            src_reason=src_reason,
+        ),
     )
 
 
@@ -469,24 +541,32 @@ def final_collects(s) -> None:
         tied = larges & RING_MASK[best]
         if tied.bit_count() == 1:
             space = tied.bit_length() - 1
-            how = "closest to the centre"
+            how = _("closest to the centre")
         else:
             deck = s.seat_ext[seat]
-            card_id, after, s.rng, _ = draw(deck, s.rng)
+            card_id, after, s.rng, _reshuffled = draw(deck, s.rng)
             sel = cards()[card_id][deck.half]
             decks = list(s.seat_ext)
             decks[seat] = after
             s.seat_ext = tuple(decks)
             space = directional(tied, best, sel["direction"], sel["count"])
-            how = (
-                f"tie on ring {best} broken by Directional Selection with card {card_id} "
-                f"({sel['direction']} {sel['count']})"
+            how = _(
+                "tie on ring {ring} broken by Directional Selection with card {card} ({selection})",
+                ring=best,
+                card=card_id,
+                selection=_selection(sel),
             )
         got = game.collect_tree(s, seat, space, 0)
         s.events = (
             *s.events,
-            f"After the last round Cynthia (seat {seat + 1}) collects her large tree on "
-            f"{LABELS[space]} for free ({how}): {got}.",
+            _(
+                "After the last round Cynthia (seat {seat}) collects her large tree on {space} "
+                "for free ({how}): {got}.",
+                seat=seat + 1,
+                space=LABELS[space],
+                how=how,
+                got=got,
+            ),
         )
 
 
@@ -512,7 +592,11 @@ class CynthiaSeat(SeatRules):
         return perform(state, decided, action)
 
     def refusal(self, decision: Action, action: Action) -> str:
-        return f"Cynthia's cards decide her moves: she plays '{decision}', not '{action}'."
+        return _(
+            "Cynthia's cards decide her moves: she plays '{decision}', not '{action}'.",
+            decision=str(decision),
+            action=str(action),
+        )
 
 
 CYNTHIA_SEAT = CynthiaSeat()

@@ -147,10 +147,13 @@ def _catalog(lang: str) -> gettext.NullTranslations:
 
 
 def translate(text: Any, lang: str | None) -> str:
-    """``text`` in ``lang`` (English when the language or the translation is missing)."""
+    """``text`` in ``lang`` (English when the language or the translation is missing).
+
+    In a right-to-left language every plain-string value inside the sentence (a name, a space
+    label, a notation) is a first-strong isolate, so that it keeps its own direction."""
     if not isinstance(text, Text):
         return str(text)
-    params = {k: translate(v, lang) for k, v in text.params.items()}
+    params = {k: _value(v, lang) for k, v in text.params.items()}
     if text.context == _JOIN or not lang or lang == SOURCE:
         template = text.plural if text.plural is not None and text.n != 1 else text.template
     else:
@@ -166,6 +169,15 @@ def translate(text: Any, lang: str | None) -> str:
         else:
             template = catalog.gettext(text.template)
     return template.format(**params) if params or text.params else template
+
+
+def _value(value: Any, lang: str | None) -> Any:
+    """A parameter in ``lang``: a text translated, a plain string isolated when right to left."""
+    if isinstance(value, Text):
+        return translate(value, lang)
+    if isinstance(value, str) and lang in RIGHT_TO_LEFT and value:
+        return f"{_FSI}{value}{_PDI}"
+    return value
 
 
 def placeholders(template: str) -> set[str]:
