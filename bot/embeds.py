@@ -221,7 +221,7 @@ def game_embed(
             name=tr(_("Final scores")), value=score_breakdown(game, state), inline=False
         )
     elif state.current_seat is not None:
-        to_play = _("{player} to play", player=isolate(seat_label(game.seats[state.current_seat])))
+        to_play = _("{player} to play", player=seat_label(game.seats[state.current_seat]))
         embed.add_field(name=tr(_("Turn")), value=tr(to_play), inline=False)
         for name, value in notes:
             embed.add_field(name=tr(name), value=tr(value), inline=False)
@@ -296,7 +296,7 @@ def score_breakdown(game: GameRow, state: Any) -> str:
     tied = [i for i, x in enumerate(scores) if x == max(scores)]
     if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
         won = engine.winners(state)
-        names = texts.and_list([isolate(game.seats[w].name) for w in won])
+        names = texts.and_list([game.seats[w].name for w in won])
         sentence = texts.TIE_BROKEN if len(won) < len(tied) else texts.TIE_SHARED
         lines.append(tr(sentence.format(names=names)))
     return "\n".join(lines)[:1024]
@@ -340,7 +340,7 @@ def replay_embed(names: Sequence[str], state: Any, moves: int) -> discord.Embed:
         for i, name in enumerate(names)
     ]
     if state.is_over:
-        winners = texts.and_list([isolate(names[w]) for w in engine.winners(state)])
+        winners = texts.and_list([names[w] for w in engine.winners(state)])
         status = _(
             "Final position after {moves}. Winner: {winners}.",
             moves=texts.plural(moves, "move"),

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import inspect
 import io
 import multiprocessing
 import os
@@ -52,32 +51,21 @@ def board_png(
     lang: str | None = None,
 ) -> bytes:
     """`render.board_png` (same arguments; `lang` the language of the picture's words)."""
-    extra = _language(render.board_png, lang)
     return render.board_png(
         state,
         highlight=highlight,
         preview_sun=preview_sun,
         viewer_seat=viewer_seat,
         names=names,
-        **extra,
+        lang=lang,
     )
-
-
-def _language(draw: Any, lang: str | None) -> dict[str, Any]:
-    """`{"lang": lang}` for a drawing function of `render` that takes the language (each of
-    them does once render speaks the four languages); English needs no argument."""
-    if not lang or lang == "en" or "lang" not in inspect.signature(draw).parameters:
-        return {}
-    return {"lang": lang}
 
 
 def board_picture(state: Any, **kwargs: Any) -> tuple[bytes, str]:
     """The picture `board_png` draws with `kwargs` and its alt text (`render.alt`: the
     position in words, at most 1,024 characters, what the picture shows and nothing more),
     both in the language `lang` (English when not given)."""
-    lang = kwargs.pop("lang", None)
-    alt = alt_text(state, **kwargs, **_language(alt_text, lang))
-    return board_png(state, **kwargs, lang=lang), alt
+    return board_png(state, **kwargs), alt_text(state, **kwargs)
 
 
 def _draw(state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:

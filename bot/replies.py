@@ -60,7 +60,7 @@ def require_channel_permissions(interaction: discord.Interaction) -> None:
     granted = interaction.app_permissions
     missing = [name for attr, name in CHANNEL_PERMISSIONS.items() if not getattr(granted, attr)]
     if missing:  # Discord's own names of the permissions, as its settings show them
-        names = texts.and_list([i18n.isolate(name) for name in missing])
+        names = texts.and_list(missing)
         raise UserError(
             texts.MISSING_PERMISSIONS.format(names=names)
             if len(missing) == 1

@@ -1021,7 +1021,7 @@ def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         seats=seats,
-        language=row["language"] if "language" in row.keys() else "en",
+        language=row["language"] if "language" in row.keys() else "en",  # noqa: SIM118 (a Row)
     )
 
 

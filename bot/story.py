@@ -18,8 +18,9 @@ from itertools import chain
 from typing import Any
 
 import engine
-from translation import Text, _, join
+from translation import Text, _, join, translate
 
+from . import i18n
 from .choices import spaces_of
 from .correspondence_texts import AUTOPILOT_SEAT
 from .i18n import isolate, notation
@@ -172,17 +173,59 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
 def named(event: str, names: Sequence[str]) -> str:
     """An engine event with the players' names for the seat numbers ("Cynthia (seat 2)"
     becomes that seat's name alone, not "Cynthia (Cynthia)"). An event the engine made
-    translatable (a `translation.Text`) stays so: its parameters get the names."""
+    translatable (a `translation.Text`) is said in the language of the moment (`bot.i18n`),
+    its seats named the same way."""
     if isinstance(event, Text):
-        whole = CYNTHIA_SEAT.fullmatch(event) or SEAT_NUMBER.fullmatch(event)
-        if whole and int(whole[1]) <= len(names):
-            return isolate(names[int(whole[1]) - 1])
-        params = {k: named(v, names) if isinstance(v, str) else v for k, v in event.params.items()}
-        return event.format(**params) if params else event
+        return _named_text(event, names)
     event = CYNTHIA_SEAT.sub(lambda m: f"seat {m[1]}", event)
     return SEAT_NUMBER.sub(
         lambda m: isolate(names[int(m[1]) - 1]) if int(m[1]) <= len(names) else m[0], event
     )
+
+
+#: A seat number's parameter in an engine text's template: `seat {seat}`, `Seat {n}`.
+_SEAT_PARAM = re.compile(r"[Ss]eat \{(\w+)\}")
+_MARK = re.compile("\x01([1-4])\x02")
+
+
+class _SeatMark(int):
+    """A seat number that reads as a mark in a sentence (not a string: never isolated)."""
+
+    def __format__(self, spec: str) -> str:
+        return f"\x01{int(self)}\x02"
+
+
+def _marked(text: Any) -> Any:
+    """`text` with each seat number of its templates (and its parameters') as a mark."""
+    if not isinstance(text, Text):
+        return text
+    seats = set(_SEAT_PARAM.findall(text.template))
+    params = {
+        k: _SeatMark(v) if k in seats and isinstance(v, int) else _marked(v)
+        for k, v in text.params.items()
+    }
+    return Text(text.template, params, plural=text.plural, n=text.n, context=text.context)
+
+
+def _named_text(event: Text, names: Sequence[str]) -> str:
+    lang = i18n.current()
+    said = translate(_marked(event), lang)
+    # the language's words before a seat number, as the engine's catalog says them
+    words = {"seat", "Seat"} | {
+        translate(Text(template, {key: _SeatMark(1)}), lang).split("\x01")[0].strip()
+        for template, key in (("seat {seat}", "seat"), ("Seat {n}", "n"), ("seat {n}", "n"))
+    }
+    either = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w)
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m["seat"])
+        return isolate(names[seat - 1]) if seat <= len(names) else m[0]
+
+    mark = "\x01(?P<seat>[1-4])\x02"
+    said = re.sub(rf"Cynthia \((?:{either})\s*{mark}\)", name, said)
+    said = re.sub(rf"(?:{either})\s*{mark}", name, said)
+    said = re.sub(mark, name, said)
+    return _MARK.sub(lambda m: m[1], said)
 
 
 def player_name(game: GameRow, seat: int) -> str:
@@ -194,7 +237,7 @@ def player_name(game: GameRow, seat: int) -> str:
 
 def who(game: GameRow, seat: int, user_id: int | None) -> str:
     """``🟠 Ann`` for an action, ``🟠 Bob (autopilot)`` for one the autopilot played."""
-    name = f"{SEAT_SWATCH[seat]} {isolate(player_name(game, seat))}"
+    name = f"{SEAT_SWATCH[seat]} {player_name(game, seat)}"
     return AUTOPILOT_SEAT.format(name=name) if user_id == AUTOPILOT_USER_ID else name
 
 
@@ -257,4 +300,4 @@ def story_title(game: GameRow, state: Any) -> str:
         return _("The last turns")
     if state.current_seat is None:
         return _("Last moves")
-    return _("Since {player}'s last turn", player=isolate(game.seats[state.current_seat].name))
+    return _("Since {player}'s last turn", player=game.seats[state.current_seat].name)

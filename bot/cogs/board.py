@@ -124,7 +124,7 @@ def _replay_pictures(
     frames: list[Any], names: list[str], lang: str | None = None
 ) -> tuple[tuple[bytes, str], bytes]:
     final = pictures.board_picture(frames[-1], names=names, lang=lang)
-    return final, render.animation(frames, names=names)
+    return final, render.animation(frames, names=names, lang=lang)
 
 
 class Board(commands.Cog, name="Board"):
@@ -160,9 +160,7 @@ class Board(commands.Cog, name="Board"):
                 raise UserError(texts.NO_GAME_HERE)
             state = await self.games.state(game)
             names = [s.name for s in game.seats]
-            words = await asyncio.to_thread(
-                alt_text, state, names=names, **pictures._language(alt_text, i18n.current())
-            )
+            words = await asyncio.to_thread(alt_text, state, names=names, lang=i18n.current())
             marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
             grid = engine.text.board_text(state)
             board = texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)

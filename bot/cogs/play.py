@@ -74,7 +74,7 @@ async def _update(interaction: discord.Interaction, **fields: Any) -> None:
 
 def _final_content(game: GameRow, state: Any) -> str:
     """The last game message's line: who won."""
-    winners = [i18n.isolate(seat_label(game.seats[w])) for w in engine.winners(state)]
+    winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
     return i18n.tr(texts.GAME_OVER_WINNERS.format(winners=texts.and_list(winners)))
 
 
