@@ -163,15 +163,15 @@ def check(catalogs: Path | None = None, out: Any = None) -> int:
     catalogs = catalogs or translation.CATALOGS
     out = out or sys.stdout
     sources: dict[tuple[str, tuple[str, str | None]], Any] = {}
+    problems: list[str] = []
     for domain in translation.DOMAINS:
         template = catalogs / f"{domain}.pot"
         if not template.exists():
-            print(f"missing template {template.name}", file=out)
+            problems.append(f"no template {template.name}")
             continue
         for message in _read(template, SOURCE, domain):
             if message.id:
                 sources[(domain, _key(message))] = message
-    problems: list[str] = []
     if not sources:
         problems.append("no source strings")
     total = len(sources)

@@ -648,6 +648,9 @@ class FakeDiscord:
 
         self.users: dict[str, dict] = {self.application_id: self.bot_user}
         self.members: dict[str, dict] = {}
+        #: each user's Discord client language (an interaction's `locale`) and the guild's
+        self.user_locales: dict[str, str] = {}
+        self.guild_locale = "en-US"
         self._add_member(self.bot_user, [self.bot_role_id])
         self.owner = self.add_user("owner")
 
@@ -879,14 +882,17 @@ class FakeDiscord:
         manage_channels: bool = False,
         administrator: bool = False,
         member: bool = True,
+        locale: str | None = None,
     ) -> dict:
         """Create a user (and guild member unless ``member=False``); return the user dict.
 
         ``manage_channels`` gives a "Moderator" role with Manage Channels (and Manage Messages),
         ``administrator`` an "Admin" role.  If the bot is connected, GUILD_MEMBER_ADD is sent.
+        ``locale`` is the language of the user's Discord client, sent with their interactions.
         """
         user = self._make_user(name, self.snowflake())
         self.users[user["id"]] = user
+        self.user_locales[user["id"]] = locale or "en-US"
         if not member:
             return user
         roles = []
@@ -2077,11 +2083,12 @@ class FakeDiscord:
         return {**channel, "permissions": str(self.permissions(user_id))}
 
     def _base_interaction(
-        self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str
+        self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str | None
     ) -> tuple[dict, dict, str]:
         uid = _user_id(user)
         if uid not in self.users:
             raise LookupError(f"unknown user {uid}; create users with add_user()")
+        locale = locale or self.user_locales.get(uid, "en-US")  # their client's language
         user_obj = self.users[uid]
         channel_id = str(channel_id or self.default_channel_id)
         channel = self._channel(channel_id)
@@ -2109,8 +2116,8 @@ class FakeDiscord:
             if member is None:
                 raise LookupError(f"user {uid} is not a guild member")
             payload["guild_id"] = self.guild_id
-            payload["guild"] = {"id": self.guild_id, "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": self.guild_id, "locale": self.guild_locale, "features": []}
+            payload["guild_locale"] = self.guild_locale
             payload["member"] = {**member, "permissions": str(self.permissions(uid))}
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": self.guild_id}
@@ -2309,7 +2316,7 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         *,
         channel_id: str | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
         enforce_permissions: bool = True,
     ) -> FakeInteraction:
         """Send ``/command`` (``"group sub"`` paths allowed) as ``user``; return the interaction.
@@ -2352,7 +2359,7 @@ class FakeDiscord:
         message: FakeMessage | str,
         custom_id: str | dict,
         data: dict,
-        locale: str,
+        locale: str | None,
     ) -> FakeInteraction:
         if not isinstance(message, FakeMessage):
             message = self.message(str(message))
@@ -2376,7 +2383,7 @@ class FakeDiscord:
         message: FakeMessage | str,
         custom_id: str | dict,
         *,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """Click the button ``custom_id`` (or a component dict) on ``message`` as ``user``."""
         if isinstance(custom_id, dict):
@@ -2393,7 +2400,7 @@ class FakeDiscord:
         custom_id: str | dict,
         values: list[Any],
         *,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """Choose ``values`` in the select menu ``custom_id`` on ``message`` as ``user``.
 
