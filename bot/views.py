@@ -27,7 +27,7 @@ import discord
 
 from translation import _
 
-from . import choices, texts
+from . import choices, i18n, texts
 from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
 from .i18n import tr
 from .replies import ephemeral
@@ -63,6 +63,7 @@ async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str
     games = interaction.client.games  # type: ignore[union-attr]
     game = await games.get_game(game_id)
     if game is not None and not await games.belongs_here(game, interaction.channel_id):  # forged
+        i18n.use(await i18n.reader_language(interaction))
         await ephemeral(interaction, texts.OTHER_CHANNEL)
         return
     cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]

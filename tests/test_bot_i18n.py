@@ -127,8 +127,12 @@ async def test_the_translator_localises_descriptions_for_dutch_and_french_not_na
     translator = i18n.CommandTranslator()
     where = app_commands.TranslationContextLocation
     text = app_commands.locale_str("Show the game in this channel")
-    dutch = await translator.translate(text, discord.Locale.dutch, _context(where.command_description))
-    french = await translator.translate(text, discord.Locale.french, _context(where.command_description))
+    dutch = await translator.translate(
+        text, discord.Locale.dutch, _context(where.command_description)
+    )
+    french = await translator.translate(
+        text, discord.Locale.french, _context(where.command_description)
+    )
     assert dutch == "Toon het spel in dit kanaal"
     assert french == "Afficher la partie de ce salon"
     english = await translator.translate(

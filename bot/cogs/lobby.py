@@ -328,7 +328,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 interaction.channel_id or 0, interaction.user.id, _can_manage(interaction)
             )
             await interaction.response.send_message(
-                texts.ABANDON_CONFIRM.format(game=game.id),
+                i18n.tr(texts.ABANDON_CONFIRM.format(game=game.id)),
                 view=abandon_view(game.id),
                 ephemeral=True,
             )
