@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from .i18n import read_text, stored_text
 from .locks import KeyedLocks
 
 log = logging.getLogger(__name__)
@@ -729,7 +730,15 @@ class SQLStorage:
                     "INSERT INTO actions (game_id, ply, notation, seat, user_id, explanation,"
                     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
-                        (game_id, a.ply, a.notation, a.seat, a.user_id, a.explanation, now)
+                        (
+                            game_id,
+                            a.ply,
+                            a.notation,
+                            a.seat,
+                            a.user_id,
+                            stored_text(a.explanation),
+                            now,
+                        )
                         for a in actions
                     ],
                 )
@@ -780,7 +789,12 @@ class SQLStorage:
             )
         return [
             ActionRow(
-                r["ply"], r["notation"], r["seat"], r["user_id"], r["explanation"], r["created_at"]
+                r["ply"],
+                r["notation"],
+                r["seat"],
+                r["user_id"],
+                read_text(r["explanation"]),  # Cynthia's reason, translatable again
+                r["created_at"],
             )
             for r in rows
         ]

@@ -94,6 +94,35 @@ async def test_a_game_keeps_its_language_and_a_rematch_too(any_storage):
     assert other.language == "en"
 
 
+async def test_cynthias_reasons_are_stored_translatable(any_storage):
+    """A reason is kept with its template and parameters: read back, it is said in any
+    language; a reason stored as plain English before (an older row) reads as it was."""
+    import engine
+    from bot.storage import NewAction, SeatRow
+
+    state = engine.new_game(engine.Config(seats=("cynthia", "human")), seed=3)
+    action = engine.auto_action(state)
+    reason = action.explanation
+    games = GameService(any_storage)
+    game = await games.new_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=USER, host_name="ann")
+    game = await any_storage.update_game(
+        game.id,
+        game.version,
+        seats=[SeatRow(0, "cynthia", None, "Cynthia"), SeatRow(1, "human", USER, "ann")],
+        config=engine.Config(seats=("cynthia", "human")).to_dict(),
+        status="active",
+        actions=[
+            NewAction(1, str(action), 0, None, reason),
+            NewAction(2, "place A1", 1, USER, "an older reason, in English"),
+        ],
+    )
+    first, second = await any_storage.actions(game.id)
+    assert first.explanation == reason  # the same English sentence
+    assert translate(first.explanation, "nl") == translate(reason, "nl")
+    assert first.explanation.template == reason.template
+    assert second.explanation == "an older reason, in English"
+
+
 # --- texts are said in the language of the moment ---
 
 
