@@ -36,15 +36,30 @@ def reason_of(error: Exception) -> str:
 class Action:
     """One decision: ``verb`` and ``args``. Equality and hashing ignore ``explanation``.
 
-    ``explanation`` is filled in for the automa's decisions (why Cynthia chose this).
+    ``explanation`` is filled in for the automa's decisions (why Cynthia chose this): a
+    sentence, or a function that makes it, called the first time the sentence is read (most
+    decisions, in a search or a benchmark, are never explained to anyone).
     """
 
-    __slots__ = ("verb", "args", "explanation")
+    __slots__ = ("verb", "args", "_explanation")
 
-    def __init__(self, verb: str, args: tuple = (), explanation: str = "") -> None:
+    def __init__(
+        self, verb: str, args: tuple = (), explanation: str | Callable[[], str] = ""
+    ) -> None:
         self.verb = verb
         self.args = args
-        self.explanation = explanation
+        self._explanation = explanation
+
+    @property
+    def explanation(self) -> str:
+        text = self._explanation
+        if callable(text):
+            text = self._explanation = text()
+        return text
+
+    @explanation.setter
+    def explanation(self, text: str | Callable[[], str]) -> None:
+        self._explanation = text
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self.verb == other.verb and self.args == other.args
@@ -155,9 +170,7 @@ PARSERS.update(
     {
         "place": lambda w: _spaces(w, 1, _("a placement"), "place A1"),
         "buy": _parse_buy,
-        "plant": lambda w: _spaces(
-            w, 2, _("a planting (the tree, then the target)"), "plant C3 E5"
-        ),
+        "plant": lambda w: _spaces(w, 2, _("a planting"), _("plant C3 E5 (tree, then target)")),
         "grow": lambda w: _spaces(w, 1, _("growing"), "grow D4"),
         "collect": lambda w: _spaces(w, 1, _("collecting"), "collect D4"),
         "end": _parse_end,

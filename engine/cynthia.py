@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from typing import NamedTuple
 
@@ -52,6 +52,35 @@ TARGET_WORDS = (
 )  # fmt: skip
 #: Directional Selection's arrows, as the explanations name them.
 DIRECTION_WORDS = {"cw": _p("direction", "cw"), "ccw": _p("direction", "ccw")}
+
+
+#: Her reasons' fixed words, made once. A decision's whole sentence is made only when its
+#: ``Action.explanation`` is read: Cynthia decides often (in the Expert's search too), and a
+#: sentence is rarely wanted.
+ONLY_CHOICE = _("the only valid choice")
+CLOSEST = _("closest to centre")
+HIGHER_FLP = _("higher FLP")
+HIGHEST_OWN_FLP = _("highest own FLP")
+LOWEST_OPPONENTS_FLP = _("lowest opponents' FLP")
+MOST_EMPTY = _("most empty neighbours")
+SMALLEST = _("smallest")
+OUTERMOST = _("outermost ring")
+NO_LIGHT_END = _("She has no light points left, so her turn ends.")
+NO_PIECE_END = _("She has no piece on the board, so her turn ends.")
+ALL_USED_END = _("Every space with one of her pieces has been activated, so her turn ends.")
+COLLECT_NO_LARGE = _("Collect: no large tree")
+COLLECT_ALL_USED = _("Collect: her large trees are already activated")
+BOTH_LARGE_LATE = _("both large trees on the board in the late half")
+PLANT_NO_SEED = _("Plant: no seed left")
+PLANT_NO_TREE = _("Plant: no tree that can plant")
+PLANT_NO_SPACE = _("Plant: no empty space in range")
+
+#: A step's reason: a text, or a function that makes it when the sentence is read.
+Note = str | Callable[[], str]
+
+
+def _read(note: Note) -> str:
+    return note() if callable(note) else note
 
 
 def _then(parts: list[str]) -> str:
@@ -170,14 +199,14 @@ def _choose(
     tiebreaks: list[tuple[str, Callable[[int], int]]],
     where: Callable[[int], int],
     sel: dict,
-) -> tuple[int, str]:
+) -> tuple[int, Note]:
     """Narrow ``candidates`` by ``tiebreaks`` (name, key: higher wins), then Directional Selection.
 
     ``where(space)`` gives the ring a candidate stands for (the space's own ring, or for a tree
     of origin its ring too). Returns the choice and the reason, for the log.
     """
     if len(candidates) == 1:
-        return candidates[0], _("the only valid choice")
+        return candidates[0], ONLY_CHOICE
     used = []
     for name, key in tiebreaks:
         values = {c: key(c) for c in candidates}
@@ -187,19 +216,22 @@ def _choose(
             used.append(name)
             candidates = kept
             if len(kept) == 1:
-                return kept[0], _then(used)
+                return kept[0], partial(_then, used)
     rings = {where(c) for c in candidates}
     if len(rings) != 1:  # every caller narrows to one ring first
         raise AssertionError("Directional Selection across rings")
     chosen = directional(_mask(candidates), rings.pop(), sel["direction"], sel["count"])
-    used.append(
-        _(
-            "Directional Selection ({selection} among {spaces})",
-            selection=_selection(sel),
-            spaces=_labels(_mask(candidates)),
-        )  # fmt: skip
+    return chosen, partial(_then_selection, used, sel, _mask(candidates))
+
+
+def _then_selection(used: list[str], sel: dict, candidates: int) -> str:
+    """The tiebreaks used, then Directional Selection among the candidates left."""
+    last = _(
+        "Directional Selection ({selection} among {spaces})",
+        selection=_selection(sel),
+        spaces=_labels(candidates),
     )
-    return chosen, _then(used)
+    return _then([*used, last])
 
 
 # -- the Future Light Points Check --------------------------------------------------------
@@ -253,31 +285,33 @@ def decide(state) -> tuple[Action, Turn]:
         return _decide_setup_piece(state, deck, kind)
     ctx = _Ctx(state, seat)
     if ctx.light == 0:
-        return _end(_("She has no light points left, so her turn ends.")), Turn(deck, state.rng)
+        return _end(NO_LIGHT_END), Turn(deck, state.rng)
     own = 0
     for size in range(4):
         own |= state.masks[ctx.base + size]
     if not own & ~state.activated:
-        why = (
-            _("She has no piece on the board, so her turn ends.")
-            if not own
-            else _("Every space with one of her pieces has been activated, so her turn ends.")
-        )
-        return _end(why), Turn(deck, state.rng)
+        return _end(NO_PIECE_END if not own else ALL_USED_END), Turn(deck, state.rng)
 
     card_id, after, rng, reshuffled = draw(deck, state.rng)
-    card = cards()[card_id][deck.half]
-    head = _card_head(card_id, HALF_WORDS[deck.half], reshuffled)
-    notes = []
+    half = deck.half
+    card = cards()[card_id][half]
+    notes: list[Note] = []
     for step in (_collect, _grow, _plant):
-        action, note = step(ctx, card, deck.half)
+        action, note = step(ctx, card, half)
         notes.append(note)
         if action is not None:
-            action.explanation = _("{head}: {notes}.", head=head, notes=join(notes, "; "))
+            action.explanation = partial(_explain, card_id, half, reshuffled, notes, True)
             return action, Turn(after, rng)
-    explanation = _("{head}: {notes}; no action, so her turn ends.", head=head,
-                    notes=join(notes, "; "))  # fmt: skip
-    return _end(explanation), Turn(after, rng)
+    return _end(partial(_explain, card_id, half, reshuffled, notes, False)), Turn(after, rng)
+
+
+def _explain(card_id: int, half: str, reshuffled: bool, notes: list[Note], acted: bool) -> str:
+    """Her reason for a card's decision, made when it is read: the card, then each step."""
+    head = _card_head(card_id, HALF_WORDS[half], reshuffled)
+    parts = join([_read(n) for n in notes], "; ")
+    if acted:
+        return _("{head}: {notes}.", head=head, notes=parts)
+    return _("{head}: {notes}; no action, so her turn ends.", head=head, notes=parts)
 
 
 #: The halves of her deck, as the explanations name them.
@@ -347,80 +381,117 @@ def _decide_setup_piece(state, deck: Deck, kind: str) -> tuple[Action, Turn]:
     return Action(kind, (space,), explanation), Turn(after, rng)
 
 
-def _collect(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
+def _collect(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     larges = ctx.masks[ctx.base + LARGE]
     if not larges:
-        return None, _("Collect: no large tree")
-    if ctx.light < COLLECT_COST:
-        return None, _("Collect: not enough light ({light} < {cost})", light=ctx.light,
-                       cost=COLLECT_COST)  # fmt: skip
+        return None, COLLECT_NO_LARGE
+    light = ctx.light
+    if light < COLLECT_COST:
+        return None, lambda: _(
+            "Collect: not enough light ({light} < {cost})", light=light, cost=COLLECT_COST
+        )
     candidates = list(bits(larges & ~ctx.activated))
     if not candidates:
-        return None, _("Collect: her large trees are already activated")
+        return None, COLLECT_ALL_USED
     flp = {sp: ctx.flp_changed(sp, LARGE, None)[seat] for sp in candidates}
     need = state.revolution + card["collect"]
     rule = f"{state.revolution}+{card['collect']}"
     if half == LATE and larges.bit_count() == 2:
         valid = candidates
-        why = _("both large trees on the board in the late half")
+        why: Note = BOTH_LARGE_LATE
     else:
         valid = [sp for sp in candidates if flp[sp] >= need]
         if not valid:
-            checks = join([_("{space} FLP {flp} < {rule}", space=LABELS[sp], flp=flp[sp],
-                             rule=rule) for sp in candidates], ", ")  # fmt: skip
-            return None, _("Collect: none valid ({checks})", checks=checks)
-        why = join([_("{space} FLP {flp} >= {rule}", space=LABELS[sp], flp=flp[sp], rule=rule)
-                    for sp in valid], ", ")  # fmt: skip
+            return None, lambda: _(
+                "Collect: none valid ({checks})",
+                checks=join([_flp_check(sp, flp[sp], "<", rule) for sp in candidates], ", "),
+            )
+
+        def why() -> str:
+            return join([_flp_check(sp, flp[sp], ">=", rule) for sp in valid], ", ")
+
     space, reason = _choose(
         valid,
-        [(_("closest to centre"), lambda sp: LEAVES[sp]), (_("higher FLP"), lambda sp: flp[sp])],
+        [(CLOSEST, lambda sp: LEAVES[sp]), (HIGHER_FLP, lambda sp: flp[sp])],
         lambda sp: LEAVES[sp],
         card,
     )
-    return (
-        Action("collect", (space,)),
-        _("Collect on {space} ({why}): {reason}", space=LABELS[space], why=why, reason=reason),
+    return Action("collect", (space,)), lambda: _(
+        "Collect on {space} ({why}): {reason}",
+        space=LABELS[space],
+        why=_read(why),
+        reason=_read(reason),
     )
 
 
-def _grow(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
+def _flp_check(space: int, flp: int, sign: str, rule: str) -> str:
+    """``D4 FLP 5 >= 1+3``: a large tree's future light points against the card's threshold."""
+    if sign == "<":
+        return _("{space} FLP {flp} < {rule}", space=LABELS[space], flp=flp, rule=rule)
+    return _("{space} FLP {flp} >= {rule}", space=LABELS[space], flp=flp, rule=rule)
+
+
+def _grow(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
-    failed = []
+    failed: list[Note] = []
     shade_now = game.shade(state) if state.config.shadow_rule else None
     for target in card["grow"]:
         word = TARGET_WORDS[target]
         cost = game.grow_cost(state, seat, target)
         if me.available[target] == 0:
-            failed.append(_("no {size} tree left", size=word))
+            failed.append(partial(_no_tree_left, word))
             continue
         if ctx.light < cost:
-            failed.append(_("{size} costs {cost} > {light}", size=word, cost=cost,
-                            light=ctx.light))  # fmt: skip
+            failed.append(partial(_too_dear, word, cost, ctx.light))
             continue
         spaces = ctx.masks[ctx.base + target - 1] & ~ctx.activated
         if not spaces:
-            failed.append(_("no {piece} to grow to {size}", piece=SIZE_WORDS[target - 1],
-                            size=word))  # fmt: skip
+            failed.append(partial(_nothing_to_grow, target, word))
             continue
         if shade_now is not None:
             spaces &= ~shade_now[target - 1]
             if not spaces:
-                failed.append(_("every {piece} is in shadow", piece=SIZE_WORDS[target - 1]))
+                failed.append(partial(_all_in_shadow, target))
                 continue
         space, reason = _choose_grow(ctx, spaces, target, card)
-        if failed:
-            note = _("Grow ({tried}) to {size} on {space}: {reason}", tried=join(failed, "; "),
-                     size=word, space=LABELS[space], reason=reason)  # fmt: skip
-        else:
-            note = _("Grow to {size} on {space}: {reason}", size=word, space=LABELS[space],
-                     reason=reason)  # fmt: skip
-        return Action("grow", (space,)), note
-    return None, _("Grow: {tried}", tried=join(failed, "; "))
+        return Action("grow", (space,)), partial(_grow_note, failed, word, space, reason)
+    return None, lambda: _("Grow: {tried}", tried=join([_read(f) for f in failed], "; "))
 
 
-def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, str]:
+def _no_tree_left(word: str) -> str:
+    return _("no {size} tree left", size=word)
+
+
+def _too_dear(word: str, cost: int, light: int) -> str:
+    return _("{size} costs {cost} > {light}", size=word, cost=cost, light=light)
+
+
+def _nothing_to_grow(target: int, word: str) -> str:
+    return _("no {piece} to grow to {size}", piece=SIZE_WORDS[target - 1], size=word)
+
+
+def _all_in_shadow(target: int) -> str:
+    return _("every {piece} is in shadow", piece=SIZE_WORDS[target - 1])
+
+
+def _grow_note(failed: list[Note], word: str, space: int, reason: Note) -> str:
+    """``Grow (large costs 6 > 2) to small on B4: the only valid choice``."""
+    if failed:
+        return _(
+            "Grow ({tried}) to {size} on {space}: {reason}",
+            tried=join([_read(f) for f in failed], "; "),
+            size=word,
+            space=LABELS[space],
+            reason=_read(reason),
+        )
+    return _(
+        "Grow to {size} on {space}: {reason}", size=word, space=LABELS[space], reason=_read(reason)
+    )
+
+
+def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, Note]:
     """Grow tiebreakers: closest to centre, highest own FLP, lowest opponents' FLP (option)."""
     seat = ctx.seat
     flps: dict[int, list[int]] = {}
@@ -431,28 +502,34 @@ def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, 
         return flps[sp]
 
     tiebreaks = [
-        (_("closest to centre"), lambda sp: LEAVES[sp]),
-        (_("highest own FLP"), lambda sp: flp(sp)[seat]),
+        (CLOSEST, lambda sp: LEAVES[sp]),
+        (HIGHEST_OWN_FLP, lambda sp: flp(sp)[seat]),
     ]
     if ctx.state.config.cynthia_opponent_tiebreak:
-        tiebreaks.append((_("lowest opponents' FLP"), lambda sp: flp(sp)[seat] - sum(flp(sp))))
+        tiebreaks.append((LOWEST_OPPONENTS_FLP, lambda sp: flp(sp)[seat] - sum(flp(sp))))
     return _choose(list(bits(spaces)), tiebreaks, lambda sp: LEAVES[sp], card)
 
 
-def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
+def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
     if me.available[SEED] == 0:
-        return None, _("Plant: no seed left")
-    if ctx.light < PLANT_COST:
-        return None, _("Plant: not enough light ({light} < {cost})", light=ctx.light,
-                       cost=PLANT_COST)  # fmt: skip
+        return None, PLANT_NO_SEED
+    light = ctx.light
+    if light < PLANT_COST:
+        return None, lambda: _(
+            "Plant: not enough light ({light} < {cost})", light=light, cost=PLANT_COST
+        )
     base_number = state.revolution if half == EARLY else 3
     limit = base_number + card["plant"]
     count = state.board_count(seat)
     if count >= limit:
-        return None, _("Plant: {count} spaces occupied, not fewer than {base}+{extra}",
-                       count=count, base=base_number, extra=card["plant"])  # fmt: skip
+        return None, lambda: _(
+            "Plant: {count} spaces occupied, not fewer than {base}+{extra}",
+            count=count,
+            base=base_number,
+            extra=card["plant"],
+        )
     shade_now = game.shade(state) if state.config.shadow_rule else None
     sources = []  # (space, size) of her trees that may plant
     reach = 0
@@ -464,7 +541,7 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
             sources.append((sp, size))
             reach |= WITHIN[PLANT_RANGE[size]][sp]
     if not sources:
-        return None, _("Plant: no tree that can plant")
+        return None, PLANT_NO_TREE
     occupied = state.occupied()
     blocked = occupied | game.obstacles(state)
     targets = reach & ~blocked & ~ctx.activated & ALL_MASK
@@ -473,11 +550,11 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
         if ring_targets:
             break
     else:
-        return None, _("Plant: no empty space in range")
+        return None, PLANT_NO_SPACE
     empty = ALL_MASK & ~blocked
     dst, dst_reason = _choose(
         list(bits(ring_targets)),
-        [(_("most empty neighbours"), lambda sp: (ADJACENT_MASK[sp] & empty).bit_count())],
+        [(MOST_EMPTY, lambda sp: (ADJACENT_MASK[sp] & empty).bit_count())],
         lambda sp: LEAVES[sp],
         card,
     )
@@ -486,28 +563,25 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
     src, src_reason = _choose(
         [sp for sp, _size in origins],
         [
-            (_("smallest"), lambda sp: -size_of[sp]),
-            (_("outermost ring"), lambda sp: -LEAVES[sp]),
+            (SMALLEST, lambda sp: -size_of[sp]),
+            (OUTERMOST, lambda sp: -LEAVES[sp]),
         ],
         lambda sp: LEAVES[sp],
         card,
     )
-    return (
-        Action("plant", (src, dst)),
-        _(
-            "Plant ({count} < {base}+{extra}) on {dst} (ring {ring}, rings {rings}): "
-            "{dst_reason}; from the {piece} on {src}: {src_reason}",
-            count=count,
-            base=base_number,
-            extra=card["plant"],
-            dst=LABELS[dst],
-            ring=ring,
-            rings="-".join(map(str, card["rings"])),
-            dst_reason=dst_reason,
-            piece=SIZE_WORDS[size_of[src]],
-            src=LABELS[src],
-            src_reason=src_reason,
-        ),
+    return Action("plant", (src, dst)), lambda: _(
+        "Plant ({count} < {base}+{extra}) on {dst} (ring {ring}, rings {rings}): "
+        "{dst_reason}; from the {piece} on {src}: {src_reason}",
+        count=count,
+        base=base_number,
+        extra=card["plant"],
+        dst=LABELS[dst],
+        ring=ring,
+        rings="-".join(map(str, card["rings"])),
+        dst_reason=_read(dst_reason),
+        piece=SIZE_WORDS[size_of[src]],
+        src=LABELS[src],
+        src_reason=_read(src_reason),
     )
 
 

@@ -260,16 +260,16 @@ def _size_at(state: GameState, space: int) -> int:
 def _moonlight_words(before: GameState, seat: int, action: Action, spaces: list[str]) -> str:
     """Words for the expansion's verbs (its animals, Great Elder Tree and moonstones)."""
     from .moonlight.abilities import ABILITY_RECORDS
-    from .moonlight.names import ANIMAL_NAMES
+    from .moonlight.names import ANIMAL_TITLES
 
     verb = action.verb
     if verb == "animal":
-        return _("kept the {animal}", animal=ANIMAL_NAMES[action.args[0]])
+        return _("kept the {animal}", animal=ANIMAL_TITLES[action.args[0]])
     if verb == "settle":
-        animal = ANIMAL_NAMES[before.ext.animal[seat]]
+        animal = ANIMAL_TITLES[before.ext.animal[seat]]
         return _("put the {animal} on {space}", animal=animal, space=spaces[0])
     if verb == "move":
-        animal = ANIMAL_NAMES[before.ext.animal[seat]]
+        animal = ANIMAL_TITLES[before.ext.animal[seat]]
         return _("moved the {animal} to {space}", animal=animal, space=spaces[0])
     if verb == "elder":
         return _("placed the Great Elder Tree on {space}", space=spaces[0])

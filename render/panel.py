@@ -7,7 +7,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine.geometry import DIRECTION_NAMES, SHADOW_DIRECTION, SUN_CORNER_NAMES
-from translation import _, _n
+from translation import _, _n, is_right_to_left
 
 from . import palette as P
 from . import sprites, stamps, text
@@ -58,7 +58,7 @@ def draw_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
             (x0, y0, x0 + round(lay.s(7)), y1), radius=round(lay.s(4)), fill=P.seat_colour(seat)
         )
         for k, word in ((2, _("avail")), (3, _("store"))):
-            label = text.fit(words(word, lang), lay.s(SMALL), lay.s(COL_X - 16))
+            label = text.fit(words(word, lang), lay.s(SMALL), lay.s(COL_X - 12))
             text.draw(d, (card_x(lay, box, 14), lay.line(box, k)), label, lay.s(SMALL),
                       P.TEXT_DIM, anchor="lm")  # fmt: skip
     pb = lay.piles_box
@@ -101,9 +101,14 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
         rev_w = text.draw(d, (right, y0 + s_(2)), rev, s_(SMALL), P.TEXT_DIM, anchor="rm")
         room = h.w - rev_w - s_(70)
         label = text.fit(v.t(_("Round {round}", round=v.round)), s_(ROUND_SIZE), room, True)
-        w = text.draw(d, (x, y0), label, s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
-        text.draw(d, (x + w + s_(6), y0 + s_(2)), f"/ {total}", s_(BODY), P.TEXT_DIM,
-                  anchor="lm")  # fmt: skip
+        if is_right_to_left(v.lang):  # "Round 13 / 18" read from the right: the total left
+            w = text.draw(d, (x, y0 + s_(2)), f"{total} /", s_(BODY), P.TEXT_DIM, anchor="lm")
+            text.draw(d, (x + w + s_(6), y0), label, s_(ROUND_SIZE), P.TEXT, bold=True,
+                      anchor="lm")  # fmt: skip
+        else:
+            w = text.draw(d, (x, y0), label, s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
+            text.draw(d, (x + w + s_(6), y0 + s_(2)), f"/ {total}", s_(BODY), P.TEXT_DIM,
+                      anchor="lm")  # fmt: skip
     # The round track: one dot per round, grouped by revolution, always inside the strip.
     y1 = header_line(lay, 1)
     gap = s_(8)
