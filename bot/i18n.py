@@ -121,39 +121,12 @@ async def reader_language(interaction: discord.Interaction) -> str:
 STORED_TEXT = "\x1etext:"
 
 
-def _encode(value: Any) -> Any:
-    if isinstance(value, translation.Text):
-        return {
-            "$text": value.template,
-            "params": {k: _encode(v) for k, v in value.params.items()},
-            "plural": value.plural,
-            "n": value.n,
-            "context": value.context,
-        }
-    if isinstance(value, str):
-        return str(value)
-    return value
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, dict) and "$text" in value:
-        params = {k: _decode(v) for k, v in value.get("params", {}).items()}
-        return translation.Text(
-            value["$text"],
-            params,
-            plural=value.get("plural"),
-            n=value.get("n"),
-            context=value.get("context"),
-        )
-    return value
-
-
 def stored_text(text: Any) -> str | None:
     """A text as the database keeps it: a `translation.Text` stays translatable (its template
     and parameters, as JSON after `STORED_TEXT`); a plain string as it is."""
     if text is None or not isinstance(text, translation.Text):
         return text
-    return STORED_TEXT + json.dumps(_encode(text), ensure_ascii=False)
+    return STORED_TEXT + json.dumps(translation.to_data(text), ensure_ascii=False)
 
 
 def read_text(stored: str | None) -> Any:
@@ -162,7 +135,7 @@ def read_text(stored: str | None) -> Any:
     if stored is None or not stored.startswith(STORED_TEXT):
         return stored
     try:
-        return _decode(json.loads(stored[len(STORED_TEXT) :]))
+        return translation.from_data(json.loads(stored[len(STORED_TEXT) :]))
     except (ValueError, TypeError, KeyError):
         return stored[len(STORED_TEXT) :]
 
