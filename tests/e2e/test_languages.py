@@ -94,7 +94,7 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     assert msg.embeds[0]["description"] == (
         "Opstelling: elke plaats zet twee Kleine Bomen op lege buitenste vakken."
     )
-    assert [f["name"] for f in msg.embeds[0]["fields"]][:2] == ["Plaatsen", "Beurt"]
+    assert [f["name"] for f in msg.embeds[0]["fields"]][:2] == ["Spelers", "Beurt"]
 
     # Someone outside the game is refused in their own language (their client speaks French),
     # and so is a click of the game's button: one private sentence, nothing changes.
@@ -124,7 +124,7 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     assert final.content == f"Het spel is afgelopen. Gefeliciteerd, {winners}!"
     assert _buttons(final) == ["Spellogboek", "Revanche"]
     assert [f["name"] for f in final.embeds[0]["fields"]][:3] == [
-        "Plaatsen",
+        "Spelers",
         "Winnaar" if len(engine.winners(state)) == 1 else "Winnaars",
         "Eindscores",
     ]
