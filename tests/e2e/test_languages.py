@@ -54,11 +54,15 @@ async def _next(fake: FakeDiscord, chan: str, after: FakeMessage | None, turn: s
 
 async def _play_to_the_end(fake, chan, player, msg, turn, over, played) -> FakeMessage:
     """`player` types the first legal placement in setup, then `end` every turn."""
+    setup = True
     while not msg.content.startswith(over):
-        choices = await fake.autocomplete(
-            player, "ps play", focused="action", options={"action": ""}, channel_id=chan
-        )
-        action = choices[0]["value"] if choices[0]["value"].startswith("place ") else "end"
+        action = "end"
+        if setup:  # a free outer space, from the autocomplete of the legal actions
+            choices = await fake.autocomplete(
+                player, "ps play", focused="action", options={"action": ""}, channel_id=chan
+            )
+            setup = choices[0]["value"].startswith("place ")
+            action = choices[0]["value"] if setup else "end"
         it = await answered(
             await fake.slash(player, "ps play", options={"action": action}, channel_id=chan)
         )
@@ -92,7 +96,7 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     assert _buttons(msg) == ["Mijn beurt", "Voorbeeld volgende zon", "Spellogboek"]
     assert msg.embeds[0]["title"] == "Photosynthesis — spel #1"
     assert msg.embeds[0]["description"] == (
-        "Opstelling: elke plaats zet twee Kleine Bomen op lege buitenste vakken."
+        "Opstelling: elke speler zet twee Kleine Bomen op lege buitenste vakken."
     )
     assert [f["name"] for f in msg.embeds[0]["fields"]][:2] == ["Spelers", "Beurt"]
 
@@ -104,6 +108,13 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     assert it.ephemeral and it.content == "Vous ne jouez pas dans cette partie."
     it = await answered(await fake.click(bob, msg, msg.find_button(label="Mijn beurt")))
     assert it.ephemeral and it.content == "Vous ne jouez pas dans cette partie."
+    # Only Manage Server sets the server's language.
+    it = await answered(
+        await fake.slash(bob, "ps language", options={"server": "nl"}, channel_id=chan)
+    )
+    assert it.ephemeral and it.content == (
+        "Seule une personne ayant Gérer le serveur peut choisir la langue du serveur."
+    )
     # The panel speaks Anna's language.
     panel = await answered(await fake.click(anna, msg, msg.find_button(label="Mijn beurt")))
     assert panel.ephemeral
