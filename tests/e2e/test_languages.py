@@ -149,6 +149,35 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     assert result.content == final.content
 
 
+async def test_the_synced_commands_carry_dutch_and_french_descriptions(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """The PUT commands body (checked against Discord's spec by the fake) localises the
+    descriptions, the options' descriptions and the choices for nl and fr; names stay English."""
+    await bot_process()
+    ps = fake.commands["ps"]
+    assert ps["description_localizations"] == {
+        "nl": "Speel Photosynthesis in dit kanaal",
+        "fr": "Jouer à Photosynthesis dans ce salon",
+    }
+    assert not ps.get("name_localizations")
+    sub = {c["name"]: c for c in ps["options"]}
+    assert sub["status"]["description_localizations"] == {
+        "nl": "Toon het spel in dit kanaal",
+        "fr": "Afficher la partie de ce salon",
+    }
+    options = {o["name"]: o for o in sub["new"]["options"]}
+    assert options["on_timeout"]["description_localizations"]["fr"] == (
+        "Quand le minuteur expire : finir le tour, ou le pilote automatique le joue"
+    )
+    end_turn = next(c for c in options["on_timeout"]["choices"] if c["value"] == "end turn")
+    assert end_turn["name_localizations"] == {"nl": "beurt beëindigen", "fr": "fin du tour"}
+    assert sorted(sub) == sorted(
+        ["new", "status", "abandon", "rules", "language", "help", "play", "undo", "log",
+         "replay", "board", "settings", "notify", "vacation", "leave", "games"]
+    )  # fmt: skip
+
+
 async def test_a_whole_game_in_hebrew_chosen_by_the_settings(
     fake: FakeDiscord, bot_process
 ) -> None:
