@@ -185,7 +185,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 content = i18n.tr(reminder)
             await self._say(await self.bot.games.game_channel(game), content, USER_PINGS)
             if await self.service.wants_dm(user_id):
-                await self._dm(user_id, content)
+                mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
+                with i18n.speaking(mine or game.language):  # a DM: their own language
+                    await self._dm(user_id, i18n.tr(reminder))
         return fired.outcome
 
     @commands.Cog.listener()
