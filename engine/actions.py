@@ -61,6 +61,9 @@ class Action:
     def explanation(self, text: str | Callable[[], str]) -> None:
         self._explanation = text
 
+    def __reduce__(self) -> tuple:
+        return (Action, (self.verb, self.args, self.explanation))  # the sentence, made now
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self.verb == other.verb and self.args == other.args
 

@@ -3,7 +3,7 @@ of a typed action."""
 
 from __future__ import annotations
 
-from translation import _, _p, join
+from translation import _, _n, _p, join
 
 from .actions import Action, IllegalAction, parse_action
 from .game import ALREADY_USED, apply, legal_actions, rules_for, scores, shadow_map, turn_id
@@ -89,7 +89,11 @@ def status_text(state: GameState) -> str:
     for layer in rules_for(state.config).layers:
         lines.extend(layer.status_lines(state))
     piles = join(
-        [_("{k} leaves {pile}", k=k, pile=str(list(state.piles[k]))) for k in (4, 3, 2, 1)], ", "
+        [
+            _n("{n} leaf {pile}", "{n} leaves {pile}", k, pile=str(list(state.piles[k])))
+            for k in (4, 3, 2, 1)
+        ],
+        ", ",
     )
     lines.append(_("Piles: {piles}", piles=piles))
     if state.activated:

@@ -75,10 +75,11 @@ def draw_strip(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
     _piles(im, d, lay, v)
     if v.preview:
         b = lay.corner_box
-        text.draw(d, (b.right, b.y), v.t(_("PREVIEW")), lay.s(26), P.SUN, bold=True,
-                  anchor="ra")  # fmt: skip
-        text.draw(d, (b.right, b.y + lay.s(32)), v.t(_("next photosynthesis")), lay.s(SMALL),
-                  P.TEXT_DIM, anchor="ra")  # fmt: skip
+        room = b.w + lay.s(27)  # to the sun in the corner
+        title = text.fit(v.t(_("PREVIEW")), lay.s(26), room, True)
+        text.draw(d, (b.right, b.y), title, lay.s(26), P.SUN, bold=True, anchor="ra")
+        caption = text.fit(v.t(_("next photosynthesis")), lay.s(SMALL), room)
+        text.draw(d, (b.right, b.y + lay.s(32)), caption, lay.s(SMALL), P.TEXT_DIM, anchor="ra")
     return d
 
 

@@ -326,3 +326,13 @@ def test_a_text_survives_storage_as_json():
     assert again == reason and isinstance(again, Text)
     assert translate(again, "fr") == translate(reason, "fr") != reason
     assert from_data(to_data("D4")) == "D4"
+
+
+def test_a_cynthia_decision_pickles_with_its_reason():
+    import pickle
+
+    state = apply(new_game(Config(seats=("human", "cynthia")), seed=3), "place A1")
+    decision = engine.auto_action(state)
+    again = pickle.loads(pickle.dumps(decision))
+    assert again == decision and again.explanation == decision.explanation
+    assert again.explanation.startswith("Card 7 setup: small tree on B5")
