@@ -145,6 +145,34 @@ def test_a_hebrew_sentence_isolates_its_names():
     assert "\u2068Ann\u2069" in hebrew and "It is" not in hebrew
 
 
+def test_engine_events_name_the_players_in_every_language():
+    """The engine words a photosynthesis with seat numbers; the story names the players, in
+    the language of the moment, whatever that language calls a seat."""
+    import engine
+    from bot import story
+
+    state = engine.new_game(engine.Config(seats=("human", "cynthia")), seed=3)
+    while not state.events:
+        seat_kind = state.config.seats[state.current_seat]
+        action = engine.auto_action(state) if seat_kind == "cynthia" else "end"
+        if state.phase == "setup" and seat_kind != "cynthia":
+            action = engine.legal_actions(state)[0]
+        state = engine.apply(state, action)
+    (event,) = state.events
+    names = ["Ann", "Cynthia"]
+    said = {}
+    for lang in ("en", "nl", "fr", "he"):
+        with i18n.speaking(lang):
+            said[lang] = story.named(event, names)
+    assert said["en"].startswith("Round 1, sun at the NE corner: photosynthesis Ann +")
+    assert ", Cynthia +" in said["en"]
+    for lang in ("nl", "fr", "he"):
+        assert "Ann" in said[lang] and "Cynthia" in said[lang], said[lang]
+        assert "\x01" not in said[lang] and "seat" not in said[lang].lower()
+        assert said[lang] != said["en"]
+    assert "\u2068Ann\u2069" in said["he"]  # a name keeps its direction in Hebrew
+
+
 # --- slash commands ---
 
 
