@@ -322,6 +322,25 @@ def test_the_shipped_catalogs_pass_the_check_from_the_command_line():
     assert done.returncode == 0
 
 
+def test_the_template_holds_exactly_the_texts_of_bot(tmp_path):
+    """`bot.pot` is up to date: extracting `bot/` again finds the same messages (a new text
+    needs its translations before `python -m bot.i18n check` passes)."""
+    from babel.messages.pofile import read_po
+
+    fresh = tmp_path / "bot.pot"
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "--no-default-keywords",
+         "-k", "_", "-k", "_n:1,2", "-k", "_p:1c,2", "-o", str(fresh), "bot"],
+        cwd=ROOT, check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+
+    def keys(path: Path) -> set:
+        with path.open("rb") as f:
+            return {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in read_po(f)}
+
+    assert keys(fresh) == keys(ROOT / "translation" / "catalogs" / "bot.pot")
+
+
 def test_every_bot_text_is_in_the_template():
     """The template is up to date: every text of `bot.texts` is one of its messages."""
     from babel.messages.pofile import read_po
