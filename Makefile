@@ -39,6 +39,7 @@ test: $(STAMP) postgres raqm
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m bot.i18n check
 	$(PY) -m pytest
 
 demo: $(STAMP)

@@ -679,8 +679,12 @@ class FakeDiscord:
         self.application_id = self.snowflake()
         self.bot_user = self._make_user("PhotoBot", self.application_id, bot=True)
         self.users: dict[str, dict] = {self.application_id: self.bot_user}
+        #: each user's Discord client language (an interaction's `locale`) and the guilds'
+        self.user_locales: dict[str, str] = {}
+        self.guild_locale = "en-US"
         self.owner = self._make_user("owner", self.snowflake())  # owns every guild
         self.users[self.owner["id"]] = self.owner
+        self.user_locales[self.owner["id"]] = "en-US"
         #: Every guild by id; `guild_id` is the default one (tests that name no guild use it).
         self.guilds: dict[str, FakeGuild] = {}
         self.guild_id = self.add_guild(guild_name)
@@ -991,6 +995,7 @@ class FakeDiscord:
         administrator: bool = False,
         member: bool = True,
         guild_id: str | None = None,
+        locale: str | None = None,
     ) -> dict:
         """Create a user (and member of the guild ``guild_id``, default the default guild,
         unless ``member=False``); return the user dict. :meth:`add_member` makes them a member
@@ -998,9 +1003,11 @@ class FakeDiscord:
 
         ``manage_channels`` gives a "Moderator" role with Manage Channels (and Manage Messages),
         ``administrator`` an "Admin" role.  If the bot is connected, GUILD_MEMBER_ADD is sent.
+        ``locale`` is the language of the user's Discord client, sent with their interactions.
         """
         user = self._make_user(name, self.snowflake())
         self.users[user["id"]] = user
+        self.user_locales[user["id"]] = locale or "en-US"
         if member:
             self.add_member(
                 user, guild_id, manage_channels=manage_channels, administrator=administrator
@@ -2242,11 +2249,12 @@ class FakeDiscord:
         return self._channel(str(channel_id or self.default_channel_id)).get("guild_id")
 
     def _base_interaction(
-        self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str
+        self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str | None
     ) -> tuple[dict, dict, str]:
         uid = _user_id(user)
         if uid not in self.users:
             raise LookupError(f"unknown user {uid}; create users with add_user()")
+        locale = locale or self.user_locales.get(uid, "en-US")  # their client's language
         user_obj = self.users[uid]
         channel_id = str(channel_id or self.default_channel_id)
         channel = self._channel(channel_id)
@@ -2275,8 +2283,8 @@ class FakeDiscord:
             if member is None:
                 raise LookupError(f"user {uid} is not a member of guild {guild_id}")
             payload["guild_id"] = guild_id
-            payload["guild"] = {"id": guild_id, "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": guild_id, "locale": self.guild_locale, "features": []}
+            payload["guild_locale"] = self.guild_locale
             payload["member"] = {**member, "permissions": str(self.permissions(uid, guild_id))}
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": guild_id}
@@ -2485,7 +2493,7 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         *,
         channel_id: str | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
         enforce_permissions: bool = True,
     ) -> FakeInteraction:
         """Send ``/command`` (``"group sub"`` paths allowed) as ``user``; return the interaction.
@@ -2530,7 +2538,7 @@ class FakeDiscord:
         message: FakeMessage | str,
         custom_id: str | dict,
         data: dict,
-        locale: str,
+        locale: str | None,
     ) -> FakeInteraction:
         if not isinstance(message, FakeMessage):
             message = self.message(str(message))
@@ -2554,7 +2562,7 @@ class FakeDiscord:
         message: FakeMessage | str,
         custom_id: str | dict,
         *,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """Click the button ``custom_id`` (or a component dict) on ``message`` as ``user``."""
         if isinstance(custom_id, dict):
@@ -2571,7 +2579,7 @@ class FakeDiscord:
         custom_id: str | dict,
         values: list[Any],
         *,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """Choose ``values`` in the select menu ``custom_id`` on ``message`` as ``user``.
 
