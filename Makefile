@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test demo bench lint format clean postgres
+.PHONY: run test demo bench lint format clean postgres raqm
 
 # The PostgreSQL tests start their own server from Debian's binaries: install them when missing
 # (as root on a Debian/Ubuntu machine; otherwise say how).
@@ -13,6 +13,18 @@ postgres:
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
 	  else echo "PostgreSQL is missing: sudo apt-get install postgresql" >&2; exit 1; fi; }
+
+# Hebrew labels in the pictures are laid out right to left by libraqm (inside Pillow's wheels),
+# which loads the system's FriBiDi library: install it when missing (Debian's libfribidi0, as
+# root), then insist that Pillow has the raqm layout.
+RAQM_CHECK := $(PY) -c "from PIL import features; raise SystemExit(not features.check('raqm'))"
+raqm: $(STAMP)
+	@$(RAQM_CHECK) 2>/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libfribidi0 >/dev/null; \
+	  fi; }
+	@$(RAQM_CHECK) 2>/dev/null || { echo "Pillow cannot lay out Hebrew (no raqm): the FriBiDi \
+	library is missing. Install it: sudo apt-get install libfribidi0" >&2; exit 1; }
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,10 +35,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m bot
 
-test: $(STAMP) postgres
+test: $(STAMP) postgres raqm
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m bot.i18n check
 	$(PY) -m pytest
 
 demo: $(STAMP)

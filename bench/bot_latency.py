@@ -49,10 +49,13 @@ async def complete(it, timeout: float = 60) -> float:
 class Game:
     """One channel with two players, driven like people would."""
 
-    def __init__(self, fake: FakeDiscord, index: int, rng: random.Random, args) -> None:
+    def __init__(
+        self, fake: FakeDiscord, index: int, rng: random.Random, args, guild_id: str | None = None
+    ) -> None:
+        """A channel and two members in the guild `guild_id` (default the fake's guild)."""
         self.fake, self.rng, self.args = fake, rng, args
-        self.chan = fake.add_channel(f"game-{index}")
-        self.users = [fake.add_user(f"p{index}a"), fake.add_user(f"p{index}b")]
+        self.chan = fake.add_channel(f"game-{index}", guild_id=guild_id)
+        self.users = [fake.add_user(f"p{index}{side}", guild_id=guild_id) for side in "ab"]
         self.latencies: list[float] = []
         self.typed_latencies: list[float] = []
 
@@ -75,7 +78,12 @@ class Game:
         while msg.embeds[0]["description"].startswith("Setup"):
             user = self.user(msg)
             choices = await fake.autocomplete(
-                user, "ps play", focused="action", options={"action": "place"}, channel_id=self.chan
+                user,
+                "ps play",
+                focused="action",
+                options={"action": "place"},
+                channel_id=self.chan,
+                timeout=60,  # as long as `complete` waits: a loaded machine is slow to answer
             )
             await complete(
                 await fake.slash(
@@ -123,7 +131,12 @@ class Game:
             if played >= min(budget, self.args.per_turn):
                 break
             choices = await fake.autocomplete(
-                user, "ps play", focused="action", options={"action": verb}, channel_id=self.chan
+                user,
+                "ps play",
+                focused="action",
+                options={"action": verb},
+                channel_id=self.chan,
+                timeout=60,  # as long as `complete` waits: a loaded machine is slow to answer
             )
             if not choices:
                 continue

@@ -1,9 +1,14 @@
 """SQLite and PostgreSQL side by side (issue 15), on a throwaway PostgreSQL server.
 
-    .venv/bin/python bench/postgres_bench.py [--games 50] [--jobs 5000] [--skip-bot]
+    .venv/bin/python bench/postgres_bench.py [--games 50] [--processes 2] [--jobs 5000]
+        [--skip-bot] [--skip-service] [--skip-scheduler]
 
-1. Click-to-answer through the loopback fake of Discord (`bench/bot_latency.py`'s machinery):
-   `--games` concurrent games on SQLite, then on PostgreSQL.
+1. Click-to-answer through the loopback fake of Discord (`bench/bot_latency.py`'s players:
+   each action a panel click or a `/ps play`, timed until the answer carrying the new picture):
+   `--games` concurrent games on SQLite (one bot process), on PostgreSQL (one process), then
+   `--processes` bot processes x `--games` games each on one PostgreSQL: the processes run one
+   shard each (SHARD_COUNT, SHARD_IDS), the fake has a guild on each shard and each process's
+   games are in its shard's guild, all played at once.
 2. The game service alone, `--games` games per process playing the first legal move as fast as
    they can: one process on SQLite, one on PostgreSQL, two processes on one PostgreSQL (each
    its own games); the time of each `GameService.play`, median and p99.
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -31,12 +37,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from bench.bot_latency import measure, percentile  # noqa: E402
+from bench.bot_latency import Game, percentile  # noqa: E402
 from bot.clock import RealClock  # noqa: E402
 from bot.games import GameService, UserError  # noqa: E402
 from bot.scheduler import Job, JobStore, Scheduler  # noqa: E402
 from bot.storage import SQLiteStorage, SQLStorage  # noqa: E402
 from bot.storage_postgres import PostgresStorage  # noqa: E402
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, shard_of  # noqa: E402
 from tests.pg_server import PostgresServer, fresh_database  # noqa: E402
 
 #: Seconds the idle scheduler is watched (longer than SHARED_POLL: a poll is in it).
@@ -50,14 +57,82 @@ def figures(name: str, values: list[float]) -> str:
     )
 
 
-async def bot_latency(server: PostgresServer, games: int) -> None:
-    print(f"1. click to answer through the fake, {games} concurrent games")
-    args = argparse.Namespace(actions=12, per_turn=3, think=1.0, module="bot", env=[])
-    print("  SQLite")
-    await measure(games, args)
-    args.env = [f"DATABASE_URL={await fresh_database(server)}"]
-    print("  PostgreSQL")
-    await measure(games, args)
+def ms(name: str, values: list[float]) -> str:
+    return (
+        f"    {name:<22} median {statistics.median(values) * 1000:6.0f} ms"
+        f"   p99 {percentile(values, 0.99) * 1000:6.0f} ms   max {max(values) * 1000:6.0f} ms"
+        f"   (n={len(values)})"
+    )
+
+
+async def click_to_answer(processes: int, games: int, env: dict[str, str], label: str) -> None:
+    """`processes` bot processes (one shard each when more than one) with `games` games each,
+    all played at once through one fake Discord by `bench.bot_latency.Game`'s players."""
+    args = argparse.Namespace(actions=12, per_turn=3, think=1.0)
+    fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
+    await fake.start()
+    guilds = [fake.guild_id]
+    env = {"LOG_LEVEL": "WARNING", **env}
+    if processes > 1:  # a guild on each shard; commands synced globally, for every guild
+        home = shard_of(fake.guild_id, processes)
+        guilds = [
+            fake.guild_id if k == home else fake.add_guild(f"shard {k}", shard=(k, processes))
+            for k in range(processes)
+        ]
+        env.update({"SHARD_COUNT": str(processes), "DEV_GUILD_ID": ""})
+    with tempfile.TemporaryDirectory() as tmp:
+        bots = [
+            BotProcess(
+                fake,
+                Path(tmp) / f"bot{k}",
+                env={**env, "SHARD_IDS": str(k)} if processes > 1 else env,
+            )
+            for k in range(processes)
+        ]
+        try:
+            await asyncio.gather(*(bot.start() for bot in bots))
+            await asyncio.gather(*(bot.wait_ready(timeout=180) for bot in bots))
+            rng = random.Random(games)
+            tables = [
+                [
+                    Game(fake, k * games + i, random.Random(rng.random()), args, guilds[k])
+                    for i in range(games)
+                ]
+                for k in range(processes)
+            ]
+            everyone = [g for table in tables for g in table]
+            starts = await asyncio.gather(*(g.start() for g in everyone))
+            t0 = time.monotonic()
+            await asyncio.gather(*(g.run(s) for g, s in zip(everyone, starts, strict=True)))
+            elapsed = time.monotonic() - t0
+        finally:
+            for bot in bots:
+                await bot.stop()
+            await fake.stop()
+    both = [x for g in everyone for x in g.latencies + g.typed_latencies]
+    print(
+        f"  {label}: {len(both)} actions in {elapsed:.1f} s ({len(both) / elapsed:.1f} actions/s),"
+        f" load average {os.getloadavg()[0]:.1f}"
+    )
+    print(ms("panel click", [x for g in everyone for x in g.latencies]))
+    print(ms("/ps play", [x for g in everyone for x in g.typed_latencies]))
+    print(ms("all", both))
+    if processes > 1:
+        for k, table in enumerate(tables):
+            print(ms(f"all, shard {k}'s games", [x for g in table for x in g.latencies]
+                     + [x for g in table for x in g.typed_latencies]))  # fmt: skip
+    if fake.late_interactions:
+        print(f"    {len(fake.late_interactions)} interaction(s) acknowledged after 3 s")
+
+
+async def bot_latency(server: PostgresServer, games: int, processes: int) -> None:
+    print(f"1. click to answer through the fake Discord, {games} concurrent games a process")
+    await click_to_answer(1, games, {}, "SQLite, 1 process")
+    url = await fresh_database(server)
+    await click_to_answer(1, games, {"DATABASE_URL": url}, "PostgreSQL, 1 process")
+    url = await fresh_database(server)
+    label = f"PostgreSQL, {processes} processes x {games} games"
+    await click_to_answer(processes, games, {"DATABASE_URL": url}, label)
 
 
 async def play_games(storage: SQLStorage, games: int, plies: int, first_channel: int) -> list:
@@ -187,10 +262,11 @@ async def main(args) -> None:
     try:
         print(f"(cores: {os.cpu_count()}; figures are noisy on a shared machine)")
         if not args.skip_bot:
-            await bot_latency(server, args.games)
+            await bot_latency(server, args.games, args.processes)
         if not args.skip_service:
             await service_latency(server, args.games)
-        await scheduler_bench(server, args.jobs)
+        if not args.skip_scheduler:
+            await scheduler_bench(server, args.jobs)
     finally:
         server.stop()
 
@@ -198,7 +274,9 @@ async def main(args) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="SQLite and PostgreSQL side by side")
     parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--processes", type=int, default=2, help="bot processes in part 1")
     parser.add_argument("--jobs", type=int, default=5000)
     parser.add_argument("--skip-bot", action="store_true", help="leave out the Discord part")
     parser.add_argument("--skip-service", action="store_true", help="leave out part 2")
+    parser.add_argument("--skip-scheduler", action="store_true", help="leave out part 3")
     asyncio.run(main(parser.parse_args()))

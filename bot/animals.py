@@ -8,6 +8,7 @@ draft panel, the "Use ability" panel and `/ps rules topic:animals` all print fro
 from __future__ import annotations
 
 from engine import moonlight as ml
+from translation import Text, _, _n, _p, join
 
 #: Each ability's one record (name, levels, lunar costs, effect sentence), by notation word.
 RECORDS = ml.ABILITY_RECORDS
@@ -19,15 +20,33 @@ ANIMAL_ABILITIES: dict[str, tuple[str, ...]] = {
 }
 
 #: The animals' passive traits (no lunar cost).
-PASSIVE = {"squirrel": "moves one or two steps a turn (other animals one)"}
+PASSIVE = {"squirrel": _("moves one or two steps a turn (other animals one)")}
+
+#: The animals' names, by the engine's word (the rulebook's names in each language).
+ANIMAL_NAMES: dict[str, Text] = {
+    "boar": _p("animal", "Boar"),
+    "hedgehog": _p("animal", "Hedgehog"),
+    "squirrel": _p("animal", "Squirrel"),
+    "fox": _p("animal", "Fox"),
+    "owl": _p("animal", "Owl"),
+    "badger": _p("animal", "Badger"),
+    "beaver": _p("animal", "Beaver"),
+    "turtle": _p("animal", "Turtle"),
+}
+
+
+def animal_name(word: str) -> Text | str:
+    """`Owl` for `owl` (a text of the catalogs)."""
+    return ANIMAL_NAMES.get(word, word.capitalize())
+
 
 #: The Baby Turtle tokens that name a space, as typed after the token.
 BABY_TARGETS = {"harvest": " C3", "seed": " E5"}
 
 
-def lunar(n: int) -> str:
+def lunar(n: int) -> Text:
     """`5 lunar points`, `1 lunar point`."""
-    return f"{n} lunar point{'s' if n != 1 else ''}"
+    return _n("{n} lunar point", "{n} lunar points", n)
 
 
 def title(word: str) -> str:
@@ -55,30 +74,43 @@ def usage(word: str) -> str:
     return record.usage.split(" (")[0]
 
 
-def ability_line(word: str) -> str:
+def ability_line(word: str) -> Text:
     """`**Nighttime Hunting** (`use hunt 1/2/3`, 5/9/12 lunar points): gain 3/7/10 light`."""
-    return f"**{title(word)}** (`{usage(word)}`, {cost_text(word)}): {RECORDS[word].effect}"
+    return join(
+        ["**", title(word), f"** (`{usage(word)}`, ", cost_text(word), "): ", RECORDS[word].effect],
+        "",
+    )
 
 
-def card(animal: str, *, header: bool = True) -> str:
+def card(animal: str, *, header: bool = True) -> Text:
     """An animal and all its abilities, one per line (for the draft and the rules)."""
-    lines = [f"**{animal.capitalize()}**"] if header else []
+    lines: list[str] = [join(["**", animal_name(animal), "**"], "")] if header else []
     if animal in PASSIVE:
-        lines.append(f"\N{BULLET} always: {PASSIVE[animal]}")
-    lines += [f"\N{BULLET} {ability_line(word)}" for word in ANIMAL_ABILITIES[animal]]
-    return "\n".join(lines)
+        lines.append(_("\N{BULLET} always: {what}", what=PASSIVE[animal]))
+    lines += [join(["\N{BULLET}", ability_line(word)]) for word in ANIMAL_ABILITIES[animal]]
+    return join(lines, "\n")
 
 
-def short(animal: str) -> str:
+def short(animal: str) -> Text:
     """One line: `Owl: Nighttime Hunting 5/9/12`, within a select option's 100 characters."""
-    parts = [f"{title(word)} {_costs(word)}" for word in ANIMAL_ABILITIES[animal]]
-    return f"{animal.capitalize()}: " + ", ".join(parts) + " lunar"
+    parts = [join([title(word), _costs(word)]) for word in ANIMAL_ABILITIES[animal]]
+    return _("{animal}: {abilities} lunar", animal=animal_name(animal), abilities=join(parts, ", "))
 
 
-def babies_text() -> str:
+def babies_text() -> Text:
     """The Baby Turtle tokens, one per line."""
-    return "\n".join(
-        f"\N{BULLET} **{baby.title}** (`use baby {baby.word}{BABY_TARGETS.get(baby.word, '')}`): "
-        f"{baby.effect}"
-        for baby in ml.BABY_RECORDS
+    return join(
+        [
+            join(
+                [
+                    "\N{BULLET} **",
+                    baby.title,
+                    f"** (`use baby {baby.word}{BABY_TARGETS.get(baby.word, '')}`): ",
+                    baby.effect,
+                ],
+                "",
+            )
+            for baby in ml.BABY_RECORDS
+        ],
+        "\n",
     )

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from . import experts, pictures, texts
+from . import experts, i18n, pictures, texts
 from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
 from .games import GameService
@@ -90,6 +90,7 @@ class PhotosynthesisBot(commands.Bot):
             await self.load_extension(extension)
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         self.tree.error(self.on_app_command_error)
+        await self.tree.set_translator(i18n.CommandTranslator())
         await self.sync_commands()
         self.upkeep.start()
         log.info("setup done", extra={"database": self.storage.dialect})
@@ -117,6 +118,7 @@ class PhotosynthesisBot(commands.Bot):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if unknown_component(custom_id):
             with contextlib.suppress(discord.HTTPException):
+                i18n.use(await i18n.reader_language(interaction))
                 await ephemeral(interaction, texts.UNKNOWN_COMPONENT)
 
     async def on_app_command_error(
@@ -129,6 +131,8 @@ class PhotosynthesisBot(commands.Bot):
         else:
             sentence = texts.INTERNAL_ERROR
             log.error("command failed", exc_info=error, extra={"user_id": interaction.user.id})
+        with contextlib.suppress(Exception):
+            i18n.use(await i18n.reader_language(interaction))
         with contextlib.suppress(discord.HTTPException):
             await ephemeral(interaction, sentence)
 

@@ -23,11 +23,15 @@ from engine import moonlight as ml
 from engine.geometry import LABEL_INDEX, LEAVES
 from engine.pieces import LIGHT_CAP
 from engine.text import why_missing as engine_why_missing
+from translation import Text, _, _n, _p, join
 
 from . import animals
+from .i18n import notation as ltr
 
 LABEL = re.compile(r"^[A-G][1-7]$")
-SIZE_NAMES = ("seed", "small", "medium", "large")  # sizes 0..3 of the position format
+#: sizes 0..3 of the position format
+SIZE_NAMES = (_p("size", "seed"), _p("size", "small"), _p("size", "medium"), _p("size", "large"))
+_DOT = " \N{MIDDLE DOT} "
 
 
 @dataclass(frozen=True)
@@ -35,11 +39,11 @@ class Kind:
     """How the panel presents one verb."""
 
     verb: str
-    button: str
-    prompt: str
+    button: str | Text
+    prompt: str | Text
     #: pick the first argument first (e.g. the tree to plant from), then the rest
     two_step: bool = False
-    step_prompt: str = ""
+    step_prompt: str | Text = ""
     #: list the pieces of a two-step kind in board order (else in the engine's order)
     sort_sources: bool = True
 
@@ -47,23 +51,23 @@ class Kind:
 KINDS: dict[str, Kind] = {
     k.verb: k
     for k in (
-        Kind("buy", "Buy...", "Buy from your player board"),
+        Kind("buy", _("Buy..."), _("Buy from your player board")),
         Kind(
             "plant",
-            "Plant...",
-            "Plant a seed",
+            _("Plant..."),
+            _("Plant a seed"),
             two_step=True,
-            step_prompt="Plant a seed: choose the tree to plant from",
+            step_prompt=_("Plant a seed: choose the tree to plant from"),
         ),
-        Kind("grow", "Grow...", "Grow a piece one size"),
-        Kind("collect", "Collect...", "Collect a large tree for a scoring token"),
-        Kind("move", "Move animal...", "Move your animal one step"),
+        Kind("grow", _("Grow..."), _("Grow a piece one size")),
+        Kind("collect", _("Collect..."), _("Collect a large tree for a scoring token")),
+        Kind("move", _("Move animal..."), _("Move your animal one step")),
         Kind(
             "use",
-            "Use ability...",
-            "Use an ability",
+            _("Use ability..."),
+            _("Use an ability"),
             two_step=True,
-            step_prompt="Use an ability: choose which",
+            step_prompt=_("Use an ability: choose which"),
             sort_sources=False,
         ),
     )
@@ -74,7 +78,7 @@ VERB_ORDER = tuple(KINDS)
 
 def kind(verb: str) -> Kind:
     """The row for `verb` (a default one for verbs the table does not list)."""
-    return KINDS.get(verb) or Kind(verb, f"{verb.title()}...", f"{verb.title()}")
+    return KINDS.get(verb) or Kind(verb, f"{verb.title()}...", verb.title())
 
 
 def verb_of(notation: str) -> str:
@@ -99,7 +103,7 @@ def _board(state: Any) -> dict[str, tuple[int, int]]:
     return {k: (int(v["seat"]), int(v["size"])) for k, v in board.items()}
 
 
-def _board_changes(before: dict, after: dict) -> list[str]:
+def _board_changes(before: dict, after: dict) -> list[Text]:
     """What an ability did to the board, e.g. `E5: seed placed`, `D3: seed → small`."""
     out = []
     for label in sorted(set(before) | set(after)):
@@ -107,15 +111,17 @@ def _board_changes(before: dict, after: dict) -> list[str]:
         if was == now:
             continue
         if was is None:
-            out.append(f"{label}: {SIZE_NAMES[now[1]]} placed")
+            out.append(_("{space}: {size} placed", space=label, size=SIZE_NAMES[now[1]]))
         elif now is None:
-            out.append(f"{label}: {SIZE_NAMES[was[1]]} removed")
+            out.append(_("{space}: {size} removed", space=label, size=SIZE_NAMES[was[1]]))
         else:
-            out.append(f"{label}: {SIZE_NAMES[was[1]]} \N{RIGHTWARDS ARROW} {SIZE_NAMES[now[1]]}")
+            out.append(
+                join([f"{label}:", SIZE_NAMES[was[1]], "\N{RIGHTWARDS ARROW}", SIZE_NAMES[now[1]]])
+            )
     return out
 
 
-def describe(state: Any, notation: str, *, _before: dict | None = None) -> str:
+def describe(state: Any, notation: str, *, _before: dict | None = None) -> str | Text:
     """A select label for a legal action: the action, what it costs, what it gives.
 
     For example ``grow D4: small → medium · 2 light``,
@@ -131,48 +137,48 @@ def describe(state: Any, notation: str, *, _before: dict | None = None) -> str:
     except engine.IllegalAction:
         return notation
     before_seat, after_seat = state.seats[seat], after.seats[seat]
-    text = notation
+    text: str | Text = ltr(notation)
     labels = spaces_of(notation)
     if labels and verb not in ("plant", "use"):
         was, now = _size(state, labels[-1]), _size(after, labels[-1])
         if was is not None and now is not None and was != now:
-            text += f": {SIZE_NAMES[was]} \N{RIGHTWARDS ARROW} {SIZE_NAMES[now]}"
-    parts = [text]
+            text = join([f"{text}:", SIZE_NAMES[was], "\N{RIGHTWARDS ARROW}", SIZE_NAMES[now]])
+    parts: list[str | Text] = [text]
     light = before_seat.light - after_seat.light
     if light > 0:
-        parts.append(f"{light} light")
+        parts.append(_("{n} light", n=light))
     lunar = getattr(before_seat, "lunar", 0) - getattr(after_seat, "lunar", 0)
     if lunar > 0:
-        parts.append(f"{lunar} lunar")
+        parts.append(_("{n} lunar", n=lunar))
     if light < 0:
-        parts.append(f"+{-light} light")
+        parts.append(_("+{n} light", n=-light))
     if verb == "use":
         before = _board(state) if _before is None else _before
         parts += _board_changes(before, _board(after))
         if light == 0 and after_seat.light == LIGHT_CAP:
-            parts.append(f"light stays at {LIGHT_CAP}, the most you can hold")
+            parts.append(_("light stays at {cap}, the most you can hold", cap=LIGHT_CAP))
     for leaves, points in after_seat.tokens[len(before_seat.tokens) :]:
-        parts.append(f"takes a {leaves}-leaf token worth {points}")
+        parts.append(_("takes a {leaves}-leaf token worth {points}", leaves=leaves, points=points))
     if verb == "collect" and len(after_seat.tokens) == len(before_seat.tokens):
-        parts.append("no token left")
+        parts.append(_("no token left"))
     if verb == "plant":
         parts += soil_and_shade(after, labels[-1])
     if verb in SETUP_PLACEMENTS:
         parts += placement_notes(after, verb, labels[0])
     if verb == "move" and ml.moonlit_next_photosynthesis(state) >> LABEL_INDEX[labels[0]] & 1:
-        parts.append("in the moonlight next round")
-    return " \N{MIDDLE DOT} ".join(parts)
+        parts.append(_("in the moonlight next round"))
+    return join(parts, _DOT)
 
 
-def soil_and_shade(state: Any, label: str) -> list[str]:
+def soil_and_shade(state: Any, label: str) -> list[Text]:
     """What a target space offers: its soil (leaves) and whether a shadow covers it at the next
     photosynthesis (``3-leaf soil``, ``in shade next round``)."""
     space = LABEL_INDEX[label]
-    out = [f"{LEAVES[space]}-leaf soil"]
+    out = [_("{leaves}-leaf soil", leaves=LEAVES[space])]
     sun = engine.next_photosynthesis_sun(state)
     if sun is not None:
         shaded = engine.shadow_map(state, sun)[space] > 0
-        out.append("in shade next round" if shaded else "in sunlight next round")
+        out.append(_("in shade next round") if shaded else _("in sunlight next round"))
     return out
 
 
@@ -181,32 +187,47 @@ def soil_and_shade(state: Any, label: str) -> list[str]:
 SETUP_PLACEMENTS = ("moonstone", "elder", "settle")
 
 
-def placement_notes(after: Any, verb: str, label: str) -> list[str]:
+def placement_notes(after: Any, verb: str, label: str) -> list[Text]:
     """``2-leaf soil · shines at the first photosynthesis`` for a moonstone (a shining stone
     lights the animals next to it), ``in the moonlight at the first photosynthesis`` for an
     animal; the Great Elder Tree gets its soil only (it blocks moonlight, it is never lit)."""
     space = LABEL_INDEX[label]
-    out = [] if verb == "settle" else [f"{LEAVES[space]}-leaf soil"]
+    out = [] if verb == "settle" else [_("{leaves}-leaf soil", leaves=LEAVES[space])]
     if verb != "elder" and ml.moonlit_next_photosynthesis(after) >> space & 1:
         out.append(
-            "shines at the first photosynthesis"
+            _("shines at the first photosynthesis")
             if verb == "moonstone"
-            else "in the moonlight at the first photosynthesis"
+            else _("in the moonlight at the first photosynthesis")
         )
     return out
 
 
-def describe_all(state: Any, notations: Sequence[str]) -> dict[str, str]:
+def describe_all(state: Any, notations: Sequence[str]) -> dict[str, str | Text]:
     """`describe` for each notation (pure CPU; cheap: one `engine.apply` each)."""
     before = _board(state) if any(verb_of(n) == "use" for n in notations) else None
     return {n: describe(state, n, _before=before) for n in notations}
 
 
-def why_missing(state: Any, offered: set[str]) -> list[str]:
+#: The verbs' names at the head of a `why_missing` line.
+VERB_NAMES = {
+    "buy": _p("verb", "Buy"),
+    "plant": _p("verb", "Plant"),
+    "grow": _p("verb", "Grow"),
+    "collect": _p("verb", "Collect"),
+    "move": _p("verb", "Move"),
+    "use": _p("verb", "Use"),
+}
+
+
+def why_missing(state: Any, offered: set[str]) -> list[Text]:
     """One line per action of a turn the panel does not offer, saying why (the engine's
     refusal), e.g. ``Grow: not now. Growing into a medium tree costs 2 light points; you have 1.``"""
     return [
-        f"{verb.title()}: not now. {reason}"
+        _(
+            "{verb}: not now. {reason}",
+            verb=VERB_NAMES.get(verb, verb.title()),
+            reason=reason,
+        )
         for verb, reason in engine_why_missing(state).items()
         if verb not in offered
     ]
@@ -215,13 +236,12 @@ def why_missing(state: Any, offered: set[str]) -> list[str]:
 # --- Under the Moonlight: the panel's words ---
 
 
-def resources(state: Any) -> str:
+def resources(state: Any) -> Text:
     """What the player has to spend: `9 light`, or `9 light and 3 lunar points`."""
     seat = state.seats[state.current_seat]
-    text = f"{seat.light} light"
     if _moon_seat(state, state.current_seat).get("animal"):
-        text += f" and {animals.lunar(seat.lunar)}"
-    return text
+        return _("{n} light and {lunar}", n=seat.light, lunar=animals.lunar(seat.lunar))
+    return _("{n} light", n=seat.light)
 
 
 def _moon_seat(state: Any, seat: int) -> dict[str, Any]:
@@ -233,7 +253,7 @@ def _moon_seat(state: Any, seat: int) -> dict[str, Any]:
     return moonlight["seats"][seat] if moonlight else {}
 
 
-def animal_status(state: Any) -> str:
+def animal_status(state: Any) -> str | Text:
     """`; your Owl is on C3 (1 step left)`, or nothing without a placed animal."""
     seat = state.current_seat
     mine = _moon_seat(state, seat)
@@ -241,47 +261,61 @@ def animal_status(state: Any) -> str:
         return ""
     taken = engine.observation(state, seat)["moonlight"]["turn"]["steps"]
     left = max(0, ml.steps_allowed(state, seat) - taken)
-    name = mine["animal"].capitalize()
-    return f"; your {name} is on {mine['space']} ({left} step{'s' if left != 1 else ''} left)"
+    name = animals.animal_name(mine["animal"])
+    return _n(
+        "; your {animal} is on {space} ({n} step left)",
+        "; your {animal} is on {space} ({n} steps left)",
+        left,
+        animal=name,
+        space=mine["space"],
+    )
 
 
-def decision_details(verb: str, actions: Sequence[str]) -> str:
+def decision_details(verb: str, actions: Sequence[str]) -> str | Text:
     """More words for a setup decision: the two animals dealt to the player, with their
     abilities (shown only to that player)."""
     if verb != "animal":
         return ""
     cards = [animals.card(n.split()[1]) for n in actions]
-    return "You were dealt these animals (only you see them); keep one:\n\n" + "\n\n".join(cards)
+    return _(
+        "You were dealt these animals (only you see them); keep one:\n\n{cards}",
+        cards=join(cards, "\n\n"),
+    )
 
 
-def _choices(n: int) -> str:
-    return f"{n} choice{'' if n == 1 else 's'}"
+def _choices(n: int) -> Text:
+    return _n("{n} choice", "{n} choices", n)
 
 
-def source_label(state: Any, verb: str, source: str, actions: Sequence[str]) -> str:
+def source_label(state: Any, verb: str, source: str, actions: Sequence[str]) -> Text:
     """The first step of a two-step kind: `C3 · 4 choices` (plant from the tree on C3) or
     `Nighttime Hunting · 5 or 9 lunar` (use that ability)."""
     if verb != "use":
-        return f"{source} \N{MIDDLE DOT} {_choices(len(actions))}"
+        return join([source, _choices(len(actions))], _DOT)
     costs = sorted({ml.ability_cost(state, engine.parse_action(n)) for n in actions})
-    cost = " or ".join(map(str, costs)) + " lunar"
-    more = f" \N{MIDDLE DOT} {_choices(len(actions))}" if len(actions) > len(costs) else ""
-    return f"{animals.title(source)} \N{MIDDLE DOT} {cost}{more}"
+    if len(costs) == 1:
+        cost = _("{n} lunar", n=costs[0])
+    else:
+        cost = _("{costs} or {last} lunar", costs=", ".join(map(str, costs[:-1])), last=costs[-1])
+    parts = [animals.title(source), cost]
+    if len(actions) > len(costs):
+        parts.append(_choices(len(actions)))
+    return join(parts, _DOT)
 
 
-def choose_prompt(verb: str, source: str | None) -> str | None:
+def choose_prompt(verb: str, source: str | None) -> Text | None:
     """The prompt of a two-step kind's choices once its first step is known (`Use Nighttime
     Hunting`), or None for the kind's own prompt."""
     if verb == "use" and source is not None:
-        return f"Use {animals.title(source)}"
+        return _("Use {ability}", ability=animals.title(source))
     return None
 
 
-def choose_details(verb: str, source: str | None) -> str:
+def choose_details(verb: str, source: str | None) -> str | Text:
     """What the chosen kind does, under its select (an ability's costs and effect)."""
     if verb == "use" and source is not None:
         details = animals.ability_line(source)
         if source == "baby":
-            details += "\n" + animals.babies_text()
+            details = join([details, animals.babies_text()], "\n")
         return details
     return ""

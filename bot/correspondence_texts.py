@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from translation import _, _n
+
 #: `/ps new` and `/ps settings` choices -> stored option values.
 TIMER_CHOICES = {"off": 0, "1h": 1, "12h": 12, "24h": 24, "72h": 72}
 TIMEOUT_CHOICES = {"end turn": "end", "autopilot": "autopilot"}
@@ -17,63 +19,68 @@ TimerChoice = Literal["off", "1h", "12h", "24h", "72h"]
 TimeoutChoice = Literal["end turn", "autopilot"]
 LeaveChoice = Literal["autopilot", "end game"]
 
-TIMER_LABEL = {0: "no turn timer", 1: "1 hour", 12: "12 hours", 24: "24 hours", 72: "72 hours"}
-TIMEOUT_LABEL = {"end": "the turn ends as it is", "autopilot": "the autopilot plays the turn"}
-LEAVE_LABEL = {"autopilot": "the autopilot takes the seat", "end": "the game ends"}
+TIMER_LABEL = {
+    0: _("no turn timer"),
+    **{h: _n("{n} hour", "{n} hours", h) for h in (1, 12, 24, 72)},
+}
+TIMEOUT_LABEL = {"end": _("the turn ends as it is"), "autopilot": _("the autopilot plays the turn")}
+LEAVE_LABEL = {"autopilot": _("the autopilot takes the seat"), "end": _("the game ends")}
+#: The choices' names of `/ps new` and `/ps settings` (Discord shows them translated).
+CHOICE_NAMES = (_("off"), _("end turn"), _("autopilot"), _("end game"), _("on"))
 
 # --- refusals ---
 
-HOST_ONLY_SETTINGS = "Only the host, {host}, can change the settings."
-NOT_IN_GAME_TO_LEAVE = "You are not in the game in this channel."
-NO_GAMES = "You have no game in progress in this server."
+HOST_ONLY_SETTINGS = _("Only the host, {host}, can change the settings.")
+NOT_IN_GAME_TO_LEAVE = _("You are not in the game in this channel.")
+NO_GAMES = _("You have no game in progress in this server.")
 
 # --- confirmations and notices ---
 
-SETTINGS = "Turn timer: **{timer}**; when it runs out, {timeout}; when a player leaves, {leave}."
+SETTINGS = _("Turn timer: **{timer}**; when it runs out, {timeout}; when a player leaves, {leave}.")
 SETTINGS_CHANGED = "{user} changed the settings. " + SETTINGS
-NOTIFY_ON = "You will get a direct message when it is your turn."
-NOTIFY_OFF = "No more direct messages when it is your turn."
-VACATION_ON = (
+NOTIFY_ON = _("You will get a direct message when it is your turn.")
+NOTIFY_OFF = _("No more direct messages when it is your turn.")
+VACATION_ON = _(
     "Vacation mode is on: your turn timers are paused ({games} now). "
     "Use `/ps vacation off` when you are back."
 )
-VACATION_OFF = "Welcome back: your turn timers run again, extended by the time you were away."
-VACATION_ALREADY_ON = "Vacation mode is already on."
-VACATION_ALREADY_OFF = "Vacation mode is already off."
-LEFT_AUTOPILOT = "{user} left the game; the autopilot plays their seat from now on."
-NEW_HOST = " {host} is the host now."
-LEFT_ENDED = "{user} left the game, so the game ends."
-LEFT_LOBBY = "You left the lobby."
-AUTOPILOT_SEAT = "{name} (autopilot)"
+VACATION_OFF = _("Welcome back: your turn timers run again, extended by the time you were away.")
+VACATION_ALREADY_ON = _("Vacation mode is already on.")
+VACATION_ALREADY_OFF = _("Vacation mode is already off.")
+LEFT_AUTOPILOT = _("{user} left the game; the autopilot plays their seat from now on.")
+NEW_HOST = _("{host} is the host now.")
+LEFT_ENDED = _("{user} left the game, so the game ends.")
+LEFT_LOBBY = _("You left the lobby.")
+AUTOPILOT_SEAT = _("{name} (autopilot)")
 
-TIMED_OUT_ENDED = "\N{ALARM CLOCK} Time ran out for {player}: the turn ended (`{notation}`)."
-TIMED_OUT_AUTOPILOT = (
+TIMED_OUT_ENDED = _("\N{ALARM CLOCK} Time ran out for {player}: the turn ended (`{notation}`).")
+TIMED_OUT_AUTOPILOT = _(
     "\N{ALARM CLOCK} Time ran out for {player}: the autopilot played `{notation}`."
 )
-AUTOPILOT_PLAYED = "\N{ROBOT FACE} The autopilot played for {player}: `{notation}`."
-REMINDER = (
+AUTOPILOT_PLAYED = _("\N{ROBOT FACE} The autopilot played for {player}: `{notation}`.")
+REMINDER = _(
     "\N{HOURGLASS WITH FLOWING SAND} {player}, your turn in game #{game} ends <t:{deadline}:R>"
     " (then {timeout}). {link}"
 )
-TURN_DM = "It is your turn in Photosynthesis game #{game}{deadline}: {link}"
-TURN_DM_DEADLINE = " (it ends <t:{deadline}:R>)"
-GAMES_TITLE = "Your games in progress"
-GAMES_LINE = "**#{game}** in <#{channel}>: {turn}{deadline} \N{EM DASH} {link}"
-YOUR_TURN = "**your turn**"
-THEIR_TURN = "{player} to play"
-DEADLINE_SUFFIX = ", ends <t:{deadline}:R>"
+TURN_DM = _("It is your turn in Photosynthesis game #{game}{deadline}: {link}")
+TURN_DM_DEADLINE = _(" (it ends <t:{deadline}:R>)")
+GAMES_TITLE = _("Your games in progress")
+GAMES_LINE = _("**#{game}** in <#{channel}>: {turn}{deadline} \N{EM DASH} {link}")
+YOUR_TURN = _("**your turn**")
+THEIR_TURN = _("{player} to play")
+DEADLINE_SUFFIX = _(", ends <t:{deadline}:R>")
 
 # --- the game embed ---
 
-TIMER_FIELD = "Turn timer"
-TIMER_NOTE = "This turn ends <t:{deadline}:R> (<t:{deadline}:f>); then {timeout}."
-TIMER_PAUSED = "Paused: {player} is on vacation."
+TIMER_FIELD = _("Turn timer")
+TIMER_NOTE = _("This turn ends <t:{deadline}:R> (<t:{deadline}:f>); then {timeout}.")
+TIMER_PAUSED = _("Paused: {player} is on vacation.")
 
 
 def settings_line(options: dict) -> str:
     """The correspondence settings of a game in one sentence."""
     return SETTINGS.format(
-        timer=TIMER_LABEL.get(options.get("turn_timer", 0), "no turn timer"),
+        timer=TIMER_LABEL.get(options.get("turn_timer", 0), TIMER_LABEL[0]),
         timeout=TIMEOUT_LABEL.get(options.get("on_timeout", "end"), TIMEOUT_LABEL["end"]),
         leave=LEAVE_LABEL.get(options.get("on_leave", "autopilot"), LEAVE_LABEL["autopilot"]),
     )

@@ -10,6 +10,7 @@ import discord
 import engine
 from engine import game as engine_game
 from engine import moonlight as ml
+from translation import _, _p
 
 from . import animals, texts
 from . import expert_texts as xt
@@ -22,76 +23,107 @@ from .games import (
     normalize_options,
     seat_label,
 )
+from .i18n import isolate, notation, tr
 from .storage import GameRow
 from .story import AUTOPILOT_USER_ID, SEAT_SWATCH, named, player_name, who
 
 GREEN = discord.Colour(0x2F6B2C)
 GREY = discord.Colour(0x6B7B8C)
 BOARD_FILE = "board.png"
-SEAT_COLOUR = ("orange", "blue", "yellow", "purple")
-SUN_CORNERS = ("NE", "E", "SE", "SW", "W", "NW")
+SEAT_COLOUR = (_("orange"), _("blue"), _("yellow"), _("purple"))
+SUN_CORNERS = (
+    _p("corner", "NE"),
+    _p("corner", "E"),
+    _p("corner", "SE"),
+    _p("corner", "SW"),
+    _p("corner", "W"),
+    _p("corner", "NW"),
+)
 
 
 def options_summary(options: dict[str, Any]) -> str:
     """One line per option that differs from the base game, or 'base game'."""
     opts = normalize_options(options)
     rounds = engine_config(opts, ("human", "cynthia")).last_round
-    lines = [f"{opts['revolutions']} revolutions ({rounds} rounds)"]
-    lines.append("shadow rule" if opts["shadow_rule"] else "no shadow rule")
-    lines.append("random seat order" if opts["random_seats"] else "seats in join order")
+    lines = [
+        _(
+            "{revolutions} revolutions ({rounds} rounds)",
+            revolutions=opts["revolutions"],
+            rounds=rounds,
+        )
+    ]
+    lines.append(_("shadow rule") if opts["shadow_rule"] else _("no shadow rule"))
+    lines.append(_("random seat order") if opts["random_seats"] else _("seats in join order"))
     shown = (*MOONLIGHT_OPTIONS, *CYNTHIA_OPTIONS)
     lines += [texts.OPTION_LABELS[key] for key in shown if opts.get(key)]
     if opts["turn_timer"]:
-        then = "autopilot" if opts["on_timeout"] == "autopilot" else "turn ends"
-        lines.append(f"turn timer {opts['turn_timer']} h, then the {then}")
+        if opts["on_timeout"] == "autopilot":
+            lines.append(_("turn timer {hours} h, then the autopilot", hours=opts["turn_timer"]))
+        else:
+            lines.append(_("turn timer {hours} h, then the turn ends", hours=opts["turn_timer"]))
     if opts["on_leave"] == "end":
-        lines.append("a player leaving ends the game")
+        lines.append(_("a player leaving ends the game"))
     if opts["hints"]:
         lines.append(xt.HINTS_ON)
-    return "\n".join(lines)
+    return "\n".join(tr(line) for line in lines)
 
 
 def lobby_embed(game: GameRow) -> discord.Embed:
     """The lobby: host, seats in join order, options, and what happens next."""
     if game.status == "lobby":
-        title = "Photosynthesis \N{EM DASH} new game"
+        title = _("Photosynthesis \N{EM DASH} new game")
         description = xt.LOBBY_HELP.format(host=f"<@{game.host_id}>", seats=MAX_SEATS)
         colour = GREEN
     else:
         title = {
-            "active": "Photosynthesis \N{EM DASH} game started",
-            "over": "Photosynthesis \N{EM DASH} game over",
-            "abandoned": "Photosynthesis \N{EM DASH} game abandoned",
-            "expired": "Photosynthesis \N{EM DASH} lobby expired",
+            "active": _("Photosynthesis \N{EM DASH} game started"),
+            "over": _("Photosynthesis \N{EM DASH} game over"),
+            "abandoned": _("Photosynthesis \N{EM DASH} game abandoned"),
+            "expired": _("Photosynthesis \N{EM DASH} lobby expired"),
         }[game.status]
-        description = f"Host: <@{game.host_id}>."
+        description = _("Host: {host}.", host=f"<@{game.host_id}>")
         colour = GREY
-    embed = discord.Embed(title=title, description=description, colour=colour)
+    embed = discord.Embed(title=tr(title), description=tr(description), colour=colour)
     seats = "\n".join(
-        f"{s.position + 1}. {seat_label(s)}" + (" (automa)" if s.kind == "cynthia" else "")
+        f"{s.position + 1}. {isolate(seat_label(s))}"
+        + (" " + tr(_("(automa)")) if s.kind == "cynthia" else "")
         for s in game.seats
     )
     embed.add_field(
-        name=f"Seats ({len(game.seats)}/{MAX_SEATS})", value=seats or "nobody yet", inline=True
+        name=tr(_("Seats ({n}/{max})", n=len(game.seats), max=MAX_SEATS)),
+        value=seats or tr(_("nobody yet")),
+        inline=True,
     )
-    embed.add_field(name="Options", value=options_summary(game.options), inline=True)
-    embed.set_footer(text=f"Game #{game.id}")
+    embed.add_field(name=tr(_("Options")), value=options_summary(game.options), inline=True)
+    embed.set_footer(text=tr(_("Game #{id}", id=game.id)))
     return embed
 
 
 def _phase_line(state: Any) -> str:
     if state.is_over:
-        return "The game is over."
+        return tr(_("The game is over."))
     if state.phase == "setup":
         kind = engine_game.setup_kind(state)
-        return texts.SETUP_LINES.get(kind, texts.SETUP_LINES["tree"])
+        return tr(texts.SETUP_LINES.get(kind, texts.SETUP_LINES["tree"]))
     rounds = state.config.last_round if hasattr(state, "config") else None
-    of_rounds = f" of {rounds}" if rounds else ""
-    line = (
-        f"Round {state.round}{of_rounds} \N{MIDDLE DOT} revolution {state.revolution} "
-        f"\N{MIDDLE DOT} sun in the {SUN_CORNERS[state.sun]} corner"
-    )
-    return line + _moon_line(state)
+    if rounds:
+        line = _(
+            "Round {round} of {rounds} \N{MIDDLE DOT} revolution {revolution} "
+            "\N{MIDDLE DOT} sun in the {corner} corner",
+            round=state.round,
+            rounds=rounds,
+            revolution=state.revolution,
+            corner=SUN_CORNERS[state.sun],
+        )
+    else:
+        line = _(
+            "Round {round} \N{MIDDLE DOT} revolution {revolution} "
+            "\N{MIDDLE DOT} sun in the {corner} corner",
+            round=state.round,
+            revolution=state.revolution,
+            corner=SUN_CORNERS[state.sun],
+        )
+    return tr(line) + _moon_line(state)
 
 
 def _moon_line(state: Any) -> str:
@@ -99,9 +131,10 @@ def _moon_line(state: Any) -> str:
     tracker = ml.tracker(state)
     if tracker is None:
         return ""
-    phase = engine.observation(state, None)["moonlight"]["moon"]["phase"].capitalize()
-    then = "Full" if tracker[1] else "Half"
-    return f" \N{MIDDLE DOT} {phase} Moon (next round: {then})"
+    phase = engine.observation(state, None)["moonlight"]["moon"]["phase"]
+    now = _("Full Moon") if phase == "full" else _("Half Moon")
+    then = _p("moon", "Full") if tracker[1] else _p("moon", "Half")
+    return " \N{MIDDLE DOT} " + tr(_("{moon} (next round: {then})", moon=now, then=then))
 
 
 #: Room for the last moves on the game message (Discord: 1,024 a field, 6,000 an embed).
@@ -131,9 +164,9 @@ def _field_values(lines: Sequence[str], limit: int = 1024) -> list[str]:
 
 
 def _move_line(game: GameRow, applied: Applied) -> str:
-    line = f"{who(game, applied.seat, applied.user_id)}: `{applied.notation}`"
+    line = f"{isolate(tr(who(game, applied.seat, applied.user_id)))}: {notation(f'`{applied.notation}`')}"
     if applied.explanation and applied.user_id != AUTOPILOT_USER_ID:
-        explanation = applied.explanation.replace("\n", " ")  # in full: never cut
+        explanation = tr(applied.explanation).replace("\n", " ")  # in full: never cut
         line += f" \N{EM DASH} {explanation}"
     return line
 
@@ -150,7 +183,7 @@ def game_embed(
     the heading and lines of what happened since the player to play last played
     (`bot.story`), else `recent` moves are listed. Lines are never cut (Cynthia's reasons
     included): the oldest give way when they do not fit."""
-    title = f"Photosynthesis \N{EM DASH} game #{game.id}"
+    title = tr(_("Photosynthesis \N{EM DASH} game #{id}", id=game.id))
     embed = discord.Embed(title=title, description=_phase_line(state), colour=GREEN)
     scores = engine.scores(state)
     expansion = bool(getattr(getattr(state, "config", None), "expansion", False))
@@ -158,34 +191,49 @@ def game_embed(
     for seat in game.seats:
         i = seat.position
         marker = "\N{BLACK RIGHT-POINTING TRIANGLE} " if i == state.current_seat else ""
-        lunar = f", {state.seats[i].lunar} lunar" if expansion and seat.kind != "cynthia" else ""
+        if expansion and seat.kind != "cynthia":
+            points = _(
+                "{light} light, {lunar} lunar, {points}",
+                light=state.seats[i].light,
+                lunar=state.seats[i].lunar,
+                points=texts.plural(scores[i], "point"),
+            )
+        else:
+            points = _(
+                "{light} light, {points}",
+                light=state.seats[i].light,
+                points=texts.plural(scores[i], "point"),
+            )
         animal = _animal(state, i)
         lines.append(
-            f"{marker}{SEAT_SWATCH[i]} {seat_label(seat)} ({SEAT_COLOUR[i]}{animal}) \N{EM DASH} "
-            f"{state.seats[i].light} light{lunar}, {texts.plural(scores[i], 'point')}"
+            f"{marker}{SEAT_SWATCH[i]} {isolate(seat_label(seat))} ({tr(SEAT_COLOUR[i])}{animal})"
+            f" \N{EM DASH} {tr(points)}"
         )
-    embed.add_field(name="Seats", value="\n".join(lines), inline=False)
+    embed.add_field(name=tr(_("Seats")), value="\n".join(lines), inline=False)
     if state.is_over:
         winners = engine.winners(state)
-        names = ", ".join(seat_label(game.seats[w]) for w in winners)
-        embed.add_field(name="Winner" if len(winners) == 1 else "Winners", value=names)
-        embed.add_field(name="Final scores", value=score_breakdown(game, state), inline=False)
-    elif state.current_seat is not None:
+        names = ", ".join(isolate(seat_label(game.seats[w])) for w in winners)
+        embed.add_field(name=tr(_("Winner") if len(winners) == 1 else _("Winners")), value=names)
         embed.add_field(
-            name="Turn", value=f"{seat_label(game.seats[state.current_seat])} to play", inline=False
+            name=tr(_("Final scores")), value=score_breakdown(game, state), inline=False
         )
+    elif state.current_seat is not None:
+        to_play = _("{player} to play", player=seat_label(game.seats[state.current_seat]))
+        embed.add_field(name=tr(_("Turn")), value=tr(to_play), inline=False)
         for name, value in notes:
-            embed.add_field(name=name, value=value, inline=False)
-    title, lines = story if story is not None else ("Last moves", [])
+            embed.add_field(name=tr(name), value=tr(value), inline=False)
+    title, lines = story if story is not None else (_("Last moves"), [])
+    title = tr(title)
     if story is None and recent:
         lines = [_move_line(game, a) for a in list(recent)[-8:]]
-    lines = list(lines)
+    lines = [tr(line).replace("\n", " ") for line in lines]  # a reason in full, on one line
     while len(lines) > 1 and sum(len(line) + 1 for line in lines) > LAST_MOVES_CHARS:
         lines.pop(0)  # the oldest lines go first; a line (a reason) is never cut
     for i, value in enumerate(_field_values(lines)):
-        embed.add_field(name=title if i == 0 else f"{title} (continued)", value=value, inline=False)
+        name = title if i == 0 else tr(_("{title} (continued)", title=title))
+        embed.add_field(name=name, value=value, inline=False)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=f"Game #{game.id}")
+    embed.set_footer(text=tr(_("Game #{id}", id=game.id)))
     return embed
 
 
@@ -194,10 +242,16 @@ def _animal(state: Any, seat: int) -> str:
     dealt and not kept are never shown."""
     moonlight = engine.observation(state, seat).get("moonlight")  # the animal it kept
     animal = moonlight["seats"][seat]["animal"] if moonlight else None
-    return f", {animal.capitalize()}" if animal else ""
+    return f", {tr(animals.animal_name(animal))}" if animal else ""
 
 
-PART_NAMES = {"tokens": "tokens", "light": "light", "trees": "trees on the board"}
+PART_NAMES = {
+    "tokens": _p("score", "tokens"),
+    "light": _p("score", "light"),
+    "trees": _p("score", "trees on the board"),
+    "lunar": _p("score", "lunar"),
+    "baby turtle": _p("score", "baby turtle"),
+}
 
 
 def score_breakdown(game: GameRow, state: Any) -> str:
@@ -212,29 +266,36 @@ def score_breakdown(game: GameRow, state: Any) -> str:
         for name, points in parts.items():
             if name == "baby turtle" and not points:
                 continue  # no Scoring Baby Turtle used (or no Turtle at all): nothing to show
-            label = PART_NAMES.get(name, name.replace("_", " "))
+            label = tr(PART_NAMES.get(name, name.replace("_", " ")))
             detail = ""
             if name == "tokens":
                 by_soil: dict[int, list[int]] = {}
                 for leaves, value in state.seats[i].tokens:
                     by_soil.setdefault(int(leaves), []).append(int(value))
                 detail = ", ".join(
-                    f"{leaves}-leaf " + "+".join(map(str, by_soil[leaves]))
+                    tr(
+                        _(
+                            "{leaves}-leaf {values}",
+                            leaves=leaves,
+                            values="+".join(map(str, by_soil[leaves])),
+                        )
+                    )
                     for leaves in sorted(by_soil, reverse=True)
                 )
             elif name == "light":
-                detail = f"from {state.seats[i].light} light"
+                detail = tr(_("from {light} light", light=state.seats[i].light))
             bits.append(f"{label} {points}" + (f" ({detail})" if detail else ""))
+        on_board = _("{pieces} on the board", pieces=texts.plural(state.board_count(i), "piece"))
         lines.append(
-            f"{SEAT_SWATCH[i]} **{seat.name}: {scores[i]}** = {' + '.join(bits)}; "
-            f"{texts.plural(state.board_count(i), 'piece')} on the board"
+            f"{SEAT_SWATCH[i]} **{isolate(seat.name)}: {scores[i]}** = {' + '.join(bits)}; "
+            f"{tr(on_board)}"
         )
     tied = [i for i, x in enumerate(scores) if x == max(scores)]
     if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
         won = engine.winners(state)
-        names = " and ".join(game.seats[w].name for w in won)
+        names = texts.and_list([game.seats[w].name for w in won])
         sentence = texts.TIE_BROKEN if len(won) < len(tied) else texts.TIE_SHARED
-        lines.append(sentence.format(names=names))
+        lines.append(tr(sentence.format(names=names)))
     return "\n".join(lines)[:1024]
 
 
@@ -250,18 +311,21 @@ def preview_embed(
     lines = []
     for s in game.seats:
         i = s.position
-        line = f"{SEAT_SWATCH[i]} {s.name}: +{gains[i]} light (has {state.seats[i].light})"
+        gain = _("+{gain} light (has {light})", gain=gains[i], light=state.seats[i].light)
+        line = f"{SEAT_SWATCH[i]} {isolate(s.name)}: {tr(gain)}"
         if i < len(lunar) and lunar[i] is not None and s.kind != "cynthia":
-            line += f", +{lunar[i]} lunar (has {state.seats[i].lunar})"
+            moon = _("+{gain} lunar (has {lunar})", gain=lunar[i], lunar=state.seats[i].lunar)
+            line += f", {tr(moon)}"
         lines.append(line)
     embed = discord.Embed(
-        title=f"Next sun: the {SUN_CORNERS[sun % 6]} corner",
-        description="If the board stayed as it is, the next photosynthesis would give:\n"
+        title=tr(_("Next sun: the {corner} corner", corner=SUN_CORNERS[sun % 6])),
+        description=tr(_("If the board stayed as it is, the next photosynthesis would give:"))
+        + "\n"
         + "\n".join(lines),
         colour=GREEN,
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=f"Game #{game.id} · shadows drawn for that sun")
+    embed.set_footer(text=tr(_("Game #{id} · shadows drawn for that sun", id=game.id)))
     return embed
 
 
@@ -269,17 +333,24 @@ def replay_embed(names: Sequence[str], state: Any, moves: int) -> discord.Embed:
     """A replayed record: the final position, its scores and winners; the animation follows."""
     scores = engine.scores(state)
     lines = [
-        f"{SEAT_SWATCH[i]} {name}: {texts.plural(scores[i], 'point')}"
+        f"{SEAT_SWATCH[i]} {isolate(name)}: {tr(texts.plural(scores[i], 'point'))}"
         for i, name in enumerate(names)
     ]
     if state.is_over:
-        winners = " and ".join(names[w] for w in engine.winners(state))
-        status = f"Final position after {texts.plural(moves, 'move')}. Winner: {winners}."
+        winners = texts.and_list([names[w] for w in engine.winners(state)])
+        status = _(
+            "Final position after {moves}. Winner: {winners}.",
+            moves=texts.plural(moves, "move"),
+            winners=winners,
+        )
     else:
-        status = f"Position after {texts.plural(moves, 'move')} (the game was not finished)."
+        status = _(
+            "Position after {moves} (the game was not finished).",
+            moves=texts.plural(moves, "move"),
+        )
     embed = discord.Embed(
-        title="Photosynthesis — replay",
-        description=status + "\n" + "\n".join(lines),
+        title=tr(_("Photosynthesis — replay")),
+        description=tr(status) + "\n" + "\n".join(lines),
         colour=GREEN,
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
@@ -300,18 +371,26 @@ def log_embed(
         block = f"`{a.ply:>3}` {_move_line(game, a)}"
         for event in events[i] if events is not None else ():
             names = [player_name(game, s.position) for s in game.seats]
-            block += f"\n\N{BLACK SUN WITH RAYS} {named(event, names)}"
+            block += f"\n\N{BLACK SUN WITH RAYS} {tr(named(event, names))}"
         blocks.append(block)
-    text = "\n".join(blocks) or "No moves yet."
+    text = "\n".join(blocks) or tr(_("No moves yet."))
     while len(text) > 4000:
         blocks.pop(0)
         text = "\n".join(blocks)
     embed = discord.Embed(
-        title=f"Photosynthesis \N{EM DASH} game #{game.id}, {texts.plural(len(moves), 'move')}",
+        title=tr(
+            _(
+                "Photosynthesis \N{EM DASH} game #{id}, {moves}",
+                id=game.id,
+                moves=texts.plural(len(moves), "move"),
+            )
+        ),
         description=text,
         colour=GREEN,
     )
-    embed.set_footer(text="The attached record replays the whole game (config, seed, moves).")
+    embed.set_footer(
+        text=tr(_("The attached record replays the whole game (config, seed, moves)."))
+    )
     return embed
 
 
@@ -319,20 +398,27 @@ def ended_embed(game: GameRow, state: Any = None) -> discord.Embed:
     """The game message of an abandoned game: the seats as they stood (with `state`) and the
     board picture already on the message; no turn, no timer, nothing left to play."""
     embed = discord.Embed(
-        title=f"Photosynthesis \N{EM DASH} game #{game.id}",
-        description=texts.GAME_ABANDONED,
+        title=tr(_("Photosynthesis \N{EM DASH} game #{id}", id=game.id)),
+        description=tr(texts.GAME_ABANDONED),
         colour=GREY,
     )
     if state is not None:
         scores = engine.scores(state)
         lines = [
-            f"{SEAT_SWATCH[s.position]} {seat_label(s)} ({SEAT_COLOUR[s.position]}) \N{EM DASH} "
-            f"{state.seats[s.position].light} light, {texts.plural(scores[s.position], 'point')}"
+            f"{SEAT_SWATCH[s.position]} {isolate(seat_label(s))} ({tr(SEAT_COLOUR[s.position])})"
+            " \N{EM DASH} "
+            + tr(
+                _(
+                    "{light} light, {points}",
+                    light=state.seats[s.position].light,
+                    points=texts.plural(scores[s.position], "point"),
+                )
+            )
             for s in game.seats
         ]
-        embed.add_field(name="Seats", value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(name=tr(_("Seats")), value="\n".join(lines)[:1024], inline=False)
         embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=f"Game #{game.id}")
+    embed.set_footer(text=tr(_("Game #{id}", id=game.id)))
     return embed
 
 
@@ -341,28 +427,31 @@ def rules_embed(topic: str = "base") -> discord.Embed:
     (illustrated), its animals (every ability, its cost and effect) and Cynthia."""
     title, description = texts.RULES_TOPICS[topic]
     embed = discord.Embed(
-        title=f"Photosynthesis \N{EM DASH} {title}", description=description, colour=GREEN
+        title=tr(_("Photosynthesis \N{EM DASH} {title}", title=title)),
+        description=tr(description),
+        colour=GREEN,
     )
     if topic == "animals":
         for name in ml.ANIMALS:
-            card = animals.card(name, header=False)[:1024]
-            embed.add_field(name=name.capitalize(), value=card, inline=False)
-        embed.add_field(name="Baby Turtle tokens", value=animals.babies_text()[:1024], inline=False)
+            card = tr(animals.card(name, header=False))[:1024]
+            embed.add_field(name=tr(animals.animal_name(name)), value=card, inline=False)
+        babies = tr(animals.babies_text())[:1024]
+        embed.add_field(name=tr(_("Baby Turtle tokens")), value=babies, inline=False)
     if topic == "cynthia":
         for term, meaning in texts.CYNTHIA_TERMS:
-            embed.add_field(name=term, value=meaning, inline=False)
+            embed.add_field(name=tr(term), value=tr(meaning), inline=False)
     if topic in ("base", "moonlight"):
         embed.set_image(url=f"attachment://{BOARD_FILE}")
-    sample = "A sample position a few rounds in." if topic in ("base", "moonlight") else ""
-    embed.set_footer(text=f"{sample} {texts.RULES_MORE}".strip())
+    sample = tr(_("A sample position a few rounds in.")) if topic in ("base", "moonlight") else ""
+    embed.set_footer(text=f"{sample} {tr(texts.RULES_MORE)}".strip())
     return embed
 
 
 def help_embed() -> discord.Embed:
     """The list of commands."""
-    embed = discord.Embed(title="Photosynthesis \N{EM DASH} commands", colour=GREEN)
+    embed = discord.Embed(title=tr(_("Photosynthesis \N{EM DASH} commands")), colour=GREEN)
     for name, value in texts.HELP_COMMANDS:
-        embed.add_field(name=name, value=value, inline=False)
+        embed.add_field(name=tr(name), value=tr(value), inline=False)
         if name == "/ps undo":
-            embed.add_field(name="/ps hint", value=xt.HELP_HINT, inline=False)
+            embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
     return embed

@@ -200,7 +200,8 @@ def typed_input(names: Sequence[str] = ()) -> Iterator[None]:
     try:
         yield
     except engine.IllegalAction as exc:
-        raise UserError(story.named(str(exc), names) if names else str(exc)) from None
+        reason = exc.args[0] if exc.args else str(exc)  # a `translation.Text` from the engine
+        raise UserError(story.named(reason, names) if names else reason) from None
     except Exception as exc:  # the engine's defect on odd input, still the user's answer
         log.warning("the engine raised %s on typed input", type(exc).__name__)
         raise UserError(texts.UNPLAYABLE) from None
@@ -370,8 +371,10 @@ class GameService:
         host_id: int,
         host_name: str,
         options: dict[str, Any] | None = None,
+        language: str = "en",
     ) -> GameRow:
-        """Open a lobby in a channel, the host in the first seat."""
+        """Open a lobby in a channel, the host in the first seat; `language` is the game's
+        (its channel messages')."""
         async with self._channel_locks.hold(channel_id):
             if await self.storage.live_game(channel_id) is not None:
                 raise UserError(texts.CHANNEL_BUSY)
@@ -383,6 +386,7 @@ class GameService:
                     host_name=host_name,
                     options=normalize_options(options),
                     seed=self._seed_source(),
+                    language=language,
                 )
             except ChannelBusy:
                 raise UserError(texts.CHANNEL_BUSY) from None
@@ -518,7 +522,7 @@ class GameService:
             try:
                 engine_config(merged, ("human", "cynthia"))
             except ValueError as exc:
-                raise UserError(str(exc)) from None
+                raise UserError(exc.args[0] if exc.args else str(exc)) from None
             return await self._save_lobby(game, options=merged)
 
     async def start(self, game_id: int, version: int | None, user_id: int) -> TurnResult:
@@ -538,7 +542,7 @@ class GameService:
             try:
                 config = engine_config(game.options, [s.kind for s in seats])
             except ValueError as exc:
-                raise UserError(str(exc)) from None
+                raise UserError(exc.args[0] if exc.args else str(exc)) from None
             state = await asyncio.to_thread(engine.new_game, config, game.seed)
             state, applied = await asyncio.to_thread(run_automa, state, 1)
             stored = await self._commit_play(
@@ -945,6 +949,7 @@ class GameService:
             host_id=user_id,
             host_name=me.name,
             options=old.options,
+            language=old.language,
         )
         async with self.lock(game.id):
             game = await self._lobby(game.id, None)

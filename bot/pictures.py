@@ -45,16 +45,23 @@ def board_png(
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
+    lang: str | None = None,
 ) -> bytes:
-    """`render.board_png` (same arguments)."""
+    """`render.board_png` (same arguments; `lang` the language of the picture's words)."""
     return render.board_png(
-        state, highlight=highlight, preview_sun=preview_sun, viewer_seat=viewer_seat, names=names
+        state,
+        highlight=highlight,
+        preview_sun=preview_sun,
+        viewer_seat=viewer_seat,
+        names=names,
+        lang=lang,
     )
 
 
 def board_picture(state: Any, **kwargs: Any) -> tuple[bytes, str]:
     """The picture `board_png` draws with `kwargs` and its alt text (`render.alt`: the
-    position in words, at most 1,024 characters, what the picture shows and nothing more)."""
+    position in words, at most 1,024 characters, what the picture shows and nothing more),
+    both in the language `lang` (English when not given)."""
     return board_png(state, **kwargs), alt_text(state, **kwargs)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from . import texts
+from . import i18n, texts
 from .games import StaleComponent, UserError
 from .storage import GameRow, UnreadableGame
 
@@ -31,8 +31,9 @@ def clipped(text: str) -> str:
 async def ephemeral(
     interaction: discord.Interaction, content: str, *, view: discord.ui.View | None = None
 ) -> None:
-    """Send `content` privately, whether or not the interaction was answered already."""
-    kwargs: dict[str, Any] = {"content": content, "ephemeral": True}
+    """Send `content` privately (in the language of the moment), whether or not the
+    interaction was answered already."""
+    kwargs: dict[str, Any] = {"content": clipped(i18n.tr(content)), "ephemeral": True}
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():
@@ -58,13 +59,12 @@ def require_channel_permissions(interaction: discord.Interaction) -> None:
     interaction's channel (Discord sends the bot's permissions there with each interaction)."""
     granted = interaction.app_permissions
     missing = [name for attr, name in CHANNEL_PERMISSIONS.items() if not getattr(granted, attr)]
-    if missing:
+    if missing:  # Discord's own names of the permissions, as its settings show them
+        names = texts.and_list(missing)
         raise UserError(
-            texts.MISSING_PERMISSIONS.format(
-                names=texts.and_list(missing),
-                s="s" if len(missing) > 1 else "",
-                them="them" if len(missing) > 1 else "it",
-            )
+            texts.MISSING_PERMISSIONS.format(names=names)
+            if len(missing) == 1
+            else texts.MISSING_PERMISSIONS_MANY.format(names=names)
         )
 
 
@@ -78,7 +78,13 @@ async def answering(
     `UserError` becomes one ephemeral sentence, and so does a game that cannot be loaded
     (`UnreadableGame`, quarantined); `StaleComponent` also offers the component
     `fresh_view(game)` builds; any other exception is logged and answered with an apology.
+    The body and every answer speak the reader's language (`i18n.reader_language`).
     """
+    try:
+        i18n.use(await i18n.reader_language(interaction))
+    except Exception:  # the settings could not be read: answer in the interaction's locale
+        log.exception("could not read the language settings")
+        i18n.use(i18n.choose_language(None, getattr(interaction, "locale", None)))
     try:
         yield
     except StaleComponent as exc:
@@ -86,8 +92,8 @@ async def answering(
         await ephemeral(
             interaction, texts.STALE if view is not None else texts.STALE_NO_FRESH, view=view
         )
-    except UserError as exc:
-        await ephemeral(interaction, clipped(str(exc)))
+    except UserError as exc:  # its sentence is a `translation.Text`: in the reader's language
+        await ephemeral(interaction, exc.args[0] if exc.args else str(exc))
     except UnreadableGame as exc:  # quarantined and logged where it was found
         await ephemeral(interaction, texts.QUARANTINED.format(game_id=exc.game_id))
     except Exception:

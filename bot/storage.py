@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from .i18n import read_text, stored_text
 from .locks import KeyedLocks
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,8 @@ class GameRow:
     created_at: str
     updated_at: str
     seats: tuple[SeatRow, ...] = field(default=())
+    #: the language of the game's channel messages (`translation.LANGUAGES`)
+    language: str = "en"
 
     @property
     def is_live(self) -> bool:
@@ -232,6 +235,12 @@ class Storage(Protocol):
     async def preferences(self, user_id: int) -> dict[str, Any]: ...
 
     async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None: ...
+
+    async def languages(
+        self, user_id: int, guild_id: int | None
+    ) -> tuple[str | None, str | None]: ...
+
+    async def set_language(self, scope: str, id: int, language: str | None) -> None: ...
 
     # turn clocks (`bot.timers`)
 
@@ -435,9 +444,23 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 8: which process claimed a job (several processes share a PostgreSQL database: a job
     #    claimed by a process that died is handed out again, one still running keeps its own).
     Migration(("ALTER TABLE timer_jobs ADD COLUMN claimed_by {int}",)),
-    # 10 (it follows 9 once both are merged): the Expert's seats (`bot.experts`), kinds
-    #    'expert' (quick) and 'expert-strong'. SQLite cannot change a CHECK constraint in
-    #    place: the table is rebuilt; PostgreSQL replaces the constraint.
+    # 9: languages (issue 16): each game's (its channel messages), and the settings of
+    #    `/ps language`: a user's own language and a server's default.
+    Migration(
+        (
+            "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+            """CREATE TABLE language_settings (
+            scope TEXT NOT NULL CHECK (scope IN ('user', 'guild')),
+            id {int} NOT NULL,
+            language TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (scope, id)
+        )""",
+        )
+    ),
+    # 10: the Expert's seats (`bot.experts`), kinds 'expert' (quick) and 'expert-strong'.
+    #    SQLite cannot change a CHECK constraint in place: the table is rebuilt; PostgreSQL
+    #    replaces the constraint.
     Migration(
         (),
         sqlite_only=(
@@ -580,6 +603,7 @@ class SQLStorage:
         host_name: str,
         options: dict[str, Any],
         seed: int,
+        language: str = "en",
     ) -> GameRow:
         """Create a lobby with the host in the first seat. Raises `ChannelBusy`."""
         now = self._clock()
@@ -593,6 +617,10 @@ class SQLStorage:
                 )
                 assert row is not None
                 game_id = row["id"]
+                if language != "en":  # (the column's default: a schema before 9 has none)
+                    await conn.execute(
+                        "UPDATE games SET language = ? WHERE id = ?", (language, game_id)
+                    )
                 await conn.execute(
                     "INSERT INTO seats (game_id, position, kind, user_id, name)"
                     " VALUES (?, 0, 'human', ?, ?)",
@@ -733,7 +761,15 @@ class SQLStorage:
                     "INSERT INTO actions (game_id, ply, notation, seat, user_id, explanation,"
                     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
-                        (game_id, a.ply, a.notation, a.seat, a.user_id, a.explanation, now)
+                        (
+                            game_id,
+                            a.ply,
+                            a.notation,
+                            a.seat,
+                            a.user_id,
+                            stored_text(a.explanation),
+                            now,
+                        )
                         for a in actions
                     ],
                 )
@@ -784,7 +820,12 @@ class SQLStorage:
             )
         return [
             ActionRow(
-                r["ply"], r["notation"], r["seat"], r["user_id"], r["explanation"], r["created_at"]
+                r["ply"],
+                r["notation"],
+                r["seat"],
+                r["user_id"],
+                read_text(r["explanation"]),  # Cynthia's reason, translatable again
+                r["created_at"],
             )
             for r in rows
         ]
@@ -836,6 +877,34 @@ class SQLStorage:
                 " ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences,"
                 " updated_at = excluded.updated_at",
                 (user_id, json.dumps(preferences), self._clock()),
+            )
+
+    # --- languages (`/ps language`) ---
+
+    async def languages(self, user_id: int, guild_id: int | None) -> tuple[str | None, str | None]:
+        """A user's own language and the server's default (None where not set), in one query."""
+        async with self._reading() as conn:
+            rows = await conn.fetch(
+                "SELECT scope, language FROM language_settings"
+                " WHERE (scope = 'user' AND id = ?) OR (scope = 'guild' AND id = ?)",
+                (user_id, guild_id if guild_id is not None else -1),
+            )
+        found = {row["scope"]: row["language"] for row in rows}
+        return found.get("user"), found.get("guild")
+
+    async def set_language(self, scope: str, id: int, language: str | None) -> None:
+        """Set a user's (`scope` "user") or a server's ("guild") language; None clears it."""
+        async with self._transaction() as conn:
+            if language is None:
+                await conn.execute(
+                    "DELETE FROM language_settings WHERE scope = ? AND id = ?", (scope, id)
+                )
+                return
+            await conn.execute(
+                "INSERT INTO language_settings (scope, id, language, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (scope, id) DO UPDATE SET"
+                " language = excluded.language, updated_at = excluded.updated_at",
+                (scope, id, language, self._clock()),
             )
 
     # --- turn clocks (bot.timers) ---
@@ -997,6 +1066,7 @@ def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         seats=seats,
+        language=row["language"] if "language" in row.keys() else "en",  # noqa: SIM118 (a Row)
     )
 
 

@@ -18,9 +18,12 @@ from itertools import chain
 from typing import Any
 
 import engine
+from translation import Text, _, join, translate
 
+from . import i18n
 from .choices import spaces_of
 from .correspondence_texts import AUTOPILOT_SEAT
+from .i18n import isolate, notation
 from .storage import GameRow
 
 #: The acting user logged for the autopilot's actions (no Discord id is 0).
@@ -52,7 +55,7 @@ class Move:
     @property
     def told(self) -> str:
         """The action as the story tells it: its words, else its notation."""
-        return self.words or f"`{self.notation}`"
+        return self.words or notation(f"`{self.notation}`")
 
 
 @dataclass
@@ -169,11 +172,60 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
 
 def named(event: str, names: Sequence[str]) -> str:
     """An engine event with the players' names for the seat numbers ("Cynthia (seat 2)"
-    becomes that seat's name alone, not "Cynthia (Cynthia)")."""
+    becomes that seat's name alone, not "Cynthia (Cynthia)"). An event the engine made
+    translatable (a `translation.Text`) is said in the language of the moment (`bot.i18n`),
+    its seats named the same way."""
+    if isinstance(event, Text):
+        return _named_text(event, names)
     event = CYNTHIA_SEAT.sub(lambda m: f"seat {m[1]}", event)
     return SEAT_NUMBER.sub(
-        lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], event
+        lambda m: isolate(names[int(m[1]) - 1]) if int(m[1]) <= len(names) else m[0], event
     )
+
+
+#: A seat number's parameter in an engine text's template: `seat {seat}`, `Seat {n}`.
+_SEAT_PARAM = re.compile(r"[Ss]eat \{(\w+)\}")
+_MARK = re.compile("\x01([1-4])\x02")
+
+
+class _SeatMark(int):
+    """A seat number that reads as a mark in a sentence (not a string: never isolated)."""
+
+    def __format__(self, spec: str) -> str:
+        return f"\x01{int(self)}\x02"
+
+
+def _marked(text: Any) -> Any:
+    """`text` with each seat number of its templates (and its parameters') as a mark."""
+    if not isinstance(text, Text):
+        return text
+    seats = set(_SEAT_PARAM.findall(text.template))
+    params = {
+        k: _SeatMark(v) if k in seats and isinstance(v, int) else _marked(v)
+        for k, v in text.params.items()
+    }
+    return Text(text.template, params, plural=text.plural, n=text.n, context=text.context)
+
+
+def _named_text(event: Text, names: Sequence[str]) -> str:
+    lang = i18n.current()
+    said = translate(_marked(event), lang)
+    # the language's words before a seat number, as the engine's catalog says them
+    words = {"seat", "Seat"} | {
+        translate(Text(template, {key: _SeatMark(1)}), lang).split("\x01")[0].strip()
+        for template, key in (("seat {seat}", "seat"), ("Seat {n}", "n"), ("seat {n}", "n"))
+    }
+    either = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w)
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m["seat"])
+        return isolate(names[seat - 1]) if seat <= len(names) else m[0]
+
+    mark = "\x01(?P<seat>[1-4])\x02"
+    said = re.sub(rf"Cynthia \((?:{either})\s*{mark}\)", name, said)
+    said = re.sub(rf"(?:{either})\s*{mark}", name, said)
+    said = re.sub(mark, name, said)
+    return _MARK.sub(lambda m: m[1], said)
 
 
 def player_name(game: GameRow, seat: int) -> str:
@@ -197,7 +249,7 @@ def _run_line(game: GameRow, run: Sequence[Move]) -> str:
     """One seat's actions in a row: ``🟠 Ann: bought a seed, planted C3 from B2`` (`end` left
     out)."""
     shown = [m.told for m in run if m.notation != "end"]
-    return f"{_who(game, run[0])}: " + (", ".join(shown) or "passed")
+    return join([_who(game, run[0]), ": ", join(shown, ", ") if shown else _("passed")], "")
 
 
 def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
@@ -225,8 +277,8 @@ def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
             if run and (reasoned or _who(game, run[0]) != _who(game, move)):
                 told, run = flush(run, told), []
             if reasoned:
-                reason = (move.explanation or "").replace("\n", " ")  # in full: never cut
-                lines.append(f"{_who(game, move)}: {move.told} \N{EM DASH} {reason}")
+                reason = move.explanation or ""  # in full: never cut (one line: see embeds)
+                lines.append(join([_who(game, move), ": ", move.told, " \N{EM DASH} ", reason], ""))
                 told = True
             else:
                 run.append(move)
@@ -245,7 +297,7 @@ def changed_spaces(turns: Sequence[Turn]) -> list[str]:
 def story_title(game: GameRow, state: Any) -> str:
     """The heading of the story on the game message."""
     if state.is_over:
-        return "The last turns"
+        return _("The last turns")
     if state.current_seat is None:
-        return "Last moves"
-    return f"Since {game.seats[state.current_seat].name}'s last turn"
+        return _("Last moves")
+    return _("Since {player}'s last turn", player=game.seats[state.current_seat].name)

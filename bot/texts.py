@@ -1,142 +1,186 @@
 """Every sentence the bot shows a user, in one place.
 
-Refusals are one short sentence each: they are shown ephemerally and change nothing.
+Refusals are one short sentence each: they are shown ephemerally and change nothing. Each is a
+`translation.Text` (English, the source, remembering its template), translated where the
+message is built (`bot.i18n.tr`) into the reader's or the game's language; the catalogs of
+domain `bot` hold the translations.
 """
 
 from __future__ import annotations
 
+from translation import Text, _, _n
 
-def plural(n: int, noun: str) -> str:
-    """`1 point`, `2 points`, `0 points` (English nouns that take a plain `s`)."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+#: `plural(n, "point")` and its kin: the nouns the bot counts.
+_COUNTED = {
+    "point": lambda n: _n("{n} point", "{n} points", n),
+    "piece": lambda n: _n("{n} piece", "{n} pieces", n),
+    "move": lambda n: _n("{n} move", "{n} moves", n),
+    "game": lambda n: _n("{n} game", "{n} games", n),
+    "turn": lambda n: _n("{n} turn", "{n} turns", n),
+}
+
+
+def plural(n: int, noun: str) -> Text:
+    """`1 point`, `2 points`, `0 points` (a text of the catalogs: `point`, `piece`, `move`,
+    `game`, `turn`)."""
+    return _COUNTED[noun](n)
 
 
 def and_list(words: list[str]) -> str:
-    """`A`, `A and B`, `A, B and C`."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+    """`A`, `A and B`, `A, B and C` (the `and` of the language of the moment)."""
+    if len(words) == 1:
+        return words[0]
+    return _("{items} and {last}", items=", ".join(words[:-1]), last=words[-1])
 
 
 # --- refusals (ephemeral) ---
 
-MISSING_PERMISSIONS = (
-    "I cannot run a game in this channel: I lack the {names} permission{s} here, so ask a "
-    "server admin to grant {them} to me."
+MISSING_PERMISSIONS = _(
+    "I cannot run a game in this channel: I lack the {names} permission here, so ask a "
+    "server admin to grant it to me."
+)
+MISSING_PERMISSIONS_MANY = _(
+    "I cannot run a game in this channel: I lack the {names} permissions here, so ask a "
+    "server admin to grant them to me."
 )
 
-CHANNEL_BUSY = "This channel already has a game: finish it or use `/ps abandon` first."
-UNPLAYABLE = "That cannot be played in this game."
-NO_GAME_HERE = "There is no game in this channel: start one with `/ps new`."
-GAME_GONE = "This game no longer exists."
-ALREADY_JOINED = "You have already joined this game."
-NOT_IN_LOBBY = "You are not in this game."
-GAME_FULL = "This game is full (4 seats)."
-HOST_ONLY_START = "Only the host, {host}, can start the game."
-HOST_ONLY_OPTIONS = "Only the host, {host}, can change the options."
-HOST_ONLY_CYNTHIA = "Only the host, {host}, can add or remove Cynthia."
-TOO_FEW_SEATS = "A game needs at least 2 seats: ask someone to join or add Cynthia."
-NO_PERSON = "A game needs at least one player: join it first."
-TOO_MANY_CYNTHIAS = "A game can have at most 2 Cynthias."
-NO_CYNTHIA = "There is no Cynthia to remove."
-STALE = "This button is out of date; here is a fresh one."
-OTHER_CHANNEL = "That game is played in another channel: use its own message there."
-UNKNOWN_COMPONENT = (
+CHANNEL_BUSY = _("This channel already has a game: finish it or use `/ps abandon` first.")
+UNPLAYABLE = _("That cannot be played in this game.")
+NO_GAME_HERE = _("There is no game in this channel: start one with `/ps new`.")
+GAME_GONE = _("This game no longer exists.")
+ALREADY_JOINED = _("You have already joined this game.")
+NOT_IN_LOBBY = _("You are not in this game.")
+GAME_FULL = _("This game is full (4 seats).")
+HOST_ONLY_START = _("Only the host, {host}, can start the game.")
+HOST_ONLY_OPTIONS = _("Only the host, {host}, can change the options.")
+HOST_ONLY_CYNTHIA = _("Only the host, {host}, can add or remove Cynthia.")
+TOO_FEW_SEATS = _("A game needs at least 2 seats: ask someone to join or add Cynthia.")
+NO_PERSON = _("A game needs at least one player: join it first.")
+TOO_MANY_CYNTHIAS = _("A game can have at most 2 Cynthias.")
+NO_CYNTHIA = _("There is no Cynthia to remove.")
+STALE = _("This button is out of date; here is a fresh one.")
+OTHER_CHANNEL = _("That game is played in another channel: use its own message there.")
+UNKNOWN_COMPONENT = _(
     "I do not know this button or menu: use those on a current game or lobby message."
 )
-STALE_NO_FRESH = "This button is out of date."
-ALREADY_STARTED = "This game has already started."
-NOT_STARTED = "This game has not started yet: join the lobby and wait for the host to start it."
-GAME_OVER = "This game is over."
-QUARANTINED = (
+STALE_NO_FRESH = _("This button is out of date.")
+ALREADY_STARTED = _("This game has already started.")
+NOT_STARTED = _("This game has not started yet: join the lobby and wait for the host to start it.")
+GAME_OVER = _("This game is over.")
+QUARANTINED = _(
     "Game #{game_id} here cannot be loaded because its stored record is damaged, so the bot has"
     " set it aside; a server admin finds the details in the bot's log."
 )
-GAME_ABANDONED = "This game was abandoned."
-GAME_EXPIRED = "This lobby expired."
-NOT_A_PLAYER = "You are not playing in this game."
-NOT_YOUR_TURN = "It is not your turn: it is {player}'s turn."
-TURN_OVER_AFTER = "Your turn ends after {actions}; nothing was played."
-ALREADY_APPLIED = (
+GAME_ABANDONED = _("This game was abandoned.")
+GAME_EXPIRED = _("This lobby expired.")
+NOT_A_PLAYER = _("You are not playing in this game.")
+NOT_YOUR_TURN = _("It is not your turn: it is {player}'s turn.")
+TURN_OVER_AFTER = _("Your turn ends after {actions}; nothing was played.")
+ALREADY_APPLIED = _(
     "`{action}` was already applied by the same command of yours sent at the same moment, "
     "so this copy was not played again."
 )
-TURN_CHANGED = "Your turn changed while this was on its way; nothing was played."
-NO_PHOTOSYNTHESIS_LEFT = "No photosynthesis is left in this game."
-TIE_BROKEN = "Tie on points: the tie-break (pieces on the board) gives the win to {names}."
-TIE_SHARED = "Tie on points and on the tie-break (pieces on the board): {names} share the win."
-NOTHING_TO_UNDO = "There is nothing to undo: only your own actions of this turn can be taken back."
-ABANDON_FORBIDDEN = "Only the host or someone with Manage Channels can abandon this game."
-GUILD_ONLY = "Photosynthesis games are played in server channels."
-ILLEGAL = "{reason}"
-REPLAY_BAD = "This file is not a game record I can replay: {reason}."
-RECORD_HIDDEN = (
+TURN_CHANGED = _("Your turn changed while this was on its way; nothing was played.")
+NO_PHOTOSYNTHESIS_LEFT = _("No photosynthesis is left in this game.")
+TIE_BROKEN = _("Tie on points: the tie-break (pieces on the board) gives the win to {names}.")
+TIE_SHARED = _("Tie on points and on the tie-break (pieces on the board): {names} share the win.")
+NOTHING_TO_UNDO = _(
+    "There is nothing to undo: only your own actions of this turn can be taken back."
+)
+ABANDON_FORBIDDEN = _("Only the host or someone with Manage Channels can abandon this game.")
+GUILD_ONLY = _("Photosynthesis games are played in server channels.")
+ILLEGAL = _("{reason}")
+REPLAY_BAD = _("This file is not a game record I can replay: {reason}.")
+RECORD_HIDDEN = _(
     "The game record comes with the log when the game is over: its seed would reveal what the "
     "game keeps hidden ({hidden})."
 )
-INTERNAL_ERROR = "Something went wrong on my side; nothing was changed. Please try again."
+INTERNAL_ERROR = _("Something went wrong on my side; nothing was changed. Please try again.")
+
+# --- languages (`/ps language`) ---
+
+LANGUAGE_SET = _("From now on I answer you in English.")
+LANGUAGE_AUTOMATIC = _(
+    "I answer you in your Discord language again (else the server's, else English)."
+)
+SERVER_LANGUAGE_SET = _(
+    "This server's language is now English: for new games and for private answers to "
+    "those who chose none."
+)
+SERVER_LANGUAGE_AUTOMATIC = _("This server no longer has a language of its own.")
+SERVER_LANGUAGE_FORBIDDEN = _("Only someone with Manage Server can set the server's language.")
+LANGUAGE_SHOWN = _("Your language: {mine}. This server's: {server}.")
+LANGUAGE_NONE = _("automatic")
+#: The language's own name, in that language (the catalog of each language says it).
+LANGUAGE_NAME = _("English")
 
 # --- confirmations ---
 
 LOBBY_CREATED_LOG = "lobby created"
-ABANDONED = "{user} abandoned the game."
-ABANDON_CONFIRM = (
+ABANDONED = _("{user} abandoned the game.")
+ABANDON_CONFIRM = _(
     "Abandon game #{game} for everyone? It ends now, without scores, and cannot be resumed."
 )
-ABANDON_KEPT = "The game goes on."
-REMATCH_NOT_OVER = "A rematch is offered once the game is over."
-REMATCH_PLAYERS_ONLY = "Only the players of this game can ask for a rematch."
-REMATCH_OPEN = (
+ABANDON_KEPT = _("The game goes on.")
+REMATCH_NOT_OVER = _("A rematch is offered once the game is over.")
+REMATCH_PLAYERS_ONLY = _("Only the players of this game can ask for a rematch.")
+REMATCH_OPEN = _(
     "A new lobby with the same seats and options is open in <#{channel}>: "
     "press Start when everyone is ready (anyone can Leave)."
 )
-PLAYED = "You played `{notation}`."
-UNDONE = "You took back `{notation}`."
-PANEL_DONE = "Your turn is over."
-PANEL_MENU = "Your turn: you have {have}. Choose an action, or end your turn."
-PANEL_CHOOSE = "{prompt} (you have {have}): choose."
-PANEL_STEP = "{prompt} (you have {have})."
-BOARD_TEXT = (
+PLAYED = _("You played `{notation}`.")
+UNDONE = _("You took back `{notation}`.")
+PANEL_DONE = _("Your turn is over.")
+PANEL_MENU = _("Your turn: you have {have}. Choose an action, or end your turn.")
+PANEL_CHOOSE = _("{prompt} (you have {have}): choose.")
+PANEL_STEP = _("{prompt} (you have {have}).")
+BOARD_TEXT = _(
     "**Game #{game} as text.** {words}\n"
     "```\n{grid}\n```"
     "Letters are the seats ({marks}), the digit the size (0 seed, 1 small, 2 medium, "
     "3 large); `.3` is an empty 3-leaf space; `*` a space in shadow now."
 )
-ANIMATION_ALT = "An animation of the replayed game: the board after each round."
-NEW_IN_THREAD = "Open a new game in the channel itself: each game gets a thread of its own."
+ANIMATION_ALT = _("An animation of the replayed game: the board after each round.")
+NEW_IN_THREAD = _("Open a new game in the channel itself: each game gets a thread of its own.")
 #: The name of the thread a game is played in.
-THREAD_NAME = "Photosynthesis #{id}: {names}"
-GAME_OVER_WINNERS = "The game is over. Congratulations, {winners}!"
+THREAD_NAME = _("Photosynthesis #{id}: {names}")
+YOUR_TURN_MENTION = _("{user}, it is your turn.")
+CHOOSE_ONE = _("Choose one option.")
+#: The names of `/ps rules` topics (Discord shows them translated).
+TOPIC_NAMES = (_("base"), _("moonlight"), _("animals"), _("cynthia"))
+GAME_OVER_WINNERS = _("The game is over. Congratulations, {winners}!")
 
 #: The panel's prompt when the only decision is one verb (the expansion's setup).
 SINGLE_DECISION = {
-    "animal": "Setup: choose your animal.",
-    "settle": "Setup: choose a 3-leaf space for your animal.",
-    "elder": "Setup: choose a space for the Great Elder Tree.",
-    "moonstone": "Setup: choose a space for a moonstone.",
+    "animal": _("Setup: choose your animal."),
+    "settle": _("Setup: choose a 3-leaf space for your animal."),
+    "elder": _("Setup: choose a space for the Great Elder Tree."),
+    "moonstone": _("Setup: choose a space for a moonstone."),
 }
-SINGLE_DECISION_OTHER = "Choose: {verb}."
+SINGLE_DECISION_OTHER = _("Choose: {verb}.")
 #: The game message during setup, by the engine's kind of setup decision.
 SETUP_LINES = {
-    "animal": "Setup: each person keeps one of the two animals dealt to them, privately.",
-    "settle": "Setup: the animals are placed on 3-leaf spaces.",
-    "elder": "Setup: the Great Elder Tree is placed.",
-    "moonstone": "Setup: the moonstones are placed.",
-    "tree": "Setup: each seat places two small trees on empty outer spaces.",
+    "animal": _("Setup: each person keeps one of the two animals dealt to them, privately."),
+    "settle": _("Setup: the animals are placed on 3-leaf spaces."),
+    "elder": _("Setup: the Great Elder Tree is placed."),
+    "moonstone": _("Setup: the moonstones are placed."),
+    "tree": _("Setup: each seat places two small trees on empty outer spaces."),
 }
 
 # --- options shown in the lobby ---
 
 OPTION_LABELS: dict[str, str] = {
-    "four_revolutions": "4 revolutions (advanced)",
-    "shadow_rule": "Shadow rule (advanced)",
-    "random_seats": "Random seat order",
-    "moon_animals": "Under the Moonlight: animals",
-    "elder_tree": "Under the Moonlight: Great Elder Tree",
-    "moonstones": "Under the Moonlight: moonstones",
-    "easier_no_final_collect": "Cynthia easier: no final collect",
-    "easier_grow_plus_one": "Cynthia easier: growing costs +1",
-    "easier_two_small_start": "Cynthia easier: starts with two small trees",
-    "harder_grow_minus_one": "Cynthia harder: growing costs -1",
-    "harder_score_trees": "Cynthia harder: scores her trees",
+    "four_revolutions": _("4 revolutions (advanced)"),
+    "shadow_rule": _("Shadow rule (advanced)"),
+    "random_seats": _("Random seat order"),
+    "moon_animals": _("Under the Moonlight: animals"),
+    "elder_tree": _("Under the Moonlight: Great Elder Tree"),
+    "moonstones": _("Under the Moonlight: moonstones"),
+    "easier_no_final_collect": _("Cynthia easier: no final collect"),
+    "easier_grow_plus_one": _("Cynthia easier: growing costs +1"),
+    "easier_two_small_start": _("Cynthia easier: starts with two small trees"),
+    "harder_grow_minus_one": _("Cynthia harder: growing costs -1"),
+    "harder_score_trees": _("Cynthia harder: scores her trees"),
 }
 
 NO_TOKEN = """\
@@ -161,7 +205,7 @@ To run the bot:
 To see the board drawing without Discord, run `make demo`.
 """
 
-RULES_SUMMARY = (
+RULES_SUMMARY = _(
     "Grow a forest on a hexagonal board while the sun turns around it.\n\n"
     "**Setup.** Each player places two small trees on the outer ring.\n"
     "**Rounds.** The sun moves one corner each round; 3 revolutions make 18 rounds. "
@@ -177,7 +221,7 @@ RULES_SUMMARY = (
     "Cynthia is the solo automa: she plays her own deck of action cards automatically."
 )
 
-RULES_MOONLIGHT = (
+RULES_MOONLIGHT = _(
     "The **Under the Moonlight** expansion: three modes, each on its own or combined "
     "(lobby options).\n\n"
     "**The Moon and Forest Animals.** Each person is dealt two animals, privately, and keeps one "
@@ -201,7 +245,7 @@ RULES_MOONLIGHT = (
     "the level or target, and the lunar cost of each choice), or type `move C3`, "
     "`use hunt 2`, `use scratch C5`, `use baby seed E5` with `/ps play`."
 )
-RULES_CYNTHIA = (
+RULES_CYNTHIA = _(
     "**Cynthia** is the automa: she fills an empty seat and plays at once, by her own deck of "
     "14 action cards (each with an early and a late half).\n\n"
     "**Her pieces.** 3 seeds, 3 small, 3 medium, 2 large trees, all available; she never buys. "
@@ -219,62 +263,67 @@ RULES_CYNTHIA = (
 #: The words of Cynthia's reasons (on the game message and in the log), defined in
 #: `/ps rules cynthia`; a test checks that every term her reasons use is here.
 CYNTHIA_TERMS = (
-    ("Card 7 early / late", "the action card she drew and the half she reads: early in "
+    (_("Card 7 early / late"), _("the action card she drew and the half she reads: early in "
      "revolutions 1-2, late from revolution 3 (4 in a 4-revolution game). **Deck reshuffled**: "
-     "her deck ran out, or the late half began, and was shuffled."),
-    ("FLP", "Future Light Points: the light she would collect at the next sun position if the "
+     "her deck ran out, or the late half began, and was shuffled.")),
+    (_("FLP"), _("Future Light Points: the light she would collect at the next sun position if the "
      "move were made (no 20 cap). `FLP 9 >= 2+3`: she collects a large tree only when her FLP "
-     "without it is at least the revolution plus the card's collect number."),
-    ("Plant (4 < 2+2)", "she plants only while the spaces her pieces occupy are fewer than the "
-     "revolution (late half: 3) plus the card's plant number."),
-    ("ring 3, rings 2-3-1-4", "rings are named by their soil: 4 the centre, 3, 2, 1 the outer "
+     "without it is at least the revolution plus the card's collect number.")),
+    (_("Plant (4 < 2+2)"), _("she plants only while the spaces her pieces occupy are fewer than the "
+     "revolution (late half: 3) plus the card's plant number.")),
+    (_("ring 3, rings 2-3-1-4"), _("rings are named by their soil: 4 the centre, 3, 2, 1 the outer "
      "ring. The card lists the rings to plant on in order; she takes the first with a free "
-     "space in reach of one of her trees."),
-    ("closest to centre, highest own FLP, lowest opponents' FLP, most empty neighbours, "
-     "smallest, outermost ring", "tie-breakers, tried in this order until one space is left."),
-    ("Directional Selection (ccw 2 among B2 C1 F1)", "the last tie-breaker: on the ring of "
+     "space in reach of one of her trees.")),
+    (_("closest to centre, highest own FLP, lowest opponents' FLP, most empty neighbours, "
+     "smallest, outermost ring"), _("tie-breakers, tried in this order until one space is left.")),
+    (_("Directional Selection (ccw 2 among B2 C1 F1)"), _("the last tie-breaker: on the ring of "
      "the spaces still tied, start at the ring's reference space (on the line from A4 to D4) "
      "and walk clockwise (cw) or counter-clockwise (ccw), counting the tied spaces (the start "
-     "included), until the card's number is reached."),
-    ("the only valid choice", "one space met the card's conditions: no tie-breaker needed."),
-    ("setup", "at the start she places her trees (and with the expansion her Great Elder Tree "
+     "included), until the card's number is reached.")),
+    (_("the only valid choice"), _("one space met the card's conditions: no tie-breaker needed.")),
+    (_("setup"), _("at the start she places her trees (and with the expansion her Great Elder Tree "
      "and moonstones) on a border space (moonstones: an empty 2-leaf space) not next to a "
-     "tree, by her card's setup arrow and number (Directional Selection)."),
+     "tree, by her card's setup arrow and number (Directional Selection).")),
 )  # fmt: skip
-RULES_ANIMALS = (
+RULES_ANIMALS = _(
     "Each animal's abilities, what each costs in lunar points and what it does. Each ability "
     "may be used once per turn, and abilities can be combined. A seed placed or moved by an "
     "ability cannot grow in the same turn. Every animal takes one step per turn (`move C3`)."
 )
 #: `/ps rules topic:...`: (title, text).
 RULES_TOPICS = {
-    "base": ("the rules in short", RULES_SUMMARY),
-    "moonlight": ("Under the Moonlight", RULES_MOONLIGHT),
-    "animals": ("the forest animals", RULES_ANIMALS),
-    "cynthia": ("Cynthia, the automa", RULES_CYNTHIA + "\n\n**Her reasons, word by word.**"),
+    "base": (_("the rules in short"), RULES_SUMMARY),
+    "moonlight": (_("Under the Moonlight"), RULES_MOONLIGHT),
+    "animals": (_("the forest animals"), RULES_ANIMALS),
+    "cynthia": (
+        _("Cynthia, the automa"),
+        _("{rules}\n\n**Her reasons, word by word.**", rules=RULES_CYNTHIA),
+    ),
 }
-RULES_MORE = "More: /ps rules topic: base, moonlight, animals or cynthia."
+RULES_MORE = _("More: /ps rules topic: base, moonlight, animals or cynthia.")
 
 HELP_COMMANDS = (
-    ("/ps new", "open a lobby in this channel (options: revolutions, shadow rule, "
-     "Under the Moonlight modes, Cynthia difficulty, random seats)"),
-    ("Lobby buttons", "Join, Leave, Add bot (Cynthia, or the Expert quick or strong), Remove "
-     "bot; the host sets options and starts"),
-    ("/ps status", "the game in this channel"),
-    ("/ps board", "the game in this channel as text: the position in words and the board as a "
-     "grid, privately (every picture also carries that description as its alt text)"),
-    ("Take my turn", "the button on the game message: your legal choices, privately"),
-    ("/ps play <action>", "type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`; "
-     "with Under the Moonlight also `move C3`, `use hunt 2`, `use baby seed E5`"),
-    ("/ps undo", "take back your last action of this turn (also on the panel)"),
-    ("/ps log", "the moves so far, with Cynthia's reasons, and the game record to replay"),
-    ("/ps replay <file>", "the final position and an animation of a record from `/ps log`"),
-    ("Next-sun preview, Game log", "buttons on the game message: the shadows and light of the "
-     "next sun, and the moves with the photosynthesis events, privately"),
-    ("/ps abandon", "end the game in this channel (host or Manage Channels)"),
-    ("/ps settings", "the turn timer, what happens when it runs out or a player leaves (host)"),
-    ("/ps notify, /ps vacation", "a DM when it is your turn; pause your timers while away"),
-    ("/ps leave, /ps games", "leave the game here; your games in progress in this server"),
-    ("/ps rules [topic]", "a short illustrated summary of the rules; topics: base, moonlight "
-     "(Under the Moonlight), animals (every ability and its cost), cynthia"),
+    ("/ps new", _("open a lobby in this channel (options: revolutions, shadow rule, "
+     "Under the Moonlight modes, Cynthia difficulty, random seats)")),
+    (_("Lobby buttons"), _("Join, Leave, Add bot (Cynthia, or the Expert quick or strong), Remove "
+     "bot; the host sets options and starts")),
+    ("/ps status", _("the game in this channel")),
+    ("/ps board", _("the game in this channel as text: the position in words and the board as a "
+     "grid, privately (every picture also carries that description as its alt text)")),
+    (_("Take my turn"), _("the button on the game message: your legal choices, privately")),
+    ("/ps play <action>", _("type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`; "
+     "with Under the Moonlight also `move C3`, `use hunt 2`, `use baby seed E5`")),
+    ("/ps undo", _("take back your last action of this turn (also on the panel)")),
+    ("/ps log", _("the moves so far, with Cynthia's reasons, and the game record to replay")),
+    ("/ps replay <file>", _("the final position and an animation of a record from `/ps log`")),
+    (_("Next-sun preview, Game log"), _("buttons on the game message: the shadows and light of the "
+     "next sun, and the moves with the photosynthesis events, privately")),
+    ("/ps abandon", _("end the game in this channel (host or Manage Channels)")),
+    ("/ps settings", _("the turn timer, what happens when it runs out or a player leaves (host)")),
+    ("/ps notify, /ps vacation", _("a DM when it is your turn; pause your timers while away")),
+    ("/ps leave, /ps games", _("leave the game here; your games in progress in this server")),
+    ("/ps language", _("your language for private answers (English, Dutch, French, Hebrew, or "
+     "automatic: your Discord language); `server:` the server's default (Manage Server)")),
+    ("/ps rules [topic]", _("a short illustrated summary of the rules; topics: base, moonlight "
+     "(Under the Moonlight), animals (every ability and its cost), cynthia")),
 )  # fmt: skip

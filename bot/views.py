@@ -27,21 +27,24 @@ from typing import Any
 
 import discord
 
-from . import choices, texts
+from translation import _
+
+from . import choices, i18n, texts
 from . import expert_texts as xt
 from .experts import BOT_KINDS
 from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
+from .i18n import tr
 from .replies import ephemeral
 from .storage import GameRow
 
 LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "join": ("Join", discord.ButtonStyle.primary),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "join": (_("Join"), discord.ButtonStyle.primary),
+    "leave": (_("Leave"), discord.ButtonStyle.secondary),
     "rembot": (xt.REMOVE_BOT, discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.success),
+    "start": (_("Start"), discord.ButtonStyle.success),
     # Only on lobby messages drawn before "Add bot": they keep working.
-    "addcyn": ("Add Cynthia", discord.ButtonStyle.secondary),
-    "remcyn": ("Remove Cynthia", discord.ButtonStyle.secondary),
+    "addcyn": (_("Add Cynthia"), discord.ButtonStyle.secondary),
+    "remcyn": (_("Remove Cynthia"), discord.ButtonStyle.secondary),
 }
 #: The buttons a lobby shows now, in order.
 LOBBY_BUTTONS = ("join", "leave", "rembot", "start")
@@ -74,6 +77,7 @@ async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str
     games = interaction.client.games  # type: ignore[union-attr]
     game = await games.get_game(game_id)
     if game is not None and not await games.belongs_here(game, interaction.channel_id):  # forged
+        i18n.use(await i18n.reader_language(interaction))
         await ephemeral(interaction, texts.OTHER_CHANNEL)
         return
     cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]
@@ -90,7 +94,7 @@ class LobbyButton(
         label, style = LOBBY_ACTIONS[action]
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"ps:lobby:{action}:{game_id}:{version}"
+                label=tr(label), style=style, custom_id=f"ps:lobby:{action}:{game_id}:{version}"
             )
         )
         self.action, self.game_id, self.version = action, game_id, version
@@ -121,11 +125,11 @@ class OptionsSelect(
         }
         select = discord.ui.Select(
             custom_id=f"ps:opts:{game_id}:{version}",
-            placeholder="Options (host)",
+            placeholder=tr(_("Options (host)")),
             min_values=0,
             max_values=len(OPTION_KEYS),
             options=[
-                discord.SelectOption(label=option_label(k), value=k, default=on[k])
+                discord.SelectOption(label=tr(option_label(k)), value=k, default=on[k])
                 for k in OPTION_KEYS
             ],
         )
@@ -152,12 +156,14 @@ class BotSelect(
     def __init__(self, game_id: int, version: int) -> None:
         select = discord.ui.Select(
             custom_id=f"ps:addbot:{game_id}:{version}",
-            placeholder=xt.ADD_BOT,
+            placeholder=tr(xt.ADD_BOT),
             min_values=1,
             max_values=1,
             options=[
                 discord.SelectOption(
-                    label=xt.BOT_LABELS[kind], value=kind, description=xt.BOT_DESCRIPTIONS[kind]
+                    label=tr(xt.BOT_LABELS[kind]),
+                    value=kind,
+                    description=tr(xt.BOT_DESCRIPTIONS[kind]),
                 )
                 for kind in BOT_KINDS
             ],
@@ -195,7 +201,7 @@ class TurnButton(
     def __init__(self, game_id: int, version: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Take my turn",
+                label=tr(_("Take my turn")),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"ps:turn:{game_id}:{version}",
             )
@@ -223,12 +229,14 @@ class PanelButton(
         game_id: int,
         version: int,
         key: str,
-        label: str | None = None,
+        label: str | None = None,  # a `translation.Text`: said in the language of the moment
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or key, style=style, custom_id=f"ps:panel:{game_id}:{version}:{key}"
+                label=tr(label or key),
+                style=style,
+                custom_id=f"ps:panel:{game_id}:{version}:{key}",
             )
         )
         self.game_id, self.version, self.key = game_id, version, key
@@ -258,17 +266,17 @@ class PanelSelect(
         version: int,
         kind: str,
         choices: Sequence[tuple[str, str]] = (),
-        placeholder: str = "Choose",
+        placeholder: str = _("Choose"),
         *,
         part: int = 0,
     ) -> None:
         options = [
-            discord.SelectOption(label=_fit(label, OPTION_LABEL_LIMIT), value=value)
+            discord.SelectOption(label=_fit(tr(label), OPTION_LABEL_LIMIT), value=value)
             for label, value in choices
         ]
         select = discord.ui.Select(
             custom_id=f"ps:pick:{game_id}:{version}:{kind}:{part}",
-            placeholder=placeholder,
+            placeholder=_fit(tr(placeholder), 150),
             options=options or [discord.SelectOption(label="-", value="-")],
         )
         super().__init__(select)
@@ -295,12 +303,12 @@ class GameMessageButton(
 ):
     """ "Next-sun preview" and "Game log" on the game message: private answers for anyone."""
 
-    LABELS = {"sun": "Next-sun preview", "log": "Game log"}
+    LABELS = {"sun": _("Next-sun preview"), "log": _("Game log")}
 
     def __init__(self, what: str, game_id: int, version: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[what],
+                label=tr(self.LABELS[what]),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"ps:{what}:{game_id}:{version}",
             )
@@ -326,16 +334,16 @@ class EndingButton(
     the two answers to `/ps abandon`'s question ("Abandon the game", "Keep playing")."""
 
     LOOKS = {
-        "rematch": ("Rematch", discord.ButtonStyle.success),
-        "abandon": ("Abandon the game", discord.ButtonStyle.danger),
-        "keep": ("Keep playing", discord.ButtonStyle.secondary),
+        "rematch": (_("Rematch"), discord.ButtonStyle.success),
+        "abandon": (_("Abandon the game"), discord.ButtonStyle.danger),
+        "keep": (_("Keep playing"), discord.ButtonStyle.secondary),
     }
     METHODS = {"rematch": "on_rematch", "abandon": "on_abandon_confirmed", "keep": "on_keep"}
 
     def __init__(self, what: str, game_id: int) -> None:
         label, style = self.LOOKS[what]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"ps:{what}:{game_id}")
+            discord.ui.Button(label=tr(label), style=style, custom_id=f"ps:{what}:{game_id}")
         )
         self.what, self.game_id = what, game_id
 
@@ -442,13 +450,14 @@ def panel(
 
     if set(by_verb) == {"place"}:
         spaces = [(n.split()[1], n) for n in by_verb["place"]]
-        add_selects(spaces, "act", "Space for your small tree")
-        return "Setup: choose an empty outer space for a small tree.", view
+        add_selects(spaces, "act", _("Space for your small tree"))
+        return tr(_("Setup: choose an empty outer space for a small tree.")), view
     if len(by_verb) == 1 and "end" not in by_verb:  # one decision to make (expansion setup)
         ((verb, actions),) = by_verb.items()
-        add_selects([(labels.get(n, n), n) for n in actions], "act", f"{verb.title()}: choose")
-        prompt = texts.SINGLE_DECISION.get(verb, texts.SINGLE_DECISION_OTHER.format(verb=verb))
-        details = choices.decision_details(verb, actions)
+        placeholder = _("{verb}: choose", verb=choices.kind(verb).prompt)
+        add_selects([(labels.get(n, n), n) for n in actions], "act", placeholder)
+        prompt = tr(texts.SINGLE_DECISION.get(verb, texts.SINGLE_DECISION_OTHER.format(verb=verb)))
+        details = tr(choices.decision_details(verb, actions))
         return (f"{prompt}\n{details}" if details else prompt), view
 
     if menu is None or menu not in by_verb:
@@ -468,19 +477,20 @@ def panel(
             for t in sources
         ]
         add_selects(options, "src", kind.step_prompt)
-        content = texts.PANEL_STEP.format(prompt=kind.step_prompt, have=have)
+        content = tr(texts.PANEL_STEP.format(prompt=kind.step_prompt, have=have))
     else:
         if source is None and len(sources) == 1:
             source = sources[0]
         if source is not None:
             actions = [n for n in actions if n.split()[1] == source]
-        add_selects([(labels.get(n, n), n) for n in actions], "act", f"{kind.prompt}: choose")
+        placeholder = _("{verb}: choose", verb=kind.prompt)
+        add_selects([(labels.get(n, n), n) for n in actions], "act", placeholder)
         prompt = choices.choose_prompt(menu, source) or kind.prompt
-        content = texts.PANEL_CHOOSE.format(prompt=prompt, have=have)
-        details = choices.choose_details(menu, source)
+        content = tr(texts.PANEL_CHOOSE.format(prompt=prompt, have=have))
+        details = tr(choices.choose_details(menu, source))
         if details:
             content = f"{content}\n{details}"
-    back = PanelButton(game.id, game.version, "back", "Back")
+    back = PanelButton(game.id, game.version, "back", _("Back"))
     back.row = MAX_SELECTS
     view.add_item(back)
     return content, view
@@ -515,8 +525,8 @@ def _top_panel(
     game: GameRow,
     state: Any,
     by_verb: dict[str, list[str]],
-    labels: dict[str, str],
-    have: str,
+    labels: dict[str, Any],
+    have: Any,
     can_undo: bool,
 ) -> tuple[str, discord.ui.View]:
     """The panel's first screen: a select per kind of action, so that one choice plays it
@@ -541,10 +551,12 @@ def _top_panel(
     for verb in buttons:
         items.append(PanelButton(game.id, game.version, f"menu {verb}", choices.kind(verb).button))
     if can_undo:
-        items.append(PanelButton(game.id, game.version, "undo", "Undo"))
+        items.append(PanelButton(game.id, game.version, "undo", _("Undo")))
     if "end" in by_verb:
         items.append(
-            PanelButton(game.id, game.version, "play end", "End turn", discord.ButtonStyle.danger)
+            PanelButton(
+                game.id, game.version, "play end", _("End turn"), discord.ButtonStyle.danger
+            )
         )
     out = discord.ui.View(timeout=None)
     for item in items:
@@ -556,10 +568,12 @@ def _top_panel(
         item = PanelSelect(game.id, game.version, select_kind, options, placeholder, part=row)
         item.row = row
         out.add_item(item)
-    content = texts.PANEL_MENU.format(have=have + choices.animal_status(state))
+    status = choices.animal_status(state)
+    have_now = tr(have) + tr(status)
+    content = tr(texts.PANEL_MENU.format(have=have_now))
     missing = choices.why_missing(state, set(by_verb))
     if missing:
-        content += "\n" + "\n".join(missing)
+        content += "\n" + "\n".join(tr(line) for line in missing)
     return content, out
 
 

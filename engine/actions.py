@@ -11,26 +11,58 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from translation import _
+
 from .geometry import LABELS, parse_label
 from .pieces import SIZE_NAMES, SIZE_WORDS
 
 
 class IllegalAction(ValueError):
-    """An action that is not legal now, or text that is not an action. The message says why."""
+    """An action that is not legal now, or text that is not an action. The message says why:
+    ``text`` is that sentence as a ``translation.Text`` (``str(error)`` is its English)."""
+
+    @property
+    def text(self) -> str:
+        """The sentence, translatable (``translation.translate(error.text, lang)``)."""
+        return reason_of(self)
+
+
+def reason_of(error: Exception) -> str:
+    """The sentence an exception was raised with, as it was given (a ``Text`` stays one)."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) else str(error)
 
 
 class Action:
     """One decision: ``verb`` and ``args``. Equality and hashing ignore ``explanation``.
 
-    ``explanation`` is filled in for the automa's decisions (why Cynthia chose this).
+    ``explanation`` is filled in for the automa's decisions (why Cynthia chose this): a
+    sentence, or a function that makes it, called the first time the sentence is read (most
+    decisions, in a search or a benchmark, are never explained to anyone).
     """
 
-    __slots__ = ("verb", "args", "explanation")
+    __slots__ = ("verb", "args", "_explanation")
 
-    def __init__(self, verb: str, args: tuple = (), explanation: str = "") -> None:
+    def __init__(
+        self, verb: str, args: tuple = (), explanation: str | Callable[[], str] = ""
+    ) -> None:
         self.verb = verb
         self.args = args
-        self.explanation = explanation
+        self._explanation = explanation
+
+    @property
+    def explanation(self) -> str:
+        text = self._explanation
+        if callable(text):
+            text = self._explanation = text()
+        return text
+
+    @explanation.setter
+    def explanation(self, text: str | Callable[[], str]) -> None:
+        self._explanation = text
+
+    def __reduce__(self) -> tuple:
+        return (Action, (self.verb, self.args, self.explanation))  # the sentence, made now
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self.verb == other.verb and self.args == other.args
@@ -76,40 +108,74 @@ VERB_WORDS: dict[str, str] = {
     "end": "end", "e": "end", "pass": "end",
 }  # fmt: skip
 
+#: Each language's words for the base verbs (the rulebooks' own: nl "kopen, planten, groeien,
+#: verzamelen", fr "acheter, planter, faire grandir, collecter", he "קניה, זריעה, גידול,
+#: איסוף"), accepted in every game whatever its language; the canonical form stays English.
+LANGUAGE_VERBS: dict[str, dict[str, str]] = {
+    "nl": {
+        "plaats": "place", "plaatsen": "place",
+        "koop": "buy", "kopen": "buy", "aankopen": "buy",
+        "planten": "plant",
+        "groei": "grow", "groeien": "grow",
+        "verzamel": "collect", "verzamelen": "collect",
+        "einde": "end", "klaar": "end", "pas": "end",
+    },
+    "fr": {
+        "placer": "place", "placez": "place",
+        "acheter": "buy", "achète": "buy", "achete": "buy", "achat": "buy",
+        "planter": "plant", "plante": "plant",
+        "grandir": "grow", "pousser": "grow",
+        "collecter": "collect", "collecte": "collect",
+        "fin": "end", "finir": "end", "passer": "end",
+    },
+    "he": {
+        "הנח": "place", "הצב": "place",
+        "קנה": "buy", "קניה": "buy", "קנייה": "buy",
+        "זרע": "plant", "זריעה": "plant", "לזרוע": "plant",
+        "גדל": "grow", "גידול": "grow", "לגדל": "grow",
+        "אסוף": "collect", "איסוף": "collect", "צבור": "collect",
+        "סיים": "end", "סיום": "end", "סוף": "end",
+    },
+}  # fmt: skip
+for _words in LANGUAGE_VERBS.values():
+    VERB_WORDS.update(_words)
+#: Words between an action's parts that mean nothing (``p c3 to e5``, nl ``naar``, fr ``vers``).
+FILLERS = frozenset({"to", "naar", "vers"})
+
 #: verb -> function from the words after the verb to args (raises IllegalAction).
 PARSERS: dict[str, Callable[[list[str]], tuple]] = {}
 
 
 def _spaces(words: list[str], n: int, verb: str, usage: str) -> tuple:
     if len(words) != n:
-        raise IllegalAction(f"Write {verb} as '{usage}'.")
+        raise IllegalAction(_("Write {verb} as '{usage}'.", verb=verb, usage=usage))
     try:
         return tuple(parse_label(w) for w in words)
     except ValueError as e:
-        raise IllegalAction(str(e)) from None
+        raise IllegalAction(reason_of(e)) from None
 
 
 def _parse_buy(words: list[str]) -> tuple:
     if len(words) != 1 or words[0] not in SIZE_WORDS:
         raise IllegalAction(
-            "Write a purchase as 'buy seed', 'buy small', 'buy medium' or 'buy large'."
+            _("Write a purchase as 'buy seed', 'buy small', 'buy medium' or 'buy large'.")
         )
     return (SIZE_WORDS[words[0]],)
 
 
 def _parse_end(words: list[str]) -> tuple:
     if words:
-        raise IllegalAction("'end' takes nothing after it.")
+        raise IllegalAction(_("'end' takes nothing after it."))
     return ()
 
 
 PARSERS.update(
     {
-        "place": lambda w: _spaces(w, 1, "a placement", "place A1"),
+        "place": lambda w: _spaces(w, 1, _("a placement"), "place A1"),
         "buy": _parse_buy,
-        "plant": lambda w: _spaces(w, 2, "a planting", "plant C3 E5 (tree, then target)"),
-        "grow": lambda w: _spaces(w, 1, "growing", "grow D4"),
-        "collect": lambda w: _spaces(w, 1, "collecting", "collect D4"),
+        "plant": lambda w: _spaces(w, 2, _("a planting"), _("plant C3 E5 (tree, then target)")),
+        "grow": lambda w: _spaces(w, 1, _("growing"), "grow D4"),
+        "collect": lambda w: _spaces(w, 1, _("collecting"), "collect D4"),
         "end": _parse_end,
     }
 )
@@ -117,6 +183,9 @@ PARSERS.update(
 _SPLIT = re.compile(r"[\s,;:>→\-–—/]+|(?<=[a-z0-9])(?=[a-g][1-7](?![0-9]))")
 _NEGATIVE = re.compile(r"(?:^|[\s,;:])-\s*\d")
 _SPACED_LABEL = re.compile(r"(?<=\s)([a-g])\s+([1-7])\b")
+#: Bidirectional marks and isolates (Hebrew texts put them around notation): never part of it.
+_DIRECTION_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"
+                                       "\u2066\u2067\u2068\u2069"))  # fmt: skip
 
 
 #: Argument kinds of the base verbs: a space index (0..36) or a piece size (0..3).
@@ -139,13 +208,18 @@ def register_notation(
     *,
     arg_kinds: tuple[str, ...] | None = None,
     owner: str,
+    language_words: dict[str, tuple[str, ...]] | None = None,
 ) -> None:
     """Add a layer's verb to the notation: its canonical form, its parser, the words a player
-    may type for it, optionally its argument kinds (else an action is well formed when its text
-    reads back as itself), and the rules it belongs to (for refusing it in other games)."""
+    may type for it (and in other languages, ``{"nl": (...)}``), optionally its argument kinds
+    (else an action is well formed when its text reads back as itself), and the rules it
+    belongs to (for refusing it in other games)."""
     FORMATTERS[verb] = formatter
     PARSERS[verb] = parser
     VERB_WORDS.update(dict.fromkeys(words, verb))
+    for lang, local in (language_words or {}).items():
+        LANGUAGE_VERBS.setdefault(lang, {}).update(dict.fromkeys(local, verb))
+        VERB_WORDS.update(dict.fromkeys(local, verb))
     if arg_kinds is not None:
         ARG_KINDS[verb] = arg_kinds
     VERB_OWNERS[verb] = owner
@@ -173,7 +247,9 @@ def validate(action: Action) -> Action:
         except Exception:  # noqa: BLE001 - any failure to print or read back means malformed
             ok = False
     if not ok:
-        raise IllegalAction(f"That is not a well-formed action: {action.verb} {args!r}.")
+        raise IllegalAction(
+            _("That is not a well-formed action: {verb} {args!r}.", verb=action.verb, args=args)
+        )
     return action
 
 
@@ -184,16 +260,20 @@ def parse_action(text: str | Action) -> Action:
     """
     if isinstance(text, Action):
         return validate(text)
+    text = text.translate(_DIRECTION_MARKS)  # copied from a right-to-left sentence
     text = _SPACED_LABEL.sub(r"\1\2", text.strip().lower())  # "d 4" -> "d4"
     if _NEGATIVE.search(text):
-        raise IllegalAction("Numbers in actions are never negative.")
-    words = [w for w in _SPLIT.split(text) if w and w != "to"]
+        raise IllegalAction(_("Numbers in actions are never negative."))
+    words = [w for w in _SPLIT.split(text) if w and w not in FILLERS]
     if not words:
-        raise IllegalAction("Type an action, for example 'grow D4' or 'end'.")
+        raise IllegalAction(_("Type an action, for example 'grow D4' or 'end'."))
     verb = VERB_WORDS.get(words[0])
     if verb is None:
         raise IllegalAction(
-            f"'{words[0]}' is not an action. Try place, buy, plant, grow, collect or end."
+            _(
+                "'{words}' is not an action. Try place, buy, plant, grow, collect or end.",
+                words=words[0],
+            )
         )
     return Action(verb, PARSERS[verb](words[1:]))
 
@@ -202,13 +282,15 @@ def not_in_game(verb: str) -> str:
     """The sentence refusing a verb the current game's rules do not have."""
     owner = VERB_OWNERS.get(verb)
     if owner is None:
-        return f"'{verb}' is not an action of this game."
-    return f"'{verb}' is an action of {owner}, which this game does not use."
+        return _("'{verb}' is not an action of this game.", verb=verb)
+    return _(
+        "'{verb}' is an action of {owner}, which this game does not use.", verb=verb, owner=owner
+    )
 
 
 def parse_actions(text: str) -> list[Action]:
     """Several actions separated by ``;`` or new lines, e.g. ``grow D4; plant C3 E5; end``."""
     parts = [p for p in re.split(r"[;\n]+", text) if p.strip()]
     if not parts:
-        raise IllegalAction("Type an action, for example 'grow D4' or 'end'.")
+        raise IllegalAction(_("Type an action, for example 'grow D4' or 'end'."))
     return [parse_action(p) for p in parts]

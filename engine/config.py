@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+from translation import _
+
 HUMAN = "human"
 CYNTHIA = "cynthia"
 
@@ -36,12 +38,12 @@ class Config:
         seats = tuple(self.seats)
         object.__setattr__(self, "seats", seats)
         if not 2 <= len(seats) <= 4:
-            raise ValueError("A game has 2 to 4 seats.")
+            raise ValueError(_("A game has 2 to 4 seats."))
         for kind in seats:
             if kind not in (HUMAN, CYNTHIA):
-                raise ValueError(f"A seat is 'human' or 'cynthia', not {kind!r}.")
+                raise ValueError(_("A seat is 'human' or 'cynthia', not {kind!r}.", kind=kind))
         if self.revolutions not in (3, 4):
-            raise ValueError("A game has 3 revolutions, or 4 with the advanced variant.")
+            raise ValueError(_("A game has 3 revolutions, or 4 with the advanced variant."))
 
     @property
     def n_seats(self) -> int:

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from typing import NamedTuple
+
+from translation import _, _n, _p, join
 
 from . import game
 from .actions import Action
@@ -44,8 +46,55 @@ from .rng import shuffled
 
 EARLY, LATE = "early", "late"
 DECK_RESOURCE = "data/cynthia-deck.json"  # inside the engine package
-SIZE_WORDS = ("seed", "small tree", "medium tree", "large tree")
-TARGET_WORDS = ("seed", "small", "medium", "large")
+SIZE_WORDS = (_("seed"), _("small tree"), _("medium tree"), _("large tree"))
+TARGET_WORDS = (
+    _p("size", "seed"), _p("size", "small"), _p("size", "medium"), _p("size", "large")
+)  # fmt: skip
+#: Directional Selection's arrows, as the explanations name them.
+DIRECTION_WORDS = {"cw": _p("direction", "cw"), "ccw": _p("direction", "ccw")}
+
+
+#: Her reasons' fixed words, made once. A decision's whole sentence is made only when its
+#: ``Action.explanation`` is read: Cynthia decides often (in the Expert's search too), and a
+#: sentence is rarely wanted.
+ONLY_CHOICE = _("the only valid choice")
+CLOSEST = _("closest to centre")
+HIGHER_FLP = _("higher FLP")
+HIGHEST_OWN_FLP = _("highest own FLP")
+LOWEST_OPPONENTS_FLP = _("lowest opponents' FLP")
+MOST_EMPTY = _("most empty neighbours")
+SMALLEST = _("smallest")
+OUTERMOST = _("outermost ring")
+NO_LIGHT_END = _("She has no light points left, so her turn ends.")
+NO_PIECE_END = _("She has no piece on the board, so her turn ends.")
+ALL_USED_END = _("Every space with one of her pieces has been activated, so her turn ends.")
+COLLECT_NO_LARGE = _("Collect: no large tree")
+COLLECT_ALL_USED = _("Collect: her large trees are already activated")
+BOTH_LARGE_LATE = _("both large trees on the board in the late half")
+PLANT_NO_SEED = _("Plant: no seed left")
+PLANT_NO_TREE = _("Plant: no tree that can plant")
+PLANT_NO_SPACE = _("Plant: no empty space in range")
+
+#: A step's reason: a text, or a function that makes it when the sentence is read.
+Note = str | Callable[[], str]
+
+
+def _read(note: Note) -> str:
+    return note() if callable(note) else note
+
+
+def _then(parts: list[str]) -> str:
+    """Tiebreak names as ``a, then b``."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = _("{first}, then {second}", first=out, second=part)
+    return out
+
+
+def _selection(sel: dict) -> str:
+    """``cw 2``: the arrow and the number of a card's Directional Selection."""
+    return _("{direction} {count}", direction=DIRECTION_WORDS.get(sel["direction"],
+             sel["direction"]), count=sel["count"])  # fmt: skip
 
 
 class Deck(NamedTuple):
@@ -150,14 +199,14 @@ def _choose(
     tiebreaks: list[tuple[str, Callable[[int], int]]],
     where: Callable[[int], int],
     sel: dict,
-) -> tuple[int, str]:
+) -> tuple[int, Note]:
     """Narrow ``candidates`` by ``tiebreaks`` (name, key: higher wins), then Directional Selection.
 
     ``where(space)`` gives the ring a candidate stands for (the space's own ring, or for a tree
     of origin its ring too). Returns the choice and the reason, for the log.
     """
     if len(candidates) == 1:
-        return candidates[0], "the only valid choice"
+        return candidates[0], ONLY_CHOICE
     used = []
     for name, key in tiebreaks:
         values = {c: key(c) for c in candidates}
@@ -167,16 +216,22 @@ def _choose(
             used.append(name)
             candidates = kept
             if len(kept) == 1:
-                return kept[0], ", then ".join(used)
+                return kept[0], partial(_then, used)
     rings = {where(c) for c in candidates}
     if len(rings) != 1:  # every caller narrows to one ring first
         raise AssertionError("Directional Selection across rings")
     chosen = directional(_mask(candidates), rings.pop(), sel["direction"], sel["count"])
-    used.append(
-        f"Directional Selection ({sel['direction']} {sel['count']} among "
-        f"{_labels(_mask(candidates))})"
+    return chosen, partial(_then_selection, used, sel, _mask(candidates))
+
+
+def _then_selection(used: list[str], sel: dict, candidates: int) -> str:
+    """The tiebreaks used, then Directional Selection among the candidates left."""
+    last = _(
+        "Directional Selection ({selection} among {spaces})",
+        selection=_selection(sel),
+        spaces=_labels(candidates),
     )
-    return chosen, ", then ".join(used)
+    return _then([*used, last])
 
 
 # -- the Future Light Points Check --------------------------------------------------------
@@ -230,29 +285,44 @@ def decide(state) -> tuple[Action, Turn]:
         return _decide_setup_piece(state, deck, kind)
     ctx = _Ctx(state, seat)
     if ctx.light == 0:
-        return _end("She has no light points left, so her turn ends."), Turn(deck, state.rng)
+        return _end(NO_LIGHT_END), Turn(deck, state.rng)
     own = 0
     for size in range(4):
         own |= state.masks[ctx.base + size]
     if not own & ~state.activated:
-        why = (
-            "She has no piece on the board"
-            if not own
-            else "Every space with one of her pieces has been activated"
-        )
-        return _end(f"{why}, so her turn ends."), Turn(deck, state.rng)
+        return _end(NO_PIECE_END if not own else ALL_USED_END), Turn(deck, state.rng)
 
     card_id, after, rng, reshuffled = draw(deck, state.rng)
-    card = cards()[card_id][deck.half]
-    head = f"Card {card_id} {deck.half}" + (" (deck reshuffled)" if reshuffled else "")
-    notes = []
+    half = deck.half
+    card = cards()[card_id][half]
+    notes: list[Note] = []
     for step in (_collect, _grow, _plant):
-        action, note = step(ctx, card, deck.half)
+        action, note = step(ctx, card, half)
         notes.append(note)
         if action is not None:
-            action.explanation = f"{head}: " + "; ".join(notes) + "."
+            action.explanation = partial(_explain, card_id, half, reshuffled, notes, True)
             return action, Turn(after, rng)
-    return _end(f"{head}: " + "; ".join(notes) + "; no action, so her turn ends."), Turn(after, rng)
+    return _end(partial(_explain, card_id, half, reshuffled, notes, False)), Turn(after, rng)
+
+
+def _explain(card_id: int, half: str, reshuffled: bool, notes: list[Note], acted: bool) -> str:
+    """Her reason for a card's decision, made when it is read: the card, then each step."""
+    head = _card_head(card_id, HALF_WORDS[half], reshuffled)
+    parts = join([_read(n) for n in notes], "; ")
+    if acted:
+        return _("{head}: {notes}.", head=head, notes=parts)
+    return _("{head}: {notes}; no action, so her turn ends.", head=head, notes=parts)
+
+
+#: The halves of her deck, as the explanations name them.
+HALF_WORDS = {EARLY: _p("half", "early"), LATE: _p("half", "late"), "setup": _p("half", "setup")}
+
+
+def _card_head(card_id: int, half: str, reshuffled: bool) -> str:
+    """``Card 7 early`` (``Card 7 early (deck reshuffled)``)."""
+    if reshuffled:
+        return _("Card {card} {half} (deck reshuffled)", card=card_id, half=half)
+    return _("Card {card} {half}", card=card_id, half=half)
 
 
 def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
@@ -265,16 +335,23 @@ def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
     for i in bits(trees):
         near |= ADJACENT_MASK[i]
     valid = free & ~near
-    note = "empty border spaces not next to a tree"
+    note = _("empty border spaces not next to a tree")
     if not valid:
         valid = free
-        note = "no border space is free of neighbours, so any empty border space"
+        note = _("no border space is free of neighbours, so any empty border space")
     space = directional(valid, 1, sel["direction"], sel["count"])
     size = SIZE_WORDS[game.starting_tree_size(state)]
-    explanation = (
-        f"Card {card_id} setup" + (" (deck reshuffled)" if reshuffled else "") + ": "
-        f"{size} on {LABELS[space]} by Directional Selection ({sel['direction']} {sel['count']}) "
-        f"among {valid.bit_count()} valid space{'s' if valid.bit_count() > 1 else ''} ({note})."
+    explanation = _n(
+        "{head}: {piece} on {space} by Directional Selection ({selection}) among {n} valid "
+        "space ({note}).",
+        "{head}: {piece} on {space} by Directional Selection ({selection}) among {n} valid "
+        "spaces ({note}).",
+        valid.bit_count(),
+        head=_card_head(card_id, HALF_WORDS["setup"], reshuffled),
+        piece=size,
+        space=LABELS[space],
+        selection=_selection(sel),
+        note=note,
     )
     return Action("place", (space,), explanation), Turn(after, rng)
 
@@ -290,78 +367,131 @@ def _decide_setup_piece(state, deck: Deck, kind: str) -> tuple[Action, Turn]:
     eligible = _mask(legal) & RING_MASK[2]
     space = directional(eligible, 2, sel["direction"], sel["count"])
     n = eligible.bit_count()
-    explanation = (
-        f"Card {card_id} setup" + (" (deck reshuffled)" if reshuffled else "") + f": "
-        f"{verb.what} on {LABELS[space]} by Directional Selection ({sel['direction']} "
-        f"{sel['count']}) among {n} empty 2-leaf space{'s' if n != 1 else ''}."
+    explanation = _n(
+        "{head}: {piece} on {space} by Directional Selection ({selection}) among {n} empty "
+        "2-leaf space.",
+        "{head}: {piece} on {space} by Directional Selection ({selection}) among {n} empty "
+        "2-leaf spaces.",
+        n,
+        head=_card_head(card_id, HALF_WORDS["setup"], reshuffled),
+        piece=verb.what,
+        space=LABELS[space],
+        selection=_selection(sel),
     )
     return Action(kind, (space,), explanation), Turn(after, rng)
 
 
-def _collect(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
+def _collect(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     larges = ctx.masks[ctx.base + LARGE]
     if not larges:
-        return None, "Collect: no large tree"
-    if ctx.light < COLLECT_COST:
-        return None, f"Collect: not enough light ({ctx.light} < {COLLECT_COST})"
+        return None, COLLECT_NO_LARGE
+    light = ctx.light
+    if light < COLLECT_COST:
+        return None, lambda: _(
+            "Collect: not enough light ({light} < {cost})", light=light, cost=COLLECT_COST
+        )
     candidates = list(bits(larges & ~ctx.activated))
     if not candidates:
-        return None, "Collect: her large trees are already activated"
+        return None, COLLECT_ALL_USED
     flp = {sp: ctx.flp_changed(sp, LARGE, None)[seat] for sp in candidates}
     need = state.revolution + card["collect"]
     rule = f"{state.revolution}+{card['collect']}"
     if half == LATE and larges.bit_count() == 2:
         valid = candidates
-        why = "both large trees on the board in the late half"
+        why: Note = BOTH_LARGE_LATE
     else:
         valid = [sp for sp in candidates if flp[sp] >= need]
         if not valid:
-            checks = ", ".join(f"{LABELS[sp]} FLP {flp[sp]} < {rule}" for sp in candidates)
-            return None, f"Collect: none valid ({checks})"
-        why = ", ".join(f"{LABELS[sp]} FLP {flp[sp]} >= {rule}" for sp in valid)
+            return None, lambda: _(
+                "Collect: none valid ({checks})",
+                checks=join([_flp_check(sp, flp[sp], "<", rule) for sp in candidates], ", "),
+            )
+
+        def why() -> str:
+            return join([_flp_check(sp, flp[sp], ">=", rule) for sp in valid], ", ")
+
     space, reason = _choose(
         valid,
-        [("closest to centre", lambda sp: LEAVES[sp]), ("higher FLP", lambda sp: flp[sp])],
+        [(CLOSEST, lambda sp: LEAVES[sp]), (HIGHER_FLP, lambda sp: flp[sp])],
         lambda sp: LEAVES[sp],
         card,
     )
-    return (
-        Action("collect", (space,)),
-        f"Collect on {LABELS[space]} ({why}): {reason}",
+    return Action("collect", (space,)), lambda: _(
+        "Collect on {space} ({why}): {reason}",
+        space=LABELS[space],
+        why=_read(why),
+        reason=_read(reason),
     )
 
 
-def _grow(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
+def _flp_check(space: int, flp: int, sign: str, rule: str) -> str:
+    """``D4 FLP 5 >= 1+3``: a large tree's future light points against the card's threshold."""
+    if sign == "<":
+        return _("{space} FLP {flp} < {rule}", space=LABELS[space], flp=flp, rule=rule)
+    return _("{space} FLP {flp} >= {rule}", space=LABELS[space], flp=flp, rule=rule)
+
+
+def _grow(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
-    failed = []
+    failed: list[Note] = []
     shade_now = game.shade(state) if state.config.shadow_rule else None
     for target in card["grow"]:
         word = TARGET_WORDS[target]
         cost = game.grow_cost(state, seat, target)
         if me.available[target] == 0:
-            failed.append(f"no {word} tree left")
+            failed.append(partial(_no_tree_left, word))
             continue
         if ctx.light < cost:
-            failed.append(f"{word} costs {cost} > {ctx.light}")
+            failed.append(partial(_too_dear, word, cost, ctx.light))
             continue
         spaces = ctx.masks[ctx.base + target - 1] & ~ctx.activated
         if not spaces:
-            failed.append(f"no {SIZE_WORDS[target - 1]} to grow to {word}")
+            failed.append(partial(_nothing_to_grow, target, word))
             continue
         if shade_now is not None:
             spaces &= ~shade_now[target - 1]
             if not spaces:
-                failed.append(f"every {SIZE_WORDS[target - 1]} is in shadow")
+                failed.append(partial(_all_in_shadow, target))
                 continue
         space, reason = _choose_grow(ctx, spaces, target, card)
-        tried = f" ({'; '.join(failed)})" if failed else ""
-        return Action("grow", (space,)), f"Grow{tried} to {word} on {LABELS[space]}: {reason}"
-    return None, f"Grow: {'; '.join(failed)}"
+        return Action("grow", (space,)), partial(_grow_note, failed, word, space, reason)
+    return None, lambda: _("Grow: {tried}", tried=join([_read(f) for f in failed], "; "))
 
 
-def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, str]:
+def _no_tree_left(word: str) -> str:
+    return _("no {size} tree left", size=word)
+
+
+def _too_dear(word: str, cost: int, light: int) -> str:
+    return _("{size} costs {cost} > {light}", size=word, cost=cost, light=light)
+
+
+def _nothing_to_grow(target: int, word: str) -> str:
+    return _("no {piece} to grow to {size}", piece=SIZE_WORDS[target - 1], size=word)
+
+
+def _all_in_shadow(target: int) -> str:
+    return _("every {piece} is in shadow", piece=SIZE_WORDS[target - 1])
+
+
+def _grow_note(failed: list[Note], word: str, space: int, reason: Note) -> str:
+    """``Grow (large costs 6 > 2) to small on B4: the only valid choice``."""
+    if failed:
+        return _(
+            "Grow ({tried}) to {size} on {space}: {reason}",
+            tried=join([_read(f) for f in failed], "; "),
+            size=word,
+            space=LABELS[space],
+            reason=_read(reason),
+        )
+    return _(
+        "Grow to {size} on {space}: {reason}", size=word, space=LABELS[space], reason=_read(reason)
+    )
+
+
+def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, Note]:
     """Grow tiebreakers: closest to centre, highest own FLP, lowest opponents' FLP (option)."""
     seat = ctx.seat
     flps: dict[int, list[int]] = {}
@@ -372,26 +502,34 @@ def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, 
         return flps[sp]
 
     tiebreaks = [
-        ("closest to centre", lambda sp: LEAVES[sp]),
-        ("highest own FLP", lambda sp: flp(sp)[seat]),
+        (CLOSEST, lambda sp: LEAVES[sp]),
+        (HIGHEST_OWN_FLP, lambda sp: flp(sp)[seat]),
     ]
     if ctx.state.config.cynthia_opponent_tiebreak:
-        tiebreaks.append(("lowest opponents' FLP", lambda sp: flp(sp)[seat] - sum(flp(sp))))
+        tiebreaks.append((LOWEST_OPPONENTS_FLP, lambda sp: flp(sp)[seat] - sum(flp(sp))))
     return _choose(list(bits(spaces)), tiebreaks, lambda sp: LEAVES[sp], card)
 
 
-def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
+def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
     if me.available[SEED] == 0:
-        return None, "Plant: no seed left"
-    if ctx.light < PLANT_COST:
-        return None, f"Plant: not enough light ({ctx.light} < {PLANT_COST})"
+        return None, PLANT_NO_SEED
+    light = ctx.light
+    if light < PLANT_COST:
+        return None, lambda: _(
+            "Plant: not enough light ({light} < {cost})", light=light, cost=PLANT_COST
+        )
     base_number = state.revolution if half == EARLY else 3
     limit = base_number + card["plant"]
     count = state.board_count(seat)
     if count >= limit:
-        return None, f"Plant: {count} spaces occupied, not fewer than {base_number}+{card['plant']}"
+        return None, lambda: _(
+            "Plant: {count} spaces occupied, not fewer than {base}+{extra}",
+            count=count,
+            base=base_number,
+            extra=card["plant"],
+        )
     shade_now = game.shade(state) if state.config.shadow_rule else None
     sources = []  # (space, size) of her trees that may plant
     reach = 0
@@ -403,7 +541,7 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
             sources.append((sp, size))
             reach |= WITHIN[PLANT_RANGE[size]][sp]
     if not sources:
-        return None, "Plant: no tree that can plant"
+        return None, PLANT_NO_TREE
     occupied = state.occupied()
     blocked = occupied | game.obstacles(state)
     targets = reach & ~blocked & ~ctx.activated & ALL_MASK
@@ -412,30 +550,38 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, str]:
         if ring_targets:
             break
     else:
-        return None, "Plant: no empty space in range"
+        return None, PLANT_NO_SPACE
     empty = ALL_MASK & ~blocked
     dst, dst_reason = _choose(
         list(bits(ring_targets)),
-        [("most empty neighbours", lambda sp: (ADJACENT_MASK[sp] & empty).bit_count())],
+        [(MOST_EMPTY, lambda sp: (ADJACENT_MASK[sp] & empty).bit_count())],
         lambda sp: LEAVES[sp],
         card,
     )
     origins = [(sp, size) for sp, size in sources if WITHIN[PLANT_RANGE[size]][sp] >> dst & 1]
     size_of = dict(origins)
     src, src_reason = _choose(
-        [sp for sp, _ in origins],
+        [sp for sp, _size in origins],
         [
-            ("smallest", lambda sp: -size_of[sp]),
-            ("outermost ring", lambda sp: -LEAVES[sp]),
+            (SMALLEST, lambda sp: -size_of[sp]),
+            (OUTERMOST, lambda sp: -LEAVES[sp]),
         ],
         lambda sp: LEAVES[sp],
         card,
     )
-    return (
-        Action("plant", (src, dst)),
-        f"Plant ({count} < {base_number}+{card['plant']}) on {LABELS[dst]} "
-        f"(ring {ring}, rings {'-'.join(map(str, card['rings']))}): {dst_reason}; "
-        f"from the {SIZE_WORDS[size_of[src]]} on {LABELS[src]}: {src_reason}",
+    return Action("plant", (src, dst)), lambda: _(
+        "Plant ({count} < {base}+{extra}) on {dst} (ring {ring}, rings {rings}): "
+        "{dst_reason}; from the {piece} on {src}: {src_reason}",
+        count=count,
+        base=base_number,
+        extra=card["plant"],
+        dst=LABELS[dst],
+        ring=ring,
+        rings="-".join(map(str, card["rings"])),
+        dst_reason=_read(dst_reason),
+        piece=SIZE_WORDS[size_of[src]],
+        src=LABELS[src],
+        src_reason=_read(src_reason),
     )
 
 
@@ -469,24 +615,32 @@ def final_collects(s) -> None:
         tied = larges & RING_MASK[best]
         if tied.bit_count() == 1:
             space = tied.bit_length() - 1
-            how = "closest to the centre"
+            how = _("closest to the centre")
         else:
             deck = s.seat_ext[seat]
-            card_id, after, s.rng, _ = draw(deck, s.rng)
+            card_id, after, s.rng, _reshuffled = draw(deck, s.rng)
             sel = cards()[card_id][deck.half]
             decks = list(s.seat_ext)
             decks[seat] = after
             s.seat_ext = tuple(decks)
             space = directional(tied, best, sel["direction"], sel["count"])
-            how = (
-                f"tie on ring {best} broken by Directional Selection with card {card_id} "
-                f"({sel['direction']} {sel['count']})"
+            how = _(
+                "tie on ring {ring} broken by Directional Selection with card {card} ({selection})",
+                ring=best,
+                card=card_id,
+                selection=_selection(sel),
             )
         got = game.collect_tree(s, seat, space, 0)
         s.events = (
             *s.events,
-            f"After the last round Cynthia (seat {seat + 1}) collects her large tree on "
-            f"{LABELS[space]} for free ({how}): {got}.",
+            _(
+                "After the last round Cynthia (seat {seat}) collects her large tree on {space} "
+                "for free ({how}): {got}.",
+                seat=seat + 1,
+                space=LABELS[space],
+                how=how,
+                got=got,
+            ),
         )
 
 
@@ -512,7 +666,11 @@ class CynthiaSeat(SeatRules):
         return perform(state, decided, action)
 
     def refusal(self, decision: Action, action: Action) -> str:
-        return f"Cynthia's cards decide her moves: she plays '{decision}', not '{action}'."
+        return _(
+            "Cynthia's cards decide her moves: she plays '{decision}', not '{action}'.",
+            decision=str(decision),
+            action=str(action),
+        )
 
 
 CYNTHIA_SEAT = CynthiaSeat()

@@ -15,12 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
+from translation import _, _n, join
+
 from .actions import (
     UNDOABLE,
     Action,
     IllegalAction,
     not_in_game,
     parse_action,
+    reason_of,
     validate,
 )
 from .config import Config
@@ -49,8 +52,8 @@ PLANT_ACTIONS = tuple(
 GROW_ACTIONS = tuple(Action("grow", (space,)) for space in range(N_CELLS))
 COLLECT_ACTIONS = tuple(Action("collect", (space,)) for space in range(N_CELLS))
 PLACE_ACTIONS = tuple(Action("place", (space,)) for space in range(N_CELLS))
-TREE_NAMES = ("seed", "small tree", "medium tree", "large tree")
-ALREADY_USED = "{} was already used this turn (one action per space per turn)."
+TREE_NAMES = (_("seed"), _("small tree"), _("medium tree"), _("large tree"))
+ALREADY_USED = _("{space} was already used this turn (one action per space per turn).")
 
 
 # -- a game's rules, chosen once from its Config ---------------------------------------------
@@ -301,13 +304,13 @@ def take_token(state: GameState, seat_state: SeatState, leaves: int) -> str:
     """Move the top token of the right pile to the seat (state and seat already copied)."""
     k = pile_for(state, leaves)
     if k == 0:
-        return "no scoring token is left"
+        return _("no scoring token is left")
     points = state.piles[k][0]
     piles = list(state.piles)
     piles[k] = piles[k][1:]
     state.piles = tuple(piles)
     seat_state.tokens = (*seat_state.tokens, (k, points))
-    return f"a {k}-leaf token worth {points}"
+    return _("a {k}-leaf token worth {points}", k=k, points=points)
 
 
 # -- board edits (on a copied state) --------------------------------------------------------
@@ -416,12 +419,15 @@ def advance_setup(s: GameState) -> GameState:
 
 def _check_place(state: GameState, a: Action) -> str | None:
     if state.phase != SETUP or setup_kind(state) != "tree":
-        return "Starting trees are placed only during setup."
+        return _("Starting trees are placed only during setup.")
     space = a.args[0]
     if not BORDER_MASK >> space & 1:
-        return f"Starting trees go on the outer ring (1-leaf spaces); {LABELS[space]} is not on it."
+        return _(
+            "Starting trees go on the outer ring (1-leaf spaces); {space} is not on it.",
+            space=LABELS[space],
+        )
     if state.cells[space] >= 0 or obstacles(state) >> space & 1:
-        return f"{LABELS[space]} is already taken."
+        return _("{space} is already taken.", space=LABELS[space])
     return None
 
 
@@ -445,14 +451,16 @@ def _do_place(state: GameState, a: Action) -> GameState:
 
 def light_points(n: int) -> str:
     """``1 light point``, ``3 light points``."""
-    return f"{n} light point{'' if n == 1 else 's'}"
+    return _n("{n} light point", "{n} light points", n)
 
 
 def _not_playing(state: GameState) -> str | None:
     if state.phase == SETUP:
         if setup_kind(state) == "tree":
-            return "Setup comes first: place a small tree on an empty outer space, e.g. 'place A1'."
-        return "Setup comes first."
+            return _(
+                "Setup comes first: place a small tree on an empty outer space, e.g. 'place A1'."
+            )
+        return _("Setup comes first.")
     return None
 
 
@@ -471,13 +479,16 @@ def _check_buy(state: GameState, a: Action) -> str | None:
     seat_state = state.seats[seat]
     rules = state.rules  # the facade looked the rules up before any verb runs
     if not rules.has_store[seat]:
-        return "This seat has no player board: all its pieces are available, it never buys."
+        return _("This seat has no player board: all its pieces are available, it never buys.")
     price = rules.prices[seat](seat_state.store[size], size)
     if price is None:
-        return f"Your player board has no {TREE_NAMES[size]} left to buy."
+        return _("Your player board has no {piece} left to buy.", piece=TREE_NAMES[size])
     if price > seat_state.light:
-        return (
-            f"Buying a {TREE_NAMES[size]} costs {light_points(price)}; you have {seat_state.light}."
+        return _(
+            "Buying a {piece} costs {cost}; you have {light}.",
+            piece=TREE_NAMES[size],
+            cost=light_points(price),
+            light=seat_state.light,
         )
     return None
 
@@ -501,28 +512,38 @@ def _check_plant(state: GameState, a: Action) -> str | None:
     seat_state = state.seats[seat]
     size = _own_piece(state, seat, src)
     if size is None:
-        return f"You have no tree on {LABELS[src]} to plant from."
+        return _("You have no tree on {src} to plant from.", src=LABELS[src])
     if size == SEED:
-        return f"The seed on {LABELS[src]} cannot plant: only trees spread seeds."
+        return _("The seed on {src} cannot plant: only trees spread seeds.", src=LABELS[src])
     if state.activated >> src & 1:
-        return ALREADY_USED.format(LABELS[src])
+        return ALREADY_USED.format(space=LABELS[src])
     if state.cells[dst] >= 0 or obstacles(state) >> dst & 1:
-        return f"{LABELS[dst]} is not empty."
+        return _("{dst} is not empty.", dst=LABELS[dst])
     if state.activated >> dst & 1:
-        return ALREADY_USED.format(LABELS[dst])
+        return ALREADY_USED.format(space=LABELS[dst])
     if not WITHIN[PLANT_RANGE[size]][src] >> dst & 1:
         reach = PLANT_RANGE[size]
-        return (
-            f"{LABELS[dst]} is out of reach: your {TREE_NAMES[size]} on {LABELS[src]} plants "
-            f"up to {reach} space{'s' if reach > 1 else ''} away."
+        return _n(
+            "{dst} is out of reach: your {piece} on {src} plants up to {n} space away.",
+            "{dst} is out of reach: your {piece} on {src} plants up to {n} spaces away.",
+            reach,
+            dst=LABELS[dst],
+            piece=TREE_NAMES[size],
+            src=LABELS[src],
         )
     if seat_state.available[SEED] == 0:
-        return "You have no seed available: buy one first."
+        return _("You have no seed available: buy one first.")
     if seat_state.light < PLANT_COST:
-        return f"Planting costs {light_points(PLANT_COST)}; you have {seat_state.light}."
+        return _(
+            "Planting costs {cost}; you have {light}.",
+            cost=light_points(PLANT_COST),
+            light=seat_state.light,
+        )
     if state.config.shadow_rule and is_shadowed(state, src, size):
-        return (
-            f"Shadow rule: your {TREE_NAMES[size]} on {LABELS[src]} is in shadow and cannot plant."
+        return _(
+            "Shadow rule: your {piece} on {src} is in shadow and cannot plant.",
+            piece=TREE_NAMES[size],
+            src=LABELS[src],
         )
     return None
 
@@ -547,19 +568,28 @@ def _check_grow(state: GameState, a: Action) -> str | None:
     seat_state = state.seats[seat]
     size = _own_piece(state, seat, space)
     if size is None:
-        return f"You have nothing on {LABELS[space]} to grow."
+        return _("You have nothing on {space} to grow.", space=LABELS[space])
     if size == LARGE:
-        return f"The large tree on {LABELS[space]} is fully grown: collect it instead."
+        return _(
+            "The large tree on {space} is fully grown: collect it instead.", space=LABELS[space]
+        )
     if state.activated >> space & 1:
-        return ALREADY_USED.format(LABELS[space])
+        return ALREADY_USED.format(space=LABELS[space])
     if seat_state.available[size + 1] == 0:
-        return f"You have no {TREE_NAMES[size + 1]} available: buy one first."
+        return _("You have no {piece} available: buy one first.", piece=TREE_NAMES[size + 1])
     cost = state.rules.grow_costs[seat][size + 1]
     if seat_state.light < cost:
-        return f"Growing into a {TREE_NAMES[size + 1]} costs {light_points(cost)}; you have {seat_state.light}."
+        return _(
+            "Growing into a {piece} costs {cost}; you have {light}.",
+            piece=TREE_NAMES[size + 1],
+            cost=light_points(cost),
+            light=seat_state.light,
+        )
     if state.config.shadow_rule and is_shadowed(state, space, size):
-        return (
-            f"Shadow rule: your {TREE_NAMES[size]} on {LABELS[space]} is in shadow and cannot grow."
+        return _(
+            "Shadow rule: your {piece} on {space} is in shadow and cannot grow.",
+            piece=TREE_NAMES[size],
+            space=LABELS[space],
         )
     return None
 
@@ -568,7 +598,7 @@ def _do_grow(state: GameState, a: Action) -> GameState:
     space = a.args[0]
     s = state.copy()
     seat = s.current_seat
-    _, size = remove_piece(s, space)
+    _seat, size = remove_piece(s, space)
     put_piece(s, seat, space, size + 1)
     seat_state = copy_seat(s, seat)
     seat_state.light -= s.rules.grow_costs[seat][size + 1]  # apply looked the rules up
@@ -585,12 +615,16 @@ def _check_collect(state: GameState, a: Action) -> str | None:
     seat = state.current_seat
     size = _own_piece(state, seat, space)
     if size != LARGE:
-        return f"You have no large tree on {LABELS[space]} to collect."
+        return _("You have no large tree on {space} to collect.", space=LABELS[space])
     if state.activated >> space & 1:
-        return ALREADY_USED.format(LABELS[space])
+        return ALREADY_USED.format(space=LABELS[space])
     light = state.seats[seat].light
     if light < COLLECT_COST:
-        return f"Collecting costs {light_points(COLLECT_COST)}; you have {light}."
+        return _(
+            "Collecting costs {cost}; you have {light}.",
+            cost=light_points(COLLECT_COST),
+            light=light,
+        )
     return None
 
 
@@ -661,10 +695,15 @@ def _photosynthesis(s: GameState) -> None:
             seat_state.light = min(LIGHT_CAP, seat_state.light + gain)
             seats[seat] = seat_state
     s.seats = tuple(seats)
-    parts = ", ".join(f"seat {i + 1} +{g}" for i, g in enumerate(gains))
+    parts = join([_("seat {seat} +{gain}", seat=i + 1, gain=g) for i, g in enumerate(gains)], ", ")
     s.events = (
         *s.events,
-        f"Round {s.round}, sun at the {SUN_CORNER_NAMES[s.sun]} corner: photosynthesis {parts}.",
+        _(
+            "Round {round}, sun at the {corner} corner: photosynthesis {parts}.",
+            round=s.round,
+            corner=SUN_CORNER_NAMES[s.sun],
+            parts=parts,
+        ),
     )
     for layer in _rules(s).hooks["photosynthesis"]:
         layer.photosynthesis(s)
@@ -675,7 +714,7 @@ def _end_game(s: GameState) -> None:
         layer.end_game(s)
     s.phase = OVER
     s.current_seat = None
-    s.events = (*s.events, "The game is over.")
+    s.events = (*s.events, _("The game is over."))
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -685,7 +724,7 @@ def score_parts(state: GameState, seat: int) -> dict[str, int]:
     """The parts of a seat's final score: tokens, light (1 per 3), and the layers' parts."""
     seat_state = state.seats[seat]
     parts = {
-        "tokens": sum(points for _, points in seat_state.tokens),
+        "tokens": sum(points for _leaves, points in seat_state.tokens),
         "light": seat_state.light // 3,
     }
     for layer in _rules(state).hooks["score_parts"]:
@@ -794,11 +833,11 @@ def legal_actions(state: GameState) -> list[Action]:
 def check(state: GameState, action: Action) -> str | None:
     """Why ``action`` is illegal for a player's seat now, or None when it is legal."""
     if state.phase == OVER:
-        return "The game is over."
+        return _("The game is over.")
     try:
         validate(action)
     except IllegalAction as e:
-        return str(e)
+        return reason_of(e)
     return _rule_check(state, action)
 
 
@@ -817,7 +856,7 @@ def apply(state: GameState, action: Action | str) -> GameState:
     """
     action = parse_action(action)
     if state.phase == OVER:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
     rules = _rules(state)
     rule = rules.checks.get(action.verb)
     if rule is None:

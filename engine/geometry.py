@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import math
 
+from translation import _, _p
+
 N_CELLS = 37
 
 #: Directions clockwise on screen: E, SE, SW, W, NW, NE as axial (dq, dr).
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-DIRECTION_NAMES = ("E", "SE", "SW", "W", "NW", "NE")
+DIRECTION_NAMES = (
+    _p("compass", "E"), _p("compass", "SE"), _p("compass", "SW"),
+    _p("compass", "W"), _p("compass", "NW"), _p("compass", "NE"),
+)  # fmt: skip
 E, SE, SW, W, NW, NE = range(6)
 
 #: Sun positions 0..5 (NE, E, SE, SW, W, NW corners) and the direction their shadows fall.
-SUN_CORNER_NAMES = ("NE", "E", "SE", "SW", "W", "NW")
+SUN_CORNER_NAMES = (
+    _p("compass", "NE"), _p("compass", "E"), _p("compass", "SE"),
+    _p("compass", "SW"), _p("compass", "W"), _p("compass", "NW"),
+)  # fmt: skip
 SHADOW_DIRECTION = (SW, W, NW, NE, E, SE)
 
 ROW_LETTERS = "ABCDEFG"
@@ -106,7 +114,7 @@ def _ring_order(leaves: int) -> tuple[int, ...]:
     # Walking clockwise around a ring starting at the NE corner goes SE, then SW, W, NW, NE, E.
     for d in (SE, SW, W, NW, NE, E):
         dq, dr = DIRECTIONS[d]
-        for _ in range(radius):
+        for _step in range(radius):
             q, r = q + dq, r + dr
             if (q, r) != COORDS[start]:
                 order.append(INDEX[(q, r)])
@@ -131,7 +139,7 @@ def parse_label(text: str) -> int:
     """The space index of a label such as ``d4`` (case-insensitive); ValueError if none."""
     index = LABEL_INDEX.get(text.strip().upper())
     if index is None:
-        raise ValueError(f"{text.strip()!r} is not a space on the board (A1 to G4).")
+        raise ValueError(_("{strip!r} is not a space on the board (A1 to G4).", strip=text.strip()))
     return index
 
 

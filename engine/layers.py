@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
+from translation import _
+
 from .actions import Action
 from .config import Config
 from .pieces import START_AVAILABLE, STORE_CAPACITY, buy_price
@@ -98,7 +100,11 @@ class SeatRules:
 
     def refusal(self, decision: Action, action: Action) -> str:
         """The sentence refusing ``action`` at an automa seat whose decision is ``decision``."""
-        return f"This seat plays by its own rules: it plays '{decision}', not '{action}'."
+        return _(
+            "This seat plays by its own rules: it plays '{decision}', not '{action}'.",
+            decision=decision,
+            action=action,
+        )
 
 
 HUMAN_SEAT = SeatRules()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from translation import _p
+
 from .geometry import (
     ADJACENT_MASK,
     LABEL_INDEX,
@@ -22,6 +24,8 @@ MOON_START = 10
 MOON_STEP = 5
 HALF, FULL = False, True
 PHASE_NAMES = {HALF: "half", FULL: "full"}
+#: The phases as words of a sentence ("Full Moon").
+PHASE_TITLES = {HALF: _p("moon", "Half"), FULL: _p("moon", "Full")}
 
 BORDER = RING_ORDER[1]
 

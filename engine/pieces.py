@@ -12,6 +12,16 @@ SIZE_WORDS = {
     "medium": MEDIUM, "med": MEDIUM, "m": MEDIUM, "2": MEDIUM,
     "large": LARGE, "l": LARGE, "lg": LARGE, "big": LARGE, "tall": LARGE, "3": LARGE,
 }  # fmt: skip
+#: The same in the rulebooks' other languages (Dutch, French, Hebrew): ``koop zaad``,
+#: ``acheter graine``, ``קנה זרע`` all read as ``buy seed``.
+LANGUAGE_SIZE_WORDS = {
+    "nl": {"zaad": SEED, "zaadje": SEED, "klein": SMALL, "kleine": SMALL,
+           "middelgroot": MEDIUM, "middelgrote": MEDIUM, "groot": LARGE, "grote": LARGE},
+    "fr": {"graine": SEED, "petit": SMALL, "moyen": MEDIUM, "grand": LARGE},
+    "he": {"זרע": SEED, "קטן": SMALL, "בינוני": MEDIUM, "גדול": LARGE},
+}  # fmt: skip
+for _words in LANGUAGE_SIZE_WORDS.values():
+    SIZE_WORDS.update(_words)
 
 #: A human seat's pieces: 6 seeds, 8 small, 4 medium, 2 large.
 HUMAN_TOTAL = (6, 8, 4, 2)

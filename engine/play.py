@@ -4,13 +4,16 @@ Seats are ``human``, ``cynthia``, ``expert`` (the Expert at 0.25 s a decision) o
 ``expert-strong`` (2 s); Cynthia and Expert seats play by themselves. Type actions in the
 notation (``grow D4``, ``plant C3 E5``, ``end``; several at once separated by ``;``). ``?`` lists
 the legal actions, ``undo`` takes back your last buy, plant, grow, collect or move of this turn,
-``help`` the notation, ``quit`` leaves.
+``help`` the notation, ``quit`` leaves. ``--lang nl|fr|he`` plays in Dutch, French or Hebrew
+(the notation stays the same; each language's verbs are accepted too).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+from translation import LANGUAGES, _, _n, join, translate
 
 from . import (
     Config,
@@ -32,18 +35,27 @@ from .text import board_text, status_text
 EXPERT_BUDGETS = {"expert": ExpertPlayer.QUICK_S, "expert-strong": ExpertPlayer.STRONG_S}
 SEAT_KINDS = (HUMAN, CYNTHIA, *EXPERT_BUDGETS)
 
-HELP = """Actions:
-  place A2          place a starting tree (setup)
-  buy seed|small|medium|large
-  plant C3 E5       plant a seed from your tree on C3 onto E5
-  grow D4           grow the piece on D4 one size
-  collect D4        collect your large tree on D4 for a scoring token
-  end               end your turn
-Several at once: grow D4; plant C3 E5; end
-Under the Moonlight adds animal, settle, elder, moonstone, move and use ...
-(all in docs/notation.md).
-  ?                 list the legal actions      quit   leave the game
-  undo              take back your last buy/plant/grow/collect/move of this turn"""
+HELP = _(
+    "Actions:\n"
+    "  place A2          place a starting tree (setup)\n"
+    "  buy seed|small|medium|large\n"
+    "  plant C3 E5       plant a seed from your tree on C3 onto E5\n"
+    "  grow D4           grow the piece on D4 one size\n"
+    "  collect D4        collect your large tree on D4 for a scoring token\n"
+    "  end               end your turn\n"
+    "Several at once: grow D4; plant C3 E5; end\n"
+    "Under the Moonlight adds animal, settle, elder, moonstone, move and use ...\n"
+    "(all in docs/notation.md).\n"
+    "  ?                 list the legal actions      quit   leave the game\n"
+    "  undo              take back your last buy/plant/grow/collect/move of this turn"
+)
+#: The parts of a final score, as the terminal names them.
+PART_WORDS = {
+    "tokens": _("scoring tokens {n}"),
+    "light": _("light points {n}"),
+    "lunar": _("lunar points {n}"),
+    "baby turtle": _("Baby Turtle {n}"),
+}
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -62,6 +74,9 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--moon-animals", action="store_true", help="Under the Moonlight: animals")
     p.add_argument("--elder-tree", action="store_true", help="Under the Moonlight: Elder Tree")
     p.add_argument("--moonstones", action="store_true", help="Under the Moonlight: moonstones")
+    p.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="language of the game's texts (en)"
+    )
     return p.parse_args(argv)
 
 
@@ -69,10 +84,17 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
     args = _parse_args(argv)
     stdin = stdin or sys.stdin
     out = out or sys.stdout
+    lang = args.lang
+
+    def say(text) -> None:
+        """Print a text in the game's language."""
+        print(translate(text, lang), file=out)
+
     kinds = [s.strip() for s in args.seats.split(",")]
     unknown = sorted(set(kinds) - set(SEAT_KINDS))
     if unknown:
-        print(f"Unknown seat {unknown[0]!r}: use {', '.join(SEAT_KINDS)}.", file=out)
+        say(_("Unknown seat {seat}: use {kinds}.", seat=repr(unknown[0]),
+              kinds=", ".join(SEAT_KINDS)))  # fmt: skip
         return 2
     cfg = Config(
         seats=tuple(CYNTHIA if kind == CYNTHIA else HUMAN for kind in kinds),
@@ -93,29 +115,31 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
     def show_automa(before, action, after) -> None:
         seat = before.current_seat
         if kinds[seat] == CYNTHIA:
-            print(f"Cynthia (seat {seat + 1}): {action}  - {action.explanation}", file=out)
+            say(_("Cynthia (seat {seat}): {action}  - {why}", seat=seat + 1,
+                  action=str(action), why=action.explanation))  # fmt: skip
         else:  # the Expert's explanation starts with its action
-            print(f"Expert (seat {seat + 1}): {action.explanation}", file=out)
+            say(_("Expert (seat {seat}): {why}", seat=seat + 1, why=action.explanation))
         for event in after.events:
-            print(event, file=out)
+            say(event)
 
     shown = told = None
     undo: list = []  # the positions before this turn's undoable actions, last on top
     while not state.is_over:
         if told is not state:  # each position's events once, not again after `?` or `help`
             for event in state.events:
-                print(event, file=out)
+                say(event)
             told = state
-        played, _ = play_until(state, automa, on_action=show_automa)
+        played, _decisions = play_until(state, automa, on_action=show_automa)
         if played is not state:  # Cynthia played; show_automa printed her events
             state = told = played
             if state.is_over:
                 break
         seat = state.current_seat
         if shown is not state:
-            print("\n" + board_text(state) + "\n" + status_text(state), file=out)
+            print("\n" + board_text(state), file=out)
+            say(status_text(state))
             shown = state
-        print(f"Seat {seat + 1}> ", end="", file=out, flush=True)
+        print(translate(_("Seat {seat}> ", seat=seat + 1), lang), end="", file=out, flush=True)
         line = stdin.readline()
         if not line:
             return 1
@@ -123,16 +147,16 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         if line in ("quit", "exit"):
             return 1
         if line == "help":
-            print(HELP, file=out)
+            say(HELP)
             continue
         if line == "?":
             print(", ".join(str(a) for a in legal_actions(state)), file=out)
             continue
         if line == "undo":
             if not undo or undo[-1][1] != turn_id(state):
-                print("There is nothing to undo in this turn.", file=out)
+                say(_("There is nothing to undo in this turn."))
             else:
-                state, _ = undo.pop()
+                state, _turn = undo.pop()
                 told = state  # its events were shown already
             continue
         try:  # several actions apply all together or not at all
@@ -141,7 +165,7 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
                 steps.append((after, action))
                 after = apply(after, action)
         except IllegalAction as e:
-            print(e, file=out)
+            say(e.text)
             continue
         for before, action in steps:
             if not can_undo(action) or turn_id(after) != turn_id(before):
@@ -151,11 +175,18 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         state = after
     if told is not state:
         for event in state.events:
-            print(event, file=out)
-    print("\n" + board_text(state) + "\n" + status_text(state), file=out)
+            say(event)
+    print("\n" + board_text(state), file=out)
+    say(status_text(state))
     for seat in range(len(state.seats)):
-        print(f"Seat {seat + 1}: {score_parts(state, seat)}", file=out)
-    print("Winner(s): " + ", ".join(f"seat {w + 1}" for w in winners(state)), file=out)
+        parts = [
+            PART_WORDS[name].format(n=value) if name in PART_WORDS else f"{name} {value}"
+            for name, value in score_parts(state, seat).items()
+        ]
+        say(_("Seat {seat}: {parts}", seat=seat + 1, parts=join(parts, ", ")))
+    best = winners(state)
+    seats = join([_("seat {seat}", seat=w + 1) for w in best], ", ")
+    say(_n("Winner: {seats}", "Winners: {seats}", len(best), seats=seats))
     return 0
 
 

@@ -7,6 +7,8 @@ stay conserved), those light points, and the other fields as at the start of a r
 
 from __future__ import annotations
 
+from translation import _
+
 from . import cynthia
 from .config import Config
 from .game import new_game, setup_schedule
@@ -35,7 +37,13 @@ def build(
     if sun is None:
         sun = (round - 1) % 6
     if sun != (round - 1) % 6:
-        raise ValueError(f"Round {round} is played with the sun at position {(round - 1) % 6}.")
+        raise ValueError(
+            _(
+                "Round {round} is played with the sun at position {n}.",
+                round=round,
+                n=(round - 1) % 6,
+            )
+        )
     s = new_game(config, seed).copy()
     s.phase = PLAY
     s.setup_step = len(setup_schedule(config))
@@ -50,14 +58,21 @@ def build(
     for label, (seat, size) in (board or {}).items():
         space = LABEL_INDEX[label.upper()]
         if s.cells[space] >= 0:
-            raise ValueError(f"{label} is given twice.")
+            raise ValueError(_("{label} is given twice.", label=label))
         seat_state = seats[seat]
         if seat_state.available[size] > 0:
             seat_state.available[size] -= 1
         elif seat_state.store[size] > 0:
             seat_state.store[size] -= 1
         else:
-            raise ValueError(f"Seat {seat} has no {size}-size piece left for {label}.")
+            raise ValueError(
+                _(
+                    "Seat {seat} has no {size}-size piece left for {label}.",
+                    seat=seat,
+                    size=size,
+                    label=label,
+                )
+            )
         s.cells[space] = seat * 4 + size
         s.masks[seat * 4 + size] |= 1 << space
     for seat, value in enumerate(light or []):

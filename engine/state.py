@@ -10,6 +10,8 @@ pieces of that size.
 
 from __future__ import annotations
 
+from translation import _
+
 from .config import Config
 from .geometry import LABEL_INDEX, LABELS, N_CELLS, bits
 from .layers import layers_for
@@ -322,7 +324,13 @@ def migrate(d: dict) -> dict:
     """Bring position data of an older ``format`` up to ``FORMAT``, one format at a time."""
     version = d.get("format", FORMAT)
     if version > FORMAT:
-        raise ValueError(f"This position has format {version}, newer than this engine ({FORMAT}).")
+        raise ValueError(
+            _(
+                "This position has format {version}, newer than this engine ({format}).",
+                version=version,
+                format=FORMAT,
+            )
+        )
     while version < FORMAT:
         d = MIGRATIONS[version](d)
         version = d["format"]

@@ -3,6 +3,8 @@ of a typed action."""
 
 from __future__ import annotations
 
+from translation import _, _n, _p, join
+
 from .actions import Action, IllegalAction, parse_action
 from .game import ALREADY_USED, apply, legal_actions, rules_for, scores, shadow_map, turn_id
 from .geometry import LABEL_INDEX, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
@@ -41,36 +43,63 @@ def board_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
+#: The pieces' words in the status, by size (0 seed .. 3 large).
+SIZE_WORDS = (_p("size", "seed"), _p("size", "small"), _p("size", "medium"), _p("size", "large"))
+#: The seats' kinds, as the status names them.
+KIND_WORDS = {"human": _("human"), "cynthia": _("Cynthia")}
+
+
 def status_text(state: GameState) -> str:
-    """Round, sun and each seat's light, pieces and tokens."""
+    """Round, sun and each seat's light, pieces and tokens (a ``translation.Text``)."""
     if state.phase == "setup":
-        head = "Setup"
+        head = _("Setup")
     else:
-        head = (
-            f"Round {state.round}/{state.config.last_round} (revolution {state.revolution}), "
-            f"sun at the {SUN_CORNER_NAMES[state.sun]} corner"
+        head = _(
+            "Round {round}/{last} (revolution {revolution}), sun at the {corner} corner",
+            round=state.round,
+            last=state.config.last_round,
+            revolution=state.revolution,
+            corner=SUN_CORNER_NAMES[state.sun],
         )
-    lines = [head]
+    lines: list[str] = [head]
     sc = scores(state)
     for i, seat in enumerate(state.seats):
         mark = ">" if i == state.current_seat else " "
-        avail = " ".join(f"{SIZE_NAMES[k]}:{seat.available[k]}" for k in range(4))
-        store = " ".join(f"{SIZE_NAMES[k]}:{seat.store[k]}" for k in range(4))
-        first = " (first player)" if i == state.first_seat and state.phase == "play" else ""
-        lunar = f" lunar {seat.lunar}" if state.config.expansion else ""
+        avail = join([_("{size}:{n}", size=SIZE_WORDS[k], n=seat.available[k]) for k in range(4)])
+        store = join([_("{size}:{n}", size=SIZE_WORDS[k], n=seat.store[k]) for k in range(4)])
+        first = _(" (first player)") if i == state.first_seat and state.phase == "play" else ""
+        lunar = _(" lunar {lunar}", lunar=seat.lunar) if state.config.expansion else ""
         lines.append(
-            f"{mark} seat {i + 1} [{SEAT_MARKS[i]}] {seat.kind}{first}: light {seat.light}{lunar}, "
-            f"score {sc[i]}, available {avail}; store {store}; "
-            f"tokens {[p for _, p in seat.tokens]}"
+            _(
+                "{mark} seat {seat} [{letter}] {kind}{first}: light {light}{lunar}, score "
+                "{score}, available {available}; store {store}; tokens {tokens}",
+                mark=mark,
+                seat=i + 1,
+                letter=SEAT_MARKS[i],
+                kind=KIND_WORDS.get(seat.kind, seat.kind),
+                first=first,
+                light=seat.light,
+                lunar=lunar,
+                score=sc[i],
+                available=avail,
+                store=store,
+                tokens=str([points for _leaves, points in seat.tokens]),
+            )
         )
     for layer in rules_for(state.config).layers:
         lines.extend(layer.status_lines(state))
-    piles = ", ".join(f"{k} leaves {list(state.piles[k])}" for k in (4, 3, 2, 1))
-    lines.append(f"Piles: {piles}")
+    piles = join(
+        [
+            _n("{n} leaf {pile}", "{n} leaves {pile}", k, pile=str(list(state.piles[k])))
+            for k in (4, 3, 2, 1)
+        ],
+        ", ",
+    )
+    lines.append(_("Piles: {piles}", piles=piles))
     if state.activated:
         used = [LABELS[i] for i in range(37) if state.activated >> i & 1]
-        lines.append(f"Used this turn: {' '.join(used)}")
-    return "\n".join(lines)
+        lines.append(_("Used this turn: {spaces}", spaces=" ".join(used)))
+    return join(lines, "\n")
 
 
 def completions(state: GameState, typed: str) -> list[str]:
@@ -118,18 +147,19 @@ def completions(state: GameState, typed: str) -> list[str]:
     return [prefix + n for n in matches]
 
 
-#: The end of every "space already used this turn" refusal.
-ALREADY_USED_WORDS = ALREADY_USED.format("")
+#: The end of every "space already used this turn" refusal (in English: ``why_missing`` sorts
+#: the engine's English sentences, then gives them as translatable texts).
+ALREADY_USED_WORDS = ALREADY_USED.format(space="")
 #: At most this many different reasons are given for one action.
 MAX_REASONS = 2
 #: The four actions of a turn (rulebook order), and what stops one when the player has no
 #: candidate at all for it.
 TURN_ACTIONS = ("buy", "plant", "grow", "collect")
 NO_CANDIDATE = {
-    "buy": "Your player board is empty.",
-    "plant": "None of your trees has an empty space within reach.",
-    "grow": "You have no piece on the board that can grow.",
-    "collect": "You have no large tree on the board.",
+    "buy": _("Your player board is empty."),
+    "plant": _("None of your trees has an empty space within reach."),
+    "grow": _("You have no piece on the board that can grow."),
+    "collect": _("You have no large tree on the board."),
 }
 
 
@@ -162,6 +192,7 @@ def why_missing(state: GameState) -> dict[str, str]:
     "Growing", "You", ...) are given, those about a space already used this turn last.
 
     Empty outside the play phase and for a seat that does not take these actions itself.
+    Each reason is a ``translation.Text``.
     """
     if state.phase != PLAY or state.current_seat is None:
         return {}
@@ -177,16 +208,16 @@ def why_missing(state: GameState) -> dict[str, str]:
             try:
                 apply(state, text)
             except IllegalAction as refusal:
-                reason = str(refusal)  # one reason of each kind: its first word
+                reason = refusal.text  # one reason of each kind: its first word
                 if reason.split()[0] not in [r.split()[0] for r in reasons]:
                     reasons.append(reason)
         reasons.sort(key=lambda r: r.endswith(ALREADY_USED_WORDS))  # stable: others keep order
-        out[verb] = " ".join(reasons[:MAX_REASONS]) if reasons else NO_CANDIDATE[verb]
+        out[verb] = join(reasons[:MAX_REASONS]) if reasons else NO_CANDIDATE[verb]
     return out
 
 
-#: Past-tense words of the base game's verbs and the expansion's setup and play verbs.
-_TREE_WORDS = ("a seed", "a small tree", "a medium tree", "a large tree")
+#: The pieces with their article, by size, for the story's words.
+_TREE_WORDS = (_("a seed"), _("a small tree"), _("a medium tree"), _("a large tree"))
 
 
 def action_words(before: GameState, action: Action | str) -> str:
@@ -194,26 +225,32 @@ def action_words(before: GameState, action: Action | str) -> str:
     from B2``, ``grew D4 to a medium tree``, ``collected D4: a 3-leaf token worth 17``,
     ``ended the turn``. ``before`` is the position it was played in (the action must be legal
     there); sizes, tokens and animals are read from the positions before and after it. A verb
-    these words do not know reads as its notation."""
+    these words do not know reads as its notation. The words are a ``translation.Text``
+    (notation and space labels inside stay as they are)."""
     action = parse_action(action)
     seat = before.current_seat
     after = apply(before, action)
     spaces = [LABELS[i] for i in action.args if isinstance(i, int)]
     verb = action.verb
     if verb == "end":
-        return "ended the turn"
+        return _("ended the turn")
     if verb == "buy":
-        return f"bought {_TREE_WORDS[action.args[0]]}"
+        return _("bought {piece}", piece=_TREE_WORDS[action.args[0]])
     if verb == "place":
-        return f"placed {_TREE_WORDS[_size_at(after, action.args[0])]} on {spaces[0]}"
+        size = _size_at(after, action.args[0])
+        return _("placed {piece} on {space}", piece=_TREE_WORDS[size], space=spaces[0])
     if verb == "plant":
-        return f"planted {spaces[1]} from {spaces[0]}"
+        return _("planted {dst} from {src}", dst=spaces[1], src=spaces[0])
     if verb == "grow":
-        return f"grew {spaces[0]} to {_TREE_WORDS[_size_at(after, action.args[0])]}"
+        size = _size_at(after, action.args[0])
+        return _("grew {space} to {piece}", space=spaces[0], piece=_TREE_WORDS[size])
     if verb == "collect":
         won = after.seats[seat].tokens[len(before.seats[seat].tokens) :]
-        token = f"a {won[0][0]}-leaf token worth {won[0][1]}" if won else "no token left"
-        return f"collected {spaces[0]}: {token}"
+        if won:
+            token = _("a {k}-leaf token worth {points}", k=won[0][0], points=won[0][1])
+        else:
+            token = _("no token left")
+        return _("collected {space}: {token}", space=spaces[0], token=token)
     return _moonlight_words(before, seat, action, spaces)
 
 
@@ -227,18 +264,25 @@ def _size_at(state: GameState, space: int) -> int:
 def _moonlight_words(before: GameState, seat: int, action: Action, spaces: list[str]) -> str:
     """Words for the expansion's verbs (its animals, Great Elder Tree and moonstones)."""
     from .moonlight.abilities import ABILITY_RECORDS
-    from .moonlight.names import ANIMALS
+    from .moonlight.names import ANIMAL_TITLES
 
     verb = action.verb
     if verb == "animal":
-        return f"kept the {ANIMALS[action.args[0]].title()}"
-    if verb in ("settle", "move"):
-        animal = ANIMALS[before.ext.animal[seat]].title()
-        return f"{'put' if verb == 'settle' else 'moved'} the {animal} {'on' if verb == 'settle' else 'to'} {spaces[0]}"
+        return _("kept the {animal}", animal=ANIMAL_TITLES[action.args[0]])
+    if verb == "settle":
+        animal = ANIMAL_TITLES[before.ext.animal[seat]]
+        return _("put the {animal} on {space}", animal=animal, space=spaces[0])
+    if verb == "move":
+        animal = ANIMAL_TITLES[before.ext.animal[seat]]
+        return _("moved the {animal} to {space}", animal=animal, space=spaces[0])
     if verb == "elder":
-        return f"placed the Great Elder Tree on {spaces[0]}"
+        return _("placed the Great Elder Tree on {space}", space=spaces[0])
     if verb == "moonstone":
-        return f"placed a moonstone on {spaces[0]}"
+        return _("placed a moonstone on {space}", space=spaces[0])
     if verb == "use":
-        return f"used {ABILITY_RECORDS[action.args[0]].title} ({action})"
+        return _(
+            "used {ability} ({notation})",
+            ability=ABILITY_RECORDS[action.args[0]].title,
+            notation=str(action),
+        )
     return str(action)

@@ -6,18 +6,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.geometry import LABELS, SUN_CORNER_NAMES
-from engine.moon import BORDER, N_GAPS
+from engine.moon import BORDER, FULL, HALF, N_GAPS, PHASE_TITLES
+from engine.moonlight.names import ANIMAL_INDEX, ANIMAL_NAMES
+from translation import _, _n, _p, isolate, join, translate
 
 from . import palette as P
 from .model import View, view
 
 #: Discord's limit for an attachment's description.
 ALT_TEXT_LIMIT = 1024
-SIZE_WORDS = ("seed", "small", "medium", "large")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+SIZE_WORDS = (_p("size", "seed"), _p("size", "small"), _p("size", "medium"), _p("size", "large"))
+#: The seats' colours and marks, as the alt text names them.
+COLOUR_WORDS = {
+    "vermillion": _p("colour", "vermillion"),
+    "blue": _p("colour", "blue"),
+    "yellow": _p("colour", "yellow"),
+    "purple": _p("colour", "purple"),
+}
+MARK_WORDS = {
+    "circle": _p("mark", "circle"),
+    "square": _p("mark", "square"),
+    "triangle": _p("mark", "triangle"),
+    "diamond": _p("mark", "diamond"),
+}
 
 
 def _pieces_of(v: View, seat: int, detailed: bool) -> str:
@@ -26,70 +37,103 @@ def _pieces_of(v: View, seat: int, detailed: bool) -> str:
         if owner == seat:
             by_size.setdefault(size, []).append(label)
     if not by_size:
-        return "nothing on the board"
+        return _("nothing on the board")
     parts = []
     for size in (3, 2, 1, 0):
         labels = sorted(by_size.get(size, ()))
         if labels:
             word = SIZE_WORDS[size]
             if detailed:
-                parts.append(f"{word} {' '.join(labels)}")
+                parts.append(_("{size} {spaces}", size=word, spaces=" ".join(labels)))
             else:
-                parts.append(f"{len(labels)} {word}")
-    return ", ".join(parts)
+                parts.append(_("{n} {size}", n=len(labels), size=word))
+    return join(parts, ", ")
 
 
 def describe(v: View, detailed: bool = True) -> str:
-    """The alt text of a ``View``; ``detailed`` lists every piece's space."""
+    """The alt text of a ``View`` in its language; ``detailed`` lists every piece's space."""
+    lang = v.lang
     out = []
     if v.phase == "setup":
-        out.append("Photosynthesis board during setup.")
+        out.append(_("Photosynthesis board during setup."))
     else:
         out.append(
-            f"Photosynthesis board, round {v.round} of {v.revolutions * 6} "
-            f"(revolution {v.revolution} of {v.revolutions})."
+            _(
+                "Photosynthesis board, round {round} of {rounds} (revolution {revolution} of "
+                "{revolutions}).",
+                round=v.round,
+                rounds=v.revolutions * 6,
+                revolution=v.revolution,
+                revolutions=v.revolutions,
+            )
         )
     sun = SUN_CORNER_NAMES[v.shadow_sun]
     if v.preview:
-        out.append(f"Preview of the next photosynthesis: sun at {sun}.")
+        out.append(_("Preview of the next photosynthesis: sun at {corner}.", corner=sun))
     else:
-        out.append(f"Sun at {sun}.")
+        out.append(_("Sun at {corner}.", corner=sun))
     if v.phase == "over":
-        win = [s.name for s in v.seats if s.index in v.winners]
-        out.append(f"Game over, won by {' and '.join(win)}." if win else "Game over.")
+        win = [isolate(s.name, lang) for s in v.seats if s.index in v.winners]
+        if len(win) > 1:
+            out.append(_("Game over, won by {names} and {last}.", names=", ".join(win[:-1]),
+                         last=win[-1]))  # fmt: skip
+        elif win:
+            out.append(_("Game over, won by {name}.", name=win[0]))
+        else:
+            out.append(_("Game over."))
     elif v.current_seat is not None:
-        out.append(f"{v.seats[v.current_seat].name} to play.")
+        out.append(_("{name} to play.", name=isolate(v.seats[v.current_seat].name, lang)))
     mv = v.moon
     if mv is not None and mv.gap >= 0:
-        phase = "Full" if mv.full else "Half"
+        phase = PHASE_TITLES[FULL if mv.full else HALF]
         where = _gap_labels(mv.gap)
-        out.append(f"{phase} Moon {'next ' if v.preview else ''}between {where}.")
+        if v.preview:
+            out.append(_("{phase} Moon next between {spaces}.", phase=phase, spaces=where))
+        else:
+            out.append(_("{phase} Moon between {spaces}.", phase=phase, spaces=where))
     for s in v.seats:
-        mark = f"{P.SEAT_COLOUR_NAMES[s.index % 4]} {P.seat_mark(s.index)}"
-        line = f"{s.name} ({mark}): {_plural(s.score, 'point')}, {s.light} light"
+        colour = P.SEAT_COLOUR_NAMES[s.index % 4]
+        mark = _("{colour} {mark}", colour=COLOUR_WORDS.get(colour, colour),
+                 mark=MARK_WORDS.get(P.seat_mark(s.index), P.seat_mark(s.index)))  # fmt: skip
+        extra = []
         if s.gain is not None:
-            line += f" (+{s.gain} next)"
+            extra.append(_(" (+{gain} next)", gain=s.gain))
         if mv is not None and mv.rows and not s.is_cynthia:
-            line += f", {s.lunar} lunar"
+            extra.append(_(", {lunar} lunar", lunar=s.lunar))
             animal = mv.seats[s.index].animal
             if animal:
-                line += f", {animal}"
-        line += f"; {_pieces_of(v, s.index, detailed)}."
+                index = ANIMAL_INDEX.get(animal)
+                extra.append(_(", {animal}", animal=ANIMAL_NAMES[index] if index is not None
+                               else animal))  # fmt: skip
+        line = _n(
+            "{name} ({mark}): {n} point, {light} light{extra}; {pieces}.",
+            "{name} ({mark}): {n} points, {light} light{extra}; {pieces}.",
+            s.score,
+            name=isolate(s.name, lang),
+            mark=mark,
+            light=s.light,
+            extra=join(extra, ""),
+            pieces=_pieces_of(v, s.index, detailed),
+        )
         out.append(line)
     if mv is not None and mv.elder >= 0:
-        out.append(f"Great Elder Tree on {LABELS[mv.elder]}.")
+        out.append(_("Great Elder Tree on {space}.", space=LABELS[mv.elder]))
     if mv is not None and mv.stones:
-        stones = [LABELS[i] for i in range(len(LABELS)) if mv.stones >> i & 1]
-        shining = [LABELS[i] for i in range(len(LABELS)) if mv.shining >> i & 1]
-        line = f"Moonstones on {' '.join(stones)}"
-        out.append(line + (f" (shining: {' '.join(shining)})." if shining else "."))
+        stones = " ".join(LABELS[i] for i in range(len(LABELS)) if mv.stones >> i & 1)
+        shining = " ".join(LABELS[i] for i in range(len(LABELS)) if mv.shining >> i & 1)
+        if shining:
+            out.append(_("Moonstones on {spaces} (shining: {shining}).", spaces=stones,
+                         shining=shining))  # fmt: skip
+        else:
+            out.append(_("Moonstones on {spaces}.", spaces=stones))
     if v.highlight:
-        out.append(f"Outlined: {' '.join(v.highlight)}.")
-    return " ".join(out)
+        out.append(_("Outlined: {spaces}.", spaces=" ".join(v.highlight)))
+    return translate(join(out), lang)
 
 
 def _gap_labels(gap: int) -> str:
-    return f"{LABELS[BORDER[gap]]} and {LABELS[BORDER[(gap + 1) % N_GAPS]]}"
+    return _("{first} and {second}", first=LABELS[BORDER[gap]],
+             second=LABELS[BORDER[(gap + 1) % N_GAPS]])  # fmt: skip
 
 
 def alt_text(
@@ -99,11 +143,17 @@ def alt_text(
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
+    lang: str | None = None,
 ) -> str:
     """A concise description of the picture ``board_png`` draws with the same arguments, at
     most 1,024 characters (the spaces of every piece when they fit, else counts by size)."""
     v = view(
-        state, highlight=highlight, preview_sun=preview_sun, viewer_seat=viewer_seat, names=names
+        state,
+        highlight=highlight,
+        preview_sun=preview_sun,
+        viewer_seat=viewer_seat,
+        names=names,
+        lang=lang,
     )
     return text_of(v)
 

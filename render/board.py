@@ -12,11 +12,12 @@ from collections.abc import Callable
 from PIL import Image, ImageDraw
 
 from engine.geometry import LABEL_INDEX, LEAVES, N_CELLS
+from translation import _
 
 from . import palette as P
 from . import sprites, stamps, text
 from .layout import SUN_DIRS, Layout, hex_points
-from .model import View
+from .model import View, words
 
 SS = 2  # supersampling of the static board
 
@@ -25,18 +26,22 @@ _lock = threading.Lock()
 _bases: dict[tuple, tuple[Image.Image, tuple[int, ...]]] = {}
 
 
-def base(lay: Layout, extra: Callable[[Image.Image, Layout], None] | None = None) -> Image.Image:
+def base(
+    lay: Layout,
+    extra: Callable[[Image.Image, Layout, str | None], None] | None = None,
+    lang: str | None = None,
+) -> Image.Image:
     """The static picture (background, board, soil, labels, and what ``extra`` adds: the strip's
-    frames) for a layout, drawn once and cached; callers must ``copy()`` it before drawing.
-    The text sizes it holds are noted (``text.note``) on every call."""
-    key = (lay, extra)
+    frames) for a layout and a language, drawn once and cached; callers must ``copy()`` it
+    before drawing. The text sizes it holds are noted (``text.note``) on every call."""
+    key = (lay, extra, lang or "en")
     with _lock:
         entry = _bases.get(key)
         if entry is None:
             with text.recording() as sizes:
-                im = _draw_base(lay)
+                im = _draw_base(lay, lang)
                 if extra is not None:
-                    extra(im, lay)
+                    extra(im, lay, lang)
             im.readonly = 1  # best effort: a reminder that the cached picture is shared
             entry = _bases[key] = (im, tuple(sizes))
     for size in entry[1]:
@@ -44,7 +49,7 @@ def base(lay: Layout, extra: Callable[[Image.Image, Layout], None] | None = None
     return entry[0]
 
 
-def _draw_base(lay: Layout) -> Image.Image:
+def _draw_base(lay: Layout, lang: str | None = None) -> Image.Image:
     W, H = lay.width, lay.height
     big = Image.new("RGB", (W * SS, H * SS), P.BACKGROUND)
     d = ImageDraw.Draw(big)
@@ -74,16 +79,16 @@ def _draw_base(lay: Layout) -> Image.Image:
         stamps.paste_label(small, lay, i)
         x, y = lay.centres[i]
         stamps.leaf_pips(small, x, y + lay.hex_r * 0.8, LEAVES[i], lay.hex_r, P.LEAF_PIP[LEAVES[i]])
-    _draw_legend(small, lay)
+    _draw_legend(small, lay, lang)
     return small
 
 
-def _draw_legend(im: Image.Image, lay: Layout) -> None:
+def _draw_legend(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
     """The soil legend in the bottom-left corner: a space of each soil with its leaves."""
     d = ImageDraw.Draw(im)
     box = lay.legend_box
     size = lay.s(20)
-    text.draw(d, (box.x, box.y), "Soil: leaves", size, P.TEXT_DIM, bold=True)
+    text.draw(d, (box.x, box.y), words(_("Soil: leaves"), lang), size, P.TEXT_DIM, bold=True)
     mask, (mx, my) = sprites.hex_mask(lay.hex_r * 0.42, inset=1.0)
     for j, leaves in enumerate((1, 2, 3, 4)):
         x = box.x + lay.s(20) + j * lay.s(42)
@@ -96,7 +101,7 @@ def _draw_legend(im: Image.Image, lay: Layout) -> None:
 def draw_shadows(im: Image.Image, lay: Layout, v: View) -> None:
     """The shadows of the sun shown, darker the taller the tree casting them."""
     R = lay.hex_r
-    _, (mx, my) = sprites.hex_mask(R)
+    _mask, (mx, my) = sprites.hex_mask(R)
     for i, h in enumerate(v.shadows):
         if h:
             x, y = lay.centres[i]

@@ -20,6 +20,7 @@ import engine
 from engine.config import CYNTHIA
 from engine.geometry import LABEL_INDEX
 from engine.players import CynthiaPlayer, play_until
+from translation import LANGUAGES
 
 from .draw import board_png
 from .model import seat_names
@@ -91,6 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--out", default="out")
     parser.add_argument("--seats", default="human,human,cynthia,cynthia")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the pictures' language")
     args = parser.parse_args(argv)
     seats = tuple(args.seats.split(","))
     config = engine.Config(seats=seats)
@@ -107,10 +109,12 @@ def main(argv: list[str] | None = None) -> None:
             shown_round = state.round
             hl = touched(last_turn)
             name = "final" if state.is_over else f"round-{state.round:02d}"
-            (out / f"{name}.png").write_bytes(board_png(state, highlight=hl, names=names))
+            (out / f"{name}.png").write_bytes(
+                board_png(state, highlight=hl, names=names, lang=args.lang)
+            )
             frames.append(state)
     assert state is not None
-    (out / "game.gif").write_bytes(animation(frames, names=names))
+    (out / "game.gif").write_bytes(animation(frames, names=names, lang=args.lang))
     elapsed = time.perf_counter() - t0
     print(
         f"Played {state.round} rounds in {elapsed:.1f} s; wrote {len(frames)} PNGs and game.gif to {out}/"

@@ -24,7 +24,7 @@ def compose(v: View, width: int = DEFAULT_WIDTH) -> Image.Image:
     """The picture of a ``View`` as an RGB image."""
     mv = v.moon
     lay = layout(width, len(v.seats), mv is not None and mv.rows, mv is not None and mv.gap >= 0)
-    im = board.base(lay, panel.draw_static).copy()
+    im = board.base(lay, panel.draw_static, v.lang).copy()
     if mv is not None:
         moonlight.draw_ground(im, lay, v)
     board.draw_shadows(im, lay, v)
@@ -56,10 +56,16 @@ def render_image(
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
     width: int = DEFAULT_WIDTH,
+    lang: str | None = None,
 ) -> Image.Image:
     """The picture of ``state`` as an RGB image (see ``board_png`` for the arguments)."""
     v = view(
-        state, highlight=highlight, preview_sun=preview_sun, viewer_seat=viewer_seat, names=names
+        state,
+        highlight=highlight,
+        preview_sun=preview_sun,
+        viewer_seat=viewer_seat,
+        names=names,
+        lang=lang,
     )
     return compose(v, width)
 
@@ -82,6 +88,7 @@ def board_png(
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
     width: int = DEFAULT_WIDTH,
+    lang: str | None = None,
 ) -> bytes:
     """Draw a game state as PNG bytes (landscape, made to be read 400-550 pixels wide).
 
@@ -91,7 +98,9 @@ def board_png(
     current one, each seat's light and lunar gain, and the moon where it will be at the next
     photosynthesis. ``viewer_seat``: the seat of the person looking, marked "YOU" (the picture
     shows only what that seat may see). ``names``: display names per seat (default "Seat N"
-    and "Cynthia"). ``width``: picture width in pixels (the layout scales with it).
+    and "Cynthia"). ``width``: picture width in pixels (the layout scales with it). ``lang``:
+    the language of the words drawn (``translation.LANGUAGES``; None or ``"en"``: English);
+    Hebrew words are laid out right to left.
     """
     im = render_image(
         state,
@@ -100,6 +109,7 @@ def board_png(
         viewer_seat=viewer_seat,
         names=names,
         width=width,
+        lang=lang,
     )
     return encode_png(im)
 

@@ -37,10 +37,16 @@ FALLBACKS = (
     "NotoSansTamil-Regular.ttf",
     "NotoSansCJKjp-Subset.otf",
 )
-#: Right-to-left and joined scripts need text shaping (libraqm) when Pillow has it.
+#: Right-to-left and joined scripts need text shaping (libraqm, with FriBiDi for the
+#: bidirectional algorithm) when Pillow has it; ``make test`` insists on it.
 _SHAPED = features.check("raqm")
 
 _RTL = ("R", "AL")
+#: Direction marks and isolates (UAX #9): they steer the layout and are never drawn.
+_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"
+                                "\u2066\u2067\u2068\u2069"))  # fmt: skip
+#: The right-to-left mark: a picture's label in a right-to-left language starts with it.
+RLM = "\u200f"
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -98,12 +104,46 @@ def _face_of(ch: str, primary: str) -> str | None:
     return None
 
 
+def right_to_left(text: str) -> bool:
+    """Whether ``text`` is a right-to-left paragraph: its first strong character (a letter, or
+    a direction mark) is right to left (UAX #9, rules P2 and P3)."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in _RTL:
+            return True
+        if kind == "L":
+            return False
+    return False
+
+
+def strip_marks(text: str) -> str:
+    """``text`` without direction marks and isolates."""
+    return text.translate(_MARKS)
+
+
+def rtl_font(text: str, size: float, bold: bool = False) -> ImageFont.FreeTypeFont | None:
+    """For a label of a right-to-left language (it starts with ``RLM``) that the main face draws
+    whole (Hebrew with Latin names, numbers and notation), that face with libraqm's layout:
+    FriBiDi orders the runs (Hebrew right to left, a label like ``D4`` or a number left to
+    right) and mirrors brackets. None for any other text, one the main face lacks characters
+    of, or without libraqm (then ``runs`` draws it)."""
+    if not _SHAPED or not text.startswith(RLM):
+        return None
+    primary = BOLD if bold else REGULAR
+    cover = _coverage(primary)
+    if all(ord(ch) in cover or ch.isspace() for ch in strip_marks(text)):
+        return _load(primary, px(size), True)
+    return None
+
+
 def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFont.FreeTypeFont]]:
     """``text`` as ``(piece, font)`` runs, each piece drawn by one face; characters no face
-    has are dropped (spaces and joiners go with the run they stand in)."""
+    has are dropped (spaces and joiners go with the run they stand in). The pieces of a
+    right-to-left paragraph come in visual order (the last piece first)."""
     primary = BOLD if bold else REGULAR
     out: list[tuple[str, str]] = []
-    for ch in unicodedata.normalize("NFC", text):
+    rtl = right_to_left(text)
+    for ch in unicodedata.normalize("NFC", strip_marks(text)):
         if ch.isspace():
             if not out:
                 out.append((" ", primary))
@@ -123,7 +163,7 @@ def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFon
         if not _SHAPED and any(unicodedata.bidirectional(c) in _RTL for c in piece):
             piece = piece[::-1]  # without libraqm: at least the letters in reading order
         fonts.append((piece, _load(face, size_px, _SHAPED and face != primary)))
-    return fonts
+    return fonts[::-1] if rtl else fonts
 
 
 def clean(text: str) -> str:

@@ -17,8 +17,9 @@ from engine import moon
 from engine import moonlight as ml
 from engine.geometry import LABEL_INDEX, LABELS
 from engine.pieces import LIGHT_CAP, LUNAR_CAP
+from translation import _, is_right_to_left, translate
 
-from .fonts import clean
+from .fonts import RLM, clean
 
 PIECES = ("seed", "small", "medium", "large")
 #: A space label inside a notation ("grow D4", "plant B2 C3", "use dig E5").
@@ -123,6 +124,19 @@ class View:
     moon: MoonView | None = None  # Under the Moonlight, when any of its modes is on
     light_cap: int = LIGHT_CAP
     lunar_cap: int = LUNAR_CAP
+    lang: str | None = None  # the language of the picture's words (None: English)
+
+    def t(self, text) -> str:
+        """``text`` in the picture's language (``words``)."""
+        return words(text, self.lang)
+
+
+def words(text, lang: str | None) -> str:
+    """``text`` (a ``translation.Text`` or a plain name) in ``lang``, for drawing: in a
+    right-to-left language it starts with a right-to-left mark, so that ``render.text`` lays
+    it out right to left (alt text uses ``translation.translate`` itself)."""
+    out = translate(text, lang)
+    return RLM + out if is_right_to_left(lang) and out else out
 
 
 def _abilities(animal: str, used: Iterable[str], active: bool) -> tuple[tuple[str, bool], ...]:
@@ -229,9 +243,11 @@ def moon_view(state, obs: dict, preview: bool) -> tuple[MoonView, tuple[int | No
     return view, tuple(gains)
 
 
-def seat_names(kinds: Sequence[str], names: Sequence[str] | None) -> list[str]:
+def seat_names(
+    kinds: Sequence[str], names: Sequence[str] | None, lang: str | None = None
+) -> list[str]:
     """Display names: the given ones (without what no font draws), else "Seat N" for humans
-    and "Cynthia" for the automa."""
+    and "Cynthia" for the automa (in ``lang``)."""
     out = []
     n_cynthia = sum(1 for k in kinds if k == "cynthia")
     c = 0
@@ -243,9 +259,10 @@ def seat_names(kinds: Sequence[str], names: Sequence[str] | None) -> list[str]:
         if given:
             out.append(given)
         elif kind == "cynthia":
-            out.append("Cynthia" if n_cynthia == 1 else f"Cynthia {c}")
+            name = _("Cynthia") if n_cynthia == 1 else _("Cynthia {n}", n=c)
+            out.append(translate(name, lang))
         else:
-            out.append(f"Seat {i + 1}")
+            out.append(translate(_("Seat {n}", n=i + 1), lang))
     return out
 
 
@@ -278,6 +295,7 @@ def view(
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
+    lang: str | None = None,
 ) -> View:
     """Read a game state into a ``View`` (what ``viewer_seat`` may see; None: anyone)."""
     obs = engine.observation(state, viewer_seat)
@@ -287,7 +305,7 @@ def view(
     scores = engine.scores(state)
     gains = engine.light_for_sun(state, shadow_sun) if preview else None
     kinds = [s["kind"] for s in obs["seats"]]
-    display = seat_names(kinds, names)
+    display = seat_names(kinds, names, lang)
     moon_v, lunar_gains = (None, ())
     if "moonlight" in obs:
         moon_v, lunar_gains = moon_view(state, obs, preview)
@@ -334,4 +352,5 @@ def view(
         winners=tuple(engine.winners(state)) if obs["phase"] == "over" else (),
         setup_kind=_setup_kind(state) if obs["phase"] == "setup" else None,
         moon=moon_v,
+        lang=lang,
     )

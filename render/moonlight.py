@@ -15,7 +15,9 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.geometry import LABEL_INDEX, LABELS, N_CELLS
-from engine.moon import BEACHES, BEAMS, BORDER, N_GAPS, RIVER
+from engine.moon import BEACHES, BEAMS, BORDER, FULL, HALF, N_GAPS, PHASE_TITLES, RIVER
+from engine.moonlight.names import ANIMAL_INDEX, ANIMAL_TITLES
+from translation import _, _p, join
 
 from . import moon_sprites as MS
 from . import palette as P
@@ -82,7 +84,7 @@ def _water(hex_r: float) -> tuple[Image.Image, tuple[int, int]]:
 def _sand(hex_r: float, ring_only: bool) -> tuple[Image.Image, tuple[int, int]]:
     mask, (mx, my) = sprites.hex_mask(hex_r, inset=0.955)
     if ring_only:  # a beach on the river: a sandy shore around the water
-        inner, _ = sprites.hex_mask(hex_r, inset=0.72)
+        inner, _anchor = sprites.hex_mask(hex_r, inset=0.72)
         mask = ImageChops.subtract(mask, inner)
     im = Image.new("RGBA", mask.size, SAND + (0,))
     im.putalpha(mask.point(lambda a: a * SAND_A // 255))
@@ -227,7 +229,7 @@ def _dam_layer(lay: Layout, spaces: tuple[int, ...]) -> tuple[Image.Image, tuple
         d.line([p(*a), p(*b)], fill=LOG_DARK + (255,), width=round(w))
     for a, b in edges:
         d.line([p(*a), p(*b)], fill=LOG + (255,), width=round(w * 0.62))
-    for a, _ in edges:
+    for a, _b in edges:
         r = w * 0.55
         x, y = p(*a)
         d.ellipse((x - r, y - r, x + r, y + r), fill=LOG_END + (255,), outline=LOG_DARK + (255,),
@@ -292,7 +294,7 @@ def draw_moon(im: Image.Image, lay: Layout, v: View) -> None:
 
 
 def phase_word(full: bool) -> str:
-    return "Full" if full else "Half"
+    return PHASE_TITLES[FULL if full else HALF]
 
 
 def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y: float) -> None:
@@ -310,17 +312,23 @@ def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y
     x += 2 * r + s_(6)
     size = s_(MIN_TEXT)
     if v.preview:
-        line = f"then {phase_word(mv.full)} Moon at {gap_words(mv.gap)}"
+        line = _("then {phase} Moon at {gap}", phase=phase_word(mv.full), gap=gap_words(mv.gap))
     elif v.phase == "over":
-        line = f"{phase_word(mv.now_full)} Moon at {gap_words(mv.now_gap)}"
+        line = _("{phase} Moon at {gap}", phase=phase_word(mv.now_full),
+                 gap=gap_words(mv.now_gap))  # fmt: skip
     else:
-        now = f"{phase_word(mv.now_full)} {gap_words(mv.now_gap)}"
-        line = f"{now} → {phase_word(mv.next_full)} {gap_words(mv.next_gap)}"
-    text.draw(d, (x, y), text.fit(line, size, h.right - x), size, MS.LUNAR_ON, anchor="lm")
+        line = _("{phase} {gap} → {next_phase} {next_gap}", phase=phase_word(mv.now_full),
+                 gap=gap_words(mv.now_gap), next_phase=phase_word(mv.next_full),
+                 next_gap=gap_words(mv.next_gap))  # fmt: skip
+    text.draw(d, (x, y), text.fit(v.t(line), size, h.right - x), size, MS.LUNAR_ON, anchor="lm")
 
 
 #: Score parts in the cards (the engine's names, shortened).
-PART_WORDS = {"baby turtle": "turtle"}
+PART_WORDS = {
+    "baby turtle": _p("score", "turtle"),
+    "lunar": _p("score", "lunar"),
+    "light": _p("score", "light"),
+}
 
 
 def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView,
@@ -333,8 +341,10 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
     right = box.right - s_(10)
     y2 = y + s_(26)
     if s.is_cynthia:
-        text.draw(d, (x, y), "Cynthia: no animal,", size, P.TEXT_DIM, anchor="lm")
-        text.draw(d, (x, y2), "no lunar points", size, P.TEXT_DIM, anchor="lm")
+        text.draw(d, (x, y), text.fit(v.t(_("Cynthia: no animal,")), size, right - x), size,
+                  P.TEXT_DIM, anchor="lm")  # fmt: skip
+        text.draw(d, (x, y2), text.fit(v.t(_("no lunar points")), size, right - x), size,
+                  P.TEXT_DIM, anchor="lm")  # fmt: skip
         return
     r = s_(9)
     spr, a = MS.moon(r, True, 180)
@@ -349,25 +359,30 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
     if ms.parts:
         parts = dict(ms.parts)
         shown = [str(parts.pop("tokens", 0))]
-        shown += [f"{value} {PART_WORDS.get(n, n)}" for n, value in parts.items() if value]
-        line = " + ".join(shown) + f" = {s.score}"
-        text.draw(d, (x2, y2), text.fit(line, size, right - x2), size, P.TEXT, anchor="lm")
+        shown += [
+            _("{value} {part}", value=value, part=PART_WORDS.get(n, n))
+            for n, value in parts.items()
+            if value
+        ]
+        line = _("{parts} = {score}", parts=join(shown, " + "), score=s.score)
+        text.draw(d, (x2, y2), text.fit(v.t(line), size, right - x2), size, P.TEXT, anchor="lm")
     if ms.animal is None:
-        word = "choosing an animal" if ms.choosing else "no animal yet"
-        text.draw(d, (x, y), text.fit(word, size, right - x), size, P.TEXT_DIM, anchor="lm")
+        word = _("choosing an animal") if ms.choosing else _("no animal yet")
+        text.draw(d, (x, y), text.fit(v.t(word), size, right - x), size, P.TEXT_DIM, anchor="lm")
         return
     ic = MS.animal_icon(ms.animal, round(s_(12)), s.index)
     im.paste(ic, (round(x), round(y - ic.height / 2)), ic)
     x += ic.width + s_(5)
-    title = MS.ANIMAL_TITLES.get(ms.animal, ms.animal.title())
+    index = ANIMAL_INDEX.get(ms.animal)
+    title = v.t(ANIMAL_TITLES[index]) if index is not None else ms.animal.title()
     x += text.draw(d, (x, y), text.fit(title, size, right - x, True), size, P.TEXT, bold=True,
                    anchor="lm")  # fmt: skip
     if ms.parts:
         return
-    items = [(name, used, False) for name, used in ms.abilities]
-    items += [(t, False, True) for t in ms.babies]
-    items += [(f"Scoring +{3 * ms.scoring}", True, True)] if ms.scoring else []
-    items += [("Rich soil next", True, True)] if ms.rich else []
+    items = [(v.t(name), used, False) for name, used in ms.abilities]
+    items += [(v.t(baby), False, True) for baby in ms.babies]
+    items += [(v.t(_("Scoring +{n}", n=3 * ms.scoring)), True, True)] if ms.scoring else []
+    items += [(v.t(_("Rich soil next")), True, True)] if ms.rich else []
     # The items flow after the animal's name, then on the row below.
     row_y = y
     for word, used, chip in items:

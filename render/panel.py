@@ -7,22 +7,25 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine.geometry import DIRECTION_NAMES, SHADOW_DIRECTION, SUN_CORNER_NAMES
+from translation import _, _n, is_right_to_left
 
 from . import palette as P
 from . import sprites, stamps, text
+from .fonts import RLM
 from .layout import MIN_TEXT, Box, Layout
-from .model import SeatView, View
+from .model import SeatView, View, words
 
 #: Where the shadows fall for each sun position.
 SHADOW_TOWARDS = tuple(DIRECTION_NAMES[d] for d in SHADOW_DIRECTION)
 #: What the setup is about, by the verb of the current setup decision.
 SETUP_WORDS = {
-    "place": "places a starting tree",
-    "animal": "keeps an animal",
-    "settle": "places an animal",
-    "elder": "places the Great Elder Tree",
-    "moonstone": "places a moonstone",
+    "place": _("{name} places a starting tree"),
+    "animal": _("{name} keeps an animal"),
+    "settle": _("{name} places an animal"),
+    "elder": _("{name} places the Great Elder Tree"),
+    "moonstone": _("{name} places a moonstone"),
 }
+TO_PLAY = _("{name} to play")
 #: Heights of the piece icons in the cards (design units), by size.
 ICON_H = (10, 15, 20, 24)
 #: Text sizes (design units); none is below ``layout.MIN_TEXT``.
@@ -39,8 +42,8 @@ def card_x(lay: Layout, box: Box, dx: float) -> float:
     return box.x + lay.s(dx)
 
 
-def draw_static(im: Image.Image, lay: Layout) -> None:
-    """Card frames and the piles' caption, drawn once into the cached base."""
+def draw_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
+    """Card frames and the piles' caption, drawn once into the cached base (one per language)."""
     d = ImageDraw.Draw(im)
     for seat, box in enumerate(lay.cards):
         d.rounded_rectangle(
@@ -50,15 +53,16 @@ def draw_static(im: Image.Image, lay: Layout) -> None:
             outline=P.PANEL_EDGE,
             width=max(1, round(lay.s(1.5))),
         )
-        x0, y0, _, y1 = box.ints()
+        x0, y0, _x1, y1 = box.ints()
         d.rounded_rectangle(
             (x0, y0, x0 + round(lay.s(7)), y1), radius=round(lay.s(4)), fill=P.seat_colour(seat)
         )
-        for k, word in ((2, "avail"), (3, "store")):
-            text.draw(d, (card_x(lay, box, 14), lay.line(box, k)), word, lay.s(SMALL),
+        for k, word in ((2, _("avail")), (3, _("store"))):
+            label = text.fit(words(word, lang), lay.s(SMALL), lay.s(COL_X - 12))
+            text.draw(d, (card_x(lay, box, 14), lay.line(box, k)), label, lay.s(SMALL),
                       P.TEXT_DIM, anchor="lm")  # fmt: skip
     pb = lay.piles_box
-    text.draw(d, (pb.x, pb.y), "Scoring piles", lay.s(SMALL), P.TEXT_DIM, bold=True)
+    text.draw(d, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM, bold=True)
 
 
 def draw_strip(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
@@ -71,9 +75,11 @@ def draw_strip(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
     _piles(im, d, lay, v)
     if v.preview:
         b = lay.corner_box
-        text.draw(d, (b.right, b.y), "PREVIEW", lay.s(26), P.SUN, bold=True, anchor="ra")
-        text.draw(d, (b.right, b.y + lay.s(32)), "next photosynthesis", lay.s(SMALL),
-                  P.TEXT_DIM, anchor="ra")  # fmt: skip
+        room = b.w + lay.s(27)  # to the sun in the corner
+        title = text.fit(v.t(_("PREVIEW")), lay.s(26), room, True)
+        text.draw(d, (b.right, b.y), title, lay.s(26), P.SUN, bold=True, anchor="ra")
+        caption = text.fit(v.t(_("next photosynthesis")), lay.s(SMALL), room)
+        text.draw(d, (b.right, b.y + lay.s(32)), caption, lay.s(SMALL), P.TEXT_DIM, anchor="ra")
     return d
 
 
@@ -89,14 +95,21 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
     y0 = header_line(lay, 0)
     total = v.revolutions * 6
     if v.phase == "setup":
-        text.draw(d, (x, y0), "Setup", s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
+        text.draw(d, (x, y0), v.t(_("Setup")), s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
     else:
-        w = text.draw(d, (x, y0), f"Round {v.round}", s_(ROUND_SIZE), P.TEXT, bold=True,
+        rev = v.t(_("rev. {revolution}/{revolutions}", revolution=v.revolution,
+                    revolutions=v.revolutions))  # fmt: skip
+        rev_w = text.draw(d, (right, y0 + s_(2)), rev, s_(SMALL), P.TEXT_DIM, anchor="rm")
+        room = h.w - rev_w - s_(70)
+        label = text.fit(v.t(_("Round {round}", round=v.round)), s_(ROUND_SIZE), room, True)
+        if is_right_to_left(v.lang):  # "Round 13 / 18" read from the right: the total left
+            w = text.draw(d, (x, y0 + s_(2)), f"{total} /", s_(BODY), P.TEXT_DIM, anchor="lm")
+            text.draw(d, (x + w + s_(6), y0), label, s_(ROUND_SIZE), P.TEXT, bold=True,
                       anchor="lm")  # fmt: skip
-        text.draw(d, (x + w + s_(6), y0 + s_(2)), f"/ {total}", s_(BODY), P.TEXT_DIM,
-                  anchor="lm")  # fmt: skip
-        text.draw(d, (right, y0 + s_(2)), f"rev. {v.revolution}/{v.revolutions}",
-                  s_(SMALL), P.TEXT_DIM, anchor="rm")  # fmt: skip
+        else:
+            w = text.draw(d, (x, y0), label, s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
+            text.draw(d, (x + w + s_(6), y0 + s_(2)), f"/ {total}", s_(BODY), P.TEXT_DIM,
+                      anchor="lm")  # fmt: skip
     # The round track: one dot per round, grouped by revolution, always inside the strip.
     y1 = header_line(lay, 1)
     gap = s_(8)
@@ -117,32 +130,56 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
             s for s in v.seats if s.score == best
         ]
         names = " & ".join(s.name for s in win)
-        line = f"★ {names} {'wins' if len(win) == 1 else 'win'}"
+        line = v.t(_n("★ {names} wins", "★ {names} win", len(win), names=names))
         text.draw(d, (x, y2), text.fit(line, s_(BODY), h.w, True), s_(BODY), P.SUN, bold=True,
                   anchor="lm")  # fmt: skip
     elif v.current_seat is not None:
         s = v.seats[v.current_seat]
         ic = sprites.icon(s.index, 1, round(s_(22)))
         im.paste(ic, (round(x), round(y2 - ic.height / 2)), ic)
-        what = "to play"
+        what = TO_PLAY
         if v.phase == "setup":
-            what = SETUP_WORDS.get(v.setup_kind or "", "to play")
-        words = f" {what}"
-        room = h.w - s_(34) - text.width(words, s_(BODY))
-        name = text.fit(s.name, s_(BODY), room, True)
-        w = text.draw(d, (x + s_(30), y2), name, s_(BODY), P.seat_colour(s.index), bold=True,
-                      anchor="lm")  # fmt: skip
-        text.draw(d, (x + s_(30) + w, y2), words, s_(BODY), P.TEXT, anchor="lm")
+            what = SETUP_WORDS.get(v.setup_kind or "", TO_PLAY)
+        _turn_line(d, (x + s_(30), y2), h.w - s_(34), s, v.t(what), s_(BODY))
     # The sun.
     y3 = header_line(lay, 3)
     p = v.shadow_sun
     if v.preview:
-        line = f"Next sun {SUN_CORNER_NAMES[p]}: shadows fall {SHADOW_TOWARDS[p]}"
+        line = v.t(_("Next sun {corner}: shadows fall {towards}",
+                     corner=SUN_CORNER_NAMES[p], towards=SHADOW_TOWARDS[p]))  # fmt: skip
         text.draw(d, (x, y3), text.fit(line, s_(SMALL), h.w, True), s_(SMALL), P.SUN, bold=True,
                   anchor="lm")  # fmt: skip
     else:
-        line = f"Sun {SUN_CORNER_NAMES[p]}: shadows fall {SHADOW_TOWARDS[p]}"
-        text.draw(d, (x, y3), line, s_(SMALL), P.TEXT_DIM, anchor="lm")
+        line = v.t(_("Sun {corner}: shadows fall {towards}", corner=SUN_CORNER_NAMES[p],
+                     towards=SHADOW_TOWARDS[p]))  # fmt: skip
+        text.draw(d, (x, y3), text.fit(line, s_(SMALL), h.w), s_(SMALL), P.TEXT_DIM,
+                  anchor="lm")  # fmt: skip
+
+
+def _turn_line(d, xy: tuple[float, float], room: float, s: SeatView, line: str,
+               size: float) -> None:  # fmt: skip
+    """``line`` (a sentence with ``{name}``) with the seat's name in its colour and bold, the
+    words around it plain; the name is shortened to fit ``room``."""
+    before, _name, after = line.partition("{name}")
+    if not _name:  # a catalog without the name: the sentence alone
+        text.draw(d, xy, text.fit(line, size, room), size, P.TEXT, anchor="lm")
+        return
+    mark = before[:1] if before[:1] == RLM else ""
+    before = before[len(mark) :]
+    rtl = bool(mark)
+    words = text.width(mark + before, size) + text.width(mark + after, size)
+    name = text.fit(s.name, size, max(room - words, size * 2), True)
+    parts = [(mark + before, False, P.TEXT), (name, True, P.seat_colour(s.index)),
+             (mark + after, False, P.TEXT)]  # fmt: skip
+    if rtl:  # right to left: the first part is drawn rightmost
+        x = xy[0] + sum(text.width(p, size, b) for p, b, _c in parts)
+        for part, bold, colour in parts:
+            x -= text.width(part, size, bold)
+            text.draw(d, (x, xy[1]), part, size, colour, bold=bold, anchor="lm")
+        return
+    x = xy[0]
+    for part, bold, colour in parts:
+        x += text.draw(d, (x, xy[1]), part, size, colour, bold=bold, anchor="lm")
 
 
 def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView,
@@ -158,15 +195,15 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
     y = lay.line(box, 0)
     ic = sprites.icon(s.index, 2, round(s_(30)))
     im.paste(ic, (round(box.x + s_(14)), round(y + s_(14) - ic.height)), ic)
-    pts = text.draw(d, (right, y + s_(3)), "pts", s_(SMALL), P.TEXT_DIM, anchor="rm")
+    pts = text.draw(d, (right, y + s_(3)), v.t(_("pts")), s_(SMALL), P.TEXT_DIM, anchor="rm")
     score_w = text.draw(d, (right - pts - s_(5), y), str(s.score), s_(SCORE_SIZE), P.TEXT,
                         bold=True, anchor="rm")  # fmt: skip
     badges = []
     if v.viewer_seat == s.index:
-        badges.append(("YOU", P.TEXT, P.TEXT_DARK))
+        badges.append((v.t(_("YOU")), P.TEXT, P.TEXT_DARK))
     if s.index == v.first_seat and v.phase == "play":
-        badges.append(("1st", P.TEXT_DIM, P.TEXT_DARK))
-    badge_w = sum(text.width(b, s_(SMALL), True) + s_(16) for b, _, _ in badges)
+        badges.append((v.t(_("1st")), P.TEXT_DIM, P.TEXT_DARK))
+    badge_w = sum(text.width(b, s_(SMALL), True) + s_(16) for b, _bg, _fg in badges)
     nx = box.x + s_(48)
     room = right - pts - score_w - s_(14) - nx - badge_w
     name = text.fit(s.name, s_(NAME_SIZE), room, True)
@@ -189,8 +226,8 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
                   bold=True, anchor="lm")  # fmt: skip
     if s.is_cynthia:
         d.rectangle((card_x(lay, box, 12), ys - s_(13), right, ys + s_(13)), fill=P.PANEL_BG)
-        text.draw(d, (card_x(lay, box, 14), ys), "Cynthia has no store", s_(SMALL), P.TEXT_DIM,
-                  anchor="lm")  # fmt: skip
+        words = text.fit(v.t(_("Cynthia has no store")), s_(SMALL), right - card_x(lay, box, 14))
+        text.draw(d, (card_x(lay, box, 14), ys), words, s_(SMALL), P.TEXT_DIM, anchor="lm")
     else:
         for size in range(4):
             x = card_x(lay, box, COL_X + size * COL_STEP)
@@ -206,7 +243,7 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
                                 fill=P.LIGHT_ON)  # fmt: skip
             text.draw(d, (px + pw / 2, ys), str(price), s_(SMALL), P.TEXT_DARK, bold=True,
                       anchor="mm")  # fmt: skip
-    _tokens_row(d, lay, box, s)
+    _tokens_row(d, lay, box, s, v)
 
 
 def _light_row(im, d, lay: Layout, box: Box, s: SeatView, v: View) -> None:
@@ -237,17 +274,17 @@ def _light_row(im, d, lay: Layout, box: Box, s: SeatView, v: View) -> None:
         d.rectangle((sx, y - s_(7), sx + seg - s_(1.5), y + s_(7)), fill=fill)
 
 
-def _tokens_row(d, lay: Layout, box: Box, s: SeatView) -> None:
+def _tokens_row(d, lay: Layout, box: Box, s: SeatView, v: View) -> None:
     """Scoring tokens won: one chip per token in its soil's colour, with its points."""
     s_ = lay.s
     y = lay.line(box, 4)
     x = card_x(lay, box, 14)
     right = box.right - s_(10)
-    x += text.draw(d, (x, y), "tokens", s_(SMALL), P.TEXT_DIM, anchor="lm") + s_(8)
+    x += text.draw(d, (x, y), v.t(_("tokens")), s_(SMALL), P.TEXT_DIM, anchor="lm") + s_(8)
     if not s.tokens:
-        text.draw(d, (x, y), "none yet", s_(SMALL), P.TEXT_DIM, anchor="lm")
+        text.draw(d, (x, y), v.t(_("none yet")), s_(SMALL), P.TEXT_DIM, anchor="lm")
         return
-    total = sum(points for _, points in s.tokens)
+    total = sum(points for _leaves, points in s.tokens)
     for j, (leaves, points) in enumerate(s.tokens):
         w = text.width(str(points), s_(SMALL), True) + s_(8)
         left = len(s.tokens) - j - 1
@@ -277,14 +314,16 @@ def _piles(im, d, lay: Layout, v: View) -> None:
         tx = x + s_(26)
         pile = v.piles.get(leaves, ())
         if leaves in v.unused_piles:
-            text.draw(d, (tx, y - s_(11)), "not used with", s_(SMALL), P.TEXT_DIM, anchor="lm")
-            text.draw(d, (tx, y + s_(12)), "2 players", s_(SMALL), P.TEXT_DIM, anchor="lm")
+            text.draw(d, (tx, y - s_(11)), v.t(_("not used with")), s_(SMALL), P.TEXT_DIM,
+                      anchor="lm")  # fmt: skip
+            text.draw(d, (tx, y + s_(12)), v.t(_("2 players")), s_(SMALL), P.TEXT_DIM,
+                      anchor="lm")  # fmt: skip
             y += s_(54)
             continue
         if not pile:
-            text.draw(d, (tx, y), "empty", s_(SMALL), P.TEXT_DIM, anchor="lm")
+            text.draw(d, (tx, y), v.t(_("empty")), s_(SMALL), P.TEXT_DIM, anchor="lm")
         else:
             w = text.draw(d, (tx, y), str(pile[0]), s_(26), P.TEXT, bold=True, anchor="lm")
-            text.draw(d, (tx + w + s_(8), y + s_(1)), f"{len(pile)} left", s_(SMALL),
-                      P.TEXT_DIM, anchor="lm")  # fmt: skip
+            left = v.t(_("{n} left", n=len(pile)))
+            text.draw(d, (tx + w + s_(8), y + s_(1)), left, s_(SMALL), P.TEXT_DIM, anchor="lm")
         y += s_(36)

@@ -19,11 +19,13 @@ def animation(
     frame_ms: int = 700,
     last_frame_ms: int = 3000,
     names: Sequence[str] | None = None,
+    lang: str | None = None,
 ) -> bytes:
-    """An animated GIF (``fmt="gif"``) or WebP (``fmt="webp"``) showing ``states`` in order."""
+    """An animated GIF (``fmt="gif"``) or WebP (``fmt="webp"``) showing ``states`` in order,
+    its words in ``lang`` (None: English)."""
     if not states:
         raise ValueError("animation needs at least one state")
-    frames = [render_image(s, names=names, width=width) for s in states]
+    frames = [render_image(s, names=names, width=width, lang=lang) for s in states]
     durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
     buf = io.BytesIO()
     if fmt == "gif":

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from PIL import ImageDraw
 
-from .fonts import font, px, runs
+from .fonts import font, px, rtl_font, runs, strip_marks
 
 _notes = threading.local()
 
@@ -40,6 +40,9 @@ def recording() -> Iterator[list[int]]:
 
 def width(text: str, size: float, bold: bool = False) -> float:
     """The width of ``text`` drawn by ``draw``."""
+    shaped = rtl_font(text, size, bold)
+    if shaped is not None:
+        return shaped.getlength(strip_marks(text), direction="rtl")
     return sum(f.getlength(piece) for piece, f in runs(text, size, bold))
 
 
@@ -67,16 +70,22 @@ def draw(
     """Draw ``text`` at ``xy`` (Pillow's ``anchor``: l/m/r then a/m/s/d) and return its width.
 
     Text in DejaVu Sans alone is one Pillow call; other scripts are drawn run by run on the
-    main face's baseline.
+    main face's baseline. A right-to-left paragraph (a Hebrew label: its first strong character
+    is Hebrew or a right-to-left mark) is laid out by libraqm, right to left.
     """
     if not text:
         return 0.0
     note(size)
+    extra = {"stroke_width": stroke, "stroke_fill": stroke_fill} if stroke else {}
+    shaped = rtl_font(text, size, bold)
+    if shaped is not None:
+        plain = strip_marks(text)
+        d.text(xy, plain, font=shaped, fill=fill, anchor=anchor, direction="rtl", **extra)
+        return shaped.getlength(plain, direction="rtl")
     pieces = runs(text, size, bold)
     if not pieces:
         return 0.0
     x, y = xy
-    extra = {"stroke_width": stroke, "stroke_fill": stroke_fill} if stroke else {}
     main = font(size, bold)
     if len(pieces) == 1 and pieces[0][1] is main:
         d.text((x, y), pieces[0][0], font=main, fill=fill, anchor=anchor, **extra)

@@ -30,7 +30,7 @@ def test_hot_seat_game_plays_to_the_end_and_names_the_winner():
     assert code == 0
     assert "Round 18/18" in text
     assert "The game is over." in text
-    assert "Winner(s): seat 1, seat 2" in text  # equal light, equal pieces: a shared win
+    assert "Winners: seat 1, seat 2" in text  # equal light, equal pieces: a shared win
 
 
 def test_several_actions_on_one_line_apply_together_or_not_at_all():

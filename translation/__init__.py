@@ -99,6 +99,30 @@ def _rebuild(template: str, params: dict, plural: str | None, n: int | None, con
     return Text(template, params, plural=plural, n=n, context=context)
 
 
+def to_data(text: Any) -> Any:
+    """A text as JSON-able data (its template, parameters, plural and context), so that a stored
+    sentence (an event, Cynthia's reason) can still be translated after it is read back with
+    :func:`from_data`. Anything but a ``Text`` is returned as it is."""
+    if not isinstance(text, Text):
+        return text
+    data: dict[str, Any] = {"t": text.template}
+    if text.params:
+        data["p"] = {k: to_data(v) for k, v in text.params.items()}
+    if text.plural is not None:
+        data["pl"], data["n"] = text.plural, text.n
+    if text.context is not None:
+        data["c"] = text.context
+    return data
+
+
+def from_data(data: Any) -> Any:
+    """The text :func:`to_data` made (a plain value stays as it is)."""
+    if not isinstance(data, dict) or "t" not in data:
+        return data
+    params = {k: from_data(v) for k, v in data.get("p", {}).items()}
+    return Text(data["t"], params, plural=data.get("pl"), n=data.get("n"), context=data.get("c"))
+
+
 def _(template: str, /, **params: Any) -> Text:
     """A text to translate: ``_("Grow {space}.", space="D4")``."""
     return Text(template, params)
@@ -147,10 +171,14 @@ def _catalog(lang: str) -> gettext.NullTranslations:
 
 
 def translate(text: Any, lang: str | None) -> str:
-    """``text`` in ``lang`` (English when the language or the translation is missing)."""
+    """``text`` in ``lang`` (English when the language or the translation is missing).
+
+    In a right-to-left language every plain-string value inside the sentence (a name, a space
+    label, a notation: any with a letter or a digit) is a first-strong isolate, so that it keeps
+    its own direction."""
     if not isinstance(text, Text):
         return str(text)
-    params = {k: translate(v, lang) for k, v in text.params.items()}
+    params = {k: _value(v, lang) for k, v in text.params.items()}
     if text.context == _JOIN or not lang or lang == SOURCE:
         template = text.plural if text.plural is not None and text.n != 1 else text.template
     else:
@@ -166,6 +194,15 @@ def translate(text: Any, lang: str | None) -> str:
         else:
             template = catalog.gettext(text.template)
     return template.format(**params) if params or text.params else template
+
+
+def _value(value: Any, lang: str | None) -> Any:
+    """A parameter in ``lang``: a text translated, a plain string isolated when right to left."""
+    if isinstance(value, Text):
+        return translate(value, lang)
+    if isinstance(value, str) and lang in RIGHT_TO_LEFT and any(c.isalnum() for c in value):
+        return f"{_FSI}{value}{_PDI}"  # a mark such as ">" needs no isolate
+    return value
 
 
 def placeholders(template: str) -> set[str]:

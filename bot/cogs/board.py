@@ -18,8 +18,9 @@ from discord.ext import commands
 import engine
 import render
 from render.alt import alt_text
+from translation import _
 
-from .. import embeds, pictures, story, texts
+from .. import embeds, i18n, pictures, story, texts
 from ..games import GameService, UserError
 from ..replies import answering
 from ..storage import GameRow
@@ -59,7 +60,7 @@ def hidden_by_the_seed(game: GameRow) -> list[str]:
     return [what for key, what in hidden.items() if key != "rng"]
 
 
-def _bad(reason: str) -> UserError:
+def _bad(reason: Any) -> UserError:
     return UserError(texts.REPLAY_BAD.format(reason=reason))
 
 
@@ -69,35 +70,46 @@ def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise _bad("it is not a text file") from None
+        raise _bad(_("it is not a text file")) from None
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)]
     lines = [(n, line) for n, line in lines if line and not line.startswith("#")]
     if not lines:
-        raise _bad("it is empty")
+        raise _bad(_("it is empty"))
     for number, line in lines[1:]:
         try:
             engine.parse_action(line)
         except Exception:  # engine.IllegalAction, or whatever odd text makes the engine raise
-            raise _bad(f"line {number}, '{line[:40]}', is not a move") from None
+            raise _bad(
+                _("line {number}, '{line}', is not a move", number=number, line=line[:40])
+            ) from None
     try:
         record = engine.Record.from_text(text)
     except Exception:  # a file is anything: too deep (RecursionError), seed Infinity (Overflow)
-        raise _bad("its first line is not the header with the config and the seed") from None
+        raise _bad(_("its first line is not the header with the config and the seed")) from None
     try:
         state = engine.new_game(record.config, record.seed)
     except ValueError as exc:
-        raise _bad(str(exc).rstrip(".")) from None
+        raise _bad(exc.args[0] if exc.args else str(exc)) from None
     except Exception:  # whatever else the header's values make the engine raise
-        raise _bad("its header does not describe a game") from None
+        raise _bad(_("its header does not describe a game")) from None
     frames = [state]
     for number, notation in enumerate(record.actions, 1):
         try:
             state = engine.apply(state, notation)
         except engine.IllegalAction as exc:
-            reason = str(exc).rstrip(".").replace(". ", "; ")
-            raise _bad(f"move {number}, '{notation}', is illegal ({reason})") from None
+            reason = exc.args[0] if exc.args else str(exc)
+            raise _bad(
+                _(
+                    "move {number}, '{notation}', is illegal ({reason})",
+                    number=number,
+                    notation=notation,
+                    reason=reason,
+                )
+            ) from None
         except Exception:  # the engine's defect on an odd move, still the file's answer
-            raise _bad(f"move {number}, '{notation}', cannot be played") from None
+            raise _bad(
+                _("move {number}, '{notation}', cannot be played", number=number, notation=notation)
+            ) from None
         if (state.phase, state.round) != (frames[-1].phase, frames[-1].round):
             frames.append(state)
     if frames[-1] is not state:
@@ -108,9 +120,11 @@ def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
     return record, frames
 
 
-def _replay_pictures(frames: list[Any], names: list[str]) -> tuple[tuple[bytes, str], bytes]:
-    final = pictures.board_picture(frames[-1], names=names)
-    return final, render.animation(frames, names=names)
+def _replay_pictures(
+    frames: list[Any], names: list[str], lang: str | None = None
+) -> tuple[tuple[bytes, str], bytes]:
+    final = pictures.board_picture(frames[-1], names=names, lang=lang)
+    return final, render.animation(frames, names=names, lang=lang)
 
 
 class Board(commands.Cog, name="Board"):
@@ -146,13 +160,11 @@ class Board(commands.Cog, name="Board"):
                 raise UserError(texts.NO_GAME_HERE)
             state = await self.games.state(game)
             names = [s.name for s in game.seats]
-            words = await asyncio.to_thread(alt_text, state, names=names)
+            words = await asyncio.to_thread(alt_text, state, names=names, lang=i18n.current())
             marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
             grid = engine.text.board_text(state)
-            await interaction.response.send_message(
-                texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks),
-                ephemeral=True,
-            )
+            board = texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)
+            await interaction.response.send_message(i18n.tr(board), ephemeral=True)
 
     async def _started(self, game_id: int) -> GameRow:
         game = await self.games.get_game(game_id)
@@ -183,6 +195,7 @@ class Board(commands.Cog, name="Board"):
                 preview_sun=sun,
                 viewer_seat=viewer,
                 names=[s.name for s in game.seats],
+                lang=i18n.current(),
             )
             await interaction.followup.send(
                 embed=embeds.preview_embed(game, state, sun, gains, lunar),
@@ -208,7 +221,8 @@ class Board(commands.Cog, name="Board"):
         extra: dict[str, Any] = {}
         hidden = hidden_by_the_seed(game)
         if hidden:
-            embed.set_footer(text=texts.RECORD_HIDDEN.format(hidden="; ".join(hidden)))
+            hidden_words = "; ".join(i18n.tr(what) for what in hidden)
+            embed.set_footer(text=i18n.tr(texts.RECORD_HIDDEN.format(hidden=hidden_words)))
         else:
             extra["file"] = record_file(game, [m.notation for m in moves])
         if interaction.response.is_done():
@@ -222,18 +236,20 @@ class Board(commands.Cog, name="Board"):
         """`/ps replay <file>`: the final position and an animation of a game record."""
         async with answering(interaction):
             if record.size > MAX_RECORD_BYTES:
-                raise UserError(texts.REPLAY_BAD.format(reason="it is far too large"))
+                raise UserError(texts.REPLAY_BAD.format(reason=_("it is far too large")))
             await interaction.response.defer(ephemeral=True, thinking=True)
             data = await record.read()
             parsed, frames = await asyncio.to_thread(read_record, data)
             names = list(parsed.players) or _seat_names(parsed.config.seats)
-            final, gif = await asyncio.to_thread(_replay_pictures, frames, names)
+            final, gif = await asyncio.to_thread(_replay_pictures, frames, names, i18n.current())
             await interaction.followup.send(
                 embed=embeds.replay_embed(names, frames[-1], len(parsed.actions)),
                 files=[
                     pictures.as_file(final, embeds.BOARD_FILE),
                     discord.File(
-                        io.BytesIO(gif), filename=ANIMATION_FILE, description=texts.ANIMATION_ALT
+                        io.BytesIO(gif),
+                        filename=ANIMATION_FILE,
+                        description=i18n.tr(texts.ANIMATION_ALT),
                     ),
                 ],
                 ephemeral=True,
@@ -248,18 +264,18 @@ def _seat_names(kinds: tuple[str, ...]) -> list[str]:
             cynthias += 1
             names.append("Cynthia" if cynthias == 1 else "Cynthia 2")
         else:
-            names.append(f"Seat {i + 1}")
+            names.append(i18n.tr(_("Seat {n}", n=i + 1)))
     return names
 
 
-@app_commands.command(name="replay", description="Replay a game record from /ps log")
-@app_commands.describe(record="The record file /ps log gave (photosynthesis-N.txt)")
+@app_commands.command(name="replay", description=_("Replay a game record from /ps log"))
+@app_commands.describe(record=_("The record file /ps log gave (photosynthesis-N.txt)"))
 async def replay_command(interaction: discord.Interaction, record: discord.Attachment) -> None:
     cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
     await cog.on_replay_command(interaction, record)
 
 
-@app_commands.command(name="board", description="The game in this channel as text")
+@app_commands.command(name="board", description=_("The game in this channel as text"))
 async def board_command(interaction: discord.Interaction) -> None:
     cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
     await cog.on_board_command(interaction)

@@ -16,8 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from translation import _
+
 from .. import correspondence_texts as ct
-from .. import embeds, texts
+from .. import embeds, i18n, texts
 from ..clock import clock_from_env, install_poke_signal
 from ..correspondence import Correspondence
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
@@ -134,11 +136,13 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         if clock is None or clock.user_id is None:
             return None
         if clock.paused_at is not None and game.options.get("turn_timer"):
-            return ct.TIMER_FIELD, ct.TIMER_PAUSED.format(player=mention(clock.user_id))
+            paused = ct.TIMER_PAUSED.format(player=mention(clock.user_id))
+            return i18n.tr(ct.TIMER_FIELD), i18n.tr(paused)
         if deadline is None:
             return None
         timeout = ct.TIMEOUT_LABEL.get(game.options.get("on_timeout", "end"), "")
-        return ct.TIMER_FIELD, ct.TIMER_NOTE.format(deadline=int(deadline), timeout=timeout)
+        note = ct.TIMER_NOTE.format(deadline=int(deadline), timeout=timeout)
+        return i18n.tr(ct.TIMER_FIELD), i18n.tr(note)
 
     # --- the scheduler's handler ---
 
@@ -157,7 +161,10 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             how, _, notation = fired.outcome.partition(": ")
             if user_id is not None:
                 line = ct.TIMED_OUT_AUTOPILOT if how == "autopilot" else ct.TIMED_OUT_ENDED
-                content = line.format(player=mention(user_id), notation=notation)
+                with i18n.speaking(game.language):  # a channel notice: the game's language
+                    content = i18n.tr(
+                        line.format(player=mention(user_id), notation=i18n.notation(notation))
+                    )
                 where = await self.bot.games.game_channel(game)
                 if not (fired.notice_only and await self._posted(where, content)):
                     await self._say(where, content)
@@ -167,16 +174,20 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             user_id = game.seats[job.seat].user_id
             if user_id is None:
                 return "void"
-            content = ct.REMINDER.format(
+            reminder = ct.REMINDER.format(
                 player=mention(user_id),
                 game=game.id,
                 deadline=int(fired.deadline),
                 timeout=ct.TIMEOUT_LABEL.get(game.options.get("on_timeout", "end"), ""),
                 link=await self._link(game),
             )
+            with i18n.speaking(game.language):  # in the channel: the game's language
+                content = i18n.tr(reminder)
             await self._say(await self.bot.games.game_channel(game), content, USER_PINGS)
             if await self.service.wants_dm(user_id):
-                await self._dm(user_id, content)
+                mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
+                with i18n.speaking(mine or game.language):  # a DM: their own language
+                    await self._dm(user_id, i18n.tr(reminder))
         return fired.outcome
 
     @commands.Cog.listener()
@@ -190,7 +201,10 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         _, deadline = await self.service.timers.deadline(game, state)
         suffix = ct.TURN_DM_DEADLINE.format(deadline=int(deadline)) if deadline else ""
         link = jump_link(game.guild_id, message.channel.id, message.id)
-        await self._dm(user_id, ct.TURN_DM.format(game=game.id, deadline=suffix, link=link))
+        mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
+        with i18n.speaking(mine or game.language):  # a DM: their language, else the game's
+            dm = i18n.tr(ct.TURN_DM.format(game=game.id, deadline=suffix, link=link))
+        await self._dm(user_id, dm)
 
     # --- commands ---
 
@@ -201,13 +215,14 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             )
             if not changes:
                 await interaction.response.send_message(
-                    ct.settings_line(game.options), ephemeral=True
+                    i18n.tr(ct.settings_line(game.options)), ephemeral=True
                 )
                 return
-            await interaction.response.send_message(
-                ct.SETTINGS_CHANGED.format(user=interaction.user.mention, **_labels(game)),
-                allowed_mentions=NO_PINGS,
-            )
+            with i18n.speaking(game.language):  # said in the channel: the game's language
+                changed = i18n.tr(
+                    ct.SETTINGS_CHANGED.format(user=interaction.user.mention, **_labels(game))
+                )
+            await interaction.response.send_message(changed, allowed_mentions=NO_PINGS)
             if game.status == "lobby":
                 await self._redraw_lobby(game)
             else:
@@ -218,8 +233,10 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         if stored is None:
             return
         message = self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1])
+        with i18n.speaking(game.language):
+            embed, view = embeds.lobby_embed(game), lobby_view(game)
         try:
-            await message.edit(embed=embeds.lobby_embed(game), view=lobby_view(game))
+            await message.edit(embed=embed, view=view)
         except discord.HTTPException:
             log.warning("could not redraw the lobby", extra={"game_id": game.id})
 
@@ -227,7 +244,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         async with answering(interaction):
             await self.service.set_notify(interaction.user.id, on)
             await interaction.response.send_message(
-                ct.NOTIFY_ON if on else ct.NOTIFY_OFF, ephemeral=True
+                i18n.tr(ct.NOTIFY_ON if on else ct.NOTIFY_OFF), ephemeral=True
             )
 
     async def on_vacation(self, interaction: discord.Interaction, on: bool) -> None:
@@ -240,7 +257,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 if on
                 else ct.VACATION_OFF
             )
-            await interaction.response.send_message(sentence, ephemeral=True)
+            await interaction.response.send_message(i18n.tr(sentence), ephemeral=True)
             for game_id in changed:
                 await self._publish(game_id)
 
@@ -250,16 +267,16 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             game = await self.bot.games.live_game(channel_id)
             if game is not None and game.status == "lobby":
                 game = await self.bot.games.leave(game.id, None, user.id)
-                await interaction.response.send_message(ct.LEFT_LOBBY, ephemeral=True)
+                await interaction.response.send_message(i18n.tr(ct.LEFT_LOBBY), ephemeral=True)
                 await self._redraw_lobby(game)
                 return
             left = await self.service.leave(channel_id, user.id)
             sentence = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
-            if left.new_host is not None:
-                sentence += ct.NEW_HOST.format(host=mention(left.new_host))
-            await interaction.response.send_message(
-                sentence.format(user=user.mention), allowed_mentions=NO_PINGS
-            )
+            with i18n.speaking(left.game.language):  # said in the channel: the game's language
+                said = i18n.tr(sentence.format(user=user.mention))
+                if left.new_host is not None:
+                    said += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
+            await interaction.response.send_message(said, allowed_mentions=NO_PINGS)
             if left.ended:
                 await self.bot.get_cog("Lobby").close_messages(left.game)  # type: ignore[union-attr]
             else:
@@ -289,7 +306,8 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                         link=await self._link(game),
                     )
                 )
-            embed = discord.Embed(title=ct.GAMES_TITLE, description="\n".join(lines)[:4000])
+            description = "\n".join(i18n.tr(line) for line in lines)[:4000]
+            embed = discord.Embed(title=i18n.tr(ct.GAMES_TITLE), description=description)
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
@@ -306,11 +324,11 @@ def _cog(interaction: discord.Interaction) -> CorrespondenceCog:
     return interaction.client.get_cog("Correspondence")  # type: ignore[union-attr,return-value]
 
 
-@app_commands.command(name="settings", description="Turn timer and leaving rules (host)")
+@app_commands.command(name="settings", description=_("Turn timer and leaving rules (host)"))
 @app_commands.describe(
-    turn_timer="Time per turn (off, 1h, 12h, 24h, 72h)",
-    on_timeout="When the timer runs out: end the turn, or let the autopilot play it",
-    on_leave="When a player leaves a running game: the autopilot takes the seat, or it ends",
+    turn_timer=_("Time per turn (off, 1h, 12h, 24h, 72h)"),
+    on_timeout=_("When the timer runs out: end the turn, or let the autopilot play it"),
+    on_leave=_("When a player leaves a running game: the autopilot takes the seat, or it ends"),
 )
 async def settings_command(
     interaction: discord.Interaction,
@@ -323,22 +341,22 @@ async def settings_command(
     )
 
 
-@app_commands.command(name="notify", description="A direct message when it is your turn")
+@app_commands.command(name="notify", description=_("A direct message when it is your turn"))
 async def notify_command(interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
     await _cog(interaction).on_notify(interaction, mode == "on")
 
 
-@app_commands.command(name="vacation", description="Pause your turn timers while you are away")
+@app_commands.command(name="vacation", description=_("Pause your turn timers while you are away"))
 async def vacation_command(interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
     await _cog(interaction).on_vacation(interaction, mode == "on")
 
 
-@app_commands.command(name="leave", description="Leave the lobby or the running game here")
+@app_commands.command(name="leave", description=_("Leave the lobby or the running game here"))
 async def leave_command(interaction: discord.Interaction) -> None:
     await _cog(interaction).on_leave(interaction)
 
 
-@app_commands.command(name="games", description="Your games in progress in this server")
+@app_commands.command(name="games", description=_("Your games in progress in this server"))
 async def games_command(interaction: discord.Interaction) -> None:
     await _cog(interaction).on_games(interaction)
 

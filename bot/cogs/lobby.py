@@ -16,8 +16,9 @@ from discord.ext import commands
 
 import engine
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
+from translation import _
 
-from .. import embeds, pictures, texts
+from .. import embeds, i18n, pictures, texts
 from .. import expert_texts as xt
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..experts import BOT_KINDS
@@ -56,17 +57,26 @@ RULES_SAMPLE_SEED = 7
 MOON_SAMPLE_SEED = 46
 MOON_SAMPLE_ROUND = 4
 RulesTopic = Literal["base", "moonlight", "animals", "cynthia"]
+#: `/ps new language:` and `/ps language`: each language by its own name.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=f"{i18n.LANGUAGE_NAMES[lang]} ({lang})", value=lang)
+    for lang in i18n.LANGUAGES
+]
+SETTING_CHOICES = [
+    *LANGUAGE_CHOICES,
+    app_commands.Choice(name=_("automatic (Discord's language)"), value="auto"),
+]
 
 
-def sample_position_png() -> tuple[bytes, str]:
+def sample_position_png(lang: str | None = None) -> tuple[bytes, str]:
     """The board picture for `/ps rules`: a game a few rounds in (pure; run it in a thread)."""
     state = engine.new_game(engine.Config(seats=("cynthia",) * 3), seed=RULES_SAMPLE_SEED)
-    for _ in range(RULES_SAMPLE_PLIES):
+    for _ply in range(RULES_SAMPLE_PLIES):
         state = engine.apply(state, engine.auto_action(state))
-    return pictures.board_picture(state, names=["Ash", "Birch", "Cedar"])
+    return pictures.board_picture(state, names=["Ash", "Birch", "Cedar"], lang=lang)
 
 
-def moonlight_sample_png() -> tuple[bytes, str]:
+def moonlight_sample_png(lang: str | None = None) -> tuple[bytes, str]:
     """The board picture for `/ps rules topic:moonlight` (pure; run it in a thread)."""
     config = engine.Config(
         seats=("human", "human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
@@ -79,7 +89,7 @@ def moonlight_sample_png() -> tuple[bytes, str]:
     state, _ = play_until(
         state, players, lambda s: s.phase != "setup" and s.round >= MOON_SAMPLE_ROUND
     )
-    return pictures.board_picture(state, names=["Ash", "Birch", "Cynthia"])
+    return pictures.board_picture(state, names=["Ash", "Birch", "Cynthia"], lang=lang)
 
 
 #: The picture each rules topic shows (None: no picture).
@@ -90,14 +100,14 @@ class Lobby(commands.Cog, name="Lobby"):
     """Creating, joining, starting and ending games."""
 
     ps = app_commands.Group(
-        name="ps", description="Play Photosynthesis in this channel", guild_only=True
+        name="ps", description=_("Play Photosynthesis in this channel"), guild_only=True
     )
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
         #: game id -> the lock lobby redraws go out under (in order, each with the latest)
         self._redraws = KeyedLocks()
-        self._rules_png: dict[str, tuple[bytes, str]] = {}
+        self._rules_png: dict[tuple[str, str], tuple[bytes, str]] = {}
 
     @property
     def games(self) -> GameService:
@@ -123,7 +133,8 @@ class Lobby(commands.Cog, name="Lobby"):
             if not self.bot.serves(game.guild_id):  # another process's shard
                 continue
             try:
-                embed, view = embeds.lobby_embed(game), lobby_view(game)
+                with i18n.speaking(game.language):
+                    embed, view = embeds.lobby_embed(game), lobby_view(game)
                 stored = await self.bot.storage.message(game.id, "lobby")
                 if stored is not None:
                     try:
@@ -141,24 +152,26 @@ class Lobby(commands.Cog, name="Lobby"):
 
     # --- /ps new ---
 
-    @ps.command(name="new", description="Open a Photosynthesis lobby in this channel")
+    @ps.command(name="new", description=_("Open a Photosynthesis lobby in this channel"))
     @app_commands.describe(
-        revolutions="3 revolutions (18 rounds), or 4 for the advanced variant",
-        shadow_rule="Advanced: no planting from, or growing of, a shadowed piece",
-        random_seats="Seat players in random order instead of join order",
-        moon_animals="Under the Moonlight: each person plays an animal with lunar abilities",
-        elder_tree="Under the Moonlight: the Great Elder Tree",
-        moonstones="Under the Moonlight: moonstones",
-        easier_no_final_collect="Cynthia easier: no free collect after the last round",
-        easier_grow_plus_one="Cynthia easier: growing costs her one more",
-        easier_two_small_start="Cynthia easier: she starts with two small trees",
-        harder_grow_minus_one="Cynthia harder: growing costs her one less",
-        harder_score_trees="Cynthia harder: she scores 1/2/3 per tree left at the end",
-        turn_timer="Correspondence: time per turn (off, 1h, 12h, 24h, 72h)",
-        on_timeout="When the turn timer runs out: end the turn, or the autopilot plays it",
-        on_leave="When a player leaves a running game: the autopilot takes the seat, or it ends",
+        revolutions=_("3 revolutions (18 rounds), or 4 for the advanced variant"),
+        shadow_rule=_("Advanced: no planting from, or growing of, a shadowed piece"),
+        random_seats=_("Seat players in random order instead of join order"),
+        moon_animals=_("Under the Moonlight: each person plays an animal with lunar abilities"),
+        elder_tree=_("Under the Moonlight: the Great Elder Tree"),
+        moonstones=_("Under the Moonlight: moonstones"),
+        easier_no_final_collect=_("Cynthia easier: no free collect after the last round"),
+        easier_grow_plus_one=_("Cynthia easier: growing costs her one more"),
+        easier_two_small_start=_("Cynthia easier: she starts with two small trees"),
+        harder_grow_minus_one=_("Cynthia harder: growing costs her one less"),
+        harder_score_trees=_("Cynthia harder: she scores 1/2/3 per tree left at the end"),
+        turn_timer=_("Correspondence: time per turn (off, 1h, 12h, 24h, 72h)"),
+        on_timeout=_("When the turn timer runs out: end the turn, or the autopilot plays it"),
+        on_leave=_("When a player leaves a running game: the autopilot takes the seat, or it ends"),
+        language=_("The game's language in the channel (default: the server's)"),
         hints=xt.HINTS_DESCRIBE,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -177,6 +190,7 @@ class Lobby(commands.Cog, name="Lobby"):
         on_timeout: TimeoutChoice = "end turn",
         on_leave: LeaveChoice = "autopilot",
         hints: bool = False,
+        language: str | None = None,
     ) -> None:
         async with answering(interaction):
             if interaction.channel_id is None:
@@ -203,19 +217,26 @@ class Lobby(commands.Cog, name="Lobby"):
                     **{k: v for k, v in options.items() if k != "random_seats"},
                 )
             except ValueError as exc:
-                raise UserError(str(exc)) from None
+                raise UserError(exc.args[0] if exc.args else str(exc)) from None
             options.update(timer_options(turn_timer, on_timeout, on_leave))
             options["hints"] = hints
+            if language is None:  # the server's: its admin's choice, else its Discord locale
+                _mine, server = await self.bot.storage.languages(
+                    interaction.user.id, interaction.guild_id
+                )
+                language = i18n.choose_language(None, None, server) if server else None
+                language = language or i18n.choose_language(None, interaction.guild_locale)
             game = await self.games.new_lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
                 options=options,
+                language=language,
             )
-            response = await interaction.response.send_message(
-                embed=embeds.lobby_embed(game), view=lobby_view(game)
-            )
+            with i18n.speaking(game.language):  # the lobby is a channel message
+                embed, view = embeds.lobby_embed(game), lobby_view(game)
+            response = await interaction.response.send_message(embed=embed, view=view)
             if response.message_id is not None:
                 await self.bot.storage.set_message(
                     game.id, "lobby", interaction.channel_id, response.message_id
@@ -265,7 +286,9 @@ class Lobby(commands.Cog, name="Lobby"):
         drawn from the lobby as stored then, so the last one drawn shows the latest seats."""
         async with self._redraws.hold(game.id):
             game = await self.games.get_game(game.id) or game
-            embed, view = embeds.lobby_embed(game), lobby_view(game)
+            with i18n.speaking(game.language):  # the lobby message speaks the game's language
+                embed, view = embeds.lobby_embed(game), lobby_view(game)
+                public_view = lobby_view(game)
             await interaction.response.edit_message(embed=embed, view=view)
             stored = await self.bot.storage.message(game.id, "lobby")
             clicked = interaction.message.id if interaction.message is not None else None
@@ -273,7 +296,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 channel = self.bot.get_partial_messageable(stored[0])
                 try:
                     public = channel.get_partial_message(stored[1])
-                    await public.edit(embed=embed, view=lobby_view(game))
+                    await public.edit(embed=embed, view=public_view)
                 except discord.HTTPException:
                     log.warning("could not redraw the lobby", extra={"game_id": game.id})
 
@@ -289,7 +312,7 @@ class Lobby(commands.Cog, name="Lobby"):
 
     # --- /ps status, /ps abandon ---
 
-    @ps.command(name="status", description="Show the game in this channel")
+    @ps.command(name="status", description=_("Show the game in this channel"))
     async def status(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
             game = await self.games.shown_game(interaction.channel_id or 0)
@@ -298,7 +321,9 @@ class Lobby(commands.Cog, name="Lobby"):
             if game.status == "abandoned":
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 state = await self.games.state(game)  # a started game: it has a config
-                picture = await pictures.picture(state, names=[s.name for s in game.seats])
+                picture = await pictures.picture(
+                    state, names=[s.name for s in game.seats], lang=i18n.current()
+                )
                 file = pictures.as_file(picture, embeds.BOARD_FILE)
                 embed = embeds.ended_embed(game, state)
                 await interaction.followup.send(embed=embed, file=file, ephemeral=True)
@@ -313,7 +338,7 @@ class Lobby(commands.Cog, name="Lobby"):
             embed, file, view = await play.game_message_parts(game)  # type: ignore[union-attr]
             await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
 
-    @ps.command(name="abandon", description="End the game in this channel (host or moderators)")
+    @ps.command(name="abandon", description=_("End the game in this channel (host or moderators)"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         """Ask first: one command must not end a game for everyone by mistake."""
         async with answering(interaction):
@@ -321,7 +346,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 interaction.channel_id or 0, interaction.user.id, _can_manage(interaction)
             )
             await interaction.response.send_message(
-                texts.ABANDON_CONFIRM.format(game=game.id),
+                i18n.tr(texts.ABANDON_CONFIRM.format(game=game.id)),
                 view=abandon_view(game.id),
                 ephemeral=True,
             )
@@ -333,12 +358,14 @@ class Lobby(commands.Cog, name="Lobby"):
                 game_id, interaction.user.id, _can_manage(interaction)
             )
             await interaction.response.edit_message(
-                content=texts.ABANDONED.format(user=interaction.user.mention), view=None
+                content=i18n.tr(texts.ABANDONED.format(user=interaction.user.mention)), view=None
             )
             channel = self.bot.get_partial_messageable(game.channel_id)
             try:
+                with i18n.speaking(game.language):
+                    announced = i18n.tr(texts.ABANDONED.format(user=interaction.user.mention))
                 await channel.send(
-                    texts.ABANDONED.format(user=interaction.user.mention),
+                    announced,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException:
@@ -348,21 +375,27 @@ class Lobby(commands.Cog, name="Lobby"):
     async def on_keep(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Keep playing": nothing changes."""
         async with answering(interaction):
-            await interaction.response.edit_message(content=texts.ABANDON_KEPT, view=None)
+            await interaction.response.edit_message(content=i18n.tr(texts.ABANDON_KEPT), view=None)
 
     async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Rematch": a new lobby in the game's channel, same seats and options."""
         async with answering(interaction):
             game = await self.games.rematch(game_id, interaction.user.id)
             channel = self.bot.get_partial_messageable(game.channel_id)
-            sent = await channel.send(embed=embeds.lobby_embed(game), view=lobby_view(game))
+            with i18n.speaking(game.language):
+                embed, view = embeds.lobby_embed(game), lobby_view(game)
+            sent = await channel.send(embed=embed, view=view)
             await self.bot.storage.set_message(game.id, "lobby", game.channel_id, sent.id)
             await interaction.response.send_message(
-                texts.REMATCH_OPEN.format(channel=game.channel_id), ephemeral=True
+                i18n.tr(texts.REMATCH_OPEN.format(channel=game.channel_id)), ephemeral=True
             )
 
     async def close_messages(self, game: GameRow) -> None:
         """Take the buttons off a finished game's lobby and game messages."""
+        with i18n.speaking(game.language):
+            await self._close_messages(game)
+
+    async def _close_messages(self, game: GameRow) -> None:
         for kind in ("lobby", "game"):
             stored = await self.bot.storage.message(game.id, kind)
             if stored is None:
@@ -375,15 +408,16 @@ class Lobby(commands.Cog, name="Lobby"):
                 else:  # the board picture stays; the embed loses the turn and the timer
                     state = await self.games.state(game) if game.config is not None else None
                     embed = embeds.ended_embed(game, state)
-                    await message.edit(content=texts.GAME_ABANDONED, embed=embed, view=None)
+                    content = i18n.tr(texts.GAME_ABANDONED)
+                    await message.edit(content=content, embed=embed, view=None)
             except discord.HTTPException:
                 log.warning("could not edit a message", extra={"game_id": game.id, "kind": kind})
 
     # --- /ps rules, /ps help ---
 
-    @ps.command(name="rules", description="A short illustrated summary of the rules")
+    @ps.command(name="rules", description=_("A short illustrated summary of the rules"))
     @app_commands.describe(
-        topic="base game (default), Under the Moonlight, its animals, or Cynthia the automa"
+        topic=_("base game (default), Under the Moonlight, its animals, or Cynthia the automa")
     )
     async def rules(self, interaction: discord.Interaction, topic: RulesTopic = "base") -> None:
         async with answering(interaction):
@@ -391,14 +425,62 @@ class Lobby(commands.Cog, name="Lobby"):
             draw = RULES_PICTURES.get(topic)
             extra = {}
             if draw is not None:
-                if topic not in self._rules_png:
-                    self._rules_png[topic] = await asyncio.to_thread(draw)
-                extra["file"] = pictures.as_file(self._rules_png[topic], embeds.BOARD_FILE)
+                key = (topic, i18n.current())
+                if key not in self._rules_png:
+                    self._rules_png[key] = await asyncio.to_thread(draw, i18n.current())
+                extra["file"] = pictures.as_file(self._rules_png[key], embeds.BOARD_FILE)
             await interaction.followup.send(
                 embed=embeds.rules_embed(topic), ephemeral=True, **extra
             )
 
-    @ps.command(name="help", description="How to play Photosynthesis with this bot")
+    @ps.command(name="language", description=_("Your language, or (Manage Server) the server's"))
+    @app_commands.describe(
+        language=_("The language of my private answers to you; automatic: your Discord language"),
+        server=_("Manage Server: the server's language (new games, and those who chose none)"),
+    )
+    @app_commands.choices(language=SETTING_CHOICES, server=SETTING_CHOICES)
+    async def language(
+        self,
+        interaction: discord.Interaction,
+        language: str | None = None,
+        server: str | None = None,
+    ) -> None:
+        """Set (or, without options, show) the reader's and the server's language; the answer
+        speaks the language just chosen."""
+        async with answering(interaction):
+            storage = self.bot.storage
+            if server is not None:
+                permissions = interaction.permissions
+                if interaction.guild_id is None or not (permissions and permissions.manage_guild):
+                    raise UserError(texts.SERVER_LANGUAGE_FORBIDDEN)
+            said = []
+            if language is not None:
+                chosen = None if language == "auto" else language
+                await storage.set_language("user", interaction.user.id, chosen)
+                i18n.use(await i18n.reader_language(interaction))
+                said.append(texts.LANGUAGE_SET if chosen else texts.LANGUAGE_AUTOMATIC)
+            if server is not None and interaction.guild_id is not None:
+                chosen = None if server == "auto" else server
+                await storage.set_language("guild", interaction.guild_id, chosen)
+                i18n.use(await i18n.reader_language(interaction))
+                if chosen:
+                    with i18n.speaking(chosen):
+                        said.append(texts.SERVER_LANGUAGE_SET)
+                        said[-1] = i18n.tr(said[-1])
+                else:
+                    said.append(texts.SERVER_LANGUAGE_AUTOMATIC)
+            if not said:
+                mine, guild = await storage.languages(interaction.user.id, interaction.guild_id)
+                said.append(
+                    texts.LANGUAGE_SHOWN.format(
+                        mine=i18n.LANGUAGE_NAMES.get(mine or "", texts.LANGUAGE_NONE),
+                        server=i18n.LANGUAGE_NAMES.get(guild or "", texts.LANGUAGE_NONE),
+                    )
+                )
+            content = " ".join(i18n.tr(sentence) for sentence in said)
+            await interaction.response.send_message(content, ephemeral=True)
+
+    @ps.command(name="help", description=_("How to play Photosynthesis with this bot"))
     async def help(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
             await interaction.response.send_message(embed=embeds.help_embed(), ephemeral=True)

@@ -19,8 +19,9 @@ from discord.ext import commands
 
 import engine
 from engine.text import completions
+from translation import _
 
-from .. import choices, embeds, pictures, story, texts
+from .. import choices, embeds, i18n, pictures, story, texts
 from ..games import GameService, TurnResult, UserError, seat_label
 from ..locks import KeyedLocks
 from ..replies import answering
@@ -74,7 +75,7 @@ async def _update(interaction: discord.Interaction, **fields: Any) -> None:
 def _final_content(game: GameRow, state: Any) -> str:
     """The last game message's line: who won."""
     winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
-    return texts.GAME_OVER_WINNERS.format(winners=" and ".join(winners))
+    return i18n.tr(texts.GAME_OVER_WINNERS.format(winners=texts.and_list(winners)))
 
 
 def _version_shown(message: discord.Message) -> int | None:
@@ -124,7 +125,8 @@ class Play(commands.Cog, name="Play"):
     async def game_message_parts(
         self, game: GameRow, state: Any = None
     ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
-        """Embed, board picture and view of a started game."""
+        """Embed, board picture and view of a started game, in the language of the moment (the
+        game's for its channel message, the reader's for a private copy)."""
         if state is None:
             state = await self.games.state(game)
         turns = await self.games.story(game, state)
@@ -132,6 +134,7 @@ class Play(commands.Cog, name="Play"):
             state,
             highlight=story.changed_spaces(turns),
             names=[s.name for s in game.seats],
+            lang=i18n.current(),
         )
         file = pictures.as_file(picture, embeds.BOARD_FILE)
         notes = await self.games.notes(game, state)
@@ -149,16 +152,17 @@ class Play(commands.Cog, name="Play"):
             game = await self.games.get_game(game_id)
             if game is None or game.config is None:
                 return
-            state = await self.games.state(game)
-            shown = self._shown.get(game_id)
-            if shown is not None and shown[1] == engine.turn_id(state) and not state.is_over:
-                if game_id not in self._pending:
-                    self._pending[game_id] = asyncio.create_task(self._delayed_edit(game_id))
-                return
-            pending = self._pending.pop(game_id, None)
-            if pending is not None:
-                pending.cancel()
-            await self._publish(game_id)
+            with i18n.speaking(game.language):  # a channel message: the game's language
+                state = await self.games.state(game)
+                shown = self._shown.get(game_id)
+                if shown is not None and shown[1] == engine.turn_id(state) and not state.is_over:
+                    if game_id not in self._pending:  # (the task keeps the game's language)
+                        self._pending[game_id] = asyncio.create_task(self._delayed_edit(game_id))
+                    return
+                pending = self._pending.pop(game_id, None)
+                if pending is not None:
+                    pending.cancel()
+                await self._publish(game_id)
         except Exception:  # the move is committed; a failed redraw must not read as a refusal
             log.exception("could not update the game message", extra={"game_id": game_id})
 
@@ -181,7 +185,7 @@ class Play(commands.Cog, name="Play"):
             if not state.is_over and state.current_seat is not None:
                 current = game.seats[state.current_seat]
                 if current.user_id is not None:
-                    content = f"<@{current.user_id}>, it is your turn."
+                    content = i18n.tr(texts.YOUR_TURN_MENTION.format(user=f"<@{current.user_id}>"))
             channel = self.bot.get_partial_messageable(await self.game_thread(game))
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
@@ -222,7 +226,8 @@ class Play(commands.Cog, name="Play"):
         if lobby is None:
             return game.channel_id
         names = ", ".join(s.name for s in game.seats)
-        name = texts.THREAD_NAME.format(id=game.id, names=names)[:THREAD_NAME_LIMIT]
+        with i18n.speaking(game.language):
+            name = i18n.tr(texts.THREAD_NAME.format(id=game.id, names=names))[:THREAD_NAME_LIMIT]
         try:
             data = await self.bot.http.start_thread_with_message(
                 lobby[0], lobby[1], name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
@@ -289,7 +294,9 @@ class Play(commands.Cog, name="Play"):
                         state = await self.games.state(game)
                         self._shown[game.id] = (message.id, engine.turn_id(state))
                         if state.is_over:  # died between the last game message and the result
-                            await self._announce_result(game, state, _final_content(game, state))
+                            with i18n.speaking(game.language):
+                                final = _final_content(game, state)
+                                await self._announce_result(game, state, final)
                         continue
                 log.info("redrawing a game message after a restart", extra={"game_id": game.id})
                 await self.publish(game.id)
@@ -350,7 +357,7 @@ class Play(commands.Cog, name="Play"):
         user_id = interaction.user.id
         async with answering(interaction, lambda g: self._fresh_panel(g, user_id)):
             if not values:
-                raise UserError(texts.ILLEGAL.format(reason="Choose one option."))
+                raise UserError(texts.CHOOSE_ONE)
             if kind == "act":
                 await interaction.response.defer()
                 result = await self.games.play(game_id, user_id, values[0], version)
@@ -373,10 +380,10 @@ class Play(commands.Cog, name="Play"):
         """
         game, state = result.game, result.state
         if undone:
-            played = texts.UNDONE.format(notation=result.applied[0].notation)
+            played = i18n.tr(texts.UNDONE.format(notation=result.applied[0].notation))
             acted = [result.applied[0].notation]
         else:
-            played = texts.PLAYED.format(notation="`, `".join(result.notations))
+            played = i18n.tr(texts.PLAYED.format(notation="`, `".join(result.notations)))
             acted = result.notations
         view: discord.ui.View | None = None
         files: list[discord.File] = []
@@ -388,10 +395,11 @@ class Play(commands.Cog, name="Play"):
                 highlight=[space for n in acted for space in choices.spaces_of(n)],
                 viewer_seat=state.current_seat,
                 names=[s.name for s in game.seats],
+                lang=i18n.current(),
             )
             files.append(pictures.as_file(picture, PREVIEW_FILE))
         else:
-            content = f"{played} {texts.PANEL_DONE}"
+            content = f"{played} {i18n.tr(texts.PANEL_DONE)}"
         if interaction.message is not None:  # a panel component: edit the panel
             await interaction.edit_original_response(content=content, view=view, attachments=files)
         else:
@@ -457,22 +465,24 @@ def suggestions(state: Any, current: str) -> list[str]:
     return [t for t in offered if len(t) <= MAX_CHOICE_LENGTH][:MAX_CHOICES]
 
 
-@app_commands.command(name="play", description="Type an action, e.g. place A2, grow D4, end")
+@app_commands.command(name="play", description=_("Type an action, e.g. place A2, grow D4, end"))
 @app_commands.describe(
-    action="place A2, buy seed, plant C3 E5, grow D4, end; Under the Moonlight: move C3, use hunt 2"
+    action=_(
+        "place A2, buy seed, plant C3 E5, grow D4, end; Under the Moonlight: move C3, use hunt 2"
+    )
 )
 async def play_command(interaction: discord.Interaction, action: str) -> None:
     cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
     await cog.on_play_command(interaction, action)
 
 
-@app_commands.command(name="undo", description="Take back your last action of this turn")
+@app_commands.command(name="undo", description=_("Take back your last action of this turn"))
 async def undo_command(interaction: discord.Interaction) -> None:
     cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
     await cog.on_undo_command(interaction)
 
 
-@app_commands.command(name="log", description="The moves of this channel's game, and its record")
+@app_commands.command(name="log", description=_("The moves of this channel's game, and its record"))
 async def log_command(interaction: discord.Interaction) -> None:
     cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
     await cog.on_log_command(interaction)

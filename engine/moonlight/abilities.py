@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from translation import _, _p, join
+
 from .. import game as G
-from ..actions import Action, IllegalAction
+from ..actions import Action, IllegalAction, reason_of
 from ..geometry import ADJACENT_MASK, LABELS, LEAVES, N_CELLS, NEIGHBOUR, bits, parse_label
 from ..moon import DAM, DAM_GAPS, DAM_MASK, N_GAPS, RIVER_MASK
 from ..pieces import LARGE, MEDIUM, SEED, SMALL
@@ -24,7 +26,9 @@ from .ext import gap_words, obstacle_reason, replace_at
 from .names import (
     ABILITY_BIT,
     ABILITY_ORDER,
-    ANIMAL_INDEX,
+    ANIMAL_NAMES,
+    ANIMAL_TITLES,
+    ANIMAL_WORDS,
     ANIMALS,
     B_LIGHT,
     B_MEDIUM,
@@ -113,10 +117,11 @@ class Ability:
         """``5/9/12 lunar points`` (by level), ``4 lunar points``."""
         if len(self.costs) == 1:
             return cost_word(self.costs[0])
-        text = f"{'/'.join(map(str, self.costs))} lunar points"
+        costs = "/".join(map(str, self.costs))
         if self.level_by_leaves:
-            text += f" on a {'/'.join(str(k) for k in range(1, len(self.costs) + 1))}-leaf space"
-        return text
+            leaves = "/".join(str(k) for k in range(1, len(self.costs) + 1))
+            return _("{costs} lunar points on a {leaves}-leaf space", costs=costs, leaves=leaves)
+        return _("{costs} lunar points", costs=costs)
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,11 @@ class BabyTurtle:
     title: str
     effect: str
     needs_space: bool = False
+
+
+#: The base actions an ability counts as, in a sentence (``a collect there``).
+ACTION_NOUNS = {"collect": _p("action", "collect"), "plant": _p("action", "plant"),
+                "grow": _p("action", "grow")}  # fmt: skip
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -147,7 +157,7 @@ def empty_for_seed(state: GameState, space: int) -> str | None:
     if reason := obstacle_reason(state.ext, space):
         return reason
     if state.cells[space] >= 0:
-        return f"{LABELS[space]} is not empty."
+        return _("{space} is not empty.", space=LABELS[space])
     return None
 
 
@@ -158,7 +168,9 @@ def blocked_reason(state: GameState, space: int) -> str | None:
         return reason
     if ext.animal_mask >> space & 1:
         k = ext.at.index(space)
-        return f"The {ANIMALS[ext.animal[k]]} is on {LABELS[space]}."
+        return _(
+            "The {animal} is on {space}.", animal=ANIMAL_NAMES[ext.animal[k]], space=LABELS[space]
+        )
     return None
 
 
@@ -166,7 +178,7 @@ def playing(state: GameState) -> str | None:
     if state.phase == SETUP:
         return setup_hint(state)
     if state.phase != PLAY:
-        return "The game is over."
+        return _("The game is over.")
     return None
 
 
@@ -195,13 +207,15 @@ def _place_seed(s: GameState, seat: int, space: int, from_store: bool) -> None:
 def _free_growth_reason(state: GameState, seat: int, space: int) -> str | None:
     size = _own(state, seat, space)
     if size < 0:
-        return f"You have nothing on {LABELS[space]} to grow."
+        return _("You have nothing on {space} to grow.", space=LABELS[space])
     if size == LARGE:
-        return f"The large tree on {LABELS[space]} is fully grown."
+        return _("The large tree on {space} is fully grown.", space=LABELS[space])
     if size == SEED and is_new_seed(state, space):
-        return f"The seed on {LABELS[space]} was placed this turn and cannot grow yet."
+        return _(
+            "The seed on {space} was placed this turn and cannot grow yet.", space=LABELS[space]
+        )
     if state.seats[seat].available[size + 1] == 0:
-        return f"You have no {PIECE_WORDS[size + 1]} available."
+        return _("You have no {piece} available.", piece=PIECE_WORDS[size + 1])
     return None
 
 
@@ -228,19 +242,25 @@ def _adjacent_animals(state: GameState, seat: int, here: int) -> Iterator[int]:
 
 def _chk_dig(state, a, seat, here):
     if _own(state, seat, here) != LARGE:
-        return f"Digging collects your own large tree on the Boar's space; {LABELS[here]} has none."
+        return _(
+            "Digging collects your own large tree on the Boar's space; {here} has none.",
+            here=LABELS[here],
+        )
     if a.args[1] == 2 and state.seats[seat].available[SEED] == 0:
-        return "Digging level 2 plants a seed from your available area: you have none."
+        return _("Digging level 2 plants a seed from your available area: you have none.")
     return None
 
 
 def _do_dig(s, a, seat, here):
     got = G.collect_tree(s, seat, here, 0)
-    text = f"The Boar digs up the large tree on {LABELS[here]}: {got}"
     if a.args[1] == 2:
         _place_seed(s, seat, here, from_store=False)
-        text += ", and plants a seed there"
-    s.events = (*s.events, text + ".")
+        text = _("The Boar digs up the large tree on {space}: {got}, and plants a seed there.",
+                 space=LABELS[here], got=got)  # fmt: skip
+    else:
+        text = _("The Boar digs up the large tree on {space}: {got}.", space=LABELS[here],
+                 got=got)  # fmt: skip
+    s.events = (*s.events, text)
 
 
 # -- Hedgehog: Running, Planting -------------------------------------------------------------
@@ -248,9 +268,9 @@ def _do_dig(s, a, seat, here):
 
 def _chk_hedgehog_plant(state, a, seat, here):
     if reason := empty_for_seed(state, here):
-        return f"The Hedgehog plants on its own empty space: {reason}"
+        return _("The Hedgehog plants on its own empty space: {reason}", reason=reason)
     if state.seats[seat].store[SEED] == 0:
-        return "Planting takes a seed from your player board: it has none left."
+        return _("Planting takes a seed from your player board: it has none left.")
     return None
 
 
@@ -264,14 +284,14 @@ def _do_hedgehog_plant(s, a, seat, here):
 def _chk_eat(state, a, seat, here):
     c = state.cells[here]
     if c < 0 or c & 3 != SEED:
-        return f"The Squirrel eats a seed on its space; {LABELS[here]} has none."
+        return _("The Squirrel eats a seed on its space; {here} has none.", here=LABELS[here])
     if c >> 2 == seat:
-        return "The Squirrel eats only an opponent's seed."
+        return _("The Squirrel eats only an opponent's seed.")
     return None
 
 
 def _do_eat(s, a, seat, here):
-    owner, _ = G.remove_piece(s, here)
+    owner, _size = G.remove_piece(s, here)
     owner_state = G.copy_seat(s, owner)
     G.return_piece(s, owner, owner_state, SEED)
     G.gain_light(owner_state, 1)
@@ -279,8 +299,13 @@ def _do_eat(s, a, seat, here):
     s.ext = s.ext._replace(fresh=s.ext.fresh & ~(1 << here))
     s.events = (
         *s.events,
-        f"The Squirrel eats seat {owner + 1}'s seed on {LABELS[here]}: seat {owner + 1} +1 light, "
-        f"seat {seat + 1} +{LEAVES[here]} light.",
+        _(
+            "The Squirrel eats seat {n}'s seed on {here}: seat {n} +1 light, seat {n2} +{leaves} light.",
+            n=owner + 1,
+            here=LABELS[here],
+            n2=seat + 1,
+            leaves=LEAVES[here],
+        ),
     )
 
 
@@ -292,14 +317,23 @@ def _chk_scare(state, a, seat, here):
     ext = state.ext
     k = ext.seat_of_animal(target)
     if k < 0 or ext.at[k] < 0:
-        return f"The {ANIMALS[target]} is not in this game."
+        return _("The {animal} is not in this game.", animal=ANIMAL_NAMES[target])
     if k == seat:
-        return "The Fox scares another animal, not itself."
+        return _("The Fox scares another animal, not itself.")
     there = ext.at[k]
     if not ADJACENT_MASK[here] >> there & 1:
-        return f"The {ANIMALS[target]} on {LABELS[there]} is not next to the Fox."
+        return _(
+            "The {animal} on {there} is not next to the Fox.",
+            animal=ANIMAL_NAMES[target],
+            there=LABELS[there],
+        )
     if not ADJACENT_MASK[there] >> dst & 1:
-        return f"{LABELS[dst]} is not next to the {ANIMALS[target]} on {LABELS[there]}."
+        return _(
+            "{dst} is not next to the {animal} on {there}.",
+            dst=LABELS[dst],
+            animal=ANIMAL_NAMES[target],
+            there=LABELS[there],
+        )
     return blocked_reason(state, dst)
 
 
@@ -330,11 +364,13 @@ def scratch_targets(here: int) -> int:
 def _chk_scratch(state, a, seat, here):
     c = state.cells[here]
     if c < 0 or c & 3 != SEED:
-        return f"The Fox scratches a seed on its own space; {LABELS[here]} has none."
+        return _("The Fox scratches a seed on its own space; {here} has none.", here=LABELS[here])
     dst = a.args[1]
     if not scratch_targets(here) >> dst & 1:
-        return (
-            f"{LABELS[dst]} is not 1 or 2 spaces from the Fox on {LABELS[here]} in a straight line."
+        return _(
+            "{dst} is not 1 or 2 spaces from the Fox on {here} in a straight line.",
+            dst=LABELS[dst],
+            here=LABELS[here],
         )
     return empty_for_seed(state, dst)
 
@@ -351,7 +387,7 @@ def _do_scratch(s, a, seat, here):
     stays unable to grow wherever it lands; one planted before this turn may still grow."""
     dst = a.args[1]
     new = is_new_seed(s, here)
-    owner, _ = G.remove_piece(s, here)
+    owner, _size = G.remove_piece(s, here)
     G.put_piece(s, owner, dst, SEED)
     fresh = s.ext.fresh & ~(1 << here)
     if new:
@@ -364,13 +400,21 @@ def _chk_steal(state, a, seat, here):
     target = a.args[1]
     k = ext.seat_of_animal(target)
     if k < 0 or ext.at[k] < 0:
-        return f"The {ANIMALS[target]} is not in this game."
+        return _("The {animal} is not in this game.", animal=ANIMAL_NAMES[target])
     if k == seat:
-        return "The Fox steals from another seat."
+        return _("The Fox steals from another seat.")
     if not ADJACENT_MASK[here] >> ext.at[k] & 1:
-        return f"The {ANIMALS[target]} on {LABELS[ext.at[k]]} is not next to the Fox."
+        return _(
+            "The {animal} on {space} is not next to the Fox.",
+            animal=ANIMAL_NAMES[target],
+            space=LABELS[ext.at[k]],
+        )
     if state.seats[k].light == 0:
-        return f"Seat {k + 1} (the {ANIMALS[target]}) has no light points to steal."
+        return _(
+            "Seat {n} (the {animal}) has no light points to steal.",
+            n=k + 1,
+            animal=ANIMAL_NAMES[target],
+        )
     return None
 
 
@@ -385,7 +429,7 @@ def _do_steal(s, a, seat, here):
     taken = min(STEAL_AMOUNT, victim.light)
     victim.light -= taken
     G.gain_light(G.copy_seat(s, seat), taken)
-    s.events = (*s.events, f"The Fox steals {taken} light from seat {k + 1}.")
+    s.events = (*s.events, _("The Fox steals {taken} light from seat {n}.", taken=taken, n=k + 1))
 
 
 # -- Owl: Nighttime Hunting ------------------------------------------------------------------
@@ -400,14 +444,14 @@ def _do_hunt(s, a, seat, here):
 
 def _chk_badger(state, a, seat, here):
     if _own(state, seat, here) != SEED:
-        return f"The Badger grows your own seed on its space; {LABELS[here]} has none."
+        return _("The Badger grows your own seed on its space; {here} has none.", here=LABELS[here])
     if is_new_seed(state, here):
-        return f"The seed on {LABELS[here]} was placed this turn and cannot grow yet."
+        return _("The seed on {here} was placed this turn and cannot grow yet.", here=LABELS[here])
     seat_state = state.seats[seat]
     if a.args[1] == 1 and seat_state.available[SMALL] == 0:
-        return "Growing level 1 takes a small tree from your available area: you have none."
+        return _("Growing level 1 takes a small tree from your available area: you have none.")
     if a.args[1] == 2 and seat_state.available[SMALL] + seat_state.store[SMALL] == 0:
-        return "You have no small tree available or on your player board."
+        return _("You have no small tree available or on your player board.")
     return None
 
 
@@ -424,11 +468,21 @@ def _do_badger(s, a, seat, here):
 def _chk_dam(state, a, seat, here):
     gap = a.args[1]
     if not DAM_MASK[gap] & RIVER_MASK:
-        return f"The Dam must touch the river (G3 G2 G1 F1 E1 D1); at {gap_words(gap)} it does not."
+        return _(
+            "The Dam must touch the river (G3 G2 G1 F1 E1 D1); at {gap_words} it does not.",
+            gap_words=gap_words(gap),
+        )
     if not DAM_MASK[gap] >> here & 1:
-        return f"The Dam must cover the Beaver's space {LABELS[here]}; at {gap_words(gap)} it does not."
+        return _(
+            "The Dam must cover the Beaver's space {here}; at {gap_words} it does not.",
+            here=LABELS[here],
+            gap_words=gap_words(gap),
+        )
     if state.ext.dam == gap:
-        return f"The Dam already stands at {gap_words(gap)}: build it somewhere else."
+        return _(
+            "The Dam already stands at {gap_words}: build it somewhere else.",
+            gap_words=gap_words(gap),
+        )
     return None
 
 
@@ -452,20 +506,23 @@ def _do_dam(s, a, seat, here):
         if s.seats[owner].available[size + 1] == 0:
             continue
         _grow_free(s, space)
-        grown.append(f"{LABELS[space]} ({PIECE_WORDS[size + 1]})")
-    what = ", ".join(grown) if grown else "nothing grows"
-    s.events = (*s.events, f"The Beaver builds the Dam at {gap_words(gap)}: {what}.")
+        grown.append(_("{space} ({piece})", space=LABELS[space], piece=PIECE_WORDS[size + 1]))
+    what = join(grown, ", ") if grown else _("nothing grows")
+    s.events = (
+        *s.events,
+        _("The Beaver builds the Dam at {gap_words}: {what}.", gap_words=gap_words(gap), what=what),
+    )
 
 
 def _chk_improve(state, a, seat, here):
     ext = state.ext
     if ext.dam < 0:
-        return "The Dam has not been built."
+        return _("The Dam has not been built.")
     if not DAM_MASK[ext.dam] >> here & 1:
-        return "The Beaver must stand on the Dam to improve it."
+        return _("The Beaver must stand on the Dam to improve it.")
     space = a.args[1]
     if not DAM_MASK[ext.dam] >> space & 1:
-        return f"{LABELS[space]} is not on the Dam."
+        return _("{space} is not on the Dam.", space=LABELS[space])
     return _free_growth_reason(state, seat, space)
 
 
@@ -484,7 +541,7 @@ def _do_improve(s, a, seat, here):
 
 def _chk_hatch(state, a, seat, here):
     if state.ext.beach_token(here) < 0:
-        return f"There is no Baby Turtle token on the Turtle's space {LABELS[here]}."
+        return _("There is no Baby Turtle token on the Turtle's space {here}.", here=LABELS[here])
     return None
 
 
@@ -495,29 +552,32 @@ def _do_hatch(s, a, seat, here):
         beach=tuple(x for x in ext.beach if x[0] != here),
         babies=replace_at(ext.babies, seat, (*ext.babies[seat], token)),
     )
-    s.events = (*s.events, f"The Turtle hatches a Baby Turtle: {BABY_TITLES[token]}.")
+    s.events = (
+        *s.events,
+        _("The Turtle hatches a Baby Turtle: {baby_titles}.", baby_titles=BABY_TITLES[token]),
+    )
 
 
 def _chk_baby(state, a, seat, here):
     ext = state.ext
     token = a.args[1]
     if token not in ext.babies[seat]:
-        return f"You have no face-up {BABY_TITLES[token]} Baby Turtle."
+        return _("You have no face-up {baby_titles} Baby Turtle.", baby_titles=BABY_TITLES[token])
     seat_state = state.seats[seat]
     if token == B_SMALL and seat_state.store[SMALL] == 0:
-        return "Your player board has no small tree left."
+        return _("Your player board has no small tree left.")
     if token == B_MEDIUM and seat_state.store[MEDIUM] == 0:
-        return "Your player board has no medium tree left."
+        return _("Your player board has no medium tree left.")
     if token == HARVEST:
         space = a.args[2]
         if _own(state, seat, space) != LARGE:
-            return f"You have no large tree on {LABELS[space]} to collect."
+            return _("You have no large tree on {space} to collect.", space=LABELS[space])
     if token == B_SEED:
         if seat_state.available[SEED] == 0:
-            return "You have no seed available."
+            return _("You have no seed available.")
         return empty_for_seed(state, a.args[2])
     if token == DOUBLE and ext.double != NO_DOUBLE:
-        return "The Double is already in use this turn."
+        return _("The Double is already in use this turn.")
     return None
 
 
@@ -550,7 +610,10 @@ def _do_baby(s, a, seat, here):
         seat_state.available[size] += 1
     elif token == HARVEST:
         got = G.collect_tree(s, seat, a.args[2], 0)
-        s.events = (*s.events, f"Harvest: the large tree on {LABELS[a.args[2]]} gives {got}.")
+        s.events = (
+            *s.events,
+            _("Harvest: the large tree on {space} gives {got}.", space=LABELS[a.args[2]], got=got),
+        )
     elif token == B_LIGHT:
         G.gain_light(G.copy_seat(s, seat), BABY_LIGHT)
     elif token == B_SEED:
@@ -591,90 +654,86 @@ _HUNT = "/".join(str(n) for n in HUNT_GAIN[1:])
 
 ABILITY_LIST: tuple[Ability, ...] = (
     Ability(
-        "dig", BOAR, "Digging", (5, 8),
-        "collect your large tree on the Boar's space without paying light; "
-        "level 2 then plants a seed from your available area there",
-        "use dig 1 (or 2)", _chk_dig, _do_dig, _once(("dig", 1), ("dig", 2)), levels=(1, 2),
+        "dig", BOAR, _("Digging"), (5, 8),
+        _("collect your large tree on the Boar's space without paying light; level 2 then plants a seed from your available area there"),
+        _("use dig 1 (or 2)"), _chk_dig, _do_dig, _once(("dig", 1), ("dig", 2)), levels=(1, 2),
         acts_on=_collects_here,
     ),
     Ability(
-        "run", HEDGEHOG, "Running", (1,),
-        "the Hedgehog takes one more step this turn",
-        "use run", _nothing, _nothing, _once(("run",)),
+        "run", HEDGEHOG, _("Running"), (1,),
+        _("the Hedgehog takes one more step this turn"),
+        _("use run"), _nothing, _nothing, _once(("run",)),
     ),
     Ability(
-        "plant", HEDGEHOG, "Planting", (3,),
-        "a seed from your player board onto the Hedgehog's empty space, without buying it",
-        "use plant", _chk_hedgehog_plant, _do_hedgehog_plant, _once(("plant",)),
+        "plant", HEDGEHOG, _("Planting"), (3,),
+        _("a seed from your player board onto the Hedgehog's empty space, without buying it"),
+        _("use plant"), _chk_hedgehog_plant, _do_hedgehog_plant, _once(("plant",)),
         acts_on=_plants_here,
     ),
     Ability(
-        "eat", SQUIRREL, "Eating", (5, 6, 7, 8),
-        "eat an opponent's seed on the Squirrel's space: its owner gets 1 light back, "
-        "you get 1 light per leaf of the space",
-        "use eat", _chk_eat, _do_eat, _once(("eat",)), level_by_leaves=True,
+        "eat", SQUIRREL, _("Eating"), (5, 6, 7, 8),
+        _("eat an opponent's seed on the Squirrel's space: its owner gets 1 light back, you get 1 light per leaf of the space"),
+        _("use eat"), _chk_eat, _do_eat, _once(("eat",)), level_by_leaves=True,
     ),
     Ability(
-        "scare", FOX, "Scaring", (1,),
-        "move an animal next to the Fox one step",
-        "use scare owl C3 (the animal, then where it goes)",
+        "scare", FOX, _("Scaring"), (1,),
+        _("move an animal next to the Fox one step"),
+        _("use scare owl C3 (the animal, then where it goes)"),
         _chk_scare, _do_scare, _scare_candidates, args=("animal", "space"),
     ),
     Ability(
-        "steal", FOX, "Stealing", (4,),
-        f"take {STEAL_AMOUNT} light from a seat whose animal is next to the Fox",
-        "use steal owl (the animal of the seat you steal from)",
+        "steal", FOX, _("Stealing"), (4,),
+        _("take {steal_amount} light from a seat whose animal is next to the Fox", steal_amount=STEAL_AMOUNT),
+        _("use steal owl (the animal of the seat you steal from)"),
         _chk_steal, _do_steal, _steal_candidates, args=("animal",),
     ),
     Ability(
-        "scratch", FOX, "Scratching the soil", (3,),
-        "move the seed on the Fox's space 1 or 2 spaces in a straight line",
-        "use scratch C5 (where the seed goes)",
+        "scratch", FOX, _("Scratching the soil"), (3,),
+        _("move the seed on the Fox's space 1 or 2 spaces in a straight line"),
+        _("use scratch C5 (where the seed goes)"),
         _chk_scratch, _do_scratch, _scratch_candidates, args=("space",),
-        short="Scratching",
+        short=_p("ability", "Scratching"),
     ),
     Ability(
-        "hunt", OWL, "Nighttime Hunting", (5, 9, 12),
-        f"gain {_HUNT} light",
-        "use hunt 1 (2 or 3)", _nothing, _do_hunt,
+        "hunt", OWL, _("Nighttime Hunting"), (5, 9, 12),
+        _("gain {hunt} light", hunt=_HUNT),
+        _("use hunt 1 (2 or 3)"), _nothing, _do_hunt,
         _once(("hunt", 1), ("hunt", 2), ("hunt", 3)), levels=(1, 2, 3),
-        short="Hunting",
+        short=_p("ability", "Hunting"),
     ),
     Ability(
-        "grow", BADGER, "Growing", (4, 6),
-        "your seed on the Badger's space becomes a small tree "
-        "(level 2: the tree may come from your player board)",
-        "use grow 1 (or 2)", _chk_badger, _do_badger, _once(("grow", 1), ("grow", 2)),
+        "grow", BADGER, _("Growing"), (4, 6),
+        _("your seed on the Badger's space becomes a small tree (level 2: the tree may come from your player board)"),
+        _("use grow 1 (or 2)"), _chk_badger, _do_badger, _once(("grow", 1), ("grow", 2)),
         levels=(1, 2),
     ),
     Ability(
-        "dam", BEAVER, "Building the Dam", (6,),
-        "build the Dam over the Beaver (two border spaces and the 2-leaf space between, "
-        "touching the river): every piece on it grows one size for free",
-        "use dam 10 (the gap 0-17 the Dam faces)",
+        "dam", BEAVER, _("Building the Dam"), (6,),
+        _("build the Dam over the Beaver (two border spaces and the 2-leaf space between, touching the river): every piece on it grows one size for free"),
+        _("use dam 10 (the gap 0-17 the Dam faces)"),
         _chk_dam, _do_dam, _dam_candidates, args=("gap",),
-        short="Dam",
+        short=_p("ability", "Dam"),
     ),
     Ability(
-        "improve", BEAVER, "Improving the Dam", (5,),
-        "with the Beaver on the Dam, grow one of your pieces on the Dam for free",
-        "use improve F1 (your piece on the Dam)",
+        "improve", BEAVER, _("Improving the Dam"), (5,),
+        _("with the Beaver on the Dam, grow one of your pieces on the Dam for free"),
+        _("use improve F1 (your piece on the Dam)"),
         _chk_improve, _do_improve, _improve_candidates, args=("space",),
         acts_on=_grows_named,
-        short="Improving",
+        short=_p("ability", "Improving"),
     ),
     Ability(
-        "hatch", TURTLE, "Hatching a Baby", (4,),
-        "turn the face-down Baby Turtle token on the Turtle's space face up: it is yours",
-        "use hatch", _chk_hatch, _do_hatch, _once(("hatch",)),
-        short="Hatching",
+        "hatch", TURTLE, _("Hatching a Baby"), (4,),
+        _("turn the face-down Baby Turtle token on the Turtle's space face up: it is yours"),
+        _("use hatch"), _chk_hatch, _do_hatch, _once(("hatch",)),
+        short=_p("ability", "Hatching"),
     ),
     Ability(
-        "baby", TURTLE, "The Baby Turtle's first steps", (1,),
-        "use one of your face-up Baby Turtle tokens (each once)",
-        "use baby light (or a token that needs a space: use baby seed E5)",
+        "baby", TURTLE, _("The Baby Turtle's first steps"), (1,),
+        _("use one of your face-up Baby Turtle tokens (each once)"),
+        _("use baby light (or a token that needs a space: use baby seed E5)"),
         _chk_baby, _do_baby, _baby_candidates, args=("token",), acts_on=_baby_acts_on,
-        short="First steps",
+        short=_("First steps"),
     ),
 )  # fmt: skip
 #: The records by notation word, in the rulebook's order (``ABILITY_LIST`` is the order in
@@ -685,30 +744,48 @@ ABILITY_RECORDS: dict[str, Ability] = {
 assert len(ABILITY_RECORDS) == len(ABILITY_LIST)
 
 BABY_RECORDS: tuple[BabyTurtle, ...] = (
-    BabyTurtle(DOUBLE, "double", "Double", "one more action on a space you already used this turn"),
     BabyTurtle(
-        B_SMALL, "small", "Small", "a small tree from your player board to your available area"
+        DOUBLE,
+        "double",
+        BABY_TITLES[DOUBLE],
+        _("one more action on a space you already used this turn"),
     ),
     BabyTurtle(
-        B_MEDIUM, "medium", "Medium", "a medium tree from your player board to your available area"
+        B_SMALL,
+        "small",
+        BABY_TITLES[B_SMALL],
+        _("a small tree from your player board to your available area"),
+    ),
+    BabyTurtle(
+        B_MEDIUM,
+        "medium",
+        BABY_TITLES[B_MEDIUM],
+        _("a medium tree from your player board to your available area"),
     ),
     BabyTurtle(
         HARVEST,
         "harvest",
-        "Harvest",
-        "collect one of your large trees (named) without paying light",
+        BABY_TITLES[HARVEST],
+        _("collect one of your large trees (named) without paying light"),
         needs_space=True,
     ),
-    BabyTurtle(B_LIGHT, "light", "Light", f"+{BABY_LIGHT} light"),
+    BabyTurtle(B_LIGHT, "light", BABY_TITLES[B_LIGHT], _("+{n} light", n=BABY_LIGHT)),
     BabyTurtle(
         B_SEED,
         "seed",
-        "Seed",
-        "plant an available seed on any empty space (named) for free",
+        BABY_TITLES[B_SEED],
+        _("plant an available seed on any empty space (named) for free"),
         needs_space=True,
     ),
-    BabyTurtle(SCORING, "scoring", "Scoring", f"{SCORING_POINTS} points at the end"),
-    BabyTurtle(RICH, "rich", "Rich soil", "your next collect takes a token of one more leaf"),
+    BabyTurtle(
+        SCORING,
+        "scoring",
+        BABY_TITLES[SCORING],
+        _("{scoring_points} points at the end", scoring_points=SCORING_POINTS),
+    ),
+    BabyTurtle(
+        RICH, "rich", BABY_TITLES[RICH], _("your next collect takes a token of one more leaf")
+    ),
 )
 assert tuple(b.word for b in BABY_RECORDS) == BABIES
 
@@ -750,14 +827,16 @@ def check_use(state: GameState, a: Action) -> str | None:
     owner, title = ability.animal, ability.title
     animal = ext.animal[seat] if ext.animal else -1
     if animal < 0 or ext.at[seat] < 0:
-        return "You have no animal."
+        return _("You have no animal.")
     if animal != owner:
-        return (
-            f"{title} is the {ANIMALS[owner].capitalize()}'s ability; your animal is the "
-            f"{ANIMALS[animal].capitalize()}."
+        return _(
+            "{title} is the {owner}'s ability; your animal is the {animal}.",
+            title=title,
+            owner=ANIMAL_TITLES[owner],
+            animal=ANIMAL_TITLES[animal],
         )
     if ext.used & ABILITY_BIT[ability.word]:
-        return f"You already used {title} this turn (each ability once per turn)."
+        return _("You already used {title} this turn (each ability once per turn).", title=title)
     reason = ability.check(state, a, seat, ext.at[seat])
     if reason:
         return reason
@@ -766,13 +845,16 @@ def check_use(state: GameState, a: Action) -> str | None:
     cost = ability.cost(state, a)
     lunar = state.seats[seat].lunar
     if lunar < cost:
-        level = ""
         if ability.levels:
-            level = f" level {a.args[1]}"
-        elif ability.level_by_leaves:
+            return _("{title} level {level} costs {cost}; you have {lunar}.", title=title,
+                     level=a.args[1], cost=cost_word(cost), lunar=lunar)  # fmt: skip
+        if ability.level_by_leaves:
             leaves = LEAVES[ext.at[seat]]
-            level = f" level {leaves} (a {leaves}-leaf space)"
-        return f"{title}{level} costs {cost_word(cost)}; you have {lunar}."
+            return _("{title} level {level} (a {level}-leaf space) costs {cost}; you have "
+                     "{lunar}.", title=title, level=leaves, cost=cost_word(cost),
+                     lunar=lunar)  # fmt: skip
+        return _("{title} costs {cost}; you have {lunar}.", title=title, cost=cost_word(cost),
+                 lunar=lunar)  # fmt: skip
     return None
 
 
@@ -782,9 +864,12 @@ def _used_space(state: GameState, ability: Ability, a: Action, here: int) -> str
         return None
     acted = ability.acts_on(a, here)
     if acted is not None and state.activated >> acted[1] & 1:
-        return (
-            f"{LABELS[acted[1]]} was already used this turn (one action per space per turn), "
-            f"and {ability.title} counts as a {acted[0]} there."
+        return _(
+            "{space} was already used this turn (one action per space per turn), and {title} "
+            "counts as a {action} there.",
+            space=LABELS[acted[1]],
+            title=ability.title,
+            action=ACTION_NOUNS.get(acted[0], acted[0]),
         )
     return None
 
@@ -863,45 +948,61 @@ def label(word: str) -> int:
     try:
         return parse_label(word)
     except ValueError as e:
-        raise IllegalAction(str(e)) from None
+        raise IllegalAction(reason_of(e)) from None
 
 
 def _animal_word(word: str, usage: str) -> int:
-    if word not in ANIMAL_INDEX:
-        raise IllegalAction(f"'{word}' is not an animal ({', '.join(ANIMALS)}). Write {usage}.")
-    return ANIMAL_INDEX[word]
+    if word not in ANIMAL_WORDS:
+        raise IllegalAction(
+            _(
+                "'{word}' is not an animal ({names}). Write {usage}.",
+                word=word,
+                names=", ".join(ANIMALS),
+                usage=usage,
+            )
+        )
+    return ANIMAL_WORDS[word]
 
 
 def _parse_token(rest: list[str], usage: str) -> tuple:
     if rest[-2:] == ["rich", "soil"]:
         rest = [*rest[:-2], "rich"]
     if not rest or rest[0] not in BABY_INDEX:
-        raise IllegalAction(f"Baby Turtle tokens: {', '.join(BABIES)}. {usage}")
+        raise IllegalAction(
+            _("Baby Turtle tokens: {names}. {usage}", names=", ".join(BABIES), usage=usage)
+        )
     token = BABY_INDEX[rest[0]]
     if BABY_RECORDS[token].needs_space:
         if len(rest) != 2:
-            raise IllegalAction(f"Write it as 'use baby {BABIES[token]} E5' (the space).")
+            raise IllegalAction(
+                _("Write it as 'use baby {babies} E5' (the space).", babies=BABIES[token])
+            )
         return (token, label(rest[1]))
     if len(rest) != 1:
-        raise IllegalAction(f"Write it as 'use baby {BABIES[token]}'.")
+        raise IllegalAction(_("Write it as 'use baby {babies}'.", babies=BABIES[token]))
     return (token,)
 
 
 def parse_use(words: list[str]) -> tuple:
     if not words:
         raise IllegalAction(
-            "Write an ability as 'use' and its name, e.g. 'use hunt 2'; abilities: "
-            + ", ".join(ABILITY_RECORDS)
-            + "."
+            _(
+                "Write an ability as 'use' and its name, e.g. 'use hunt 2'; abilities: {names}.",
+                names=", ".join(ABILITY_RECORDS),
+            )  # fmt: skip
         )
     word = ABILITY_WORDS.get(words[0])
     if word is None:
         raise IllegalAction(
-            f"'{words[0]}' is not an ability. Abilities: {', '.join(ABILITY_RECORDS)}."
+            _(
+                "'{words}' is not an ability. Abilities: {names}.",
+                words=words[0],
+                names=", ".join(ABILITY_RECORDS),
+            )
         )
     ability = ABILITY_RECORDS[word]
     rest = words[1:]
-    usage = f"Write it as '{ability.usage}'."
+    usage = _("Write it as '{usage}'.", usage=ability.usage)
     if ability.args == ("token",):
         return (word, *_parse_token(rest, usage))
     if len(rest) != len(ability.args) + bool(ability.levels):
@@ -910,12 +1011,19 @@ def parse_use(words: list[str]) -> tuple:
     if ability.levels:
         top = ability.levels[-1]
         if not rest[0].isdigit() or not 1 <= int(rest[0]) <= top:
-            raise IllegalAction(f"{ability.title} has levels 1 to {top}. {usage}")
+            raise IllegalAction(
+                _(
+                    "{title} has levels 1 to {top}. {usage}",
+                    title=ability.title,
+                    top=top,
+                    usage=usage,
+                )
+            )
         out.append(int(rest.pop(0)))
     for kind, text in zip(ability.args, rest, strict=True):
         if kind == "gap":
             if not text.isdigit() or not 0 <= int(text) < N_GAPS:
-                raise IllegalAction(f"The Dam is named by its gap, 0 to 17. {usage}")
+                raise IllegalAction(_("The Dam is named by its gap, 0 to 17. {usage}", usage=usage))
             out.append(int(text))
         elif kind == "animal":
             out.append(_animal_word(text, usage))

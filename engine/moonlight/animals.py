@@ -3,12 +3,22 @@ decisions of a turn (steps and abilities), and the notation of the expansion's v
 
 from __future__ import annotations
 
+from translation import _, _n
+
 from ..actions import Action, IllegalAction
 from ..geometry import ADJACENT_MASK, LABELS, N_CELLS, bits
 from ..state import GameState
 from .abilities import blocked_reason, label, legal_uses, playing
 from .ext import Moonlight, replace_at, steps_allowed
-from .names import ABILITY_BIT, ANIMAL_INDEX, ANIMALS, HEDGEHOG, RUN_BIT, SQUIRREL
+from .names import (
+    ABILITY_BIT,
+    ANIMAL_TITLES,
+    ANIMAL_WORDS,
+    ANIMALS,
+    HEDGEHOG,
+    RUN_BIT,
+    SQUIRREL,
+)
 
 
 def check_move(state: GameState, a: Action) -> str | None:
@@ -18,19 +28,31 @@ def check_move(state: GameState, a: Action) -> str | None:
     seat = state.current_seat
     here = ext.at[seat] if ext.at else -1
     if here < 0:
-        return "You have no animal to move."
-    name = ANIMALS[ext.animal[seat]].capitalize()
+        return _("You have no animal to move.")
+    name = ANIMAL_TITLES[ext.animal[seat]]
     allowed = steps_allowed(state, seat)
     if ext.steps >= allowed:
-        more = ""
         if ext.animal[seat] == HEDGEHOG and not ext.used & ABILITY_BIT["run"]:
-            more = " ('use run' gives one more)"
-        return (
-            f"Your {name} has taken its {allowed} step{'s' if allowed > 1 else ''} this turn{more}."
+            return _n(
+                "Your {name} has taken its {n} step this turn ('use run' gives one more).",
+                "Your {name} has taken its {n} steps this turn ('use run' gives one more).",
+                allowed,
+                name=name,
+            )
+        return _n(
+            "Your {name} has taken its {n} step this turn.",
+            "Your {name} has taken its {n} steps this turn.",
+            allowed,
+            name=name,
         )
     space = a.args[0]
     if not ADJACENT_MASK[here] >> space & 1:
-        return f"{LABELS[space]} is not next to your {name} on {LABELS[here]}: it moves one space."
+        return _(
+            "{space} is not next to your {name} on {here}: it moves one space.",
+            space=LABELS[space],
+            name=name,
+            here=LABELS[here],
+        )
     return blocked_reason(state, space)
 
 
@@ -78,7 +100,7 @@ def legal_animal_play(state: GameState) -> list[Action]:
 def one_label_parser(verb: str, usage: str):
     def parse(words: list[str]) -> tuple:
         if len(words) != 1:
-            raise IllegalAction(f"Write {verb} as '{usage}'.")
+            raise IllegalAction(_("Write {verb} as '{usage}'.", verb=verb, usage=usage))
         return (label(words[0]),)
 
     return parse
@@ -86,9 +108,13 @@ def one_label_parser(verb: str, usage: str):
 
 def parse_animal(words: list[str]) -> tuple:
     if len(words) != 1:
-        raise IllegalAction("Write the animal you keep as 'animal fox'.")
-    if words[0] not in ANIMAL_INDEX:
+        raise IllegalAction(_("Write the animal you keep as 'animal fox'."))
+    if words[0] not in ANIMAL_WORDS:
         raise IllegalAction(
-            f"'{words[0]}' is not an animal ({', '.join(ANIMALS)}). Write 'animal fox'."
+            _(
+                "'{word}' is not an animal ({animals}). Write 'animal fox'.",
+                word=words[0],
+                animals=", ".join(ANIMALS),
+            )
         )
-    return (ANIMAL_INDEX[words[0]],)
+    return (ANIMAL_WORDS[words[0]],)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from translation import _
+
 from .. import game as G
 from ..geometry import LABEL_INDEX, LABELS, bits
 from ..moon import BORDER, FULL, HALF, N_GAPS, PHASE_NAMES, moonlit, next_moon
@@ -245,11 +247,16 @@ def arrange(
 def obstacle_reason(ext: Moonlight, space: int) -> str | None:
     """``"C3 holds a moonstone."`` when an obstacle stands on ``space``, else None."""
     if ext.elder == space:
-        return f"{LABELS[space]} holds the Great Elder Tree."
+        return _("{space} holds the Great Elder Tree.", space=LABELS[space])
     if ext.stones >> space & 1:
-        return f"{LABELS[space]} holds a moonstone."
+        return _("{space} holds a moonstone.", space=LABELS[space])
     return None
 
 
 def gap_words(gap: int) -> str:
-    return f"gap {gap} ({LABELS[BORDER[gap]]}-{LABELS[BORDER[(gap + 1) % N_GAPS]]})"
+    return _(
+        "gap {gap} ({first}-{second})",
+        gap=gap,
+        first=LABELS[BORDER[gap]],
+        second=LABELS[BORDER[(gap + 1) % N_GAPS]],
+    )

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from translation import _, join
+
 from .. import game as G
 from ..actions import UNDOABLE, Action, register_notation
 from ..config import Config
 from ..geometry import LABELS, bits
 from ..layers import Layer, Verb, register
 from ..light import FULL_RAY_MASK, SHADOW_MASK
-from ..moon import PHASE_NAMES, moonlit, next_moon
+from ..moon import PHASE_TITLES, moonlit, next_moon
 from ..pieces import LUNAR_CAP
 from ..state import PLAY, SETUP, GameState
 from . import setup
@@ -20,10 +22,12 @@ from .abilities import check_use, do_use, format_use, parse_use
 from .animals import check_move, do_move, legal_animal_play, one_label_parser, parse_animal
 from .ext import Moonlight, ext_from_dict, gap_words, replace_at, tracker
 from .names import (
+    ANIMAL_NAMES,
     ANIMALS,
     BABIES,
     DOUBLE_READY,
     DOUBLE_SPENT,
+    LANGUAGE_VERBS,
     NO_DOUBLE,
     SCORING_POINTS,
 )
@@ -57,21 +61,22 @@ PLAY_VERBS = (
     Verb("use", check_use, do_use),
 )
 UNDOABLE.update(v.name for v in (*setup.VERBS, *PLAY_VERBS) if v.undoable)
-FOREST = "Under the Moonlight's forest animals"
-ELDER = "Under the Moonlight's Great Elder Tree"
-STONES = "Under the Moonlight's moonstones"
+FOREST = _("Under the Moonlight's forest animals")
+ELDER = _("Under the Moonlight's Great Elder Tree")
+STONES = _("Under the Moonlight's moonstones")
 register_notation(
     "animal",
     lambda a: f"animal {ANIMALS[a[0]]}",
     parse_animal,
     ("animal", "keep"),
     owner=FOREST,
+    language_words=LANGUAGE_VERBS["animal"],
 )
 for verb, what, usage, words, owner in (
-    ("settle", "an animal's placement", "settle C4", ("settle",), FOREST),
-    ("elder", "the Great Elder Tree's placement", "elder D4", ("elder",), ELDER),
-    ("moonstone", "a moonstone's placement", "moonstone C2", ("moonstone", "stone"), STONES),
-    ("move", "an animal's step", "move C3", ("move", "m", "step"), FOREST),
+    ("settle", _("an animal's placement"), "settle C4", ("settle",), FOREST),
+    ("elder", _("the Great Elder Tree's placement"), "elder D4", ("elder",), ELDER),
+    ("moonstone", _("a moonstone's placement"), "moonstone C2", ("moonstone", "stone"), STONES),
+    ("move", _("an animal's step"), "move C3", ("move", "m", "step"), FOREST),
 ):
     register_notation(
         verb,
@@ -80,8 +85,11 @@ for verb, what, usage, words, owner in (
         words,
         arg_kinds=("space",),
         owner=owner,
+        language_words=LANGUAGE_VERBS[verb],
     )
-register_notation("use", format_use, parse_use, ("use", "u"), owner=FOREST)
+register_notation(
+    "use", format_use, parse_use, ("use", "u"), owner=FOREST, language_words=LANGUAGE_VERBS["use"]
+)
 
 
 @register
@@ -147,9 +155,9 @@ class MoonlightLayer(Layer):
             space = action.args[0]
             own = state.cells[space] >= 0 and state.cells[space] >> 2 == state.current_seat
             if verb == "grow" and own and ext.fresh >> space & 1:
-                return (
-                    f"The seed on {LABELS[space]} was placed by an animal or a Baby Turtle "
-                    "this turn and cannot grow until your next turn."
+                return _(
+                    "The seed on {space} was placed by an animal or a Baby Turtle this turn and cannot grow until your next turn.",
+                    space=LABELS[space],
                 )
             if ext.double == DOUBLE_READY:
                 reused = _reused(state, action)
@@ -204,11 +212,13 @@ class MoonlightLayer(Layer):
             return
         gap, full = next_moon(ext.moon, ext.full, (s.sun - 1) % 6)
         s.ext = ext._replace(moon=gap, full=full)
-        flip = " and turns" if full != ext.full else ""
-        s.events = (
-            *s.events,
-            f"The moon moves to {gap_words(gap)}{flip}: {PHASE_NAMES[full].capitalize()} Moon.",
-        )
+        if full != ext.full:
+            text = _("The moon moves to {gap} and turns: {phase} Moon.", gap=gap_words(gap),
+                     phase=PHASE_TITLES[full])  # fmt: skip
+        else:
+            text = _("The moon moves to {gap}: {phase} Moon.", gap=gap_words(gap),
+                     phase=PHASE_TITLES[full])  # fmt: skip
+        s.events = (*s.events, text)
 
     def photosynthesis(self, s: GameState) -> None:
         """Lunar points: each lit animal gives its seat 1 (Half Moon) or 2 (Full Moon), cap 14."""
@@ -224,11 +234,25 @@ class MoonlightLayer(Layer):
                 seat_state = seats[seat].copy()
                 seat_state.lunar = min(LUNAR_CAP, seat_state.lunar + gain)
                 seats[seat] = seat_state
-                parts.append(f"seat {seat + 1}'s {ANIMALS[ext.animal[seat]]} +{gain}")
+                parts.append(
+                    _(
+                        "seat {seat}'s {animal} +{gain}",
+                        seat=seat + 1,
+                        animal=ANIMAL_NAMES[ext.animal[seat]],
+                        gain=gain,
+                    )  # fmt: skip
+                )
         s.seats = tuple(seats)
-        phase = PHASE_NAMES[ext.full].capitalize()
-        got = ", ".join(parts) if parts else "no animal is lit"
-        s.events = (*s.events, f"Moonlight ({phase} Moon at {gap_words(ext.moon)}): {got}.")
+        got = join(parts, ", ") if parts else _("no animal is lit")
+        s.events = (
+            *s.events,
+            _(
+                "Moonlight ({phase} Moon at {gap}): {got}.",
+                phase=PHASE_TITLES[ext.full],
+                gap=gap_words(ext.moon),
+                got=got,
+            ),  # fmt: skip
+        )
 
     def collect_leaves(self, s: GameState, seat: int, leaves: int) -> int:
         """Rich soil: a pending token makes this collect score one more leaf (4 stays 4); it is
@@ -282,22 +306,35 @@ class MoonlightLayer(Layer):
         if ext.moon >= 0:
             nxt = tracker(state)
             lines.append(
-                f"Moon at gap {ext.moon} ({'Full' if ext.full else 'Half'}); "
-                f"next: gap {nxt[0]} ({'Full' if nxt[1] else 'Half'})"
+                _(
+                    "Moon at gap {gap} ({phase}); next: gap {next_gap} ({next_phase})",
+                    gap=ext.moon,
+                    phase=PHASE_TITLES[ext.full],
+                    next_gap=nxt[0],
+                    next_phase=PHASE_TITLES[nxt[1]],
+                )  # fmt: skip
             )
         for seat in range(len(state.seats)):
             parts = []
             if ext.animal and ext.animal[seat] >= 0 and ext.at[seat] >= 0:
-                parts.append(f"{ANIMALS[ext.animal[seat]]} on {LABELS[ext.at[seat]]}")
+                parts.append(
+                    _(
+                        "{animal} on {space}",
+                        animal=ANIMAL_NAMES[ext.animal[seat]],
+                        space=LABELS[ext.at[seat]],
+                    )  # fmt: skip
+                )
             elif seat == state.current_seat and ext.dealt and ext.dealt[seat]:
                 # Only the seat to act: its own hand (the hot-seat terminal shows it to them).
                 mine = ext.animal[seat]
                 if mine >= 0:
-                    parts.append(f"{ANIMALS[mine]} kept, not placed yet")
+                    parts.append(_("{animal} kept, not placed yet", animal=ANIMAL_NAMES[mine]))
                 else:
-                    parts.append("dealt " + " and ".join(ANIMALS[a] for a in ext.dealt[seat]))
+                    first, second = (ANIMAL_NAMES[a] for a in ext.dealt[seat])
+                    parts.append(_("dealt {first} and {second}", first=first, second=second))
             if ext.babies and ext.babies[seat]:
-                parts.append("baby turtles " + " ".join(BABIES[b] for b in ext.babies[seat]))
+                babies = " ".join(BABIES[b] for b in ext.babies[seat])
+                parts.append(_("baby turtles {babies}", babies=babies))
             if parts:
-                lines.append(f"  seat {seat + 1}: " + "; ".join(parts))
+                lines.append(_("  seat {seat}: {parts}", seat=seat + 1, parts=join(parts, "; ")))
         return lines

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from translation import _, join
+
 from .. import game as G
 from ..actions import Action
 from ..config import Config
@@ -19,7 +21,7 @@ from ..moon import BEACHES, HALF, MOON_START
 from ..rng import shuffled
 from ..state import SETUP, GameState
 from .ext import Moonlight, obstacle_reason, replace_at
-from .names import ANIMALS, BABIES, LUNAR_START, TURTLE
+from .names import ANIMAL_NAMES, ANIMALS, BABIES, LUNAR_START, TURTLE
 
 
 def _players(config: Config) -> list[int]:
@@ -86,33 +88,37 @@ def setup_hint(state: GameState) -> str:
     seat = state.current_seat
     ext = state.ext
     if kind == "animal":
-        names = " or ".join(f"'animal {ANIMALS[a]}'" for a in ext.dealt[seat])
-        return f"Setup: first keep one of your two animals: {names}."
+        names = join([f"'animal {ANIMALS[a]}'" for a in ext.dealt[seat]], " / ")
+        return _("Setup: first keep one of your two animals: {names}.", names=names)
     if kind == "settle":
-        return (
-            f"Setup: place your {ANIMALS[ext.animal[seat]]} on an empty 3-leaf space, "
-            "e.g. 'settle C4'."
+        return _(
+            "Setup: place your {animal} on an empty 3-leaf space, e.g. 'settle C4'.",
+            animal=ANIMAL_NAMES[ext.animal[seat]],
         )
     if kind == "elder":
-        return "Setup: place the Great Elder Tree on an empty space, e.g. 'elder D4'."
+        return _("Setup: place the Great Elder Tree on an empty space, e.g. 'elder D4'.")
     if kind == "moonstone":
-        return "Setup: place a moonstone on an empty space, e.g. 'moonstone C2'."
-    return "Setup: place a small tree on an empty outer space, e.g. 'place A1'."
+        return _("Setup: place a moonstone on an empty space, e.g. 'moonstone C2'.")
+    return _("Setup: place a small tree on an empty outer space, e.g. 'place A1'.")
 
 
 def _setup_step_reason(state: GameState, kind: str, what: str) -> str | None:
     if state.phase != SETUP or G.setup_kind(state) != kind:
-        return f"{what} only during setup, at its turn."
+        return _("{what} only during setup, at its turn.", what=what)
     return None
 
 
 def _check_animal(state: GameState, a: Action) -> str | None:
-    if reason := _setup_step_reason(state, "animal", "Animals are chosen"):
+    if reason := _setup_step_reason(state, "animal", _("Animals are chosen")):
         return reason
     dealt = state.ext.dealt[state.current_seat]
     if a.args[0] not in dealt:
-        names = " and the ".join(ANIMALS[x] for x in dealt)
-        return f"You were dealt the {names}: keep one of them."
+        first, second = (ANIMAL_NAMES[x] for x in dealt)
+        return _(
+            "You were dealt the {first} and the {second}: keep one of them.",
+            first=first,
+            second=second,
+        )
     return None
 
 
@@ -131,19 +137,21 @@ def _do_animal(state: GameState, a: Action) -> GameState:
         # The Turtle is in play: 6 of the 8 Baby Turtle tokens, face down, on the beaches.
         tokens, s.rng = shuffled(range(len(BABIES)), s.rng)
         ext = ext._replace(beach=tuple(sorted(zip(BEACHES, tokens[:6], strict=False))))
-        s.events = (*s.events, "Six Baby Turtle tokens are laid face down on the beaches.")
+        s.events = (*s.events, _("Six Baby Turtle tokens are laid face down on the beaches."))
     s.ext = ext
     return G.advance_setup(s)
 
 
 def _check_settle(state: GameState, a: Action) -> str | None:
-    if reason := _setup_step_reason(state, "settle", "Animals are placed"):
+    if reason := _setup_step_reason(state, "settle", _("Animals are placed")):
         return reason
     space = a.args[0]
     if LEAVES[space] != 3:
-        return f"Animals start on a 3-leaf space (around D4); {LABELS[space]} is not one."
+        return _(
+            "Animals start on a 3-leaf space (around D4); {space} is not one.", space=LABELS[space]
+        )
     if state.ext.animal_mask >> space & 1:
-        return f"Another animal is already on {LABELS[space]}."
+        return _("Another animal is already on {space}.", space=LABELS[space])
     return None
 
 
@@ -178,20 +186,20 @@ def _check_obstacle_place(state: GameState, space: int, kind: str, what: str) ->
     if reason := obstacle_reason(ext, space):
         return reason
     if ext.animal_mask >> space & 1:
-        return f"{label} holds an animal."
+        return _("{label} holds an animal.", label=label)
     if ext.beach_mask >> space & 1:
-        return f"{label} holds a Baby Turtle token."
+        return _("{label} holds a Baby Turtle token.", label=label)
     if state.cells[space] >= 0:
-        return f"{label} is not empty."
+        return _("{label} is not empty.", label=label)
     return None
 
 
 def _check_elder(state: GameState, a: Action) -> str | None:
-    return _check_obstacle_place(state, a.args[0], "elder", "The Great Elder Tree is placed")
+    return _check_obstacle_place(state, a.args[0], "elder", _("The Great Elder Tree is placed"))
 
 
 def _check_moonstone(state: GameState, a: Action) -> str | None:
-    return _check_obstacle_place(state, a.args[0], "moonstone", "Moonstones are placed")
+    return _check_obstacle_place(state, a.args[0], "moonstone", _("Moonstones are placed"))
 
 
 def _legal_elder(state: GameState):
@@ -227,7 +235,7 @@ VERBS = (
         _do_elder,
         _legal_elder,
         setup_kind="elder",
-        what="the Great Elder Tree",
+        what=_("the Great Elder Tree"),
     ),
     Verb(
         "moonstone",

@@ -4,7 +4,11 @@
 in its own process (:class:`BotProcess`, via ``launcher.py``) with discord.py's REST base and
 gateway URL pointed at it.  The fake holds one guild ("Test Guild") with a text channel, members
 created on demand, the application commands the bot synced, every message the bot produced and
-every interaction the tests sent.
+every interaction the tests sent.  More guilds can be added (:meth:`FakeDiscord.add_guild`), and
+a bot may connect with several shards (IDENTIFY with ``shard: [id, count]``): each session gets
+READY and GUILD_CREATE for the guilds of its shard only, ``(guild_id >> 22) % count == id``, and
+every event of a guild (its interactions included) goes over its shard's connection only; direct
+messages go to shard 0, as on Discord.
 
 Tests act as users (:meth:`FakeDiscord.slash`, :meth:`~FakeDiscord.click`,
 :meth:`~FakeDiscord.select`, :meth:`~FakeDiscord.autocomplete`) and read what the bot showed
@@ -403,7 +407,7 @@ class FakeMessage:
                 "id": it.id,
                 "type": it.type,
                 "user": it.user,
-                "authorizing_integration_owners": {"0": fake.guild_id},
+                "authorizing_integration_owners": {"0": self.guild_id or fake.guild_id},
             }
             if it.message is not None:  # a component's interaction: the message clicked
                 body["interaction_metadata"]["interacted_message_id"] = it.message.id
@@ -567,11 +571,12 @@ class FakeInteraction:
 
 
 class _GatewaySession:
-    """A gateway session: sequence numbers, a backlog for RESUME, and its current socket."""
+    """A gateway session: sequence numbers, a backlog for RESUME, and its current socket.
+    ``shard`` is the ``[id, count]`` it identified with (None: unsharded, every guild)."""
 
     def __init__(self, session_id: str, shard: list[int] | None) -> None:
         self.id = session_id
-        self.shard = shard
+        self.shard = tuple(shard) if shard else None
         self.seq = 0
         self.ws: web.WebSocketResponse | None = None
         self.backlog: deque[tuple[int, str]] = deque(maxlen=5000)
@@ -597,6 +602,41 @@ class _GatewaySession:
             await ws.send_str(frame)
         except (ConnectionError, RuntimeError):
             self.ws = None
+
+    def serves(self, guild_id: str | None) -> bool:
+        """Whether Discord sends this guild's events over this session: every guild without
+        shards, else the guilds with ``(guild_id >> 22) % count == id``; direct messages
+        (``guild_id`` None) go to shard 0."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, count) == shard_id
+
+
+def shard_of(guild_id: str | int, shard_count: int) -> int:
+    """The shard a guild is on, as Discord routes it: ``(guild_id >> 22) % shard_count``."""
+    return (int(guild_id) >> 22) % shard_count
+
+
+@dataclass
+class FakeGuild:
+    """One guild: its roles (the @everyone role has the guild's id) and its members (user id ->
+    member object). Users are shared by all guilds (``FakeDiscord.users``)."""
+
+    id: str
+    name: str
+    owner_id: str = ""
+    roles: dict[str, dict] = field(default_factory=dict)
+    members: dict[str, dict] = field(default_factory=dict)
+    bot_role_id: str = ""
+    mod_role_id: str | None = None
+    admin_role_id: str | None = None
+
+    @property
+    def everyone_role_id(self) -> str:
+        return self.id
 
 
 # ----------------------------------------------------------------------------------------------
@@ -627,8 +667,9 @@ class FakeDiscord:
         self._threads: dict[str, list[str]] = {}  # parent channel id -> its threads' ids
         self._spec_checks: list[asyncio.Future[list[str]]] = []
         self._last_snowflake = 0
-        self._outbox: asyncio.Queue[tuple[str, Any]] | None = None
-        self._session: _GatewaySession | None = None
+        self._outbox: asyncio.Queue[tuple[str, Any, str | None]] | None = None
+        #: The current session of each shard (None: unsharded), the latest identified last.
+        self._current: dict[tuple[int, int] | None, _GatewaySession] = {}
         self.interaction_deadline = interaction_deadline
         self.token = f"fake-bot-token.{secrets.token_urlsafe(16)}"
         self.host = "127.0.0.1"
@@ -637,19 +678,16 @@ class FakeDiscord:
 
         self.application_id = self.snowflake()
         self.bot_user = self._make_user("PhotoBot", self.application_id, bot=True)
-        self.guild_id = self.snowflake()
-        self.guild_name = guild_name
-        self.roles: dict[str, dict] = {}
-        self.everyone_role_id = self.guild_id
-        self._add_role("@everyone", Perm.EVERYONE, role_id=self.guild_id, position=0)
-        self.bot_role_id = self._add_role("PhotoBot", Perm.BOT, managed=True)
-        self._mod_role_id: str | None = None
-        self._admin_role_id: str | None = None
-
         self.users: dict[str, dict] = {self.application_id: self.bot_user}
-        self.members: dict[str, dict] = {}
-        self._add_member(self.bot_user, [self.bot_role_id])
-        self.owner = self.add_user("owner")
+        #: each user's Discord client language (an interaction's `locale`) and the guilds'
+        self.user_locales: dict[str, str] = {}
+        self.guild_locale = "en-US"
+        self.owner = self._make_user("owner", self.snowflake())  # owns every guild
+        self.users[self.owner["id"]] = self.owner
+        self.user_locales[self.owner["id"]] = "en-US"
+        #: Every guild by id; `guild_id` is the default one (tests that name no guild use it).
+        self.guilds: dict[str, FakeGuild] = {}
+        self.guild_id = self.add_guild(guild_name)
 
         self.channels: dict[str, dict] = {}
         self._channel_messages: dict[str, list[FakeMessage]] = {}
@@ -681,8 +719,8 @@ class FakeDiscord:
         self._nonces: dict[tuple[str, str], tuple[FakeMessage, float]] = {}
 
         self._sessions: dict[str, _GatewaySession] = {}
-        #: Sessions identified with a shard the guild is not on (see `guild_on_shard`).
-        self.other_shard_sessions: list[_GatewaySession] = []
+        #: The processes (by pid) whose client reported `on_ready` (see `BotProcess.wait_ready`).
+        self.client_ready_pids: set[int] = set()
         self.identifies = 0
         self.resumes = 0
         self._sender: asyncio.Task | None = None
@@ -757,8 +795,29 @@ class FakeDiscord:
 
     @property
     def connected(self) -> bool:
-        """True while a bot holds an identified gateway connection."""
-        return self._session is not None and self._session.live
+        """True while every guild's events have a live gateway connection to go to (one
+        unsharded, or one of each guild's shard)."""
+        return all(self._live_session(g) is not None for g in self.guilds)
+
+    def _session_for(self, guild_id: str | None) -> _GatewaySession | None:
+        """The current session Discord sends this guild's events to (None: DMs): the latest
+        identified (or resumed) one whose shard serves the guild."""
+        for session in reversed(list(self._current.values())):
+            if session.serves(guild_id):
+                return session
+        return None
+
+    def _live_session(self, guild_id: str | None) -> _GatewaySession | None:
+        session = self._session_for(guild_id)
+        return session if session is not None and session.live else None
+
+    def live_shards(self) -> set[tuple[int, int] | None]:
+        """The shards (``(id, count)``, None for an unsharded session) with a live connection."""
+        return {key for key, session in self._current.items() if session.live}
+
+    def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[str]:
+        """The ids of the guilds on a shard."""
+        return [g for g in self.guilds if shard_of(g, shard_count) == shard_id]
 
     # -- ids and change tracking ---------------------------------------------------------------
 
@@ -828,6 +887,60 @@ class FakeDiscord:
             "primary_guild": None,
         }
 
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> str:
+        """Create a guild (the bot and the owner are members); return its id.
+
+        ``shard=(id, count)`` picks the id (a fresh snowflake) so that the guild is on that
+        shard, ``(guild_id >> 22) % count == id``. If a bot is connected, the session of the
+        guild's shard gets GUILD_CREATE, as when a bot joins a server.
+        """
+        guild_id = self.snowflake()
+        if shard is not None:
+            shard_id, count = shard
+            if not 0 <= shard_id < count:
+                raise ValueError(f"no shard {shard_id} of {count}")
+            high = int(guild_id) >> 22
+            high += (shard_id - high) % count
+            guild_id = str(max(int(guild_id), high << 22))
+            self._last_snowflake = int(guild_id)
+        guild = FakeGuild(guild_id, name, owner_id=self.owner["id"])
+        self.guilds[guild_id] = guild
+        self._add_role("@everyone", Perm.EVERYONE, role_id=guild_id, position=0, guild=guild_id)
+        guild.bot_role_id = self._add_role("PhotoBot", Perm.BOT, managed=True, guild=guild_id)
+        self._add_member(self.bot_user, [guild.bot_role_id], guild=guild_id)
+        self._add_member(self.owner, [], guild=guild_id)
+        if self._outbox is not None:
+            self._dispatch("GUILD_CREATE", self._guild_payload(guild_id), guild_id)
+        return guild_id
+
+    def guild(self, guild_id: str | None = None) -> FakeGuild:
+        """A guild by id (the default guild if omitted)."""
+        guild = self.guilds.get(str(guild_id or self.guild_id))
+        if guild is None:
+            raise FakeDiscordError(404, 10004, "Unknown Guild")
+        return guild
+
+    # The default guild's parts, as the single-guild fake had them.
+    @property
+    def guild_name(self) -> str:
+        return self.guild().name
+
+    @property
+    def roles(self) -> dict[str, dict]:
+        return self.guild().roles
+
+    @property
+    def members(self) -> dict[str, dict]:
+        return self.guild().members
+
+    @property
+    def everyone_role_id(self) -> str:
+        return self.guild_id
+
+    @property
+    def bot_role_id(self) -> str:
+        return self.guild().bot_role_id
+
     def _add_role(
         self,
         name: str,
@@ -836,9 +949,11 @@ class FakeDiscord:
         role_id: str | None = None,
         position: int | None = None,
         managed: bool = False,
+        guild: str | None = None,
     ) -> str:
+        roles = self.guild(guild).roles
         role_id = role_id or self.snowflake()
-        self.roles[role_id] = {
+        roles[role_id] = {
             "id": role_id,
             "name": name,
             "color": 0,
@@ -846,7 +961,7 @@ class FakeDiscord:
             "hoist": False,
             "icon": None,
             "unicode_emoji": None,
-            "position": len(self.roles) if position is None else position,
+            "position": len(roles) if position is None else position,
             "permissions": str(permissions),
             "managed": managed,
             "mentionable": False,
@@ -854,7 +969,7 @@ class FakeDiscord:
         }
         return role_id
 
-    def _add_member(self, user: dict, roles: list[str]) -> dict:
+    def _add_member(self, user: dict, roles: list[str], *, guild: str | None = None) -> dict:
         member = {
             "user": user,
             "roles": roles,
@@ -869,7 +984,7 @@ class FakeDiscord:
             "pending": False,
             "communication_disabled_until": None,
         }
-        self.members[user["id"]] = member
+        self.guild(guild).members[user["id"]] = member
         return member
 
     def add_user(
@@ -879,59 +994,85 @@ class FakeDiscord:
         manage_channels: bool = False,
         administrator: bool = False,
         member: bool = True,
+        guild_id: str | None = None,
+        locale: str | None = None,
     ) -> dict:
-        """Create a user (and guild member unless ``member=False``); return the user dict.
+        """Create a user (and member of the guild ``guild_id``, default the default guild,
+        unless ``member=False``); return the user dict. :meth:`add_member` makes them a member
+        of other guilds too.
 
         ``manage_channels`` gives a "Moderator" role with Manage Channels (and Manage Messages),
         ``administrator`` an "Admin" role.  If the bot is connected, GUILD_MEMBER_ADD is sent.
+        ``locale`` is the language of the user's Discord client, sent with their interactions.
         """
         user = self._make_user(name, self.snowflake())
         self.users[user["id"]] = user
-        if not member:
-            return user
-        roles = []
-        if manage_channels:
-            if self._mod_role_id is None:
-                self._mod_role_id = self._add_role(
-                    "Moderator", Perm.EVERYONE | Perm.MANAGE_CHANNELS | Perm.MANAGE_MESSAGES
-                )
-            roles.append(self._mod_role_id)
-        if administrator:
-            if self._admin_role_id is None:
-                self._admin_role_id = self._add_role("Admin", Perm.ADMINISTRATOR)
-            roles.append(self._admin_role_id)
-        payload = self._add_member(user, roles)
-        self._dispatch("GUILD_MEMBER_ADD", {**payload, "guild_id": self.guild_id})
+        self.user_locales[user["id"]] = locale or "en-US"
+        if member:
+            self.add_member(
+                user, guild_id, manage_channels=manage_channels, administrator=administrator
+            )
         return user
 
-    def permissions(self, user: dict | str) -> int:
-        """The member's guild permissions (owner and administrators get everything)."""
+    def add_member(
+        self,
+        user: dict | str,
+        guild_id: str | None = None,
+        *,
+        manage_channels: bool = False,
+        administrator: bool = False,
+    ) -> dict:
+        """Make a user a member of a guild (see :meth:`add_user`); return the member object."""
+        user = self.users[_user_id(user)]
+        guild = self.guild(guild_id)
+        roles = []
+        if manage_channels:
+            if guild.mod_role_id is None:
+                guild.mod_role_id = self._add_role(
+                    "Moderator",
+                    Perm.EVERYONE | Perm.MANAGE_CHANNELS | Perm.MANAGE_MESSAGES,
+                    guild=guild.id,
+                )
+            roles.append(guild.mod_role_id)
+        if administrator:
+            if guild.admin_role_id is None:
+                guild.admin_role_id = self._add_role("Admin", Perm.ADMINISTRATOR, guild=guild.id)
+            roles.append(guild.admin_role_id)
+        payload = self._add_member(user, roles, guild=guild.id)
+        self._dispatch("GUILD_MEMBER_ADD", {**payload, "guild_id": guild.id})
+        return payload
+
+    def permissions(self, user: dict | str, guild_id: str | None = None) -> int:
+        """The member's permissions in a guild (default the default guild; the owner and
+        administrators get everything, a user who is not a member nothing)."""
         uid = _user_id(user)
-        if uid == self.owner["id"]:
+        guild = self.guild(guild_id)
+        if uid == guild.owner_id:
             return Perm.ALL
-        member = self.members.get(uid)
+        member = guild.members.get(uid)
         if member is None:
             return 0
-        perms = int(self.roles[self.everyone_role_id]["permissions"])
+        perms = int(guild.roles[guild.everyone_role_id]["permissions"])
         for role_id in member["roles"]:
-            perms |= int(self.roles[role_id]["permissions"])
+            perms |= int(guild.roles[role_id]["permissions"])
         return Perm.ALL if perms & Perm.ADMINISTRATOR else perms
 
     def channel_permissions(self, user: dict | str, channel_id: str) -> int:
-        """The member's permissions in a channel: guild permissions, then the channel's
-        overwrites (@everyone, the member's roles, the member) as Discord applies them; a thread
-        reads its parent's."""
-        perms = self.permissions(user)
+        """The member's permissions in a channel: the permissions in its guild, then the
+        channel's overwrites (@everyone, the member's roles, the member) as Discord applies
+        them; a thread reads its parent's."""
+        channel = self._channel(channel_id)
+        guild = self.guild(channel.get("guild_id"))
+        perms = self.permissions(user, guild.id)
         if perms & Perm.ADMINISTRATOR or perms == Perm.ALL:
             return perms
-        channel = self._channel(channel_id)
         if channel.get("parent_id") and channel["parent_id"] in self.channels:
             channel = self.channels[channel["parent_id"]]
         uid = _user_id(user)
-        roles = set(self.members.get(uid, {}).get("roles", ()))
+        roles = set(guild.members.get(uid, {}).get("roles", ()))
         overwrites = channel.get("permission_overwrites", [])
         for layer in (
-            [o for o in overwrites if o["id"] == self.everyone_role_id],
+            [o for o in overwrites if o["id"] == guild.everyone_role_id],
             [o for o in overwrites if o["type"] == 0 and o["id"] in roles],
             [o for o in overwrites if o["type"] == 1 and o["id"] == uid],
         ):
@@ -960,15 +1101,19 @@ class FakeDiscord:
         if self.channel_permissions(self.application_id, channel_id) & need != need:
             raise FakeDiscordError(403, 50013, "Missing Permissions")
 
-    def add_channel(self, name: str, *, topic: str | None = None) -> str:
-        """Create a guild text channel; return its id.  Sends CHANNEL_CREATE if connected."""
+    def add_channel(
+        self, name: str, *, topic: str | None = None, guild_id: str | None = None
+    ) -> str:
+        """Create a text channel in a guild (default the default guild); return its id.  Sends
+        CHANNEL_CREATE if connected."""
+        guild_id = self.guild(guild_id).id
         channel_id = self.snowflake()
         channel = {
             "id": channel_id,
             "type": CHANNEL_TEXT,
-            "guild_id": self.guild_id,
+            "guild_id": guild_id,
             "name": name,
-            "position": len([c for c in self.channels.values() if c["type"] == CHANNEL_TEXT]),
+            "position": len(self._text_channels(guild_id)),
             "permission_overwrites": [],
             "parent_id": None,
             "nsfw": False,
@@ -982,29 +1127,38 @@ class FakeDiscord:
         self._dispatch("CHANNEL_CREATE", channel)
         return channel_id
 
-    def _guild_payload(self) -> dict:
-        guild_channels = [c for c in self.channels.values() if c["type"] == CHANNEL_TEXT]
+    def _text_channels(self, guild_id: str) -> list[dict]:
+        return [
+            c
+            for c in self.channels.values()
+            if c["type"] == CHANNEL_TEXT and c.get("guild_id") == guild_id
+        ]
+
+    def _guild_payload(self, guild_id: str | None = None) -> dict:
+        guild = self.guild(guild_id)
+        guild_channels = self._text_channels(guild.id)
         threads = [
             c
             for c in self.channels.values()
             if c["type"] in (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+            and c.get("guild_id") == guild.id
             and not c["thread_metadata"]["archived"]
         ]
         return {
-            "id": self.guild_id,
-            "name": self.guild_name,
+            "id": guild.id,
+            "name": guild.name,
             "icon": None,
             "splash": None,
             "discovery_splash": None,
             "banner": None,
             "description": None,
-            "owner_id": self.owner["id"],
+            "owner_id": guild.owner_id,
             "afk_channel_id": None,
             "afk_timeout": 300,
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": list(self.roles.values()),
+            "roles": list(guild.roles.values()),
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -1024,8 +1178,8 @@ class FakeDiscord:
             "joined_at": now_iso(),
             "large": False,
             "unavailable": False,
-            "member_count": len(self.members),
-            "members": list(self.members.values()),
+            "member_count": len(guild.members),
+            "members": list(guild.members.values()),
             "channels": guild_channels,
             "threads": threads,
             "voice_states": [],
@@ -1073,16 +1227,21 @@ class FakeDiscord:
 
     # -- gateway -------------------------------------------------------------------------------
 
-    def _dispatch(self, event: str, data: Any) -> None:
-        """Queue a gateway event for the current session (kept in order)."""
-        if self._outbox is not None and self._session is not None:
-            self._outbox.put_nowait((event, data))
+    _NO_GUILD = object()
+
+    def _dispatch(self, event: str, data: Any, guild_id: Any = _NO_GUILD) -> None:
+        """Queue a gateway event (kept in order) for the session of its guild's shard
+        (``guild_id``, by default ``data["guild_id"]``; None for a DM: shard 0)."""
+        if guild_id is FakeDiscord._NO_GUILD:
+            guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        if self._outbox is not None and self._current:
+            self._outbox.put_nowait((event, data, guild_id))
 
     async def _send_loop(self) -> None:
         assert self._outbox is not None
         while True:
-            event, data = await self._outbox.get()
-            session = self._session
+            event, data, guild_id = await self._outbox.get()
+            session = self._session_for(guild_id)
             if session is None or session.invalid:
                 continue
             try:
@@ -1134,13 +1293,20 @@ class FakeDiscord:
         if data.get("token") != self.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
-        session = _GatewaySession(secrets.token_hex(16), data.get("shard"))
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]
+        ):
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
+        session = _GatewaySession(secrets.token_hex(16), shard)
         self._sessions[session.id] = session
         session.ws = ws
+        guilds = [g for g in self.guilds if session.serves(g)]
         ready = {
             "v": API_VERSION,
             "user": {**self.bot_user, "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": self.guild_id, "unavailable": True}],
+            "guilds": [{"id": g, "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -1154,33 +1320,27 @@ class FakeDiscord:
             "_trace": ["fakediscord"],
         }
         if session.shard:
-            ready["shard"] = session.shard
-        if not self.guild_on_shard(session.shard):
-            # Sharding: the guild, and every event of it, goes to the session of its shard
-            # (guild_id >> 22) % shard_count; this one only gets READY and uses REST.
-            ready["guilds"] = []
-            await session.dispatch("READY", ready)
-            self.other_shard_sessions.append(session)
-            await self._notify()
-            return session
+            ready["shard"] = list(session.shard)
+        # Sharding: a session gets the guilds of its shard, (guild_id >> 22) % count == id,
+        # and every event of those guilds (see `_GatewaySession.serves`), nothing of others.
         await session.dispatch("READY", ready)
-        await session.dispatch("GUILD_CREATE", self._guild_payload())
-        old, self._session = self._session, session
-        if old is not None and old is not session:
-            old.invalid = True
+        for guild_id in guilds:
+            await session.dispatch("GUILD_CREATE", self._guild_payload(guild_id))
+        self._make_current(session)
         self.identifies += 1
         self._state_identified = True
         await self._notify()
         return session
 
-    def guild_on_shard(self, shard: list[int] | None) -> bool:
-        """Whether the guild's events go to a session identified with `shard` ([id, count])."""
-        return not shard or (int(self.guild_id) >> 22) % shard[1] == shard[0]
+    def _make_current(self, session: _GatewaySession) -> None:
+        """The session now gets its shard's events; the shard's earlier session is over."""
+        old = self._current.pop(session.shard, None)
+        if old is not None and old is not session:
+            old.invalid = True
+        self._current[session.shard] = session
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict) -> _GatewaySession | None:
         session = self._sessions.get(data.get("session_id", ""))
-        if session is not None and not self.guild_on_shard(session.shard):
-            session = None  # another shard's session: start it anew (IDENTIFY)
         if data.get("token") != self.token or session is None or session.invalid:
             await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
             return None
@@ -1191,20 +1351,23 @@ class FakeDiscord:
                 if seq > last:
                     await session._send(frame)
         await session.dispatch("RESUMED", {"_trace": ["fakediscord"]})
-        self._session = session
+        self._make_current(session)
         self.resumes += 1
         self._state_identified = True
         await self._notify()
         return session
 
     async def _member_chunk(self, session: _GatewaySession, data: dict) -> None:
+        guild_id = str(data.get("guild_id"))
+        if guild_id not in self.guilds or not session.serves(guild_id):
+            return  # Discord ignores a request for a guild the session does not have
         ids = data.get("user_ids")
         if isinstance(ids, str | int):
             ids = [ids]
         query = (data.get("query") or "").lower()
         members = [
             m
-            for m in self.members.values()
+            for m in self.guilds[guild_id].members.values()
             if (ids is None or m["user"]["id"] in {str(i) for i in ids})
             and m["user"]["username"].lower().startswith(query)
         ]
@@ -1212,7 +1375,7 @@ class FakeDiscord:
         if limit:
             members = members[:limit]
         chunk = {
-            "guild_id": self.guild_id,
+            "guild_id": guild_id,
             "members": members,
             "chunk_index": 0,
             "chunk_count": 1,
@@ -1222,16 +1385,18 @@ class FakeDiscord:
             chunk["nonce"] = data["nonce"]
         await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
 
-    async def request_reconnect(self) -> None:
-        """Send op 7 RECONNECT: the bot must reconnect and RESUME (see :attr:`resumes`)."""
-        session = self._session
+    async def request_reconnect(self, guild_id: str | None = None) -> None:
+        """Send op 7 RECONNECT on the connection of a guild's shard (default the default
+        guild's): the bot must reconnect and RESUME (see :attr:`resumes`)."""
+        session = self._session_for(guild_id or self.guild_id)
         if session is None or session.ws is None:
             raise RuntimeError("no bot connected")
         await self._send_op(session.ws, session, 7, None)
 
-    async def drop_connection(self, code: int = 4000) -> None:
-        """Close the bot's gateway socket with a resumable close code."""
-        session = self._session
+    async def drop_connection(self, code: int = 4000, guild_id: str | None = None) -> None:
+        """Close the gateway socket of a guild's shard (default the default guild's) with a
+        resumable close code."""
+        session = self._session_for(guild_id or self.guild_id)
         if session is not None and session.ws is not None:
             await session.ws.close(code=code)
 
@@ -1370,6 +1535,9 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _report_client_ready(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        if body.get("pid"):
+            self.client_ready_pids.add(int(body["pid"]))
         self._state_client_ready = True
         await self._notify()
         return web.Response(status=204)
@@ -1453,7 +1621,7 @@ class FakeDiscord:
                 "redirect_uris": [],
                 "interactions_endpoint_url": None,
                 "role_connections_verification_url": None,
-                "approximate_guild_count": 1,
+                "approximate_guild_count": len(self.guilds),
                 "approximate_user_install_count": 0,
                 "approximate_user_authorization_count": 0,
                 "explicit_content_filter": 0,
@@ -1492,7 +1660,7 @@ class FakeDiscord:
     async def _put_commands(self, request: web.Request) -> web.Response:
         body, _ = await self._read_body(request)
         guild_id = request.match_info.get("guild")
-        if guild_id and guild_id != self.guild_id:
+        if guild_id and guild_id not in self.guilds:
             raise FakeDiscordError(403, 50001, "Missing Access")
         commands = [self._normalize_command(c, guild_id) for c in body]
         table = {c["name"]: c for c in commands}
@@ -1512,8 +1680,14 @@ class FakeDiscord:
 
     @property
     def commands(self) -> dict[str, dict]:
-        """Every synced command by name (guild commands win over global ones)."""
-        return {**self.global_commands, **self.guild_commands.get(self.guild_id, {})}
+        """Every synced command of the default guild by name (guild commands win over global
+        ones)."""
+        return self.commands_in(self.guild_id)
+
+    def commands_in(self, guild_id: str) -> dict[str, dict]:
+        """Every command a guild's members see, by name (its own commands win over global
+        ones)."""
+        return {**self.global_commands, **self.guild_commands.get(guild_id, {})}
 
     # -- REST: channels and messages -----------------------------------------------------------
 
@@ -1730,7 +1904,7 @@ class FakeDiscord:
         thread = {
             "id": thread_id,
             "type": thread_type,
-            "guild_id": self.guild_id,
+            "guild_id": parent["guild_id"],
             "parent_id": parent["id"],
             "owner_id": self.application_id,
             "name": body.get("name", "thread"),
@@ -1794,37 +1968,32 @@ class FakeDiscord:
         return json_response(user)
 
     async def _get_guild(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        payload = self._guild_payload()
+        payload = self._guild_payload(self._check_guild(request).id)
         for key in ("members", "channels", "threads", "voice_states", "presences"):
             payload.pop(key)
         return json_response(payload)
 
-    def _check_guild(self, request: web.Request) -> None:
-        if request.match_info["guild"] != self.guild_id:
-            raise FakeDiscordError(404, 10004, "Unknown Guild")
+    def _check_guild(self, request: web.Request) -> FakeGuild:
+        return self.guild(request.match_info["guild"])
 
     async def _get_guild_channels(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return json_response([c for c in self.channels.values() if c["type"] == CHANNEL_TEXT])
+        return json_response(self._text_channels(self._check_guild(request).id))
 
     async def _get_members(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
+        guild = self._check_guild(request)
         limit = int(request.query.get("limit", 1))
         after = int(request.query.get("after", 0))
-        members = sorted(self.members.values(), key=lambda m: int(m["user"]["id"]))
+        members = sorted(guild.members.values(), key=lambda m: int(m["user"]["id"]))
         return json_response([m for m in members if int(m["user"]["id"]) > after][:limit])
 
     async def _get_member(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        member = self.members.get(request.match_info["user"])
+        member = self._check_guild(request).members.get(request.match_info["user"])
         if member is None:
             raise FakeDiscordError(404, 10007, "Unknown Member")
         return json_response(member)
 
     async def _get_roles(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return json_response(list(self.roles.values()))
+        return json_response(list(self._check_guild(request).roles.values()))
 
     async def _get_attachment(self, request: web.Request) -> web.Response:
         attachment = self._attachments.get(request.match_info["attachment"])
@@ -2055,33 +2224,37 @@ class FakeDiscord:
 
     # -- test-facing actions -------------------------------------------------------------------
 
-    def _resolve_command(self, path: str) -> tuple[dict, list[str], bool]:
+    def _resolve_command(self, path: str, guild_id: str | None) -> tuple[dict, list[str], bool]:
         parts = path.split()
         if not parts:
             raise ValueError("empty command path")
-        guild_table = self.guild_commands.get(self.guild_id, {})
+        guild_table = self.guild_commands.get(guild_id, {}) if guild_id else {}
         command = guild_table.get(parts[0])
         in_guild = command is not None
         if command is None:
             command = self.global_commands.get(parts[0])
         if command is None or command.get("type", 1) != 1:
-            raise LookupError(
-                f"no synced slash command {parts[0]!r}; synced: {sorted(self.commands)}"
-            )
+            synced = sorted(self.commands_in(guild_id) if guild_id else self.global_commands)
+            raise LookupError(f"no synced slash command {parts[0]!r}; synced: {synced}")
         return command, parts[1:], in_guild
 
     def _channel_payload(self, channel_id: str, user_id: str) -> dict:
         channel = self._channel(channel_id)
         if channel["type"] == CHANNEL_DM:
             return dict(channel)
-        return {**channel, "permissions": str(self.permissions(user_id))}
+        return {**channel, "permissions": str(self.permissions(user_id, channel["guild_id"]))}
+
+    def _guild_of(self, channel_id: str | None) -> str | None:
+        """The guild of a channel (the default channel if omitted); None for a DM."""
+        return self._channel(str(channel_id or self.default_channel_id)).get("guild_id")
 
     def _base_interaction(
-        self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str
+        self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str | None
     ) -> tuple[dict, dict, str]:
         uid = _user_id(user)
         if uid not in self.users:
             raise LookupError(f"unknown user {uid}; create users with add_user()")
+        locale = locale or self.user_locales.get(uid, "en-US")  # their client's language
         user_obj = self.users[uid]
         channel_id = str(channel_id or self.default_channel_id)
         channel = self._channel(channel_id)
@@ -2105,22 +2278,23 @@ class FakeDiscord:
             payload["context"] = 1
             payload["authorizing_integration_owners"] = {"0": self.guild_id}
         else:
-            member = self.members.get(uid)
+            guild_id = channel["guild_id"]
+            member = self.guilds[guild_id].members.get(uid)
             if member is None:
-                raise LookupError(f"user {uid} is not a guild member")
-            payload["guild_id"] = self.guild_id
-            payload["guild"] = {"id": self.guild_id, "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
-            payload["member"] = {**member, "permissions": str(self.permissions(uid))}
+                raise LookupError(f"user {uid} is not a member of guild {guild_id}")
+            payload["guild_id"] = guild_id
+            payload["guild"] = {"id": guild_id, "locale": self.guild_locale, "features": []}
+            payload["guild_locale"] = self.guild_locale
+            payload["member"] = {**member, "permissions": str(self.permissions(uid, guild_id))}
             payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": self.guild_id}
+            payload["authorizing_integration_owners"] = {"0": guild_id}
         return payload, user_obj, channel_id
 
     def _send_interaction(
         self, payload: dict, user: dict, channel_id: str, name: str, message: FakeMessage | None
     ) -> FakeInteraction:
-        if not self.connected:
-            raise RuntimeError("the bot is not connected to the fake gateway")
+        if self._live_session(payload.get("guild_id")) is None:
+            raise RuntimeError("the bot is not connected to the fake gateway (for this guild)")
         it = FakeInteraction(
             self,
             type=payload["type"],
@@ -2177,11 +2351,15 @@ class FakeDiscord:
         options: dict[str, Any] | None,
         focused: str | None = None,
         enforce_permissions: bool = True,
+        *,
+        channel_id: str | None = None,
     ) -> dict:
-        command, sub_path, in_guild = self._resolve_command(path)
+        guild_id = self._guild_of(channel_id)
+        command, sub_path, in_guild = self._resolve_command(path, guild_id)
         perms = command.get("default_member_permissions")
         required = int(perms or 0)
-        if enforce_permissions and required and self.permissions(user) & required != required:
+        granted = self.permissions(user, guild_id) if guild_id else Perm.ALL
+        if enforce_permissions and required and granted & required != required:
             raise PermissionError(
                 f"/{path} needs permissions {perms}; Discord would not offer it to this user"
             )
@@ -2197,7 +2375,9 @@ class FakeDiscord:
             leaf_defs = option.get("options") or []
         if any(o.get("type") in (OPT_SUB_COMMAND, OPT_SUB_COMMAND_GROUP) for o in leaf_defs):
             raise LookupError(f"/{path} is a group; name a subcommand")
-        leaf_options = self._build_options(leaf_defs, options or {}, resolved, focused, path)
+        leaf_options = self._build_options(
+            leaf_defs, options or {}, resolved, focused, path, guild_id
+        )
         if wrappers:
             for outer, inner in itertools.pairwise(wrappers):
                 outer["options"] = [inner]
@@ -2212,7 +2392,7 @@ class FakeDiscord:
             "options": top_options,
         }
         if in_guild:
-            data["guild_id"] = self.guild_id
+            data["guild_id"] = guild_id
         if resolved:
             data["resolved"] = resolved
         return data
@@ -2224,6 +2404,7 @@ class FakeDiscord:
         resolved: dict[str, dict],
         focused: str | None,
         path: str,
+        guild_id: str | None = None,
     ) -> list[dict]:
         by_name = {o["name"]: o for o in definitions}
         unknown = set(values) - set(by_name)
@@ -2246,12 +2427,15 @@ class FakeDiscord:
                     {"name": name, "type": option_type, "value": str(values[name]), "focused": True}
                 )
                 continue
-            value = self._option_value(definition, values[name], resolved, path)
+            value = self._option_value(definition, values[name], resolved, path, guild_id)
             built.append({"name": name, "type": option_type, "value": value})
         return built
 
-    def _option_value(self, definition: dict, value: Any, resolved: dict, path: str) -> Any:
+    def _option_value(
+        self, definition: dict, value: Any, resolved: dict, path: str, guild_id: str | None
+    ) -> Any:
         option_type, name = definition["type"], definition["name"]
+        guild = self.guilds.get(guild_id or "")
         if option_type == OPT_STRING:
             value = str(value)
         elif option_type == OPT_INTEGER:
@@ -2267,16 +2451,16 @@ class FakeDiscord:
         ):
             uid = _user_id(value)
             resolved.setdefault("users", {})[uid] = self.users[uid]
-            if uid in self.members:
-                member = {k: v for k, v in self.members[uid].items() if k != "user"}
+            if guild is not None and uid in guild.members:
+                member = {k: v for k, v in guild.members[uid].items() if k != "user"}
                 resolved.setdefault("members", {})[uid] = {
                     **member,
-                    "permissions": str(self.permissions(uid)),
+                    "permissions": str(self.permissions(uid, guild.id)),
                 }
             value = uid
         elif option_type in (OPT_ROLE, OPT_MENTIONABLE):
             rid = str(value)
-            resolved.setdefault("roles", {})[rid] = self.roles[rid]
+            resolved.setdefault("roles", {})[rid] = (guild or self.guild()).roles[rid]
             value = rid
         elif option_type == OPT_CHANNEL:
             cid = str(value)
@@ -2309,7 +2493,7 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         *,
         channel_id: str | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
         enforce_permissions: bool = True,
     ) -> FakeInteraction:
         """Send ``/command`` (``"group sub"`` paths allowed) as ``user``; return the interaction.
@@ -2319,7 +2503,9 @@ class FakeDiscord:
         the offered choices, and commands the member lacks ``default_member_permissions`` for
         raise at once (Discord's client would not send them).
         """
-        data = self._build_command_data(user, command, options, None, enforce_permissions)
+        data = self._build_command_data(
+            user, command, options, None, enforce_permissions, channel_id=channel_id
+        )
         payload, user_obj, cid = self._base_interaction(
             APPLICATION_COMMAND, user, channel_id, data, locale
         )
@@ -2338,7 +2524,7 @@ class FakeDiscord:
         """Send an autocomplete request with ``focused`` being typed; return the bot's choices."""
         options = dict(options or {})
         options.setdefault(focused, "")
-        data = self._build_command_data(user, command, options, focused)
+        data = self._build_command_data(user, command, options, focused, channel_id=channel_id)
         payload, user_obj, cid = self._base_interaction(
             AUTOCOMPLETE, user, channel_id, data, "en-US"
         )
@@ -2352,7 +2538,7 @@ class FakeDiscord:
         message: FakeMessage | str,
         custom_id: str | dict,
         data: dict,
-        locale: str,
+        locale: str | None,
     ) -> FakeInteraction:
         if not isinstance(message, FakeMessage):
             message = self.message(str(message))
@@ -2376,7 +2562,7 @@ class FakeDiscord:
         message: FakeMessage | str,
         custom_id: str | dict,
         *,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """Click the button ``custom_id`` (or a component dict) on ``message`` as ``user``."""
         if isinstance(custom_id, dict):
@@ -2393,7 +2579,7 @@ class FakeDiscord:
         custom_id: str | dict,
         values: list[Any],
         *,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """Choose ``values`` in the select menu ``custom_id`` on ``message`` as ``user``.
 
@@ -2448,8 +2634,9 @@ class FakeDiscord:
         self._channel(channel_id)
         message = self._new_message(channel_id, {"content": content}, {}, author=self.users[uid])
         extra = {}
-        if uid in self.members and message.guild_id:
-            extra["member"] = {k: v for k, v in self.members[uid].items() if k != "user"}
+        members = self.guilds[message.guild_id].members if message.guild_id else {}
+        if uid in members:
+            extra["member"] = {k: v for k, v in members[uid].items() if k != "user"}
         self._publish(message, **extra)
         await self._notify()
         return message
@@ -2588,7 +2775,8 @@ class BotProcess:
     """The bot running in its own process under ``launcher.py``, pointed at ``fake``.
 
     Environment: ``DISCORD_TOKEN`` (the fake's token), ``DATABASE_PATH`` (``tmp_path/bot.db``,
-    kept across restarts), ``DEV_GUILD_ID`` (the fake guild), plus ``env``.  Output (stdout and
+    kept across restarts), ``DEV_GUILD_ID`` (the fake's default guild; ``env={"DEV_GUILD_ID":
+    ""}`` syncs the commands globally, for several guilds), plus ``env``.  Output (stdout and
     stderr) goes to ``tmp_path/bot-<n>.log``; see :meth:`output`.
     """
 
@@ -2610,6 +2798,7 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
         self._expected_exit = True
         self._watcher: asyncio.Task | None = None
+        self._reaped = True
         self.starts = 0
         fake._bots.append(self)
 
@@ -2676,20 +2865,55 @@ class BotProcess:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=log,
                 stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,  # its own process group, its picture workers in it
             )
+        self.fake.client_ready_pids.discard(self.process.pid)  # (a pid used before)
+        self._reaped = False
         self._expected_exit = False
         self._watcher = asyncio.create_task(self._watch(self.process))
+
+    async def wait_ready(self, timeout: float = 30) -> None:
+        """Wait until this process's client (all of its shards) reported ``on_ready`` since it
+        was started; unlike :meth:`FakeDiscord.wait_ready` this tells several bot processes
+        apart (each runs its own shards)."""
+        process = self.process
+        assert process is not None, "start() the process first"
+        await self.fake.wait_until(
+            lambda: process.pid in self.fake.client_ready_pids, timeout, f"bot {process.pid} ready"
+        )
 
     async def _watch(self, process: asyncio.subprocess.Process) -> None:
         await process.wait()
         await self.fake._notify()
 
     def kill(self) -> None:
-        """SIGKILL the process (no cleanup in the bot; the gateway socket just drops)."""
+        """SIGKILL the process (no cleanup in the bot; the gateway socket just drops), with its
+        process group: the picture workers it started die with it, as under systemd (which
+        kills a service's whole control group). Killed alone, a bot leaves its
+        multiprocessing forkserver and pool workers running (each worker keeps the
+        forkserver's "alive" pipe open and waits on its task queue forever): every kill of a
+        test would leave some 200 MB behind."""
         if self.running:
             assert self.process is not None
             self._expected_exit = True
-            self.process.send_signal(signal.SIGKILL)
+            self._kill_group()
+
+    def group_alive(self) -> bool:
+        """Whether any process of the bot's process group (itself, its picture workers, their
+        forkserver) still exists (a zombie not yet reaped counts)."""
+        if self.process is None:
+            return False
+        try:
+            os.killpg(self.process.pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def _kill_group(self) -> None:
+        """SIGKILL every process left in the bot's process group (its id is the bot's pid)."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
 
     async def wait_exit(self, timeout: float = 10) -> int:
         """Wait for the process to exit; return its exit code."""
@@ -2710,10 +2934,13 @@ class BotProcess:
             try:
                 await asyncio.wait_for(self.process.wait(), timeout)
             except TimeoutError:
-                self.process.send_signal(signal.SIGKILL)
+                self._kill_group()
                 await self.process.wait()
         else:
             await self.process.wait()
+        if not self._reaped:  # whatever it left behind (a graceful exit leaves nothing);
+            self._reaped = True  # once: later, the group's id may be another's
+            self._kill_group()
         if self._watcher is not None:
             await self._watcher
         return self.process.returncode

@@ -283,7 +283,7 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     # pass to the next person seated, Bob); Bob places; the autopilot places for her seat at
     # once, through the scheduler.
     it = await answered(await fake.slash(alice, "ps leave", channel_id=chan))
-    left = ct.LEFT_AUTOPILOT + ct.NEW_HOST.format(host=mention(bob))
+    left = ct.LEFT_AUTOPILOT + " " + ct.NEW_HOST.format(host=mention(bob))
     assert not it.ephemeral and it.content == left.format(user=mention(alice))
     assert seat_rows(bot)[0] == (0, "human", None)
     assert db_rows(bot, "SELECT host_id FROM games WHERE id = 1") == [(int(bob["id"]),)]

@@ -12,9 +12,8 @@ from tests.e2e.test_lobby import add_bot, answered, click, game_rows, new_lobby
 
 
 def missing(names: str, several: bool) -> str:
-    return texts.MISSING_PERMISSIONS.format(
-        names=names, s="s" if several else "", them="them" if several else "it"
-    )
+    sentence = texts.MISSING_PERMISSIONS_MANY if several else texts.MISSING_PERMISSIONS
+    return sentence.format(names=names)
 
 
 async def test_new_and_start_say_which_permissions_are_missing(
