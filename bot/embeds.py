@@ -293,7 +293,7 @@ def score_breakdown(game: GameRow, state: Any) -> str:
     tied = [i for i, x in enumerate(scores) if x == max(scores)]
     if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
         won = engine.winners(state)
-        names = texts.and_list([game.seats[w].name for w in won])
+        names = texts.and_list([tr(game.seats[w].name) for w in won])
         sentence = texts.TIE_BROKEN if len(won) < len(tied) else texts.TIE_SHARED
         lines.append(tr(sentence.format(names=names)))
     return "\n".join(lines)[:1024]

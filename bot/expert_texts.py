@@ -6,7 +6,9 @@ are one short sentence, shown privately. Every text is made with `translation._`
 
 from __future__ import annotations
 
-from translation import _
+import re
+
+from translation import Text, _
 
 # --- the lobby ---
 
@@ -14,6 +16,21 @@ from translation import _
 STRENGTHS = {"expert": _("quick"), "expert-strong": _("strong")}
 #: An Expert seat's name: "Expert (quick)", "Expert 2 (strong)".
 EXPERT_SEAT = _("Expert{number} ({strength})")
+_EXPERT_SEAT = re.compile(r"Expert(?: (?P<n>[0-9]+))? \((?:quick|strong)\)")
+
+
+def expert_seat(kind: str, number: int) -> Text:
+    """The name of an Expert seat: "Expert (quick)" (`number` 1), "Expert 2 (strong)"."""
+    return EXPERT_SEAT.format(number="" if number == 1 else f" {number}", strength=STRENGTHS[kind])
+
+
+def seat_name(kind: str, stored: str) -> str:
+    """A seat's name as read from storage: an Expert's is said in the reader's language again
+    (`expert_seat`: stored in English), any other as it is."""
+    match = _EXPERT_SEAT.fullmatch(stored) if kind in STRENGTHS else None
+    return expert_seat(kind, int(match["n"] or 1)) if match else stored
+
+
 #: The "Add bot" select: its placeholder and one label and description per bot.
 ADD_BOT = _("Add bot (host)")
 BOT_LABELS = {
@@ -42,7 +59,8 @@ LOBBY_HELP = _(
 # --- /ps hint ---
 
 HINTS_OFF = _("Hints are off in this game: the host allows them with `/ps new hints:True`.")
-HINT = _("Hint: {action} ({reason})")
+#: The Expert's explanation as the engine words it: "grow D4: best of 24 simulations, ..."
+HINT = _("Hint: {explanation}")
 HELP_HINT = _(
     "the Expert's suggestion for your turn, privately (when the host allowed hints at `/ps new`)"
 )

@@ -80,13 +80,6 @@ def budget_scale_from_env(env: Mapping[str, str] | None = None) -> float:
     return scale
 
 
-def reason_of(action: Any) -> str:
-    """What the Expert expects of an action, without the action its explanation starts with:
-    "best of 24 simulations, expected margin +13.2 points" (a hint says it after the action)."""
-    explanation = getattr(action, "explanation", "") or ""
-    return explanation.removeprefix(f"{action}: ")
-
-
 class _EndsTurn:
     """Ends the turn where it may; a decision that must be made (setup) is the Expert's."""
 

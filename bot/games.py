@@ -243,9 +243,8 @@ def expert_name(seats: Sequence[SeatRow], kind: str) -> str:
     """The name of a new Expert seat: "Expert (quick)", "Expert (strong)", then "Expert 2 (quick)"
     and so on: a name not yet taken."""
     taken = {s.name for s in seats}
-    strength = xt.STRENGTHS[kind]
     for n in range(1, MAX_SEATS + 1):
-        name = xt.EXPERT_SEAT.format(number="" if n == 1 else f" {n}", strength=strength)
+        name = xt.expert_seat(kind, n)
         if name not in taken:
             return name
     raise UserError(texts.GAME_FULL)

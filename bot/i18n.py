@@ -80,7 +80,8 @@ def use(lang: str | None) -> str:
 
 def isolate(value: str) -> str:
     """A name (a player's) keeps its direction in a right-to-left sentence."""
-    return translation.isolate(value, _LANGUAGE.get())
+    lang = _LANGUAGE.get()
+    return translation.isolate(translate(value, lang), lang)  # an Expert's seat name: a Text
 
 
 def notation(value: str) -> str:

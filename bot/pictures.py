@@ -30,6 +30,7 @@ from typing import Any
 import discord
 
 import render
+import translation
 from render.alt import alt_text
 
 from .workers import WorkerPool, workers_from_env
@@ -53,15 +54,22 @@ def board_png(
         highlight=highlight,
         preview_sun=preview_sun,
         viewer_seat=viewer_seat,
-        names=names,
+        names=_names(names, lang),
         lang=lang,
     )
+
+
+def _names(names: Sequence[str] | None, lang: str | None) -> list[str] | None:
+    """The seats' names in `lang` (an Expert's seat name is a `translation.Text`)."""
+    return None if names is None else [translation.translate(n, lang) for n in names]
 
 
 def board_picture(state: Any, **kwargs: Any) -> tuple[bytes, str]:
     """The picture `board_png` draws with `kwargs` and its alt text (`render.alt`: the
     position in words, at most 1,024 characters, what the picture shows and nothing more),
     both in the language `lang` (English when not given)."""
+    if kwargs.get("names") is not None:
+        kwargs["names"] = _names(kwargs["names"], kwargs.get("lang"))
     return board_png(state, **kwargs), alt_text(state, **kwargs)
 
 

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from .expert_texts import seat_name
 from .i18n import read_text, stored_text
 from .locks import KeyedLocks
 
@@ -805,7 +806,8 @@ class SQLStorage:
             f" WHERE game_id IN ({marks}) ORDER BY game_id, position",
             tuple(seats),
         ):
-            seats[r["game_id"]].append(SeatRow(r["position"], r["kind"], r["user_id"], r["name"]))
+            name = seat_name(r["kind"], r["name"])
+            seats[r["game_id"]].append(SeatRow(r["position"], r["kind"], r["user_id"], name))
         return [_game_row(row, tuple(seats[row["id"]])) for row in rows]
 
     # --- the action log ---

@@ -20,8 +20,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from .. import expert_texts as xt
-from ..experts import is_expert, reason_of
+from ..experts import is_expert
 from ..games import GameService
+from ..i18n import tr
 from ..replies import answering
 from ..storage import GameRow
 
@@ -131,7 +132,7 @@ class ExpertCog(commands.Cog, name="Expert"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             action = await self.games.hint(game, state)
             await interaction.followup.send(
-                xt.HINT.format(action=str(action), reason=reason_of(action)), ephemeral=True
+                tr(xt.HINT.format(explanation=action.explanation or str(action))), ephemeral=True
             )
 
 

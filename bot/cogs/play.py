@@ -225,8 +225,8 @@ class Play(commands.Cog, name="Play"):
         lobby = await self.bot.storage.message(game.id, "lobby")
         if lobby is None:
             return game.channel_id
-        names = ", ".join(s.name for s in game.seats)
         with i18n.speaking(game.language):
+            names = ", ".join(i18n.tr(s.name) for s in game.seats)
             name = i18n.tr(texts.THREAD_NAME.format(id=game.id, names=names))[:THREAD_NAME_LIMIT]
         try:
             data = await self.bot.http.start_thread_with_message(

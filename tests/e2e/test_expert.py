@@ -14,7 +14,7 @@ import re
 import engine
 from bot import expert_texts as xt
 from bot import texts
-from bot.experts import EXPERT_BUDGETS, play_turn, reason_of
+from bot.experts import EXPERT_BUDGETS, play_turn
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_current, replay_log, turn_owner
 from tests.e2e.test_lobby import (
@@ -143,15 +143,15 @@ async def test_hints_refused_and_given(fake: FakeDiscord, bot_process) -> None:
         state = replay_log(bot)
         best = engine.expert_action(state, budget_s=0.25 * SCALE, seed=SEED)
         assert it.ephemeral
-        assert it.content == f"Hint: {best} ({reason_of(best)})"
+        assert it.content == f"Hint: {best.explanation}"
         assert action_log(bot) == logged  # said, not played
         if state.phase == "play":
             assert re.fullmatch(
-                rf"Hint: {best} \(best of [0-9,]+ simulations, expected margin [+-][0-9.]+ points\)",
+                rf"Hint: {best}: best of [0-9,]+ simulations, expected margin [+-][0-9.]+ points",
                 it.content,
             )
             break
-        assert it.content == f"Hint: {best} (the starting space worth most)"
+        assert it.content == f"Hint: {best}: the starting space worth most"
         await type_action(fake, alice, chan, str(best))
         await my_turn(fake, chan, bob, msg)
         await place_by_typing(fake, bob, chan)
