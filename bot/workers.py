@@ -8,6 +8,11 @@ A `WorkerPool` is started on first use (a forkserver that has imported `preload`
 then running `warm` before its first real job), replaced when a worker dies (the job is then
 run again in the new pool), and stopped by `close`. With no workers (0), or once closed, a job
 runs in a thread of the bot's own process instead.
+
+A bot killed outright (SIGKILL, the OOM killer) cannot stop its workers, and they would wait for
+jobs forever: every worker watches the process that owns its pool (`_watch_owner`, a pidfd, else
+polling) and exits by itself as soon as that process is gone. The forkserver exits by itself when
+its owner is gone (multiprocessing's own "alive" pipe reaches its end).
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import select
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -34,6 +41,38 @@ def workers_from_env(variable: str, env: dict[str, str] | None = None) -> int:
     if not value.isdigit():
         raise ConfigError(f"{variable} must be a whole number (0 or more), not {value!r}.")
     return int(value)
+
+
+#: How often a worker checks its owner where a pidfd cannot tell it (seconds).
+OWNER_POLL_S = 0.5
+
+
+def _watch_owner(owner: int) -> None:
+    """In a worker, first thing: exit as soon as the process `owner` (the bot) is gone."""
+    threading.Thread(target=_exit_with, args=(owner,), name="owner-watch", daemon=True).start()
+
+
+def _exit_with(owner: int) -> None:
+    try:
+        pidfd = os.pidfd_open(owner)  # Linux 5.3+: readable once the process has exited
+    except (AttributeError, OSError):  # another system, or `owner` is already gone
+        pidfd = None
+    if pidfd is not None:
+        select.select([pidfd], [], [])
+    else:
+        while _alive(owner):
+            time.sleep(OWNER_POLL_S)
+    os._exit(0)  # the owner is gone: nobody will ever send a job or read an answer
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a process of another user: alive
+        return True
+    return True
 
 
 class WorkerPool:
@@ -60,7 +99,12 @@ class WorkerPool:
             if self._pool is None:
                 ctx = multiprocessing.get_context("forkserver")
                 ctx.set_forkserver_preload(self.preload)
-                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=ctx,
+                    initializer=_watch_owner,
+                    initargs=(os.getpid(),),
+                )
                 if self.warm is not None:
                     for _ in range(self.workers):
                         self._pool.submit(self.warm)
