@@ -10,7 +10,7 @@ from bot.storage import SQLiteStorage
 from render.alt import alt_text
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import replay_log
-from tests.e2e.test_lobby import answered, click, mention, new_lobby
+from tests.e2e.test_lobby import add_bot, answered, bot_select, click, mention, new_lobby
 
 FSI, PDI, LRI = "\u2068", "\u2069", "\u2066"
 
@@ -79,15 +79,18 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
 
     lobby = await new_lobby(fake, anna, chan, language="nl")
     assert lobby.embeds[0]["title"] == "Photosynthesis — nieuw spel"
-    assert _buttons(lobby) == [
-        "Meedoen",
-        "Verlaten",
-        "Cynthia toevoegen",
-        "Cynthia verwijderen",
-        "Starten",
-    ]
+    assert _buttons(lobby) == ["Meedoen", "Verlaten", "Bot verwijderen", "Starten"]
     assert lobby.selects[0]["placeholder"] == "Opties (gastheer)"
-    await click(fake, anna, lobby, "Cynthia toevoegen")
+    assert bot_select(lobby)["placeholder"] == "Bot toevoegen (gastheer)"
+    assert [o["label"] for o in bot_select(lobby)["options"]] == [
+        "Cynthia",
+        "Expert (snel)",
+        "Expert (sterk)",
+    ]
+    await add_bot(fake, anna, lobby, "expert-strong")  # the Expert's seat, named in Dutch
+    assert lobby.embeds[0]["fields"][0]["value"] == f"1. {mention(anna)}\n2. Expert (sterk)"
+    await click(fake, anna, lobby, "Bot verwijderen")
+    await add_bot(fake, anna, lobby, "cynthia")
     started = await click(fake, anna, lobby, "Starten")
     assert not started.ephemeral
 
@@ -173,7 +176,7 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
     end_turn = next(c for c in options["on_timeout"]["choices"] if c["value"] == "end turn")
     assert end_turn["name_localizations"] == {"nl": "beurt beëindigen", "fr": "fin du tour"}
     assert sorted(sub) == sorted(
-        ["new", "status", "abandon", "rules", "language", "help", "play", "undo", "log",
+        ["new", "status", "abandon", "rules", "language", "help", "play", "undo", "log", "hint",
          "replay", "board", "settings", "notify", "vacation", "leave", "games"]
     )  # fmt: skip
 
@@ -202,8 +205,18 @@ async def test_a_whole_game_in_hebrew_chosen_by_the_settings(
 
     lobby = await new_lobby(fake, admin, chan)  # the game's language: the server's
     assert lobby.embeds[0]["title"] == "פוטוסינתזה — משחק חדש"
-    assert _buttons(lobby) == ["הצטרפות", "עזיבה", "הוספת סינתיה", "הסרת סינתיה", "התחלה"]
-    await click(fake, admin, lobby, "הוספת סינתיה")
+    assert _buttons(lobby) == ["הצטרפות", "עזיבה", "הסרת בוט", "התחלה"]
+    assert [o["label"] for o in bot_select(lobby)["options"]] == [
+        "סינתיה",
+        "מומחה (מהיר)",
+        "מומחה (חזק)",
+    ]
+    await add_bot(fake, admin, lobby, "expert")  # the Expert's seat, named in Hebrew
+    assert lobby.embeds[0]["fields"][0]["value"] == (
+        f"1. {FSI}{mention(admin)}{PDI}\n2. {FSI}מומחה (מהיר){PDI}"
+    )
+    await click(fake, admin, lobby, "הסרת בוט")
+    await add_bot(fake, admin, lobby, "cynthia")
     await click(fake, admin, lobby, "התחלה")
     msg = await _next(fake, chan, None, "התור שלי", "המשחק נגמר.")
     assert msg.content == f"{FSI}{mention(admin)}{PDI}, תורך."
