@@ -22,6 +22,7 @@ from bot.experts import (
 from bot.games import AUTOPILOT_USER_ID, GameService, UserError
 from engine import moonlight as ml
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
+from translation import translate
 
 HOST, BOB, CAROL = 1, 2, 3
 CHANNEL = 99
@@ -231,3 +232,20 @@ def test_the_expert_sees_only_its_own_view() -> None:
     mine = engine.expert_action(moon, budget_s=0.25, seed=SEED)
     theirs = engine.expert_action(other, budget_s=0.25, seed=SEED)
     assert (str(mine), mine.explanation) == (str(theirs), theirs.explanation)
+
+
+def test_the_expert_texts_are_said_in_each_language() -> None:
+    """An Expert seat's name is stored in English and read back as a translatable text; a hint
+    and the lobby's texts are translated like every text of the bot."""
+    assert xt.seat_name("expert", "Expert (quick)") == "Expert (quick)"
+    assert translate(xt.seat_name("expert-strong", "Expert 2 (strong)"), "fr") == "Expert 2 (fort)"
+    assert translate(xt.seat_name("expert", "Expert 3 (quick)"), "nl") == "Expert 3 (snel)"
+    assert translate(xt.seat_name("expert", "Expert (quick)"), "he") == "מומחה (מהיר)"
+    assert translate(xt.seat_name("cynthia", "Cynthia 2"), "he") == "Cynthia 2"  # as it is
+    assert translate(xt.seat_name("expert", "Ann"), "fr") == "Ann"  # not an Expert's name
+    hint = xt.HINT.format(explanation="grow D4: the only legal action")
+    assert translate(hint, "fr") == "Indice : grow D4: the only legal action"
+    assert translate(xt.HINTS_OFF, "nl") == (
+        "Tips staan uit in dit spel: de gastheer staat ze toe met `/ps new hints:True`."
+    )
+    assert translate(xt.REMOVE_BOT, "he") == "הסרת בוט"
