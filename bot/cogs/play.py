@@ -132,6 +132,7 @@ class Play(commands.Cog, name="Play"):
             state,
             highlight=story.changed_spaces(turns),
             names=[s.name for s in game.seats],
+            background=True,  # nobody waits on it: the players' answers are drawn first
         )
         file = pictures.as_file(picture, embeds.BOARD_FILE)
         notes = await self.games.notes(game, state)
