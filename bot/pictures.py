@@ -181,23 +181,9 @@ class Pictures:
             task.add_done_callback(self._tasks.discard)
 
     async def _draw(self, request: _Request) -> None:
-        loop = asyncio.get_running_loop()
+        """Draw a queued picture, hand it to its waiters and to the cache, then the next."""
         try:
-            result = None
-            for _ in range(2):  # a worker killed mid-picture: once more in a fresh pool
-                pool = self._executor()
-                if pool is None:
-                    break
-                try:
-                    result = await loop.run_in_executor(
-                        pool, _draw, request.state_bytes, request.kwargs
-                    )
-                    break
-                except BrokenProcessPool:
-                    self._replace(pool)
-            if result is None:
-                state = pickle.loads(request.state_bytes)
-                result = await asyncio.to_thread(board_picture, state, **request.kwargs)
+            result = await self._run(request.state_bytes, request.kwargs)
         except BaseException as exc:
             if not request.result.done():
                 request.result.set_exception(exc)
@@ -214,6 +200,20 @@ class Pictures:
             self._drawing.pop(request.key, None)
             self._busy -= 1
             self._next()
+
+    async def _run(self, state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:
+        """`_draw` in a worker (once more in a fresh pool if a worker died meanwhile; in a
+        thread when there are no workers)."""
+        loop = asyncio.get_running_loop()
+        for _ in range(2):
+            pool = self._executor()
+            if pool is None:
+                break
+            try:
+                return await loop.run_in_executor(pool, _draw, state_bytes, kwargs)
+            except BrokenProcessPool:
+                self._replace(pool)
+        return await asyncio.to_thread(_draw, state_bytes, kwargs)
 
     def worker_pids(self) -> list[int]:
         """The process ids of the running workers (none before the first picture)."""
