@@ -1055,6 +1055,10 @@ class SQLiteStorage(SQLStorage):
         self._tasks: set[asyncio.Task[None]] = set()  # the planned commits (kept referenced)
         #: How many COMMITs were made (a group commit counts once), for tests and benches.
         self.commits = 0
+        #: The games as last committed, and the message ids (`message`): one process writes a
+        #: SQLite database, all through this object, so what it wrote last is what is stored.
+        self._games: dict[int, GameRow] = {}
+        self._messages: dict[tuple[int, str], tuple[int, int] | None] = {}
 
     @classmethod
     async def open(
@@ -1114,6 +1118,61 @@ class SQLiteStorage(SQLStorage):
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The game's asyncio lock (one process uses a SQLite database)."""
         return self._game_locks.hold(game_id)
+
+    # --- what this process wrote last, kept (reads of a game cost no statement) ---
+
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """A write transaction for migrations and tests: it may change anything, so the kept
+        games and message ids are forgotten."""
+        self._games.clear()
+        self._messages.clear()
+        return self._transaction()
+
+    def _keep(self, game: GameRow) -> GameRow:
+        kept = self._games.get(game.id)
+        if kept is None or kept.version <= game.version:
+            self._games[game.id] = game
+        return game
+
+    async def create_game(self, **kwargs: Any) -> GameRow:
+        return self._keep(await super().create_game(**kwargs))
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None (as this process last committed it)."""
+        kept = self._games.get(game_id)
+        return kept if kept is not None else await super().get_game(game_id)
+
+    async def _read_games(
+        self, where: str, params: Sequence[Any], *, one: bool = False
+    ) -> list[GameRow]:
+        """`SQLStorage._read_games`, the rows this process wrote last taken as kept: only the
+        ids and versions are read when every game found is kept at that version."""
+        async with self._reading() as conn:
+            found = await conn.fetch(
+                f"SELECT id, version FROM games WHERE {where} ORDER BY id", tuple(params)
+            )
+        kept = [self._games.get(row["id"]) for row in found]
+        if all(k is not None and k.version == row["version"] for k, row in zip(kept, found)):
+            return [k for k in kept if k is not None]
+        return [self._keep(g) for g in await super()._read_games(where, params, one=one)]
+
+    async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> GameRow:
+        try:
+            return self._keep(await super().update_game(game_id, expected_version, **changes))
+        except UnreadableGame:
+            self._games.pop(game_id, None)
+            raise
+
+    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+        await super().set_message(game_id, kind, channel_id, message_id)
+        self._messages[(game_id, kind)] = (channel_id, message_id)
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """`(channel_id, message_id)` of a game's message of some kind, or None."""
+        key = (game_id, kind)
+        if key not in self._messages:
+            self._messages[key] = await super().message(game_id, kind)
+        return self._messages[key]
 
     async def _stored_version(self, conn: Connection) -> int:
         row = await conn.fetchrow("PRAGMA user_version")
