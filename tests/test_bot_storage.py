@@ -338,6 +338,48 @@ async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
     assert seen is not None and (seen.status, seen.version) == ("active", 1)
 
 
+async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_nothing(
+    storage: SQLiteStorage,
+) -> None:
+    """Statements per action, counted: a play is one transaction of nine statements; the game
+    read back (by id) is the row this process committed last; a channel's game costs one
+    statement of ids and versions (in its read transaction); a write made by other means
+    (migrations, tests) makes the storage forget what it kept."""
+    service = GameService(storage, seed_source=lambda: 1234)
+    game = await service.new_lobby(guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="h")
+    game = await service.join(game.id, game.version, BOB, "bob")
+    result = await service.start(game.id, game.version, HOST)
+    for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
+        result = await service.play(game.id, user, f"place {space}")
+    statements: list[tuple[str, str]] = []
+    storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
+    storage._reader.set_trace_callback(lambda sql: statements.append(("read", sql.split()[0])))
+
+    result = await service.play(game.id, HOST, "buy seed", result.game.version)
+    assert statements == [
+        ("write", "BEGIN"),
+        ("write", "SAVEPOINT"),
+        ("write", "UPDATE"),  # the game's version
+        ("write", "INSERT"),  # the action
+        ("write", "INSERT"),  # the snapshot
+        ("write", "SELECT"),  # the game as stored
+        ("write", "SELECT"),  # its seats
+        ("write", "RELEASE"),
+        ("write", "COMMIT"),
+    ]
+    statements.clear()
+    assert await storage.get_game(game.id) == result.game
+    assert statements == []
+    assert await storage.live_game(CHANNEL) == result.game
+    assert statements == [("read", "BEGIN"), ("read", "SELECT"), ("read", "COMMIT")]
+
+    async with storage.transaction() as conn:
+        await conn.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (game.id,))
+    seen = await storage.get_game(game.id)
+    assert seen is not None and seen.status == "abandoned"
+    assert await storage.live_game(CHANNEL) is None
+
+
 # --- both databases -----------------------------------------------------------------------
 
 
