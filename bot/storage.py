@@ -1196,7 +1196,11 @@ class SQLiteStorage(SQLStorage):
         try:
             yield self._read_wrapped
         finally:
-            self._reader.execute("COMMIT")
+            try:
+                self._reader.execute("COMMIT")
+            finally:  # never left in a read transaction: later reads would see an old state
+                if self._reader.in_transaction:
+                    self._reader.execute("ROLLBACK")
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Connection]:
