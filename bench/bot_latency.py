@@ -79,7 +79,12 @@ class Game:
         while msg.embeds[0]["description"].startswith("Setup"):
             user = self.user(msg)
             choices = await fake.autocomplete(
-                user, "ps play", focused="action", options={"action": "place"}, channel_id=self.chan
+                user,
+                "ps play",
+                focused="action",
+                options={"action": "place"},
+                channel_id=self.chan,
+                timeout=60,  # as long as `complete` waits: a loaded machine is slow to answer
             )
             await complete(
                 await fake.slash(
@@ -127,7 +132,12 @@ class Game:
             if played >= min(budget, self.args.per_turn):
                 break
             choices = await fake.autocomplete(
-                user, "ps play", focused="action", options={"action": verb}, channel_id=self.chan
+                user,
+                "ps play",
+                focused="action",
+                options={"action": verb},
+                channel_id=self.chan,
+                timeout=60,  # as long as `complete` waits: a loaded machine is slow to answer
             )
             if not choices:
                 continue
