@@ -261,6 +261,8 @@ class GameService:
         #: game id -> {ply: the state before it} for the player's single actions of the turn
         #: being played: what `undo` goes back to without replaying the log.
         self._before: dict[int, dict[int, Any]] = {}
+        #: game id -> the states of the actions the game message told last (`story.tell`)
+        self._told: dict[int, dict[int, tuple[int, Any]]] = {}
         #: game id -> (user id, actions, version after) of its last typed command's commit
         self._last_typed: dict[int, tuple[int, str, int]] = {}
         sysrand = random.SystemRandom()
@@ -545,7 +547,15 @@ class GameService:
         if game.config is None:
             return []
         rows = await self.storage.actions(game.id)
-        return await asyncio.to_thread(story.tell, game, state, rows)
+        keep: dict[int, tuple[int, Any]] = {}
+        turns = await asyncio.to_thread(
+            story.tell, game, state, rows, self._told.get(game.id), keep
+        )
+        if game.status == "active" and not state.is_over:
+            self._told[game.id] = keep  # the next telling replays only what came since
+        else:
+            self._told.pop(game.id, None)
+        return turns
 
     async def history(self, game: GameRow) -> list[tuple[Applied, tuple[str, ...]]]:
         """Every logged action of a started game with the events it set off (photosynthesis,
@@ -813,6 +823,7 @@ class GameService:
             await self.run_end_hooks(stored)
         self._states.pop(game.id, None)
         self._before.pop(game.id, None)
+        self._told.pop(game.id, None)
         log.info("game abandoned", extra={"game_id": game.id, "user_id": user_id})
         return stored
 

@@ -1164,8 +1164,16 @@ class SQLiteStorage(SQLStorage):
             raise
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        await super().set_message(game_id, kind, channel_id, message_id)
-        self._messages[(game_id, kind)] = (channel_id, message_id)
+        """Remember a message id; read back at once, even while its commit is under way (the
+        message exists on Discord already: a read that comes after it, say a link to it, finds
+        it as when reads waited for the writes before them). Forgotten if the commit fails."""
+        key = (game_id, kind)
+        self._messages[key] = (channel_id, message_id)
+        try:
+            await super().set_message(game_id, kind, channel_id, message_id)
+        except BaseException:
+            self._messages.pop(key, None)
+            raise
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """`(channel_id, message_id)` of a game's message of some kind, or None."""
