@@ -499,6 +499,11 @@ class SQLStorage:
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
         raise NotImplementedError
 
+    def _unawaited_transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """A write nothing depends on being durable at once (a driver may return before its
+        commit); by default a plain transaction."""
+        return self._transaction()
+
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A write transaction (`?` placeholders), for migrations and tests."""
         return self._transaction()
@@ -861,8 +866,9 @@ class SQLStorage:
             )
 
     async def set_turn_clock_version(self, game_id: int, version: int) -> None:
-        """Mark a game's clock as up to date with the game's version."""
-        async with self._transaction() as conn:
+        """Mark a game's clock as up to date with the game's version (not waited for: a clock
+        left behind by a crash is planned again at start, `bot.timers.TurnTimers.reconcile`)."""
+        async with self._unawaited_transaction() as conn:
             await conn.execute(
                 "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (version, game_id)
             )
@@ -1210,11 +1216,17 @@ class SQLiteStorage(SQLStorage):
                 if self._reader.in_transaction:
                     self._reader.execute("ROLLBACK")
 
+    def _unawaited_transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """A write that joins the next group commit without waiting for it (a failed commit
+        is logged)."""
+        return self._transaction(wait=False)
+
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Connection]:
+    async def _transaction(self, *, wait: bool = True) -> AsyncIterator[Connection]:
         """One write: its statements in a savepoint of the open SQLite transaction (begun
         here if none is), then, the lock released for the next writes, wait for the COMMIT
-        that makes it durable (`_commit_batch`; its error, if it fails, is this write's)."""
+        that makes it durable (`_commit_batch`; its error, if it fails, is this write's;
+        unless not `wait`)."""
         async with self._lock:
             if self._committer is None:  # one connection for all: a plain transaction
                 await self._begin()
@@ -1246,7 +1258,10 @@ class SQLiteStorage(SQLStorage):
                 task = asyncio.create_task(self._commit_batch())
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
-        await done
+        if wait:
+            await done
+        else:
+            done.add_done_callback(_log_failed_commit)
 
     async def _begin(self) -> None:
         """BEGIN IMMEDIATE (take the write lock), waiting for another connection's write
@@ -1303,6 +1318,11 @@ class SQLiteStorage(SQLStorage):
                 self._conn.execute("ROLLBACK")
             raise
         self.commits += 1
+
+
+def _log_failed_commit(done: asyncio.Future[None]) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.error("a write nobody waited for was not committed: %s", done.exception())
 
 
 async def _through_cancel(future: asyncio.Future[Any]) -> bool:

@@ -380,6 +380,30 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
     assert await storage.live_game(CHANNEL) is None
 
 
+async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write(
+    storage: SQLiteStorage,
+) -> None:
+    """The clock's version mark (a lagging one is planned again at start) returns before its
+    COMMIT, so a play's answer waits for one commit, not two; it is committed all the same."""
+    game = await _new_game(storage)
+    await storage.write_turn_clock((game.id, 1, "play:1:0", 0, HOST, 1.0, None, 0.0), [], "x")
+    release = threading.Event()
+    commit = storage._finish
+
+    def slow_commit() -> None:
+        release.wait(10)
+        commit()
+
+    storage._finish = slow_commit  # type: ignore[method-assign]
+    await asyncio.wait_for(storage.set_turn_clock_version(game.id, 7), 5)  # not waiting
+    assert (await storage.turn_clock(game.id))["version"] == 1  # not committed yet
+    release.set()
+    await storage.set_preferences(HOST, {})  # a write waited for: committed with it, or after
+    while storage._batch or storage._commit_planned:
+        await asyncio.sleep(0.01)
+    assert (await storage.turn_clock(game.id))["version"] == 7
+
+
 # --- both databases -----------------------------------------------------------------------
 
 
