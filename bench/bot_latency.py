@@ -11,13 +11,16 @@ A player waits `--think` seconds on average (exponential) before each action, li
 
 Figures: the time from sending a click (or `/ps play`) that plays an action to the moment the
 answer carrying the new picture (the panel's preview) is complete, as the test side sees it,
-median and 99th percentile, for 1, 50 and 100 games. The fake runs in this process and the bot in
+median and 99th percentile, for 1, 50 and 100 games, and the CPU time each action cost the bot's
+process, its picture workers and this process (a figure the machine's other load barely moves,
+unlike the latencies). The fake runs in this process and the bot in
 its own, so both share this machine's cores; asserts nothing.
 
 `--before TREE` also runs the bot of another checkout (its own `.venv` and launcher, e.g. a
 worktree of the commit before a change) under the same load, right before this tree's bot, and
 prints both side by side at the end with the machine's load average. `--profile DIR` records each
-bot process with py-spy (`pip install py-spy`; both cores' worker processes included) into DIR.
+bot process with py-spy (`pip install py-spy`) while the actions are played, its picture workers
+included, into DIR (raw collapsed stacks, one file per bot and number of games).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import argparse
 import asyncio
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -160,6 +164,31 @@ class Game:
             msg = await next_turn(self.fake, self.chan, msg, timeout=120)
 
 
+def cpu_seconds(root: int) -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by a process and by all its descendants
+    (the picture workers), from /proc; (nan, nan) where there is no /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents, used = {}, {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    if root not in used:
+        return float("nan"), float("nan")
+
+    def descends(pid: int) -> bool:
+        while pid in parents and pid > 1:
+            pid = parents[pid]
+            if pid == root:
+                return True
+        return False
+
+    return used[root], sum(t for pid, t in used.items() if descends(pid))
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -167,11 +196,11 @@ def percentile(values: list[float], q: float) -> float:
 
 class TreeBot(BotProcess):
     """The bot of another checkout: its venv's Python and its own launcher (which puts that
-    checkout first on the module path); optionally recorded by py-spy."""
+    checkout first on the module path)."""
 
-    def __init__(self, *args, tree: Path | None = None, profile: Path | None = None, **kw):
+    def __init__(self, *args, tree: Path | None = None, **kw):
         super().__init__(*args, **kw)
-        self.tree, self.profile = tree, profile
+        self.tree = tree
 
     @property
     def command(self) -> list[str]:
@@ -179,11 +208,31 @@ class TreeBot(BotProcess):
         if self.tree is not None:
             launcher = Path(LAUNCHER).relative_to(Path(__file__).resolve().parent.parent)
             command[:2] = [str(self.tree / ".venv/bin/python"), str(self.tree / launcher)]
-        if self.profile is not None:
-            spy = Path(sys.executable).with_name("py-spy")
-            spy_args = ["record", "--subprocesses", "--idle", "--format", "raw", "--rate", "50"]
-            command = [str(spy), *spy_args, "-o", str(self.profile), "--", *command]
         return command
+
+
+class Profiler:
+    """py-spy attached to a running bot (its picture workers included) while the actions are
+    played; stopped with SIGINT, which writes the samples (raw collapsed stacks) and leaves
+    the bot running, so it still shuts down gracefully."""
+
+    def __init__(self, pid: int, path: Path) -> None:
+        self.pid, self.path = pid, path
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        spy = Path(sys.executable).with_name("py-spy")
+        args = ["record", "--pid", str(self.pid), "--subprocesses", "--threads", "--idle"]
+        args += ["--format", "raw"]
+        self.process = await asyncio.create_subprocess_exec(
+            str(spy), *args, "--rate", "50", "-o", str(self.path),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGINT)
+            await self.process.wait()
 
 
 async def measure(n_games: int, args, tree: Path | None = None, label: str = "") -> list:
@@ -191,21 +240,33 @@ async def measure(n_games: int, args, tree: Path | None = None, label: str = "")
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
         env = {"LOG_LEVEL": "WARNING", **dict(e.split("=", 1) for e in args.env)}
-        profile = None
-        if args.profile:
-            args.profile.mkdir(parents=True, exist_ok=True)
-            profile = args.profile / f"{label or 'this'}-{n_games}.txt"
-        bot = TreeBot(fake, tmp, env=env, module=args.module, tree=tree, profile=profile)
+        bot = TreeBot(fake, tmp, env=env, module=args.module, tree=tree)
+        profiler = None
         try:
             await bot.start()
             await fake.wait_ready(timeout=120)
             rng = random.Random(n_games)
             games = [Game(fake, i, random.Random(rng.random()), args) for i in range(n_games)]
             starts = await asyncio.gather(*(g.start() for g in games))
+            assert bot.process is not None
+            if args.profile:
+                args.profile.mkdir(parents=True, exist_ok=True)
+                path = args.profile / f"{label or 'this'}-{n_games}.txt"
+                profiler = Profiler(bot.process.pid, path)
+                await profiler.start()
+            cpu0 = (*cpu_seconds(bot.process.pid), time.process_time())
             t0 = time.monotonic()
             await asyncio.gather(*(g.run(s) for g, s in zip(games, starts, strict=True)))
             elapsed = time.monotonic() - t0
+            cpu = [
+                b - a
+                for a, b in zip(
+                    cpu0, (*cpu_seconds(bot.process.pid), time.process_time()), strict=True
+                )
+            ]
         finally:
+            if profiler is not None:
+                await profiler.stop()
             await bot.stop()
             await fake.stop()
     clicks = [x for g in games for x in g.latencies]
@@ -222,6 +283,11 @@ async def measure(n_games: int, args, tree: Path | None = None, label: str = "")
                 f"p99 {percentile(values, 0.99) * 1000:6.0f} ms   max {max(values) * 1000:6.0f} ms"
                 f"   (n={len(values)})"
             )
+    per = 1000 / max(1, len(both))
+    print(
+        f"    CPU per action: bot {cpu[0] * per:.0f} ms, its picture workers {cpu[1] * per:.0f} ms,"
+        f" this process (fake Discord and players) {cpu[2] * per:.0f} ms"
+    )
     if fake.late_interactions:
         print(f"    {len(fake.late_interactions)} interaction(s) acknowledged after 3 s")
     return [

@@ -279,6 +279,11 @@ class GameService:
         self.experts = experts if experts is not None else _shared_experts()
         self._channel_locks = KeyedLocks()
         self._states: dict[int, tuple[int, int, Any]] = {}  # game id -> (version, ply, state)
+        #: game id -> {ply: the state before it} for the player's single actions of the turn
+        #: being played: what `undo` goes back to without replaying the log.
+        self._before: dict[int, dict[int, Any]] = {}
+        #: game id -> the states of the actions the game message told last (`story.tell`)
+        self._told: dict[int, dict[int, tuple[int, Any]]] = {}
         #: game id -> (user id, actions, version after) of its last typed command's commit
         self._last_typed: dict[int, tuple[int, str, int]] = {}
         sysrand = random.SystemRandom()
@@ -596,7 +601,15 @@ class GameService:
         if game.config is None:
             return []
         rows = await self.storage.actions(game.id)
-        return await asyncio.to_thread(story.tell, game, state, rows)
+        keep: dict[int, tuple[int, Any]] = {}
+        turns = await asyncio.to_thread(
+            story.tell, game, state, rows, self._told.get(game.id), keep
+        )
+        if game.status == "active" and not state.is_over:
+            self._told[game.id] = keep  # the next telling replays only what came since
+        else:
+            self._told.pop(game.id, None)
+        return turns
 
     async def history(self, game: GameRow) -> list[tuple[Applied, tuple[str, ...]]]:
         """Every logged action of a started game with the events it set off (photosynthesis,
@@ -667,12 +680,25 @@ class GameService:
             stored = await self._commit_play(
                 game, new_state, applied, status="over" if new_state.is_over else None
             )
+            self._keep_before(game.id, state, applied, new_state, turn)
             if new_state.is_over:
                 self._states.pop(game.id, None)
                 self._last_typed.pop(game.id, None)
             elif typed_version is not None:
                 self._last_typed[game.id] = (user_id, said, stored.version)
             return TurnResult(stored, new_state, tuple(applied), turn, played)
+
+    def _keep_before(
+        self, game_id: int, state: Any, applied: Sequence[Applied], new_state: Any, turn: str
+    ) -> None:
+        """Keep the state before a player's single action, while its turn goes on (`undo`)."""
+        if new_state.is_over or engine.turn_id(new_state) != turn:
+            self._before.pop(game_id, None)
+        elif len(applied) == 1:
+            kept = self._before.setdefault(game_id, {})
+            for ply in [p for p in kept if p >= applied[0].ply]:
+                del kept[ply]
+            kept[applied[0].ply] = state
 
     async def _check_pinned(self, game: GameRow, user_id: int, turn: str, seat: int | None) -> None:
         """Refuse a command typed in the turn `turn` (of `seat`) if another turn is on now."""
@@ -708,8 +734,13 @@ class GameService:
             last = rows[-1] if rows else None
             if last is None or not _undoable(last, user_id, state.current_seat):
                 raise UserError(texts.NOTHING_TO_UNDO)
-            kept = [r.notation for r in await self.storage.actions(game.id)][:-1]
-            previous = await asyncio.to_thread(replay, game.config, game.seed, kept)
+            kept_before = self._before.get(game.id, {})
+            previous = kept_before.get(last.ply)
+            for ply in [p for p in kept_before if p >= last.ply]:
+                del kept_before[ply]
+            if previous is None:  # not kept (several actions typed at once): replay the log
+                kept = [r.notation for r in await self.storage.actions(game.id)][:-1]
+                previous = await asyncio.to_thread(replay, game.config, game.seed, kept)
             stored = await self.storage.update_game(
                 game.id,
                 game.version,
@@ -734,6 +765,7 @@ class GameService:
             stored = await self._commit_play(
                 game, new_state, applied, status="over" if new_state.is_over else None
             )
+            self._before.pop(game.id, None)
             return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played=0)
 
     async def play_automatically(
@@ -773,6 +805,7 @@ class GameService:
                 status="over" if new_state.is_over else None,
                 job_outcome=outcome,
             )
+            self._before.pop(game.id, None)
             if new_state.is_over:
                 self._states.pop(game.id, None)
             return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played)
@@ -929,6 +962,8 @@ class GameService:
             stored = await self.storage.update_game(game.id, game.version, status="abandoned")
             await self.run_end_hooks(stored)
         self._states.pop(game.id, None)
+        self._before.pop(game.id, None)
+        self._told.pop(game.id, None)
         log.info("game abandoned", extra={"game_id": game.id, "user_id": user_id})
         return stored
 

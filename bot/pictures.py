@@ -18,13 +18,17 @@ most 2); 0 draws in a thread of the bot's own process instead.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import heapq
 import io
+import itertools
 import os
 import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -91,8 +95,26 @@ def default_workers() -> int:
     return workers_from_env("PICTURE_WORKERS")
 
 
+@dataclass(order=True)
+class _Request:
+    """A picture waiting for a worker: those someone waits for first, then in order."""
+
+    background: bool
+    order: int
+    key: bytes = field(compare=False)
+    state_bytes: bytes = field(compare=False)
+    kwargs: dict[str, Any] = field(compare=False)
+    result: asyncio.Future[tuple[bytes, str]] = field(compare=False)
+    tries: int = field(default=0, compare=False)
+
+
 class Pictures:
-    """Draws pictures in worker processes (in a thread when `workers` is 0 or once closed)."""
+    """Draws pictures in worker processes (in a thread when `workers` is 0 or once closed).
+
+    The drawer keeps its own queue and hands a worker one picture at a time, so that a picture
+    someone waits for (a panel's preview) is drawn before the background ones already queued
+    (the public game message's), and the same picture asked for twice while it is being drawn
+    is drawn once."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = default_workers() if workers is None else workers
@@ -100,9 +122,19 @@ class Pictures:
             self.workers, preload=["render", "engine", "bot.pictures"], warm=_warm
         )
         self._cache: OrderedDict[bytes, tuple[bytes, str]] = OrderedDict()
+        self._queue: list[_Request] = []
+        self._busy = 0  # pictures handed to the workers and not yet back
+        self._drawing: dict[bytes, asyncio.Future[tuple[bytes, str]]] = {}
+        self._order = itertools.count()
+        self._tasks: set[asyncio.Future[None]] = set()  # the drawings under way (referenced)
+        #: How many pictures were drawn (cache hits and shared requests not counted).
+        self.drawn = 0
 
-    async def picture(self, state: Any, **kwargs: Any) -> tuple[bytes, str]:
-        """`board_picture(state, **kwargs)`: PNG bytes and alt text."""
+    async def picture(
+        self, state: Any, *, background: bool = False, **kwargs: Any
+    ) -> tuple[bytes, str]:
+        """`board_picture(state, **kwargs)`: PNG bytes and alt text. `background`: nobody
+        waits for this one (drawn after every picture someone waits for)."""
         state_bytes = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         key = hashlib.blake2b(
             state_bytes + repr(sorted(kwargs.items())).encode(), digest_size=16
@@ -111,11 +143,56 @@ class Pictures:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        result = await self._pool.run(_draw, state_bytes, kwargs)
-        self._cache[key] = result
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
-        return result
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            drawing = asyncio.get_running_loop().create_future()
+            self._drawing[key] = drawing
+            order = next(self._order)
+            heapq.heappush(
+                self._queue, _Request(background, order, key, state_bytes, kwargs, drawing)
+            )
+            self._next()
+        elif not background:  # someone waits for it now: ahead of the background ones
+            for request in self._queue:
+                if request.key == key and request.background:
+                    request.background = False
+                    heapq.heapify(self._queue)
+        return await asyncio.shield(drawing)  # one waiter cancelled: not the others
+
+    def _next(self) -> None:
+        """Hand queued pictures to free workers (to a thread when there are none)."""
+        while self._queue and self._busy < max(1, self.workers):
+            request = heapq.heappop(self._queue)
+            self._busy += 1
+            task = asyncio.ensure_future(self._draw(request))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _draw(self, request: _Request) -> None:
+        """Draw a queued picture, hand it to its waiters and to the cache, then the next."""
+        try:
+            result = await self._run(request.state_bytes, request.kwargs)
+        except BaseException as exc:
+            if not request.result.done():
+                request.result.set_exception(exc)
+            if not isinstance(exc, Exception):
+                raise
+        else:
+            self.drawn += 1
+            self._cache[request.key] = result
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+            if not request.result.done():
+                request.result.set_result(result)
+        finally:
+            self._drawing.pop(request.key, None)
+            self._busy -= 1
+            self._next()
+
+    async def _run(self, state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:
+        """`_draw` in a worker of the shared machinery (`bot.workers.WorkerPool`: once more in
+        a fresh pool if a worker died meanwhile; in a thread when there are no workers)."""
+        return await self._pool.run(_draw, state_bytes, kwargs)
 
     def worker_pids(self) -> list[int]:
         """The process ids of the running workers (none before the first picture)."""
@@ -139,9 +216,10 @@ def drawer() -> Pictures:
         return _default
 
 
-async def picture(state: Any, **kwargs: Any) -> tuple[bytes, str]:
-    """`board_picture(state, **kwargs)` drawn by the process-wide drawer."""
-    return await drawer().picture(state, **kwargs)
+async def picture(state: Any, *, background: bool = False, **kwargs: Any) -> tuple[bytes, str]:
+    """`board_picture(state, **kwargs)` drawn by the process-wide drawer (`background`: after
+    the pictures someone waits for)."""
+    return await drawer().picture(state, background=background, **kwargs)
 
 
 def shutdown() -> None:

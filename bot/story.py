@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import accumulate
 from typing import Any
 
 import engine
@@ -128,11 +128,29 @@ def since_last_turn(turns: Sequence[Turn], seat: int | None) -> list[Turn]:
     return list(turns)
 
 
-def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
+#: States of a game kept between tellings: number of actions applied -> (the hash chain of
+#: their notations, the state after them). A kept state is used only when its chain matches the
+#: log's (the log changes only at its end: an undo, then other actions, changes the chain).
+Known = Mapping[int, tuple[int, Any]]
+
+
+def chain_of(notations: Sequence[str]) -> list[int]:
+    """The hash chain of a log's notations: [0] for no action, then one per action."""
+    return list(accumulate(notations, lambda h, n: hash((h, n)), initial=0))
+
+
+def tell(
+    game: GameRow,
+    state: Any,
+    log: Sequence[Any],
+    known: Known | None = None,
+    keep: dict[int, tuple[int, Any]] | None = None,
+) -> list[Turn]:
     """The turns the game message tells: those since the player to play last finished a turn
     (at the end, the last round's), each action with the events it set off and the spaces it
-    named or changed, from the engine's replay of the log (pure CPU: replay is cheap; the
-    boards are compared only for the actions told)."""
+    named or changed, from the engine's replay of the log (pure CPU; the boards are compared
+    only for the actions told). The replay starts from the latest state in `known` before the
+    actions told (else from the start); the states of the actions told go into `keep`."""
     turns = turns_of(log)
     if state.is_over:
         shown = turns[-(len(game.seats) + 1) :]
@@ -145,14 +163,26 @@ def tell(game: GameRow, state: Any, log: Sequence[Any]) -> list[Turn]:
         return []
     first = len(log) - sum(len(t.moves) for t in shown) - aftermath
     notations = [a.notation for a in log]
+    chain = chain_of(notations)
     config = engine.Config.from_dict(game.config or {})
+    start, after_state = 0, None
+    for i in range(first, -1, -1) if known else ():
+        kept = known.get(i) if known else None
+        if kept is not None and kept[0] == chain[i]:
+            start, after_state = i, kept[1]
+            break
+    if after_state is None:
+        after_state = engine.new_game(config, game.seed)
     told: list[Move] = []
     before: dict[str, tuple[Any, ...]] | None = None
     previous: Any = None
-    replayed = engine.record.states(config, game.seed, notations)  # after each action
-    for i, after_state in enumerate(chain([engine.new_game(config, game.seed)], replayed)):
+    for i in range(start, len(log) + 1):
+        if i > start:
+            after_state = engine.apply(after_state, notations[i - 1])
         if i < first:
             continue
+        if keep is not None:
+            keep[i] = (chain[i], after_state)
         if i > first and before is not None:
             a = log[i - 1]
             told.append(

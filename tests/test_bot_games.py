@@ -239,6 +239,33 @@ async def test_undo_takes_back_own_actions_of_this_turn_only(service: GameServic
     await refuses(service.undo(game.id, BOB), texts.NOTHING_TO_UNDO)  # not across turns
 
 
+async def test_undo_goes_back_without_replaying_the_log(service: GameService, monkeypatch) -> None:
+    """The state before each of the player's actions of this turn is kept: undoing them one
+    by one replays nothing, and gives exactly the states the log replays to."""
+    game = await lobby(service)
+    game = await service.join(game.id, game.version, BOB, "bob")
+    game = (await service.start(game.id, game.version, HOST)).game
+    for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
+        result = await service.play(game.id, user, f"place {space}")
+    states = [result.state]
+    for action in ("buy seed", "buy seed"):
+        states.append((await service.play(game.id, HOST, action)).state)
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("the log was replayed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.games.replay", no_replay)
+        assert (await service.undo(game.id, HOST)).state == states[1]
+        assert (await service.undo(game.id, HOST)).state == states[0]
+    stored = await service.get_game(game.id)
+    assert await GameService(service.storage).state(stored) == states[0]  # the log agrees
+    # Several actions typed at once: the state before the last one was never kept.
+    result = await service.play(game.id, HOST, "buy seed; buy seed")
+    undone = await service.undo(game.id, HOST, result.game.version)
+    assert undone.state == states[1]
+
+
 async def test_no_lock_is_kept_for_games_no_one_is_touching(service: GameService) -> None:
     # Issue 13 item 12: the per-game and per-channel lock dictionaries grew with every game.
     for channel in range(CHANNEL, CHANNEL + 20):

@@ -3,6 +3,7 @@ worker's death, and stop cleanly."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 
@@ -70,6 +71,35 @@ async def test_close_stops_the_workers_and_later_pictures_are_drawn_here(positio
         state, names=["A", "B", None]
     )
     assert drawer.worker_pids() == []
+
+
+async def test_a_picture_someone_waits_for_is_drawn_before_background_ones(positions) -> None:
+    state, later, hl = positions
+    drawer = pictures.Pictures(workers=1)
+    done: list[str] = []
+
+    async def ask(name: str, position, **kwargs) -> tuple[bytes, str]:
+        got = await drawer.picture(position, **kwargs)
+        done.append(name)
+        return got
+
+    try:
+        first = asyncio.create_task(ask("first", state))
+        await asyncio.sleep(0)  # handed to the only worker
+        asked = [
+            asyncio.create_task(ask("game message", later, background=True)),
+            asyncio.create_task(ask("preview", later, highlight=hl, viewer_seat=0)),
+            asyncio.create_task(ask("the same preview", later, highlight=hl, viewer_seat=0)),
+        ]
+        results = await asyncio.gather(first, *asked)
+        assert done == ["first", "preview", "the same preview", "game message"]
+        assert drawer.drawn == 3  # the same picture asked twice meanwhile is drawn once
+        assert (
+            results[2] == results[3] == pictures.board_picture(later, highlight=hl, viewer_seat=0)
+        )
+        assert results[1] == pictures.board_picture(later)
+    finally:
+        drawer.close()
 
 
 def test_workers_default_from_the_environment(monkeypatch) -> None:

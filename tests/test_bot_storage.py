@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 import engine
@@ -47,10 +47,9 @@ async def test_fresh_database_is_at_the_current_version_with_wal_and_foreign_key
     store = await SQLiteStorage.open(str(tmp_path / "fresh.db"))
     try:
         assert await store.schema_version() == SCHEMA_VERSION
-        async with store._conn.execute("PRAGMA journal_mode") as cur:
-            assert (await cur.fetchone())[0] == "wal"
-        async with store._conn.execute("PRAGMA foreign_keys") as cur:
-            assert (await cur.fetchone())[0] == 1
+        async with store.transaction() as conn:
+            assert (await conn.fetchrow("PRAGMA journal_mode"))[0] == "wal"
+            assert (await conn.fetchrow("PRAGMA foreign_keys"))[0] == 1
     finally:
         await store.close()
 
@@ -89,11 +88,12 @@ async def test_a_version_1_database_with_a_game_migrates_and_replays(tmp_path: P
             status="active",
         )
         # The first schema's action log has no explanation column: write it as v1 did.
-        await store._conn.executemany(
-            "INSERT INTO actions (game_id, ply, notation, seat, user_id, created_at)"
-            " VALUES (?, ?, ?, ?, ?, 'then')",
-            [(game.id, i + 1, m, i % 2, (HOST, BOB)[i % 2]) for i, m in enumerate(moves)],
-        )
+        async with store.transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO actions (game_id, ply, notation, seat, user_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, 'then')",
+                [(game.id, i + 1, m, i % 2, (HOST, BOB)[i % 2]) for i, m in enumerate(moves)],
+            )
         await store.set_message(game.id, "game", CHANNEL, 777)
     finally:
         await store.close()
@@ -216,7 +216,7 @@ async def test_a_read_only_database_is_refused_at_open_not_at_the_first_click(
     writable = await SQLiteStorage.open(str(path))
     await writable.check_writable(str(path))  # a writable database passes the probe
     await writable.close()
-    conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     read_only = SQLiteStorage(conn)
     try:
         assert await read_only.schema_version() == SCHEMA_VERSION  # reading works
@@ -227,7 +227,7 @@ async def test_a_read_only_database_is_refused_at_open_not_at_the_first_click(
         )
         assert await read_only.schema_version() == SCHEMA_VERSION  # the probe left no mark
     finally:
-        await conn.close()
+        await read_only.close()
 
 
 def test_an_unwritable_database_stops_the_bot_with_one_log_line(
@@ -258,29 +258,150 @@ async def test_stored_turns_migrate_to_the_engines_turn_ids(tmp_path: Path) -> N
             (json.dumps(["setup", 0, 2, 1]), "deadline"),
             (json.dumps(["play", 3, None, 0]), "reminder-50"),
         ]
-        await store._conn.executemany(
-            "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
-            " VALUES (?, ?, ?, 0, NULL, 1.0)",
-            [(game.id, turn, kind) for turn, kind in rows],
-        )
-        await store._conn.execute(
-            "INSERT INTO turn_clocks (game_id, version, turn, seat, user_id, started_at)"
-            " VALUES (?, 1, ?, 0, NULL, 1.0)",
-            (game.id, json.dumps(["play", 12, None, 3])),
-        )
-        await store._conn.commit()
+        async with store.transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
+                " VALUES (?, ?, ?, 0, NULL, 1.0)",
+                [(game.id, turn, kind) for turn, kind in rows],
+            )
+            await conn.execute(
+                "INSERT INTO turn_clocks (game_id, version, turn, seat, user_id, started_at)"
+                " VALUES (?, 1, ?, 0, NULL, 1.0)",
+                (game.id, json.dumps(["play", 12, None, 3])),
+            )
     finally:
         await store.close()
     store = await SQLiteStorage.open(path)
     try:
-        async with store._conn.execute("SELECT turn FROM timer_jobs ORDER BY id") as cur:
-            assert [row[0] for row in await cur.fetchall()] == ["setup:2:1", "play:3:0"]
-        async with store._conn.execute("SELECT turn FROM turn_clocks") as cur:
-            assert [row[0] for row in await cur.fetchall()] == ["play:12:3"]
+        async with store.reading() as conn:
+            jobs = await conn.fetch("SELECT turn FROM timer_jobs ORDER BY id")
+            clocks = await conn.fetch("SELECT turn FROM turn_clocks")
+        assert [row[0] for row in jobs] == ["setup:2:1", "play:3:0"]
+        assert [row[0] for row in clocks] == ["play:12:3"]
     finally:
         await store.close()
     state = engine.new_game(engine.Config(seats=("human", "human")), seed=1)
     assert engine.turn_id(state) == "setup:0:0"  # the format the migration writes
+
+
+async def test_writes_that_come_together_share_one_commit_and_are_all_durable(
+    tmp_path: Path,
+) -> None:
+    path = str(tmp_path / "group.db")
+    store = await SQLiteStorage.open(path)
+    try:
+        games = [await _new_game(store, channel=CHANNEL + i) for i in range(3)]
+        before = store.commits
+        await asyncio.gather(*(store.set_preferences(HOST + i, {"n": i}) for i in range(10)))
+        assert store.commits == before + 1  # ten writes, one COMMIT (one fsync)
+        # A write that fails in the group is undone alone: its savepoint is rolled back.
+        results = await asyncio.gather(
+            store.update_game(games[0].id, games[0].version, status="active"),
+            store.update_game(games[1].id, games[1].version + 5, status="active"),
+            store.update_game(games[2].id, games[2].version, status="active"),
+            return_exceptions=True,
+        )
+        assert [type(r).__name__ for r in results] == ["GameRow", "VersionConflict", "GameRow"]
+        assert store.commits == before + 2
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as other:  # durable: another connection reads every write
+        rows = other.execute("SELECT user_id, preferences FROM user_preferences ORDER BY 1")
+        assert [(u, json.loads(p)["n"]) for u, p in rows] == [(HOST + i, i) for i in range(10)]
+        statuses = other.execute("SELECT status, version FROM games ORDER BY id").fetchall()
+        assert statuses == [("active", 1), ("lobby", 0), ("active", 1)]
+
+
+async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
+    storage: SQLiteStorage,
+) -> None:
+    game = await _new_game(storage)
+    release = threading.Event()
+    commit = storage._finish
+
+    def slow_commit() -> None:  # a slow disk: COMMIT waits on the commit thread
+        release.wait(10)
+        commit()
+
+    storage._finish = slow_commit  # type: ignore[method-assign]
+    write = asyncio.create_task(storage.update_game(game.id, game.version, status="active"))
+    while not storage._batch:  # the write is made and waits for its COMMIT
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.05)
+    assert not write.done()
+    seen = await storage.get_game(game.id)  # served at once, from the last commit
+    assert seen is not None and (seen.status, seen.version) == ("lobby", 0)
+    release.set()
+    stored = await write
+    assert (stored.status, stored.version) == ("active", 1)
+    seen = await storage.get_game(game.id)
+    assert seen is not None and (seen.status, seen.version) == ("active", 1)
+
+
+async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_nothing(
+    storage: SQLiteStorage,
+) -> None:
+    """Statements per action, counted: a play is one transaction of nine statements; the game
+    read back (by id) is the row this process committed last; a channel's game costs one
+    statement of ids and versions (in its read transaction); a write made by other means
+    (migrations, tests) makes the storage forget what it kept."""
+    service = GameService(storage, seed_source=lambda: 1234)
+    game = await service.new_lobby(guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="h")
+    game = await service.join(game.id, game.version, BOB, "bob")
+    result = await service.start(game.id, game.version, HOST)
+    for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
+        result = await service.play(game.id, user, f"place {space}")
+    statements: list[tuple[str, str]] = []
+    storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
+    storage._reader.set_trace_callback(lambda sql: statements.append(("read", sql.split()[0])))
+
+    result = await service.play(game.id, HOST, "buy seed", result.game.version)
+    assert statements == [
+        ("write", "BEGIN"),
+        ("write", "SAVEPOINT"),
+        ("write", "UPDATE"),  # the game's version
+        ("write", "INSERT"),  # the action
+        ("write", "INSERT"),  # the snapshot
+        ("write", "SELECT"),  # the game as stored
+        ("write", "SELECT"),  # its seats
+        ("write", "RELEASE"),
+        ("write", "COMMIT"),
+    ]
+    statements.clear()
+    assert await storage.get_game(game.id) == result.game
+    assert statements == []
+    assert await storage.live_game(CHANNEL) == result.game
+    assert statements == [("read", "BEGIN"), ("read", "SELECT"), ("read", "COMMIT")]
+
+    async with storage.transaction() as conn:
+        await conn.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (game.id,))
+    seen = await storage.get_game(game.id)
+    assert seen is not None and seen.status == "abandoned"
+    assert await storage.live_game(CHANNEL) is None
+
+
+async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write(
+    storage: SQLiteStorage,
+) -> None:
+    """The clock's version mark (a lagging one is planned again at start) returns before its
+    COMMIT, so a play's answer waits for one commit, not two; it is committed all the same."""
+    game = await _new_game(storage)
+    await storage.write_turn_clock((game.id, 1, "play:1:0", 0, HOST, 1.0, None, 0.0), [], "x")
+    release = threading.Event()
+    commit = storage._finish
+
+    def slow_commit() -> None:
+        release.wait(10)
+        commit()
+
+    storage._finish = slow_commit  # type: ignore[method-assign]
+    await asyncio.wait_for(storage.set_turn_clock_version(game.id, 7), 5)  # not waiting
+    assert (await storage.turn_clock(game.id))["version"] == 1  # not committed yet
+    release.set()
+    await storage.set_preferences(HOST, {})  # a write waited for: committed with it, or after
+    while storage._batch or storage._commit_planned:
+        await asyncio.sleep(0.01)
+    assert (await storage.turn_clock(game.id))["version"] == 7
 
 
 # --- both databases -----------------------------------------------------------------------

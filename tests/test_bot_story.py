@@ -150,3 +150,42 @@ def test_the_photosynthesis_after_the_players_own_end_is_told() -> None:
         f"{SUN} " + gains.replace("seat 1", "Ann").replace("seat 2", "Ben"),
         f"{ORANGE} Ann: bought a seed",
     ]
+
+
+def test_a_telling_starts_from_the_states_kept_by_the_last_one(monkeypatch) -> None:
+    """The next telling replays only the actions since the states the last one kept, and tells
+    exactly what a telling from the start does; a log changed at its end (an undo, then
+    another action) does not match the kept states past the change."""
+    config = engine.Config()
+    game = game_with((SeatRow(0, "human", 10, "Ann"), SeatRow(1, "human", 11, "Ben")), config)
+    plays = [
+        ("place A1", 10, None), ("place G4", 11, None), ("place A4", 10, None),
+        ("place D7", 11, None),
+        ("buy seed", 10, None), ("plant A1 B2", 10, None), ("end", 10, None),
+        ("grow G4", 11, None), ("end", 11, None),
+    ]  # fmt: skip
+    state, log = logged(config, 4, plays)
+    keep: dict = {}
+    first = story.tell(game, state, log, keep=keep)
+    assert sorted(keep) == [8, 9]  # Ben's turn: the states from his last `end` on
+    later_state, later_log = logged(config, 4, [*plays, ("buy seed", 11, None)])
+    applied: list[str] = []
+    apply = engine.apply
+
+    def counted(state, action):
+        applied.append(action)
+        return apply(state, action)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(engine, "apply", counted)
+        again = story.tell(game, later_state, later_log, known=keep)
+    assert applied == ["end", "buy seed"]  # from the kept state at ply 8, not the 10 from the start
+    assert again == story.tell(game, later_state, later_log)
+    assert first == story.tell(game, state, log)
+    # Undone and played otherwise: a state kept for another log is not used.
+    other_state, other_log = logged(config, 4, [*plays[:7], ("buy seed", 11, None)])
+    other_chain = story.chain_of(["place G1", *[p[0] for p in plays[1:]], "buy seed"])
+    kept_elsewhere = {i: (h, later_state) for i, h in enumerate(other_chain) if i > 0}
+    told = story.tell(game, other_state, other_log, known=kept_elsewhere)
+    assert told == story.tell(game, other_state, other_log)
+    assert story.lines_of(game, told)[-1] == f"{BLUE} Ben: bought a seed"

@@ -18,7 +18,7 @@ from PIL import Image, ImageChops, ImageStat
 import engine
 import render
 from engine.geometry import LABEL_INDEX, LABELS, LEAVES
-from render import board, palette, panel
+from render import board, draw, palette, panel
 from render.demo import play, play_through, touched
 from render.layout import layout
 from render.model import view
@@ -195,18 +195,51 @@ def test_png_is_small_and_sized_by_width():
 
 def test_png_holds_exactly_the_drawn_picture_in_its_palette():
     """The quick zlib level changes bytes, never pixels: the PNG decodes to the drawn picture
-    mapped to its 256-colour palette, pixel for pixel, and that is within a few levels of the
-    full-colour drawing."""
+    mapped to the shared 256-colour palette, pixel for pixel, and that is within a few levels
+    of the full-colour drawing."""
     state = build("mid-4")
     drawn = render.render_image(state, highlight=["D4"])
     decoded = Image.open(io.BytesIO(render.board_png(state, highlight=["D4"])))
     assert decoded.mode == "P"
-    expected = drawn.quantize(
-        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
+    expected = drawn.quantize(palette=draw.shared_palette(), dither=Image.Dither.NONE)
     assert decoded.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
     diff = ImageStat.Stat(ImageChops.difference(decoded.convert("RGB"), drawn)).mean
     assert max(diff) < 1.0
+
+
+SHARED_PALETTE_CASES = {
+    "3 seats, round 4": (engine.Config(seats=("human", "cynthia", "human")), 11, 4, {}),
+    "4 people, round 12, a viewer": (engine.Config(seats=("human",) * 4), 12, 12, {"viewer_seat": 2}),
+    "2 seats, game over": (engine.Config(seats=("human", "human")), 13, None, {}),
+    "animals, Next-sun preview": (
+        engine.Config(seats=("human", "human"), moon_animals=True), 13, 6, {"preview_sun": 3}
+    ),
+    "moonstones and Elder Tree": (
+        engine.Config(seats=("human", "human", "cynthia"), moonstones=True, elder_tree=True),
+        14, 12, {},
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", SHARED_PALETTE_CASES)
+def test_the_shared_palette_keeps_pictures_as_close_as_their_own_palette(case):
+    """Mapped to the palette made in advance (render.png_palette), a picture of positions
+    other than those the palette was made from stays as close to its full-colour drawing as
+    with a palette of its own (about half a level per channel on average)."""
+    config, seed, rounds, kwargs = SHARED_PALETTE_CASES[case]
+    stop = (lambda s: s.round >= rounds) if rounds is not None else None
+    state, last = play_through(config, seed=seed, rng_seed=seed, stop=stop)
+    drawn = render.render_image(state, highlight=touched(last), **kwargs)
+    shared = Image.open(io.BytesIO(render.board_png(state, highlight=touched(last), **kwargs)))
+    own = drawn.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+    def error(im: Image.Image) -> tuple[float, int]:
+        diff = ImageChops.difference(im.convert("RGB"), drawn)
+        return max(ImageStat.Stat(diff).mean), max(high for _, high in diff.getextrema())
+
+    (shared_mean, shared_max), (own_mean, own_max) = error(shared), error(own)
+    assert shared_mean < 1.0 and shared_mean <= own_mean + 0.25
+    assert shared_max <= max(own_max, 48)
 
 
 def test_cached_base_is_never_drawn_on():

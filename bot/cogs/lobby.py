@@ -335,7 +335,9 @@ class Lobby(commands.Cog, name="Lobby"):
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             play = self.bot.get_cog("Play")
-            embed, file, view = await play.game_message_parts(game)  # type: ignore[union-attr]
+            embed, file, view = await play.game_message_parts(  # type: ignore[union-attr]
+                game, background=False
+            )
             await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
 
     @ps.command(name="abandon", description=_("End the game in this channel (host or moderators)"))

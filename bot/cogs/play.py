@@ -123,10 +123,12 @@ class Play(commands.Cog, name="Play"):
     # --- the game message ---
 
     async def game_message_parts(
-        self, game: GameRow, state: Any = None
+        self, game: GameRow, state: Any = None, *, background: bool = True
     ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         """Embed, board picture and view of a started game, in the language of the moment (the
-        game's for its channel message, the reader's for a private copy)."""
+        game's for its channel message, the reader's for a private copy). The channel's picture
+        is drawn in the `background` (nobody waits on it: the players' answers are drawn first);
+        a private copy someone waits for asks `background=False`."""
         if state is None:
             state = await self.games.state(game)
         turns = await self.games.story(game, state)
@@ -135,6 +137,7 @@ class Play(commands.Cog, name="Play"):
             highlight=story.changed_spaces(turns),
             names=[s.name for s in game.seats],
             lang=i18n.current(),
+            background=background,
         )
         file = pictures.as_file(picture, embeds.BOARD_FILE)
         notes = await self.games.notes(game, state)
