@@ -89,6 +89,7 @@ _PRICE0, _PRICE1, _PRICE2, _PRICE3 = (
 )
 #: Plant reach of a tree by size (1..3), per space.
 _REACH = (None, WITHIN[1], WITHIN[2], WITHIN[3])
+_REACH1, _REACH2, _REACH3 = WITHIN[1], WITHIN[2], WITHIN[3]
 #: Grow and collect codes of the spaces in a mask chunk (as ``_B0`` .. ``_B2``).
 _G0, _G1, _G2 = (_bit_table(o, GROW_CODE) for o in (0, 13, 26))
 _C0, _C1, _C2 = (_bit_table(o, COLLECT_CODE) for o in (0, 13, 26))
@@ -109,6 +110,56 @@ def _plant_codes(key: int) -> tuple[int, ...]:
 _PILE_LEN = (0,) + tuple(len(PILES[k]) for k in (1, 2, 3, 4))
 _ALL_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
+#: ``_BUYS[light][s0][s1][s2][s3]``: the buy codes a seat with that light can afford, ``sN``
+#: the pieces left in its store column of size N (4 at most), cheapest-first prices.
+_BUYS = tuple(
+    tuple(
+        tuple(
+            tuple(
+                tuple(
+                    tuple(
+                        BUY_CODE + size
+                        for size, left in enumerate((s0, s1, s2, s3))
+                        if _PRICE[size][left] is not None and _PRICE[size][left] <= light
+                    )
+                    if s2 <= STORE_CAPACITY[2] and s3 <= STORE_CAPACITY[3]
+                    else ()
+                    for s3 in range(5)
+                )
+                for s2 in range(5)
+            )
+            for s1 in range(5)
+        )
+        for s0 in range(5)
+    )
+    for light in range(LIGHT_CAP + 1)
+)
+
+
+def _shadow_chunks(sun: int, size: int) -> tuple[tuple[int, ...], ...]:
+    """Per byte of a mask of trees of ``size``: the union of their shadows under ``sun``
+    (``chunks[c][byte]`` for the trees on spaces ``8c .. 8c + 7``)."""
+    table = SHADOW_MASK[sun]
+    chunks = []
+    for c in range(0, N_CELLS, 8):
+        row = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            i = c + low.bit_length() - 1
+            row[v] = row[v ^ low] | (table[i][size] if i < N_CELLS else 0)
+        chunks.append(tuple(row))
+    return tuple(chunks)
+
+
+#: ``_SHADE[sun][size]``: ``_shadow_chunks`` (size 0 unused: seeds cast no shadow).
+_SHADE = tuple((None,) + tuple(_shadow_chunks(sun, size) for size in (1, 2, 3)) for sun in range(6))
+
+
+def _shadow(chunks: tuple[tuple[int, ...], ...], m: int) -> int:
+    """The union of the shadows of the trees in mask ``m`` (one size, one sun)."""
+    c0, c1, c2, c3, c4 = chunks
+    return c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+
 
 def _photosynthesis_event(round_: int, sun: int, gains: list[int]) -> str:
     """The facade's game-log line for a photosynthesis."""
@@ -122,7 +173,13 @@ def code_of(action: Action) -> int:
 
 
 class FastGame:
-    """A mutable position of a base game (see the module docstring)."""
+    """A mutable position of a base game (see the module docstring).
+
+    Besides the position it keeps ``occ`` (every piece on the board, one mask) and ``_part``
+    (the current seat's plants, grows and collects before the light and piece checks, kept until
+    the board, the activated spaces or the seat change): code that edits the lists directly
+    instead of through ``make`` must set ``occ`` and clear ``_part`` itself.
+    """
 
     __slots__ = (
         "config",
@@ -150,7 +207,11 @@ class FastGame:
         "decks",
         "events",
         "template",
+        "occ",
+        "shadow_rule",
+        "last_round",
         "_after",
+        "_part",
     )
 
     # -- conversion ----------------------------------------------------------------------
@@ -185,7 +246,14 @@ class FastGame:
         g.decks = getattr(state, DECKS_SLOT)
         g.events = state.events
         g.template = state
+        occ = 0
+        for x in g.masks:
+            occ |= x
+        g.occ = occ
+        g.shadow_rule = state.config.shadow_rule
+        g.last_round = state.config.last_round
         g._after = None
+        g._part = None
         return g
 
     def to_state(self) -> GameState:
@@ -249,7 +317,11 @@ class FastGame:
         g.decks = self.decks
         g.events = self.events
         g.template = self.template
+        g.occ = self.occ
+        g.shadow_rule = self.shadow_rule
+        g.last_round = self.last_round
         g._after = None
+        g._part = self._part  # immutable tuples: shared until either side changes the board
         return g
 
     # -- reading -------------------------------------------------------------------------
@@ -259,49 +331,49 @@ class FastGame:
         return self.phase == 2
 
     def occupied(self) -> int:
-        m = 0
-        for x in self.masks:
-            m |= x
-        return m
+        return self.occ
+
+    def _size_masks(self) -> tuple[int, int, int]:
+        """Every seat's small, medium and large trees (three masks; the seats' are disjoint)."""
+        masks = self.masks
+        return sum(masks[1::4]), sum(masks[2::4]), sum(masks[3::4])
 
     def shade(self, sun: int) -> tuple[int, int, int, int]:
         """``shade[h]`` as in ``engine.light.shade_masks`` (no obstacles in the base game)."""
-        table = SHADOW_MASK[sun]
         masks = self.masks
-        s1 = s2 = s3 = 0
-        for base in range(0, 4 * self.n, 4):
-            for i in bitlist(masks[base + 3]):
-                s3 |= table[i][3]
-            for i in bitlist(masks[base + 2]):
-                s2 |= table[i][2]
-            for i in bitlist(masks[base + 1]):
-                s1 |= table[i][1]
-        s2 |= s3
-        trees = s1 | s2
+        _, t1, t2, t3 = _SHADE[sun]
+        m = sum(masks[3::4])
+        c0, c1, c2, c3, c4 = t3
+        s3 = c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+        m = sum(masks[2::4])
+        c0, c1, c2, c3, c4 = t2
+        s2 = (
+            c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+        ) | s3
+        m = sum(masks[1::4])
+        c0, c1, c2, c3, c4 = t1
+        trees = (
+            c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+        ) | s2
         return (trees, trees, s2, s3)
 
     def light_for_suns(self, suns: list[int]) -> list[list[int]]:
-        """``light_for_sun`` for several sun positions, walking the trees once."""
-        tables = [SHADOW_MASK[sun] for sun in suns]
-        k = len(suns)
-        s1, s2, s3 = [0] * k, [0] * k, [0] * k
+        """``light_for_sun`` for several sun positions, collecting the trees once."""
+        m1, m2, m3 = self._size_masks()
         masks = self.masks
-        for base in range(0, 4 * self.n, 4):
-            for size, acc in ((3, s3), (2, s2), (1, s1)):
-                for i in bitlist(masks[base + size]):
-                    for j in range(k):
-                        acc[j] |= tables[j][i][size]
+        seats = range(0, 4 * self.n, 4)
         out = []
-        for j in range(k):
-            t3 = s3[j]
-            t2 = s2[j] | t3
-            t1 = s1[j] | t2
+        for sun in suns:
+            _, t1, t2, t3 = _SHADE[sun]
+            s3 = _shadow(t3, m3)
+            s2 = _shadow(t2, m2) | s3
+            s1 = _shadow(t1, m1) | s2
             out.append(
                 [
-                    (masks[b + 1] & ~t1).bit_count()
-                    + 2 * (masks[b + 2] & ~t2).bit_count()
-                    + 3 * (masks[b + 3] & ~t3).bit_count()
-                    for b in range(0, 4 * self.n, 4)
+                    (masks[b + 1] & ~s1).bit_count()
+                    + 2 * (masks[b + 2] & ~s2).bit_count()
+                    + 3 * (masks[b + 3] & ~s3).bit_count()
+                    for b in seats
                 ]
             )
         return out
@@ -336,55 +408,100 @@ class FastGame:
         if self.phase != 1 or self.cyn[seat]:
             return self._legal_other()
         light = self.light[seat]
+        if not light:
+            return [END_CODE]  # every price is at least 1
+        if self.shadow_rule:
+            return self._legal_shadow_rule(seat, light)
         b = 4 * seat
         store = self.store
-        out = [
-            code
-            for code, price in (
-                (1, _PRICE0[store[b]]),
-                (2, _PRICE1[store[b + 1]]),
-                (3, _PRICE2[store[b + 2]]),
-                (4, _PRICE3[store[b + 3]]),
-            )
-            if price <= light
-        ]
-        if light == 0:
-            out.append(END_CODE)
-            return out
-        masks = self.masks
+        out = [*_BUYS[light][store[b]][store[b + 1]][store[b + 2]][store[b + 3]]]
         avail = self.avail
-        act = self.activated
-        shade = self.shade(self.sun) if self.config.shadow_rule else None
         if avail[b]:
-            free = act
-            for x in masks:
-                free |= x
-            free = ~free
-            cache = _PLANT_CACHE
-            for size in (1, 2, 3):
-                src_mask = masks[b + size] & ~act
-                if shade is not None:
-                    src_mask &= ~shade[size]
-                if src_mask:
-                    reach = _REACH[size]
-                    for src in bitlist(src_mask):
-                        key = src << 37 | (reach[src] & free)
-                        codes = cache.get(key)
-                        if codes is None:
-                            codes = _plant_codes(key)
-                        out += codes
+            plants = self._part
+            if plants is None:
+                plants = self._part = self._plants(b, 0)
+            out += plants
+        act = self.activated
+        masks = self.masks
+        if avail[b + 1]:
+            m = masks[b] & ~act
+            if m:
+                out += _G0[m & 8191] + _G1[(m >> 13) & 8191] + _G2[m >> 26]
+        if light > 1:
+            if avail[b + 2]:
+                m = masks[b + 1] & ~act
+                if m:
+                    out += _G0[m & 8191] + _G1[(m >> 13) & 8191] + _G2[m >> 26]
+            if light > 2:
+                if avail[b + 3]:
+                    m = masks[b + 2] & ~act
+                    if m:
+                        out += _G0[m & 8191] + _G1[(m >> 13) & 8191] + _G2[m >> 26]
+                if light > 3:
+                    m = masks[b + 3] & ~act
+                    if m:
+                        out += _C0[m & 8191] + _C1[(m >> 13) & 8191] + _C2[m >> 26]
+        out.append(END_CODE)
+        return out
+
+    def _legal_shadow_rule(self, seat: int, light: int) -> list[int]:
+        """``legal`` under the advanced shadow rule: nothing grows or plants from a shadow."""
+        b = 4 * seat
+        store = self.store
+        out = [*_BUYS[light][store[b]][store[b + 1]][store[b + 2]][store[b + 3]]]
+        shade = self.shade(self.sun)
+        avail = self.avail
+        if avail[b]:
+            plants = self._part
+            if plants is None:
+                plants = self._part = self._plants(b, shade)
+            out += plants
+        act = self.activated
+        masks = self.masks
         for size in (0, 1, 2):
             if avail[b + size + 1] and light > size:
-                spaces = masks[b + size] & ~act
-                if shade is not None:
-                    spaces &= ~shade[size]
-                if spaces:
-                    out += _G0[spaces & 8191] + _G1[(spaces >> 13) & 8191] + _G2[spaces >> 26]
-        if light >= 4:
-            spaces = masks[b + 3] & ~act
-            if spaces:
-                out += _C0[spaces & 8191] + _C1[(spaces >> 13) & 8191] + _C2[spaces >> 26]
+                m = masks[b + size] & ~act & ~shade[size]
+                if m:
+                    out += _G0[m & 8191] + _G1[(m >> 13) & 8191] + _G2[m >> 26]
+        if light > 3:
+            m = masks[b + 3] & ~act
+            if m:
+                out += _C0[m & 8191] + _C1[(m >> 13) & 8191] + _C2[m >> 26]
         out.append(END_CODE)
+        return out
+
+    def _plants(self, b: int, shade: tuple[int, int, int, int] | int) -> list[int]:
+        """The seat's plant codes (as if it had a seed and light), by the size of the tree,
+        then the tree's space, then the target; ``shade`` is 0 without the shadow rule."""
+        act = self.activated
+        masks = self.masks
+        free = ~(self.occ | act)
+        cache = _PLANT_CACHE
+        out: list[int] = []
+        m = masks[b + 1] & ~act
+        if shade:
+            m &= ~shade[1]
+        if m:
+            for src in _B0[m & 8191] + _B1[(m >> 13) & 8191] + _B2[m >> 26]:
+                key = src << 37 | (_REACH1[src] & free)
+                codes = cache.get(key)
+                out += _plant_codes(key) if codes is None else codes
+        m = masks[b + 2] & ~act
+        if shade:
+            m &= ~shade[2]
+        if m:
+            for src in _B0[m & 8191] + _B1[(m >> 13) & 8191] + _B2[m >> 26]:
+                key = src << 37 | (_REACH2[src] & free)
+                codes = cache.get(key)
+                out += _plant_codes(key) if codes is None else codes
+        m = masks[b + 3] & ~act
+        if shade:
+            m &= ~shade[3]
+        if m:
+            for src in _B0[m & 8191] + _B1[(m >> 13) & 8191] + _B2[m >> 26]:
+                key = src << 37 | (_REACH3[src] & free)
+                codes = cache.get(key)
+                out += _plant_codes(key) if codes is None else codes
         return out
 
     def _legal_other(self) -> list[int]:
@@ -393,7 +510,7 @@ class FastGame:
             return []
         if self.cyn[self.cur]:
             return [self._cynthia()[0]]
-        free = BORDER_MASK & ~self.occupied()
+        free = BORDER_MASK & ~self.occ
         return [PLACE_CODE + i for i in bitlist(free)]
 
     # -- Cynthia, through the facade -----------------------------------------------------
@@ -418,24 +535,45 @@ class FastGame:
         self.events = ()
         seat = self.cur
         if self.cyn[seat]:
-            after = self._cynthia()[1]
-            self._load(after)
+            self._load(self._cynthia()[1])
             return
-        self._after = None
+        if code < PLACE_CODE:
+            if code:  # buy: the board, and so ``_part``, stays
+                k = 4 * seat + code - BUY_CODE
+                store = self.store
+                left = store[k]
+                self.light[seat] -= _PRICE[code - BUY_CODE][left]
+                store[k] = left - 1
+                self.avail[k] += 1
+                return
+            self._part = None  # end of the turn
+            self.activated = 0
+            seat += 1
+            if seat == self.n:
+                seat = 0
+            if seat != self.first:
+                self.cur = seat
+            else:
+                self._end_round()
+            return
+        self._part = None
         b = 4 * seat
         if code >= PLANT_CODE:
             code -= PLANT_CODE
-            src, dst = code >> 6, code & 63
+            dst = code & 63
+            bit = 1 << dst
             self.light[seat] -= 1
             self.avail[b] -= 1
             self.cells[dst] = b
-            self.masks[b] |= 1 << dst
-            self.activated |= (1 << src) | (1 << dst)
+            self.masks[b] |= bit
+            self.occ |= bit
+            self.activated |= (1 << (code >> 6)) | bit
         elif code >= COLLECT_CODE:
             space = code - COLLECT_CODE
             bit = 1 << space
             self.cells[space] = -1
             self.masks[b + 3] &= ~bit
+            self.occ &= ~bit
             self.light[seat] -= 4
             self._return(b + 3)
             taken = self.taken
@@ -449,23 +587,22 @@ class FastGame:
         elif code >= GROW_CODE:
             space = code - GROW_CODE
             bit = 1 << space
-            size = self.cells[space] & 3
-            self.cells[space] += 1
-            self.masks[b + size] &= ~bit
-            self.masks[b + size + 1] |= bit
+            cells = self.cells
+            size = cells[space] & 3
+            cells[space] += 1
+            masks = self.masks
+            masks[b + size] &= ~bit
+            masks[b + size + 1] |= bit
             self.light[seat] -= size + 1
             self.avail[b + size + 1] -= 1
-            self._return(b + size)
+            k = b + size
+            if self.store[k] < STORE_CAPACITY[size]:
+                self.store[k] += 1
+            else:
+                self.out[k] += 1
             self.activated |= bit
-        elif code >= PLACE_CODE:
-            self._place(code - PLACE_CODE)
-        elif code == END_CODE:
-            self._end_turn()
         else:
-            size = code - BUY_CODE
-            self.light[seat] -= _PRICE[size][self.store[b + size]]
-            self.store[b + size] -= 1
-            self.avail[b + size] += 1
+            self._place(code - PLACE_CODE)
 
     def _return(self, k: int) -> None:
         if self.store[k] < STORE_CAPACITY[k & 3]:
@@ -475,8 +612,10 @@ class FastGame:
 
     def _place(self, space: int) -> None:
         seat = self.cur
+        bit = 1 << space
         self.cells[space] = 4 * seat + SMALL
-        self.masks[4 * seat + SMALL] |= 1 << space
+        self.masks[4 * seat + SMALL] |= bit
+        self.occ |= bit
         self.avail[4 * seat + SMALL] -= 1
         self.setup_step += 1
         if self.setup_step < 2 * self.n:
@@ -491,13 +630,19 @@ class FastGame:
         self._photosynthesis()
 
     def _end_turn(self) -> None:
+        """End the current seat's turn (as ``make(END_CODE)``)."""
+        self._part = None
         self.activated = 0
-        n = self.n
-        nxt = (self.cur + 1) % n
+        nxt = (self.cur + 1) % self.n
         if nxt != self.first:
             self.cur = nxt
             return
-        if self.round >= self.config.last_round:
+        self._end_round()
+
+    def _end_round(self) -> None:
+        """The last seat of the round ended its turn: the next round, or the end."""
+        n = self.n
+        if self.round >= self.last_round:
             if any(self.cyn):
                 self._end_by_facade()  # the facade ends it: the Cynthias' final collects
                 return
@@ -534,7 +679,8 @@ class FastGame:
         light = self.light
         for seat, gain in enumerate(gains):
             if gain:
-                light[seat] = min(LIGHT_CAP, light[seat] + gain)
+                gain += light[seat]
+                light[seat] = gain if gain < LIGHT_CAP else LIGHT_CAP
         self.events = (*self.events, (self.round, self.sun, gains))  # worded by to_state
 
     # -- the end -------------------------------------------------------------------------
