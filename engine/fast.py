@@ -20,7 +20,7 @@ from .actions import Action
 from .config import CYNTHIA
 from .cynthia import LATE, Deck, cards
 from .game import apply, auto_action
-from .geometry import BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
+from .geometry import ALL_MASK, BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
 from .light import SHADOW_MASK
 from .pieces import LIGHT_CAP, PILES, PRICES, SIZE_NAMES, SMALL, STORE_CAPACITY
 from .rng import shuffled
@@ -83,56 +83,67 @@ _PRICE = tuple(
     tuple(None if left == 0 else PRICES[size][STORE_CAPACITY[size] - left] for left in range(5))
     for size in range(4)
 )
-_NEVER = 99  # a price no seat can pay: the column is empty
-_PRICE0, _PRICE1, _PRICE2, _PRICE3 = (
-    tuple(_NEVER if p is None else p for p in row) for row in _PRICE
-)
 #: Plant reach of a tree by size (1..3), per space.
 _REACH = (None, WITHIN[1], WITHIN[2], WITHIN[3])
 _REACH1, _REACH2, _REACH3 = WITHIN[1], WITHIN[2], WITHIN[3]
-#: Grow and collect codes of the spaces in a mask chunk (as ``_B0`` .. ``_B2``).
-_G0, _G1, _G2 = (_bit_table(o, GROW_CODE) for o in (0, 13, 26))
-_C0, _C1, _C2 = (_bit_table(o, COLLECT_CODE) for o in (0, 13, 26))
-#: Plant codes from one tree: ``src << 37 | targets`` -> codes (filled as met, bounded).
-_PLANT_CACHE: dict[int, tuple[int, ...]] = {}
-_PLANT_CACHE_LIMIT = 200_000
 
 
-def _plant_codes(key: int) -> tuple[int, ...]:
-    src, targets = key >> 37, key & ((1 << 37) - 1)
-    codes = tuple(PLANT_CODE + 64 * src + d for d in bitlist(targets))
-    if len(_PLANT_CACHE) >= _PLANT_CACHE_LIMIT:
-        _PLANT_CACHE.clear()
-    _PLANT_CACHE[key] = codes
-    return codes
+class _Memo(dict):
+    """A dict that fills itself: ``memo[key]`` is ``compute(key)``, kept once computed (all
+    forgotten at once when ``limit`` keys are held, so memory stays bounded)."""
 
+    __slots__ = ("compute", "limit")
+
+    def __init__(self, compute, limit: int) -> None:
+        super().__init__()
+        self.compute = compute
+        self.limit = limit
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[key] = self.compute(key)
+        return value
+
+
+#: ``_SPACES[mask]``: the spaces of a mask, ascending; ``_GROWS`` / ``_COLLECTS``: their codes.
+_SPACES = _Memo(bitlist, 1 << 16)
+_GROWS = _Memo(lambda m: tuple(map(GROW_CODE.__add__, bitlist(m))), 1 << 16)
+_COLLECTS = _Memo(lambda m: tuple(map(COLLECT_CODE.__add__, bitlist(m))), 1 << 14)
+#: ``_PLANTS[src << 37 | targets]``: the plant codes from ``src`` to each target, ascending.
+_PLANTS = _Memo(
+    lambda key: tuple(map((PLANT_CODE + 64 * (key >> 37)).__add__, bitlist(key & ALL_MASK))),
+    200_000,
+)
 
 _PILE_LEN = (0,) + tuple(len(PILES[k]) for k in (1, 2, 3, 4))
 _ALL_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
-#: ``_BUYS[light][s0][s1][s2][s3]``: the buy codes a seat with that light can afford, ``sN``
-#: the pieces left in its store column of size N (4 at most), cheapest-first prices.
-_BUYS = tuple(
-    tuple(
-        tuple(
-            tuple(
-                tuple(
-                    tuple(
-                        BUY_CODE + size
-                        for size, left in enumerate((s0, s1, s2, s3))
-                        if _PRICE[size][left] is not None and _PRICE[size][left] <= light
-                    )
-                    if s2 <= STORE_CAPACITY[2] and s3 <= STORE_CAPACITY[3]
-                    else ()
-                    for s3 in range(5)
-                )
-                for s2 in range(5)
-            )
-            for s1 in range(5)
-        )
-        for s0 in range(5)
+#: A seat's store as one number, ``s0 + 5 s1 + 25 s2 + 125 s3`` (``sN``: the pieces left in its
+#: column of size N), and the weight of each size (by buy code).
+_STORE_WEIGHT = (1, 5, 25, 125)
+_STORE_WEIGHT_BY_CODE = (0, *_STORE_WEIGHT)
+#: ``_PRICE_BY_CODE[code][left]``: the price of a buy with ``left`` pieces in the column.
+_PRICE_BY_CODE = (None, *_PRICE)
+
+
+def _store_key(store: list[int], b: int) -> int:
+    return store[b] + 5 * store[b + 1] + 25 * store[b + 2] + 125 * store[b + 3]
+
+
+def _affordable(light: int, key: int) -> tuple[int, ...]:
+    left = (key % 5, key // 5 % 5, key // 25 % 5, key // 125)
+    return tuple(
+        BUY_CODE + size
+        for size in range(4)
+        if 0 < left[size] <= STORE_CAPACITY[size]
+        and PRICES[size][STORE_CAPACITY[size] - left[size]] <= light
     )
-    for light in range(LIGHT_CAP + 1)
+
+
+#: ``_BUYS[light][store key]``: the buy codes a seat with that light and store can afford.
+_BUYS = tuple(
+    tuple(_affordable(light, key) for key in range(625)) for light in range(LIGHT_CAP + 1)
 )
 
 
@@ -210,6 +221,8 @@ class FastGame:
         "occ",
         "shadow_rule",
         "last_round",
+        "skey",
+        "_auto",
         "_after",
         "_part",
     )
@@ -252,6 +265,8 @@ class FastGame:
         g.occ = occ
         g.shadow_rule = state.config.shadow_rule
         g.last_round = state.config.last_round
+        g.skey = [_store_key(g.store, b) for b in range(0, 4 * g.n, 4)]
+        g._auto = g.cyn if g.phase == 1 else (True,) * g.n
         g._after = None
         g._part = None
         return g
@@ -320,6 +335,8 @@ class FastGame:
         g.occ = self.occ
         g.shadow_rule = self.shadow_rule
         g.last_round = self.last_round
+        g.skey = self.skey[:]
+        g._auto = self._auto
         g._after = None
         g._part = self._part  # immutable tuples: shared until either side changes the board
         return g
@@ -405,16 +422,15 @@ class FastGame:
     def legal(self) -> list[int]:
         """The legal action codes, in the order of ``engine.legal_actions``."""
         seat = self.cur
-        if self.phase != 1 or self.cyn[seat]:
+        if self._auto[seat]:  # setup, the end, or a Cynthia
             return self._legal_other()
         light = self.light[seat]
         if not light:
             return [END_CODE]  # every price is at least 1
         if self.shadow_rule:
             return self._legal_shadow_rule(seat, light)
+        out = [*_BUYS[light][self.skey[seat]]]
         b = 4 * seat
-        store = self.store
-        out = [*_BUYS[light][store[b]][store[b + 1]][store[b + 2]][store[b + 3]]]
         avail = self.avail
         if avail[b]:
             plants = self._part
@@ -426,29 +442,28 @@ class FastGame:
         if avail[b + 1]:
             m = masks[b] & ~act
             if m:
-                out += _G0[m & 8191] + _G1[(m >> 13) & 8191] + _G2[m >> 26]
+                out += _GROWS[m]
         if light > 1:
             if avail[b + 2]:
                 m = masks[b + 1] & ~act
                 if m:
-                    out += _G0[m & 8191] + _G1[(m >> 13) & 8191] + _G2[m >> 26]
+                    out += _GROWS[m]
             if light > 2:
                 if avail[b + 3]:
                     m = masks[b + 2] & ~act
                     if m:
-                        out += _G0[m & 8191] + _G1[(m >> 13) & 8191] + _G2[m >> 26]
+                        out += _GROWS[m]
                 if light > 3:
                     m = masks[b + 3] & ~act
                     if m:
-                        out += _C0[m & 8191] + _C1[(m >> 13) & 8191] + _C2[m >> 26]
+                        out += _COLLECTS[m]
         out.append(END_CODE)
         return out
 
     def _legal_shadow_rule(self, seat: int, light: int) -> list[int]:
         """``legal`` under the advanced shadow rule: nothing grows or plants from a shadow."""
+        out = [*_BUYS[light][self.skey[seat]]]
         b = 4 * seat
-        store = self.store
-        out = [*_BUYS[light][store[b]][store[b + 1]][store[b + 2]][store[b + 3]]]
         shade = self.shade(self.sun)
         avail = self.avail
         if avail[b]:
@@ -462,11 +477,11 @@ class FastGame:
             if avail[b + size + 1] and light > size:
                 m = masks[b + size] & ~act & ~shade[size]
                 if m:
-                    out += _G0[m & 8191] + _G1[(m >> 13) & 8191] + _G2[m >> 26]
+                    out += _GROWS[m]
         if light > 3:
             m = masks[b + 3] & ~act
             if m:
-                out += _C0[m & 8191] + _C1[(m >> 13) & 8191] + _C2[m >> 26]
+                out += _COLLECTS[m]
         out.append(END_CODE)
         return out
 
@@ -476,32 +491,27 @@ class FastGame:
         act = self.activated
         masks = self.masks
         free = ~(self.occ | act)
-        cache = _PLANT_CACHE
+        plants = _PLANTS
+        spaces = _SPACES
         out: list[int] = []
         m = masks[b + 1] & ~act
         if shade:
             m &= ~shade[1]
         if m:
-            for src in _B0[m & 8191] + _B1[(m >> 13) & 8191] + _B2[m >> 26]:
-                key = src << 37 | (_REACH1[src] & free)
-                codes = cache.get(key)
-                out += _plant_codes(key) if codes is None else codes
+            for src in spaces[m]:
+                out += plants[src << 37 | _REACH1[src] & free]
         m = masks[b + 2] & ~act
         if shade:
             m &= ~shade[2]
         if m:
-            for src in _B0[m & 8191] + _B1[(m >> 13) & 8191] + _B2[m >> 26]:
-                key = src << 37 | (_REACH2[src] & free)
-                codes = cache.get(key)
-                out += _plant_codes(key) if codes is None else codes
+            for src in spaces[m]:
+                out += plants[src << 37 | _REACH2[src] & free]
         m = masks[b + 3] & ~act
         if shade:
             m &= ~shade[3]
         if m:
-            for src in _B0[m & 8191] + _B1[(m >> 13) & 8191] + _B2[m >> 26]:
-                key = src << 37 | (_REACH3[src] & free)
-                codes = cache.get(key)
-                out += _plant_codes(key) if codes is None else codes
+            for src in spaces[m]:
+                out += plants[src << 37 | _REACH3[src] & free]
         return out
 
     def _legal_other(self) -> list[int]:
@@ -542,8 +552,9 @@ class FastGame:
                 k = 4 * seat + code - BUY_CODE
                 store = self.store
                 left = store[k]
-                self.light[seat] -= _PRICE[code - BUY_CODE][left]
+                self.light[seat] -= _PRICE_BY_CODE[code][left]
                 store[k] = left - 1
+                self.skey[seat] -= _STORE_WEIGHT_BY_CODE[code]
                 self.avail[k] += 1
                 return
             self._part = None  # end of the turn
@@ -598,6 +609,7 @@ class FastGame:
             k = b + size
             if self.store[k] < STORE_CAPACITY[size]:
                 self.store[k] += 1
+                self.skey[seat] += _STORE_WEIGHT[size]
             else:
                 self.out[k] += 1
             self.activated |= bit
@@ -605,8 +617,10 @@ class FastGame:
             self._place(code - PLACE_CODE)
 
     def _return(self, k: int) -> None:
+        """A piece of the board goes back to its seat's store, or out of the game if full."""
         if self.store[k] < STORE_CAPACITY[k & 3]:
             self.store[k] += 1
+            self.skey[k >> 2] += _STORE_WEIGHT[k & 3]
         else:
             self.out[k] += 1
 
@@ -622,6 +636,7 @@ class FastGame:
             self.cur = self.setup_step % self.n
             return
         self.phase = 1
+        self._auto = self.cyn
         self.round = 1
         self.revolution = 1
         self.sun = 0
@@ -647,6 +662,7 @@ class FastGame:
                 self._end_by_facade()  # the facade ends it: the Cynthias' final collects
                 return
             self.phase = 2
+            self._auto = (True,) * self.n
             self.cur = -1
             self.events = ("The game is over.",)
             return
