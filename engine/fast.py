@@ -115,6 +115,17 @@ _PLANTS = _Memo(
     lambda key: tuple(map((PLANT_CODE + 64 * (key >> 37)).__add__, bitlist(key & ALL_MASK))),
     200_000,
 )
+#: ``_PLANT_KEYS[size][mask]``: per tree of that size in the mask, ``src << 37 | reach``; ``&``
+#: with the free spaces (a negative number: every bit above the board is set) it gives the
+#: tree's ``_PLANTS`` key.
+_PLANT_KEYS = (None,) + tuple(
+    _Memo(
+        lambda m, reach=reach: tuple(src << 37 | reach[src] for src in bitlist(m)),
+        1 << 16,
+    )
+    for reach in (WITHIN[1], WITHIN[2], WITHIN[3])
+)
+_PLANT_KEYS1, _PLANT_KEYS2, _PLANT_KEYS3 = _PLANT_KEYS[1:]
 
 _PILE_LEN = (0,) + tuple(len(PILES[k]) for k in (1, 2, 3, 4))
 _ALL_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
@@ -437,26 +448,18 @@ class FastGame:
             if plants is None:
                 plants = self._part = self._plants(b, 0)
             out += plants
-        act = self.activated
+        free = ~self.activated
         masks = self.masks
-        if avail[b + 1]:
-            m = masks[b] & ~act
-            if m:
-                out += _GROWS[m]
+        if avail[b + 1] and (m := masks[b] & free):
+            out += _GROWS[m]
         if light > 1:
-            if avail[b + 2]:
-                m = masks[b + 1] & ~act
-                if m:
-                    out += _GROWS[m]
+            if avail[b + 2] and (m := masks[b + 1] & free):
+                out += _GROWS[m]
             if light > 2:
-                if avail[b + 3]:
-                    m = masks[b + 2] & ~act
-                    if m:
-                        out += _GROWS[m]
-                if light > 3:
-                    m = masks[b + 3] & ~act
-                    if m:
-                        out += _COLLECTS[m]
+                if avail[b + 3] and (m := masks[b + 2] & free):
+                    out += _GROWS[m]
+                if light > 3 and (m := masks[b + 3] & free):
+                    out += _COLLECTS[m]
         out.append(END_CODE)
         return out
 
@@ -489,29 +492,26 @@ class FastGame:
         """The seat's plant codes (as if it had a seed and light), by the size of the tree,
         then the tree's space, then the target; ``shade`` is 0 without the shadow rule."""
         act = self.activated
-        masks = self.masks
         free = ~(self.occ | act)
         plants = _PLANTS
-        spaces = _SPACES
         out: list[int] = []
-        m = masks[b + 1] & ~act
+        masks = self.masks
+        m1 = masks[b + 1]
+        m2 = masks[b + 2]
+        m3 = masks[b + 3]
         if shade:
-            m &= ~shade[1]
-        if m:
-            for src in spaces[m]:
-                out += plants[src << 37 | _REACH1[src] & free]
-        m = masks[b + 2] & ~act
-        if shade:
-            m &= ~shade[2]
-        if m:
-            for src in spaces[m]:
-                out += plants[src << 37 | _REACH2[src] & free]
-        m = masks[b + 3] & ~act
-        if shade:
-            m &= ~shade[3]
-        if m:
-            for src in spaces[m]:
-                out += plants[src << 37 | _REACH3[src] & free]
+            m1 &= ~shade[1]
+            m2 &= ~shade[2]
+            m3 &= ~shade[3]
+        if m := m1 & ~act:
+            for key in _PLANT_KEYS1[m]:
+                out += plants[key & free]
+        if m := m2 & ~act:
+            for key in _PLANT_KEYS2[m]:
+                out += plants[key & free]
+        if m := m3 & ~act:
+            for key in _PLANT_KEYS3[m]:
+                out += plants[key & free]
         return out
 
     def _legal_other(self) -> list[int]:
