@@ -16,6 +16,8 @@ Action codes: ``0`` end, ``1 + size`` buy, ``8 + space`` place, ``64 + space`` g
 
 from __future__ import annotations
 
+from operator import add
+
 from .actions import Action
 from .config import CYNTHIA
 from .cynthia import LATE, Deck, cards
@@ -110,6 +112,7 @@ class _Memo(dict):
 _SPACES = _Memo(bitlist, 1 << 16)
 _GROWS = _Memo(lambda m: tuple(map(GROW_CODE.__add__, bitlist(m))), 1 << 16)
 _COLLECTS = _Memo(lambda m: tuple(map(COLLECT_CODE.__add__, bitlist(m))), 1 << 14)
+_PLACES = _Memo(lambda m: tuple(map(PLACE_CODE.__add__, bitlist(m))), 1 << 14)
 #: ``_PLANTS[src << 37 | targets]``: the plant codes from ``src`` to each target, ascending.
 _PLANTS = _Memo(
     lambda key: tuple(map((PLANT_CODE + 64 * (key >> 37)).__add__, bitlist(key & ALL_MASK))),
@@ -126,6 +129,14 @@ _PLANT_KEYS = (None,) + tuple(
     for reach in (WITHIN[1], WITHIN[2], WITHIN[3])
 )
 _PLANT_KEYS1, _PLANT_KEYS2, _PLANT_KEYS3 = _PLANT_KEYS[1:]
+
+#: ``_BIT[i]`` is ``1 << i`` and ``_CLEAR[i]`` its complement (shared numbers, none made anew).
+_BIT = tuple(1 << i for i in range(64))
+_CLEAR = tuple(~(1 << i) for i in range(64))
+#: The first index of each seat's four entries in the flat lists, per number of seats.
+_SEAT_BASES = tuple(tuple(range(0, 4 * n, 4)) for n in range(5))
+#: The light cap, once per seat.
+_CAPS = (LIGHT_CAP,) * 4
 
 _PILE_LEN = (0,) + tuple(len(PILES[k]) for k in (1, 2, 3, 4))
 _ALL_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
@@ -407,13 +418,26 @@ class FastGame:
         return out
 
     def light_for_sun(self, sun: int) -> list[int]:
-        _, s1, s2, s3 = self.shade(sun)
+        """The light each seat's trees collect with the sun at ``sun`` (no cap applied)."""
         masks = self.masks
+        _, t1, t2, t3 = _SHADE[sun]
+        m = sum(masks[3::4])
+        c0, c1, c2, c3, c4 = t3
+        s3 = c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+        m = sum(masks[2::4])
+        c0, c1, c2, c3, c4 = t2
+        s2 = s3 | c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255]
+        s2 |= c4[m >> 32]
+        m = sum(masks[1::4])
+        c0, c1, c2, c3, c4 = t1
+        s1 = s2 | c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255]
+        s1 |= c4[m >> 32]
+        lit1, lit2, lit3 = ~s1, ~s2, ~s3
         return [
-            (masks[b + 1] & ~s1).bit_count()
-            + 2 * (masks[b + 2] & ~s2).bit_count()
-            + 3 * (masks[b + 3] & ~s3).bit_count()
-            for b in range(0, 4 * self.n, 4)
+            (masks[b + 1] & lit1).bit_count()
+            + 2 * (masks[b + 2] & lit2).bit_count()
+            + 3 * (masks[b + 3] & lit3).bit_count()
+            for b in _SEAT_BASES[self.n]
         ]
 
     def pile_top(self, leaves: int) -> int:
@@ -443,13 +467,26 @@ class FastGame:
         out = [*_BUYS[light][self.skey[seat]]]
         b = 4 * seat
         avail = self.avail
+        masks = self.masks
         if avail[b]:
             plants = self._part
-            if plants is None:
-                plants = self._part = self._plants(b, 0)
+            if plants is None:  # as ``_plants(b, 0)``, inline
+                act = self.activated
+                free = ~(self.occ | act)
+                plants = []
+                table = _PLANTS
+                if m := masks[b + 1] & ~act:
+                    for key in _PLANT_KEYS1[m]:
+                        plants += table[key & free]
+                if m := masks[b + 2] & ~act:
+                    for key in _PLANT_KEYS2[m]:
+                        plants += table[key & free]
+                if m := masks[b + 3] & ~act:
+                    for key in _PLANT_KEYS3[m]:
+                        plants += table[key & free]
+                self._part = plants
             out += plants
         free = ~self.activated
-        masks = self.masks
         if avail[b + 1] and (m := masks[b] & free):
             out += _GROWS[m]
         if light > 1:
@@ -520,8 +557,7 @@ class FastGame:
             return []
         if self.cyn[self.cur]:
             return [self._cynthia()[0]]
-        free = BORDER_MASK & ~self.occ
-        return [PLACE_CODE + i for i in bitlist(free)]
+        return [*_PLACES[BORDER_MASK & ~self.occ]]
 
     # -- Cynthia, through the facade -----------------------------------------------------
 
@@ -571,17 +607,16 @@ class FastGame:
         b = 4 * seat
         if code >= PLANT_CODE:
             code -= PLANT_CODE
-            dst = code & 63
-            bit = 1 << dst
+            bit = _BIT[code & 63]
             self.light[seat] -= 1
             self.avail[b] -= 1
-            self.cells[dst] = b
+            self.cells[code & 63] = b
             self.masks[b] |= bit
             self.occ |= bit
-            self.activated |= (1 << (code >> 6)) | bit
+            self.activated |= _BIT[code >> 6] | bit
         elif code >= COLLECT_CODE:
             space = code - COLLECT_CODE
-            bit = 1 << space
+            bit = _BIT[space]
             self.cells[space] = -1
             self.masks[b + 3] &= ~bit
             self.occ &= ~bit
@@ -597,22 +632,23 @@ class FastGame:
             self.activated |= bit
         elif code >= GROW_CODE:
             space = code - GROW_CODE
-            bit = 1 << space
             cells = self.cells
-            size = cells[space] & 3
-            cells[space] += 1
-            masks = self.masks
-            masks[b + size] &= ~bit
-            masks[b + size + 1] |= bit
-            self.light[seat] -= size + 1
-            self.avail[b + size + 1] -= 1
+            cell = cells[space]
+            cells[space] = cell + 1
+            size = cell & 3
             k = b + size
-            if self.store[k] < STORE_CAPACITY[size]:
-                self.store[k] += 1
+            masks = self.masks
+            masks[k] &= _CLEAR[space]
+            masks[k + 1] |= _BIT[space]
+            self.light[seat] -= size + 1
+            self.avail[k + 1] -= 1
+            store = self.store
+            if store[k] < STORE_CAPACITY[size]:
+                store[k] += 1
                 self.skey[seat] += _STORE_WEIGHT[size]
             else:
                 self.out[k] += 1
-            self.activated |= bit
+            self.activated |= _BIT[space]
         else:
             self._place(code - PLACE_CODE)
 
@@ -693,10 +729,7 @@ class FastGame:
     def _photosynthesis(self) -> None:
         gains = self.light_for_sun(self.sun)
         light = self.light
-        for seat, gain in enumerate(gains):
-            if gain:
-                gain += light[seat]
-                light[seat] = gain if gain < LIGHT_CAP else LIGHT_CAP
+        light[:] = map(min, map(add, light, gains), _CAPS)
         self.events = (*self.events, (self.round, self.sun, gains))  # worded by to_state
 
     # -- the end -------------------------------------------------------------------------
