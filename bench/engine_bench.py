@@ -9,6 +9,7 @@ Photosynthesis, measured in the same run by bench/BgeRandomPlay.java (compiled h
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -71,32 +72,50 @@ def bench_play(cfg: engine.Config, repeats: int = 5, seconds: float = 2.0) -> tu
     return statistics.median(rates), statistics.median(game_rates)
 
 
-def play_random_fast(cfg: engine.Config, seconds: float, seed: int) -> tuple[int, float]:
-    """The same uniform random play on ``engine.fast.FastGame`` (legal codes, then ``make``)."""
+def play_random_fast(
+    cfg: engine.Config, seconds: float, seed: int, clock=time.perf_counter
+) -> tuple[int, int, float]:
+    """The same uniform random play on ``engine.fast.FastGame``: whole games from the start,
+    each decision lists the legal codes and makes one chosen uniformly (the loop of
+    BgeRandomPlay.java). Returns decisions, games and seconds on ``clock``."""
     rnd = random.Random(seed)
     pick = rnd.random
-    decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    decisions = games = 0
+    start = clock()
+    while clock() - start < seconds:
         game = FastGame.from_state(engine.new_game(cfg, seed=rnd.randrange(1 << 30)))
         legal, make = game.legal, game.make
-        while game.phase != 2:
+        while True:
             codes = legal()
+            if not codes:
+                break
             make(codes[int(pick() * len(codes))])
             decisions += 1
-    return decisions, time.perf_counter() - start
+        games += 1
+    return decisions, games, clock() - start
 
 
-def bench_fast(cfg: engine.Config, repeats: int = 5, seconds: float = 2.0) -> float:
-    rates = []
+def bench_fast(
+    cfg: engine.Config, repeats: int = 5, seconds: float = 2.0, cpu: bool = False
+) -> tuple[float, float]:
+    """Median decisions/s of the fast path and its decisions per game (one warm-up run first,
+    as the Java harness does, so both sides are measured warm)."""
+    clock = time.thread_time if cpu else time.perf_counter
+    play_random_fast(cfg, seconds, 12345, clock)
+    rates, decisions, games = [], 0, 0
     for k in range(repeats):
-        decisions, elapsed = play_random_fast(cfg, seconds, seed=k)
-        rates.append(decisions / elapsed)
-    return statistics.median(rates)
+        d, g, elapsed = play_random_fast(cfg, seconds, k, clock)
+        rates.append(d / elapsed)
+        decisions += d
+        games += g
+    return statistics.median(rates), decisions / games
 
 
-def bench_bge(checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0) -> float:
-    """Median decisions/s of BoardGameEngine's random play (compiled to a temporary folder)."""
+def bench_bge(
+    checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0, cpu: bool = False
+) -> tuple[float, float]:
+    """Median decisions/s of BoardGameEngine's random play (compiled to a temporary folder)
+    and its decisions per game."""
     src = checkout / "src" / "bge"
     sources = [
         src / "game" / "photosynthesis" / f"{name}.java"
@@ -111,26 +130,35 @@ def bench_bge(checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0
             ["javac", "--release", "17", "-d", out, *map(str, sources), str(harness)], check=True
         )
         result = subprocess.run(
-            ["java", "-cp", out, "BgeRandomPlay", str(seats), str(seconds), str(repeats)],
+            ["java", "-cp", out, "BgeRandomPlay", str(seats), str(seconds), str(repeats)]
+            + (["cpu"] if cpu else []),
             check=True,
             capture_output=True,
             text=True,
         )
-    return float(result.stdout.strip())
+    rate, per_game = result.stdout.split()
+    return float(rate), float(per_game)
 
 
-def compare_fast_path(bge: Path | None) -> None:
+def load_average() -> str:
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def compare_fast_path(bge: Path | None, cpu: bool) -> None:
+    unit = "decisions per CPU second of the playing thread" if cpu else "decisions/s"
     facade, _ = bench_play(FOUR)
-    fast = bench_fast(FOUR)
+    fast, fast_per_game = bench_fast(FOUR, cpu=cpu)
     print(
         f"same random 4-seat play: facade {facade:,.0f} decisions/s, fast path (engine.fast) "
-        f"{fast:,.0f} decisions/s ({fast / facade:.1f}x)"
+        f"{fast:,.0f} {unit} ({fast / facade:.1f}x the facade), "
+        f"{fast_per_game:.1f} decisions a game; {load_average()}"
     )
     if bge is not None:
-        java = bench_bge(bge, 4)
+        java, java_per_game = bench_bge(bge, 4, cpu=cpu)
         print(
-            f"BoardGameEngine (Java, same uniform random policy, 4 seats): {java:,.0f} decisions/s;"
-            f" facade 1/{java / facade:.1f} of it, fast path 1/{java / fast:.1f} (goal 1/6)"
+            f"BoardGameEngine (Java, same uniform random policy, 4 seats): {java:,.0f} {unit}, "
+            f"{java_per_game:.1f} decisions a game; facade 1/{java / facade:.1f} of it, "
+            f"fast path 1/{java / fast:.1f} (goal 1/6); {load_average()}"
         )
 
 
@@ -147,6 +175,12 @@ def main() -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bge", type=Path, help="a checkout of Eirik0/BoardGameEngine")
-    bge_path = parser.parse_args().bge
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time the fast path and the Java harness by their playing thread's CPU time "
+        "(steadier on a shared machine; wall time otherwise)",
+    )
+    args = parser.parse_args()
     main()
-    compare_fast_path(bge_path)
+    compare_fast_path(args.bge, args.cpu)
