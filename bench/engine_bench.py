@@ -75,15 +75,16 @@ def bench_play(cfg: engine.Config, repeats: int = 5, seconds: float = 2.0) -> tu
 def play_random_fast(
     cfg: engine.Config, seconds: float, seed: int, clock=time.perf_counter
 ) -> tuple[int, int, float]:
-    """The same uniform random play on ``engine.fast.FastGame``: whole games from the start,
-    each decision lists the legal codes and makes one chosen uniformly (the loop of
-    BgeRandomPlay.java). Returns decisions, games and seconds on ``clock``."""
+    """The same uniform random play on ``engine.fast.FastGame``: whole games from the start
+    (``FastGame.new``, as the Java harness makes a new position), each decision lists the legal
+    codes and makes one chosen uniformly (the loop of BgeRandomPlay.java). Returns decisions,
+    games and seconds on ``clock``."""
     rnd = random.Random(seed)
     pick = rnd.random
     decisions = games = 0
     start = clock()
     while clock() - start < seconds:
-        game = FastGame.from_state(engine.new_game(cfg, seed=rnd.randrange(1 << 30)))
+        game = FastGame.new(cfg, rnd.randrange(1 << 30))
         legal, make = game.legal, game.make
         while True:
             codes = legal()

@@ -19,13 +19,13 @@ from __future__ import annotations
 from operator import add
 
 from .actions import Action
-from .config import CYNTHIA
+from .config import CYNTHIA, Config
 from .cynthia import LATE, Deck, cards
-from .game import apply, auto_action
+from .game import apply, auto_action, new_game
 from .geometry import ALL_MASK, BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
 from .light import SHADOW_MASK
 from .pieces import LIGHT_CAP, PILES, PRICES, SIZE_NAMES, SMALL, STORE_CAPACITY
-from .rng import shuffled
+from .rng import seed_state, shuffled
 from .state import OVER, PLAY, SETUP, GameState, SeatState
 
 END_CODE = 0
@@ -200,6 +200,10 @@ def _photosynthesis_event(round_: int, sun: int, gains: list[int]) -> str:
     return f"Round {round_}, sun at the {SUN_CORNER_NAMES[sun]} corner: photosynthesis {parts}."
 
 
+#: ``FastGame.new``'s start position per rule set (False: the facade's ``new_game`` is needed).
+_STARTS: dict[Config, FastGame | bool] = {}
+
+
 def code_of(action: Action) -> int:
     """The code of a base action."""
     return CODES[action]
@@ -239,7 +243,7 @@ class FastGame:
         "tokens",
         "decks",
         "events",
-        "template",
+        "_template",
         "occ",
         "shadow_rule",
         "last_round",
@@ -280,7 +284,7 @@ class FastGame:
         g.tokens = [tuple(s.tokens) for s in state.seats]
         g.decks = getattr(state, DECKS_SLOT)
         g.events = state.events
-        g.template = state
+        g._template = state
         occ = 0
         for x in g.masks:
             occ |= x
@@ -292,6 +296,35 @@ class FastGame:
         g._after = None
         g._part = None
         return g
+
+    @classmethod
+    def new(cls, config: Config, seed: int = 0) -> FastGame:
+        """The first setup decision of a new game: ``from_state(engine.new_game(config, seed))``,
+        without building the facade's state when no seat is a Cynthia (no deal, no shuffle: the
+        start differs from one seed to another only by the seed and the RNG)."""
+        start = _STARTS.get(config)
+        if start is None:
+            state = new_game(config, 0)
+            start = cls.from_state(state)
+            if any(start.cyn) or state.rng != seed_state(0):
+                start = False
+            if len(_STARTS) >= 64:
+                _STARTS.clear()
+            _STARTS[config] = start
+        if start is False:
+            return cls.from_state(new_game(config, seed))
+        g = start.copy()
+        g.seed = seed
+        g.rng = seed_state(seed)
+        g._template = None  # made when first needed, by ``template``
+        return g
+
+    @property
+    def template(self) -> GameState:
+        """The state this position came from (for what the fast path does not hold)."""
+        if self._template is None:
+            self._template = new_game(self.config, self.seed)
+        return self._template
 
     def to_state(self) -> GameState:
         """The position as a ``GameState`` (what the fast path does not hold, such as the
@@ -353,7 +386,7 @@ class FastGame:
         g.tokens = self.tokens[:]
         g.decks = self.decks
         g.events = self.events
-        g.template = self.template
+        g._template = self._template
         g.occ = self.occ
         g.shadow_rule = self.shadow_rule
         g.last_round = self.last_round

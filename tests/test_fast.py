@@ -111,6 +111,30 @@ def test_copies_branch_off_on_their_own(name: str) -> None:
     assert branches >= cfg.n_seats * (2 + cfg.last_round)
 
 
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_new_is_the_facades_new_game(name: str) -> None:
+    """``FastGame.new`` (no facade state for human seats) starts where ``engine.new_game`` does,
+    for any seed, and plays on identically (its ``to_state`` builds the rest when asked)."""
+    cfg = CONFIGS[name]
+    for seed in (0, 7, 123456789):
+        game = FastGame.new(cfg, seed)
+        state = engine.new_game(cfg, seed)
+        assert game.seed == seed
+        rnd = random.Random(seed)
+        for _ in range(40):
+            codes = game.legal()
+            assert [ACTIONS[c] for c in codes] == engine.legal_actions(state)
+            code = rnd.choice(codes)
+            game.make(code)
+            state = engine.apply(state, ACTIONS[code])
+        assert game.to_state() == state
+
+
+def test_new_refuses_expansion_games() -> None:
+    with pytest.raises(ValueError, match="base game only"):
+        FastGame.new(engine.Config(moon_animals=True), 3)
+
+
 def test_memos_forget_at_their_limit_and_stay_right() -> None:
     memo = _Memo(lambda m: tuple(bitlist(m)), 3)
     for m in (5, 6, 7, 5, 9, 10, 12, 5):
