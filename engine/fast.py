@@ -292,7 +292,7 @@ class FastGame:
         g.shadow_rule = state.config.shadow_rule
         g.last_round = state.config.last_round
         g.skey = [_store_key(g.store, b) for b in range(0, 4 * g.n, 4)]
-        g._auto = g.cyn if g.phase == 1 else (True,) * g.n
+        g._auto = g.cyn if g.phase == 1 and not g.shadow_rule else (True,) * g.n
         g._after = None
         g._part = None
         return g
@@ -490,13 +490,11 @@ class FastGame:
     def legal(self) -> list[int]:
         """The legal action codes, in the order of ``engine.legal_actions``."""
         seat = self.cur
-        if self._auto[seat]:  # setup, the end, or a Cynthia
+        if self._auto[seat]:  # setup, the end, a Cynthia, or the shadow rule
             return self._legal_other()
         light = self.light[seat]
         if not light:
             return [END_CODE]  # every price is at least 1
-        if self.shadow_rule:
-            return self._legal_shadow_rule(seat, light)
         out = [*_BUYS[light][self.skey[seat]]]
         b = 4 * seat
         avail = self.avail
@@ -585,12 +583,18 @@ class FastGame:
         return out
 
     def _legal_other(self) -> list[int]:
-        """Setup, the end, and Cynthia's decisions."""
+        """Setup, the end, Cynthia's decisions, and every decision under the shadow rule."""
         if self.phase == 2:
             return []
-        if self.cyn[self.cur]:
+        seat = self.cur
+        if self.cyn[seat]:
             return [self._cynthia()[0]]
-        return [*_PLACES[BORDER_MASK & ~self.occ]]
+        if self.phase == 0:
+            return [*_PLACES[BORDER_MASK & ~self.occ]]
+        light = self.light[seat]
+        if not light:
+            return [END_CODE]
+        return self._legal_shadow_rule(seat, light)
 
     # -- Cynthia, through the facade -----------------------------------------------------
 
@@ -705,7 +709,7 @@ class FastGame:
             self.cur = self.setup_step % self.n
             return
         self.phase = 1
-        self._auto = self.cyn
+        self._auto = (True,) * self.n if self.shadow_rule else self.cyn
         self.round = 1
         self.revolution = 1
         self.sun = 0
