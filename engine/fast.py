@@ -499,25 +499,24 @@ class FastGame:
         b = 4 * seat
         avail = self.avail
         masks = self.masks
+        free = ~self.activated  # not yet acted on
         if avail[b]:
             plants = self._part
             if plants is None:  # as ``_plants(b, 0)``, inline
-                act = self.activated
-                free = ~(self.occ | act)
+                empty = free & ~self.occ
                 plants = []
                 table = _PLANTS
-                if m := masks[b + 1] & ~act:
+                if m := masks[b + 1] & free:
                     for key in _PLANT_KEYS1[m]:
-                        plants += table[key & free]
-                if m := masks[b + 2] & ~act:
+                        plants += table[key & empty]
+                if m := masks[b + 2] & free:
                     for key in _PLANT_KEYS2[m]:
-                        plants += table[key & free]
-                if m := masks[b + 3] & ~act:
+                        plants += table[key & empty]
+                if m := masks[b + 3] & free:
                     for key in _PLANT_KEYS3[m]:
-                        plants += table[key & free]
+                        plants += table[key & empty]
                 self._part = plants
             out += plants
-        free = ~self.activated
         if avail[b + 1] and (m := masks[b] & free):
             out += _GROWS[m]
         if light > 1:
