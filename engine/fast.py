@@ -135,6 +135,8 @@ _BIT = tuple(1 << i for i in range(64))
 _CLEAR = tuple(~(1 << i) for i in range(64))
 #: The first index of each seat's four entries in the flat lists, per number of seats.
 _SEAT_BASES = tuple(tuple(range(0, 4 * n, 4)) for n in range(5))
+#: ``_NEXT_SEAT[n][seat]``: the seat after ``seat`` in an ``n``-seat game.
+_NEXT_SEAT = tuple(tuple((seat + 1) % n for seat in range(n)) if n else () for n in range(5))
 #: The light cap, once per seat.
 _CAPS = (LIGHT_CAP,) * 4
 
@@ -631,9 +633,7 @@ class FastGame:
                 return
             self._part = None  # end of the turn
             self.activated = 0
-            seat += 1
-            if seat == self.n:
-                seat = 0
+            seat = _NEXT_SEAT[self.n][seat]
             if seat != self.first:
                 self.cur = seat
             else:
