@@ -12,6 +12,13 @@ here: search falls back to the facade for them.
 
 Action codes: ``0`` end, ``1 + size`` buy, ``8 + space`` place, ``64 + space`` grow,
 ``128 + space`` collect, ``256 + 64 * src + dst`` plant.
+
+Speed (issue 18, ``bench/engine_bench.py --bge``): buys come from one table indexed by light and
+the store as one number; a seat's plants are kept (``_part``) until the board, the activated
+spaces or the seat change, so a buy does not recompute them; grow, collect, place and plant codes
+come from bounded memos keyed by masks (pure functions of the key, filled as positions are met);
+shadows are unions of per-byte tables; ``make`` tests for a buy and an end first (four decisions in
+five); ``FastGame.new`` starts a human-only game without building the facade's state.
 """
 
 from __future__ import annotations
@@ -85,9 +92,6 @@ _PRICE = tuple(
     tuple(None if left == 0 else PRICES[size][STORE_CAPACITY[size] - left] for left in range(5))
     for size in range(4)
 )
-#: Plant reach of a tree by size (1..3), per space.
-_REACH = (None, WITHIN[1], WITHIN[2], WITHIN[3])
-_REACH1, _REACH2, _REACH3 = WITHIN[1], WITHIN[2], WITHIN[3]
 
 
 class _Memo(dict):
@@ -108,8 +112,7 @@ class _Memo(dict):
         return value
 
 
-#: ``_SPACES[mask]``: the spaces of a mask, ascending; ``_GROWS`` / ``_COLLECTS``: their codes.
-_SPACES = _Memo(bitlist, 1 << 16)
+#: ``_GROWS[mask]`` / ``_COLLECTS[mask]`` / ``_PLACES[mask]``: the codes for the mask's spaces.
 _GROWS = _Memo(lambda m: tuple(map(GROW_CODE.__add__, bitlist(m))), 1 << 16)
 _COLLECTS = _Memo(lambda m: tuple(map(COLLECT_CODE.__add__, bitlist(m))), 1 << 14)
 _PLACES = _Memo(lambda m: tuple(map(PLACE_CODE.__add__, bitlist(m))), 1 << 14)
@@ -715,16 +718,6 @@ class FastGame:
         self.first = 0
         self.cur = 0
         self._photosynthesis()
-
-    def _end_turn(self) -> None:
-        """End the current seat's turn (as ``make(END_CODE)``)."""
-        self._part = None
-        self.activated = 0
-        nxt = (self.cur + 1) % self.n
-        if nxt != self.first:
-            self.cur = nxt
-            return
-        self._end_round()
 
     def _end_round(self) -> None:
         """The last seat of the round ended its turn: the next round, or the end."""
