@@ -4,11 +4,17 @@ Run: ``make bench`` or ``.venv/bin/python bench/engine_bench.py``. Prints median
 It also prints the search's fast path (``engine.fast``) on the same random play, and with
 ``--bge PATH`` (a checkout of Eirik0/BoardGameEngine) that Java engine's random play of its
 Photosynthesis, measured in the same run by bench/BgeRandomPlay.java (compiled here with javac).
+Both sides count the same thing: whole 4-seat games from a new position, every decision listing
+the legal moves and playing one chosen uniformly at random (about 225 decisions a game on each
+side: setup placements, buys, plants, grows, collects and ends of turn), one warm-up run, then the
+median of five 2-second runs. ``--cpu`` times the facade, the fast path and the Java harness by
+the CPU time of the playing thread instead of the wall clock, for a machine shared with others.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -48,55 +54,79 @@ def bench_light(repeats: int = 7, calls: int = 20000) -> float:
     return statistics.median(runs)
 
 
-def play_random_games(cfg: engine.Config, seconds: float, seed: int) -> tuple[int, int, float]:
+def play_random_games(
+    cfg: engine.Config, seconds: float, seed: int, clock=time.perf_counter
+) -> tuple[int, int, float]:
     """Random legal play calling legal_actions and apply at every decision."""
     rnd = random.Random(seed)
     decisions = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = engine.new_game(cfg, seed=rnd.randrange(1 << 30))
         while not state.is_over:
             state = engine.apply(state, rnd.choice(engine.legal_actions(state)))
             decisions += 1
         games += 1
-    return decisions, games, time.perf_counter() - start
+    return decisions, games, clock() - start
 
 
-def bench_play(cfg: engine.Config, repeats: int = 5, seconds: float = 2.0) -> tuple[float, float]:
+def bench_play(
+    cfg: engine.Config, repeats: int = 5, seconds: float = 2.0, cpu: bool = False
+) -> tuple[float, float]:
+    clock = time.thread_time if cpu else time.perf_counter
     rates, game_rates = [], []
     for k in range(repeats):
-        decisions, games, elapsed = play_random_games(cfg, seconds, seed=k)
+        decisions, games, elapsed = play_random_games(cfg, seconds, seed=k, clock=clock)
         rates.append(decisions / elapsed)
         game_rates.append(games / elapsed)
     return statistics.median(rates), statistics.median(game_rates)
 
 
-def play_random_fast(cfg: engine.Config, seconds: float, seed: int) -> tuple[int, float]:
-    """The same uniform random play on ``engine.fast.FastGame`` (legal codes, then ``make``)."""
+def play_random_fast(
+    cfg: engine.Config, seconds: float, seed: int, clock=time.perf_counter
+) -> tuple[int, int, float]:
+    """The same uniform random play on ``engine.fast.FastGame``: whole games from the start
+    (``FastGame.new``, as the Java harness makes a new position), each decision lists the legal
+    codes and makes one chosen uniformly (the loop of BgeRandomPlay.java). Returns decisions,
+    games and seconds on ``clock``."""
     rnd = random.Random(seed)
     pick = rnd.random
-    decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game = FastGame.from_state(engine.new_game(cfg, seed=rnd.randrange(1 << 30)))
+    decisions = games = 0
+    start = clock()
+    while clock() - start < seconds:
+        game = FastGame.new(cfg, rnd.randrange(1 << 30))
         legal, make = game.legal, game.make
-        while game.phase != 2:
+        while True:
             codes = legal()
+            if not codes:
+                break
             make(codes[int(pick() * len(codes))])
             decisions += 1
-    return decisions, time.perf_counter() - start
+        games += 1
+    return decisions, games, clock() - start
 
 
-def bench_fast(cfg: engine.Config, repeats: int = 5, seconds: float = 2.0) -> float:
-    rates = []
+def bench_fast(
+    cfg: engine.Config, repeats: int = 5, seconds: float = 2.0, cpu: bool = False
+) -> tuple[float, float]:
+    """Median decisions/s of the fast path and its decisions per game (one warm-up run first,
+    as the Java harness does, so both sides are measured warm)."""
+    clock = time.thread_time if cpu else time.perf_counter
+    play_random_fast(cfg, seconds, 12345, clock)
+    rates, decisions, games = [], 0, 0
     for k in range(repeats):
-        decisions, elapsed = play_random_fast(cfg, seconds, seed=k)
-        rates.append(decisions / elapsed)
-    return statistics.median(rates)
+        d, g, elapsed = play_random_fast(cfg, seconds, k, clock)
+        rates.append(d / elapsed)
+        decisions += d
+        games += g
+    return statistics.median(rates), decisions / games
 
 
-def bench_bge(checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0) -> float:
-    """Median decisions/s of BoardGameEngine's random play (compiled to a temporary folder)."""
+def bench_bge(
+    checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0, cpu: bool = False
+) -> tuple[float, float]:
+    """Median decisions/s of BoardGameEngine's random play (compiled to a temporary folder)
+    and its decisions per game."""
     src = checkout / "src" / "bge"
     sources = [
         src / "game" / "photosynthesis" / f"{name}.java"
@@ -111,26 +141,35 @@ def bench_bge(checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0
             ["javac", "--release", "17", "-d", out, *map(str, sources), str(harness)], check=True
         )
         result = subprocess.run(
-            ["java", "-cp", out, "BgeRandomPlay", str(seats), str(seconds), str(repeats)],
+            ["java", "-cp", out, "BgeRandomPlay", str(seats), str(seconds), str(repeats)]
+            + (["cpu"] if cpu else []),
             check=True,
             capture_output=True,
             text=True,
         )
-    return float(result.stdout.strip())
+    rate, per_game = result.stdout.split()
+    return float(rate), float(per_game)
 
 
-def compare_fast_path(bge: Path | None) -> None:
-    facade, _ = bench_play(FOUR)
-    fast = bench_fast(FOUR)
+def load_average() -> str:
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def compare_fast_path(bge: Path | None, cpu: bool) -> None:
+    unit = "decisions per CPU second of the playing thread" if cpu else "decisions/s"
+    facade, _ = bench_play(FOUR, cpu=cpu)
+    fast, fast_per_game = bench_fast(FOUR, cpu=cpu)
     print(
-        f"same random 4-seat play: facade {facade:,.0f} decisions/s, fast path (engine.fast) "
-        f"{fast:,.0f} decisions/s ({fast / facade:.1f}x)"
+        f"same random 4-seat play ({unit}): facade {facade:,.0f}, fast path (engine.fast) "
+        f"{fast:,.0f} ({fast / facade:.1f}x the facade), "
+        f"{fast_per_game:.1f} decisions a game; {load_average()}"
     )
     if bge is not None:
-        java = bench_bge(bge, 4)
+        java, java_per_game = bench_bge(bge, 4, cpu=cpu)
         print(
-            f"BoardGameEngine (Java, same uniform random policy, 4 seats): {java:,.0f} decisions/s;"
-            f" facade 1/{java / facade:.1f} of it, fast path 1/{java / fast:.1f} (goal 1/6)"
+            f"BoardGameEngine (Java, same uniform random policy, 4 seats): {java:,.0f}, "
+            f"{java_per_game:.1f} decisions a game; facade 1/{java / facade:.1f} of it, "
+            f"fast path 1/{java / fast:.1f} (goal 1/6); {load_average()}"
         )
 
 
@@ -147,6 +186,12 @@ def main() -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bge", type=Path, help="a checkout of Eirik0/BoardGameEngine")
-    bge_path = parser.parse_args().bge
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time the fast path and the Java harness by their playing thread's CPU time "
+        "(steadier on a shared machine; wall time otherwise)",
+    )
+    args = parser.parse_args()
     main()
-    compare_fast_path(bge_path)
+    compare_fast_path(args.bge, args.cpu)

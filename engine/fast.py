@@ -12,18 +12,27 @@ here: search falls back to the facade for them.
 
 Action codes: ``0`` end, ``1 + size`` buy, ``8 + space`` place, ``64 + space`` grow,
 ``128 + space`` collect, ``256 + 64 * src + dst`` plant.
+
+Speed (issue 18, ``bench/engine_bench.py --bge``): buys come from one table indexed by light and
+the store as one number; a seat's plants are kept (``_part``) until the board, the activated
+spaces or the seat change, so a buy does not recompute them; grow, collect, place and plant codes
+come from bounded memos keyed by masks (pure functions of the key, filled as positions are met);
+shadows are unions of per-byte tables; ``make`` tests for a buy and an end first (four decisions in
+five); ``FastGame.new`` starts a human-only game without building the facade's state.
 """
 
 from __future__ import annotations
 
+from operator import add
+
 from .actions import Action
-from .config import CYNTHIA
+from .config import CYNTHIA, Config
 from .cynthia import LATE, Deck, cards
-from .game import apply, auto_action
-from .geometry import BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
+from .game import apply, auto_action, new_game
+from .geometry import ALL_MASK, BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
 from .light import SHADOW_MASK
 from .pieces import LIGHT_CAP, PILES, PRICES, SIZE_NAMES, SMALL, STORE_CAPACITY
-from .rng import shuffled
+from .rng import seed_state, shuffled
 from .state import OVER, PLAY, SETUP, GameState, SeatState
 
 END_CODE = 0
@@ -83,31 +92,111 @@ _PRICE = tuple(
     tuple(None if left == 0 else PRICES[size][STORE_CAPACITY[size] - left] for left in range(5))
     for size in range(4)
 )
-_NEVER = 99  # a price no seat can pay: the column is empty
-_PRICE0, _PRICE1, _PRICE2, _PRICE3 = (
-    tuple(_NEVER if p is None else p for p in row) for row in _PRICE
+
+
+class _Memo(dict):
+    """A dict that fills itself: ``memo[key]`` is ``compute(key)``, kept once computed (all
+    forgotten at once when ``limit`` keys are held, so memory stays bounded)."""
+
+    __slots__ = ("compute", "limit")
+
+    def __init__(self, compute, limit: int) -> None:
+        super().__init__()
+        self.compute = compute
+        self.limit = limit
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[key] = self.compute(key)
+        return value
+
+
+#: ``_GROWS[mask]`` / ``_COLLECTS[mask]`` / ``_PLACES[mask]``: the codes for the mask's spaces.
+_GROWS = _Memo(lambda m: tuple(map(GROW_CODE.__add__, bitlist(m))), 1 << 16)
+_COLLECTS = _Memo(lambda m: tuple(map(COLLECT_CODE.__add__, bitlist(m))), 1 << 14)
+_PLACES = _Memo(lambda m: tuple(map(PLACE_CODE.__add__, bitlist(m))), 1 << 14)
+#: ``_PLANTS[src << 37 | targets]``: the plant codes from ``src`` to each target, ascending.
+_PLANTS = _Memo(
+    lambda key: tuple(map((PLANT_CODE + 64 * (key >> 37)).__add__, bitlist(key & ALL_MASK))),
+    200_000,
 )
-#: Plant reach of a tree by size (1..3), per space.
-_REACH = (None, WITHIN[1], WITHIN[2], WITHIN[3])
-#: Grow and collect codes of the spaces in a mask chunk (as ``_B0`` .. ``_B2``).
-_G0, _G1, _G2 = (_bit_table(o, GROW_CODE) for o in (0, 13, 26))
-_C0, _C1, _C2 = (_bit_table(o, COLLECT_CODE) for o in (0, 13, 26))
-#: Plant codes from one tree: ``src << 37 | targets`` -> codes (filled as met, bounded).
-_PLANT_CACHE: dict[int, tuple[int, ...]] = {}
-_PLANT_CACHE_LIMIT = 200_000
+#: ``_PLANT_KEYS[size][mask]``: per tree of that size in the mask, ``src << 37 | reach``; ``&``
+#: with the free spaces (a negative number: every bit above the board is set) it gives the
+#: tree's ``_PLANTS`` key.
+_PLANT_KEYS = (None,) + tuple(
+    _Memo(
+        lambda m, reach=reach: tuple(src << 37 | reach[src] for src in bitlist(m)),
+        1 << 16,
+    )
+    for reach in (WITHIN[1], WITHIN[2], WITHIN[3])
+)
+_PLANT_KEYS1, _PLANT_KEYS2, _PLANT_KEYS3 = _PLANT_KEYS[1:]
 
-
-def _plant_codes(key: int) -> tuple[int, ...]:
-    src, targets = key >> 37, key & ((1 << 37) - 1)
-    codes = tuple(PLANT_CODE + 64 * src + d for d in bitlist(targets))
-    if len(_PLANT_CACHE) >= _PLANT_CACHE_LIMIT:
-        _PLANT_CACHE.clear()
-    _PLANT_CACHE[key] = codes
-    return codes
-
+#: ``_BIT[i]`` is ``1 << i`` and ``_CLEAR[i]`` its complement (shared numbers, none made anew).
+_BIT = tuple(1 << i for i in range(64))
+_CLEAR = tuple(~(1 << i) for i in range(64))
+#: The first index of each seat's four entries in the flat lists, per number of seats.
+_SEAT_BASES = tuple(tuple(range(0, 4 * n, 4)) for n in range(5))
+#: ``_NEXT_SEAT[n][seat]``: the seat after ``seat`` in an ``n``-seat game.
+_NEXT_SEAT = tuple(tuple((seat + 1) % n for seat in range(n)) if n else () for n in range(5))
+#: The light cap, once per seat.
+_CAPS = (LIGHT_CAP,) * 4
 
 _PILE_LEN = (0,) + tuple(len(PILES[k]) for k in (1, 2, 3, 4))
 _ALL_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
+
+#: A seat's store as one number, ``s0 + 5 s1 + 25 s2 + 125 s3`` (``sN``: the pieces left in its
+#: column of size N), and the weight of each size (by buy code).
+_STORE_WEIGHT = (1, 5, 25, 125)
+_STORE_WEIGHT_BY_CODE = (0, *_STORE_WEIGHT)
+#: ``_PRICE_BY_CODE[code][left]``: the price of a buy with ``left`` pieces in the column.
+_PRICE_BY_CODE = (None, *_PRICE)
+
+
+def _store_key(store: list[int], b: int) -> int:
+    return store[b] + 5 * store[b + 1] + 25 * store[b + 2] + 125 * store[b + 3]
+
+
+def _affordable(light: int, key: int) -> tuple[int, ...]:
+    left = (key % 5, key // 5 % 5, key // 25 % 5, key // 125)
+    return tuple(
+        BUY_CODE + size
+        for size in range(4)
+        if 0 < left[size] <= STORE_CAPACITY[size]
+        and PRICES[size][STORE_CAPACITY[size] - left[size]] <= light
+    )
+
+
+#: ``_BUYS[light][store key]``: the buy codes a seat with that light and store can afford.
+_BUYS = tuple(
+    tuple(_affordable(light, key) for key in range(625)) for light in range(LIGHT_CAP + 1)
+)
+
+
+def _shadow_chunks(sun: int, size: int) -> tuple[tuple[int, ...], ...]:
+    """Per byte of a mask of trees of ``size``: the union of their shadows under ``sun``
+    (``chunks[c][byte]`` for the trees on spaces ``8c .. 8c + 7``)."""
+    table = SHADOW_MASK[sun]
+    chunks = []
+    for c in range(0, N_CELLS, 8):
+        row = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            i = c + low.bit_length() - 1
+            row[v] = row[v ^ low] | (table[i][size] if i < N_CELLS else 0)
+        chunks.append(tuple(row))
+    return tuple(chunks)
+
+
+#: ``_SHADE[sun][size]``: ``_shadow_chunks`` (size 0 unused: seeds cast no shadow).
+_SHADE = tuple((None,) + tuple(_shadow_chunks(sun, size) for size in (1, 2, 3)) for sun in range(6))
+
+
+def _shadow(chunks: tuple[tuple[int, ...], ...], m: int) -> int:
+    """The union of the shadows of the trees in mask ``m`` (one size, one sun)."""
+    c0, c1, c2, c3, c4 = chunks
+    return c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
 
 
 def _photosynthesis_event(round_: int, sun: int, gains: list[int]) -> str:
@@ -116,13 +205,23 @@ def _photosynthesis_event(round_: int, sun: int, gains: list[int]) -> str:
     return f"Round {round_}, sun at the {SUN_CORNER_NAMES[sun]} corner: photosynthesis {parts}."
 
 
+#: ``FastGame.new``'s start position per rule set (False: the facade's ``new_game`` is needed).
+_STARTS: dict[Config, FastGame | bool] = {}
+
+
 def code_of(action: Action) -> int:
     """The code of a base action."""
     return CODES[action]
 
 
 class FastGame:
-    """A mutable position of a base game (see the module docstring)."""
+    """A mutable position of a base game (see the module docstring).
+
+    Besides the position it keeps ``occ`` (every piece on the board, one mask) and ``_part``
+    (the current seat's plants, grows and collects before the light and piece checks, kept until
+    the board, the activated spaces or the seat change): code that edits the lists directly
+    instead of through ``make`` must set ``occ`` and clear ``_part`` itself.
+    """
 
     __slots__ = (
         "config",
@@ -149,8 +248,14 @@ class FastGame:
         "tokens",
         "decks",
         "events",
-        "template",
+        "_template",
+        "occ",
+        "shadow_rule",
+        "last_round",
+        "skey",
+        "_auto",
         "_after",
+        "_part",
     )
 
     # -- conversion ----------------------------------------------------------------------
@@ -184,9 +289,47 @@ class FastGame:
         g.tokens = [tuple(s.tokens) for s in state.seats]
         g.decks = getattr(state, DECKS_SLOT)
         g.events = state.events
-        g.template = state
+        g._template = state
+        occ = 0
+        for x in g.masks:
+            occ |= x
+        g.occ = occ
+        g.shadow_rule = state.config.shadow_rule
+        g.last_round = state.config.last_round
+        g.skey = [_store_key(g.store, b) for b in range(0, 4 * g.n, 4)]
+        g._auto = g.cyn if g.phase == 1 and not g.shadow_rule else (True,) * g.n
         g._after = None
+        g._part = None
         return g
+
+    @classmethod
+    def new(cls, config: Config, seed: int = 0) -> FastGame:
+        """The first setup decision of a new game: ``from_state(engine.new_game(config, seed))``,
+        without building the facade's state when no seat is a Cynthia (no deal, no shuffle: the
+        start differs from one seed to another only by the seed and the RNG)."""
+        start = _STARTS.get(config)
+        if start is None:
+            state = new_game(config, 0)
+            start = cls.from_state(state)
+            if any(start.cyn) or state.rng != seed_state(0):
+                start = False
+            if len(_STARTS) >= 64:
+                _STARTS.clear()
+            _STARTS[config] = start
+        if start is False:
+            return cls.from_state(new_game(config, seed))
+        g = start.copy()
+        g.seed = seed
+        g.rng = seed_state(seed)
+        g._template = None  # made when first needed, by ``template``
+        return g
+
+    @property
+    def template(self) -> GameState:
+        """The state this position came from (for what the fast path does not hold)."""
+        if self._template is None:
+            self._template = new_game(self.config, self.seed)
+        return self._template
 
     def to_state(self) -> GameState:
         """The position as a ``GameState`` (what the fast path does not hold, such as the
@@ -248,8 +391,14 @@ class FastGame:
         g.tokens = self.tokens[:]
         g.decks = self.decks
         g.events = self.events
-        g.template = self.template
+        g._template = self._template
+        g.occ = self.occ
+        g.shadow_rule = self.shadow_rule
+        g.last_round = self.last_round
+        g.skey = self.skey[:]
+        g._auto = self._auto
         g._after = None
+        g._part = self._part  # immutable tuples: shared until either side changes the board
         return g
 
     # -- reading -------------------------------------------------------------------------
@@ -259,61 +408,74 @@ class FastGame:
         return self.phase == 2
 
     def occupied(self) -> int:
-        m = 0
-        for x in self.masks:
-            m |= x
-        return m
+        return self.occ
+
+    def _size_masks(self) -> tuple[int, int, int]:
+        """Every seat's small, medium and large trees (three masks; the seats' are disjoint)."""
+        masks = self.masks
+        return sum(masks[1::4]), sum(masks[2::4]), sum(masks[3::4])
 
     def shade(self, sun: int) -> tuple[int, int, int, int]:
         """``shade[h]`` as in ``engine.light.shade_masks`` (no obstacles in the base game)."""
-        table = SHADOW_MASK[sun]
         masks = self.masks
-        s1 = s2 = s3 = 0
-        for base in range(0, 4 * self.n, 4):
-            for i in bitlist(masks[base + 3]):
-                s3 |= table[i][3]
-            for i in bitlist(masks[base + 2]):
-                s2 |= table[i][2]
-            for i in bitlist(masks[base + 1]):
-                s1 |= table[i][1]
-        s2 |= s3
-        trees = s1 | s2
+        _, t1, t2, t3 = _SHADE[sun]
+        m = sum(masks[3::4])
+        c0, c1, c2, c3, c4 = t3
+        s3 = c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+        m = sum(masks[2::4])
+        c0, c1, c2, c3, c4 = t2
+        s2 = (
+            c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+        ) | s3
+        m = sum(masks[1::4])
+        c0, c1, c2, c3, c4 = t1
+        trees = (
+            c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+        ) | s2
         return (trees, trees, s2, s3)
 
     def light_for_suns(self, suns: list[int]) -> list[list[int]]:
-        """``light_for_sun`` for several sun positions, walking the trees once."""
-        tables = [SHADOW_MASK[sun] for sun in suns]
-        k = len(suns)
-        s1, s2, s3 = [0] * k, [0] * k, [0] * k
+        """``light_for_sun`` for several sun positions, collecting the trees once."""
+        m1, m2, m3 = self._size_masks()
         masks = self.masks
-        for base in range(0, 4 * self.n, 4):
-            for size, acc in ((3, s3), (2, s2), (1, s1)):
-                for i in bitlist(masks[base + size]):
-                    for j in range(k):
-                        acc[j] |= tables[j][i][size]
+        seats = range(0, 4 * self.n, 4)
         out = []
-        for j in range(k):
-            t3 = s3[j]
-            t2 = s2[j] | t3
-            t1 = s1[j] | t2
+        for sun in suns:
+            _, t1, t2, t3 = _SHADE[sun]
+            s3 = _shadow(t3, m3)
+            s2 = _shadow(t2, m2) | s3
+            s1 = _shadow(t1, m1) | s2
             out.append(
                 [
-                    (masks[b + 1] & ~t1).bit_count()
-                    + 2 * (masks[b + 2] & ~t2).bit_count()
-                    + 3 * (masks[b + 3] & ~t3).bit_count()
-                    for b in range(0, 4 * self.n, 4)
+                    (masks[b + 1] & ~s1).bit_count()
+                    + 2 * (masks[b + 2] & ~s2).bit_count()
+                    + 3 * (masks[b + 3] & ~s3).bit_count()
+                    for b in seats
                 ]
             )
         return out
 
     def light_for_sun(self, sun: int) -> list[int]:
-        _, s1, s2, s3 = self.shade(sun)
+        """The light each seat's trees collect with the sun at ``sun`` (no cap applied)."""
         masks = self.masks
+        _, t1, t2, t3 = _SHADE[sun]
+        m = sum(masks[3::4])
+        c0, c1, c2, c3, c4 = t3
+        s3 = c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255] | c4[m >> 32]
+        m = sum(masks[2::4])
+        c0, c1, c2, c3, c4 = t2
+        s2 = s3 | c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255]
+        s2 |= c4[m >> 32]
+        m = sum(masks[1::4])
+        c0, c1, c2, c3, c4 = t1
+        s1 = s2 | c0[m & 255] | c1[m >> 8 & 255] | c2[m >> 16 & 255] | c3[m >> 24 & 255]
+        s1 |= c4[m >> 32]
+        lit1, lit2, lit3 = ~s1, ~s2, ~s3
         return [
-            (masks[b + 1] & ~s1).bit_count()
-            + 2 * (masks[b + 2] & ~s2).bit_count()
-            + 3 * (masks[b + 3] & ~s3).bit_count()
-            for b in range(0, 4 * self.n, 4)
+            (masks[b + 1] & lit1).bit_count()
+            + 2 * (masks[b + 2] & lit2).bit_count()
+            + 3 * (masks[b + 3] & lit3).bit_count()
+            for b in _SEAT_BASES[self.n]
         ]
 
     def pile_top(self, leaves: int) -> int:
@@ -333,68 +495,110 @@ class FastGame:
     def legal(self) -> list[int]:
         """The legal action codes, in the order of ``engine.legal_actions``."""
         seat = self.cur
-        if self.phase != 1 or self.cyn[seat]:
+        if self._auto[seat]:  # setup, the end, a Cynthia, or the shadow rule
             return self._legal_other()
         light = self.light[seat]
+        if not light:
+            return [END_CODE]  # every price is at least 1
+        out = [*_BUYS[light][self.skey[seat]]]
         b = 4 * seat
-        store = self.store
-        out = [
-            code
-            for code, price in (
-                (1, _PRICE0[store[b]]),
-                (2, _PRICE1[store[b + 1]]),
-                (3, _PRICE2[store[b + 2]]),
-                (4, _PRICE3[store[b + 3]]),
-            )
-            if price <= light
-        ]
-        if light == 0:
-            out.append(END_CODE)
-            return out
-        masks = self.masks
         avail = self.avail
-        act = self.activated
-        shade = self.shade(self.sun) if self.config.shadow_rule else None
+        masks = self.masks
+        free = ~self.activated  # not yet acted on
         if avail[b]:
-            free = act
-            for x in masks:
-                free |= x
-            free = ~free
-            cache = _PLANT_CACHE
-            for size in (1, 2, 3):
-                src_mask = masks[b + size] & ~act
-                if shade is not None:
-                    src_mask &= ~shade[size]
-                if src_mask:
-                    reach = _REACH[size]
-                    for src in bitlist(src_mask):
-                        key = src << 37 | (reach[src] & free)
-                        codes = cache.get(key)
-                        if codes is None:
-                            codes = _plant_codes(key)
-                        out += codes
-        for size in (0, 1, 2):
-            if avail[b + size + 1] and light > size:
-                spaces = masks[b + size] & ~act
-                if shade is not None:
-                    spaces &= ~shade[size]
-                if spaces:
-                    out += _G0[spaces & 8191] + _G1[(spaces >> 13) & 8191] + _G2[spaces >> 26]
-        if light >= 4:
-            spaces = masks[b + 3] & ~act
-            if spaces:
-                out += _C0[spaces & 8191] + _C1[(spaces >> 13) & 8191] + _C2[spaces >> 26]
+            plants = self._part
+            if plants is None:  # as ``_plants(b, 0)``, inline
+                empty = free & ~self.occ
+                plants = []
+                table = _PLANTS
+                if m := masks[b + 1] & free:
+                    for key in _PLANT_KEYS1[m]:
+                        plants += table[key & empty]
+                if m := masks[b + 2] & free:
+                    for key in _PLANT_KEYS2[m]:
+                        plants += table[key & empty]
+                if m := masks[b + 3] & free:
+                    for key in _PLANT_KEYS3[m]:
+                        plants += table[key & empty]
+                self._part = plants
+            out += plants
+        if avail[b + 1] and (m := masks[b] & free):
+            out += _GROWS[m]
+        if light > 1:
+            if avail[b + 2] and (m := masks[b + 1] & free):
+                out += _GROWS[m]
+            if light > 2:
+                if avail[b + 3] and (m := masks[b + 2] & free):
+                    out += _GROWS[m]
+                if light > 3 and (m := masks[b + 3] & free):
+                    out += _COLLECTS[m]
         out.append(END_CODE)
         return out
 
+    def _legal_shadow_rule(self, seat: int, light: int) -> list[int]:
+        """``legal`` under the advanced shadow rule: nothing grows or plants from a shadow."""
+        out = [*_BUYS[light][self.skey[seat]]]
+        b = 4 * seat
+        shade = self.shade(self.sun)
+        avail = self.avail
+        if avail[b]:
+            plants = self._part
+            if plants is None:
+                plants = self._part = self._plants(b, shade)
+            out += plants
+        act = self.activated
+        masks = self.masks
+        for size in (0, 1, 2):
+            if avail[b + size + 1] and light > size:
+                m = masks[b + size] & ~act & ~shade[size]
+                if m:
+                    out += _GROWS[m]
+        if light > 3:
+            m = masks[b + 3] & ~act
+            if m:
+                out += _COLLECTS[m]
+        out.append(END_CODE)
+        return out
+
+    def _plants(self, b: int, shade: tuple[int, int, int, int] | int) -> list[int]:
+        """The seat's plant codes (as if it had a seed and light), by the size of the tree,
+        then the tree's space, then the target; ``shade`` is 0 without the shadow rule."""
+        act = self.activated
+        free = ~(self.occ | act)
+        plants = _PLANTS
+        out: list[int] = []
+        masks = self.masks
+        m1 = masks[b + 1]
+        m2 = masks[b + 2]
+        m3 = masks[b + 3]
+        if shade:
+            m1 &= ~shade[1]
+            m2 &= ~shade[2]
+            m3 &= ~shade[3]
+        if m := m1 & ~act:
+            for key in _PLANT_KEYS1[m]:
+                out += plants[key & free]
+        if m := m2 & ~act:
+            for key in _PLANT_KEYS2[m]:
+                out += plants[key & free]
+        if m := m3 & ~act:
+            for key in _PLANT_KEYS3[m]:
+                out += plants[key & free]
+        return out
+
     def _legal_other(self) -> list[int]:
-        """Setup, the end, and Cynthia's decisions."""
+        """Setup, the end, Cynthia's decisions, and every decision under the shadow rule."""
         if self.phase == 2:
             return []
-        if self.cyn[self.cur]:
+        seat = self.cur
+        if self.cyn[seat]:
             return [self._cynthia()[0]]
-        free = BORDER_MASK & ~self.occupied()
-        return [PLACE_CODE + i for i in bitlist(free)]
+        if self.phase == 0:
+            return [*_PLACES[BORDER_MASK & ~self.occ]]
+        light = self.light[seat]
+        if not light:
+            return [END_CODE]
+        return self._legal_shadow_rule(seat, light)
 
     # -- Cynthia, through the facade -----------------------------------------------------
 
@@ -418,24 +622,43 @@ class FastGame:
         self.events = ()
         seat = self.cur
         if self.cyn[seat]:
-            after = self._cynthia()[1]
-            self._load(after)
+            self._load(self._cynthia()[1])
             return
-        self._after = None
+        if code < PLACE_CODE:
+            if code:  # buy: the board, and so ``_part``, stays
+                k = 4 * seat + code - BUY_CODE
+                store = self.store
+                left = store[k]
+                self.light[seat] -= _PRICE_BY_CODE[code][left]
+                store[k] = left - 1
+                self.skey[seat] -= _STORE_WEIGHT_BY_CODE[code]
+                self.avail[k] += 1
+                return
+            self._part = None  # end of the turn
+            self.activated = 0
+            seat = _NEXT_SEAT[self.n][seat]
+            if seat != self.first:
+                self.cur = seat
+            else:
+                self._end_round()
+            return
+        self._part = None
         b = 4 * seat
         if code >= PLANT_CODE:
             code -= PLANT_CODE
-            src, dst = code >> 6, code & 63
+            bit = _BIT[code & 63]
             self.light[seat] -= 1
             self.avail[b] -= 1
-            self.cells[dst] = b
-            self.masks[b] |= 1 << dst
-            self.activated |= (1 << src) | (1 << dst)
+            self.cells[code & 63] = b
+            self.masks[b] |= bit
+            self.occ |= bit
+            self.activated |= _BIT[code >> 6] | bit
         elif code >= COLLECT_CODE:
             space = code - COLLECT_CODE
-            bit = 1 << space
+            bit = _BIT[space]
             self.cells[space] = -1
             self.masks[b + 3] &= ~bit
+            self.occ &= ~bit
             self.light[seat] -= 4
             self._return(b + 3)
             taken = self.taken
@@ -448,41 +671,47 @@ class FastGame:
             self.activated |= bit
         elif code >= GROW_CODE:
             space = code - GROW_CODE
-            bit = 1 << space
-            size = self.cells[space] & 3
-            self.cells[space] += 1
-            self.masks[b + size] &= ~bit
-            self.masks[b + size + 1] |= bit
+            cells = self.cells
+            cell = cells[space]
+            cells[space] = cell + 1
+            size = cell & 3
+            k = b + size
+            masks = self.masks
+            masks[k] &= _CLEAR[space]
+            masks[k + 1] |= _BIT[space]
             self.light[seat] -= size + 1
-            self.avail[b + size + 1] -= 1
-            self._return(b + size)
-            self.activated |= bit
-        elif code >= PLACE_CODE:
-            self._place(code - PLACE_CODE)
-        elif code == END_CODE:
-            self._end_turn()
+            self.avail[k + 1] -= 1
+            store = self.store
+            if store[k] < STORE_CAPACITY[size]:
+                store[k] += 1
+                self.skey[seat] += _STORE_WEIGHT[size]
+            else:
+                self.out[k] += 1
+            self.activated |= _BIT[space]
         else:
-            size = code - BUY_CODE
-            self.light[seat] -= _PRICE[size][self.store[b + size]]
-            self.store[b + size] -= 1
-            self.avail[b + size] += 1
+            self._place(code - PLACE_CODE)
 
     def _return(self, k: int) -> None:
+        """A piece of the board goes back to its seat's store, or out of the game if full."""
         if self.store[k] < STORE_CAPACITY[k & 3]:
             self.store[k] += 1
+            self.skey[k >> 2] += _STORE_WEIGHT[k & 3]
         else:
             self.out[k] += 1
 
     def _place(self, space: int) -> None:
         seat = self.cur
+        bit = 1 << space
         self.cells[space] = 4 * seat + SMALL
-        self.masks[4 * seat + SMALL] |= 1 << space
+        self.masks[4 * seat + SMALL] |= bit
+        self.occ |= bit
         self.avail[4 * seat + SMALL] -= 1
         self.setup_step += 1
         if self.setup_step < 2 * self.n:
             self.cur = self.setup_step % self.n
             return
         self.phase = 1
+        self._auto = (True,) * self.n if self.shadow_rule else self.cyn
         self.round = 1
         self.revolution = 1
         self.sun = 0
@@ -490,18 +719,15 @@ class FastGame:
         self.cur = 0
         self._photosynthesis()
 
-    def _end_turn(self) -> None:
-        self.activated = 0
+    def _end_round(self) -> None:
+        """The last seat of the round ended its turn: the next round, or the end."""
         n = self.n
-        nxt = (self.cur + 1) % n
-        if nxt != self.first:
-            self.cur = nxt
-            return
-        if self.round >= self.config.last_round:
+        if self.round >= self.last_round:
             if any(self.cyn):
                 self._end_by_facade()  # the facade ends it: the Cynthias' final collects
                 return
             self.phase = 2
+            self._auto = (True,) * self.n
             self.cur = -1
             self.events = ("The game is over.",)
             return
@@ -532,9 +758,7 @@ class FastGame:
     def _photosynthesis(self) -> None:
         gains = self.light_for_sun(self.sun)
         light = self.light
-        for seat, gain in enumerate(gains):
-            if gain:
-                light[seat] = min(LIGHT_CAP, light[seat] + gain)
+        light[:] = map(min, map(add, light, gains), _CAPS)
         self.events = (*self.events, (self.round, self.sun, gains))  # worded by to_state
 
     # -- the end -------------------------------------------------------------------------
