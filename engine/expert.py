@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import random
 
+from translation import _, _n
+
 from .actions import Action
 from .expert_eval import (
     DEFAULT_PARAMS,
@@ -65,10 +67,10 @@ def plan_turn(g: FastGame, seat: int, width: int, depth: int = 8) -> list[tuple[
     start = (fast_eval(g, seat), (), g)
     found = {(): start[0]}
     beam = [start]
-    for _ in range(depth):
+    for _step in range(depth):
         children = []
         seen = set()
-        for _, codes, pos in beam:
+        for _value, codes, pos in beam:
             for code in pos.legal():
                 if code == END_CODE:
                     continue
@@ -88,7 +90,7 @@ def plan_turn(g: FastGame, seat: int, width: int, depth: int = 8) -> list[tuple[
             break
         children.sort(key=lambda c: -c[0])
         beam = children[:width]
-        for value, codes, _ in beam:
+        for value, codes, _pos in beam:
             found[codes] = value
     plans = sorted(found.items(), key=lambda kv: -kv[1])
     return [(value, codes) for codes, value in plans]
@@ -134,7 +136,7 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
 
 
 def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, str]:
-    """The action to play and a sentence saying what the search expects."""
+    """The action to play and a sentence (translatable) saying what the search expects."""
     seat = g.cur
     sims = max(1, round(budget_s * SIMULATIONS_PER_SECOND))
     width = min(8, 2 + sims // 10)  # more budget: a wider beam and more plans simulated
@@ -143,7 +145,13 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     candidates = [codes for _, codes in plans[:k]]
     if len(candidates) == 1 or sims < 2:
         best = candidates[0]
-        return (best[0] if best else END_CODE), f"planned turn valued {plans[0][0]:+.1f}"
+        code = best[0] if best else END_CODE
+        why = _(
+            "{action}: the planned turn, expected margin {margin} points",
+            action=str(ACTIONS[code]),
+            margin=f"{plans[0][0]:+.1f}",
+        )
+        return code, why
     # Common random numbers: every plan's j-th playout uses the j-th determinisation, so plans
     # are compared on the same hidden cards and the same draws.
     draws = [rnd.getrandbits(64) for _ in range(sims)]
@@ -166,7 +174,15 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     best = alive[0]
     mean = totals[best] / counts[best]
     code = best[0] if best else END_CODE
-    return code, f"best of {used} simulations, expected margin {mean:+.1f} points"
+    why = _n(
+        "{action}: best of {count} simulation, expected margin {margin} points",
+        "{action}: best of {count} simulations, expected margin {margin} points",
+        used,
+        action=str(ACTIONS[code]),
+        count=f"{used:,}",
+        margin=f"{mean:+.1f}",
+    )
+    return code, why
 
 
 def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None = None) -> Action:
@@ -178,17 +194,18 @@ def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None =
     if not legal:
         raise ValueError("The game is over: there is no decision to make.")
     if len(legal) == 1:
-        return Action(legal[0].verb, legal[0].args, f"{legal[0]}: the only legal action")
+        why = _("{action}: the only legal action", action=str(legal[0]))
+        return Action(legal[0].verb, legal[0].args, why)
     rnd = random.Random(f"{seed or 0}:{state.round}:{state.current_seat}:{state.setup_step}")
     if state.ext is not None:
         action, why = search_facade(state, budget_s, rnd)
     elif state.phase == "setup":
-        action, why = _setup_choice(state), "the starting space worth most"
+        action = _setup_choice(state)
+        why = _("{action}: the starting space worth most", action=str(action))
     else:
         code, why = search_fast(FastGame.from_state(state), budget_s, rnd)
         action = ACTIONS[code]
-    out = Action(action.verb, action.args, f"{action}: {why}")
-    return out
+    return Action(action.verb, action.args, why)
 
 
 def _setup_choice(state: GameState) -> Action:

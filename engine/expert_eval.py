@@ -31,6 +31,12 @@ FEATURES = (
     "income",
     "pieces_waiting",
     "bias",
+    "seeds",
+    "small_trees",
+    "medium_trees",
+    "large_trees",
+    "income_left",
+    "available",
 )
 N_FEATURES = len(FEATURES)
 #: Light still to spend on a piece of each size before it is a token (grows, then collect).
@@ -115,6 +121,8 @@ def seat_features(
     used = [0, 0, 0, 0, 0]
     future = 0.0
     waiting = 0
+    # Per size: the top token of each piece's soil (tenths of points), if it can still finish.
+    on_board = [0.0, 0.0, 0.0, 0.0]
     for size in (3, 2, 1, 0):
         turns = 4 - size
         m = masks[b + size]
@@ -123,6 +131,10 @@ def seat_features(
         if turns > rounds_left:
             waiting += m.bit_count()
             continue
+        for leaves in (4, 3, 2, 1):
+            count = (m & RING_MASK[leaves]).bit_count()
+            if count:
+                on_board[size] += 0.1 * count * token_at(taken, leaves, 0)
         if grow_costs is None:
             base_cost = HUMAN_COST[size]
         else:
@@ -144,7 +156,17 @@ def seat_features(
                 used[leaves] += 1
                 budget -= cost
                 future += value * factor
-    return [future, budget, float(light), float(incomes[1]), float(waiting), 1.0]
+    return [
+        future,
+        budget,
+        float(light),
+        float(incomes[1]),
+        float(waiting),
+        1.0,
+        *on_board,
+        0.1 * incomes[0],
+        float(avail[1] + 2 * avail[2] + 3 * avail[3]) if grow_costs is None else 0.0,
+    ]
 
 
 def predict(w: list[float], f: list[float], phase: float) -> float:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 
+from translation import _
+
 from .actions import Action
 from .config import CYNTHIA
 from .expert_eval import fast_values, fresh_decks, margin
@@ -100,10 +102,10 @@ def plan_turn(state: GameState, seat: int, width: int, depth: int = 6) -> list[t
     """Whole-turn plans ``(value, actions)`` best first, searched through the facade."""
     found = {(): view_eval(state, seat)}
     beam = [(found[()], (), state)]
-    for _ in range(depth):
+    for _step in range(depth):
         children = []
         seen = set()
-        for _, acts, pos in beam:
+        for _value, acts, pos in beam:
             for action in legal_actions(pos):
                 if action.verb == "end":
                     continue
@@ -119,7 +121,7 @@ def plan_turn(state: GameState, seat: int, width: int, depth: int = 6) -> list[t
             break
         children.sort(key=lambda c: -c[0])
         beam = children[:width]
-        for value, acts, _ in beam:
+        for value, acts, _pos in beam:
             found[acts] = value
     return sorted(((v, a) for a, v in found.items()), key=lambda va: -va[0])
 
@@ -131,11 +133,22 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
     legal = legal_actions(d)
     if state.phase != "play":
         best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
-        return best, "the setup choice worth most"
+        return best, _("{action}: the setup choice worth most", action=str(best))
     width = min(100, max(1, round(budget_s * 100)))  # calibrated: about budget_s per decision
     plans = plan_turn(d, seat, width)
     value, acts = plans[0]
     if not acts:
         end = next((a for a in legal if a.verb == "end"), legal[0])
-        return end, f"nothing beats ending the turn (expected margin {value:+.1f})"
-    return acts[0], f"best of {len(plans)} turn plans, expected margin {value:+.1f} points"
+        why = _(
+            "{action}: nothing beats ending the turn, expected margin {margin} points",
+            action=str(end),
+            margin=f"{value:+.1f}",
+        )
+        return end, why
+    why = _(
+        "{action}: best of {count} turn plans, expected margin {margin} points",
+        action=str(acts[0]),
+        count=f"{len(plans):,}",
+        margin=f"{value:+.1f}",
+    )
+    return acts[0], why
