@@ -45,13 +45,15 @@ from .expert_eval import (
     use_weights,
     weights,
 )
-from .expert_moonlight import search_facade
-from .fast import ACTIONS, END_CODE, FastGame
+from .expert_moonlight import opening_value, search_facade
+from .fast import ACTIONS, END_CODE, PLACE_CODE, FastGame
 from .game import legal_actions
 from .state import GameState
 
-#: Simulations per second of budget (calibrated on the bench machine for base 2-seat games).
-SIMULATIONS_PER_SECOND = 100
+#: Simulations per second of budget, calibrated on the bench machine for base 2-seat games
+#: against Cynthia: about 0.2 s of CPU for a 0.25 s decision (``bench/expert_bench.py`` prints
+#: the CPU time per decision).
+SIMULATIONS_PER_SECOND = 250
 #: Rounds simulated after the current one.
 HORIZON = 1
 # -- turn plans -----------------------------------------------------------------------------
@@ -209,16 +211,16 @@ def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None =
 
 
 def _setup_choice(state: GameState) -> Action:
-    """A starting tree: the border space whose position is worth most after the placement."""
+    """A starting tree: the border space worth most for the first revolution
+    (``engine.expert_moonlight.opening_value``)."""
     g = FastGame.from_state(state)
     seat = g.cur
     best, best_value = None, float("-inf")
     for code in g.legal():
         child = g.copy()
         child.make(code)
-        feats = fast_features(child)[seat]
-        # Sunlight over the first suns, and room: the income of the first two rounds.
-        value = sum(child.light_for_sun(s)[seat] for s in range(3)) + 0.01 * feats[0]
+        light = sum(light[seat] for light in child.light_for_suns(list(range(6))))
+        value = opening_value(light, code - PLACE_CODE, child.occupied())
         if value > best_value:
             best, best_value = code, value
     return ACTIONS[best]
@@ -227,8 +229,8 @@ def _setup_choice(state: GameState) -> Action:
 class Expert:
     """The Expert as a player: ``step(state) -> Action`` (``engine.players.ExpertPlayer``).
 
-    Its budget counts playouts (about 100 a second), so the same ``seed`` and budget give the
-    same decisions on any machine."""
+    Its budget counts playouts (``SIMULATIONS_PER_SECOND`` a second), so the same ``seed`` and
+    budget give the same decisions on any machine."""
 
     #: The two strengths a seat may have: quick and strong.
     QUICK_S = 0.25

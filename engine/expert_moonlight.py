@@ -18,7 +18,8 @@ from .actions import Action
 from .config import CYNTHIA
 from .expert_eval import fast_values, fresh_decks, margin
 from .fast import DECKS_SLOT
-from .game import apply, legal_actions, light_for_sun, score_parts, scores
+from .game import apply, legal_actions, light_for_sun, obstacles, score_parts, scores
+from .geometry import ALL_MASK, LEAVES, WITHIN, bits
 from .moonlight import ANIMALS, BABIES
 from .pieces import PILES
 from .state import GameState
@@ -52,6 +53,14 @@ class StateView:
         """Everything that scores but light and Cynthia's trees: tokens, lunar, Baby Turtles."""
         parts = score_parts(self.state, seat)
         return sum(v for k, v in parts.items() if k not in ("light", "trees"))
+
+
+def opening_value(light: int, space: int, occupied: int) -> float:
+    """What a starting tree on ``space`` is worth: ``light``, the light of the seat's trees over
+    the six suns of the first revolution with it there, plus one point per leaf beyond the first
+    of every empty space within reach of a medium tree (the richer soil its seeds will open)."""
+    free = WITHIN[2][space] & ~occupied & ALL_MASK
+    return light + sum(LEAVES[i] - 1 for i in bits(free))
 
 
 def view_eval(state: GameState, seat: int) -> float:
@@ -126,13 +135,21 @@ def plan_turn(state: GameState, seat: int, width: int, depth: int = 6) -> list[t
     return sorted(((v, a) for a, v in found.items()), key=lambda va: -va[0])
 
 
+def _opening(after: GameState, seat: int, space: int) -> float:
+    light = sum(light_for_sun(after, sun)[seat] for sun in range(6))
+    return opening_value(light, space, after.occupied() | obstacles(after))
+
+
 def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tuple[Action, str]:
     """The Expert's decision in an expansion game: ``(action, what it expects)``."""
     seat = state.current_seat
     d = determinise(state, seat, rnd)
     legal = legal_actions(d)
     if state.phase != "play":
-        best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
+        if all(a.verb == "place" for a in legal):
+            best = max(legal, key=lambda a: _opening(apply(d, a), seat, a.args[0]))
+        else:
+            best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
         return best, _("{action}: the setup choice worth most", action=str(best))
     width = min(100, max(1, round(budget_s * 100)))  # calibrated: about budget_s per decision
     plans = plan_turn(d, seat, width)
