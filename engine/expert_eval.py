@@ -47,7 +47,7 @@ BUY_ESTIMATE = (1.5, 2.5, 3.5, 4.5)
 #: counts ``discount ** t``; each soil's pile goes to the seats in turn, ``share`` collects of the
 #: others for each of ours per seat; ``buy`` scales the purchase estimates; ``income`` the light
 #: the board's income will bring over the rounds left (the board grows, or gets shaded).
-DEFAULT_PARAMS = {"discount": 0.93, "share": 1.0, "buy": 1.0, "income": 1.0}
+DEFAULT_PARAMS = {"discount": 0.87, "share": 1.0, "buy": 1.0, "income": 1.0}
 _PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
 
