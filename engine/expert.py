@@ -14,9 +14,11 @@ How it decides, for the seat to act:
 3. **Evaluation.** A seat's final score is predicted by a small linear model on position
    features (tokens, light, pieces on the board by size and by the token their soil still
    offers, light income for the next two suns, pieces available), with weights that change
-   linearly with the rounds left. The weights are fitted on self-play games by
-   ``bench/expert_train.py`` and ship as ``engine/expert_weights.json``. A position is worth its
-   predicted margin over the best opponent.
+   linearly with the rounds left. The weights are tuned on greedy games against the Cynthias
+   by ``bench/expert_train.py`` and ship as ``engine/expert_weights.json``. A position is worth
+   its predicted margin over the best opponent.
+4. **Opening.** The starting trees go where the first revolution's light and the richer soil
+   within a medium tree's reach are worth most (``expert_moonlight.opening_value``).
 
 Determinism: the work done is counted in simulations, ``SIMULATIONS_PER_SECOND * budget_s``,
 and every random draw comes from ``seed``, so a seed and a budget always give the same action.

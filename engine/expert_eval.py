@@ -3,7 +3,9 @@
 Per seat, ``future_tokens``: the tokens its pieces can still become before the end, largest
 pieces first, while the light it holds and will collect pays for the grows, the purchases and
 the collects, each discounted by the turns it needs and each soil's pile shared with the other
-seats; ``spare_light``, the light left over; light, income, pieces that cannot finish. A linear
+seats; ``spare_light``, the light left over; light, income, pieces that cannot finish; per
+size, the pieces on the board at the top token of their soil; the light the board brings over
+the rounds left; the pieces in the available area. A linear
 model on these features and the features times the phase (rounds left / rounds) predicts the
 points still to come; the weights ship as ``engine/expert_weights.json`` (fitted by
 ``bench/expert_train.py``). ``fresh_decks`` draws Cynthia's decks as a seat sees them.
