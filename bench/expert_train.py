@@ -197,7 +197,6 @@ def tune_human(pool: Pool, w: dict, games: int, passes: int) -> dict:
                     best, w = value, trial
                     now = trial["params"][j] if isinstance(j, str) else round(w["human"][j], 4)
                     print(f"pass {p + 1}: {j} -> {now}: {best:+.2f}", flush=True)
-                    WEIGHTS_PATH.with_suffix(".tuning.json").write_text(json.dumps(w))
                     break
         step /= 2
     return w
