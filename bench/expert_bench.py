@@ -4,7 +4,8 @@ Run: ``.venv/bin/python bench/expert_bench.py [--games N] [--budget 0.25] [--job
 [--only NAME ...] [--rules base|moonlight|both]``.
 
 For each match it prints the Expert's wins (a shared win counts half), the win rate with its 95%
-Wilson interval, the goal, and in 2-seat games both sides' average score and tokens. The Expert
+Wilson interval, the goal, in 2-seat games both sides' average score and tokens, and the Expert's
+mean CPU time per decision (its budget is counted in simulations, see ``engine.expert``). The Expert
 takes seat 1 in even games and seat 2 in odd ones; game ``k`` uses seed ``k`` for the game and the
 Expert. A game without Cynthia has no chance in it, so there the starting trees are placed at
 random (from ``k``) to make every game different. Games run in ``--jobs`` processes.
@@ -44,8 +45,9 @@ MATCHES = {
 EXTRA = {"no-playouts": (("human",), {}, "expert/0", None)}
 
 
-def play(args: tuple) -> tuple[float, int, int, int, int, int]:
-    """One game: ``(expert's result 1/0.5/0, its score, tokens, opponent score, tokens, seat)``."""
+def play(args: tuple) -> tuple[float, int, int, int, int, int, float, int]:
+    """One game: ``(expert's result 1/0.5/0, its score, tokens, opponent score, tokens, seat,
+    the Expert's CPU seconds, its decisions)``."""
     name, rules, k, budget = args
     opponents, options, kind, _ = {**MATCHES, **EXTRA}[name]
     n = 1 + len(opponents)
@@ -55,13 +57,17 @@ def play(args: tuple) -> tuple[float, int, int, int, int, int]:
     extra = MOON if rules == "moonlight" else {}
     state = engine.new_game(engine.Config(seats=tuple(seats), **options, **extra), seed=k)
     opening = random.Random(k)
+    cpu, decisions = 0.0, 0
     while not state.is_over:
         seat = state.current_seat
         if kind != "cynthia" and state.phase == "setup" and _places(state):
             # Two human seats make a game without chance: random starting trees vary it.
             action = opening.choice(engine.legal_actions(state))
         elif seat == me:
+            t = time.process_time()
             action = expert_action(state, budget_s=budget, seed=k)
+            cpu += time.process_time() - t
+            decisions += 1
         elif state.seats[seat].kind == "cynthia":
             action = engine.auto_action(state)
         elif kind == "autopilot":
@@ -82,6 +88,8 @@ def play(args: tuple) -> tuple[float, int, int, int, int, int]:
         sc[other],
         len(state.seats[other].tokens),
         me,
+        cpu,
+        decisions,
     )
 
 
@@ -156,6 +164,8 @@ def main() -> None:
                         f"{sum(r[3] for r in results) / m:.1f}, tokens "
                         f"{sum(r[2] for r in results) / m:.1f} vs {sum(r[4] for r in results) / m:.1f}"
                     )
+                per = sum(r[6] for r in results) / max(1, sum(r[7] for r in results))
+                line += f"; {per:.3f} s CPU per decision"
                 print(line + f" [{time.perf_counter() - t:.0f} s]", flush=True)
 
 

@@ -125,14 +125,22 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
-def _margin_game(args: tuple) -> float:
-    """One greedy game of the human seat's weights against Cynthias: its margin."""
+def _margin_game(args: tuple) -> tuple[float, float]:
+    """One greedy game of the human seat's weights against Cynthias: ``(margin, result)``, the
+    human seat taking each seat in turn (``seed % seats``)."""
     config_index, seed, w = args
     expert.use_weights(w)
-    cfg = TUNE_CONFIGS[config_index]
-    state = engine.new_game(cfg, seed=seed)
+    options, n_cynthias = TUNE_CONFIGS[config_index]
+    me = seed % (n_cynthias + 1)
+    seats = ["cynthia"] * n_cynthias
+    seats.insert(me, "human")
+    state = engine.new_game(engine.Config(seats=tuple(seats), **options), seed=seed)
     while state.phase == "setup":
-        state = engine.apply(state, expert.expert_action(state, budget_s=0, seed=seed))
+        if state.current_seat == me:
+            action = expert.expert_action(state, budget_s=0, seed=seed)
+        else:
+            action = engine.auto_action(state)
+        state = engine.apply(state, action)
     g = FastGame.from_state(state)
     while g.phase == 1:
         if g.cyn[g.cur]:
@@ -140,30 +148,39 @@ def _margin_game(args: tuple) -> float:
         else:
             expert.greedy_turn(g)
     sc = g.scores()
-    me = g.cyn.index(False)
-    return sc[me] - max(x for i, x in enumerate(sc) if i != me)
+    best_other = max(x for i, x in enumerate(sc) if i != me)
+    result = 1.0 if sc[me] > best_other else 0.5 if sc[me] == best_other else 0.0
+    return sc[me] - best_other, result
 
 
-TUNE_CONFIGS = CONFIGS[:5]
-#: The human weights the tuning moves (index into the weight vector) and their step.
-TUNED = (1, 2, 3, 4, 6, 9, 10)
+#: The tuning matches: normal Cynthia, Cynthia with both harder options, two Cynthias.
+TUNE_CONFIGS = (({}, 1), (HARD, 1), ({}, 2))
+#: A margin counts up to this many points either way (one lopsided game must not decide).
+MARGIN_CLIP = 40
+#: Points of objective per game won (so that winning, not only the margin, is sought).
+WIN_BONUS = 15
 #: The shape parameters the tuning moves, and their first step.
-PARAM_STEPS = {"discount": 0.03, "share": 0.3, "buy": 0.2}
+PARAM_STEPS = {"discount": 0.02, "share": 0.2, "buy": 0.2, "income": 0.1}
 
 
 def tune_human(pool: Pool, w: dict, games: int, passes: int) -> dict:
-    """Coordinate ascent on the human weights: the mean margin over fixed games (same seeds)."""
-    jobs = [(k % len(TUNE_CONFIGS), 50_000 + k) for k in range(games)]
+    """Coordinate ascent on the human weights (all but the bias) and the shape parameters: the
+    objective is the mean clipped margin plus ``WIN_BONUS`` per win over fixed games (the same
+    seeds for every trial), ``games`` per match."""
+    jobs = [(c, 1000 + k) for k in range(games) for c in range(len(TUNE_CONFIGS))]
 
     def score(candidate: dict) -> float:
-        margins = pool.map(_margin_game, [(c, seed, candidate) for c, seed in jobs])
-        return sum(margins) / len(margins)
+        results = pool.map(_margin_game, [(c, seed, candidate) for c, seed in jobs], chunksize=4)
+        clipped = [max(-MARGIN_CLIP, min(MARGIN_CLIP, m)) for m, _ in results]
+        return (sum(clipped) + WIN_BONUS * sum(r for _, r in results)) / len(results)
 
     best = score(w)
-    print(f"start: mean margin {best:+.2f}")
-    step = 0.3
+    print(f"start: objective {best:+.2f}", flush=True)
+    bias = expert.FEATURES.index("bias")
+    indices = [j for j in range(2 * expert.N_FEATURES) if j % expert.N_FEATURES != bias]
+    step = 1.0
     for p in range(passes):
-        for j in TUNED + tuple(PARAM_STEPS):
+        for j in [*indices, *PARAM_STEPS]:
             for sign in (1, -1):
                 trial = {
                     "human": w["human"][:],
@@ -171,18 +188,15 @@ def tune_human(pool: Pool, w: dict, games: int, passes: int) -> dict:
                     "params": dict(w["params"]),
                 }
                 if isinstance(j, str):
-                    trial["params"][j] = max(
-                        0.0, trial["params"][j] + sign * PARAM_STEPS[j] * step / 0.3
-                    )
+                    value = trial["params"][j] + sign * PARAM_STEPS[j] * step
+                    trial["params"][j] = max(0.0, value)
                 else:
-                    trial["human"][j] += sign * step * max(0.3, abs(trial["human"][j]))
+                    trial["human"][j] += sign * step * max(0.25, abs(trial["human"][j]) / 2)
                 value = score(trial)
                 if value > best:
                     best, w = value, trial
-                    print(
-                        f"pass {p + 1}: {j} -> {trial['params'] if isinstance(j, str) else w['human'][j]}: {best:+.2f}",
-                        flush=True,
-                    )
+                    now = trial["params"][j] if isinstance(j, str) else round(w["human"][j], 4)
+                    print(f"pass {p + 1}: {j} -> {now}: {best:+.2f}", flush=True)
                     break
         step /= 2
     return w
@@ -191,8 +205,8 @@ def tune_human(pool: Pool, w: dict, games: int, passes: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=140, help="games per regression")
-    parser.add_argument("--tune-games", type=int, default=60, help="games per tuning trial")
-    parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--tune-games", type=int, default=40, help="games per match per trial")
+    parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     shipped = expert.weights()

@@ -14,9 +14,11 @@ How it decides, for the seat to act:
 3. **Evaluation.** A seat's final score is predicted by a small linear model on position
    features (tokens, light, pieces on the board by size and by the token their soil still
    offers, light income for the next two suns, pieces available), with weights that change
-   linearly with the rounds left. The weights are fitted on self-play games by
-   ``bench/expert_train.py`` and ship as ``engine/expert_weights.json``. A position is worth its
-   predicted margin over the best opponent.
+   linearly with the rounds left. The weights are tuned on greedy games against the Cynthias
+   by ``bench/expert_train.py`` and ship as ``engine/expert_weights.json``. A position is worth
+   its predicted margin over the best opponent.
+4. **Opening.** The starting trees go where the first revolution's light and the richer soil
+   within a medium tree's reach are worth most (``expert_moonlight.opening_value``).
 
 Determinism: the work done is counted in simulations, ``SIMULATIONS_PER_SECOND * budget_s``,
 and every random draw comes from ``seed``, so a seed and a budget always give the same action.
@@ -28,6 +30,8 @@ for the same budget) with the same evaluation and the expansion's score parts.
 from __future__ import annotations
 
 import random
+
+from translation import _, _n
 
 from .actions import Action
 from .expert_eval import (
@@ -43,13 +47,18 @@ from .expert_eval import (
     use_weights,
     weights,
 )
-from .expert_moonlight import search_facade
-from .fast import ACTIONS, END_CODE, FastGame
+from .expert_moonlight import opening_value, search_facade
+from .fast import ACTIONS, END_CODE, PLACE_CODE, FastGame
 from .game import legal_actions
 from .state import GameState
 
-#: Simulations per second of budget (calibrated on the bench machine for base 2-seat games).
-SIMULATIONS_PER_SECOND = 100
+#: Simulations per second of budget, calibrated on the bench machine for base 2-seat games
+#: against Cynthia: about 0.2 s of CPU for a 0.25 s decision (``bench/expert_bench.py`` prints
+#: the CPU time per decision).
+SIMULATIONS_PER_SECOND = 250
+#: The same when no seat is a Cynthia: every seat's playout turn is then a greedy search, dearer
+#: than her cards (measured 0.29 s of CPU per 0.25 s decision at 250 a second).
+SIMULATIONS_PER_SECOND_NO_CYNTHIA = 200
 #: Rounds simulated after the current one.
 HORIZON = 1
 # -- turn plans -----------------------------------------------------------------------------
@@ -65,10 +74,10 @@ def plan_turn(g: FastGame, seat: int, width: int, depth: int = 8) -> list[tuple[
     start = (fast_eval(g, seat), (), g)
     found = {(): start[0]}
     beam = [start]
-    for _ in range(depth):
+    for _step in range(depth):
         children = []
         seen = set()
-        for _, codes, pos in beam:
+        for _value, codes, pos in beam:
             for code in pos.legal():
                 if code == END_CODE:
                     continue
@@ -88,7 +97,7 @@ def plan_turn(g: FastGame, seat: int, width: int, depth: int = 8) -> list[tuple[
             break
         children.sort(key=lambda c: -c[0])
         beam = children[:width]
-        for value, codes, _ in beam:
+        for value, codes, _pos in beam:
             found[codes] = value
     plans = sorted(found.items(), key=lambda kv: -kv[1])
     return [(value, codes) for codes, value in plans]
@@ -134,16 +143,23 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
 
 
 def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, str]:
-    """The action to play and a sentence saying what the search expects."""
+    """The action to play and a sentence (translatable) saying what the search expects."""
     seat = g.cur
-    sims = max(1, round(budget_s * SIMULATIONS_PER_SECOND))
+    rate = SIMULATIONS_PER_SECOND if any(g.cyn) else SIMULATIONS_PER_SECOND_NO_CYNTHIA
+    sims = max(1, round(budget_s * rate))
     width = min(8, 2 + sims // 10)  # more budget: a wider beam and more plans simulated
     plans = plan_turn(g, seat, width=width)
     k = min(len(plans), 2 + sims // 20, 8)
     candidates = [codes for _, codes in plans[:k]]
     if len(candidates) == 1 or sims < 2:
         best = candidates[0]
-        return (best[0] if best else END_CODE), f"planned turn valued {plans[0][0]:+.1f}"
+        code = best[0] if best else END_CODE
+        why = _(
+            "{action}: the planned turn, expected margin {margin} points",
+            action=str(ACTIONS[code]),
+            margin=f"{plans[0][0]:+.1f}",
+        )
+        return code, why
     # Common random numbers: every plan's j-th playout uses the j-th determinisation, so plans
     # are compared on the same hidden cards and the same draws.
     draws = [rnd.getrandbits(64) for _ in range(sims)]
@@ -166,7 +182,15 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     best = alive[0]
     mean = totals[best] / counts[best]
     code = best[0] if best else END_CODE
-    return code, f"best of {used} simulations, expected margin {mean:+.1f} points"
+    why = _n(
+        "{action}: best of {count} simulation, expected margin {margin} points",
+        "{action}: best of {count} simulations, expected margin {margin} points",
+        used,
+        action=str(ACTIONS[code]),
+        count=f"{used:,}",
+        margin=f"{mean:+.1f}",
+    )
+    return code, why
 
 
 def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None = None) -> Action:
@@ -178,30 +202,31 @@ def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None =
     if not legal:
         raise ValueError("The game is over: there is no decision to make.")
     if len(legal) == 1:
-        return Action(legal[0].verb, legal[0].args, f"{legal[0]}: the only legal action")
+        why = _("{action}: the only legal action", action=str(legal[0]))
+        return Action(legal[0].verb, legal[0].args, why)
     rnd = random.Random(f"{seed or 0}:{state.round}:{state.current_seat}:{state.setup_step}")
     if state.ext is not None:
         action, why = search_facade(state, budget_s, rnd)
     elif state.phase == "setup":
-        action, why = _setup_choice(state), "the starting space worth most"
+        action = _setup_choice(state)
+        why = _("{action}: the starting space worth most", action=str(action))
     else:
         code, why = search_fast(FastGame.from_state(state), budget_s, rnd)
         action = ACTIONS[code]
-    out = Action(action.verb, action.args, f"{action}: {why}")
-    return out
+    return Action(action.verb, action.args, why)
 
 
 def _setup_choice(state: GameState) -> Action:
-    """A starting tree: the border space whose position is worth most after the placement."""
+    """A starting tree: the border space worth most for the first revolution
+    (``engine.expert_moonlight.opening_value``)."""
     g = FastGame.from_state(state)
     seat = g.cur
     best, best_value = None, float("-inf")
     for code in g.legal():
         child = g.copy()
         child.make(code)
-        feats = fast_features(child)[seat]
-        # Sunlight over the first suns, and room: the income of the first two rounds.
-        value = sum(child.light_for_sun(s)[seat] for s in range(3)) + 0.01 * feats[0]
+        light = sum(light[seat] for light in child.light_for_suns(list(range(6))))
+        value = opening_value(light, code - PLACE_CODE, child.occupied())
         if value > best_value:
             best, best_value = code, value
     return ACTIONS[best]
@@ -210,8 +235,8 @@ def _setup_choice(state: GameState) -> Action:
 class Expert:
     """The Expert as a player: ``step(state) -> Action`` (``engine.players.ExpertPlayer``).
 
-    Its budget counts playouts (about 100 a second), so the same ``seed`` and budget give the
-    same decisions on any machine."""
+    Its budget counts playouts (``SIMULATIONS_PER_SECOND`` a second), so the same ``seed`` and
+    budget give the same decisions on any machine."""
 
     #: The two strengths a seat may have: quick and strong.
     QUICK_S = 0.25

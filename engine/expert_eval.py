@@ -3,7 +3,9 @@
 Per seat, ``future_tokens``: the tokens its pieces can still become before the end, largest
 pieces first, while the light it holds and will collect pays for the grows, the purchases and
 the collects, each discounted by the turns it needs and each soil's pile shared with the other
-seats; ``spare_light``, the light left over; light, income, pieces that cannot finish. A linear
+seats; ``spare_light``, the light left over; light, income, pieces that cannot finish; per
+size, the pieces on the board at the top token of their soil; the light the board brings over
+the rounds left; the pieces in the available area. A linear
 model on these features and the features times the phase (rounds left / rounds) predicts the
 points still to come; the weights ship as ``engine/expert_weights.json`` (fitted by
 ``bench/expert_train.py``). ``fresh_decks`` draws Cynthia's decks as a seat sees them.
@@ -31,6 +33,12 @@ FEATURES = (
     "income",
     "pieces_waiting",
     "bias",
+    "seeds",
+    "small_trees",
+    "medium_trees",
+    "large_trees",
+    "income_left",
+    "available",
 )
 N_FEATURES = len(FEATURES)
 #: Light still to spend on a piece of each size before it is a token (grows, then collect).
@@ -41,7 +49,7 @@ BUY_ESTIMATE = (1.5, 2.5, 3.5, 4.5)
 #: counts ``discount ** t``; each soil's pile goes to the seats in turn, ``share`` collects of the
 #: others for each of ours per seat; ``buy`` scales the purchase estimates; ``income`` the light
 #: the board's income will bring over the rounds left (the board grows, or gets shaded).
-DEFAULT_PARAMS = {"discount": 0.93, "share": 1.0, "buy": 1.0, "income": 1.0}
+DEFAULT_PARAMS = {"discount": 0.87, "share": 1.0, "buy": 1.0, "income": 1.0}
 _PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
 
@@ -115,6 +123,8 @@ def seat_features(
     used = [0, 0, 0, 0, 0]
     future = 0.0
     waiting = 0
+    # Per size: the top token of each piece's soil (tenths of points), if it can still finish.
+    on_board = [0.0, 0.0, 0.0, 0.0]
     for size in (3, 2, 1, 0):
         turns = 4 - size
         m = masks[b + size]
@@ -123,6 +133,10 @@ def seat_features(
         if turns > rounds_left:
             waiting += m.bit_count()
             continue
+        for leaves in (4, 3, 2, 1):
+            count = (m & RING_MASK[leaves]).bit_count()
+            if count:
+                on_board[size] += 0.1 * count * token_at(taken, leaves, 0)
         if grow_costs is None:
             base_cost = HUMAN_COST[size]
         else:
@@ -144,7 +158,17 @@ def seat_features(
                 used[leaves] += 1
                 budget -= cost
                 future += value * factor
-    return [future, budget, float(light), float(incomes[1]), float(waiting), 1.0]
+    return [
+        future,
+        budget,
+        float(light),
+        float(incomes[1]),
+        float(waiting),
+        1.0,
+        *on_board,
+        0.1 * incomes[0],
+        float(avail[1] + 2 * avail[2] + 3 * avail[3]) if grow_costs is None else 0.0,
+    ]
 
 
 def predict(w: list[float], f: list[float], phase: float) -> float:

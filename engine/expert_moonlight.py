@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import random
 
+from translation import _
+
 from .actions import Action
 from .config import CYNTHIA
 from .expert_eval import fast_values, fresh_decks, margin
 from .fast import DECKS_SLOT
-from .game import apply, legal_actions, light_for_sun, score_parts, scores
+from .game import apply, legal_actions, light_for_sun, obstacles, score_parts, scores
+from .geometry import ALL_MASK, LEAVES, WITHIN, bits
 from .moonlight import ANIMALS, BABIES
 from .pieces import PILES
 from .state import GameState
@@ -50,6 +53,14 @@ class StateView:
         """Everything that scores but light and Cynthia's trees: tokens, lunar, Baby Turtles."""
         parts = score_parts(self.state, seat)
         return sum(v for k, v in parts.items() if k not in ("light", "trees"))
+
+
+def opening_value(light: int, space: int, occupied: int) -> float:
+    """What a starting tree on ``space`` is worth: ``light``, the light of the seat's trees over
+    the six suns of the first revolution with it there, plus one point per leaf beyond the first
+    of every empty space within reach of a medium tree (the richer soil its seeds will open)."""
+    free = WITHIN[2][space] & ~occupied & ALL_MASK
+    return light + sum(LEAVES[i] - 1 for i in bits(free))
 
 
 def view_eval(state: GameState, seat: int) -> float:
@@ -100,10 +111,10 @@ def plan_turn(state: GameState, seat: int, width: int, depth: int = 6) -> list[t
     """Whole-turn plans ``(value, actions)`` best first, searched through the facade."""
     found = {(): view_eval(state, seat)}
     beam = [(found[()], (), state)]
-    for _ in range(depth):
+    for _step in range(depth):
         children = []
         seen = set()
-        for _, acts, pos in beam:
+        for _value, acts, pos in beam:
             for action in legal_actions(pos):
                 if action.verb == "end":
                     continue
@@ -119,9 +130,14 @@ def plan_turn(state: GameState, seat: int, width: int, depth: int = 6) -> list[t
             break
         children.sort(key=lambda c: -c[0])
         beam = children[:width]
-        for value, acts, _ in beam:
+        for value, acts, _pos in beam:
             found[acts] = value
     return sorted(((v, a) for a, v in found.items()), key=lambda va: -va[0])
+
+
+def _opening(after: GameState, seat: int, space: int) -> float:
+    light = sum(light_for_sun(after, sun)[seat] for sun in range(6))
+    return opening_value(light, space, after.occupied() | obstacles(after))
 
 
 def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tuple[Action, str]:
@@ -130,12 +146,26 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
     d = determinise(state, seat, rnd)
     legal = legal_actions(d)
     if state.phase != "play":
-        best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
-        return best, "the setup choice worth most"
+        if all(a.verb == "place" for a in legal):
+            best = max(legal, key=lambda a: _opening(apply(d, a), seat, a.args[0]))
+        else:
+            best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
+        return best, _("{action}: the setup choice worth most", action=str(best))
     width = min(100, max(1, round(budget_s * 100)))  # calibrated: about budget_s per decision
     plans = plan_turn(d, seat, width)
     value, acts = plans[0]
     if not acts:
         end = next((a for a in legal if a.verb == "end"), legal[0])
-        return end, f"nothing beats ending the turn (expected margin {value:+.1f})"
-    return acts[0], f"best of {len(plans)} turn plans, expected margin {value:+.1f} points"
+        why = _(
+            "{action}: nothing beats ending the turn, expected margin {margin} points",
+            action=str(end),
+            margin=f"{value:+.1f}",
+        )
+        return end, why
+    why = _(
+        "{action}: best of {count} turn plans, expected margin {margin} points",
+        action=str(acts[0]),
+        count=f"{len(plans):,}",
+        margin=f"{value:+.1f}",
+    )
+    return acts[0], why

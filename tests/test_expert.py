@@ -102,6 +102,50 @@ def test_light_lost_to_the_cap_is_not_counted() -> None:
     assert high[1] == 44  # 18 + 30, less the 4 the cap of 20 takes at the next photosynthesis
 
 
+def test_pieces_count_the_top_token_of_their_soil_while_they_can_finish() -> None:
+    from engine.expert import DEFAULT_PARAMS, FEATURES, seat_features
+    from engine.geometry import LABEL_INDEX
+
+    masks = [0] * 8
+    masks[0] = 1 << LABEL_INDEX["C3"]  # a seed on a 3-leaf space
+    masks[2] = 1 << LABEL_INDEX["A1"] | 1 << LABEL_INDEX["B2"]  # mediums on 1 and 2 leaves
+    common = dict(
+        masks=masks,
+        seat=0,
+        light=5,
+        avail=[1, 2, 1, 1],
+        taken=[0, 1, 0, 0, 3],
+        n_seats=2,
+        incomes=(30, 6),
+        grow_costs=None,
+        params=DEFAULT_PARAMS,
+    )
+    late = dict(zip(FEATURES, seat_features(rounds_left=3, **common), strict=True))
+    early = dict(zip(FEATURES, seat_features(rounds_left=10, **common), strict=True))
+    assert early["seeds"] == pytest.approx(1.9)  # 19 on top of the 3-leaf pile, in tenths
+    assert early["medium_trees"] == pytest.approx(1.4 + 1.7)  # the 1-leaf pile's 14 is taken
+    assert early["small_trees"] == early["large_trees"] == 0
+    assert late["seeds"] == 0 and late["pieces_waiting"] == 1  # 3 rounds: too late to finish
+    assert late["medium_trees"] == early["medium_trees"]
+    assert early["income_left"] == pytest.approx(3.0)
+    assert early["available"] == 2 + 2 * 1 + 3 * 1
+
+
+def test_the_reason_line_is_a_translatable_text() -> None:
+    from translation import Text
+
+    state = _mid_game(VS_CYNTHIA, 4, 12)
+    action = expert_action(state, budget_s=0.05, seed=9)
+    why = action.explanation
+    assert isinstance(why, Text)
+    assert why.params["action"] == str(action)
+    assert why.template in (
+        "{action}: best of {count} simulation, expected margin {margin} points",
+        "{action}: the planned turn, expected margin {margin} points",
+    )
+    assert str(why).startswith(f"{action}: ")
+
+
 def test_no_decision_after_the_end() -> None:
     state = engine.new_game(VS_CYNTHIA, seed=1)
     state, _ = engine.players.play_until(
