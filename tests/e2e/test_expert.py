@@ -15,6 +15,7 @@ import engine
 from bot import expert_texts as xt
 from bot import texts
 from bot.experts import EXPERT_BUDGETS, play_turn
+from bot.i18n import read_text
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_current, replay_log, turn_owner
 from tests.e2e.test_lobby import (
@@ -29,6 +30,7 @@ from tests.e2e.test_lobby import (
     refused,
     seat_rows,
 )
+from translation import Text
 
 #: A tenth of the budget: 2 simulations a quick decision, 20 a strong one.
 SCALE = 0.1
@@ -56,11 +58,13 @@ async def type_action(fake: FakeDiscord, user: dict, chan: str, action: str) -> 
 
 
 def log_rows(bot) -> list[tuple]:
-    """(notation, seat, user_id, explanation) of every logged action."""
-    return db_rows(
+    """(notation, seat, user_id, explanation) of every logged action, the explanation read back
+    as the bot reads it (a translatable text is stored as its template and parameters)."""
+    rows = db_rows(
         bot,
         "SELECT notation, seat, user_id, explanation FROM actions WHERE game_id = 1 ORDER BY ply",
     )
+    return [(n, seat, user, read_text(why)) for n, seat, user, why in rows]
 
 
 def expert_turns(state: engine.GameState, budget_s: float, seat: int) -> list[tuple]:
@@ -99,6 +103,7 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
         msg = await my_turn(fake, chan, alice, msg)
         theirs = log_rows(bot)[logged + 1 :]
         assert theirs == expert_turns(state, budget, seat=1)
+        assert all(isinstance(row[3], Text) for row in theirs)  # kept translatable
         assert [row[0] for row in theirs].count("end") == (2 if round_ % 2 else 0)
         if not theirs:
             continue
