@@ -10,6 +10,8 @@ import re
 
 from translation import Text, _
 
+from .correspondence_texts import AUTOPILOT_SEAT
+
 # --- the lobby ---
 
 #: A seat's strength, by seat kind (`bot.experts.EXPERT_BUDGETS`).
@@ -25,10 +27,16 @@ def expert_seat(kind: str, number: int) -> Text:
 
 
 def seat_name(kind: str, stored: str) -> str:
-    """A seat's name as read from storage: an Expert's is said in the reader's language again
-    (`expert_seat`: stored in English), any other as it is."""
+    """A seat's name as read from storage: an Expert's, and the "(autopilot)" mark of an absent
+    player's seat, are said in the reader's language again (both are stored in English), any
+    other name as it is."""
     match = _EXPERT_SEAT.fullmatch(stored) if kind in STRENGTHS else None
-    return expert_seat(kind, int(match["n"] or 1)) if match else stored
+    if match:
+        return expert_seat(kind, int(match["n"] or 1))
+    mark = AUTOPILOT_SEAT.format(name="")
+    if stored and stored.endswith(mark) and len(stored) > len(mark):
+        return AUTOPILOT_SEAT.format(name=stored.removesuffix(mark))
+    return stored
 
 
 #: The "Add bot" select: its placeholder and one label and description per bot.

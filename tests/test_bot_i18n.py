@@ -350,3 +350,17 @@ def test_every_bot_text_is_in_the_template():
     for name in ("GAME_OVER", "NOT_YOUR_TURN", "RULES_SUMMARY", "LANGUAGE_SET", "PANEL_MENU"):
         assert getattr(texts, name).template in ids
     assert _("Take my turn") in ids
+
+
+def test_an_absent_players_autopilot_mark_is_said_in_the_readers_language() -> None:
+    """The seat is stored as "Bob (autopilot)" (English); read back, the mark translates and the
+    name stays the player's own."""
+    from bot.expert_texts import seat_name
+
+    name = seat_name("human", "Bob (autopilot)")
+    assert str(name) == "Bob (autopilot)"
+    assert translate(name, "nl") == "Bob (automatische piloot)"
+    assert translate(name, "fr") == "Bob (pilote automatique)"
+    assert translate(name, "he") == "\u2068Bob\u2069 (טייס אוטומטי)"
+    assert seat_name("human", "Bob") == "Bob"
+    assert seat_name("human", " (autopilot)") == " (autopilot)"
