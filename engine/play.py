@@ -59,23 +59,37 @@ PART_WORDS = {
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
+    # The help is said in the language asked for (``--lang he --help``): read --lang first.
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument("--lang", choices=LANGUAGES, default="en")
+    lang = first.parse_known_args(argv)[0].lang
+
+    def t(text) -> str:
+        return translate(text, lang)
+
     p = argparse.ArgumentParser(
-        prog="python -m engine.play", description="Photosynthesis in the terminal (hot seat)."
+        prog="python -m engine.play", description=t(_("Photosynthesis in the terminal (hot seat)."))
     )
     p.add_argument(
         "--seats",
         default="human,human",
-        help="comma-separated seats: human, cynthia, expert (the Expert, 0.25 s a decision) "
-        "or expert-strong (2 s)",
-    )
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--revolutions", type=int, choices=(3, 4), default=3)
-    p.add_argument("--shadow-rule", action="store_true")
-    p.add_argument("--moon-animals", action="store_true", help="Under the Moonlight: animals")
-    p.add_argument("--elder-tree", action="store_true", help="Under the Moonlight: Elder Tree")
-    p.add_argument("--moonstones", action="store_true", help="Under the Moonlight: moonstones")
+        help=t(_("comma-separated seats: human, cynthia, expert (the Expert, 0.25 s a decision) "
+                 "or expert-strong (2 s)")),
+    )  # fmt: skip
+    p.add_argument("--seed", type=int, default=1, help=t(_("the game's random seed")))
     p.add_argument(
-        "--lang", choices=LANGUAGES, default="en", help="language of the game's texts (en)"
+        "--revolutions", type=int, choices=(3, 4), default=3, help=t(_("3, or 4 (advanced)"))
+    )
+    p.add_argument("--shadow-rule", action="store_true", help=t(_("the advanced shadow rule")))
+    p.add_argument("--moon-animals", action="store_true", help=t(_("Under the Moonlight: animals")))
+    p.add_argument(
+        "--elder-tree", action="store_true", help=t(_("Under the Moonlight: Elder Tree"))
+    )
+    p.add_argument(
+        "--moonstones", action="store_true", help=t(_("Under the Moonlight: moonstones"))
+    )
+    p.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help=t(_("language of the game's texts (en)"))
     )
     return p.parse_args(argv)
 

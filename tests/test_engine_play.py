@@ -103,3 +103,14 @@ def test_an_unknown_seat_is_refused_with_the_seats_there_are():
     code, text = run([], "--seats", "human,robot")
     assert code == 2
     assert text == "Unknown seat 'robot': use human, cynthia, expert, expert-strong.\n"
+
+
+def test_help_is_said_in_the_language_asked_for(capsys) -> None:
+    """`--lang nl --help` (either order) explains the options in Dutch, from the catalog."""
+    for argv in (["--lang", "nl", "--help"], ["--help", "--lang=nl"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        out = capsys.readouterr().out
+        assert "de gevorderde schaduwregel" in out
+        assert "Under the Moonlight: maanstenen" in out
+        assert "the advanced shadow rule" not in out
