@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 import os
 import pickle
-import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,7 +32,7 @@ from engine.expert import Expert
 from engine.players import AutopilotPlayer, ExpertPlayer, play_until, turn_over
 
 from .config import ConfigError
-from .workers import WorkerPool, workers_from_env
+from .workers import ProcessWide, WorkerPool, workers_from_env
 
 log = logging.getLogger(__name__)
 
@@ -159,23 +158,14 @@ class Experts:
         self._pool.close(terminate=True)
 
 
-_default: Experts | None = None
-_default_lock = threading.Lock()
+_process_wide = ProcessWide(Experts)
 
 
 def shared() -> Experts:
     """The process-wide Experts (made on first use)."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            _default = Experts()
-        return _default
+    return _process_wide.get()
 
 
 def shutdown() -> None:
     """Stop the process-wide Experts' workers (the bot calls this when it closes)."""
-    global _default
-    with _default_lock:
-        current, _default = _default, None
-    if current is not None:
-        current.close()
+    _process_wide.shutdown()

@@ -25,7 +25,6 @@ import io
 import itertools
 import os
 import pickle
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ import render
 import translation
 from render.alt import alt_text
 
-from .workers import WorkerPool, workers_from_env
+from .workers import ProcessWide, WorkerPool, workers_from_env
 
 #: Pictures kept for repeated requests (about 100 KB each).
 CACHE_SIZE = 32
@@ -203,17 +202,12 @@ class Pictures:
         self._pool.close()
 
 
-_default: Pictures | None = None
-_default_lock = threading.Lock()
+_process_wide = ProcessWide(Pictures)
 
 
 def drawer() -> Pictures:
     """The process-wide drawer (made on first use)."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            _default = Pictures()
-        return _default
+    return _process_wide.get()
 
 
 async def picture(state: Any, *, background: bool = False, **kwargs: Any) -> tuple[bytes, str]:
@@ -224,11 +218,7 @@ async def picture(state: Any, *, background: bool = False, **kwargs: Any) -> tup
 
 def shutdown() -> None:
     """Stop the process-wide drawer's workers (the bot calls this when it closes)."""
-    global _default
-    with _default_lock:
-        current, _default = _default, None
-    if current is not None:
-        current.close()
+    _process_wide.shutdown()
 
 
 def as_file(picture: tuple[bytes, str], filename: str) -> discord.File:

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .config import ConfigError
 
@@ -152,3 +152,26 @@ class WorkerPool:
             for process in list((pool._processes or {}).values()):
                 process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+class ProcessWide(Generic[T]):
+    """One object for the whole process (the drawer, the Experts): made on first use by `make`,
+    closed and forgotten by `shutdown` (the bot calls it when it closes; a later use makes a new
+    one)."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._lock = threading.Lock()
+        self._current: T | None = None
+
+    def get(self) -> T:
+        with self._lock:
+            if self._current is None:
+                self._current = self._make()
+            return self._current
+
+    def shutdown(self) -> None:
+        with self._lock:
+            current, self._current = self._current, None
+        if current is not None:
+            current.close()  # type: ignore[attr-defined]
