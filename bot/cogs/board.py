@@ -24,6 +24,7 @@ from .. import embeds, i18n, pictures, story, texts
 from ..games import GameService, UserError
 from ..replies import answering
 from ..storage import GameRow
+from . import attach, detach
 
 if TYPE_CHECKING:
     from ..app import PhotosynthesisBot
@@ -139,17 +140,10 @@ class Board(commands.Cog, name="Board"):
 
     async def cog_load(self) -> None:
         """Attach `/ps replay` to the `/ps` group of the Lobby cog (loaded first)."""
-        group = self.bot.tree.get_command("ps")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("load bot.cogs.lobby before bot.cogs.board")
-        group.add_command(replay_command)
-        group.add_command(board_command)
+        attach(self.bot, __name__, replay_command, board_command)
 
     async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("ps")
-        if isinstance(group, app_commands.Group):
-            group.remove_command("replay")
-            group.remove_command("board")
+        detach(self.bot, "replay", "board")
 
     async def on_board_command(self, interaction: discord.Interaction) -> None:
         """`/ps board`: the channel's game as text, privately (for a screen reader, or where

@@ -25,6 +25,7 @@ from ..games import GameService
 from ..i18n import tr
 from ..replies import answering
 from ..storage import GameRow
+from . import attach, detach
 
 if TYPE_CHECKING:
     from ..app import PhotosynthesisBot
@@ -49,17 +50,12 @@ class ExpertCog(commands.Cog, name="Expert"):
         return self.bot.games
 
     async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("ps")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("load bot.cogs.lobby before bot.cogs.expert")
-        group.add_command(hint_command)
+        attach(self.bot, __name__, hint_command)
         self.games.commit_hooks.append(self.on_commit)
         self.resume.start()
 
     async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("ps")
-        if isinstance(group, app_commands.Group):
-            group.remove_command("hint")
+        detach(self.bot, "hint")
         self.games.commit_hooks = [h for h in self.games.commit_hooks if h != self.on_commit]
         self.resume.cancel()
         for task in self._drivers.values():

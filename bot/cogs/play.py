@@ -27,6 +27,7 @@ from ..locks import KeyedLocks
 from ..replies import answering
 from ..storage import GameRow, UnreadableGame
 from ..views import game_view, panel
+from . import attach, detach
 
 if TYPE_CHECKING:
     from ..app import PhotosynthesisBot
@@ -105,20 +106,11 @@ class Play(commands.Cog, name="Play"):
 
     async def cog_load(self) -> None:
         """Attach `/ps play` to the `/ps` group of the Lobby cog (loaded first)."""
-        group = self.bot.tree.get_command("ps")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("load bot.cogs.lobby before bot.cogs.play")
-        group.add_command(play_command)
-        group.add_command(undo_command)
-        group.add_command(log_command)
+        attach(self.bot, __name__, play_command, undo_command, log_command)
         await self.resync()
 
     async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("ps")
-        if isinstance(group, app_commands.Group):
-            group.remove_command("play")
-            group.remove_command("undo")
-            group.remove_command("log")
+        detach(self.bot, "play", "undo", "log")
 
     # --- the game message ---
 
