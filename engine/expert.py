@@ -39,6 +39,7 @@ from .expert_eval import (
     FEATURES,
     N_FEATURES,
     fast_eval,
+    fast_own_value,
     fast_features,
     fast_values,
     fresh_decks,
@@ -52,26 +53,41 @@ from .fast import ACTIONS, END_CODE, PLACE_CODE, FastGame
 from .game import legal_actions
 from .state import GameState
 
-#: Simulations per second of budget, calibrated on the bench machine for base 2-seat games
-#: against Cynthia: about 0.2 s of CPU for a 0.25 s decision (``bench/expert_bench.py`` prints
-#: the CPU time per decision).
-SIMULATIONS_PER_SECOND = 250
-#: The same when no seat is a Cynthia: every seat's playout turn is then a greedy search, dearer
-#: than her cards (measured 0.29 s of CPU per 0.25 s decision at 250 a second).
-SIMULATIONS_PER_SECOND_NO_CYNTHIA = 200
-#: Rounds simulated after the current one.
-HORIZON = 1
+#: Playout turns of a human seat per second of budget, calibrated on the bench machine: about
+#: 0.2 s of CPU for a 0.25 s decision (``bench/expert_bench.py`` prints the CPU time per
+#: decision). The budget is counted in this work, not in time, so that a seed and a budget give
+#: the same decision on any machine; a playout costs the turns it will play (an early playout
+#: to the end of the game costs more than a late one).
+TURNS_PER_SECOND = 2000
+#: A Cynthia's playout turn, in human turns (her cards through the facade are cheaper than a
+#: greedy turn's search).
+CYNTHIA_TURN = 0.35
+#: Rounds simulated after the current one (None: to the end of the game, whose leaf is the
+#: exact final margin).
+HORIZON: int | None = None
+
+
+def playout_cost(g: FastGame) -> float:
+    """The work of one playout from ``g``, in human playout turns."""
+    rounds = g.config.last_round - g.round + 1
+    if HORIZON is not None:
+        rounds = min(rounds, HORIZON + 1)
+    return rounds * sum(CYNTHIA_TURN if c else 1.0 for c in g.cyn)
+
+
 # -- turn plans -----------------------------------------------------------------------------
 
 
-def plan_turn(g: FastGame, seat: int, width: int, depth: int = 8) -> list[tuple[float, tuple]]:
+def plan_turn(
+    g: FastGame, seat: int, width: int, depth: int = 8, measure=fast_eval
+) -> list[tuple[float, tuple]]:
     """Whole-turn plans for the seat to act, best first: ``(value, codes without end)``.
 
     A beam search: each step extends every kept plan by every legal action but ``end``, values
-    the positions by ``fast_eval`` and keeps the ``width`` best distinct positions. Every plan
-    met (the empty one included) is a candidate to stop at.
+    the positions by ``measure`` (the margin, ``fast_eval``, unless told) and keeps the ``width``
+    best distinct positions. Every plan met (the empty one included) is a candidate to stop at.
     """
-    start = (fast_eval(g, seat), (), g)
+    start = (measure(g, seat), (), g)
     found = {(): start[0]}
     beam = [start]
     for _step in range(depth):
@@ -92,7 +108,7 @@ def plan_turn(g: FastGame, seat: int, width: int, depth: int = 8) -> list[tuple[
                 if key in seen:
                     continue
                 seen.add(key)
-                children.append((fast_eval(child, seat), (*codes, code), child))
+                children.append((measure(child, seat), (*codes, code), child))
         if not children:
             break
         children.sort(key=lambda c: -c[0])
@@ -103,10 +119,29 @@ def plan_turn(g: FastGame, seat: int, width: int, depth: int = 8) -> list[tuple[
     return [(value, codes) for codes, value in plans]
 
 
+def first_moves(plans: list[tuple[float, tuple]], k: int) -> list[tuple]:
+    """The best plan for each of the ``k`` best distinct first actions (the decision is the
+    first action: two plans that begin alike compete for nothing)."""
+    out, seen = [], set()
+    for _value, codes in plans:
+        first = codes[0] if codes else END_CODE
+        if first not in seen:
+            seen.add(first)
+            out.append(codes)
+            if len(out) == k:
+                break
+    return out
+
+
+DISTINCT = True
+
+
 def greedy_turn(g: FastGame) -> None:
-    """Play the current human seat's whole turn greedily (the playout policy)."""
+    """Play the current human seat's whole turn greedily (the playout policy): one action at a
+    time, each the best for the seat's own forecast (``fast_own_value``), stopping where that
+    forecast is highest."""
     seat = g.cur
-    plans = plan_turn(g, seat, width=1, depth=4)
+    plans = plan_turn(g, seat, width=1, depth=4, measure=fast_own_value)
     for code in plans[0][1]:
         g.make(code)
     g.make(END_CODE)
@@ -133,7 +168,7 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
     for code in plan:
         d.make(code)
     d.make(END_CODE)
-    stop = d.round + HORIZON
+    stop = d.config.last_round if HORIZON is None else d.round + HORIZON
     while d.phase == 1 and d.round <= stop:
         if d.cyn[d.cur]:
             d.make(d.legal()[0])
@@ -145,12 +180,11 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
 def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, str]:
     """The action to play and a sentence (translatable) saying what the search expects."""
     seat = g.cur
-    rate = SIMULATIONS_PER_SECOND if any(g.cyn) else SIMULATIONS_PER_SECOND_NO_CYNTHIA
-    sims = max(1, round(budget_s * rate))
+    sims = max(1, round(budget_s * TURNS_PER_SECOND / playout_cost(g)))
     width = min(8, 2 + sims // 10)  # more budget: a wider beam and more plans simulated
     plans = plan_turn(g, seat, width=width)
     k = min(len(plans), 2 + sims // 20, 8)
-    candidates = [codes for _, codes in plans[:k]]
+    candidates = first_moves(plans, k) if DISTINCT else [codes for _, codes in plans[:k]]
     if len(candidates) == 1 or sims < 2:
         best = candidates[0]
         code = best[0] if best else END_CODE

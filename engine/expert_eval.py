@@ -237,6 +237,38 @@ def fast_values(g: FastGame) -> list[float]:
     return out
 
 
+def fast_own_value(g: FastGame, seat: int) -> float:
+    """One human seat's predicted final score alone (``fast_values`` for that seat, the others'
+    features not computed): the playout policy's cheaper measure of its own turn, which moves
+    the other seats' forecasts only through shade and the piles."""
+    if g.phase == 2:
+        return float(g.scores()[seat])
+    cfg = g.config
+    rounds_left = cfg.last_round - g.round
+    if rounds_left <= 0:
+        income = (0, 0)
+    else:
+        k = min(3, rounds_left)
+        exact = [light[seat] for light in g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])]
+        cycles, rest = divmod(rounds_left, k)
+        income = (cycles * sum(exact) + sum(exact[:rest]), exact[0])
+    w = weights()
+    b = 4 * seat
+    f = seat_features(
+        g.masks,
+        seat,
+        g.light[seat],
+        g.avail[b : b + 4],
+        rounds_left,
+        g.taken,
+        g.n,
+        income,
+        None,
+        w["params"],
+    )
+    return g.token_points(seat) + predict(w["human"], f, rounds_left / cfg.last_round)
+
+
 def margin(values: list[float], seat: int) -> float:
     """A seat's value over the best of the others."""
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)

@@ -154,3 +154,36 @@ def test_no_decision_after_the_end() -> None:
     assert state.is_over
     with pytest.raises(ValueError, match="game is over"):
         expert_action(state, budget_s=0.01, seed=1)
+
+
+def test_the_playout_policy_measures_its_own_seat_as_the_full_forecast_does() -> None:
+    from engine.expert import fast_own_value
+    from engine.expert_eval import fast_values
+    from engine.fast import FastGame
+
+    for decisions in (8, 30, 60):
+        state = _mid_game(engine.Config(seats=("human", "cynthia", "human")), 5, decisions)
+        g = FastGame.from_state(state)
+        values = fast_values(g)
+        for seat in (0, 2):
+            assert fast_own_value(g, seat) == pytest.approx(values[seat])
+
+
+def test_candidates_are_the_best_plan_for_each_distinct_first_action() -> None:
+    from engine.expert import first_moves
+
+    plans = [(5.0, (70, 71)), (4.0, (70,)), (3.5, (130,)), (3.0, ()), (2.0, (130, 70)), (1.0, (9,))]
+    assert first_moves(plans, 3) == [(70, 71), (130,), ()]
+    assert first_moves(plans, 9) == [(70, 71), (130,), (), (9,)]
+
+
+def test_a_playout_costs_the_turns_left_to_play() -> None:
+    from engine import expert
+    from engine.fast import FastGame
+
+    g = FastGame.from_state(_mid_game(VS_CYNTHIA, 4, 12))
+    left = g.config.last_round - g.round + 1
+    assert expert.playout_cost(g) == pytest.approx(left * (1 + expert.CYNTHIA_TURN))
+    g3 = FastGame.from_state(_mid_game(engine.Config(seats=("human", "human", "cynthia")), 4, 12))
+    left3 = g3.config.last_round - g3.round + 1
+    assert expert.playout_cost(g3) == pytest.approx(left3 * (2 + expert.CYNTHIA_TURN))
