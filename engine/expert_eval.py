@@ -249,7 +249,9 @@ def fast_own_value(g: FastGame, seat: int) -> float:
         income = (0, 0)
     else:
         k = min(3, rounds_left)
-        exact = [light[seat] for light in g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])]
+        exact = [
+            light[seat] for light in g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])
+        ]
         cycles, rest = divmod(rounds_left, k)
         income = (cycles * sum(exact) + sum(exact[:rest]), exact[0])
     w = weights()
