@@ -2,18 +2,21 @@
 
 How it decides, for the seat to act:
 
-1. **Turn plans.** A beam search over the seat's own actions lists whole-turn plans (buy, then
-   grow into it, plant, collect ...), each valued by the evaluation of the position it reaches.
-2. **Simulations.** The best few plans are played out: the plan, then the rest of the round and
-   ``HORIZON`` more rounds by every seat, on a *determinisation* of what the seat cannot see
-   (Cynthia's card order and the game's RNG are drawn afresh; in expansion games the face-down
-   Baby Turtle tokens and the animals dealt to others too). Human seats play greedy whole turns
-   with the evaluation; Cynthias follow their cards through the facade. The leaf is valued by
-   the evaluation (exact scores at the end of the game). Simulations go to the plans by
-   successive halving, and the plan with the best mean is played.
+1. **Turn plans.** A beam search over the seat's own actions (``PLAN_WIDTH`` wide) lists
+   whole-turn plans (buy, then grow into it, plant, collect ...), each valued by the
+   evaluation of the position it reaches. A wide beam matters: in 40 games against Cynthia the
+   best plan of a 2-wide beam won 9, of an 8-wide one 25, of a 25-wide one 29.
+2. **Lookahead.** The best plans for the best few distinct first actions are each simulated on
+   the same *determinisations* of what the seat cannot see (Cynthia's card order and the
+   game's RNG drawn afresh): the plan, the other seats' turns until the seat's next turn
+   (Cynthias follow their cards through the facade, humans play greedy whole turns), then the
+   seat's own next turn planned by a narrower beam. The position that turn reaches is valued by
+   the evaluation (exact scores if the game ends first), and the plan with the best mean is
+   played. This sees what a turn sets up for the next (light for the coming suns, a piece
+   bought to be grown, a tree grown to be collected) and what the other seats do in between.
 3. **Evaluation.** A seat's final score is predicted by a small linear model on position
    features (tokens, light, pieces on the board by size and by the token their soil still
-   offers, light income for the next two suns, pieces available), with weights that change
+   offers, light income for the next suns, pieces available), with weights that change
    linearly with the rounds left. The weights are tuned on greedy games against the Cynthias
    by ``bench/expert_train.py`` and ship as ``engine/expert_weights.json``. A position is worth
    its predicted margin over the best opponent.
@@ -23,8 +26,8 @@ How it decides, for the seat to act:
 Determinism: the work done is counted in simulations, ``SIMULATIONS_PER_SECOND * budget_s``,
 and every random draw comes from ``seed``, so a seed and a budget always give the same action.
 
-Base games run on ``engine.fast``; expansion games use the facade (slower, so fewer simulations
-for the same budget) with the same evaluation and the expansion's score parts.
+Base games run on ``engine.fast``; expansion games are searched through the facade
+(``engine.expert_moonlight``) with the same evaluation and the expansion's score parts.
 """
 
 from __future__ import annotations
@@ -53,26 +56,20 @@ from .fast import ACTIONS, END_CODE, PLACE_CODE, FastGame
 from .game import legal_actions
 from .state import GameState
 
-#: Playout turns of a human seat per second of budget, calibrated on the bench machine: about
-#: 0.2 s of CPU for a 0.25 s decision (``bench/expert_bench.py`` prints the CPU time per
-#: decision). The budget is counted in this work, not in time, so that a seed and a budget give
-#: the same decision on any machine; a playout costs the turns it will play (an early playout
-#: to the end of the game costs more than a late one).
-TURNS_PER_SECOND = 2000
-#: A Cynthia's playout turn, in human turns (her cards through the facade are cheaper than a
-#: greedy turn's search).
-CYNTHIA_TURN = 0.35
-#: Rounds simulated after the current one (None: to the end of the game, whose leaf is the
-#: exact final margin).
-HORIZON: int | None = None
-
-
-def playout_cost(g: FastGame) -> float:
-    """The work of one playout from ``g``, in human playout turns."""
-    rounds = g.config.last_round - g.round + 1
-    if HORIZON is not None:
-        rounds = min(rounds, HORIZON + 1)
-    return rounds * sum(CYNTHIA_TURN if c else 1.0 for c in g.cyn)
+#: Lookahead simulations per second of budget, calibrated on the bench machine: about 0.2 s of
+#: CPU for a 0.25 s decision (``bench/expert_bench.py`` prints the CPU time per decision). The
+#: budget is counted in this work, not in time, so that a seed and a budget give the same
+#: decision on any machine.
+SIMULATIONS_PER_SECOND = 70
+#: The beam's width for the seat's own turn plans: wide enough to find the evaluation's best
+#: plan (a width of 400 finds the same plans as 100 in 80 games), narrower at small budgets.
+PLAN_WIDTH = 100
+#: The beam's width for the seat's next turn inside a simulation.
+NEXT_TURN_WIDTH = 8
+#: Candidates simulated: at most this many distinct first actions, and at least this many
+#: simulations each.
+MAX_CANDIDATES = 6
+SIMULATIONS_PER_CANDIDATE = 4
 
 
 # -- turn plans -----------------------------------------------------------------------------
@@ -133,9 +130,6 @@ def first_moves(plans: list[tuple[float, tuple]], k: int) -> list[tuple]:
     return out
 
 
-DISTINCT = True
-
-
 def greedy_turn(g: FastGame) -> None:
     """Play the current human seat's whole turn greedily (the playout policy): one action at a
     time, each the best for the seat's own forecast (``fast_own_value``), stopping where that
@@ -163,58 +157,57 @@ def determinise_fast(g: FastGame, rnd: random.Random) -> FastGame:
 
 
 def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
-    """One playout of ``plan`` on a determinisation; the leaf's margin for ``seat``."""
+    """One lookahead of ``plan`` on a determinisation: the plan, the other seats' turns until the
+    seat's next turn (Cynthias by their cards, humans greedily), then the seat's own next turn,
+    planned by a narrow beam; the margin the evaluation gives the position that turn reaches
+    (exact scores when the game ends first)."""
     d = determinise_fast(g, rnd)
     for code in plan:
         d.make(code)
     d.make(END_CODE)
-    stop = d.config.last_round if HORIZON is None else d.round + HORIZON
-    while d.phase == 1 and d.round <= stop:
+    while d.phase == 1 and d.cur != seat:
         if d.cyn[d.cur]:
             d.make(d.legal()[0])
         else:
             greedy_turn(d)
-    return fast_eval(d, seat)
+    if d.phase != 1:
+        return fast_eval(d, seat)
+    return plan_turn(d, seat, width=NEXT_TURN_WIDTH)[0][0]
 
 
 def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, str]:
     """The action to play and a sentence (translatable) saying what the search expects."""
     seat = g.cur
-    sims = max(1, round(budget_s * TURNS_PER_SECOND / playout_cost(g)))
-    width = min(8, 2 + sims // 10)  # more budget: a wider beam and more plans simulated
+    sims = round(budget_s * SIMULATIONS_PER_SECOND)
+    # A small budget narrows the beam (a quarter budget plans about a quarter as wide).
+    width = max(8, min(PLAN_WIDTH, round(budget_s * 4 * PLAN_WIDTH)))
     plans = plan_turn(g, seat, width=width)
-    k = min(len(plans), 2 + sims // 20, 8)
-    candidates = first_moves(plans, k) if DISTINCT else [codes for _, codes in plans[:k]]
-    if len(candidates) == 1 or sims < 2:
-        best = candidates[0]
+    k = min(MAX_CANDIDATES, sims // SIMULATIONS_PER_CANDIDATE)
+    candidates = first_moves(plans, k) if k >= 2 else []
+    if len(candidates) < 2:
+        best = plans[0][1]
         code = best[0] if best else END_CODE
-        why = _(
-            "{action}: the planned turn, expected margin {margin} points",
+        why = _n(
+            "{action}: best of {count} turn plan, expected margin {margin} points",
+            "{action}: best of {count} turn plans, expected margin {margin} points",
+            len(plans),
             action=str(ACTIONS[code]),
+            count=f"{len(plans):,}",
             margin=f"{plans[0][0]:+.1f}",
         )
         return code, why
-    # Common random numbers: every plan's j-th playout uses the j-th determinisation, so plans
-    # are compared on the same hidden cards and the same draws.
-    draws = [rnd.getrandbits(64) for _ in range(sims)]
-    totals = {c: 0.0 for c in candidates}
-    counts = {c: 0 for c in candidates}
-    alive = list(candidates)
-    rounds = max(1, (len(alive) - 1).bit_length())
-    used = 0
-    for r in range(rounds):
-        per = max(1, (sims - used) // (len(alive) * (rounds - r)))
-        for c in alive:
-            start = counts[c]
-            for j in range(start, start + per):
-                totals[c] += _simulate(g, seat, c, random.Random(draws[j % sims]))
-                counts[c] += 1
-                used += 1
-        alive.sort(key=lambda c: -totals[c] / counts[c])
-        if r < rounds - 1:
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
+    # Common random numbers: every plan's j-th simulation uses the j-th determinisation, so
+    # plans are compared on the same hidden cards and the same draws.
+    per = sims // len(candidates)
+    draws = [rnd.getrandbits(64) for _ in range(per)]
+    means = {
+        c: sum(_simulate(g, seat, c, random.Random(draw)) for draw in draws) / per
+        for c in candidates
+    }
+    alive = sorted(candidates, key=lambda c: -means[c])
+    used = per * len(candidates)
     best = alive[0]
-    mean = totals[best] / counts[best]
+    mean = means[best]
     code = best[0] if best else END_CODE
     why = _n(
         "{action}: best of {count} simulation, expected margin {margin} points",
@@ -269,8 +262,8 @@ def _setup_choice(state: GameState) -> Action:
 class Expert:
     """The Expert as a player: ``step(state) -> Action`` (``engine.players.ExpertPlayer``).
 
-    Its budget counts playouts (``SIMULATIONS_PER_SECOND`` a second), so the same ``seed`` and
-    budget give the same decisions on any machine."""
+    Its budget counts simulations (``SIMULATIONS_PER_SECOND`` a second), so the same ``seed``
+    and budget give the same decisions on any machine."""
 
     #: The two strengths a seat may have: quick and strong.
     QUICK_S = 0.25
