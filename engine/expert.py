@@ -187,10 +187,8 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     if len(candidates) < 2:
         best = plans[0][1]
         code = best[0] if best else END_CODE
-        why = _n(
-            "{action}: best of {count} turn plan, expected margin {margin} points",
+        why = _(
             "{action}: best of {count} turn plans, expected margin {margin} points",
-            len(plans),
             action=str(ACTIONS[code]),
             count=f"{len(plans):,}",
             margin=f"{plans[0][0]:+.1f}",

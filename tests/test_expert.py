@@ -35,7 +35,7 @@ def test_the_expert_plays_a_legal_action_the_same_each_time(decisions: int) -> N
     first = expert_action(state, budget_s=0.05, seed=9)
     assert first in engine.legal_actions(state)
     assert expert_action(state, budget_s=0.05, seed=9) == first
-    assert "simulations" in first.explanation or "planned" in first.explanation
+    assert "simulations" in first.explanation or "turn plans" in first.explanation
     assert Expert(budget_s=0.05, seed=9).step(state) == first
 
 
@@ -141,7 +141,7 @@ def test_the_reason_line_is_a_translatable_text() -> None:
     assert why.params["action"] == str(action)
     assert why.template in (
         "{action}: best of {count} simulation, expected margin {margin} points",
-        "{action}: the planned turn, expected margin {margin} points",
+        "{action}: best of {count} turn plans, expected margin {margin} points",
     )
     assert str(why).startswith(f"{action}: ")
 
@@ -177,13 +177,45 @@ def test_candidates_are_the_best_plan_for_each_distinct_first_action() -> None:
     assert first_moves(plans, 9) == [(70, 71), (130,), (), (9,)]
 
 
-def test_a_playout_costs_the_turns_left_to_play() -> None:
+def test_the_lookahead_ends_after_the_seats_next_turn() -> None:
+    """A simulation plays the plan, Cynthia's turn, then the seat's next turn, and values the
+    position that turn reaches: the round has moved on, the seat is to end its turn."""
+    import random
+
     from engine import expert
     from engine.fast import FastGame
 
-    g = FastGame.from_state(_mid_game(VS_CYNTHIA, 4, 12))
-    left = g.config.last_round - g.round + 1
-    assert expert.playout_cost(g) == pytest.approx(left * (1 + expert.CYNTHIA_TURN))
-    g3 = FastGame.from_state(_mid_game(engine.Config(seats=("human", "human", "cynthia")), 4, 12))
-    left3 = g3.config.last_round - g3.round + 1
-    assert expert.playout_cost(g3) == pytest.approx(left3 * (2 + expert.CYNTHIA_TURN))
+    state = _mid_game(VS_CYNTHIA, 4, 20)
+    g = FastGame.from_state(state)
+    seat = g.cur
+    plans = expert.plan_turn(g, seat, width=expert.PLAN_WIDTH)
+    value = expert._simulate(g, seat, plans[0][1], random.Random(3))
+    d = expert.determinise_fast(g, random.Random(3))
+    for code in plans[0][1]:
+        d.make(code)
+    d.make(expert.END_CODE)
+    while d.cur != seat:
+        d.make(d.legal()[0])
+    assert d.round == g.round + 1  # two seats: the seat plays once a round
+    assert value == expert.plan_turn(d, seat, width=expert.NEXT_TURN_WIDTH)[0][0]
+
+
+@pytest.mark.parametrize(
+    ("budget", "template"),
+    [
+        (0.05, "{action}: best of {count} turn plans, expected margin {margin} points"),
+        (0.25, "{action}: best of {count} simulation, expected margin {margin} points"),
+    ],
+)
+def test_a_small_budget_plays_the_best_plan_a_larger_one_simulates(
+    budget: float, template: str
+) -> None:
+    from engine import expert
+
+    state = _mid_game(VS_CYNTHIA, 4, 20)
+    why = expert_action(state, budget_s=budget, seed=2).explanation
+    assert why.template == template
+    if budget == 0.25:
+        sims = round(budget * expert.SIMULATIONS_PER_SECOND)
+        k = min(expert.MAX_CANDIDATES, sims // expert.SIMULATIONS_PER_CANDIDATE)
+        assert why.params["count"] == str(sims // k * k)
