@@ -32,7 +32,8 @@ from tests.e2e.test_lobby import (
 )
 from translation import Text
 
-#: A tenth of the budget: 2 simulations a quick decision, 20 a strong one.
+#: A tenth of the budget: a quick decision plays its beam's best plan (2 simulations are too few
+#: to compare plans), a strong one simulates 14.
 SCALE = 0.1
 QUICK_ENV = {"PS_EXPERT_BUDGET_SCALE": str(SCALE), "EXPERT_WORKERS": "1"}
 SEED = 11
@@ -119,7 +120,7 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
     assert it.ephemeral
     assert f"Expert (quick): `{last[0]}` \N{EM DASH} {last[3]}" in it.embeds[0]["description"]
     reasons = [r[3] for r in log_rows(bot) if r[1] == 1]
-    assert any(": best of " in r and " simulations, expected margin " in r for r in reasons)
+    assert any(": best of " in r and " turn plans, expected margin " in r for r in reasons)
     await refused(await fake.slash(alice, "ps hint", channel_id=chan), xt.HINTS_OFF)
 
 
@@ -152,7 +153,7 @@ async def test_hints_refused_and_given(fake: FakeDiscord, bot_process) -> None:
         assert action_log(bot) == logged  # said, not played
         if state.phase == "play":
             assert re.fullmatch(
-                rf"Hint: {best}: best of [0-9,]+ simulations, expected margin [+-][0-9.]+ points",
+                rf"Hint: {best}: best of [0-9,]+ turn plans, expected margin [+-][0-9.]+ points",
                 it.content,
             )
             break
