@@ -45,6 +45,7 @@ from .expert_eval import (
     fast_features,
     fast_own_value,
     fast_values,
+    first_moves,
     fresh_decks,
     seat_features,
     token_at,
@@ -114,20 +115,6 @@ def plan_turn(
             found[codes] = value
     plans = sorted(found.items(), key=lambda kv: -kv[1])
     return [(value, codes) for codes, value in plans]
-
-
-def first_moves(plans: list[tuple[float, tuple]], k: int) -> list[tuple]:
-    """The best plan for each of the ``k`` best distinct first actions (the decision is the
-    first action: two plans that begin alike compete for nothing)."""
-    out, seen = [], set()
-    for _value, codes in plans:
-        first = codes[0] if codes else END_CODE
-        if first not in seen:
-            seen.add(first)
-            out.append(codes)
-            if len(out) == k:
-                break
-    return out
 
 
 def greedy_turn(g: FastGame) -> None:

@@ -280,6 +280,21 @@ def fast_eval(g: FastGame, seat: int) -> float:
     return margin(fast_values(g), seat)
 
 
+def first_moves(plans: list[tuple], k: int) -> list[tuple]:
+    """The best plan for each of the ``k`` best distinct first actions, from plans ``(value,
+    actions)`` best first (the decision is the first action: two plans that begin alike
+    compete for nothing)."""
+    out, seen = [], set()
+    for _value, acts in plans:
+        first = acts[0] if acts else None
+        if first not in seen:
+            seen.add(first)
+            out.append(acts)
+            if len(out) == k:
+                break
+    return out
+
+
 def fresh_decks(decks: tuple, rnd: random.Random) -> tuple:
     """Cynthia's decks as a seat sees them (``engine.observation``): how many cards are left and
     the half in use. Which cards, and their order, are drawn afresh."""

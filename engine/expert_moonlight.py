@@ -4,27 +4,50 @@
 ``engine.legal_actions`` and ``engine.apply`` (every verb of the expansion included) on a
 determinisation of what the seat cannot see: the face-down Baby Turtle tokens are drawn from the
 tokens nobody has seen, the animals dealt to the other seats from the animals the seat has not
-seen, and Cynthia's card order and the RNG afresh. The budget buys a wider beam instead of
-simulations (the facade is too slow for playouts at these budgets).
+seen, and Cynthia's card order and the RNG afresh.
+
+As in ``engine.expert``, the best plans for the best few distinct first actions are then each
+simulated on the same determinisations: the plan, the other seats' turns until the seat's next
+turn, and that next turn planned by a narrow beam, valued by the evaluation. Through the facade a
+simulation costs more, so the beam is narrower and the simulations fewer for the same budget.
 """
 
 from __future__ import annotations
 
 import random
 
-from translation import _
+from translation import _, _n
 
 from .actions import Action
 from .config import CYNTHIA
-from .expert_eval import fast_values, fresh_decks, margin
+from .expert_eval import fast_values, first_moves, fresh_decks, margin
 from .fast import DECKS_SLOT
-from .game import apply, legal_actions, light_for_sun, obstacles, score_parts, scores
+from .game import (
+    apply,
+    auto_action,
+    legal_actions,
+    light_for_sun,
+    obstacles,
+    score_parts,
+    scores,
+)
 from .geometry import ALL_MASK, LEAVES, WITHIN, bits
 from .moonlight import ANIMALS, BABIES
 from .pieces import PILES
 from .state import GameState
 
+END = Action("end")
 _PHASE = {"setup": 0, "play": 1, "over": 2}
+#: Lookahead simulations per second of budget through the facade, calibrated like
+#: ``engine.expert.SIMULATIONS_PER_SECOND`` (about 0.2 s of CPU for a 0.25 s decision).
+SIMULATIONS_PER_SECOND = 40
+#: At most this many candidates (distinct first actions), each simulated at least this often.
+MAX_CANDIDATES = 6
+SIMULATIONS_PER_CANDIDATE = 3
+#: The beam's width for the seat's next turn inside a simulation.
+NEXT_TURN_WIDTH = 4
+#: A simulation stops after this many turns of the other seats if the seat never plays again.
+MAX_OTHER_TURNS = 12
 
 
 class StateView:
@@ -140,6 +163,35 @@ def _opening(after: GameState, seat: int, space: int) -> float:
     return opening_value(light, space, after.occupied() | obstacles(after))
 
 
+def _other_turn(state: GameState) -> GameState:
+    """Another seat's whole turn in a simulation: Cynthia's cards, or a human's greedy plan."""
+    seat = state.current_seat
+    if state.seats[seat].kind == CYNTHIA:
+        return apply(state, auto_action(state))
+    for action in plan_turn(state, seat, width=1, depth=4)[0][1]:
+        state = apply(state, action)
+    return apply(state, END)
+
+
+def simulate(state: GameState, seat: int, acts: tuple, rnd: random.Random) -> float:
+    """One lookahead of the plan ``acts`` on a fresh determinisation (see the module docstring):
+    the margin the evaluation gives the end of the seat's next turn."""
+    s = determinise(state, seat, rnd)
+    for action in acts:
+        if action not in legal_actions(s):
+            break  # what was hidden made the rest of the plan different here
+        s = apply(s, action)
+    if s.phase == "play" and s.current_seat == seat:
+        s = apply(s, END)
+    for _turn in range(MAX_OTHER_TURNS):
+        if s.phase != "play" or s.current_seat == seat:
+            break
+        s = _other_turn(s)
+    if s.phase != "play" or s.current_seat != seat:
+        return view_eval(s, seat)
+    return plan_turn(s, seat, NEXT_TURN_WIDTH)[0][0]
+
+
 def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tuple[Action, str]:
     """The Expert's decision in an expansion game: ``(action, what it expects)``."""
     seat = state.current_seat
@@ -151,8 +203,30 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
         else:
             best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
         return best, _("{action}: the setup choice worth most", action=str(best))
-    width = min(100, max(1, round(budget_s * 100)))  # calibrated: about budget_s per decision
+    width = min(100, max(1, round(budget_s * 100)))
     plans = plan_turn(d, seat, width)
+    sims = round(budget_s * SIMULATIONS_PER_SECOND)
+    k = min(MAX_CANDIDATES, sims // SIMULATIONS_PER_CANDIDATE)
+    candidates = first_moves(plans, k) if k >= 2 else []
+    if len(candidates) >= 2:
+        per = sims // len(candidates)
+        draws = [rnd.getrandbits(64) for _ in range(per)]
+        means = {
+            c: sum(simulate(state, seat, c, random.Random(x)) for x in draws) / per
+            for c in candidates
+        }
+        best = max(candidates, key=lambda c: means[c])  # the first of equals: the beam's order
+        action = best[0] if best else next((a for a in legal if a.verb == "end"), legal[0])
+        used = per * len(candidates)
+        why = _n(
+            "{action}: best of {count} simulation, expected margin {margin} points",
+            "{action}: best of {count} simulations, expected margin {margin} points",
+            used,
+            action=str(action),
+            count=f"{used:,}",
+            margin=f"{means[best]:+.1f}",
+        )
+        return action, why
     value, acts = plans[0]
     if not acts:
         end = next((a for a in legal if a.verb == "end"), legal[0])

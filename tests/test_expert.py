@@ -219,3 +219,23 @@ def test_a_small_budget_plays_the_best_plan_a_larger_one_simulates(
         sims = round(budget * expert.SIMULATIONS_PER_SECOND)
         k = min(expert.MAX_CANDIDATES, sims // expert.SIMULATIONS_PER_CANDIDATE)
         assert why.params["count"] == str(sims // k * k)
+
+
+def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
+    moon = engine.Config(
+        seats=("human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
+    )
+    state = _mid_game(moon, 3, 16)
+    action = expert_action(state, budget_s=0.25, seed=4)
+    assert action in engine.legal_actions(state)
+    assert action.explanation.template == (
+        "{action}: best of {count} simulation, expected margin {margin} points"
+    )
+    assert action.explanation.params["count"] == "9"  # 3 distinct first actions, 3 each
+    other = state.copy()
+    deck = getattr(state, DECKS_SLOT)[1]
+    setattr(other, DECKS_SLOT, (None, Deck(tuple(reversed(deck.cards)), deck.half)))
+    other.rng = state.rng ^ 0x0F0F
+    assert other != state
+    assert engine.observation(other, 0) == engine.observation(state, 0)
+    assert expert_action(other, budget_s=0.25, seed=4) == action
