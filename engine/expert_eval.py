@@ -179,45 +179,51 @@ def predict(w: list[float], f: list[float], phase: float) -> float:
     return total
 
 
-def _incomes(g: FastGame, rounds_left: int) -> list[tuple[int, int]]:
-    """Per seat: the light it collects on this board over the rounds left (the next three suns
-    exactly, then repeated), and in the next round."""
+def _incomes(g: FastGame, rounds_left: int, seats) -> list[tuple[int, int]]:
+    """For each of ``seats``: the light it collects on this board over the rounds left (the next
+    three suns exactly, then repeated), and in the next round."""
     if rounds_left <= 0:
-        return [(0, 0)] * g.n
+        return [(0, 0)] * len(seats)
     k = min(3, rounds_left)
     exact = g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])
     cycles, rest = divmod(rounds_left, k)
     return [
         (cycles * sum(e[s] for e in exact) + sum(e[s] for e in exact[:rest]), exact[0][s])
-        for s in range(g.n)
+        for s in seats
     ]
+
+
+def _seat_features(g: FastGame, seat: int, rounds_left: int, income, params) -> list[float]:
+    """``seat_features`` of one seat of a fast position (a Cynthia's with her grow costs)."""
+    cfg = g.config
+    cyn_costs = None
+    if g.cyn[seat]:
+        cyn_costs = tuple(
+            0 if t == 0 else 2 * t + cfg.easier_grow_plus_one - cfg.harder_grow_minus_one
+            for t in range(4)
+        )
+    b = 4 * seat
+    return seat_features(
+        g.masks,
+        seat,
+        g.light[seat],
+        g.avail[b : b + 4],
+        rounds_left,
+        g.taken,
+        g.n,
+        income,
+        cyn_costs,
+        params,
+    )
 
 
 def fast_features(g: FastGame) -> list[list[float]]:
     """Every seat's features on a fast position."""
     rounds_left = g.config.last_round - g.round
-    incomes = _incomes(g, rounds_left)
-    cfg = g.config
     params = weights()["params"]
-    cyn_costs = tuple(
-        0 if t == 0 else 2 * t + cfg.easier_grow_plus_one - cfg.harder_grow_minus_one
-        for t in range(4)
-    )
-    return [
-        seat_features(
-            g.masks,
-            s,
-            g.light[s],
-            g.avail[4 * s : 4 * s + 4],
-            rounds_left,
-            g.taken,
-            g.n,
-            incomes[s],
-            cyn_costs if g.cyn[s] else None,
-            params,
-        )
-        for s in range(g.n)
-    ]
+    seats = range(g.n)
+    incomes = _incomes(g, rounds_left, seats)
+    return [_seat_features(g, s, rounds_left, incomes[s], params) for s in seats]
 
 
 def fast_values(g: FastGame) -> list[float]:
@@ -243,32 +249,11 @@ def fast_own_value(g: FastGame, seat: int) -> float:
     the other seats' forecasts only through shade and the piles."""
     if g.phase == 2:
         return float(g.scores()[seat])
-    cfg = g.config
-    rounds_left = cfg.last_round - g.round
-    if rounds_left <= 0:
-        income = (0, 0)
-    else:
-        k = min(3, rounds_left)
-        exact = [
-            light[seat] for light in g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])
-        ]
-        cycles, rest = divmod(rounds_left, k)
-        income = (cycles * sum(exact) + sum(exact[:rest]), exact[0])
+    rounds_left = g.config.last_round - g.round
     w = weights()
-    b = 4 * seat
-    f = seat_features(
-        g.masks,
-        seat,
-        g.light[seat],
-        g.avail[b : b + 4],
-        rounds_left,
-        g.taken,
-        g.n,
-        income,
-        None,
-        w["params"],
-    )
-    return g.token_points(seat) + predict(w["human"], f, rounds_left / cfg.last_round)
+    (income,) = _incomes(g, rounds_left, (seat,))
+    f = _seat_features(g, seat, rounds_left, income, w["params"])
+    return g.token_points(seat) + predict(w["human"], f, rounds_left / g.config.last_round)
 
 
 def margin(values: list[float], seat: int) -> float:
