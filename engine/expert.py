@@ -34,20 +34,22 @@ from __future__ import annotations
 
 import random
 
-from translation import _, _n
+from translation import _
 
 from .actions import Action
 from .expert_eval import (
     DEFAULT_PARAMS,
     FEATURES,
     N_FEATURES,
+    best_by_simulation,
     fast_eval,
     fast_features,
     fast_own_value,
     fast_values,
-    first_moves,
     fresh_decks,
+    planned_reason,
     seat_features,
+    simulated_reason,
     token_at,
     use_weights,
     weights,
@@ -169,40 +171,21 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     # A small budget narrows the beam (a quarter budget plans about a quarter as wide).
     width = max(8, min(PLAN_WIDTH, round(budget_s * 4 * PLAN_WIDTH)))
     plans = plan_turn(g, seat, width=width)
-    k = min(MAX_CANDIDATES, sims // SIMULATIONS_PER_CANDIDATE)
-    candidates = first_moves(plans, k) if k >= 2 else []
-    if len(candidates) < 2:
+    lookahead = best_by_simulation(
+        plans,
+        sims,
+        SIMULATIONS_PER_CANDIDATE,
+        MAX_CANDIDATES,
+        lambda plan, draw: _simulate(g, seat, plan, draw),
+        rnd,
+    )
+    if lookahead is None:
         best = plans[0][1]
         code = best[0] if best else END_CODE
-        why = _(
-            "{action}: best of {count} turn plans, expected margin {margin} points",
-            action=str(ACTIONS[code]),
-            count=f"{len(plans):,}",
-            margin=f"{plans[0][0]:+.1f}",
-        )
-        return code, why
-    # Common random numbers: every plan's j-th simulation uses the j-th determinisation, so
-    # plans are compared on the same hidden cards and the same draws.
-    per = sims // len(candidates)
-    draws = [rnd.getrandbits(64) for _ in range(per)]
-    means = {
-        c: sum(_simulate(g, seat, c, random.Random(draw)) for draw in draws) / per
-        for c in candidates
-    }
-    alive = sorted(candidates, key=lambda c: -means[c])
-    used = per * len(candidates)
-    best = alive[0]
-    mean = means[best]
+        return code, planned_reason(str(ACTIONS[code]), plans)
+    best, mean, used = lookahead
     code = best[0] if best else END_CODE
-    why = _n(
-        "{action}: best of {count} simulation, expected margin {margin} points",
-        "{action}: best of {count} simulations, expected margin {margin} points",
-        used,
-        action=str(ACTIONS[code]),
-        count=f"{used:,}",
-        margin=f"{mean:+.1f}",
-    )
-    return code, why
+    return code, simulated_reason(str(ACTIONS[code]), used, mean)
 
 
 def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None = None) -> Action:

@@ -18,6 +18,8 @@ import random
 from functools import cache
 from importlib import resources
 
+from translation import _, _n
+
 from .cynthia import cards
 from .fast import FastGame, bitlist
 from .geometry import RING_MASK
@@ -143,7 +145,7 @@ def seat_features(
             base_cost = sum(grow_costs[t] for t in range(size + 1, 4)) + 4
         factor = discount**turns
         for leaves in (4, 3, 2, 1):
-            for _ in bitlist(m & RING_MASK[leaves]):
+            for _space in bitlist(m & RING_MASK[leaves]):
                 cost = base_cost
                 if grow_costs is None:
                     for t in range(size + 1, 4):
@@ -278,6 +280,50 @@ def first_moves(plans: list[tuple], k: int) -> list[tuple]:
             if len(out) == k:
                 break
     return out
+
+
+def best_by_simulation(
+    plans: list[tuple], sims: int, at_least: int, at_most: int, simulate, rnd: random.Random
+) -> tuple[tuple, float, int] | None:
+    """The searches' lookahead: ``(plan, its mean, simulations used)``, or None when ``sims``
+    cannot give 2 candidates ``at_least`` simulations each (then the beam's best plan stands).
+
+    The candidates are the best plans of up to ``at_most`` distinct first actions
+    (``first_moves``); each is simulated (``simulate(plan, rnd)``) on the same determinisations,
+    common random numbers, so plans are compared on the same hidden cards and the same draws.
+    The first of equal means wins: the beam's order.
+    """
+    k = min(at_most, sims // at_least)
+    candidates = first_moves(plans, k) if k >= 2 else []
+    if len(candidates) < 2:
+        return None
+    per = sims // len(candidates)
+    draws = [rnd.getrandbits(64) for _ in range(per)]
+    means = {c: sum(simulate(c, random.Random(draw)) for draw in draws) / per for c in candidates}
+    best = max(candidates, key=means.__getitem__)
+    return best, means[best], per * len(candidates)
+
+
+def planned_reason(action: str, plans: list[tuple]):
+    """The reason line of a decision that plays the beam's best plan (``plans`` best first)."""
+    return _(
+        "{action}: best of {count} turn plans, expected margin {margin} points",
+        action=action,
+        count=f"{len(plans):,}",
+        margin=f"{plans[0][0]:+.1f}",
+    )
+
+
+def simulated_reason(action: str, used: int, mean: float):
+    """The reason line of a decision taken by ``best_by_simulation``."""
+    return _n(
+        "{action}: best of {count} simulation, expected margin {margin} points",
+        "{action}: best of {count} simulations, expected margin {margin} points",
+        used,
+        action=action,
+        count=f"{used:,}",
+        margin=f"{mean:+.1f}",
+    )
 
 
 def fresh_decks(decks: tuple, rnd: random.Random) -> tuple:

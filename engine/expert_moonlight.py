@@ -16,11 +16,18 @@ from __future__ import annotations
 
 import random
 
-from translation import _, _n
+from translation import _
 
 from .actions import Action
 from .config import CYNTHIA
-from .expert_eval import fast_values, first_moves, fresh_decks, margin
+from .expert_eval import (
+    best_by_simulation,
+    fast_values,
+    fresh_decks,
+    margin,
+    planned_reason,
+    simulated_reason,
+)
 from .fast import DECKS_SLOT
 from .game import (
     apply,
@@ -192,6 +199,11 @@ def simulate(state: GameState, seat: int, acts: tuple, rnd: random.Random) -> fl
     return plan_turn(s, seat, NEXT_TURN_WIDTH)[0][0]
 
 
+def _end(legal: list[Action]) -> Action:
+    """Ending the turn, among the legal actions."""
+    return next((a for a in legal if a.verb == "end"), legal[0])
+
+
 def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tuple[Action, str]:
     """The Expert's decision in an expansion game: ``(action, what it expects)``."""
     seat = state.current_seat
@@ -205,41 +217,25 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
         return best, _("{action}: the setup choice worth most", action=str(best))
     width = min(100, max(1, round(budget_s * 100)))
     plans = plan_turn(d, seat, width)
-    sims = round(budget_s * SIMULATIONS_PER_SECOND)
-    k = min(MAX_CANDIDATES, sims // SIMULATIONS_PER_CANDIDATE)
-    candidates = first_moves(plans, k) if k >= 2 else []
-    if len(candidates) >= 2:
-        per = sims // len(candidates)
-        draws = [rnd.getrandbits(64) for _ in range(per)]
-        means = {
-            c: sum(simulate(state, seat, c, random.Random(x)) for x in draws) / per
-            for c in candidates
-        }
-        best = max(candidates, key=lambda c: means[c])  # the first of equals: the beam's order
-        action = best[0] if best else next((a for a in legal if a.verb == "end"), legal[0])
-        used = per * len(candidates)
-        why = _n(
-            "{action}: best of {count} simulation, expected margin {margin} points",
-            "{action}: best of {count} simulations, expected margin {margin} points",
-            used,
-            action=str(action),
-            count=f"{used:,}",
-            margin=f"{means[best]:+.1f}",
-        )
-        return action, why
+    lookahead = best_by_simulation(
+        plans,
+        round(budget_s * SIMULATIONS_PER_SECOND),
+        SIMULATIONS_PER_CANDIDATE,
+        MAX_CANDIDATES,
+        lambda acts, draw: simulate(state, seat, acts, draw),
+        rnd,
+    )
+    if lookahead is not None:
+        best, mean, used = lookahead
+        action = best[0] if best else _end(legal)
+        return action, simulated_reason(str(action), used, mean)
     value, acts = plans[0]
     if not acts:
-        end = next((a for a in legal if a.verb == "end"), legal[0])
+        end = _end(legal)
         why = _(
             "{action}: nothing beats ending the turn, expected margin {margin} points",
             action=str(end),
             margin=f"{value:+.1f}",
         )
         return end, why
-    why = _(
-        "{action}: best of {count} turn plans, expected margin {margin} points",
-        action=str(acts[0]),
-        count=f"{len(plans):,}",
-        margin=f"{value:+.1f}",
-    )
-    return acts[0], why
+    return acts[0], planned_reason(str(acts[0]), plans)

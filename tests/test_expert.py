@@ -170,7 +170,7 @@ def test_the_playout_policy_measures_its_own_seat_as_the_full_forecast_does() ->
 
 
 def test_candidates_are_the_best_plan_for_each_distinct_first_action() -> None:
-    from engine.expert import first_moves
+    from engine.expert_eval import first_moves
 
     plans = [(5.0, (70, 71)), (4.0, (70,)), (3.5, (130,)), (3.0, ()), (2.0, (130, 70)), (1.0, (9,))]
     assert first_moves(plans, 3) == [(70, 71), (130,), ()]
