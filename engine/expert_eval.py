@@ -21,7 +21,7 @@ from importlib import resources
 from translation import _, _n
 
 from .cynthia import cards
-from .fast import FastGame, bitlist
+from .fast import FastGame
 from .geometry import RING_MASK
 from .pieces import LIGHT_CAP, PILES
 
@@ -76,6 +76,8 @@ def weights() -> dict:
 def use_weights(w: dict | None) -> None:
     """Play with other weights (the training script's candidates); None: the shipped ones."""
     _override.clear()
+    _INCOMES.clear()
+    _FORECASTS.clear()
     if w:
         _override.update({"params": DEFAULT_PARAMS, **w})
 
@@ -92,6 +94,15 @@ def token_at(taken, leaves: int, offset: int) -> int:
             return _PILES[k][taken[k] + offset]
         offset -= max(0, left)
     return 0
+
+
+@cache
+def _token_runs(taken: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per soil (leaves): the tokens successive collects there would get, in order (``token_at``
+    for offsets 0, 1, ...), for a given count of tokens ``taken`` from each pile."""
+    return tuple(
+        tuple(t for k in range(leaves, 0, -1) for t in _PILES[k][taken[k] :]) for leaves in range(5)
+    )
 
 
 def seat_features(
@@ -121,6 +132,7 @@ def seat_features(
     offset_step = max(1.0, params["share"] * (n_seats - 1) + 1)
     # Light beyond the cap at the next photosynthesis is lost: hoarding is not saving.
     budget = light + params["income"] * incomes[0] - max(0, light + incomes[1] - LIGHT_CAP)
+    runs = _token_runs(tuple(taken))
     spare = list(avail)
     used = [0, 0, 0, 0, 0]
     future = 0.0
@@ -135,17 +147,19 @@ def seat_features(
         if turns > rounds_left:
             waiting += m.bit_count()
             continue
-        for leaves in (4, 3, 2, 1):
-            count = (m & RING_MASK[leaves]).bit_count()
+        counts = [(leaves, (m & RING_MASK[leaves]).bit_count()) for leaves in (4, 3, 2, 1)]
+        for leaves, count in counts:
             if count:
-                on_board[size] += 0.1 * count * token_at(taken, leaves, 0)
+                run = runs[leaves]
+                on_board[size] += 0.1 * count * (run[0] if run else 0)
         if grow_costs is None:
             base_cost = HUMAN_COST[size]
         else:
             base_cost = sum(grow_costs[t] for t in range(size + 1, 4)) + 4
         factor = discount**turns
-        for leaves in (4, 3, 2, 1):
-            for _space in bitlist(m & RING_MASK[leaves]):
+        for leaves, count in counts:
+            run = runs[leaves]
+            for _piece in range(count):
                 cost = base_cost
                 if grow_costs is None:
                     for t in range(size + 1, 4):
@@ -156,7 +170,8 @@ def seat_features(
                 if cost > budget:
                     waiting += 1
                     continue
-                value = token_at(taken, leaves, int(used[leaves] * offset_step))
+                offset = int(used[leaves] * offset_step)
+                value = run[offset] if offset < len(run) else 0
                 used[leaves] += 1
                 budget -= cost
                 future += value * factor
@@ -186,13 +201,32 @@ def _incomes(g: FastGame, rounds_left: int, seats) -> list[tuple[int, int]]:
     three suns exactly, then repeated), and in the next round."""
     if rounds_left <= 0:
         return [(0, 0)] * len(seats)
-    k = min(3, rounds_left)
-    exact = g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])
-    cycles, rest = divmod(rounds_left, k)
-    return [
-        (cycles * sum(e[s] for e in exact) + sum(e[s] for e in exact[:rest]), exact[0][s])
-        for s in seats
-    ]
+    key = (g.sun, rounds_left, *g.masks)
+    every = _INCOMES.get(key)
+    if every is None:
+        k = min(3, rounds_left)
+        exact = g.light_for_suns([(g.sun + j) % 6 for j in range(1, k + 1)])
+        cycles, rest = divmod(rounds_left, k)
+        every = [
+            (cycles * sum(e[s] for e in exact) + sum(e[s] for e in exact[:rest]), exact[0][s])
+            for s in range(g.n)
+        ]
+        _remember(_INCOMES, key, every)
+    return [every[s] for s in seats]
+
+
+#: Memos of ``_incomes`` (by the board and the sun) and of a seat's forecast (by the parts of the
+#: position it reads): in a turn's beam most children share the board (a purchase) or another
+#: seat's pieces and light. Both are pure functions of their keys; ``use_weights`` clears them.
+_INCOMES: dict = {}
+_FORECASTS: dict = {}
+MEMO_SIZE = 50_000
+
+
+def _remember(memo: dict, key, value) -> None:
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
 
 
 def _seat_features(g: FastGame, seat: int, rounds_left: int, income, params) -> list[float]:
@@ -228,16 +262,31 @@ def fast_features(g: FastGame) -> list[list[float]]:
     return [_seat_features(g, s, rounds_left, incomes[s], params) for s in seats]
 
 
+def _forecast(g: FastGame, seat: int, rounds_left: int, income: tuple[int, int], w) -> float:
+    """A seat's predicted points still to come beyond its tokens (``predict`` on its features)."""
+    b = 4 * seat
+    key = (g.config, seat, rounds_left, income, g.light[seat], *g.masks[b : b + 4])
+    key += (*g.avail[b : b + 4], *g.taken)
+    value = _FORECASTS.get(key)
+    if value is None:
+        f = _seat_features(g, seat, rounds_left, income, w["params"])
+        kind = "cynthia" if g.cyn[seat] else "human"
+        value = predict(w[kind], f, rounds_left / g.config.last_round)
+        _remember(_FORECASTS, key, value)
+    return value
+
+
 def fast_values(g: FastGame) -> list[float]:
     """Each seat's predicted final score (exact scores once the game is over)."""
     if g.phase == 2:
         return [float(x) for x in g.scores()]
     w = weights()
-    phase = (g.config.last_round - g.round) / g.config.last_round
+    rounds_left = g.config.last_round - g.round
+    seats = range(g.n)
+    incomes = _incomes(g, rounds_left, seats)
     out = []
-    for s, f in enumerate(fast_features(g)):
-        kind = "cynthia" if g.cyn[s] else "human"
-        value = g.token_points(s) + predict(w[kind], f, phase)
+    for s in seats:
+        value = g.token_points(s) + _forecast(g, s, rounds_left, incomes[s], w)
         if g.cyn[s] and g.config.harder_score_trees:
             m = g.masks
             value += sum(size * m[4 * s + size].bit_count() for size in (1, 2, 3))
@@ -252,10 +301,8 @@ def fast_own_value(g: FastGame, seat: int) -> float:
     if g.phase == 2:
         return float(g.scores()[seat])
     rounds_left = g.config.last_round - g.round
-    w = weights()
     (income,) = _incomes(g, rounds_left, (seat,))
-    f = _seat_features(g, seat, rounds_left, income, w["params"])
-    return g.token_points(seat) + predict(w["human"], f, rounds_left / g.config.last_round)
+    return g.token_points(seat) + _forecast(g, seat, rounds_left, income, weights())
 
 
 def margin(values: list[float], seat: int) -> float:
