@@ -169,6 +169,45 @@ def test_the_playout_policy_measures_its_own_seat_as_the_full_forecast_does() ->
             assert fast_own_value(g, seat) == pytest.approx(values[seat])
 
 
+def test_memoised_forecasts_equal_fresh_ones() -> None:
+    """The memos of incomes and forecasts are keyed by everything they read: along random games
+    (positions sharing boards, piles, seats' pieces or light), a value read with warm memos
+    equals the value computed afresh."""
+    import random
+
+    from engine import expert_eval
+    from engine.fast import END_CODE, FastGame
+
+    rnd = random.Random(7)
+    for options in ({}, {"harder_grow_minus_one": True, "harder_score_trees": True}):
+        config = engine.Config(seats=("human", "cynthia", "human"), **options)
+        g = FastGame.from_state(_mid_game(config, 5, 8))
+        checked = 0
+        while g.phase == 1:
+            # The position and every position one action away (a turn's beam).
+            # The position, every position one action away (a turn's beam), and the position
+            # with a seat's light changed.
+            positions = [g]
+            for code in g.legal():
+                child = g.copy()
+                child.make(code)
+                positions.append(child)
+            for seat in range(g.n):
+                other = g.copy()
+                other.light[seat] = (other.light[seat] + 5) % 21
+                positions.append(other)
+            warm = [expert_eval.fast_values(p) for p in positions]
+            fresh = []
+            for p in positions:
+                expert_eval.use_weights(None)  # clears the memos
+                fresh.append(expert_eval.fast_values(p))
+            assert fresh == warm
+            checked += len(positions)
+            moves = [c for c in g.legal() if c != END_CODE]
+            g.make(rnd.choice(moves) if moves and rnd.random() < 0.7 else END_CODE)
+        assert checked > 1000
+
+
 def test_candidates_are_the_best_plan_for_each_distinct_first_action() -> None:
     from engine.expert_eval import first_moves
 
