@@ -69,6 +69,8 @@ SIMULATIONS_PER_SECOND = 70
 PLAN_WIDTH = 100
 #: The beam's width for the seat's next turn inside a simulation.
 NEXT_TURN_WIDTH = 8
+#: The seat's own turns after the plan that a simulation plays (each planned by that beam).
+LOOKAHEAD_TURNS = 1
 #: Candidates simulated: at most this many distinct first actions, and at least this many
 #: simulations each.
 MAX_CANDIDATES = 6
@@ -151,17 +153,19 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
     planned by a narrow beam; the margin the evaluation gives the position that turn reaches
     (exact scores when the game ends first)."""
     d = determinise_fast(g, rnd)
-    for code in plan:
-        d.make(code)
-    d.make(END_CODE)
-    while d.phase == 1 and d.cur != seat:
-        if d.cyn[d.cur]:
-            d.make(d.legal()[0])
-        else:
-            greedy_turn(d)
-    if d.phase != 1:
-        return fast_eval(d, seat)
-    return plan_turn(d, seat, width=NEXT_TURN_WIDTH)[0][0]
+    for _turn in range(LOOKAHEAD_TURNS):
+        for code in plan:
+            d.make(code)
+        d.make(END_CODE)
+        while d.phase == 1 and d.cur != seat:
+            if d.cyn[d.cur]:
+                d.make(d.legal()[0])
+            else:
+                greedy_turn(d)
+        if d.phase != 1:
+            return fast_eval(d, seat)
+        value, plan = plan_turn(d, seat, width=NEXT_TURN_WIDTH)[0]
+    return value
 
 
 def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, str]:

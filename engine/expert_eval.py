@@ -201,9 +201,9 @@ def _incomes(g: FastGame, rounds_left: int, seats) -> list[tuple[int, int]]:
     three suns exactly, then repeated), and in the next round."""
     if rounds_left <= 0:
         return [(0, 0)] * len(seats)
-    # A fast position's light depends on its masks and the sun only (an expansion position's
-    # also on the Elder Tree and the moonstones: not memoised).
-    key = (g.sun, rounds_left, *g.masks) if isinstance(g, FastGame) else None
+    # The light depends on the masks, the sun and, in an expansion game, the shade of the Great
+    # Elder Tree and the moonstones (``shade_key`` of ``expert_moonlight.StateView``).
+    key = (g.sun, rounds_left, getattr(g, "shade_key", None), *g.masks)
     every = _INCOMES.get(key)
     if every is None:
         k = min(3, rounds_left)
@@ -213,8 +213,7 @@ def _incomes(g: FastGame, rounds_left: int, seats) -> list[tuple[int, int]]:
             (cycles * sum(e[s] for e in exact) + sum(e[s] for e in exact[:rest]), exact[0][s])
             for s in range(g.n)
         ]
-        if key is not None:
-            _remember(_INCOMES, key, every)
+        _remember(_INCOMES, key, every)
     return [every[s] for s in seats]
 
 

@@ -72,6 +72,9 @@ class StateView:
         self.light = [s.light for s in state.seats]
         self.avail = [x for s in state.seats for x in s.available]
         self.taken = [0] + [len(PILES[k]) - len(state.piles[k]) for k in (1, 2, 3, 4)]
+        ext = state.ext
+        #: What the light depends on besides the masks and the sun: the pieces that shade.
+        self.shade_key = None if ext is None else (ext.obstacles, ext.elder, ext.stones)
 
     def light_for_suns(self, suns: list[int]) -> list[list[int]]:
         return [light_for_sun(self.state, sun) for sun in suns]

@@ -206,6 +206,35 @@ def test_memoised_forecasts_equal_fresh_ones() -> None:
             moves = [c for c in g.legal() if c != END_CODE]
             g.make(rnd.choice(moves) if moves and rnd.random() < 0.7 else END_CODE)
         assert checked > 1000
+    # Expansion positions: the Great Elder Tree and the moonstones shade too.
+    from engine.expert_moonlight import StateView
+
+    moon = {"moon_animals": True, "elder_tree": True, "moonstones": True}
+    state = engine.new_game(engine.Config(seats=("human", "cynthia"), **moon), seed=3)
+    checked = 0
+    while not state.is_over:
+        positions = [state] + [engine.apply(state, a) for a in engine.legal_actions(state)[:12]]
+        warm = [expert_eval.fast_values(StateView(p)) for p in positions]
+        fresh = []
+        for p in positions:
+            expert_eval.use_weights(None)
+            fresh.append(expert_eval.fast_values(StateView(p)))
+        assert fresh == warm
+        checked += len(positions)
+        if state.phase == "play" and state.ext.elder >= 0:
+            # The same board with the Great Elder Tree on another empty space.
+            ext = state.ext
+            free = [i for i in range(37) if not state.occupied() >> i & 1 and i != ext.elder]
+            space = rnd.choice(free)
+            moved = state.copy()
+            moved.ext = ext._replace(
+                elder=space, obstacles=ext.obstacles & ~(1 << ext.elder) | 1 << space
+            )
+            warm = expert_eval.fast_values(StateView(moved))
+            expert_eval.use_weights(None)
+            assert expert_eval.fast_values(StateView(moved)) == warm
+        state = engine.apply(state, rnd.choice(engine.legal_actions(state)))
+    assert checked > 500
 
 
 def test_candidates_are_the_best_plan_for_each_distinct_first_action() -> None:
