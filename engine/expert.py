@@ -69,8 +69,10 @@ SIMULATIONS_PER_SECOND = 70
 PLAN_WIDTH = 100
 #: The beam's width for the seat's next turn inside a simulation.
 NEXT_TURN_WIDTH = 8
-#: The seat's own turns after the plan that a simulation plays (each planned by that beam).
-LOOKAHEAD_TURNS = 1
+#: The seat's own turns after the plan that a simulation plays, each planned by that beam (the
+#: last one is valued, the others played). Over 80 games each, 2 turns against 1: 65 won
+#: against 68 of Cynthia's, 52 against 47.5 of the quarter budget's, at twice the CPU.
+LOOKAHEAD_TURNS = 2
 #: Candidates simulated: at most this many distinct first actions, and at least this many
 #: simulations each.
 MAX_CANDIDATES = 6
@@ -150,8 +152,9 @@ def determinise_fast(g: FastGame, rnd: random.Random) -> FastGame:
 def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
     """One lookahead of ``plan`` on a determinisation: the plan, the other seats' turns until the
     seat's next turn (Cynthias by their cards, humans greedily), then the seat's own next turn,
-    planned by a narrow beam; the margin the evaluation gives the position that turn reaches
-    (exact scores when the game ends first)."""
+    planned by a narrow beam, and so on for ``LOOKAHEAD_TURNS`` turns of the seat; the margin
+    the evaluation gives the position the last of them reaches (exact scores when the game
+    ends first)."""
     d = determinise_fast(g, rnd)
     for _turn in range(LOOKAHEAD_TURNS):
         for code in plan:

@@ -245,27 +245,32 @@ def test_candidates_are_the_best_plan_for_each_distinct_first_action() -> None:
     assert first_moves(plans, 9) == [(70, 71), (130,), (), (9,)]
 
 
-def test_the_lookahead_ends_after_the_seats_next_turn() -> None:
-    """A simulation plays the plan, Cynthia's turn, then the seat's next turn, and values the
-    position that turn reaches: the round has moved on, the seat is to end its turn."""
+def test_the_lookahead_ends_after_the_seats_next_turns() -> None:
+    """A simulation plays the plan, Cynthia's turn, then the seat's next turns, each planned by
+    the narrow beam, and values the position the last of them reaches: the round has moved on
+    once per turn of the seat, and the seat is to end its turn."""
     import random
 
     from engine import expert
     from engine.fast import FastGame
 
+    assert expert.LOOKAHEAD_TURNS == 2
     state = _mid_game(VS_CYNTHIA, 4, 20)
     g = FastGame.from_state(state)
     seat = g.cur
     plans = expert.plan_turn(g, seat, width=expert.PLAN_WIDTH)
     value = expert._simulate(g, seat, plans[0][1], random.Random(3))
     d = expert.determinise_fast(g, random.Random(3))
-    for code in plans[0][1]:
-        d.make(code)
-    d.make(expert.END_CODE)
-    while d.cur != seat:
-        d.make(d.legal()[0])
-    assert d.round == g.round + 1  # two seats: the seat plays once a round
-    assert value == expert.plan_turn(d, seat, width=expert.NEXT_TURN_WIDTH)[0][0]
+    plan = plans[0][1]
+    for _turn in range(2):
+        for code in plan:
+            d.make(code)
+        d.make(expert.END_CODE)
+        while d.cur != seat:
+            d.make(d.legal()[0])
+        expected, plan = expert.plan_turn(d, seat, width=expert.NEXT_TURN_WIDTH)[0]
+    assert d.round == g.round + 2  # two seats: the seat plays once a round
+    assert value == expected
 
 
 @pytest.mark.parametrize(
@@ -290,6 +295,8 @@ def test_a_small_budget_plays_the_best_plan_a_larger_one_simulates(
 
 
 def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
+    from engine import expert_moonlight
+
     moon = engine.Config(
         seats=("human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
     )
@@ -299,7 +306,9 @@ def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
     assert action.explanation.template == (
         "{action}: best of {count} simulation, expected margin {margin} points"
     )
-    assert action.explanation.params["count"] == "9"  # 3 distinct first actions, 3 each
+    # 28 simulations in the budget: 6 distinct first actions, 4 each.
+    assert expert_moonlight.SIMULATIONS_PER_SECOND == 110
+    assert action.explanation.params["count"] == "24"
     other = state.copy()
     deck = getattr(state, DECKS_SLOT)[1]
     setattr(other, DECKS_SLOT, (None, Deck(tuple(reversed(deck.cards)), deck.half)))
