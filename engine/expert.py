@@ -9,11 +9,12 @@ How it decides, for the seat to act:
 2. **Lookahead.** The best plans for the best few distinct first actions are each simulated on
    the same *determinisations* of what the seat cannot see (Cynthia's card order and the
    game's RNG drawn afresh): the plan, the other seats' turns until the seat's next turn
-   (Cynthias follow their cards through the facade, humans play greedy whole turns), then the
-   seat's own next turn planned by a narrower beam. The position that turn reaches is valued by
-   the evaluation (exact scores if the game ends first), and the plan with the best mean is
-   played. This sees what a turn sets up for the next (light for the coming suns, a piece
-   bought to be grown, a tree grown to be collected) and what the other seats do in between.
+   (Cynthias follow their cards, humans play greedy whole turns), then the seat's own next
+   turns (``LOOKAHEAD_TURNS``), each planned by a narrower beam. The position the last of them
+   reaches is valued by the evaluation (exact scores if the game ends first), and the plan with
+   the best mean is played. This sees what a turn sets up for the next ones (light for the
+   coming suns, a piece bought to be grown, a tree grown to be collected) and what the other
+   seats do in between.
 3. **Evaluation.** A seat's final score is predicted by a small linear model on position
    features (tokens, light, pieces on the board by size and by the token their soil still
    offers, light income for the next suns, pieces available), with weights that change
