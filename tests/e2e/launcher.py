@@ -195,6 +195,10 @@ def main(argv: list[str] | None = None) -> None:
     control = args.control
     install_guard(lambda message: post_json(control, "/_fake/violation", {"message": message}))
     configure_discord(args.api, args.gateway, control)
+    # A shell starts background jobs with SIGINT ignored, and Python then leaves it ignored, so
+    # asyncio.run would not turn it into a cancellation: restore Ctrl-C's default handler, or
+    # the suite run in the background (nohup, some CI runners) waits out every stop's timeout.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _sigterm)
 
     import runpy
