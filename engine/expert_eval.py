@@ -85,24 +85,20 @@ def use_weights(w: dict | None) -> None:
 # -- features -------------------------------------------------------------------------------
 
 
-def token_at(taken, leaves: int, offset: int) -> int:
-    """The token a collect on ``leaves`` soil would get after ``offset`` more collects there
-    (falling to poorer piles when a pile runs out); 0 when none is left."""
-    for k in range(leaves, 0, -1):
-        left = len(_PILES[k]) - taken[k]
-        if offset < left:
-            return _PILES[k][taken[k] + offset]
-        offset -= max(0, left)
-    return 0
-
-
 @cache
 def _token_runs(taken: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Per soil (leaves): the tokens successive collects there would get, in order (``token_at``
-    for offsets 0, 1, ...), for a given count of tokens ``taken`` from each pile."""
+    """Per soil (leaves): the tokens successive collects there would get, in order, for a given
+    count of tokens ``taken`` from each pile: that soil's pile, then the poorer ones."""
     return tuple(
         tuple(t for k in range(leaves, 0, -1) for t in _PILES[k][taken[k] :]) for leaves in range(5)
     )
+
+
+def token_at(taken, leaves: int, offset: int) -> int:
+    """The token a collect on ``leaves`` soil would get after ``offset`` more collects there
+    (falling to poorer piles when a pile runs out); 0 when none is left."""
+    run = _token_runs(tuple(taken))[leaves]
+    return run[offset] if offset < len(run) else 0
 
 
 def seat_features(

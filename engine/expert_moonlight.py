@@ -188,7 +188,8 @@ def _other_turn(state: GameState) -> GameState:
 
 def simulate(state: GameState, seat: int, acts: tuple, rnd: random.Random) -> float:
     """One lookahead of the plan ``acts`` on a fresh determinisation (see the module docstring):
-    the margin the evaluation gives the end of the seat's next turn."""
+    the margin the evaluation gives the end of the last of the seat's ``LOOKAHEAD_TURNS`` next
+    turns."""
     s = determinise(state, seat, rnd)
     for _turn in range(LOOKAHEAD_TURNS):
         for action in acts:

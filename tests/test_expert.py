@@ -184,7 +184,6 @@ def test_memoised_forecasts_equal_fresh_ones() -> None:
         g = FastGame.from_state(_mid_game(config, 5, 8))
         checked = 0
         while g.phase == 1:
-            # The position and every position one action away (a turn's beam).
             # The position, every position one action away (a turn's beam), and the position
             # with a seat's light changed.
             positions = [g]
