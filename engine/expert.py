@@ -25,7 +25,10 @@ How it decides, for the seat to act:
    within a medium tree's reach are worth most (``expert_moonlight.opening_value``).
 
 Determinism: the work done is counted in simulations, ``SIMULATIONS_PER_SECOND * budget_s``,
-and every random draw comes from ``seed``, so a seed and a budget always give the same action.
+and in the positions a turn plan may value (``PLAN_POSITIONS_PER_SECOND * budget_s`` for the
+seat's own turn, ``NEXT_TURN_POSITIONS`` for each turn inside a simulation: a turn with many
+actions is planned narrower, so a decision stays within its budget), and every random draw
+comes from ``seed``, so a seed and a budget always give the same action.
 
 Base games run on ``engine.fast``; expansion games are searched through the facade
 (``engine.expert_moonlight``) with the same evaluation and the expansion's score parts.
@@ -70,6 +73,13 @@ SIMULATIONS_PER_SECOND = 70
 PLAN_WIDTH = 100
 #: The beam's width for the seat's next turn inside a simulation.
 NEXT_TURN_WIDTH = 8
+#: The positions a simulation's turn plan may value (``plan_turn``'s ``max_positions``). Mid-game
+#: turns with many actions made a third of the quick decisions take over 0.25 s (at most
+#: 0.58 s); with these limits 1 of 250 did (0.27 s), and the play was as strong (see
+#: docs/expert.md).
+NEXT_TURN_POSITIONS = 150
+#: The positions the seat's own turn plans may value, per second of budget.
+PLAN_POSITIONS_PER_SECOND = 8_000
 #: The seat's own turns after the plan that a simulation plays, each planned by that beam (the
 #: last one is valued, the others played). Over 80 games each, 2 turns against 1: 65 won
 #: against 68 of Cynthia's, 52 against 47.5 of the quarter budget's, at twice the CPU.
@@ -84,21 +94,32 @@ SIMULATIONS_PER_CANDIDATE = 4
 
 
 def plan_turn(
-    g: FastGame, seat: int, width: int, depth: int = 8, measure=fast_eval
+    g: FastGame,
+    seat: int,
+    width: int,
+    depth: int = 8,
+    measure=fast_eval,
+    max_positions: int | None = None,
 ) -> list[tuple[float, tuple]]:
     """Whole-turn plans for the seat to act, best first: ``(value, codes without end)``.
 
     A beam search: each step extends every kept plan by every legal action but ``end``, values
     the positions by ``measure`` (the margin, ``fast_eval``, unless told) and keeps the ``width``
     best distinct positions. Every plan met (the empty one included) is a candidate to stop at.
+    With ``max_positions``, a step extends the kept plans best first only while the positions
+    valued so far are fewer than that (the best plan always), so a turn with many actions is
+    planned narrower, not shorter.
     """
     start = (measure(g, seat), (), g)
     found = {(): start[0]}
     beam = [start]
+    valued = 0
     for _step in range(depth):
         children = []
         seen = set()
         for _value, codes, pos in beam:
+            if max_positions is not None and children and valued >= max_positions:
+                break
             for code in pos.legal():
                 if code == END_CODE:
                     continue
@@ -113,6 +134,7 @@ def plan_turn(
                 if key in seen:
                     continue
                 seen.add(key)
+                valued += 1
                 children.append((measure(child, seat), (*codes, code), child))
         if not children:
             break
@@ -168,7 +190,9 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
                 greedy_turn(d)
         if d.phase != 1:
             return fast_eval(d, seat)
-        value, plan = plan_turn(d, seat, width=NEXT_TURN_WIDTH)[0]
+        value, plan = plan_turn(d, seat, width=NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)[
+            0
+        ]
     return value
 
 
@@ -178,7 +202,9 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
     sims = round(budget_s * SIMULATIONS_PER_SECOND)
     # A small budget narrows the beam (a quarter budget plans about a quarter as wide).
     width = max(8, min(PLAN_WIDTH, round(budget_s * 4 * PLAN_WIDTH)))
-    plans = plan_turn(g, seat, width=width)
+    plans = plan_turn(
+        g, seat, width=width, max_positions=round(budget_s * PLAN_POSITIONS_PER_SECOND)
+    )
     lookahead = best_by_simulation(
         plans,
         sims,

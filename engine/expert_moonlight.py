@@ -51,8 +51,14 @@ SIMULATIONS_PER_SECOND = 110
 #: At most this many candidates (distinct first actions), each simulated at least this often.
 MAX_CANDIDATES = 6
 SIMULATIONS_PER_CANDIDATE = 3
+#: The beam's width for the seat's own turn plans, per second of budget (at most 100).
+PLAN_WIDTH_PER_SECOND = 100
 #: The beam's width for the seat's next turn inside a simulation.
 NEXT_TURN_WIDTH = 4
+#: The positions a simulation's turn plan, and the seat's own turn plans per second of budget,
+#: may value (``plan_turn``'s ``max_positions``): a turn with many actions is planned narrower.
+NEXT_TURN_POSITIONS = 100
+PLAN_POSITIONS_PER_SECOND = 4_000
 #: The seat's own turns after the plan that a simulation plays, each planned by that beam (2
 #: played weaker here: 12 of 40 won against Cynthia with both harder options, against 13).
 LOOKAHEAD_TURNS = 1
@@ -143,14 +149,21 @@ def _key(s: GameState):
     return (tuple(s.cells), s.activated, tuple(x.light for x in s.seats), s.ext, s.piles)
 
 
-def plan_turn(state: GameState, seat: int, width: int, depth: int = 6) -> list[tuple]:
-    """Whole-turn plans ``(value, actions)`` best first, searched through the facade."""
+def plan_turn(
+    state: GameState, seat: int, width: int, depth: int = 6, max_positions: int | None = None
+) -> list[tuple]:
+    """Whole-turn plans ``(value, actions)`` best first, searched through the facade. Past
+    ``max_positions`` positions valued, a step extends only its best plan (as
+    ``engine.expert.plan_turn``)."""
     found = {(): view_eval(state, seat)}
     beam = [(found[()], (), state)]
+    valued = 0
     for _step in range(depth):
         children = []
         seen = set()
         for _value, acts, pos in beam:
+            if max_positions is not None and children and valued >= max_positions:
+                break
             for action in legal_actions(pos):
                 if action.verb == "end":
                     continue
@@ -161,6 +174,7 @@ def plan_turn(state: GameState, seat: int, width: int, depth: int = 6) -> list[t
                 if key in seen:
                     continue
                 seen.add(key)
+                valued += 1
                 children.append((view_eval(child, seat), (*acts, action), child))
         if not children:
             break
@@ -204,7 +218,7 @@ def simulate(state: GameState, seat: int, acts: tuple, rnd: random.Random) -> fl
             s = _other_turn(s)
         if s.phase != "play" or s.current_seat != seat:
             return view_eval(s, seat)
-        value, acts = plan_turn(s, seat, NEXT_TURN_WIDTH)[0]
+        value, acts = plan_turn(s, seat, NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)[0]
     return value
 
 
@@ -224,8 +238,8 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
         else:
             best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
         return best, _("{action}: the setup choice worth most", action=str(best))
-    width = min(100, max(1, round(budget_s * 100)))
-    plans = plan_turn(d, seat, width)
+    width = min(100, max(1, round(budget_s * PLAN_WIDTH_PER_SECOND)))
+    plans = plan_turn(d, seat, width, max_positions=round(budget_s * PLAN_POSITIONS_PER_SECOND))
     lookahead = best_by_simulation(
         plans,
         round(budget_s * SIMULATIONS_PER_SECOND),

@@ -267,9 +267,40 @@ def test_the_lookahead_ends_after_the_seats_next_turns() -> None:
         d.make(expert.END_CODE)
         while d.cur != seat:
             d.make(d.legal()[0])
-        expected, plan = expert.plan_turn(d, seat, width=expert.NEXT_TURN_WIDTH)[0]
+        expected, plan = expert.plan_turn(
+            d, seat, width=expert.NEXT_TURN_WIDTH, max_positions=expert.NEXT_TURN_POSITIONS
+        )[0]
     assert d.round == g.round + 2  # two seats: the seat plays once a round
     assert value == expected
+
+
+def test_a_position_limit_plans_narrower_not_shorter() -> None:
+    """Past ``max_positions`` a beam step extends only its best plan: the turn plans value
+    fewer positions, still reach as many actions deep, and the plans the limit lets through
+    are valued as without it."""
+    from engine import expert
+    from engine.expert_eval import fast_eval
+    from engine.fast import FastGame
+
+    g = FastGame.from_state(_mid_game(VS_CYNTHIA, 4, 20))
+    seat = g.cur
+    valued = []
+
+    def counting(pos, s):
+        valued.append(1)
+        return fast_eval(pos, s)
+
+    full = expert.plan_turn(g, seat, width=8, measure=counting)
+    n_full = len(valued)
+    valued.clear()
+    limited = expert.plan_turn(g, seat, width=8, measure=counting, max_positions=40)
+    n_limited = len(valued)
+    assert expert.plan_turn(g, seat, width=8, max_positions=10**9) == full
+    assert 40 <= n_limited < n_full // 2
+    assert max(len(p) for _v, p in limited) == max(len(p) for _v, p in full)
+    full_values = dict((p, v) for v, p in full)
+    assert all(full_values.get(p, v) == v for v, p in limited)
+    assert len(limited) < len(full)
 
 
 @pytest.mark.parametrize(
