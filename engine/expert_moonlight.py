@@ -57,8 +57,8 @@ PLAN_WIDTH_PER_SECOND = 100
 NEXT_TURN_WIDTH = 4
 #: The positions a simulation's turn plan, and the seat's own turn plans per second of budget,
 #: may value (``plan_turn``'s ``max_positions``): a turn with many actions is planned narrower.
-NEXT_TURN_POSITIONS = 100
-PLAN_POSITIONS_PER_SECOND = 4_000
+NEXT_TURN_POSITIONS = 150
+PLAN_POSITIONS_PER_SECOND = 6_000
 #: The seat's own turns after the plan that a simulation plays, each planned by that beam (2
 #: played weaker here: 12 of 40 won against Cynthia with both harder options, against 13).
 LOOKAHEAD_TURNS = 1
