@@ -190,9 +190,8 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
                 greedy_turn(d)
         if d.phase != 1:
             return fast_eval(d, seat)
-        value, plan = plan_turn(d, seat, width=NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)[
-            0
-        ]
+        plans = plan_turn(d, seat, width=NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)
+        value, plan = plans[0]
     return value
 
 

@@ -298,7 +298,7 @@ def test_a_position_limit_plans_narrower_not_shorter() -> None:
     assert expert.plan_turn(g, seat, width=8, max_positions=10**9) == full
     assert 40 <= n_limited < n_full // 2
     assert max(len(p) for _v, p in limited) == max(len(p) for _v, p in full)
-    full_values = dict((p, v) for v, p in full)
+    full_values = {p: v for v, p in full}
     assert all(full_values.get(p, v) == v for v, p in limited)
     assert len(limited) < len(full)
 
