@@ -15,6 +15,7 @@ simulation costs more, so the beam is narrower and the simulations fewer for the
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from translation import _
 
@@ -39,8 +40,9 @@ from .game import (
     scores,
 )
 from .geometry import ALL_MASK, LEAVES, WITHIN, bits
+from .moon import moonlit, next_moon
 from .moonlight import ANIMALS, BABIES
-from .pieces import PILES
+from .pieces import LUNAR_CAP, PILES
 from .state import GameState
 
 END = Action("end")
@@ -62,6 +64,10 @@ PLAN_POSITIONS_PER_SECOND = 6_000
 #: The seat's own turns after the plan that a simulation plays, each planned by that beam (2
 #: played weaker here: 12 of 40 won against Cynthia with both harder options, against 13).
 LOOKAHEAD_TURNS = 1
+#: The animal the seat keeps of the two dealt, first preferred: the abilities that need no walk
+#: first (the Owl hunts anywhere, the Hedgehog plants where it stands), the Turtle last (its
+#: tokens lie on the far corners, and the search plans no walk there).
+ANIMAL_PREFERENCE = ("owl", "hedgehog", "badger", "boar", "beaver", "squirrel", "fox", "turtle")
 #: A simulation stops after this many turns of the other seats if the seat never plays again.
 MAX_OTHER_TURNS = 12
 
@@ -92,9 +98,40 @@ class StateView:
         return scores(self.state)
 
     def token_points(self, seat: int) -> int:
-        """Everything that scores but light and Cynthia's trees: tokens, lunar, Baby Turtles."""
+        """Everything that scores but light and Cynthia's trees: tokens, Baby Turtles, and the
+        lunar points the seat will hold at the end if it spends none (``lunar_at_end``)."""
         parts = score_parts(self.state, seat)
+        if "lunar" in parts:
+            parts["lunar"] = lunar_at_end(self.state, seat)
         return sum(v for k, v in parts.items() if k not in ("light", "trees"))
+
+
+@lru_cache(maxsize=65_536)
+def _lunar_to_come(gap: int, full: bool, sun: int, rounds: int, space: int, elder: int, stones):
+    """The lunar points an animal on ``space`` gets at the next ``rounds`` photosyntheses, the
+    moon moving on from ``gap`` and ``full`` while the sun moves on from ``sun``."""
+    total = 0
+    for _round in range(rounds):
+        gap, full = next_moon(gap, full, sun)
+        sun = (sun + 1) % 6
+        if moonlit(gap, elder, stones) >> space & 1:
+            total += 2 if full else 1
+    return total
+
+
+def lunar_at_end(state: GameState, seat: int) -> int:
+    """The lunar points a seat would hold at the end if it spent none and its animal stayed where
+    it stands: what it holds plus what the moon will give the animal there at the photosyntheses
+    left, at most 14. Lunar points beyond that would be lost at the cap: spending them costs
+    nothing, and an animal where the moon will shine is worth its lunar points to come."""
+    lunar = state.seats[seat].lunar
+    ext = state.ext
+    space = ext.at[seat] if ext.at else -1
+    if ext.moon < 0 or space < 0 or state.phase != "play":
+        return lunar
+    rounds = state.config.last_round - state.round
+    come = _lunar_to_come(ext.moon, ext.full, state.sun, rounds, space, ext.elder, ext.stones)
+    return min(LUNAR_CAP, lunar + come)
 
 
 def opening_value(light: int, space: int, occupied: int) -> float:
@@ -233,7 +270,9 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
     d = determinise(state, seat, rnd)
     legal = legal_actions(d)
     if state.phase != "play":
-        if all(a.verb == "place" for a in legal):
+        if all(a.verb == "animal" for a in legal):
+            best = min(legal, key=lambda a: ANIMAL_PREFERENCE.index(ANIMALS[a.args[0]]))
+        elif all(a.verb == "place" for a in legal):
             best = max(legal, key=lambda a: _opening(apply(d, a), seat, a.args[0]))
         else:
             best = max(legal, key=lambda a: view_eval(apply(d, a), seat))

@@ -346,3 +346,57 @@ def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
     assert other != state
     assert engine.observation(other, 0) == engine.observation(state, 0)
     assert expert_action(other, budget_s=0.25, seed=4) == action
+
+
+MOON_ONLY_HUMANS = engine.Config(
+    seats=("human", "human"), moon_animals=True, elder_tree=True, moonstones=True
+)
+
+
+@pytest.mark.parametrize(
+    "label, round_, lunar, expected",
+    [("F3", 10, 0, 4), ("B2", 4, 5, 10), ("C3", 1, 2, 11), ("A4", 13, 12, 14), ("E3", 16, 0, 0)],
+)
+def test_lunar_at_end_is_what_an_animal_standing_still_holds_at_the_end(
+    label: str, round_: int, lunar: int, expected: int
+) -> None:
+    from engine.expert_moonlight import lunar_at_end
+    from engine.position import build
+
+    state = arrange(
+        build(MOON_ONLY_HUMANS, {}, round=round_),
+        animals={0: ("owl", label), 1: ("fox", "G1")},
+        elder="D2",
+        moonstones=("C4", "E5"),
+        moon=(7, True),
+        lunar=[lunar, 0],
+    )
+    assert lunar_at_end(state, 0) == expected
+    # The same, played: every turn ends at once, the animals stay where they stand.
+    while not state.is_over:
+        state = engine.apply(state, engine.Action("end"))
+    assert state.seats[0].lunar == expected
+
+
+def test_lunar_points_the_cap_would_waste_cost_nothing_to_spend() -> None:
+    """An Owl at 14 lunar points on a space the moon will light often hunts for free: the
+    evaluation counts the lunar points it will hold at the end, which the cap keeps at 14; near
+    the end, where the moon cannot give them back, hunting costs what it spends."""
+    from engine.expert_moonlight import StateView
+    from engine.position import build
+
+    def points_before_and_after_hunting(round_: int) -> tuple[int, int]:
+        state = arrange(
+            build(MOON_ONLY_HUMANS, {}, round=round_),
+            animals={0: ("owl", "D5"), 1: ("fox", "G1")},
+            elder="D2",
+            moonstones=("C4", "E5"),
+            moon=(7, True),
+            lunar=[14, 0],
+        )
+        after = engine.apply(state, engine.Action("use", ("hunt", 3)))
+        assert after.seats[0].lunar == 2 and after.seats[0].light == state.seats[0].light + 10
+        return StateView(state).token_points(0), StateView(after).token_points(0)
+
+    assert points_before_and_after_hunting(1) == (14, 14)
+    assert points_before_and_after_hunting(18) == (14, 2)
