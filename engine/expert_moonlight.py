@@ -10,6 +10,10 @@ As in ``engine.expert``, the best plans for the best few distinct first actions 
 simulated on the same determinisations: the plan, the other seats' turns until the seat's next
 turn, and that next turn planned by a narrow beam, valued by the evaluation. Through the facade a
 simulation costs more, so the beam is narrower and the simulations fewer for the same budget.
+
+The evaluation counts a seat's lunar points as those it will hold at the end (``lunar_at_end``):
+an animal the moon will light is worth its lunar points to come, and lunar points the cap of 14
+would waste cost nothing to spend on an ability.
 """
 
 from __future__ import annotations

@@ -400,3 +400,25 @@ def test_lunar_points_the_cap_would_waste_cost_nothing_to_spend() -> None:
 
     assert points_before_and_after_hunting(1) == (14, 14)
     assert points_before_and_after_hunting(18) == (14, 2)
+
+
+@pytest.mark.parametrize(
+    "seed, dealt, kept",
+    [
+        (12, {"animal boar", "animal hedgehog"}, "animal hedgehog"),
+        (28, {"animal fox", "animal owl"}, "animal owl"),
+        (9, {"animal fox", "animal turtle"}, "animal fox"),
+    ],
+)
+def test_the_expert_keeps_the_animal_whose_abilities_need_no_walk(
+    seed: int, dealt: set[str], kept: str
+) -> None:
+    moon = {"moon_animals": True, "elder_tree": True, "moonstones": True}
+    me = seed % 2
+    seats = ["cynthia"]
+    seats.insert(me, "human")
+    state = engine.new_game(engine.Config(seats=tuple(seats), **moon), seed=seed)
+    while state.current_seat != me or state.phase != "setup":
+        state = engine.apply(state, engine.auto_action(state))
+    assert {str(a) for a in engine.legal_actions(state)} == dealt
+    assert str(expert_action(state, budget_s=0.25, seed=seed)) == kept
