@@ -276,7 +276,9 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
     if state.phase != "play":
         if all(a.verb == "animal" for a in legal):
             best = min(legal, key=lambda a: ANIMAL_PREFERENCE.index(ANIMALS[a.args[0]]))
-        elif all(a.verb == "place" for a in legal):
+            why = _("{action}: of the two animals dealt, the one it plays best", action=str(best))
+            return best, why
+        if all(a.verb == "place" for a in legal):
             best = max(legal, key=lambda a: _opening(apply(d, a), seat, a.args[0]))
         else:
             best = max(legal, key=lambda a: view_eval(apply(d, a), seat))
