@@ -207,3 +207,35 @@ async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is
     assert db_rows(bot, "SELECT kind FROM seats WHERE game_id = 1 ORDER BY position") == [
         ("human",), ("expert-strong",),
     ]  # fmt: skip
+
+
+async def test_in_an_expansion_game_the_expert_keeps_an_animal_and_hides_the_other(
+    fake: FakeDiscord, bot_process
+) -> None:
+    from engine.expert_moonlight import ANIMAL_PREFERENCE
+    from engine.moonlight import ANIMALS
+    from tests.e2e.test_moonlight_game import MODES, assert_hides, public_text
+
+    bot = await bot_process(env={**QUICK_ENV, "PS_TEST_SEED": str(SEED)})
+    alice = fake.add_user("alice")
+    chan = fake.add_channel("moonlight")
+    lobby = await new_lobby(fake, alice, chan)
+    await answered(await fake.select(alice, lobby, lobby.selects[0], list(MODES)))
+    await add_bot(fake, alice, lobby, "expert")
+    await click(fake, alice, lobby, "Start")
+    msg = await my_turn(fake, chan, alice)
+    dealt = replay_log(bot).ext.dealt
+    await type_action(fake, alice, chan, f"animal {ANIMALS[dealt[0][0]]}")
+    msg = await my_turn(fake, chan, alice, msg)
+
+    theirs, other = sorted((ANIMALS[a] for a in dealt[1]), key=ANIMAL_PREFERENCE.index)
+    expert_rows = [r for r in log_rows(bot) if r[1] == 1]
+    assert expert_rows[0][0] == f"animal {theirs}"
+    assert expert_rows[0][3] == f"animal {theirs}: of the two animals dealt, the one it plays best"
+    # Alice sees the animal it kept, never the one it put back: not on the game message, not in
+    # the game log.
+    assert theirs.title() in field(msg, "Seats")
+    assert_hides(public_text(msg), other)
+    it = await click(fake, alice, msg, "Game log")
+    assert f"`animal {theirs}`" in it.embeds[0]["description"]
+    assert_hides(it.embeds[0]["description"], other)
