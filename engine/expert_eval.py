@@ -335,12 +335,14 @@ def best_by_simulation(
 
     Each candidate gets at least ``at_least`` simulations, or, when the budget cannot give two
     candidates that many, two candidates share what there is: a small budget still uses its
-    time (a quarter of the quick budget compares 2 plans twice each rather than none). The candidates are the best plans of up to ``at_most`` distinct first actions
+    time (a quarter of the quick budget compares 2 plans twice each rather than none). The
+    candidates are the best plans of up to ``at_most`` distinct first actions
     (``first_moves``); each is simulated (``simulate(plan, rnd)``) on the same determinisations,
     common random numbers, so plans are compared on the same hidden cards and the same draws.
     The first of equal means wins: the beam's order.
     """
-    k = min(at_most, sims // min(at_least, max(2, sims // 2)))
+    each = min(at_least, max(2, sims // 2))
+    k = min(at_most, sims // each)
     candidates = first_moves(plans, k) if k >= 2 else []
     if len(candidates) < 2:
         return None

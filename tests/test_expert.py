@@ -27,6 +27,8 @@ def _mid_game(cfg: engine.Config, seed: int, decisions: int) -> engine.GameState
 
 
 VS_CYNTHIA = engine.Config(seats=("human", "cynthia"))
+#: Every Under the Moonlight mode.
+MOON = {"moon_animals": True, "elder_tree": True, "moonstones": True}
 
 
 @pytest.mark.parametrize("decisions", [12, 40])
@@ -208,8 +210,7 @@ def test_memoised_forecasts_equal_fresh_ones() -> None:
     # Expansion positions: the Great Elder Tree and the moonstones shade too.
     from engine.expert_moonlight import StateView
 
-    moon = {"moon_animals": True, "elder_tree": True, "moonstones": True}
-    state = engine.new_game(engine.Config(seats=("human", "cynthia"), **moon), seed=3)
+    state = engine.new_game(engine.Config(seats=("human", "cynthia"), **MOON), seed=3)
     checked = 0
     while not state.is_over:
         positions = [state] + [engine.apply(state, a) for a in engine.legal_actions(state)[:12]]
@@ -325,16 +326,14 @@ def test_a_small_budget_plays_the_best_plan_a_larger_one_simulates(
     state = _mid_game(VS_CYNTHIA, 4, 20)
     why = expert_action(state, budget_s=budget, seed=2).explanation
     assert why.template == template
-    assert why.params.get("count") == count or count is None
+    if count is not None:
+        assert why.params["count"] == count
 
 
 def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
     from engine import expert_moonlight
 
-    moon = engine.Config(
-        seats=("human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
-    )
-    state = _mid_game(moon, 3, 16)
+    state = _mid_game(engine.Config(seats=("human", "cynthia"), **MOON), 3, 16)
     action = expert_action(state, budget_s=0.25, seed=4)
     assert action in engine.legal_actions(state)
     assert action.explanation.template == (
@@ -352,9 +351,19 @@ def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
     assert expert_action(other, budget_s=0.25, seed=4) == action
 
 
-MOON_ONLY_HUMANS = engine.Config(
-    seats=("human", "human"), moon_animals=True, elder_tree=True, moonstones=True
-)
+def _owl_at(label: str, round_: int, lunar: int) -> engine.GameState:
+    """Two people, the first one's Owl on ``label`` with ``lunar`` lunar points in ``round_``,
+    the Full Moon at gap 7, the Great Elder Tree on D2 and moonstones on C4 and E5."""
+    from engine.position import build
+
+    return arrange(
+        build(engine.Config(seats=("human", "human"), **MOON), {}, round=round_),
+        animals={0: ("owl", label), 1: ("fox", "G1")},
+        elder="D2",
+        moonstones=("C4", "E5"),
+        moon=(7, True),
+        lunar=[lunar, 0],
+    )
 
 
 @pytest.mark.parametrize(
@@ -365,16 +374,8 @@ def test_lunar_at_end_is_what_an_animal_standing_still_holds_at_the_end(
     label: str, round_: int, lunar: int, expected: int
 ) -> None:
     from engine.expert_moonlight import lunar_at_end
-    from engine.position import build
 
-    state = arrange(
-        build(MOON_ONLY_HUMANS, {}, round=round_),
-        animals={0: ("owl", label), 1: ("fox", "G1")},
-        elder="D2",
-        moonstones=("C4", "E5"),
-        moon=(7, True),
-        lunar=[lunar, 0],
-    )
+    state = _owl_at(label, round_, lunar)
     assert lunar_at_end(state, 0) == expected
     # The same, played: every turn ends at once, the animals stay where they stand.
     while not state.is_over:
@@ -387,17 +388,9 @@ def test_lunar_points_the_cap_would_waste_cost_nothing_to_spend() -> None:
     evaluation counts the lunar points it will hold at the end, which the cap keeps at 14; near
     the end, where the moon cannot give them back, hunting costs what it spends."""
     from engine.expert_moonlight import StateView
-    from engine.position import build
 
     def points_before_and_after_hunting(round_: int) -> tuple[int, int]:
-        state = arrange(
-            build(MOON_ONLY_HUMANS, {}, round=round_),
-            animals={0: ("owl", "D5"), 1: ("fox", "G1")},
-            elder="D2",
-            moonstones=("C4", "E5"),
-            moon=(7, True),
-            lunar=[14, 0],
-        )
+        state = _owl_at("D5", round_, 14)
         after = engine.apply(state, engine.Action("use", ("hunt", 3)))
         assert after.seats[0].lunar == 2 and after.seats[0].light == state.seats[0].light + 10
         return StateView(state).token_points(0), StateView(after).token_points(0)
@@ -417,11 +410,10 @@ def test_lunar_points_the_cap_would_waste_cost_nothing_to_spend() -> None:
 def test_the_expert_keeps_the_animal_whose_abilities_need_no_walk(
     seed: int, dealt: set[str], kept: str
 ) -> None:
-    moon = {"moon_animals": True, "elder_tree": True, "moonstones": True}
     me = seed % 2
     seats = ["cynthia"]
     seats.insert(me, "human")
-    state = engine.new_game(engine.Config(seats=tuple(seats), **moon), seed=seed)
+    state = engine.new_game(engine.Config(seats=tuple(seats), **MOON), seed=seed)
     while state.current_seat != me or state.phase != "setup":
         state = engine.apply(state, engine.auto_action(state))
     assert {str(a) for a in engine.legal_actions(state)} == dealt
