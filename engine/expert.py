@@ -211,6 +211,7 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
         MAX_CANDIDATES,
         lambda plan, draw: _simulate(g, seat, plan, draw),
         rnd,
+        chance=any(g.cyn),
     )
     if lookahead is None:
         best = plans[0][1]

@@ -328,7 +328,13 @@ def first_moves(plans: list[tuple], k: int) -> list[tuple]:
 
 
 def best_by_simulation(
-    plans: list[tuple], sims: int, at_least: int, at_most: int, simulate, rnd: random.Random
+    plans: list[tuple],
+    sims: int,
+    at_least: int,
+    at_most: int,
+    simulate,
+    rnd: random.Random,
+    chance: bool = True,
 ) -> tuple[tuple, float, int] | None:
     """The searches' lookahead: ``(plan, its mean, simulations used)``, or None when ``sims``
     cannot give 2 candidates 2 simulations each (then the beam's best plan stands).
@@ -340,13 +346,18 @@ def best_by_simulation(
     (``first_moves``); each is simulated (``simulate(plan, rnd)``) on the same determinisations,
     common random numbers, so plans are compared on the same hidden cards and the same draws.
     The first of equal means wins: the beam's order.
+
+    Without ``chance`` (no Cynthia's cards, no face-down token: nothing in the rest of the game
+    the seat cannot see or foresee) every simulation of a plan plays the same game, so each
+    candidate is simulated once: the same candidates and the same choice, for a fraction of the
+    work.
     """
     each = min(at_least, max(2, sims // 2))
     k = min(at_most, sims // each)
     candidates = first_moves(plans, k) if k >= 2 else []
     if len(candidates) < 2:
         return None
-    per = sims // len(candidates)
+    per = sims // len(candidates) if chance else 1
     draws = [rnd.getrandbits(64) for _ in range(per)]
     means = {c: sum(simulate(c, random.Random(draw)) for draw in draws) / per for c in candidates}
     best = max(candidates, key=means.__getitem__)

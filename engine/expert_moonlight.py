@@ -186,6 +186,13 @@ def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:
     return s
 
 
+def has_chance(state: GameState) -> bool:
+    """Whether what is left of the game holds anything the seats cannot foresee: a Cynthia's
+    cards (and the RNG that shuffles them) or a face-down Baby Turtle token. Without it every
+    simulation of a plan plays the same."""
+    return any(s.kind == CYNTHIA for s in state.seats) or bool(state.ext and state.ext.beach)
+
+
 def _key(s: GameState):
     return (tuple(s.cells), s.activated, tuple(x.light for x in s.seats), s.ext, s.piles)
 
@@ -292,6 +299,7 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
         MAX_CANDIDATES,
         lambda acts, draw: simulate(state, seat, acts, draw),
         rnd,
+        chance=has_chance(state),
     )
     if lookahead is not None:
         best, mean, used = lookahead

@@ -330,6 +330,46 @@ def test_a_small_budget_plays_the_best_plan_a_larger_one_simulates(
         assert why.params["count"] == count
 
 
+def test_without_chance_each_candidate_is_simulated_once(monkeypatch) -> None:
+    """Between people nothing is hidden or drawn, so every simulation of a plan plays the same
+    game: each candidate is simulated once, and the decision and its expectation are the same
+    as with every simulation repeated."""
+    from engine import expert, expert_eval
+
+    state = _mid_game(engine.Config(seats=("human", "human")), 4, 20)
+    runs = []
+    real = expert._simulate
+    monkeypatch.setattr(expert, "_simulate", lambda *a: runs.append(a[2]) or real(*a))
+    once = expert_action(state, budget_s=0.25, seed=2)
+    assert once.explanation.params["count"] == "4"  # 4 candidates, once each
+    assert len(runs) == len(set(runs)) == 4
+
+    runs.clear()
+    repeating = expert_eval.best_by_simulation
+
+    def always_chance(*args, chance):
+        return repeating(*args, chance=True)
+
+    monkeypatch.setattr(expert, "best_by_simulation", always_chance)
+    repeated = expert_action(state, budget_s=0.25, seed=2)
+    assert repeated.explanation.params["count"] == "16"
+    assert len(runs) == 16 and len(set(runs)) == 4
+    assert repeated == once
+    assert repeated.explanation.params["margin"] == once.explanation.params["margin"]
+
+
+def test_expansion_chance_is_cynthia_or_a_face_down_token() -> None:
+    from engine.expert_moonlight import has_chance
+
+    people = _mid_game(engine.Config(seats=("human", "human"), **MOON), 3, 6)
+    assert not people.ext.beach
+    assert not has_chance(people)
+    beach = people.copy()
+    beach.ext = people.ext._replace(beach=((0, 5),))
+    assert has_chance(beach)
+    assert has_chance(_mid_game(engine.Config(seats=("human", "cynthia"), **MOON), 3, 6))
+
+
 def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
     from engine import expert_moonlight
 
