@@ -190,7 +190,7 @@ def has_chance(state: GameState) -> bool:
     """Whether what is left of the game holds anything the seats cannot foresee: a Cynthia's
     cards (and the RNG that shuffles them) or a face-down Baby Turtle token. Without it every
     simulation of a plan plays the same."""
-    return any(s.kind == CYNTHIA for s in state.seats) or bool(state.ext and state.ext.beach)
+    return any(s.kind == CYNTHIA for s in state.seats) or bool(state.ext.beach)
 
 
 def _key(s: GameState):
