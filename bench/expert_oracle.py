@@ -1,0 +1,169 @@
+"""What seeing everything would give: a whole-game plan against Cynthia with both harder options.
+
+Run: ``.venv/bin/python bench/expert_oracle.py [--games N] [--beam 40] [--plans 6]
+[--rank playout|drawn|evaluation] [--noise SD] [--jobs 2]``.
+
+This is an analysis, not a player: it reads what the Expert may not (Cynthia's real deck and the
+game's RNG) and chooses in hindsight. For game ``k`` of ``bench/expert_bench.py``'s match against
+the harder Cynthia (same seed, same seat, the Expert's starting trees), a beam over the human
+seat's whole turns plans the rest of the game on the true game: each line kept is extended by
+the ``--plans`` best turn plans of ``engine.expert.plan_turn``, Cynthia answers with her real
+cards, and the ``--beam`` best lines are kept, ranked by the evaluation (``evaluation``) or by
+the final margin of a greedy playout to the end on the true game (``playout``) or on one with
+Cynthia's cards drawn afresh (``drawn``), with ``--noise`` plus Gaussian noise. The best final margin met is printed beside the
+Expert's own game (0.25 s a decision), with both seats' light over that line and how much of it
+the other seat's trees shaded.
+
+It tells what the strength goal against the harder Cynthia asks of the evaluation: with her
+cards known and the line chosen afterwards the human seat beats her; without, see
+docs/expert.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from bench.expert_bench import HARD, play  # noqa: E402
+from engine.expert import determinise_fast, expert_action, greedy_turn, plan_turn  # noqa: E402
+from engine.expert_eval import fast_eval  # noqa: E402
+from engine.fast import END_CODE, FastGame  # noqa: E402
+
+
+def _cynthia_until(g: FastGame, seat: int) -> None:
+    while g.phase == 1 and g.cur != seat:
+        g.make(g.legal()[0])
+
+
+def _playout_margin(g: FastGame, seat: int, drawn: bool = False) -> float:
+    """The final margin of greedy turns to the end on the true game, or with ``drawn`` on one
+    where Cynthia's cards and the RNG are drawn afresh, the same draw for every line of a turn
+    (ties by the evaluation)."""
+    r = determinise_fast(g, random.Random(g.round)) if drawn else g.copy()
+    while r.phase == 1:
+        if r.cyn[r.cur]:
+            r.make(r.legal()[0])
+        else:
+            greedy_turn(r)
+    sc = r.scores()
+    return sc[seat] - sc[1 - seat] + 0.001 * fast_eval(g, seat)
+
+
+def _incomes(g: FastGame, line: list[tuple], seat: int) -> dict[str, int]:
+    """Both seats' light over the line, and what they would have had alone on the board."""
+    out = {"income": 0, "alone": 0, "her income": 0, "her alone": 0}
+    d = g.copy()
+
+    def make(code: int) -> None:
+        before, round_ = d.copy(), d.round
+        d.make(code)
+        if d.round != round_ and d.phase == 1:
+            for s, name in ((seat, ""), (1 - seat, "her ")):
+                out[f"{name}income"] += before.light_for_sun(d.sun)[s]
+                alone = before.copy()
+                for b in range(4):
+                    alone.masks[4 * (1 - s) + b] = 0
+                out[f"{name}alone"] += alone.light_for_sun(d.sun)[s]
+
+    for codes in line:
+        for code in (*codes, END_CODE):
+            make(code)
+        while d.phase == 1 and d.cur != seat:
+            make(d.legal()[0])
+    return out
+
+
+def oracle(args: tuple) -> tuple:
+    k, beam_width, plans, rank, noise = args
+    me = k % 2
+    seats = ["cynthia"]
+    seats.insert(me, "human")
+    state = engine.new_game(engine.Config(seats=tuple(seats), **HARD), seed=k)
+    while state.phase == "setup":
+        mine = state.current_seat == me
+        action = expert_action(state, budget_s=0.25, seed=k) if mine else engine.auto_action(state)
+        state = engine.apply(state, action)
+    g = FastGame.from_state(state)
+    _cynthia_until(g, me)
+    measure = {
+        "playout": _playout_margin,
+        "drawn": lambda d, seat: _playout_margin(d, seat, drawn=True),
+        "evaluation": fast_eval,
+    }[rank]
+    if noise:
+        ranked = measure
+
+        def measure(d: FastGame, seat: int) -> float:
+            draw = random.Random(hash((tuple(d.masks), tuple(d.light), tuple(d.avail))))
+            return ranked(d, seat) + draw.gauss(0, noise)
+
+    beam, finals = [(g, [])], []
+    while beam:
+        children, seen = [], set()
+        for pos, line in beam:
+            for _value, codes in plan_turn(pos, me, width=25, max_positions=3000)[:plans]:
+                d = pos.copy()
+                for code in (*codes, END_CODE):
+                    d.make(code)
+                _cynthia_until(d, me)
+                key = (tuple(d.masks), tuple(d.light), tuple(d.avail), tuple(d.taken), d.round)
+                if d.phase != 1:
+                    sc = d.scores()
+                    finals.append((sc[me] - sc[1 - me], sc[me], sc[1 - me], [*line, codes]))
+                elif key not in seen:
+                    seen.add(key)
+                    children.append((measure(d, me), d, [*line, codes]))
+        children.sort(key=lambda c: -c[0])
+        beam = [(d, line) for _value, d, line in children[:beam_width]]
+    best = max(finals, key=lambda f: f[0])
+    return k, best[1], best[2], _incomes(g, best[3], me), play(("cynthia-hard", "base", k, 0.25))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--beam", type=int, default=40, help="lines kept after each turn")
+    parser.add_argument("--plans", type=int, default=6, help="turn plans tried for each line")
+    parser.add_argument("--rank", choices=("playout", "drawn", "evaluation"), default="playout")
+    parser.add_argument(
+        "--noise", type=float, default=0, help="sd of Gaussian noise added to the ranking"
+    )
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    print(
+        f"whole-game plans seeing Cynthia's cards, beam {args.beam}, {args.plans} plans a line, "
+        f"ranked by {args.rank}"
+        + (f" plus noise (sd {args.noise:g})" if args.noise else "")
+        + "; the Expert's own game beside it (0.25 s a decision)"
+    )
+    won = [0.0, 0.0]
+    margins = [0, 0]
+    jobs = [(k, args.beam, args.plans, args.rank, args.noise) for k in range(args.games)]
+    with Pool(args.jobs) as pool:
+        for k, mine, hers, light, expert in pool.imap(oracle, jobs):
+            won[0] += 1.0 if mine > hers else 0.5 if mine == hers else 0.0
+            won[1] += expert[0]
+            margins[0] += mine - hers
+            margins[1] += expert[1] - expert[3]
+            print(
+                f"game {k:2}: seeing all {mine} vs {hers} (light {light['income']}, "
+                f"{light['alone'] - light['income']} shaded; hers {light['her income']}, "
+                f"{light['her alone'] - light['her income']} shaded); "
+                f"the Expert {expert[1]} vs {expert[3]}",
+                flush=True,
+            )
+    n = args.games
+    print(
+        f"seeing all: won {won[0]:g}/{n}, margin {margins[0] / n:+.1f} a game; "
+        f"the Expert: won {won[1]:g}/{n}, margin {margins[1] / n:+.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
