@@ -10,9 +10,9 @@ seat's whole turns plans the rest of the game on the true game: each line kept i
 the ``--plans`` best turn plans of ``engine.expert.plan_turn``, Cynthia answers with her real
 cards, and the ``--beam`` best lines are kept, ranked by the evaluation (``evaluation``) or by
 the final margin of a greedy playout to the end on the true game (``playout``) or on one with
-Cynthia's cards drawn afresh (``drawn``), with ``--noise`` plus Gaussian noise. The best final margin met is printed beside the
-Expert's own game (0.25 s a decision), with both seats' light over that line and how much of it
-the other seat's trees shaded.
+Cynthia's cards drawn afresh (``drawn``); ``--noise`` adds Gaussian noise to the ranking. The
+best final margin met is printed beside the Expert's own game from the same start (0.25 s a
+decision), each with both seats' light and how much of it the other seat's trees shaded.
 
 It tells what the strength goal against the harder Cynthia asks of the evaluation: with her
 cards known and the line chosen afterwards the human seat beats her; without, see
@@ -24,16 +24,17 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from bench.expert_bench import HARD, play  # noqa: E402
+from bench.expert_bench import HARD  # noqa: E402
 from engine.expert import determinise_fast, expert_action, greedy_turn, plan_turn  # noqa: E402
 from engine.expert_eval import fast_eval  # noqa: E402
-from engine.fast import END_CODE, FastGame  # noqa: E402
+from engine.fast import END_CODE, FastGame, code_of  # noqa: E402
 
 
 def _cynthia_until(g: FastGame, seat: int) -> None:
@@ -79,6 +80,25 @@ def _incomes(g: FastGame, line: list[tuple], seat: int) -> dict[str, int]:
     return out
 
 
+def _expert_line(state: engine.GameState, seat: int, seed: int) -> tuple[list[tuple], tuple]:
+    """The Expert's own game from ``state``: its turns (codes without end), and its score, the
+    other seat's and its result (1, 1/2 or 0)."""
+    line, turn = [], []
+    while not state.is_over:
+        if state.current_seat != seat:
+            action = engine.auto_action(state)
+        else:
+            action = expert_action(state, budget_s=0.25, seed=seed)
+            if action.verb == "end":
+                line.append(tuple(turn))
+                turn = []
+            else:
+                turn.append(code_of(action))
+        state = engine.apply(state, action)
+    winners, sc = engine.winners(state), engine.scores(state)
+    return line, (sc[seat], sc[1 - seat], 0.0 if seat not in winners else 1.0 / len(winners))
+
+
 def oracle(args: tuple) -> tuple:
     k, beam_width, plans, rank, noise = args
     me = k % 2
@@ -122,7 +142,19 @@ def oracle(args: tuple) -> tuple:
         children.sort(key=lambda c: -c[0])
         beam = [(d, line) for _value, d, line in children[:beam_width]]
     best = max(finals, key=lambda f: f[0])
-    return k, best[1], best[2], _incomes(g, best[3], me), play(("cynthia-hard", "base", k, 0.25))
+    line, (its, hers, result) = _expert_line(state, me, k)
+    return (
+        k,
+        (best[1], best[2], _incomes(g, best[3], me)),
+        (its, hers, _incomes(g, line, me), result),
+    )
+
+
+def _light(light: dict[str, int]) -> str:
+    return (
+        f"light {light['income']}, {light['alone'] - light['income']} shaded; "
+        f"hers {light['her income']}, {light['her alone'] - light['her income']} shaded"
+    )
 
 
 def main() -> None:
@@ -144,24 +176,26 @@ def main() -> None:
     )
     won = [0.0, 0.0]
     margins = [0, 0]
+    lights = [Counter(), Counter()]
     jobs = [(k, args.beam, args.plans, args.rank, args.noise) for k in range(args.games)]
     with Pool(args.jobs) as pool:
-        for k, mine, hers, light, expert in pool.imap(oracle, jobs):
+        for k, (mine, hers, light), (its, her, its_light, result) in pool.imap(oracle, jobs):
             won[0] += 1.0 if mine > hers else 0.5 if mine == hers else 0.0
-            won[1] += expert[0]
+            won[1] += result
             margins[0] += mine - hers
-            margins[1] += expert[1] - expert[3]
+            margins[1] += its - her
+            lights[0].update(light)
+            lights[1].update(its_light)
             print(
-                f"game {k:2}: seeing all {mine} vs {hers} (light {light['income']}, "
-                f"{light['alone'] - light['income']} shaded; hers {light['her income']}, "
-                f"{light['her alone'] - light['her income']} shaded); "
-                f"the Expert {expert[1]} vs {expert[3]}",
+                f"game {k:2}: seeing all {mine} vs {hers} ({_light(light)}); "
+                f"the Expert {its} vs {her} ({_light(its_light)})",
                 flush=True,
             )
     n = args.games
+    mean = [{key: round(total / n) for key, total in light.items()} for light in lights]
     print(
-        f"seeing all: won {won[0]:g}/{n}, margin {margins[0] / n:+.1f} a game; "
-        f"the Expert: won {won[1]:g}/{n}, margin {margins[1] / n:+.1f}"
+        f"seeing all: won {won[0]:g}/{n}, margin {margins[0] / n:+.1f} a game ({_light(mean[0])}); "
+        f"the Expert: won {won[1]:g}/{n}, margin {margins[1] / n:+.1f} ({_light(mean[1])})"
     )
 
 
