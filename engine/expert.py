@@ -10,11 +10,11 @@ How it decides, for the seat to act:
    the same *determinisations* of what the seat cannot see (Cynthia's card order and the
    game's RNG drawn afresh): the plan, the other seats' turns until the seat's next turn
    (Cynthias follow their cards, humans play greedy whole turns), then the seat's own next
-   turns (``LOOKAHEAD_TURNS``), each planned by a narrower beam. The position the last of them
-   reaches is valued by the evaluation (exact scores if the game ends first), and the plan with
-   the best mean is played. This sees what a turn sets up for the next ones (light for the
-   coming suns, a piece bought to be grown, a tree grown to be collected) and what the other
-   seats do in between.
+   turns (``LOOKAHEAD_TURNS``), each planned by a narrower beam. The positions the first and
+   the last of them reach are valued by the evaluation, half each (``FIRST_TURN_SHARE``; exact
+   scores if the game ends first), and the plan with the best mean is played. This sees what
+   a turn sets up for the next ones (light for the coming suns, a piece bought to be grown, a
+   tree grown to be collected) and what the other seats do in between.
 3. **Evaluation.** A seat's final score is predicted by a small linear model on position
    features (tokens, light, pieces on the board by size and by the token their soil still
    offers, light income for the next suns, pieces available), with weights that change
@@ -81,9 +81,16 @@ NEXT_TURN_POSITIONS = 150
 #: The positions the seat's own turn plans may value, per second of budget.
 PLAN_POSITIONS_PER_SECOND = 8_000
 #: The seat's own turns after the plan that a simulation plays, each planned by that beam (the
-#: last one is valued, the others played). Over 80 games each, 2 turns against 1: 65 won
-#: against 68 of Cynthia's, 52 against 47.5 of the quarter budget's, at twice the CPU.
+#: first and the last are valued, see ``FIRST_TURN_SHARE``). Over 80 games each, 2 turns
+#: against 1: 65 won against 68 of Cynthia's, 52 against 47.5 of the quarter budget's, at twice
+#: the CPU.
 LOOKAHEAD_TURNS = 2
+#: A simulation's value: this share of the margin after the seat's first planned turn, the
+#: rest after its last. Where a turn stops moves the evaluation (pieces bought and not yet
+#: grown, a collect just made), so two horizons rank plans better than one: over 80 games
+#: each, the last turn alone won 63 against Cynthia (+11.2 points a game) and 46 against the
+#: quarter budget; half of each, 72 (+16.5) and 49 (docs/expert.md has the other shares tried).
+FIRST_TURN_SHARE = 0.5
 #: Candidates simulated: at most this many distinct first actions, and at least this many
 #: simulations each.
 MAX_CANDIDATES = 6
@@ -175,10 +182,11 @@ def determinise_fast(g: FastGame, rnd: random.Random) -> FastGame:
 def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
     """One lookahead of ``plan`` on a determinisation: the plan, the other seats' turns until the
     seat's next turn (Cynthias by their cards, humans greedily), then the seat's own next turn,
-    planned by a narrow beam, and so on for ``LOOKAHEAD_TURNS`` turns of the seat; the margin
-    the evaluation gives the position the last of them reaches (exact scores when the game
-    ends first)."""
+    planned by a narrow beam, and so on for ``LOOKAHEAD_TURNS`` turns of the seat. Its value
+    blends the margins the evaluation gives the positions the first and the last of those turns
+    reach (``FIRST_TURN_SHARE``; exact scores when the game ends first)."""
     d = determinise_fast(g, rnd)
+    first = None
     for _turn in range(LOOKAHEAD_TURNS):
         for code in plan:
             d.make(code)
@@ -192,7 +200,9 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
             return fast_eval(d, seat)
         plans = plan_turn(d, seat, width=NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)
         value, plan = plans[0]
-    return value
+        if first is None:
+            first = value
+    return FIRST_TURN_SHARE * first + (1 - FIRST_TURN_SHARE) * value
 
 
 def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, str]:

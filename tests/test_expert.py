@@ -247,14 +247,15 @@ def test_candidates_are_the_best_plan_for_each_distinct_first_action() -> None:
 
 def test_the_lookahead_ends_after_the_seats_next_turns() -> None:
     """A simulation plays the plan, Cynthia's turn, then the seat's next turns, each planned by
-    the narrow beam, and values the position the last of them reaches: the round has moved on
-    once per turn of the seat, and the seat is to end its turn."""
+    the narrow beam, and values the positions the first and the last of them reach, half each:
+    the round has moved on once per turn of the seat, and the seat is to end its turn."""
     import random
 
     from engine import expert
     from engine.fast import FastGame
 
     assert expert.LOOKAHEAD_TURNS == 2
+    assert expert.FIRST_TURN_SHARE == 0.5
     state = _mid_game(VS_CYNTHIA, 4, 20)
     g = FastGame.from_state(state)
     seat = g.cur
@@ -262,6 +263,7 @@ def test_the_lookahead_ends_after_the_seats_next_turns() -> None:
     value = expert._simulate(g, seat, plans[0][1], random.Random(3))
     d = expert.determinise_fast(g, random.Random(3))
     plan = plans[0][1]
+    turns = []
     for _turn in range(2):
         for code in plan:
             d.make(code)
@@ -271,8 +273,10 @@ def test_the_lookahead_ends_after_the_seats_next_turns() -> None:
         expected, plan = expert.plan_turn(
             d, seat, width=expert.NEXT_TURN_WIDTH, max_positions=expert.NEXT_TURN_POSITIONS
         )[0]
+        turns.append(expected)
     assert d.round == g.round + 2  # two seats: the seat plays once a round
-    assert value == expected
+    assert turns[0] != turns[1]
+    assert value == 0.5 * turns[0] + 0.5 * turns[1]
 
 
 def test_a_position_limit_plans_narrower_not_shorter() -> None:
