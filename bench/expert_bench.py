@@ -45,17 +45,24 @@ MATCHES = {
 EXTRA = {"no-playouts": (("human",), {}, "expert/0", None)}
 
 
+def match_game(name: str, rules: str, k: int) -> tuple[engine.GameState, int]:
+    """Game ``k`` of the match ``name``: the new game (seed ``k``) and the Expert's seat, which
+    moves round the table from one game to the next."""
+    opponents, options, _kind, _goal = {**MATCHES, **EXTRA}[name]
+    me = k % (1 + len(opponents))
+    seats = list(opponents)
+    seats.insert(me, "human")
+    extra = MOON if rules == "moonlight" else {}
+    return engine.new_game(engine.Config(seats=tuple(seats), **options, **extra), seed=k), me
+
+
 def play(args: tuple) -> tuple[float, int, int, int, int, int, float, int]:
     """One game: ``(expert's result 1/0.5/0, its score, tokens, opponent score, tokens, seat,
     the Expert's CPU seconds, its decisions)``."""
     name, rules, k, budget = args
-    opponents, options, kind, _ = {**MATCHES, **EXTRA}[name]
-    n = 1 + len(opponents)
-    me = k % n
-    seats = list(opponents)
-    seats.insert(me, "human")
-    extra = MOON if rules == "moonlight" else {}
-    state = engine.new_game(engine.Config(seats=tuple(seats), **options, **extra), seed=k)
+    kind = {**MATCHES, **EXTRA}[name][2]
+    state, me = match_game(name, rules, k)
+    n = state.n_seats
     opening = random.Random(k)
     cpu, decisions = 0.0, 0
     while not state.is_over:

@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from bench.expert_bench import HARD  # noqa: E402
+from bench.expert_bench import match_game  # noqa: E402
 from engine.expert import determinise_fast, expert_action, greedy_turn, plan_turn  # noqa: E402
 from engine.expert_eval import fast_eval  # noqa: E402
 from engine.fast import END_CODE, FastGame, code_of  # noqa: E402
@@ -101,10 +101,7 @@ def _expert_line(state: engine.GameState, seat: int, seed: int) -> tuple[list[tu
 
 def oracle(args: tuple) -> tuple:
     k, beam_width, plans, rank, noise = args
-    me = k % 2
-    seats = ["cynthia"]
-    seats.insert(me, "human")
-    state = engine.new_game(engine.Config(seats=tuple(seats), **HARD), seed=k)
+    state, me = match_game("cynthia-hard", "base", k)
     while state.phase == "setup":
         mine = state.current_seat == me
         action = expert_action(state, budget_s=0.25, seed=k) if mine else engine.auto_action(state)

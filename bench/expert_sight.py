@@ -30,13 +30,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from bench.expert_bench import HARD, play  # noqa: E402
+from bench.expert_bench import match_game, play  # noqa: E402
 from engine import expert  # noqa: E402
 from engine.expert_eval import first_moves  # noqa: E402
 from engine.fast import FastGame  # noqa: E402
 
 #: Determinisations per candidate of ``--spread``.
 DRAWS = 24
+#: The quick budget, and the candidates its search simulates (18 simulations, 4 each).
+QUICK_S = expert.Expert.QUICK_S
+CANDIDATES = 4
 
 
 def _setup(lookahead: int, sees: bool) -> None:
@@ -50,10 +53,7 @@ def _spread(args: tuple) -> list[tuple[int, float]]:
     """For one game: ``(revolution, spread)`` for every candidate but the first, at every fifth
     decision of the human seat (the game itself played by the Expert as shipped)."""
     k, lookahead = args
-    me = k % 2
-    seats = ["cynthia"]
-    seats.insert(me, "human")
-    state = engine.new_game(engine.Config(seats=tuple(seats), **HARD), seed=k)
+    state, me = match_game("cynthia-hard", "base", k)
     out, decisions = [], 0
     while not state.is_over:
         if state.current_seat != me:
@@ -63,13 +63,16 @@ def _spread(args: tuple) -> list[tuple[int, float]]:
             decisions += 1
             if decisions % 5 == 0:
                 out += _candidates_spread(FastGame.from_state(state), me, lookahead, decisions)
-        state = engine.apply(state, expert.expert_action(state, budget_s=0.25, seed=k))
+        state = engine.apply(state, expert.expert_action(state, budget_s=QUICK_S, seed=k))
     return out
 
 
 def _candidates_spread(g: FastGame, me: int, lookahead: int, salt: int) -> list[tuple[int, float]]:
-    plans = expert.plan_turn(g, me, width=expert.PLAN_WIDTH, max_positions=2000)
-    candidates = first_moves(plans, 4)
+    """The quick budget's candidates simulated at ``lookahead`` on the same ``DRAWS`` draws:
+    ``(revolution, spread)`` of each candidate but the first against the first."""
+    positions = round(QUICK_S * expert.PLAN_POSITIONS_PER_SECOND)
+    plans = expert.plan_turn(g, me, width=expert.PLAN_WIDTH, max_positions=positions)
+    candidates = first_moves(plans, CANDIDATES)
     rnd = random.Random(salt)
     draws = [rnd.getrandbits(64) for _ in range(DRAWS)]
     shipped = expert.LOOKAHEAD_TURNS
@@ -112,7 +115,7 @@ def main() -> None:
             )
         return
     with Pool(args.jobs, initializer=_setup, initargs=(args.lookahead, args.sees)) as pool:
-        jobs = [("cynthia-hard", "base", k, 0.25) for k in range(args.games)]
+        jobs = [("cynthia-hard", "base", k, QUICK_S) for k in range(args.games)]
         results = pool.map(play, jobs, chunksize=1)
     won = sum(r[0] for r in results)
     margin = sum(r[1] - r[3] for r in results) / len(results)
