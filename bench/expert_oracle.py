@@ -32,7 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bench.expert_bench import match_game  # noqa: E402
-from engine.expert import determinise_fast, expert_action, greedy_turn, plan_turn  # noqa: E402
+from engine.expert import (  # noqa: E402
+    Expert,
+    determinise_fast,
+    expert_action,
+    greedy_turn,
+    plan_turn,
+)
 from engine.expert_eval import fast_eval  # noqa: E402
 from engine.fast import END_CODE, FastGame, code_of  # noqa: E402
 
@@ -88,7 +94,7 @@ def _expert_line(state: engine.GameState, seat: int, seed: int) -> tuple[list[tu
         if state.current_seat != seat:
             action = engine.auto_action(state)
         else:
-            action = expert_action(state, budget_s=0.25, seed=seed)
+            action = expert_action(state, budget_s=Expert.QUICK_S, seed=seed)
             if action.verb == "end":
                 line.append(tuple(turn))
                 turn = []
@@ -104,7 +110,11 @@ def oracle(args: tuple) -> tuple:
     state, me = match_game("cynthia-hard", "base", k)
     while state.phase == "setup":
         mine = state.current_seat == me
-        action = expert_action(state, budget_s=0.25, seed=k) if mine else engine.auto_action(state)
+        action = (
+            expert_action(state, budget_s=Expert.QUICK_S, seed=k)
+            if mine
+            else engine.auto_action(state)
+        )
         state = engine.apply(state, action)
     g = FastGame.from_state(state)
     _cynthia_until(g, me)

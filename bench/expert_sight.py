@@ -70,9 +70,7 @@ def _spread(args: tuple) -> list[tuple[int, float]]:
 def _candidates_spread(g: FastGame, me: int, lookahead: int, salt: int) -> list[tuple[int, float]]:
     """The quick budget's candidates simulated at ``lookahead`` on the same ``DRAWS`` draws:
     ``(revolution, spread)`` of each candidate but the first against the first."""
-    positions = round(QUICK_S * expert.PLAN_POSITIONS_PER_SECOND)
-    plans = expert.plan_turn(g, me, width=expert.PLAN_WIDTH, max_positions=positions)
-    candidates = first_moves(plans, CANDIDATES)
+    candidates = first_moves(expert.root_plans(g, me, QUICK_S), CANDIDATES)
     rnd = random.Random(salt)
     draws = [rnd.getrandbits(64) for _ in range(DRAWS)]
     shipped = expert.LOOKAHEAD_TURNS

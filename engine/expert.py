@@ -205,15 +205,21 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
     return FIRST_TURN_SHARE * first + (1 - FIRST_TURN_SHARE) * value
 
 
+def root_plans(g: FastGame, seat: int, budget_s: float) -> list[tuple[float, tuple]]:
+    """The seat's own turn plans at a budget, best first (``plan_turn``): ``PLAN_WIDTH`` wide,
+    narrower at a small budget (a quarter budget plans about a quarter as wide), and at most
+    ``PLAN_POSITIONS_PER_SECOND * budget_s`` positions valued."""
+    width = max(8, min(PLAN_WIDTH, round(budget_s * 4 * PLAN_WIDTH)))
+    return plan_turn(
+        g, seat, width=width, max_positions=round(budget_s * PLAN_POSITIONS_PER_SECOND)
+    )
+
+
 def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, str]:
     """The action to play and a sentence (translatable) saying what the search expects."""
     seat = g.cur
     sims = round(budget_s * SIMULATIONS_PER_SECOND)
-    # A small budget narrows the beam (a quarter budget plans about a quarter as wide).
-    width = max(8, min(PLAN_WIDTH, round(budget_s * 4 * PLAN_WIDTH)))
-    plans = plan_turn(
-        g, seat, width=width, max_positions=round(budget_s * PLAN_POSITIONS_PER_SECOND)
-    )
+    plans = root_plans(g, seat, budget_s)
     lookahead = best_by_simulation(
         plans,
         sims,
