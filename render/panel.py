@@ -100,16 +100,18 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
         rev = v.t(_("rev. {revolution}/{revolutions}", revolution=v.revolution,
                     revolutions=v.revolutions))  # fmt: skip
         rev_w = text.draw(d, (right, y0 + s_(2)), rev, s_(SMALL), P.TEXT_DIM, anchor="rm")
-        room = h.w - rev_w - s_(70)
+        # The total as large as the round (smaller, "18" read as "10" at 550 px), dimmed.
+        of_total = f"{total} /" if is_right_to_left(v.lang) else f"/ {total}"
+        total_w = text.width(of_total, s_(ROUND_SIZE))
+        room = h.w - rev_w - total_w - s_(20)
         label = text.fit(v.t(_("Round {round}", round=v.round)), s_(ROUND_SIZE), room, True)
         if is_right_to_left(v.lang):  # "Round 13 / 18" read from the right: the total left
-            w = text.draw(d, (x, y0 + s_(2)), f"{total} /", s_(BODY), P.TEXT_DIM, anchor="lm")
-            text.draw(d, (x + w + s_(6), y0), label, s_(ROUND_SIZE), P.TEXT, bold=True,
+            text.draw(d, (x, y0), of_total, s_(ROUND_SIZE), P.TEXT_DIM, anchor="lm")
+            text.draw(d, (x + total_w + s_(6), y0), label, s_(ROUND_SIZE), P.TEXT, bold=True,
                       anchor="lm")  # fmt: skip
         else:
             w = text.draw(d, (x, y0), label, s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
-            text.draw(d, (x + w + s_(6), y0 + s_(2)), f"/ {total}", s_(BODY), P.TEXT_DIM,
-                      anchor="lm")  # fmt: skip
+            text.draw(d, (x + w + s_(6), y0), of_total, s_(ROUND_SIZE), P.TEXT_DIM, anchor="lm")
     # The round track: one dot per round, grouped by revolution, always inside the strip.
     y1 = header_line(lay, 1)
     gap = s_(8)
