@@ -149,7 +149,9 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
     if v.preview:
         line = v.t(_("Next sun {corner}: shadows fall {towards}",
                      corner=SUN_CORNER_NAMES[p], towards=SHADOW_TOWARDS[p]))  # fmt: skip
-        text.draw(d, (x, y3), text.fit(line, s_(SMALL), h.w, True), s_(SMALL), P.SUN, bold=True,
+        # Bold where it fits: in bold "shadows fall SE" lost its direction to the ellipsis.
+        bold = text.width(line, s_(SMALL), True) <= h.w
+        text.draw(d, (x, y3), text.fit(line, s_(SMALL), h.w, bold), s_(SMALL), P.SUN, bold=bold,
                   anchor="lm")  # fmt: skip
     else:
         line = v.t(_("Sun {corner}: shadows fall {towards}", corner=SUN_CORNER_NAMES[p],
