@@ -1,7 +1,7 @@
 """What seeing everything would give: a whole-game plan against Cynthia with both harder options.
 
 Run: ``.venv/bin/python bench/expert_oracle.py [--games N] [--beam 40] [--plans 6]
-[--rank playout|drawn|evaluation] [--noise SD] [--jobs 2]``.
+[--rank playout|drawn|evaluation] [--noise SD] [--alone] [--jobs 2]``.
 
 This is an analysis, not a player: it reads what the Expert may not (Cynthia's real deck and the
 game's RNG) and chooses in hindsight. For game ``k`` of ``bench/expert_bench.py``'s match against
@@ -13,6 +13,11 @@ the final margin of a greedy playout to the end on the true game (``playout``) o
 Cynthia's cards drawn afresh (``drawn``); ``--noise`` adds Gaussian noise to the ranking. The
 best final margin met is printed beside the Expert's own game from the same start (0.25 s a
 decision), each with both seats' light and how much of it the other seat's trees shaded.
+
+With ``--alone`` each kind of seat plays game ``k``'s start alone on the board (the other seat
+places its starting trees at random, then only ends its turns): Cynthia, Cynthia with
+both harder options, the Expert at 0.25 s a decision, and the beam above from the Expert's start
+(ranked by the evaluation); it prints each one's score and tokens.
 
 It tells what the strength goal against the harder Cynthia asks of the evaluation: with her
 cards known and the line chosen afterwards the human seat beats her; without, see
@@ -43,9 +48,11 @@ from engine.expert_eval import fast_eval  # noqa: E402
 from engine.fast import END_CODE, FastGame, code_of  # noqa: E402
 
 
-def _cynthia_until(g: FastGame, seat: int) -> None:
+def _others_until(g: FastGame, seat: int) -> None:
+    """The other seats' turns until ``seat``'s: a Cynthia by her cards, a person (only in
+    ``--alone``) ends the turn at once."""
     while g.phase == 1 and g.cur != seat:
-        g.make(g.legal()[0])
+        g.make(g.legal()[0] if g.cyn[g.cur] else END_CODE)
 
 
 def _playout_margin(g: FastGame, seat: int, drawn: bool = False) -> float:
@@ -86,6 +93,32 @@ def _incomes(g: FastGame, line: list[tuple], seat: int) -> dict[str, int]:
     return out
 
 
+def _whole_game(g: FastGame, me: int, beam_width: int, plans: int, measure) -> list[tuple]:
+    """The beam over ``me``'s whole turns from ``g`` to the end of the game: every line kept is
+    extended by its ``plans`` best turn plans, the other seats answer (``_others_until``), and
+    the ``beam_width`` best lines by ``measure`` are kept. Every finished line:
+    ``(margin, me's score, the other seat's, the line's turns)``."""
+    beam, finals = [(g, [])], []
+    while beam:
+        children, seen = [], set()
+        for pos, line in beam:
+            for _value, codes in plan_turn(pos, me, width=25, max_positions=3000)[:plans]:
+                d = pos.copy()
+                for code in (*codes, END_CODE):
+                    d.make(code)
+                _others_until(d, me)
+                key = (tuple(d.masks), tuple(d.light), tuple(d.avail), tuple(d.taken), d.round)
+                if d.phase != 1:
+                    sc = d.scores()
+                    finals.append((sc[me] - sc[1 - me], sc[me], sc[1 - me], [*line, codes]))
+                elif key not in seen:
+                    seen.add(key)
+                    children.append((measure(d, me), d, [*line, codes]))
+        children.sort(key=lambda c: -c[0])
+        beam = [(d, line) for _value, d, line in children[:beam_width]]
+    return finals
+
+
 def _expert_line(state: engine.GameState, seat: int, seed: int) -> tuple[list[tuple], tuple]:
     """The Expert's own game from ``state``: its turns (codes without end), and its score, the
     other seat's and its result (1, 1/2 or 0)."""
@@ -117,7 +150,7 @@ def oracle(args: tuple) -> tuple:
         )
         state = engine.apply(state, action)
     g = FastGame.from_state(state)
-    _cynthia_until(g, me)
+    _others_until(g, me)
     measure = {
         "playout": _playout_margin,
         "drawn": lambda d, seat: _playout_margin(d, seat, drawn=True),
@@ -130,25 +163,7 @@ def oracle(args: tuple) -> tuple:
             draw = random.Random(hash((tuple(d.masks), tuple(d.light), tuple(d.avail))))
             return ranked(d, seat) + draw.gauss(0, noise)
 
-    beam, finals = [(g, [])], []
-    while beam:
-        children, seen = [], set()
-        for pos, line in beam:
-            for _value, codes in plan_turn(pos, me, width=25, max_positions=3000)[:plans]:
-                d = pos.copy()
-                for code in (*codes, END_CODE):
-                    d.make(code)
-                _cynthia_until(d, me)
-                key = (tuple(d.masks), tuple(d.light), tuple(d.avail), tuple(d.taken), d.round)
-                if d.phase != 1:
-                    sc = d.scores()
-                    finals.append((sc[me] - sc[1 - me], sc[me], sc[1 - me], [*line, codes]))
-                elif key not in seen:
-                    seen.add(key)
-                    children.append((measure(d, me), d, [*line, codes]))
-        children.sort(key=lambda c: -c[0])
-        beam = [(d, line) for _value, d, line in children[:beam_width]]
-    best = max(finals, key=lambda f: f[0])
+    best = max(_whole_game(g, me, beam_width, plans, measure), key=lambda f: f[0])
     line, (its, hers, result) = _expert_line(state, me, k)
     return (
         k,
@@ -157,11 +172,84 @@ def oracle(args: tuple) -> tuple:
     )
 
 
+#: The seats of ``--alone``, in the order printed.
+ALONE = ("cynthia", "cynthia-hard", "expert", "beam")
+
+
+def _seat_alone(k: int, who: str, beam_width: int, plans: int) -> tuple[int, int]:
+    """Game ``k``'s start (``bench/expert_bench.py``'s seeds and seats) with one seat alone on
+    the board: the other seat places its starting trees at random (drawn from ``k``) and then
+    only ends its turns. ``who`` plays: ``cynthia`` or ``cynthia-hard`` (her cards), ``expert`` (the Expert
+    at 0.25 s a decision) or ``beam`` (the best line of ``_whole_game`` from the same start as
+    ``expert``). Returns that seat's score and tokens."""
+    state, me = match_game("autopilot" if who in ("expert", "beam") else who, "base", k)
+    player = me if who in ("expert", "beam") else 1 - me
+    opening = random.Random(k)
+    while state.phase == "setup":
+        if state.seats[state.current_seat].kind == "cynthia":
+            action = engine.auto_action(state)
+        elif state.current_seat != player:
+            action = opening.choice(engine.legal_actions(state))
+        else:
+            action = expert_action(state, budget_s=Expert.QUICK_S, seed=k)
+        state = engine.apply(state, action)
+    if who == "beam":
+        g = FastGame.from_state(state)
+        _others_until(g, player)
+        best = max(_whole_game(g, player, beam_width, plans, fast_eval), key=lambda f: f[1])
+        d = g.copy()
+        for codes in best[3]:
+            for code in (*codes, END_CODE):
+                d.make(code)
+            _others_until(d, player)
+        return best[1], len(d.to_state().seats[player].tokens)
+    while not state.is_over:
+        seat = state.current_seat
+        if seat != player:
+            action = engine.Action("end", ())
+        elif who == "expert":
+            action = expert_action(state, budget_s=Expert.QUICK_S, seed=k)
+        else:
+            action = engine.auto_action(state)
+        state = engine.apply(state, action)
+    return engine.scores(state)[player], len(state.seats[player].tokens)
+
+
+def alone(args: tuple) -> tuple:
+    k, beam_width, plans = args
+    return k, [_seat_alone(k, who, beam_width, plans) for who in ALONE]
+
+
 def _light(light: dict[str, int]) -> str:
     return (
         f"light {light['income']}, {light['alone'] - light['income']} shaded; "
         f"hers {light['her income']}, {light['her alone'] - light['her income']} shaded"
     )
+
+
+def _main_alone(args: argparse.Namespace) -> None:
+    print(
+        "each seat alone on the board (the other seat only ends its turns): its score and tokens; "
+        f"the beam {args.beam} lines wide, {args.plans} plans a line, ranked by the evaluation"
+    )
+    totals = [[0, 0] for _ in ALONE]
+    jobs = [(k, args.beam, args.plans) for k in range(args.games)]
+    with Pool(args.jobs) as pool:
+        for k, results in pool.imap(alone, jobs):
+            for total, (score, tokens) in zip(totals, results, strict=True):
+                total[0] += score
+                total[1] += tokens
+            cells = ", ".join(
+                f"{who} {score} ({tokens})"
+                for who, (score, tokens) in zip(ALONE, results, strict=True)
+            )
+            print(f"game {k:2}: {cells}", flush=True)
+    n = args.games
+    cells = ", ".join(
+        f"{who} {score / n:.1f} ({tokens / n:.1f} tokens)"
+        for who, (score, tokens) in zip(ALONE, totals, strict=True)
+    )
+    print(f"alone, means over {n} games: {cells}")
 
 
 def main() -> None:
@@ -174,7 +262,16 @@ def main() -> None:
         "--noise", type=float, default=0, help="sd of Gaussian noise added to the ranking"
     )
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="each seat alone on the board instead: Cynthia, the harder Cynthia, the Expert, "
+        "the beam (ranked by the evaluation)",
+    )
     args = parser.parse_args()
+    if args.alone:
+        _main_alone(args)
+        return
     print(
         f"whole-game plans seeing Cynthia's cards, beam {args.beam}, {args.plans} plans a line, "
         f"ranked by {args.rank}"
