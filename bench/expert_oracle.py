@@ -97,7 +97,7 @@ def _whole_game(g: FastGame, me: int, beam_width: int, plans: int, measure) -> l
     """The beam over ``me``'s whole turns from ``g`` to the end of the game: every line kept is
     extended by its ``plans`` best turn plans, the other seats answer (``_others_until``), and
     the ``beam_width`` best lines by ``measure`` are kept. Every finished line:
-    ``(margin, me's score, the other seat's, the line's turns)``."""
+    ``(margin, me's score, the other seat's, the line's turns, the final position)``."""
     beam, finals = [(g, [])], []
     while beam:
         children, seen = [], set()
@@ -110,7 +110,7 @@ def _whole_game(g: FastGame, me: int, beam_width: int, plans: int, measure) -> l
                 key = (tuple(d.masks), tuple(d.light), tuple(d.avail), tuple(d.taken), d.round)
                 if d.phase != 1:
                     sc = d.scores()
-                    finals.append((sc[me] - sc[1 - me], sc[me], sc[1 - me], [*line, codes]))
+                    finals.append((sc[me] - sc[1 - me], sc[me], sc[1 - me], [*line, codes], d))
                 elif key not in seen:
                     seen.add(key)
                     children.append((measure(d, me), d, [*line, codes]))
@@ -179,11 +179,12 @@ ALONE = ("cynthia", "cynthia-hard", "expert", "beam")
 def _seat_alone(k: int, who: str, beam_width: int, plans: int) -> tuple[int, int]:
     """Game ``k``'s start (``bench/expert_bench.py``'s seeds and seats) with one seat alone on
     the board: the other seat places its starting trees at random (drawn from ``k``) and then
-    only ends its turns. ``who`` plays: ``cynthia`` or ``cynthia-hard`` (her cards), ``expert`` (the Expert
-    at 0.25 s a decision) or ``beam`` (the best line of ``_whole_game`` from the same start as
-    ``expert``). Returns that seat's score and tokens."""
-    state, me = match_game("autopilot" if who in ("expert", "beam") else who, "base", k)
-    player = me if who in ("expert", "beam") else 1 - me
+    only ends its turns. ``who`` plays: ``cynthia`` or ``cynthia-hard`` (her cards),
+    ``expert`` (the Expert at 0.25 s a decision) or ``beam`` (the best line of ``_whole_game``
+    from the same start as ``expert``). Returns that seat's score and tokens."""
+    person = who in ("expert", "beam")
+    state, me = match_game("autopilot" if person else who, "base", k)
+    player = me if person else 1 - me
     opening = random.Random(k)
     while state.phase == "setup":
         if state.seats[state.current_seat].kind == "cynthia":
@@ -197,12 +198,7 @@ def _seat_alone(k: int, who: str, beam_width: int, plans: int) -> tuple[int, int
         g = FastGame.from_state(state)
         _others_until(g, player)
         best = max(_whole_game(g, player, beam_width, plans, fast_eval), key=lambda f: f[1])
-        d = g.copy()
-        for codes in best[3]:
-            for code in (*codes, END_CODE):
-                d.make(code)
-            _others_until(d, player)
-        return best[1], len(d.to_state().seats[player].tokens)
+        return best[1], len(best[4].to_state().seats[player].tokens)
     while not state.is_over:
         seat = state.current_seat
         if seat != player:
