@@ -1,7 +1,7 @@
 """What seeing everything would give: a whole-game plan against Cynthia with both harder options.
 
 Run: ``.venv/bin/python bench/expert_oracle.py [--games N] [--beam 40] [--plans 6]
-[--rank playout|drawn|evaluation] [--noise SD] [--alone] [--jobs 2]``.
+[--rank playout|drawn|evaluation] [--noise SD] [--alone | --rolling] [--jobs 2]``.
 
 This is an analysis, not a player: it reads what the Expert may not (Cynthia's real deck and the
 game's RNG) and chooses in hindsight. For game ``k`` of ``bench/expert_bench.py``'s match against
@@ -19,6 +19,13 @@ places its starting trees at random, then only ends its turns): Cynthia, Cynthia
 both harder options, the Expert at 0.25 s a decision, and the beam above from the Expert's start
 (ranked by the evaluation); it prints each one's score and tokens.
 
+With ``--rolling`` the beam plays as the Expert could, without hindsight: at each of the human
+seat's turns it plans the rest of the game on one determinisation of what the seat sees
+(Cynthia's cards and the RNG drawn afresh, ``engine.expert.determinise_fast``), ranked by
+``--rank`` (``drawn`` playouts draw her cards afresh again), and the first turn of the best line
+met is played; Cynthia answers with her real cards. It prints the games won, the margin and the
+CPU seconds a game.
+
 It tells what the strength goal against the harder Cynthia asks of the evaluation: with her
 cards known and the line chosen afterwards the human seat beats her; without, see
 docs/expert.md.
@@ -29,6 +36,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
@@ -67,6 +75,14 @@ def _playout_margin(g: FastGame, seat: int, drawn: bool = False) -> float:
             greedy_turn(r)
     sc = r.scores()
     return sc[seat] - sc[1 - seat] + 0.001 * fast_eval(g, seat)
+
+
+def _drawn_margin(g: FastGame, seat: int) -> float:
+    return _playout_margin(g, seat, drawn=True)
+
+
+#: ``--rank``: how the beam ranks its lines.
+_MEASURES = {"playout": _playout_margin, "drawn": _drawn_margin, "evaluation": fast_eval}
 
 
 def _incomes(g: FastGame, line: list[tuple], seat: int) -> dict[str, int]:
@@ -151,11 +167,7 @@ def oracle(args: tuple) -> tuple:
         state = engine.apply(state, action)
     g = FastGame.from_state(state)
     _others_until(g, me)
-    measure = {
-        "playout": _playout_margin,
-        "drawn": lambda d, seat: _playout_margin(d, seat, drawn=True),
-        "evaluation": fast_eval,
-    }[rank]
+    measure = _MEASURES[rank]
     if noise:
         ranked = measure
 
@@ -216,6 +228,52 @@ def alone(args: tuple) -> tuple:
     return k, [_seat_alone(k, who, beam_width, plans) for who in ALONE]
 
 
+def rolling(args: tuple) -> tuple[int, int, int, float]:
+    """Game ``k`` of the match against the harder Cynthia, the human seat played by the
+    whole-game beam without hindsight (``--rolling``): ``(k, its score, hers, CPU seconds)``."""
+    k, beam_width, plans, rank = args
+    cpu = time.process_time()
+    state, me = match_game("cynthia-hard", "base", k)
+    while state.phase == "setup":
+        mine = state.current_seat == me
+        action = (
+            expert_action(state, budget_s=Expert.QUICK_S, seed=k)
+            if mine
+            else engine.auto_action(state)
+        )
+        state = engine.apply(state, action)
+    g = FastGame.from_state(state)
+    _others_until(g, me)
+    draws = random.Random(k)
+    measure = _MEASURES[rank]
+    while g.phase == 1:
+        seen = determinise_fast(g, draws)
+        best = max(_whole_game(seen, me, beam_width, plans, measure), key=lambda f: f[0])
+        for code in (*best[3][0], END_CODE):
+            g.make(code)
+        _others_until(g, me)
+    sc = g.scores()
+    return k, sc[me], sc[1 - me], time.process_time() - cpu
+
+
+def _main_rolling(args: argparse.Namespace) -> None:
+    print(
+        f"the whole-game beam as a player, without hindsight: beam {args.beam}, "
+        f"{args.plans} plans a line, ranked by {args.rank}"
+    )
+    results = []
+    jobs = [(k, args.beam, args.plans, args.rank) for k in range(args.games)]
+    with Pool(args.jobs) as pool:
+        for k, mine, hers, cpu in pool.imap(rolling, jobs):
+            results.append((mine, hers, cpu))
+            print(f"game {k:2}: {mine} vs {hers} ({cpu:.0f} s of CPU)", flush=True)
+    n = args.games
+    won = sum(1.0 if mine > hers else 0.5 if mine == hers else 0.0 for mine, hers, _ in results)
+    margin = sum(mine - hers for mine, hers, _ in results) / n
+    cpu = sum(c for _, _, c in results) / n
+    print(f"rolling: won {won:g}/{n}, margin {margin:+.1f} a game, {cpu:.0f} s of CPU a game")
+
+
 def _light(light: dict[str, int]) -> str:
     return (
         f"light {light['income']}, {light['alone'] - light['income']} shaded; "
@@ -264,9 +322,17 @@ def main() -> None:
         help="each seat alone on the board instead: Cynthia, the harder Cynthia, the Expert, "
         "the beam (ranked by the evaluation)",
     )
+    parser.add_argument(
+        "--rolling",
+        action="store_true",
+        help="the beam as a player instead, without hindsight (one determinisation a turn)",
+    )
     args = parser.parse_args()
     if args.alone:
         _main_alone(args)
+        return
+    if args.rolling:
+        _main_rolling(args)
         return
     print(
         f"whole-game plans seeing Cynthia's cards, beam {args.beam}, {args.plans} plans a line, "
