@@ -154,8 +154,9 @@ def _expert_line(state: engine.GameState, seat: int, seed: int) -> tuple[list[tu
     return line, (sc[seat], sc[1 - seat], 0.0 if seat not in winners else 1.0 / len(winners))
 
 
-def oracle(args: tuple) -> tuple:
-    k, beam_width, plans, rank, noise = args
+def _start(k: int) -> tuple[engine.GameState, FastGame, int]:
+    """Game ``k`` of the match against the harder Cynthia once set up (the Expert's starting
+    trees): the position, the same on the fast path at the human seat's first turn, its seat."""
     state, me = match_game("cynthia-hard", "base", k)
     while state.phase == "setup":
         mine = state.current_seat == me
@@ -167,6 +168,12 @@ def oracle(args: tuple) -> tuple:
         state = engine.apply(state, action)
     g = FastGame.from_state(state)
     _others_until(g, me)
+    return state, g, me
+
+
+def oracle(args: tuple) -> tuple:
+    k, beam_width, plans, rank, noise = args
+    state, g, me = _start(k)
     measure = _MEASURES[rank]
     if noise:
         ranked = measure
@@ -233,17 +240,7 @@ def rolling(args: tuple) -> tuple[int, int, int, float]:
     whole-game beam without hindsight (``--rolling``): ``(k, its score, hers, CPU seconds)``."""
     k, beam_width, plans, rank = args
     cpu = time.process_time()
-    state, me = match_game("cynthia-hard", "base", k)
-    while state.phase == "setup":
-        mine = state.current_seat == me
-        action = (
-            expert_action(state, budget_s=Expert.QUICK_S, seed=k)
-            if mine
-            else engine.auto_action(state)
-        )
-        state = engine.apply(state, action)
-    g = FastGame.from_state(state)
-    _others_until(g, me)
+    _state, g, me = _start(k)
     draws = random.Random(k)
     measure = _MEASURES[rank]
     while g.phase == 1:
