@@ -135,6 +135,13 @@ def _whole_game(g: FastGame, me: int, beam_width: int, plans: int, measure) -> l
     return finals
 
 
+def _result(state: engine.GameState, seat: int) -> float:
+    """The seat's share of the win, 1, 1/2 or 0, by the rules (``engine.winners``: a tie goes to
+    the most seeds and trees on the board), as ``bench/expert_bench.py`` counts it."""
+    winners = engine.winners(state)
+    return 0.0 if seat not in winners else 1.0 / len(winners)
+
+
 def _expert_line(state: engine.GameState, seat: int, seed: int) -> tuple[list[tuple], tuple]:
     """The Expert's own game from ``state``: its turns (codes without end), and its score, the
     other seat's and its result (1, 1/2 or 0)."""
@@ -150,8 +157,8 @@ def _expert_line(state: engine.GameState, seat: int, seed: int) -> tuple[list[tu
             else:
                 turn.append(code_of(action))
         state = engine.apply(state, action)
-    winners, sc = engine.winners(state), engine.scores(state)
-    return line, (sc[seat], sc[1 - seat], 0.0 if seat not in winners else 1.0 / len(winners))
+    sc = engine.scores(state)
+    return line, (sc[seat], sc[1 - seat], _result(state, seat))
 
 
 def _start(k: int) -> tuple[engine.GameState, FastGame, int]:
@@ -186,7 +193,7 @@ def oracle(args: tuple) -> tuple:
     line, (its, hers, result) = _expert_line(state, me, k)
     return (
         k,
-        (best[1], best[2], _incomes(g, best[3], me)),
+        (best[1], best[2], _incomes(g, best[3], me), _result(best[4].to_state(), me)),
         (its, hers, _incomes(g, line, me), result),
     )
 
@@ -235,9 +242,10 @@ def alone(args: tuple) -> tuple:
     return k, [_seat_alone(k, who, beam_width, plans) for who in ALONE]
 
 
-def rolling(args: tuple) -> tuple[int, int, int, float]:
+def rolling(args: tuple) -> tuple[int, int, int, float, float]:
     """Game ``k`` of the match against the harder Cynthia, the human seat played by the
-    whole-game beam without hindsight (``--rolling``): ``(k, its score, hers, CPU seconds)``."""
+    whole-game beam without hindsight (``--rolling``): ``(k, its score, hers, its result, CPU
+    seconds)``."""
     k, beam_width, plans, rank = args
     cpu = time.process_time()
     _state, g, me = _start(k)
@@ -250,7 +258,7 @@ def rolling(args: tuple) -> tuple[int, int, int, float]:
             g.make(code)
         _others_until(g, me)
     sc = g.scores()
-    return k, sc[me], sc[1 - me], time.process_time() - cpu
+    return k, sc[me], sc[1 - me], _result(g.to_state(), me), time.process_time() - cpu
 
 
 def _main_rolling(args: argparse.Namespace) -> None:
@@ -261,13 +269,13 @@ def _main_rolling(args: argparse.Namespace) -> None:
     results = []
     jobs = [(k, args.beam, args.plans, args.rank) for k in range(args.games)]
     with Pool(args.jobs) as pool:
-        for k, mine, hers, cpu in pool.imap(rolling, jobs):
-            results.append((mine, hers, cpu))
+        for k, mine, hers, result, cpu in pool.imap(rolling, jobs):
+            results.append((mine, hers, result, cpu))
             print(f"game {k:2}: {mine} vs {hers} ({cpu:.0f} s of CPU)", flush=True)
     n = args.games
-    won = sum(1.0 if mine > hers else 0.5 if mine == hers else 0.0 for mine, hers, _ in results)
-    margin = sum(mine - hers for mine, hers, _ in results) / n
-    cpu = sum(c for _, _, c in results) / n
+    won = sum(result for _, _, result, _ in results)
+    margin = sum(mine - hers for mine, hers, _, _ in results) / n
+    cpu = sum(c for _, _, _, c in results) / n
     print(f"rolling: won {won:g}/{n}, margin {margin:+.1f} a game, {cpu:.0f} s of CPU a game")
 
 
@@ -342,8 +350,10 @@ def main() -> None:
     lights = [Counter(), Counter()]
     jobs = [(k, args.beam, args.plans, args.rank, args.noise) for k in range(args.games)]
     with Pool(args.jobs) as pool:
-        for k, (mine, hers, light), (its, her, its_light, result) in pool.imap(oracle, jobs):
-            won[0] += 1.0 if mine > hers else 0.5 if mine == hers else 0.0
+        for k, (mine, hers, light, seeing), (its, her, its_light, result) in pool.imap(
+            oracle, jobs
+        ):
+            won[0] += seeing
             won[1] += result
             margins[0] += mine - hers
             margins[1] += its - her
