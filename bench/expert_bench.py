@@ -1,14 +1,15 @@
 """The Expert's strength: whole games against Cynthia, the autopilot and itself (issue 18).
 
-Run: ``.venv/bin/python bench/expert_bench.py [--games N] [--budget 0.25] [--jobs 2]
-[--only NAME ...] [--rules base|moonlight|both]``.
+Run: ``.venv/bin/python bench/expert_bench.py [--games N] [--first K] [--budget 0.25]
+[--jobs 2] [--only NAME ...] [--rules base|moonlight|both]``.
 
 For each match it prints the Expert's wins (a shared win counts half), the win rate with its 95%
 Wilson interval, the goal, in 2-seat games both sides' average score and tokens, and the Expert's
-mean CPU time per decision (its budget is counted in simulations, see ``engine.expert``). The Expert
-takes seat 1 in even games and seat 2 in odd ones; game ``k`` uses seed ``k`` for the game and the
-Expert. A game without Cynthia has no chance in it, so there the starting trees are placed at
-random (from ``k``) to make every game different. Games run in ``--jobs`` processes.
+mean CPU time per decision (its budget is counted in simulations, see ``engine.expert``). A match
+plays games ``K`` to ``K + N - 1`` (``--first``, 0 unless told). The Expert takes seat 1 in even
+games and seat 2 in odd ones; game ``k`` uses seed ``k`` for the game and the Expert. A game
+without Cynthia has no chance in it, so there the starting trees are placed at random (from
+``k``) to make every game different. Games run in ``--jobs`` processes.
 "moonlight" games play every Under the Moonlight mode.
 """
 
@@ -133,6 +134,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="games per match")
+    parser.add_argument("--first", type=int, default=0, help="the first game's seed")
     parser.add_argument("--budget", type=float, default=0.25, help="seconds per decision")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
@@ -142,7 +144,11 @@ def main() -> None:
     parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
     rule_sets = ("base", "moonlight") if args.rules == "both" else (args.rules,)
-    print(f"Expert at {args.budget} s per decision, {args.games} games per match")
+    seeds = range(args.first, args.first + args.games)
+    print(
+        f"Expert at {args.budget} s per decision, {args.games} games per match "
+        f"(seeds {seeds.start}-{seeds.stop - 1})"
+    )
     if not args.no_memory:
         with Pool(1, maxtasksperchild=1) as pool:
             peak, rss = pool.apply(memory_at, (2.0,))
@@ -154,7 +160,7 @@ def main() -> None:
         for rules in rule_sets:
             for name in args.only:
                 t = time.perf_counter()
-                jobs = [(name, rules, k, args.budget) for k in range(args.games)]
+                jobs = [(name, rules, k, args.budget) for k in seeds]
                 results = pool.map(play, jobs)
                 wins = sum(r[0] for r in results)
                 lo, hi = wilson(wins, len(results))
