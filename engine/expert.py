@@ -167,6 +167,13 @@ def greedy_turn(g: FastGame) -> None:
 # -- hidden information ---------------------------------------------------------------------
 
 
+def has_chance(g: FastGame) -> bool:
+    """Whether the rest of a base game holds anything the seats cannot foresee: a Cynthia's
+    cards (the RNG only shuffles them). Without it every simulation of a plan plays the same
+    (``expert_moonlight.has_chance`` adds the face-down Baby Turtle tokens)."""
+    return any(g.cyn)
+
+
 def determinise_fast(g: FastGame, rnd: random.Random) -> FastGame:
     """A copy where what no seat sees is drawn afresh: Cynthia's cards and the RNG."""
     d = g.copy()
@@ -227,7 +234,7 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
         MAX_CANDIDATES,
         lambda plan, draw: _simulate(g, seat, plan, draw),
         rnd,
-        chance=any(g.cyn),
+        chance=has_chance(g),
     )
     if lookahead is None:
         best = plans[0][1]

@@ -8,7 +8,7 @@ import engine
 from engine import expert_action
 from engine.cynthia import Deck
 from engine.expert import Expert, token_at
-from engine.fast import DECKS_SLOT
+from engine.fast import DECKS_SLOT, FastGame
 from engine.moon import BEACHES
 from engine.moonlight import BABIES, arrange
 
@@ -360,6 +360,15 @@ def test_without_chance_each_candidate_is_simulated_once(monkeypatch) -> None:
     assert len(runs) == 16 and len(set(runs)) == 4
     assert repeated == once
     assert repeated.explanation.params["margin"] == once.explanation.params["margin"]
+
+
+def test_base_chance_is_a_cynthia() -> None:
+    from engine.expert import has_chance
+
+    people = _mid_game(engine.Config(seats=("human", "human")), 3, 6)
+    assert not has_chance(FastGame.from_state(people))
+    for seats in (("human", "cynthia"), ("cynthia", "human", "human")):
+        assert has_chance(FastGame.from_state(_mid_game(engine.Config(seats=seats), 3, 6)))
 
 
 def test_expansion_chance_is_cynthia_or_a_face_down_token() -> None:
