@@ -321,13 +321,14 @@ def main() -> None:
         "--noise", type=float, default=0, help="sd of Gaussian noise added to the ranking"
     )
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument(
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
         "--alone",
         action="store_true",
         help="each seat alone on the board instead: Cynthia, the harder Cynthia, the Expert, "
         "the beam (ranked by the evaluation)",
     )
-    parser.add_argument(
+    mode.add_argument(
         "--rolling",
         action="store_true",
         help="the beam as a player instead, without hindsight (one determinisation a turn)",
