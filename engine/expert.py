@@ -45,6 +45,7 @@ from .expert_eval import (
     DEFAULT_PARAMS,
     FEATURES,
     N_FEATURES,
+    beam_plans,
     best_by_simulation,
     fast_eval,
     fast_features,
@@ -108,49 +109,23 @@ def plan_turn(
     measure=fast_eval,
     max_positions: int | None = None,
 ) -> list[tuple[float, tuple]]:
-    """Whole-turn plans for the seat to act, best first: ``(value, codes without end)``.
+    """Whole-turn plans for the seat to act, best first: ``(value, codes without end)``, by
+    ``expert_eval.beam_plans`` over the fast path's actions, each position valued by ``measure``
+    (the margin, ``fast_eval``, unless told) and named by its pieces, light, store and tokens
+    taken."""
 
-    A beam search: each step extends every kept plan by every legal action but ``end``, values
-    the positions by ``measure`` (the margin, ``fast_eval``, unless told) and keeps the ``width``
-    best distinct positions. Every plan met (the empty one included) is a candidate to stop at.
-    With ``max_positions``, a step extends the kept plans best first only while the positions
-    valued so far are fewer than that (the best plan always), so a turn with many actions is
-    planned narrower, not shorter.
-    """
-    start = (measure(g, seat), (), g)
-    found = {(): start[0]}
-    beam = [start]
-    valued = 0
-    for _step in range(depth):
-        children = []
-        seen = set()
-        for _value, codes, pos in beam:
-            if max_positions is not None and children and valued >= max_positions:
-                break
-            for code in pos.legal():
-                if code == END_CODE:
-                    continue
-                child = pos.copy()
-                child.make(code)
-                key = (
-                    tuple(child.masks),
-                    tuple(child.light),
-                    tuple(child.avail),
-                    tuple(child.taken),
-                )
-                if key in seen:
-                    continue
-                seen.add(key)
-                valued += 1
-                children.append((measure(child, seat), (*codes, code), child))
-        if not children:
-            break
-        children.sort(key=lambda c: -c[0])
-        beam = children[:width]
-        for value, codes, _pos in beam:
-            found[codes] = value
-    plans = sorted(found.items(), key=lambda kv: -kv[1])
-    return [(value, codes) for codes, value in plans]
+    def steps(pos: FastGame):
+        for code in pos.legal():
+            if code == END_CODE:
+                continue
+            child = pos.copy()
+            child.make(code)
+            key = (tuple(child.masks), tuple(child.light), tuple(child.avail), tuple(child.taken))
+            yield code, child, key
+
+    return beam_plans(
+        g, measure(g, seat), steps, lambda pos: measure(pos, seat), width, depth, max_positions
+    )
 
 
 def greedy_turn(g: FastGame) -> None:

@@ -312,6 +312,45 @@ def fast_eval(g: FastGame, seat: int) -> float:
     return margin(fast_values(g), seat)
 
 
+def beam_plans(start, value: float, steps, measure, width: int, depth: int,
+               max_positions: int | None = None) -> list[tuple]:  # fmt: skip
+    """Whole-turn plans ``(value, steps)`` best first, by a beam search from ``start`` (worth
+    ``value``): the two searches' ``plan_turn`` (``engine.expert`` on the fast path,
+    ``engine.expert_moonlight`` through the facade) differ only in ``steps`` and ``measure``.
+
+    ``steps(pos)`` gives each action of the seat's turn that does not end it as ``(step, child,
+    key)``: the position it reaches and a key naming that position. Each step of the beam
+    extends every kept plan by every such action, values the positions by ``measure(child)``
+    and keeps the ``width`` best distinct positions (two plans reaching the same position are
+    one). Every plan met (the empty one included) is a candidate to stop at. With
+    ``max_positions``, a step extends the kept plans best first only while the positions valued
+    so far are fewer than that (the best plan always), so a turn with many actions is planned
+    narrower, not shorter.
+    """
+    found = {(): value}
+    beam = [(value, (), start)]
+    valued = 0
+    for _step in range(depth):
+        children = []
+        seen = set()
+        for _value, plan, pos in beam:
+            if max_positions is not None and children and valued >= max_positions:
+                break
+            for step, child, key in steps(pos):
+                if key in seen:
+                    continue
+                seen.add(key)
+                valued += 1
+                children.append((measure(child), (*plan, step), child))
+        if not children:
+            break
+        children.sort(key=lambda c: -c[0])
+        beam = children[:width]
+        for value, plan, _pos in beam:
+            found[plan] = value
+    return sorted(((v, plan) for plan, v in found.items()), key=lambda vp: -vp[0])
+
+
 def first_moves(plans: list[tuple], k: int) -> list[tuple]:
     """The best plan for each of the ``k`` best distinct first actions, from plans ``(value,
     actions)`` best first (the decision is the first action: two plans that begin alike

@@ -26,6 +26,7 @@ from translation import _
 from .actions import Action
 from .config import CYNTHIA
 from .expert_eval import (
+    beam_plans,
     best_by_simulation,
     fast_values,
     fresh_decks,
@@ -200,37 +201,27 @@ def _key(s: GameState):
 def plan_turn(
     state: GameState, seat: int, width: int, depth: int = 6, max_positions: int | None = None
 ) -> list[tuple]:
-    """Whole-turn plans ``(value, actions)`` best first, searched through the facade. Past
-    ``max_positions`` positions valued, a step extends only its best plan (as
-    ``engine.expert.plan_turn``)."""
-    found = {(): view_eval(state, seat)}
-    beam = [(found[()], (), state)]
-    valued = 0
-    for _step in range(depth):
-        children = []
-        seen = set()
-        for _value, acts, pos in beam:
-            if max_positions is not None and children and valued >= max_positions:
-                break
-            for action in legal_actions(pos):
-                if action.verb == "end":
-                    continue
-                child = apply(pos, action)
-                if child.current_seat != seat or child.phase != "play":
-                    continue  # the action ended the turn by itself: not a step of a plan
-                key = _key(child)
-                if key in seen:
-                    continue
-                seen.add(key)
-                valued += 1
-                children.append((view_eval(child, seat), (*acts, action), child))
-        if not children:
-            break
-        children.sort(key=lambda c: -c[0])
-        beam = children[:width]
-        for value, acts, _pos in beam:
-            found[acts] = value
-    return sorted(((v, a) for a, v in found.items()), key=lambda va: -va[0])
+    """Whole-turn plans ``(value, actions)`` best first, by ``expert_eval.beam_plans`` through
+    the facade (every verb of the expansion): an action that ends the turn by itself is not a
+    step of a plan."""
+
+    def steps(pos: GameState):
+        for action in legal_actions(pos):
+            if action.verb == "end":
+                continue
+            child = apply(pos, action)
+            if child.current_seat == seat and child.phase == "play":
+                yield action, child, _key(child)
+
+    return beam_plans(
+        state,
+        view_eval(state, seat),
+        steps,
+        lambda pos: view_eval(pos, seat),
+        width,
+        depth,
+        max_positions,
+    )
 
 
 def _opening(after: GameState, seat: int, space: int) -> float:
