@@ -383,19 +383,38 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
     items += [(v.t(baby), False, True) for baby in ms.babies]
     items += [(v.t(_("Scoring +{n}", n=3 * ms.scoring)), True, True)] if ms.scoring else []
     items += [(v.t(_("Rich soil next")), True, True)] if ms.rich else []
-    # The items flow after the animal's name, then on the row below.
-    row_y = y
-    for word, used, chip in items:
-        sep = " · "
-        w = text.width(word, size)
-        if x + text.width(sep, size) + w > right:
-            if row_y == y2:
-                text.draw(d, (x, row_y), " …", size, P.TEXT_DIM, anchor="lm")
-                return
-            row_y, x, sep = y2, x2, ""
-        x += text.draw(d, (x, row_y), sep, size, P.TEXT_DIM, anchor="lm")
+    placed, hidden, end = flow(
+        [text.width(word, size) for word, _used, _chip in items],
+        text.width(" · ", size),
+        lambda n: text.width(f" +{n}", size),
+        (x, y),
+        (x2, y2),
+        right,
+    )
+    for (word, used, chip), (ix, iy, sep) in zip(items, placed):
+        if sep:
+            ix += text.draw(d, (ix, iy), " · ", size, P.TEXT_DIM, anchor="lm")
         ink = (0xE8, 0xD6, 0xA8) if chip else (P.TEXT_DIM if used else P.TEXT)
-        text.draw(d, (x, row_y), word, size, ink, anchor="lm")
+        w = text.draw(d, (ix, iy), word, size, ink, anchor="lm")
         if used and not chip:  # used this turn: struck through
-            d.line((x, row_y, x + w, row_y), fill=P.TEXT_DIM, width=max(1, round(s_(1.5))))
-        x += w
+            d.line((ix, iy, ix + w, iy), fill=P.TEXT_DIM, width=max(1, round(s_(1.5))))
+    if hidden:
+        text.draw(d, end, f" +{hidden}", size, P.TEXT_DIM, anchor="lm")
+
+
+def flow(widths, sep: float, more, first: tuple, second: tuple, right: float):
+    """Where the items of a seat's animal row go: after the animal's name (the point
+    ``first``), each after a separator ``sep`` wide, then on the row below from ``second``
+    (its first item without one), up to ``right``. Returns each shown item's ``(x, y, after a
+    separator)``, how many did not fit and where the row ends: those are counted there ("+3",
+    ``more(n)`` wide), and the count always fits too."""
+    (x, y), gap, placed = first, sep, []
+    for i, w in enumerate(widths):
+        if y == first[1] and x + gap + w > right:
+            (x, y), gap = second, 0
+        left = len(widths) - i - 1
+        if y == second[1] and x + gap + w + (more(left) if left else 0) > right:
+            return placed, len(widths) - i, (x, y)
+        placed.append((x, y, gap > 0))
+        x, gap = x + gap + w, sep
+    return placed, 0, (x, y)

@@ -469,3 +469,29 @@ def test_preview_draws_the_moon_of_the_next_photosynthesis():
     x, y = render.gap_point(gap)
     assert colour_distance(a.getpixel((x, y)), b.getpixel((x, y))) > 60  # the moon moved there
     assert view(state).moon.gap == state.ext.moon  # without a preview: where it is now
+
+
+def test_animal_row_counts_the_items_that_do_not_fit():
+    # A Turtle's row: its two abilities, then every face-up Baby Turtle token. The items flow
+    # after the animal's name (x 100, row 10), then from x 20 on row 36, up to x 200.
+    from render.moonlight import flow
+
+    def more(n):
+        return 10 + 5 * len(str(n))  # " +n"
+
+    placed, hidden, end = flow([30, 40, 50, 60, 50, 30], 6, more, (100, 10), (20, 36), 200)
+    # Row 1: 100+6+30 = 136, then 136+6+40 = 182 (50 more would pass 200). Row 2: 20+50 = 70,
+    # 70+6+60 = 136; the fifth item (50) would end at 192, but its " +1" (15) at 207: the last
+    # two are counted, " +2" at 136.
+    assert placed == [(100, 10, True), (136, 10, True), (20, 36, False), (70, 36, True)]
+    assert (hidden, end) == (2, (136, 36))
+    assert end[0] + more(hidden) <= 200
+    # Everything fits: nothing counted, the row ends after the last item.
+    assert flow([30, 30], 6, more, (100, 10), (20, 36), 200) == (
+        [(100, 10, True), (136, 10, True)],
+        0,
+        (172, 10),
+    )
+    # The last item needs no room for a count after it.
+    placed, hidden, _end = flow([90, 140, 30], 6, more, (100, 10), (20, 36), 200)
+    assert (len(placed), hidden) == (3, 0)
