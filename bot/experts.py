@@ -15,8 +15,9 @@ same way, once (a turn is committed whole).
 
 `EXPERT_WORKERS` (environment) sets the number of worker processes (default one per core, at
 most 2; 0 decides in a thread of the bot's process). `PS_EXPERT_BUDGET_SCALE` (tests only, like
-`PS_TEST_SEED`) multiplies every budget, so that end-to-end games against the Expert are quick;
-the bot logs a warning when it is set. Never set it in production.
+`PS_TEST_SEED`) multiplies every budget, so that end-to-end games against the Expert are quick
+(or, above 1, so that a test can act while the Expert surely still thinks); the bot logs a
+warning when it is set. Never set it in production.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ QUICK = "expert"
 #: The bots a host may seat, in the order the lobby offers them.
 BOT_KINDS = ("cynthia", *EXPERT_BUDGETS)
 BUDGET_SCALE_ENV = "PS_EXPERT_BUDGET_SCALE"
+#: The largest `PS_EXPERT_BUDGET_SCALE`: a strong decision of 40 s.
+MAX_BUDGET_SCALE = 20
 WORKERS_ENV = "EXPERT_WORKERS"
 #: The automa never needs this many decisions in a turn; the cap only guards against a bug.
 MAX_TURN_STEPS = 2000
@@ -72,9 +75,10 @@ def budget_scale_from_env(env: Mapping[str, str] | None = None) -> float:
         scale = float(value)
     except ValueError:
         scale = 0.0
-    if not 0 < scale <= 1:
+    if not 0 < scale <= MAX_BUDGET_SCALE:
         raise ConfigError(
-            f"{BUDGET_SCALE_ENV} must be a number above 0 and at most 1, not {value!r}."
+            f"{BUDGET_SCALE_ENV} must be a number above 0 and at most {MAX_BUDGET_SCALE}, "
+            f"not {value!r}."
         )
     return scale
 

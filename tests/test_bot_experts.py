@@ -63,7 +63,8 @@ def test_seat_kinds_budgets_and_the_tests_scale() -> None:
     assert Experts(workers=0, scale=0.5).budget("expert-strong") == 1.0
     assert budget_scale_from_env({}) == 1.0
     assert budget_scale_from_env({"PS_EXPERT_BUDGET_SCALE": "0.01"}) == 0.01
-    for bad in ("0", "-1", "2", "fast"):
+    assert budget_scale_from_env({"PS_EXPERT_BUDGET_SCALE": "20"}) == 20.0
+    for bad in ("0", "-1", "20.5", "fast"):
         with pytest.raises(ConfigError, match="PS_EXPERT_BUDGET_SCALE must be a number"):
             budget_scale_from_env({"PS_EXPERT_BUDGET_SCALE": bad})
 

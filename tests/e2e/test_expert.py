@@ -167,12 +167,18 @@ async def test_hints_refused_and_given(fake: FakeDiscord, bot_process) -> None:
 async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is_to_play(
     fake: FakeDiscord, bot_process
 ) -> None:
-    # The strong Expert at its full budget: it thinks for seconds a decision.
-    bot = await bot_process(env={"EXPERT_WORKERS": "1", "PS_TEST_SEED": str(SEED)})
+    # The strong Expert at ten times its budget, with a Cynthia at the table: her cards are
+    # chance, so each decision runs all its simulations (1,400) and takes seconds. The other
+    # game's click below is then answered while it surely still thinks, even on a loaded
+    # machine. (Between people alone each candidate is simulated once: there a loaded machine
+    # once let it finish its first turn before the click was answered.)
+    slow = {"PS_EXPERT_BUDGET_SCALE": "10", "EXPERT_WORKERS": "1", "PS_TEST_SEED": str(SEED)}
+    bot = await bot_process(env=slow)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     chan, other = fake.add_channel("games"), fake.add_channel("other")
     lobby = await new_lobby(fake, alice, chan)
     await add_bot(fake, alice, lobby, "expert-strong")
+    await add_bot(fake, alice, lobby, "cynthia")
     await click(fake, alice, lobby, "Start")
     lobby_b = await new_lobby(fake, bob, other)
     await add_bot(fake, bob, lobby_b, "cynthia")
@@ -203,9 +209,11 @@ async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is
     await my_turn(fake, chan, alice, msg)
     state = engine.apply(before, engine.parse_actions("end")[0])
     expected = expert_turns(state, EXPERT_BUDGETS["expert-strong"] * SCALE, seat=1)
-    assert log_rows(bot)[ended:] == expected and expected[-1][0] == "end"
+    assert log_rows(bot)[ended : ended + len(expected)] == expected
+    assert expected[-1][0] == "end"
+    assert log_rows(bot)[ended + len(expected)][1] == 2  # then Cynthia's turn
     assert db_rows(bot, "SELECT kind FROM seats WHERE game_id = 1 ORDER BY position") == [
-        ("human",), ("expert-strong",),
+        ("human",), ("expert-strong",), ("cynthia",),
     ]  # fmt: skip
 
 
