@@ -14,7 +14,10 @@ How it decides, for the seat to act:
    the last of them reach are valued by the evaluation, half each (``FIRST_TURN_SHARE``; exact
    scores if the game ends first), and the plan with the best mean is played. This sees what
    a turn sets up for the next ones (light for the coming suns, a piece bought to be grown, a
-   tree grown to be collected) and what the other seats do in between.
+   tree grown to be collected) and what the other seats do in between. Between people, where
+   nothing is drawn, each plan is simulated once with the others' turns greedy and once with
+   them planned like the seat's own, and is worth the worse; the budget left simulates the
+   next best plans of the same first actions.
 3. **Evaluation.** A seat's final score is predicted by a small linear model on position
    features (tokens, light, pieces on the board by size and by the token their soil still
    offers, light income for the next suns, pieces available), with weights that change
@@ -96,6 +99,11 @@ FIRST_TURN_SHARE = 0.5
 #: simulations each.
 MAX_CANDIDATES = 6
 SIMULATIONS_PER_CANDIDATE = 4
+#: In a game without chance a simulation plays two lookaheads (``_simulate``: the other people
+#: greedy, and by ``beam_turn``), so it counts for two of the budget's simulations; what the
+#: candidates leave goes to their first actions' next best plans
+#: (``expert_eval.best_by_simulation``).
+NO_CHANCE_SIMULATION_COST = 2
 
 
 # -- turn plans -----------------------------------------------------------------------------
@@ -161,12 +169,22 @@ def determinise_fast(g: FastGame, rnd: random.Random) -> FastGame:
 # -- the search -----------------------------------------------------------------------------
 
 
-def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
+def beam_turn(g: FastGame) -> None:
+    """Play the current human seat's whole turn as a simulation plans the seat's own: the best
+    plan of a ``NEXT_TURN_WIDTH`` beam on its margin (the other model of a person's turn, beside
+    ``greedy_turn``)."""
+    plans = plan_turn(g, g.cur, width=NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)
+    for code in plans[0][1]:
+        g.make(code)
+    g.make(END_CODE)
+
+
+def _lookahead(g: FastGame, seat: int, plan: tuple, rnd: random.Random, other) -> float:
     """One lookahead of ``plan`` on a determinisation: the plan, the other seats' turns until the
-    seat's next turn (Cynthias by their cards, humans greedily), then the seat's own next turn,
-    planned by a narrow beam, and so on for ``LOOKAHEAD_TURNS`` turns of the seat. Its value
-    blends the margins the evaluation gives the positions the first and the last of those turns
-    reach (``FIRST_TURN_SHARE``; exact scores when the game ends first)."""
+    seat's next turn (Cynthias by their cards, humans by ``other``), then the seat's own next
+    turn, planned by a narrow beam, and so on for ``LOOKAHEAD_TURNS`` turns of the seat. Its
+    value blends the margins the evaluation gives the positions the first and the last of those
+    turns reach (``FIRST_TURN_SHARE``; exact scores when the game ends first)."""
     d = determinise_fast(g, rnd)
     first = None
     for _turn in range(LOOKAHEAD_TURNS):
@@ -177,7 +195,7 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
             if d.cyn[d.cur]:
                 d.make(d.legal()[0])
             else:
-                greedy_turn(d)
+                other(d)
         if d.phase != 1:
             return fast_eval(d, seat)
         plans = plan_turn(d, seat, width=NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)
@@ -185,6 +203,17 @@ def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
         if first is None:
             first = value
     return FIRST_TURN_SHARE * first + (1 - FIRST_TURN_SHARE) * value
+
+
+def _simulate(g: FastGame, seat: int, plan: tuple, rnd: random.Random) -> float:
+    """A simulation's value (``_lookahead``), the other people playing greedy turns. In a game
+    without chance, where each plan is simulated once, the worse of that and the same lookahead
+    with the other people playing ``beam_turn``: a plan is judged by the reply that hurts it
+    more."""
+    value = _lookahead(g, seat, plan, rnd, greedy_turn)
+    if has_chance(g):
+        return value
+    return min(value, _lookahead(g, seat, plan, rnd, beam_turn))
 
 
 def root_plans(g: FastGame, seat: int, budget_s: float) -> list[tuple[float, tuple]]:
@@ -210,6 +239,7 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
         lambda plan, draw: _simulate(g, seat, plan, draw),
         rnd,
         chance=has_chance(g),
+        cost=NO_CHANCE_SIMULATION_COST,
     )
     if lookahead is None:
         best = plans[0][1]

@@ -374,6 +374,7 @@ def best_by_simulation(
     simulate,
     rnd: random.Random,
     chance: bool = True,
+    cost: int = 0,
 ) -> tuple[tuple, float, int] | None:
     """The searches' lookahead: ``(plan, its mean, simulations used)``, or None when ``sims``
     cannot give 2 candidates 2 simulations each (then the beam's best plan stands).
@@ -388,19 +389,44 @@ def best_by_simulation(
 
     Without ``chance`` (no Cynthia's cards, no face-down token: nothing in the rest of the game
     the seat cannot see or foresee) every simulation of a plan plays the same game, so each
-    candidate is simulated once: the same candidates and the same choice, for a fraction of the
-    work.
+    candidate is simulated once. With a ``cost`` (what one such simulation costs, in
+    simulations), the budget the candidates leave goes to the next best plans that begin with
+    the same first actions (``alternatives``): ``sims // (cost * candidates)`` plans a first
+    action, each simulated once, and a first action is worth the best of its plans.
     """
     each = min(at_least, max(2, sims // 2))
     k = min(at_most, sims // each)
     candidates = first_moves(plans, k) if k >= 2 else []
     if len(candidates) < 2:
         return None
-    per = sims // len(candidates) if chance else 1
+    if not chance:
+        each = max(1, sims // (cost * len(candidates))) if cost else 1
+        return _best_of_alternatives(plans, candidates, each, simulate, rnd.getrandbits(64))
+    per = sims // len(candidates)
     draws = [rnd.getrandbits(64) for _ in range(per)]
     means = {c: sum(simulate(c, random.Random(draw)) for draw in draws) / per for c in candidates}
     best = max(candidates, key=means.__getitem__)
     return best, means[best], per * len(candidates)
+
+
+def alternatives(plans: list[tuple], candidates: list[tuple], each: int) -> list[tuple]:
+    """For each candidate (``first_moves``), in their order, the best ``each`` plans that begin
+    with its first action (the candidate first), from plans ``(value, actions)`` best first."""
+    by_first: dict = {}
+    for _value, acts in plans:
+        same = by_first.setdefault(acts[0] if acts else None, [])
+        if len(same) < each:
+            same.append(acts)
+    return [acts for c in candidates for acts in by_first[c[0] if c else None]]
+
+
+def _best_of_alternatives(plans, candidates, each, simulate, draw):
+    """``best_by_simulation`` without chance: the best ``each`` plans of each candidate's first
+    action (``alternatives``) simulated once, on one draw; the first of equal values wins."""
+    tried = alternatives(plans, candidates, each)
+    values = [simulate(acts, random.Random(draw)) for acts in tried]
+    best = max(range(len(tried)), key=values.__getitem__)
+    return tried[best], values[best], len(tried)
 
 
 def planned_reason(action: str, plans: list[tuple]):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engine
 from engine import expert_action
 from engine.cynthia import Deck
 from engine.expert import Expert, token_at
-from engine.fast import DECKS_SLOT, FastGame
+from engine.fast import ACTIONS, DECKS_SLOT, FastGame
 from engine.moon import BEACHES
 from engine.moonlight import BABIES, arrange
 
@@ -334,24 +336,48 @@ def test_a_small_budget_plays_the_best_plan_a_larger_one_simulates(
         assert why.params["count"] == count
 
 
-def test_without_chance_each_candidate_is_simulated_once(monkeypatch) -> None:
+def test_without_chance_each_plan_is_simulated_once(monkeypatch) -> None:
     """Between people nothing is hidden or drawn, so every simulation of a plan plays the same
     game: each candidate is simulated once, and the decision and its expectation are the same
-    as with every simulation repeated."""
+    as with every simulation repeated. What the budget has left goes to the next best plans of
+    the candidates' first actions, each simulated once too."""
     from engine import expert, expert_eval
 
     state = _mid_game(engine.Config(seats=("human", "human")), 4, 20)
-    runs = []
+    g = FastGame.from_state(state)
+    plans = expert.root_plans(g, g.cur, 0.25)
+    candidates = expert_eval.first_moves(plans, 4)
+    runs, values = [], []
     real = expert._simulate
-    monkeypatch.setattr(expert, "_simulate", lambda *a: runs.append(a[2]) or real(*a))
-    once = expert_action(state, budget_s=0.25, seed=2)
-    assert once.explanation.params["count"] == "4"  # 4 candidates, once each
-    assert len(runs) == len(set(runs)) == 4
 
+    def simulate(*args):
+        runs.append(args[2])
+        values.append(real(*args))
+        return values[-1]
+
+    monkeypatch.setattr(expert, "_simulate", simulate)
+
+    # The quick budget's 18 simulations, each playing two lookaheads: 4 candidates and
+    # 18 // (2 * 4) = 2 plans for each of their first actions.
+    best = expert_action(state, budget_s=0.25, seed=2)
+    assert runs == expert_eval.alternatives(plans, candidates, 2)
+    assert len(set(runs)) == len(runs) > len(candidates) and set(candidates) <= set(runs)
+    assert best.explanation.params["count"] == str(len(runs))
+    top = values.index(max(values))
+    assert str(best) == str(ACTIONS[runs[top][0]])
+    assert best.explanation.params["margin"] == f"{values[top]:+.1f}"
+
+    # The candidates alone (no cost given: no alternatives), once each, decide as when every
+    # simulation is repeated.
+    monkeypatch.setattr(expert, "NO_CHANCE_SIMULATION_COST", 0)
+    runs.clear()
+    once = expert_action(state, budget_s=0.25, seed=2)
+    assert once.explanation.params["count"] == "4"
+    assert runs == candidates
     runs.clear()
     repeating = expert_eval.best_by_simulation
 
-    def always_chance(*args, chance):
+    def always_chance(*args, chance, cost):
         return repeating(*args, chance=True)
 
     monkeypatch.setattr(expert, "best_by_simulation", always_chance)
@@ -360,6 +386,38 @@ def test_without_chance_each_candidate_is_simulated_once(monkeypatch) -> None:
     assert len(runs) == 16 and len(set(runs)) == 4
     assert repeated == once
     assert repeated.explanation.params["margin"] == once.explanation.params["margin"]
+
+
+def test_alternatives_are_the_next_best_plans_of_each_first_action() -> None:
+    from engine.expert_eval import alternatives, first_moves
+
+    plans = [(9, (1, 2)), (8, (1, 3)), (7, (4,)), (6, (1,)), (5, ()), (4, (4, 5)), (3, (6,))]
+    candidates = first_moves(plans, 3)
+    assert candidates == [(1, 2), (4,), ()]
+    assert alternatives(plans, candidates, 2) == [(1, 2), (1, 3), (4,), (4, 5), ()]
+    assert alternatives(plans, candidates, 1) == candidates
+
+
+def test_without_chance_a_plan_is_judged_by_the_reply_that_hurts_it_more(monkeypatch) -> None:
+    from engine import expert
+
+    g = FastGame.from_state(_mid_game(engine.Config(seats=("human", "human")), 4, 30))
+    seat = g.cur
+    plans = expert.root_plans(g, seat, 0.25)
+    worse = []
+    for _value, plan in (plans[0], plans[2]):
+        greedy = expert._lookahead(g, seat, plan, random.Random(1), expert.greedy_turn)
+        beam = expert._lookahead(g, seat, plan, random.Random(1), expert.beam_turn)
+        assert expert._simulate(g, seat, plan, random.Random(1)) == min(greedy, beam)
+        worse.append("greedy" if greedy < beam else "beam")
+    assert worse == ["greedy", "beam"]  # either reply may be the one that hurts
+    # With a Cynthia's cards to draw, the greedy model alone.
+    cyn = FastGame.from_state(_mid_game(engine.Config(seats=("human", "cynthia")), 4, 20))
+    plan = expert.root_plans(cyn, cyn.cur, 0.25)[0][1]
+    calls = []
+    monkeypatch.setattr(expert, "beam_turn", lambda d: calls.append(d) or expert.greedy_turn(d))
+    once = expert._lookahead(cyn, cyn.cur, plan, random.Random(1), expert.greedy_turn)
+    assert expert._simulate(cyn, cyn.cur, plan, random.Random(1)) == once and calls == []
 
 
 def test_base_chance_is_a_cynthia() -> None:

@@ -170,8 +170,8 @@ async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is
     # The strong Expert at ten times its budget, with a Cynthia at the table: her cards are
     # chance, so each decision runs all its simulations (1,400) and takes seconds. The other
     # game's click below is then answered while it surely still thinks, even on a loaded
-    # machine. (Between people alone each candidate is simulated once: there a loaded machine
-    # once let it finish its first turn before the click was answered.)
+    # machine. (Between people alone each plan is simulated once, a few dozen at most: there a
+    # loaded machine once let it finish its first turn before the click was answered.)
     slow = {"PS_EXPERT_BUDGET_SCALE": "10", "EXPERT_WORKERS": "1", "PS_TEST_SEED": str(SEED)}
     bot = await bot_process(env=slow)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
