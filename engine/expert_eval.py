@@ -400,8 +400,8 @@ def best_by_simulation(
     if len(candidates) < 2:
         return None
     if not chance:
-        each = max(1, sims // (cost * len(candidates))) if cost else 1
-        return _best_of_alternatives(plans, candidates, each, simulate, rnd.getrandbits(64))
+        per_first = max(1, sims // (cost * len(candidates))) if cost else 1
+        return _best_of_alternatives(plans, candidates, per_first, simulate, rnd.getrandbits(64))
     per = sims // len(candidates)
     draws = [rnd.getrandbits(64) for _ in range(per)]
     means = {c: sum(simulate(c, random.Random(draw)) for draw in draws) / per for c in candidates}
