@@ -131,9 +131,7 @@ def plan_turn(
             key = (tuple(child.masks), tuple(child.light), tuple(child.avail), tuple(child.taken))
             yield code, child, key
 
-    return beam_plans(
-        g, measure(g, seat), steps, lambda pos: measure(pos, seat), width, depth, max_positions
-    )
+    return beam_plans(g, steps, lambda pos: measure(pos, seat), width, depth, max_positions)
 
 
 def greedy_turn(g: FastGame) -> None:

@@ -312,10 +312,10 @@ def fast_eval(g: FastGame, seat: int) -> float:
     return margin(fast_values(g), seat)
 
 
-def beam_plans(start, value: float, steps, measure, width: int, depth: int,
+def beam_plans(start, steps, measure, width: int, depth: int,
                max_positions: int | None = None) -> list[tuple]:  # fmt: skip
-    """Whole-turn plans ``(value, steps)`` best first, by a beam search from ``start`` (worth
-    ``value``): the two searches' ``plan_turn`` (``engine.expert`` on the fast path,
+    """Whole-turn plans ``(value, steps)`` best first, by a beam search from ``start`` (valued
+    by ``measure`` too): the two searches' ``plan_turn`` (``engine.expert`` on the fast path,
     ``engine.expert_moonlight`` through the facade) differ only in ``steps`` and ``measure``.
 
     ``steps(pos)`` gives each action of the seat's turn that does not end it as ``(step, child,
@@ -327,8 +327,8 @@ def beam_plans(start, value: float, steps, measure, width: int, depth: int,
     so far are fewer than that (the best plan always), so a turn with many actions is planned
     narrower, not shorter.
     """
-    found = {(): value}
-    beam = [(value, (), start)]
+    found = {(): measure(start)}
+    beam = [(found[()], (), start)]
     valued = 0
     for _step in range(depth):
         children = []
@@ -346,8 +346,8 @@ def beam_plans(start, value: float, steps, measure, width: int, depth: int,
             break
         children.sort(key=lambda c: -c[0])
         beam = children[:width]
-        for value, plan, _pos in beam:
-            found[plan] = value
+        for v, plan, _pos in beam:
+            found[plan] = v
     return sorted(((v, plan) for plan, v in found.items()), key=lambda vp: -vp[0])
 
 

@@ -213,15 +213,7 @@ def plan_turn(
             if child.current_seat == seat and child.phase == "play":
                 yield action, child, _key(child)
 
-    return beam_plans(
-        state,
-        view_eval(state, seat),
-        steps,
-        lambda pos: view_eval(pos, seat),
-        width,
-        depth,
-        max_positions,
-    )
+    return beam_plans(state, steps, lambda pos: view_eval(pos, seat), width, depth, max_positions)
 
 
 def _opening(after: GameState, seat: int, space: int) -> float:
