@@ -1,7 +1,7 @@
 """The Expert's strength: whole games against Cynthia, the autopilot and itself (issue 18).
 
 Run: ``.venv/bin/python bench/expert_bench.py [--games N] [--first K] [--budget 0.25]
-[--jobs 2] [--only NAME ...] [--rules base|moonlight|both]``.
+[--jobs 2] [--only NAME ...] [--rules base|moonlight|both] [--by-animal]``.
 
 For each match it prints the Expert's wins (a shared win counts half), the win rate with its 95%
 Wilson interval, the goal, in 2-seat games both sides' average score and tokens, and the Expert's
@@ -10,7 +10,9 @@ plays games ``K`` to ``K + N - 1`` (``--first``, 0 unless told). The Expert take
 games and seat 2 in odd ones; game ``k`` uses seed ``k`` for the game and the Expert. A game
 without Cynthia has no chance in it, so there the starting trees are placed at random (from
 ``k``) to make every game different. Games run in ``--jobs`` processes.
-"moonlight" games play every Under the Moonlight mode.
+"moonlight" games play every Under the Moonlight mode. With ``--by-animal`` each expansion match
+also prints its games by the animal the Expert kept and, against a human seat, by the animal
+that seat kept: an expansion game between people turns much on who keeps the Owl.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import engine  # noqa: E402
 from engine import expert_moonlight  # noqa: E402, F401 (imported before the workers fork)
 from engine.autopilot import autopilot_action  # noqa: E402
 from engine.expert import expert_action  # noqa: E402
+from engine.moonlight import ANIMALS  # noqa: E402
 
 HARD = {"harder_grow_minus_one": True, "harder_score_trees": True}
 MOON = {"moon_animals": True, "elder_tree": True, "moonstones": True}
@@ -57,9 +60,10 @@ def match_game(name: str, rules: str, k: int) -> tuple[engine.GameState, int]:
     return engine.new_game(engine.Config(seats=tuple(seats), **options, **extra), seed=k), me
 
 
-def play(args: tuple) -> tuple[float, int, int, int, int, int, float, int]:
+def play(args: tuple) -> tuple[float, int, int, int, int, int, float, int, tuple[str, str]]:
     """One game: ``(expert's result 1/0.5/0, its score, tokens, opponent score, tokens, seat,
-    the Expert's CPU seconds, its decisions)``."""
+    the Expert's CPU seconds, its decisions, the animals the Expert and the next seat kept)``
+    (an animal is "" in a base game and for a Cynthia)."""
     name, rules, k, budget = args
     kind = {**MATCHES, **EXTRA}[name][2]
     state, me = match_game(name, rules, k)
@@ -98,7 +102,33 @@ def play(args: tuple) -> tuple[float, int, int, int, int, int, float, int]:
         me,
         cpu,
         decisions,
+        (kept_animal(state, me), kept_animal(state, other)),
     )
+
+
+def kept_animal(state: engine.GameState, seat: int) -> str:
+    """The animal ``seat`` kept, or "" (a base game, a Cynthia)."""
+    ext = state.ext
+    return ANIMALS[ext.animal[seat]] if ext is not None and ext.animal[seat] >= 0 else ""
+
+
+def by_animal(results: list[tuple]) -> list[str]:
+    """The games of a match by the animal kept: for each animal, first those where the Expert
+    kept it, then those where the other seat did (a human seat's animal), in the order of
+    ``engine.moonlight.ANIMALS``; each line gives the games, the Expert's wins and its mean
+    margin."""
+    lines = []
+    for side, who in ((0, "the Expert keeps"), (1, "the other seat keeps")):
+        for animal in ANIMALS:
+            games = [r for r in results if r[8][side] == animal]
+            if games:
+                won = sum(r[0] for r in games)
+                margin = sum(r[1] - r[3] for r in games) / len(games)
+                lines.append(
+                    f"  {who} the {animal}: won {won:g} of {len(games)} "
+                    f"({won / len(games):.0%}), margin {margin:+.1f}"
+                )
+    return lines
 
 
 def memory_at(budget: float) -> tuple[float, float]:
@@ -142,6 +172,9 @@ def main() -> None:
     )
     parser.add_argument("--rules", choices=("base", "moonlight", "both"), default="both")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
+    parser.add_argument(
+        "--by-animal", action="store_true", help="expansion matches: the games by animal kept"
+    )
     args = parser.parse_args()
     rule_sets = ("base", "moonlight") if args.rules == "both" else (args.rules,)
     seeds = range(args.first, args.first + args.games)
@@ -180,6 +213,8 @@ def main() -> None:
                 per = sum(r[6] for r in results) / max(1, sum(r[7] for r in results))
                 line += f"; {per:.3f} s CPU per decision"
                 print(line + f" [{time.perf_counter() - t:.0f} s]", flush=True)
+                if args.by_animal and rules == "moonlight" and len(opponents) == 1:
+                    print("\n".join(by_animal(results)), flush=True)
 
 
 if __name__ == "__main__":
