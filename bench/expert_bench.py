@@ -113,8 +113,8 @@ def kept_animal(state: engine.GameState, seat: int) -> str:
 
 
 def by_animal(results: list[tuple]) -> list[str]:
-    """The games of a match by the animal kept: for each animal, first those where the Expert
-    kept it, then those where the other seat did (a human seat's animal), in the order of
+    """The games of a match by the animal kept: first by the animal the Expert kept, then by
+    the animal the other seat kept (a human seat's), each in the order of
     ``engine.moonlight.ANIMALS``; each line gives the games, the Expert's wins and its mean
     margin."""
     lines = []
