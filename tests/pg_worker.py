@@ -41,7 +41,10 @@ class SharedFileClock:
 
 
 def say(*words: object) -> None:
-    print(*words, flush=True)
+    """Print one report line in one write: `print(*words)` writes each word and separator apart
+    when stdout is unbuffered, so a SIGKILL between them left a bare "played" in the pipe."""
+    sys.stdout.write(" ".join(map(str, words)) + "\n")
+    sys.stdout.flush()
 
 
 async def main(url: str, clock_file: str, game_ids: list[int], target: int) -> None:

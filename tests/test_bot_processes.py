@@ -19,6 +19,7 @@ from bot.scheduler import PENDING, JobStore
 from bot.storage_postgres import PostgresStorage
 from bot.story import AUTOPILOT_USER_ID
 from bot.timers import HOUR
+from tests import pg_worker
 from tests.pg_server import fresh_database
 
 pytestmark = pytest.mark.postgres
@@ -47,7 +48,9 @@ class Worker:
     async def _read(self, proc: asyncio.subprocess.Process) -> None:
         assert proc.stdout is not None
         async for line in proc.stdout:
-            self.lines.append(line.decode().strip())
+            # A line without its newline was cut by a SIGKILL: the process never reported it.
+            if line.endswith(b"\n"):
+                self.lines.append(line.decode().strip())
 
     async def until(self, predicate, timeout: float = 60.0) -> None:
         async def wait() -> None:
@@ -153,6 +156,34 @@ async def test_two_processes_one_killed_lose_nothing_and_fire_each_deadline_once
             if w is not None and w.proc is not None and w.proc.returncode is None:
                 await w.kill()
         await storage.close()
+
+
+def test_a_report_line_is_one_write(monkeypatch) -> None:
+    writes: list[str] = []
+
+    class Stdout:
+        def write(self, text: str) -> int:
+            writes.append(text)
+            return len(text)
+
+        def flush(self) -> None:
+            writes.append("<flush>")
+
+    monkeypatch.setattr(sys, "stdout", Stdout())
+    pg_worker.say("played", 3, 7, 12)
+    assert writes == ["played 3 7 12\n", "<flush>"]
+
+
+async def test_a_line_cut_by_the_kill_is_not_a_report() -> None:
+    worker = Worker("", Path(), [])
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "import sys; sys.stdout.write('played 3 7 12\\nplayed')",
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    await worker._read(proc)
+    await proc.wait()
+    assert worker.lines == ["played 3 7 12"]
+    assert worker.played() == {(3, 7)}
 
 
 class _Fixed:
