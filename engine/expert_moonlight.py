@@ -8,12 +8,17 @@ seen, and Cynthia's card order and the RNG afresh.
 
 As in ``engine.expert``, the best plans for the best few distinct first actions are then each
 simulated on the same determinisations: the plan, the other seats' turns until the seat's next
-turn, and that next turn planned by a narrow beam, valued by the evaluation. Through the facade a
-simulation costs more, so the beam is narrower and the simulations fewer for the same budget.
+turn, that next turn planned by a narrow beam, the other seats again and the seat's turn after
+that, valued by the evaluation half after each of the seat's two planned turns. Between people
+(no chance) a plan is judged by the worse of two replies, the other person's turns greedy or
+planned like the seat's own, and the budget left simulates the next best plans of the same first
+actions. Through the facade a simulation costs more, so the beam is narrower and the simulations
+fewer for the same budget.
 
 The evaluation counts a seat's lunar points as those it will hold at the end (``lunar_at_end``):
 an animal the moon will light is worth its lunar points to come, and lunar points the cap of 14
-would waste cost nothing to spend on an ability.
+would waste cost nothing to spend on an ability. An Owl's lunar points beyond the cap are light
+it will hunt (``owl_surplus``).
 """
 
 from __future__ import annotations
@@ -46,15 +51,16 @@ from .game import (
 )
 from .geometry import ALL_MASK, LEAVES, WITHIN, bits
 from .moon import moonlit, next_moon
-from .moonlight import ANIMALS, BABIES
+from .moonlight import ANIMALS, BABIES, OWL
 from .pieces import LUNAR_CAP, PILES
 from .state import GameState
 
 END = Action("end")
 _PHASE = {"setup": 0, "play": 1, "over": 2}
 #: Lookahead simulations per second of budget through the facade, calibrated like
-#: ``engine.expert.SIMULATIONS_PER_SECOND`` (about 0.2 s of CPU for a 0.25 s decision).
-SIMULATIONS_PER_SECOND = 110
+#: ``engine.expert.SIMULATIONS_PER_SECOND``: a simulation plays two of the seat's turns, so a
+#: 0.25 s decision takes about 0.09 s of CPU against a Cynthia and 0.14 s between people.
+SIMULATIONS_PER_SECOND = 70
 #: At most this many candidates (distinct first actions), each simulated at least this often.
 MAX_CANDIDATES = 6
 SIMULATIONS_PER_CANDIDATE = 3
@@ -64,11 +70,24 @@ PLAN_WIDTH_PER_SECOND = 100
 NEXT_TURN_WIDTH = 4
 #: The positions a simulation's turn plan, and the seat's own turn plans per second of budget,
 #: may value (``plan_turn``'s ``max_positions``): a turn with many actions is planned narrower.
-NEXT_TURN_POSITIONS = 150
+#: A simulation plans four turns between people (two of the seat's, two replies), so 150 there
+#: let 1 quick decision in 10 run over 0.25 s (at most 0.39 s); with 75, 1 in 100 (0.29 s).
+NEXT_TURN_POSITIONS = 75
 PLAN_POSITIONS_PER_SECOND = 6_000
-#: The seat's own turns after the plan that a simulation plays, each planned by that beam (2
-#: played weaker here: 12 of 40 won against Cynthia with both harder options, against 13).
-LOOKAHEAD_TURNS = 1
+#: The seat's own turns after the plan that a simulation plays, each planned by that beam; the
+#: positions the first and the last reach are valued, half each (``FIRST_TURN_SHARE``). With
+#: the worse of two replies between people and the Owl's surplus below, against the quarter
+#: budget 158 of 240 won (seeds 0-239) against 142.5 with one turn (docs/expert.md).
+LOOKAHEAD_TURNS = 2
+FIRST_TURN_SHARE = 0.5
+#: Between people a simulation plays two lookaheads (``simulate``: the other person greedy,
+#: and by ``_beam_turn``), so it counts for two of the budget's simulations; what the
+#: candidates leave goes to their first actions' next best plans
+#: (``expert_eval.best_by_simulation``), as in ``engine.expert``.
+NO_CHANCE_SIMULATION_COST = 2
+#: An Owl's lunar points beyond the cap are light it will hunt (a Nighttime Hunting 3 turns 12
+#: of them into 10 light): each is worth this much (``owl_surplus``).
+OWL_SURPLUS_VALUE = 0.4
 #: The animal the seat keeps of the two dealt, first preferred: the abilities that need no walk
 #: first (the Owl hunts anywhere, the Hedgehog plants where it stands), the Turtle last (its
 #: tokens lie on the far corners, and the search plans no walk there).
@@ -108,7 +127,8 @@ class StateView:
         parts = score_parts(self.state, seat)
         if "lunar" in parts:
             parts["lunar"] = lunar_at_end(self.state, seat)
-        return sum(v for k, v in parts.items() if k not in ("light", "trees"))
+        points = sum(v for k, v in parts.items() if k not in ("light", "trees"))
+        return points + OWL_SURPLUS_VALUE * owl_surplus(self.state, seat)
 
 
 @lru_cache(maxsize=65_536)
@@ -137,6 +157,22 @@ def lunar_at_end(state: GameState, seat: int) -> int:
     rounds = state.config.last_round - state.round
     come = _lunar_to_come(ext.moon, ext.full, state.sun, rounds, space, ext.elder, ext.stones)
     return min(LUNAR_CAP, lunar + come)
+
+
+def owl_surplus(state: GameState, seat: int) -> int:
+    """The lunar points the moon will give a seat's Owl, where it stands, beyond what fills its
+    lunar points to the cap of 14 by the end: points ``lunar_at_end`` cannot count, which the Owl
+    can still turn into light by Nighttime Hunting. 0 for another animal or one not placed."""
+    ext = state.ext
+    if ext is None or not ext.at or ext.animal[seat] != OWL or ext.at[seat] < 0:
+        return 0
+    if ext.moon < 0 or state.phase == "over":
+        return 0
+    rounds = state.config.last_round - state.round
+    come = _lunar_to_come(
+        ext.moon, ext.full, state.sun, rounds, ext.at[seat], ext.elder, ext.stones
+    )
+    return max(0, state.seats[seat].lunar + come - LUNAR_CAP)
 
 
 def opening_value(light: int, space: int, occupied: int) -> float:
@@ -231,11 +267,27 @@ def _other_turn(state: GameState) -> GameState:
     return apply(state, END)
 
 
-def simulate(state: GameState, seat: int, acts: tuple, rnd: random.Random) -> float:
-    """One lookahead of the plan ``acts`` on a fresh determinisation (see the module docstring):
-    the margin the evaluation gives the end of the last of the seat's ``LOOKAHEAD_TURNS`` next
-    turns."""
+def _beam_turn(state: GameState) -> GameState:
+    """Another seat's whole turn as a simulation plans the seat's own: Cynthia's cards, or a
+    human's best plan of a ``NEXT_TURN_WIDTH`` beam on its margin (the other model of a
+    person's turn, beside the greedy ``_other_turn``)."""
+    seat = state.current_seat
+    if state.seats[seat].kind == CYNTHIA:
+        return apply(state, auto_action(state))
+    plans = plan_turn(state, seat, NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)
+    for action in plans[0][1]:
+        state = apply(state, action)
+    return apply(state, END)
+
+
+def _lookahead(state: GameState, seat: int, acts: tuple, rnd: random.Random, other) -> float:
+    """One lookahead of the plan ``acts`` on a fresh determinisation: the plan, the other seats'
+    turns (``other``) until the seat's next turn, that turn planned by a narrow beam, and so on
+    for ``LOOKAHEAD_TURNS`` turns of the seat. Its value blends the margins the evaluation gives
+    the positions the first and the last of those turns reach (``FIRST_TURN_SHARE``; the end of
+    the game when it comes first)."""
     s = determinise(state, seat, rnd)
+    first = None
     for _turn in range(LOOKAHEAD_TURNS):
         for action in acts:
             if action not in legal_actions(s):
@@ -246,11 +298,30 @@ def simulate(state: GameState, seat: int, acts: tuple, rnd: random.Random) -> fl
         for _other in range(MAX_OTHER_TURNS):
             if s.phase != "play" or s.current_seat == seat:
                 break
-            s = _other_turn(s)
+            s = other(s)
         if s.phase != "play" or s.current_seat != seat:
-            return view_eval(s, seat)
+            last = view_eval(s, seat)
+            return last if first is None else _horizons(first, last)
         value, acts = plan_turn(s, seat, NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)[0]
-    return value
+        if first is None:
+            first = value
+    return _horizons(first, value)
+
+
+def _horizons(first: float, last: float) -> float:
+    """A lookahead's value from the margins after the seat's first and last planned turns."""
+    return FIRST_TURN_SHARE * first + (1 - FIRST_TURN_SHARE) * last
+
+
+def simulate(state: GameState, seat: int, acts: tuple, rnd: random.Random) -> float:
+    """A simulation's value (``_lookahead``), the other people playing greedy turns. In a game
+    without chance, where each plan is simulated once, the worse of that and the same lookahead
+    with the other people playing ``_beam_turn``: a plan is judged by the reply that hurts it
+    more."""
+    value = _lookahead(state, seat, acts, rnd, _other_turn)
+    if has_chance(state):
+        return value
+    return min(value, _lookahead(state, seat, acts, rnd, _beam_turn))
 
 
 def _end(legal: list[Action]) -> Action:
@@ -283,6 +354,7 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
         lambda acts, draw: simulate(state, seat, acts, draw),
         rnd,
         chance=has_chance(state),
+        cost=NO_CHANCE_SIMULATION_COST,
     )
     if lookahead is not None:
         best, mean, used = lookahead

@@ -420,6 +420,49 @@ def test_without_chance_a_plan_is_judged_by_the_reply_that_hurts_it_more(monkeyp
     assert expert._simulate(cyn, cyn.cur, plan, random.Random(1)) == once and calls == []
 
 
+def test_expansion_without_chance_judges_a_plan_by_the_reply_that_hurts_it_more(
+    monkeypatch,
+) -> None:
+    from engine import expert_eval
+    from engine import expert_moonlight as em
+
+    state = _mid_game(engine.Config(seats=("human", "human"), **MOON), 5, 80)
+    assert not em.has_chance(state)
+    seat = state.current_seat
+    plans = em.plan_turn(state, seat, 25, max_positions=1_500)
+    worse = []
+    for _value, acts in (plans[1], plans[2]):
+        greedy = em._lookahead(state, seat, acts, random.Random(1), em._other_turn)
+        beam = em._lookahead(state, seat, acts, random.Random(1), em._beam_turn)
+        assert em.simulate(state, seat, acts, random.Random(1)) == min(greedy, beam)
+        worse.append("greedy" if greedy < beam else "beam")
+    assert worse == ["greedy", "beam"]  # either reply may be the one that hurts
+
+    # The quick budget's 18 simulations, each playing two lookaheads: the 5 distinct first
+    # actions, one plan each (18 // (2 * 5) = 1); at 0.5 s, 35 simulations: 35 // (2 * 5) = 3
+    # plans for each first action.
+    runs = []
+    real = em.simulate
+    monkeypatch.setattr(em, "simulate", lambda *args: runs.append(args[2]) or real(*args))
+    quick = expert_action(state, budget_s=0.25, seed=2)
+    candidates = expert_eval.first_moves(plans, 6)
+    assert len(candidates) == 5
+    assert runs == candidates and quick.explanation.params["count"] == "5"
+    runs.clear()
+    half = expert_action(state, budget_s=0.5, seed=2)
+    wide = em.plan_turn(state, seat, 50, max_positions=3_000)
+    assert runs == expert_eval.alternatives(wide, expert_eval.first_moves(wide, 6), 3)
+    assert len(set(runs)) == len(runs) > 5 and half.explanation.params["count"] == str(len(runs))
+
+    # With a Cynthia's cards to draw, the greedy model alone.
+    cyn = _mid_game(engine.Config(seats=("human", "cynthia"), **MOON), 4, 20)
+    acts = em.plan_turn(cyn, cyn.current_seat, 25)[0][1]
+    calls = []
+    monkeypatch.setattr(em, "_beam_turn", lambda s: calls.append(s) or em._other_turn(s))
+    once = em._lookahead(cyn, cyn.current_seat, acts, random.Random(1), em._other_turn)
+    assert real(cyn, cyn.current_seat, acts, random.Random(1)) == once and calls == []
+
+
 def test_base_chance_is_a_cynthia() -> None:
     from engine.expert import has_chance
 
@@ -450,9 +493,9 @@ def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
     assert action.explanation.template == (
         "{action}: best of {count} simulation, expected margin {margin} points"
     )
-    # 28 simulations in the budget: 6 distinct first actions, 4 each.
-    assert expert_moonlight.SIMULATIONS_PER_SECOND == 110
-    assert action.explanation.params["count"] == "24"
+    # 18 simulations in the budget: 6 distinct first actions, 3 each.
+    assert expert_moonlight.SIMULATIONS_PER_SECOND == 70
+    assert action.explanation.params["count"] == "18"
     other = state.copy()
     deck = getattr(state, DECKS_SLOT)[1]
     setattr(other, DECKS_SLOT, (None, Deck(tuple(reversed(deck.cards)), deck.half)))
@@ -494,6 +537,36 @@ def test_lunar_at_end_is_what_an_animal_standing_still_holds_at_the_end(
     assert state.seats[0].lunar == expected
 
 
+@pytest.mark.parametrize(
+    "label, round_, lunar, expected",
+    [("D5", 1, 14, 13), ("C3", 1, 10, 5), ("A4", 13, 14, 2), ("F3", 10, 12, 2), ("C3", 1, 2, 0)],
+)
+def test_an_owls_surplus_is_the_moonlight_the_cap_would_waste(
+    label: str, round_: int, lunar: int, expected: int
+) -> None:
+    """What the moon gives an Owl standing still beyond 14 lunar points by the end is its
+    surplus, worth 0.4 a point to the evaluation; another animal has none."""
+    from engine.expert_moonlight import OWL_SURPLUS_VALUE, StateView, lunar_at_end, owl_surplus
+
+    start = _owl_at(label, round_, lunar)
+    assert owl_surplus(start, 0) == expected
+    assert owl_surplus(start, 1) == 0  # the Fox
+    assert OWL_SURPLUS_VALUE == 0.4
+    assert StateView(start).token_points(0) == lunar_at_end(start, 0) + 0.4 * expected
+    # The same, played: every turn ends at once, and the Owl's store is emptied before each of
+    # its turns, so the cap never stops what the moon gives.
+    state, gained = start, 0
+    while not state.is_over:
+        if state.current_seat == 0:
+            gained += state.seats[0].lunar
+            state = state.copy()
+            state.seats = [seat.copy() for seat in state.seats]
+            state.seats[0].lunar = 0
+        state = engine.apply(state, engine.Action("end"))
+    gained += state.seats[0].lunar - lunar
+    assert max(0, lunar + gained - 14) == expected
+
+
 def test_lunar_points_the_cap_would_waste_cost_nothing_to_spend() -> None:
     """An Owl at 14 lunar points on a space the moon will light often hunts for free: the
     evaluation counts the lunar points it will hold at the end, which the cap keeps at 14; near
@@ -506,7 +579,9 @@ def test_lunar_points_the_cap_would_waste_cost_nothing_to_spend() -> None:
         assert after.seats[0].lunar == 2 and after.seats[0].light == state.seats[0].light + 10
         return StateView(state).token_points(0), StateView(after).token_points(0)
 
-    assert points_before_and_after_hunting(1) == (14, 14)
+    # In round 1 the Owl on D5 has 13 lunar points to come beyond the cap (``owl_surplus``);
+    # hunting 12 of them leaves 2 held, and the moon fills the store again with 1 to spare.
+    assert points_before_and_after_hunting(1) == (14 + 0.4 * 13, 14 + 0.4 * 1)
     assert points_before_and_after_hunting(18) == (14, 2)
 
 
