@@ -71,7 +71,8 @@ NEXT_TURN_WIDTH = 4
 #: The positions a simulation's turn plan, and the seat's own turn plans per second of budget,
 #: may value (``plan_turn``'s ``max_positions``): a turn with many actions is planned narrower.
 #: A simulation plans four turns between people (two of the seat's, two replies), so 150 there
-#: let 1 quick decision in 10 run over 0.25 s (at most 0.39 s); with 75, 1 in 100 (0.29 s).
+#: let 29 of 280 quick decisions run over 0.25 s of CPU (at most 0.39 s); 75 let 13 of 421
+#: (at most 0.29 s; docs/expert.md).
 NEXT_TURN_POSITIONS = 75
 PLAN_POSITIONS_PER_SECOND = 6_000
 #: The seat's own turns after the plan that a simulation plays, each planned by that beam; the
