@@ -58,8 +58,8 @@ from .state import GameState
 END = Action("end")
 _PHASE = {"setup": 0, "play": 1, "over": 2}
 #: Lookahead simulations per second of budget through the facade, calibrated like
-#: ``engine.expert.SIMULATIONS_PER_SECOND``: a simulation plays two of the seat's turns, so a
-#: 0.25 s decision takes about 0.09 s of CPU against a Cynthia and 0.14 s between people.
+#: ``engine.expert.SIMULATIONS_PER_SECOND``: a simulation plays two of the seat's turns, and a
+#: 0.25 s decision takes about 0.11 s of CPU on average, against a Cynthia as between people.
 SIMULATIONS_PER_SECOND = 70
 #: At most this many candidates (distinct first actions), each simulated at least this often.
 MAX_CANDIDATES = 6
