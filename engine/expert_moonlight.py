@@ -145,19 +145,26 @@ def _lunar_to_come(gap: int, full: bool, sun: int, rounds: int, space: int, elde
     return total
 
 
+def _moonlight_to_come(state: GameState, seat: int) -> int:
+    """The lunar points the moon will give the seat's animal where it stands at the
+    photosyntheses left (``_lunar_to_come``); 0 before the moon or the animal is placed."""
+    ext = state.ext
+    space = ext.at[seat] if ext.at else -1
+    if ext.moon < 0 or space < 0:
+        return 0
+    rounds = state.config.last_round - state.round
+    return _lunar_to_come(ext.moon, ext.full, state.sun, rounds, space, ext.elder, ext.stones)
+
+
 def lunar_at_end(state: GameState, seat: int) -> int:
     """The lunar points a seat would hold at the end if it spent none and its animal stayed where
     it stands: what it holds plus what the moon will give the animal there at the photosyntheses
     left, at most 14. Lunar points beyond that would be lost at the cap: spending them costs
     nothing, and an animal where the moon will shine is worth its lunar points to come."""
     lunar = state.seats[seat].lunar
-    ext = state.ext
-    space = ext.at[seat] if ext.at else -1
-    if ext.moon < 0 or space < 0 or state.phase != "play":
+    if state.phase != "play":
         return lunar
-    rounds = state.config.last_round - state.round
-    come = _lunar_to_come(ext.moon, ext.full, state.sun, rounds, space, ext.elder, ext.stones)
-    return min(LUNAR_CAP, lunar + come)
+    return min(LUNAR_CAP, lunar + _moonlight_to_come(state, seat))
 
 
 def owl_surplus(state: GameState, seat: int) -> int:
@@ -165,15 +172,9 @@ def owl_surplus(state: GameState, seat: int) -> int:
     lunar points to the cap of 14 by the end: points ``lunar_at_end`` cannot count, which the Owl
     can still turn into light by Nighttime Hunting. 0 for another animal or one not placed."""
     ext = state.ext
-    if ext is None or not ext.at or ext.animal[seat] != OWL or ext.at[seat] < 0:
+    if ext is None or not ext.at or ext.animal[seat] != OWL or state.phase == "over":
         return 0
-    if ext.moon < 0 or state.phase == "over":
-        return 0
-    rounds = state.config.last_round - state.round
-    come = _lunar_to_come(
-        ext.moon, ext.full, state.sun, rounds, ext.at[seat], ext.elder, ext.stones
-    )
-    return max(0, state.seats[seat].lunar + come - LUNAR_CAP)
+    return max(0, state.seats[seat].lunar + _moonlight_to_come(state, seat) - LUNAR_CAP)
 
 
 def opening_value(light: int, space: int, occupied: int) -> float:
@@ -258,27 +259,27 @@ def _opening(after: GameState, seat: int, space: int) -> float:
     return opening_value(light, space, after.occupied() | obstacles(after))
 
 
-def _other_turn(state: GameState) -> GameState:
-    """Another seat's whole turn in a simulation: Cynthia's cards, or a human's greedy plan."""
+def _planned_turn(state: GameState, **plan) -> GameState:
+    """Another seat's whole turn in a simulation: Cynthia's cards, or a human's best plan of
+    ``plan_turn(state, seat, **plan)``."""
     seat = state.current_seat
     if state.seats[seat].kind == CYNTHIA:
         return apply(state, auto_action(state))
-    for action in plan_turn(state, seat, width=1, depth=4)[0][1]:
+    for action in plan_turn(state, seat, **plan)[0][1]:
         state = apply(state, action)
     return apply(state, END)
+
+
+def _other_turn(state: GameState) -> GameState:
+    """Another seat's whole turn in a simulation: Cynthia's cards, or a human's greedy plan."""
+    return _planned_turn(state, width=1, depth=4)
 
 
 def _beam_turn(state: GameState) -> GameState:
     """Another seat's whole turn as a simulation plans the seat's own: Cynthia's cards, or a
     human's best plan of a ``NEXT_TURN_WIDTH`` beam on its margin (the other model of a
     person's turn, beside the greedy ``_other_turn``)."""
-    seat = state.current_seat
-    if state.seats[seat].kind == CYNTHIA:
-        return apply(state, auto_action(state))
-    plans = plan_turn(state, seat, NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)
-    for action in plans[0][1]:
-        state = apply(state, action)
-    return apply(state, END)
+    return _planned_turn(state, width=NEXT_TURN_WIDTH, max_positions=NEXT_TURN_POSITIONS)
 
 
 def _lookahead(state: GameState, seat: int, acts: tuple, rnd: random.Random, other) -> float:
