@@ -76,8 +76,8 @@ def weights() -> dict:
 def use_weights(w: dict | None) -> None:
     """Play with other weights (the training script's candidates); None: the shipped ones."""
     _override.clear()
-    _INCOMES.clear()
-    _FORECASTS.clear()
+    for memo in _MEMOS:
+        memo.clear()
     if w:
         _override.update({"params": DEFAULT_PARAMS, **w})
 
@@ -209,19 +209,31 @@ def _incomes(g: FastGame, rounds_left: int, seats) -> list[tuple[int, int]]:
             (cycles * sum(e[s] for e in exact) + sum(e[s] for e in exact[:rest]), exact[0][s])
             for s in range(g.n)
         ]
-        _remember(_INCOMES, key, every)
+        remember(_INCOMES, key, every)
     return [every[s] for s in seats]
 
 
 #: Memos of ``_incomes`` (by the board and the sun) and of a seat's forecast (by the parts of the
 #: position it reads): in a turn's beam most children share the board (a purchase) or another
-#: seat's pieces and light. Both are pure functions of their keys; ``use_weights`` clears them.
-_INCOMES: dict = {}
-_FORECASTS: dict = {}
+#: seat's pieces and light. Both are pure functions of their keys; ``use_weights`` clears them,
+#: and every other memo made by ``new_memo``.
+_MEMOS: list[dict] = []
 MEMO_SIZE = 50_000
 
 
-def _remember(memo: dict, key, value) -> None:
+def new_memo() -> dict:
+    """An empty memo that ``use_weights`` clears with the evaluation's own."""
+    memo: dict = {}
+    _MEMOS.append(memo)
+    return memo
+
+
+_INCOMES = new_memo()
+_FORECASTS = new_memo()
+
+
+def remember(memo: dict, key, value) -> None:
+    """Keep ``value`` in ``memo`` (cleared when it holds ``MEMO_SIZE`` entries)."""
     if len(memo) >= MEMO_SIZE:
         memo.clear()
     memo[key] = value
@@ -270,7 +282,7 @@ def _forecast(g: FastGame, seat: int, rounds_left: int, income: tuple[int, int],
         f = _seat_features(g, seat, rounds_left, income, w["params"])
         kind = "cynthia" if g.cyn[seat] else "human"
         value = predict(w[kind], f, rounds_left / g.config.last_round)
-        _remember(_FORECASTS, key, value)
+        remember(_FORECASTS, key, value)
     return value
 
 

@@ -36,7 +36,9 @@ from .expert_eval import (
     fast_values,
     fresh_decks,
     margin,
+    new_memo,
     planned_reason,
+    remember,
     simulated_reason,
 )
 from .fast import DECKS_SLOT
@@ -46,6 +48,7 @@ from .game import (
     legal_actions,
     light_for_sun,
     obstacles,
+    perform_unchecked,
     score_parts,
     scores,
 )
@@ -124,12 +127,32 @@ class StateView:
 
     def token_points(self, seat: int) -> int:
         """Everything that scores but light and Cynthia's trees: tokens, Baby Turtles, and the
-        lunar points the seat will hold at the end if it spends none (``lunar_at_end``)."""
-        parts = score_parts(self.state, seat)
-        if "lunar" in parts:
-            parts["lunar"] = lunar_at_end(self.state, seat)
-        points = sum(v for k, v in parts.items() if k not in ("light", "trees"))
-        return points + OWL_SURPLUS_VALUE * owl_surplus(self.state, seat)
+        lunar points the seat will hold at the end if it spends none (``lunar_at_end``), and
+        an Owl's ``owl_surplus``. Memoised by what they read: in a turn's beam the other seats'
+        are the same in every position, and so are the seat's own but for a collect or an
+        ability."""
+        state = self.state
+        seat_state = state.seats[seat]
+        key = (state.config, seat, seat_state.tokens, seat_state.lunar, state.phase)
+        key += (state.round, state.sun, state.ext)
+        known = _TOKEN_POINTS.get(key)
+        if known is None:
+            known = _token_points(state, seat)
+            remember(_TOKEN_POINTS, key, known)
+        points, surplus = known
+        return points + OWL_SURPLUS_VALUE * surplus
+
+
+_TOKEN_POINTS = new_memo()
+
+
+def _token_points(state: GameState, seat: int) -> tuple[int, int]:
+    """``StateView.token_points`` as its points and the Owl's surplus lunar points."""
+    parts = score_parts(state, seat)
+    if "lunar" in parts:
+        parts["lunar"] = lunar_at_end(state, seat)
+    points = sum(v for k, v in parts.items() if k not in ("light", "trees"))
+    return points, owl_surplus(state, seat)
 
 
 @lru_cache(maxsize=65_536)
@@ -247,7 +270,7 @@ def plan_turn(
         for action in legal_actions(pos):
             if action.verb == "end":
                 continue
-            child = apply(pos, action)
+            child = perform_unchecked(pos, action)  # legal: checked once, not twice
             if child.current_seat == seat and child.phase == "play":
                 yield action, child, _key(child)
 
@@ -266,7 +289,7 @@ def _planned_turn(state: GameState, **plan) -> GameState:
     if state.seats[seat].kind == CYNTHIA:
         return apply(state, auto_action(state))
     for action in plan_turn(state, seat, **plan)[0][1]:
-        state = apply(state, action)
+        state = perform_unchecked(state, action)
     return apply(state, END)
 
 
@@ -294,7 +317,7 @@ def _lookahead(state: GameState, seat: int, acts: tuple, rnd: random.Random, oth
         for action in acts:
             if action not in legal_actions(s):
                 break  # what was hidden made the rest of the plan different here
-            s = apply(s, action)
+            s = perform_unchecked(s, action)
         if s.phase == "play" and s.current_seat == seat:
             s = apply(s, END)
         for _other in range(MAX_OTHER_TURNS):

@@ -216,6 +216,14 @@ def test_memoised_forecasts_equal_fresh_ones() -> None:
     checked = 0
     while not state.is_over:
         positions = [state] + [engine.apply(state, a) for a in engine.legal_actions(state)[:12]]
+        # The same position with the human seat's lunar points changed, and a round later
+        # (what the lunar points to come read).
+        lunar = state.copy()
+        lunar.seats = [s.copy() for s in state.seats]
+        lunar.seats[0].lunar = (state.seats[0].lunar + 5) % 15
+        later = state.copy()
+        later.round = min(state.round + 1, state.config.last_round)
+        positions += [lunar, later]
         warm = [expert_eval.fast_values(StateView(p)) for p in positions]
         fresh = []
         for p in positions:
