@@ -62,7 +62,7 @@ END = Action("end")
 _PHASE = {"setup": 0, "play": 1, "over": 2}
 #: Lookahead simulations per second of budget through the facade, calibrated like
 #: ``engine.expert.SIMULATIONS_PER_SECOND``: a simulation plays two of the seat's turns, and a
-#: 0.25 s decision takes about 0.11 s of CPU on average, against a Cynthia as between people.
+#: 0.25 s decision takes about 0.08 s of CPU on average, against a Cynthia as between people.
 SIMULATIONS_PER_SECOND = 70
 #: At most this many candidates (distinct first actions), each simulated at least this often.
 MAX_CANDIDATES = 6
@@ -75,7 +75,8 @@ NEXT_TURN_WIDTH = 4
 #: may value (``plan_turn``'s ``max_positions``): a turn with many actions is planned narrower.
 #: A simulation plans four turns between people (two of the seat's, two replies), so 150 there
 #: let 29 of 280 quick decisions run over 0.25 s of CPU (at most 0.39 s); 75 let 13 of 421
-#: (at most 0.29 s; docs/expert.md).
+#: (at most 0.29 s), and none since the token points are memoised (at most 0.22 s;
+#: docs/expert.md).
 NEXT_TURN_POSITIONS = 75
 PLAN_POSITIONS_PER_SECOND = 6_000
 #: The seat's own turns after the plan that a simulation plays, each planned by that beam; the
