@@ -126,12 +126,12 @@ class StateView:
     def scores(self) -> list[int]:
         return scores(self.state)
 
-    def token_points(self, seat: int) -> int:
+    def token_points(self, seat: int) -> float:
         """Everything that scores but light and Cynthia's trees: tokens, Baby Turtles, and the
         lunar points the seat will hold at the end if it spends none (``lunar_at_end``), and
         an Owl's ``owl_surplus``. Memoised by what they read: in a turn's beam the other seats'
-        are the same in every position, and so are the seat's own but for a collect or an
-        ability."""
+        are the same in every position, and so are the seat's own but after a collect, an
+        animal's step or an ability."""
         state = self.state
         seat_state = state.seats[seat]
         key = (state.config, seat, seat_state.tokens, seat_state.lunar, state.phase)
