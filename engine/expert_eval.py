@@ -213,10 +213,7 @@ def _incomes(g: FastGame, rounds_left: int, seats) -> list[tuple[int, int]]:
     return [every[s] for s in seats]
 
 
-#: Memos of ``_incomes`` (by the board and the sun) and of a seat's forecast (by the parts of the
-#: position it reads): in a turn's beam most children share the board (a purchase) or another
-#: seat's pieces and light. Both are pure functions of their keys; ``use_weights`` clears them,
-#: and every other memo made by ``new_memo``.
+#: Every memo ``new_memo`` made: ``use_weights`` clears them all.
 _MEMOS: list[dict] = []
 MEMO_SIZE = 50_000
 
@@ -228,6 +225,9 @@ def new_memo() -> dict:
     return memo
 
 
+#: Memos of ``_incomes`` (by the board and the sun) and of a seat's forecast (by the parts of the
+#: position it reads): in a turn's beam most children share the board (a purchase) or another
+#: seat's pieces and light. Both are pure functions of their keys.
 _INCOMES = new_memo()
 _FORECASTS = new_memo()
 

@@ -134,8 +134,10 @@ class StateView:
         animal's step or an ability."""
         state = self.state
         seat_state = state.seats[seat]
-        key = (state.config, seat, seat_state.tokens, seat_state.lunar, state.phase)
-        key += (state.round, state.sun, state.ext)
+        key = (
+            state.config, seat, seat_state.tokens, seat_state.lunar,
+            state.phase, state.round, state.sun, state.ext,
+        )  # fmt: skip
         known = _TOKEN_POINTS.get(key)
         if known is None:
             known = _token_points(state, seat)
