@@ -230,8 +230,12 @@ def main() -> None:
         "human": [round(x, 5) for x in w["human"]],
         "cynthia": [round(x, 5) for x in w["cynthia"]],
         "params": {k: round(v, 4) for k, v in w["params"].items()},
+        # The reason lines' level is fitted on the Expert's games by bench/expert_calibrate.py:
+        # kept as it is here; fit it again after new weights.
+        "reason_level": json.loads(WEIGHTS_PATH.read_text())["reason_level"],
     }
     WEIGHTS_PATH.write_text(json.dumps(data, indent=1) + "\n")
+    print("the reason lines' level was kept: run bench/expert_calibrate.py --write to fit it again")
     n = expert.N_FEATURES
     for kind in ("human", "cynthia"):
         pairs = zip(expert.FEATURES, w[kind][:n], w[kind][n:], strict=True)

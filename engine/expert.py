@@ -50,6 +50,7 @@ from .expert_eval import (
     N_FEATURES,
     beam_plans,
     best_by_simulation,
+    expected_margin,
     fast_eval,
     fast_features,
     fast_own_value,
@@ -240,12 +241,15 @@ def search_fast(g: FastGame, budget_s: float, rnd: random.Random) -> tuple[int, 
         cost=NO_CHANCE_SIMULATION_COST,
     )
     if lookahead is None:
-        best = plans[0][1]
+        value, best = plans[0]
         code = best[0] if best else END_CODE
-        return code, planned_reason(str(ACTIONS[code]), plans)
+        margin = expected_margin(value, g.config, g.round, seat)
+        return code, planned_reason(str(ACTIONS[code]), len(plans), margin)
     best, mean, used = lookahead
     code = best[0] if best else END_CODE
-    return code, simulated_reason(str(ACTIONS[code]), used, mean)
+    return code, simulated_reason(
+        str(ACTIONS[code]), used, expected_margin(mean, g.config, g.round, seat)
+    )
 
 
 def expert_action(state: GameState, *, budget_s: float = 1.0, seed: int | None = None) -> Action:

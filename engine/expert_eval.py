@@ -20,6 +20,7 @@ from importlib import resources
 
 from translation import _, _n
 
+from .config import CYNTHIA
 from .cynthia import cards
 from .fast import FastGame
 from .geometry import RING_MASK
@@ -64,6 +65,7 @@ def _shipped_weights() -> dict:
     data = json.loads(text)
     out = {kind: [float(x) for x in data[kind]] for kind in ("human", "cynthia")}
     out["params"] = {**DEFAULT_PARAMS, **data.get("params", {})}
+    out["reason_level"] = {rules: tuple(ab) for rules, ab in data["reason_level"].items()}
     return out
 
 
@@ -441,25 +443,48 @@ def _best_of_alternatives(plans, candidates, each, simulate, draw):
     return tried[best], values[best], len(tried)
 
 
-def planned_reason(action: str, plans: list[tuple]):
-    """The reason line of a decision that plays the beam's best plan (``plans`` best first)."""
+def expected_margin(margin: float, config, round_: int, seat: int) -> float:
+    """The final margin a reason line says ``seat`` can expect, from the evaluation's ``margin``
+    in ``round_``.
+
+    Against a Cynthia the evaluation's margin is low early on: her forecast is fitted to the
+    points she scores (``bench/expert_train.py``), the human seat's weights are tuned to choose
+    well, not to predict its score, and they predict far too few points while much of the game is
+    left. That level is the same for every candidate of a decision, so it changes no choice,
+    but without it a reason line said "expected margin -34.1 points" in round 1 of a game the
+    Expert won by 50. So the line adds the level, ``a * phase + b * phase ** 2`` (phase: the
+    rounds left over the rounds, so a four-revolution game is read on the same scale),
+    ``reason_level`` in ``engine/expert_weights.json`` for the base game and the expansion,
+    fitted on the Expert's games against the Cynthias by ``bench/expert_calibrate.py``. Between
+    people both sides' forecasts have the same level: the margin stands as it is."""
+    if not any(kind == CYNTHIA for i, kind in enumerate(config.seats) if i != seat):
+        return margin
+    a, b = _shipped_weights()["reason_level"]["moonlight" if config.expansion else "base"]
+    phase = max(0, config.last_round - round_) / config.last_round
+    return margin + a * phase + b * phase * phase
+
+
+def planned_reason(action: str, count: int, margin: float):
+    """The reason line of a decision that plays the beam's best plan of ``count`` plans, with
+    the ``expected_margin`` it stands for."""
     return _(
         "{action}: best of {count} turn plans, expected margin {margin} points",
         action=action,
-        count=f"{len(plans):,}",
-        margin=f"{plans[0][0]:+.1f}",
+        count=f"{count:,}",
+        margin=f"{margin:+.1f}",
     )
 
 
-def simulated_reason(action: str, used: int, mean: float):
-    """The reason line of a decision taken by ``best_by_simulation``."""
+def simulated_reason(action: str, used: int, margin: float):
+    """The reason line of a decision taken by ``best_by_simulation``, with the
+    ``expected_margin`` of the best plan's mean."""
     return _n(
         "{action}: best of {count} simulation, expected margin {margin} points",
         "{action}: best of {count} simulations, expected margin {margin} points",
         used,
         action=action,
         count=f"{used:,}",
-        margin=f"{mean:+.1f}",
+        margin=f"{margin:+.1f}",
     )
 
 

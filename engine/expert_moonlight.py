@@ -33,6 +33,7 @@ from .config import CYNTHIA
 from .expert_eval import (
     beam_plans,
     best_by_simulation,
+    expected_margin,
     fast_values,
     fresh_decks,
     margin,
@@ -387,14 +388,19 @@ def search_facade(state: GameState, budget_s: float, rnd: random.Random) -> tupl
     if lookahead is not None:
         best, mean, used = lookahead
         action = best[0] if best else _end(legal)
-        return action, simulated_reason(str(action), used, mean)
+        return action, simulated_reason(str(action), used, _expected(state, seat, mean))
     value, acts = plans[0]
     if not acts:
         end = _end(legal)
         why = _(
             "{action}: nothing beats ending the turn, expected margin {margin} points",
             action=str(end),
-            margin=f"{value:+.1f}",
+            margin=f"{_expected(state, seat, value):+.1f}",
         )
         return end, why
-    return acts[0], planned_reason(str(acts[0]), plans)
+    return acts[0], planned_reason(str(acts[0]), len(plans), _expected(state, seat, value))
+
+
+def _expected(state: GameState, seat: int, value: float) -> float:
+    """The final margin a reason line states for the evaluation's margin ``value``."""
+    return expected_margin(value, state.config, state.round, seat)

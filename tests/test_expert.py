@@ -612,3 +612,57 @@ def test_the_expert_keeps_the_animal_whose_abilities_need_no_walk(
         state = engine.apply(state, engine.auto_action(state))
     assert {str(a) for a in engine.legal_actions(state)} == dealt
     assert str(expert_action(state, budget_s=0.25, seed=seed)) == kept
+
+
+@pytest.mark.parametrize(
+    ("seats", "options", "rules"),
+    [
+        (("human", "cynthia"), {}, "base"),
+        (("cynthia", "human", "cynthia"), {}, "base"),
+        (("human", "cynthia"), MOON, "moonlight"),
+        (("human", "human"), {}, None),  # between people: no level
+        (("human", "human"), MOON, None),
+    ],
+)
+def test_the_reason_line_states_the_final_margin_it_expects(monkeypatch, seats, options, rules):
+    """Against a Cynthia the line adds the fitted level of its rule set to the evaluation's
+    margin, ``a * phase + b * phase ** 2`` with the rounds left; between people it adds
+    nothing. The level changes no decision."""
+    from engine import expert_eval
+
+    state = _mid_game(engine.Config(seats=seats, **options), 5, 12)
+    seat = state.current_seat
+    stated = expert_action(state, budget_s=0.25, seed=3)
+    shipped = expert_eval._shipped_weights()
+    flat = {**shipped, "reason_level": {"base": (0.0, 0.0), "moonlight": (0.0, 0.0)}}
+    monkeypatch.setattr(expert_eval, "_shipped_weights", lambda: flat)
+    raw = expert_action(state, budget_s=0.25, seed=3)
+    assert raw == stated  # the same action
+    added = float(stated.explanation.params["margin"]) - float(raw.explanation.params["margin"])
+    if rules is None:
+        assert added == 0
+        return
+    a, b = shipped["reason_level"][rules]
+    last = state.config.last_round
+    phase = (last - state.round) / last
+    assert state.phase == "play" and state.seats[seat].kind == "human" and phase > 0.5
+    assert added == pytest.approx(a * phase + b * phase * phase, abs=0.11)  # shown to 0.1
+    assert 20 < added < 70  # early on, the evaluation's margin is far too low against her
+
+
+def test_the_reason_level_fades_to_nothing_at_the_end() -> None:
+    """The level is the fitted quadratic of the rounds left: largest in round 1, about nothing in
+    the last round, and the expansion's is its own."""
+    from engine.expert_eval import _shipped_weights, expected_margin
+
+    base = engine.Config(seats=("human", "cynthia"))
+    moon = engine.Config(seats=("human", "cynthia"), **MOON)
+    for cfg, rules in ((base, "base"), (moon, "moonlight")):
+        a, b = _shipped_weights()["reason_level"][rules]
+        levels = [expected_margin(0.0, cfg, r, 0) for r in range(1, 19)]
+        assert levels[0] == pytest.approx(a * 17 / 18 + b * (17 / 18) ** 2)
+        assert levels[0] == max(levels) and abs(levels[-1]) < 0.1
+        assert expected_margin(-3.5, cfg, 18, 0) == pytest.approx(-3.5)
+    assert expected_margin(0.0, base, 1, 0) != expected_margin(0.0, moon, 1, 0)
+    people = engine.Config(seats=("human", "human"))
+    assert expected_margin(-12.25, people, 1, 0) == -12.25
