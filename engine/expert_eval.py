@@ -20,7 +20,7 @@ from importlib import resources
 
 from translation import _, _n
 
-from .config import CYNTHIA
+from .config import CYNTHIA, Config
 from .cynthia import cards
 from .fast import FastGame
 from .geometry import RING_MASK
@@ -443,7 +443,7 @@ def _best_of_alternatives(plans, candidates, each, simulate, draw):
     return tried[best], values[best], len(tried)
 
 
-def expected_margin(margin: float, config, round_: int, seat: int) -> float:
+def expected_margin(margin: float, config: Config, round_: int, seat: int) -> float:
     """The final margin a reason line says ``seat`` can expect, from the evaluation's ``margin``
     in ``round_``.
 
