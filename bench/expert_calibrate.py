@@ -101,13 +101,14 @@ def main() -> None:
         print(f"{rules}: {len(points)} decisions of {played} games")
         for label, (la, lb) in (("no level", (0, 0)), ("shipped", shipped), ("fitted", (a, b))):
             errors = [(y - la * p - lb * p * p, rev) for p, y, rev in points]
+            miss = rms([e for e, _rev in errors])
             by_revolution = []
             for rev in range(3):
                 part = [e for e, r in errors if r == rev]
                 by_revolution.append(f"{sum(part) / max(1, len(part)):+.1f}")
             print(
                 f"  {label:8s} a={la:+7.2f} b={lb:+7.2f}: the line misses the final margin by "
-                f"{rms([e for e, _r in errors]):.1f} points (rms); mean by revolution {', '.join(by_revolution)}"
+                f"{miss:.1f} points (rms); mean by revolution {', '.join(by_revolution)}"
             )
         data["reason_level"][rules] = [round(a, 2), round(b, 2)]
     if args.write:
