@@ -322,8 +322,28 @@ def margin(values: list[float], seat: int) -> float:
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
+def position_margin(g, seat: int) -> float:
+    """The evaluation's margin of ``seat`` on a position (a ``FastGame``, or anything read
+    like one): its value over the best other seat's.
+
+    A person's forecast is lower than Cynthia's by ``reason_level`` early on (see
+    ``expected_margin``), so where both a person and a Cynthia are among the other seats, the
+    best of them is found with the Cynthias' values lowered by that level, and the margin is
+    then lowered by it too, as against Cynthias alone: without it, a seat facing a person and
+    a Cynthia would measure itself against her and ignore the person until the level faded. In
+    every other game (only Cynthias, only people, the game over) this is ``margin``."""
+    values = fast_values(g)
+    others = [i for i in range(g.n) if i != seat]
+    cyn = g.cyn
+    if g.phase == 2 or all(cyn[i] for i in others) or not any(cyn[i] for i in others):
+        return margin(values, seat)
+    level = reason_level(g.config, g.round)
+    best = max(values[i] - level if cyn[i] else values[i] for i in others)
+    return values[seat] - best - level
+
+
 def fast_eval(g: FastGame, seat: int) -> float:
-    return margin(fast_values(g), seat)
+    return position_margin(g, seat)
 
 
 def beam_plans(start, steps, measure, width: int, depth: int,
@@ -459,9 +479,16 @@ def expected_margin(margin: float, config: Config, round_: int, seat: int) -> fl
     people both sides' forecasts have the same level: the margin stands as it is."""
     if not any(kind == CYNTHIA for i, kind in enumerate(config.seats) if i != seat):
         return margin
+    return margin + reason_level(config, round_)
+
+
+def reason_level(config: Config, round_: int) -> float:
+    """How many points more than a person's forecast a seat's final score stands to be, as
+    Cynthia's forecast predicts hers, in ``round_``: ``a * phase + b * phase ** 2`` (phase: the
+    rounds left over the rounds), ``reason_level`` of the rule set in ``expert_weights.json``."""
     a, b = _shipped_weights()["reason_level"]["moonlight" if config.expansion else "base"]
     phase = max(0, config.last_round - round_) / config.last_round
-    return margin + a * phase + b * phase * phase
+    return a * phase + b * phase * phase
 
 
 def planned_reason(action: str, count: int, margin: float):

@@ -34,11 +34,10 @@ from .expert_eval import (
     beam_plans,
     best_by_simulation,
     expected_margin,
-    fast_values,
     fresh_decks,
-    margin,
     new_memo,
     planned_reason,
+    position_margin,
     remember,
     simulated_reason,
 )
@@ -213,7 +212,7 @@ def opening_value(light: int, space: int, occupied: int) -> float:
 
 
 def view_eval(state: GameState, seat: int) -> float:
-    return margin(fast_values(StateView(state)), seat)
+    return position_margin(StateView(state), seat)
 
 
 def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:

@@ -666,3 +666,36 @@ def test_the_reason_level_fades_to_nothing_at_the_end() -> None:
     assert expected_margin(0.0, base, 1, 0) != expected_margin(0.0, moon, 1, 0)
     people = engine.Config(seats=("human", "human"))
     assert expected_margin(-12.25, people, 1, 0) == -12.25
+
+
+@pytest.mark.parametrize(("options", "seed"), [({}, 2), (MOON, 1)])
+def test_a_person_and_a_cynthia_are_weighed_on_one_scale(options, seed) -> None:
+    """Facing a person and a Cynthia, the evaluation finds the best of them with her value lowered
+    by the reason level (early on her forecast stands that much above a person's), then lowers
+    the margin by the level as against Cynthias alone. Early on that makes the person the one to
+    beat where, unlevelled, Cynthia seemed far ahead; the reason line then states the margin
+    over the person. With only Cynthias or only people it is the plain margin."""
+    from engine.expert_eval import fast_values, margin, position_margin, reason_level
+    from engine.expert_moonlight import StateView
+    from engine.fast import FastGame
+
+    def view(state):
+        return StateView(state) if options else FastGame.from_state(state)
+
+    state = _mid_game(engine.Config(seats=("human", "human", "cynthia"), **options), seed, 16)
+    seat = state.current_seat
+    person = 1 - seat
+    g = view(state)
+    values = fast_values(g)
+    level = reason_level(state.config, state.round)
+    assert seat in (0, 1) and state.phase == "play" and state.round <= 2 and level > 40
+    assert values[2] > values[person] > values[2] - level  # Cynthia ahead only unlevelled
+    got = position_margin(g, seat)
+    assert got == pytest.approx(values[seat] - values[person] - level)
+    assert got < margin(values, seat)  # the person, not Cynthia, is the one to beat
+    stated = engine.expert_eval.expected_margin(got, state.config, state.round, seat)
+    assert stated == pytest.approx(values[seat] - values[person])
+    for seats in (("human", "cynthia", "cynthia"), ("human", "human", "human")):
+        state = _mid_game(engine.Config(seats=seats, **options), 5, 12)
+        g = view(state)
+        assert position_margin(g, state.current_seat) == margin(fast_values(g), state.current_seat)
