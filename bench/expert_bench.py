@@ -13,6 +13,9 @@ without Cynthia has no chance in it, so there the starting trees are placed at r
 "moonlight" games play every Under the Moonlight mode. With ``--by-animal`` each expansion match
 also prints its games by the animal the Expert kept and, against a human seat, by the animal
 that seat kept: an expansion game between people turns much on who keeps the Owl.
+Two matches play only when named with ``--only``: ``no-playouts`` (the plan search alone, for
+calibration) and ``person-and-cynthia`` (a table of three: the Expert, a person played by the
+Expert at a quarter of the budget, and Cynthia; the Expert wins a game by beating both).
 """
 
 from __future__ import annotations
@@ -45,8 +48,12 @@ MATCHES = {
     "autopilot": (("human",), {}, "autopilot", 0.95),
     "quarter-budget": (("human",), {}, "expert/4", 0.65),
 }
-#: Matches for calibration only (not in the default list): against the plan search alone.
-EXTRA = {"no-playouts": (("human",), {}, "expert/0", None)}
+#: Matches not in the default list: against the plan search alone (calibration), and at a table
+#: of three with a person (the Expert at a quarter of the budget) and Cynthia.
+EXTRA = {
+    "no-playouts": (("human",), {}, "expert/0", None),
+    "person-and-cynthia": (("human", "cynthia"), {}, "expert/4", None),
+}
 
 
 def match_game(name: str, rules: str, k: int) -> tuple[engine.GameState, int]:
@@ -65,15 +72,15 @@ def play(args: tuple) -> tuple[float, int, int, int, int, int, float, int, tuple
     the Expert's CPU seconds, its decisions, the animals the Expert and the next seat kept)``
     (an animal is "" in a base game and for a Cynthia)."""
     name, rules, k, budget = args
-    kind = {**MATCHES, **EXTRA}[name][2]
+    opponents, _options, kind, _goal = {**MATCHES, **EXTRA}[name]
     state, me = match_game(name, rules, k)
     n = state.n_seats
     opening = random.Random(k)
     cpu, decisions = 0.0, 0
     while not state.is_over:
         seat = state.current_seat
-        if kind != "cynthia" and state.phase == "setup" and _places(state):
-            # Two human seats make a game without chance: random starting trees vary it.
+        if "cynthia" not in opponents and state.phase == "setup" and _places(state):
+            # Human seats alone make a game without chance: random starting trees vary it.
             action = opening.choice(engine.legal_actions(state))
         elif seat == me:
             t = time.process_time()
