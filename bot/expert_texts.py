@@ -49,7 +49,7 @@ BOT_LABELS = {
 BOT_DESCRIPTIONS = {
     "cynthia": _("The automa of the rulebook: she plays by her cards"),
     "expert": _("A searching player: 0.25 s a decision"),
-    "expert-strong": _("A searching player: 2 s a decision, stronger"),
+    "expert-strong": _("A searching player: 2 s a decision, more simulations"),
 }
 REMOVE_BOT = _("Remove bot")
 HOST_ONLY_BOTS = _("Only the host, {host}, can add or remove bots.")
