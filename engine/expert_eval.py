@@ -333,13 +333,20 @@ def position_margin(g, seat: int) -> float:
     a Cynthia would measure itself against her and ignore the person until the level faded. In
     every other game (only Cynthias, only people, the game over) this is ``margin``."""
     values = fast_values(g)
-    others = [i for i in range(g.n) if i != seat]
     cyn = g.cyn
-    if g.phase == 2 or all(cyn[i] for i in others) or not any(cyn[i] for i in others):
+    if g.phase == 2 or not _people_and_cynthias(cyn, seat):
         return margin(values, seat)
     level = reason_level(g.config, g.round)
-    best = max(values[i] - level if cyn[i] else values[i] for i in others)
+    best = max(v - level if cyn[i] else v for i, v in enumerate(values) if i != seat)
     return values[seat] - best - level
+
+
+@cache
+def _people_and_cynthias(cyn: tuple[bool, ...], seat: int) -> bool:
+    """Whether the seats other than ``seat`` hold both a person and a Cynthia (``cyn``: which
+    seats are Cynthias). The same for every position of a game, so it is worked out once."""
+    others = [c for i, c in enumerate(cyn) if i != seat]
+    return any(others) and not all(others)
 
 
 def fast_eval(g: FastGame, seat: int) -> float:
