@@ -11,7 +11,7 @@ from pathlib import Path
 import discord
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import write_po
+from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
 from bot import i18n, texts
@@ -238,6 +238,9 @@ def _catalogs(tmp_path: Path, dutch: dict, french: dict | None = None) -> Path:
             write_po(f, template)
         for lang, translated in complete.items():
             catalog = Catalog(locale=lang, domain=domain)
+            # The project's catalogs state two plural forms for every language; Babel's default
+            # for a locale follows CLDR, which gives French and Hebrew three since Babel 2.19.
+            catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[lang])]
             for key in strings:
                 if domain == "game":
                     catalog.add(key, {"nl": "zon", "fr": "soleil", "he": "שמש"}[lang])
@@ -250,11 +253,27 @@ def _catalogs(tmp_path: Path, dutch: dict, french: dict | None = None) -> Path:
     return tmp_path
 
 
+#: The Plural-Forms header of each language's catalogs in translation/catalogs/.
+PLURAL_FORMS = {
+    "nl": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",
+    "he": "nplurals=2; plural=(n != 1);",
+}
+
 DUTCH = {
     "Grow {space}.": "Laat {space} groeien.",
     ("{n} point", "{n} points"): ("{n} punt", "{n} punten"),
     "Only the host, {host}, can start the game.": "Alleen de gastheer, {host}, kan beginnen.",
 }
+
+
+@pytest.mark.parametrize("domain", ["bot", "game"])
+@pytest.mark.parametrize("lang", sorted(PLURAL_FORMS))
+def test_the_fixture_states_the_plural_forms_of_the_project_catalogs(lang, domain):
+    path = ROOT / "translation" / "catalogs" / lang / "LC_MESSAGES" / f"{domain}.po"
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang, domain=domain)
+    assert catalog.plural_forms == PLURAL_FORMS[lang]
 
 
 def _run_check(folder: Path) -> tuple[int, list[str]]:
