@@ -34,6 +34,16 @@ from .text import board_text, status_text
 #: The seats the terminal game seats, and the Expert's budget per decision by its strength.
 EXPERT_BUDGETS = {"expert": ExpertPlayer.QUICK_S, "expert-strong": ExpertPlayer.STRONG_S}
 SEAT_KINDS = (HUMAN, CYNTHIA, *EXPERT_BUDGETS)
+#: ``--cynthia``: the Cynthia solo rules' "Adjusting Difficulty" options, all of one side.
+CYNTHIA_LEVELS = {
+    "normal": {},
+    "easier": {
+        "easier_no_final_collect": True,
+        "easier_grow_plus_one": True,
+        "easier_two_small_start": True,
+    },
+    "harder": {"harder_grow_minus_one": True, "harder_score_trees": True},
+}
 
 HELP = _(
     "Actions:\n"
@@ -55,6 +65,7 @@ PART_WORDS = {
     "light": _("light points {n}"),
     "lunar": _("lunar points {n}"),
     "baby turtle": _("Baby Turtle {n}"),
+    "trees": _("trees on the board {n}"),
 }
 
 
@@ -89,6 +100,14 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--moonstones", action="store_true", help=t(_("Under the Moonlight: moonstones"))
     )
     p.add_argument(
+        "--cynthia",
+        choices=tuple(CYNTHIA_LEVELS),
+        default="normal",
+        help=t(_("Cynthia's difficulty: easier (no final collect, growing costs 1 more, two "
+                 "small trees to start), normal, or harder (growing costs 1 less, her trees "
+                 "left at the end score 1/2/3)")),
+    )  # fmt: skip
+    p.add_argument(
         "--lang", choices=LANGUAGES, default="en", help=t(_("language of the game's texts (en)"))
     )
     return p.parse_args(argv)
@@ -117,6 +136,7 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         moon_animals=args.moon_animals,
         elder_tree=args.elder_tree,
         moonstones=args.moonstones,
+        **CYNTHIA_LEVELS[args.cynthia],
     )
     state = new_game(cfg, seed=args.seed)
     # Cynthia and Expert seats play by themselves through the one driver, play_until.

@@ -328,7 +328,23 @@ PART_WORDS = {
     "baby turtle": _p("score", "turtle"),
     "lunar": _p("score", "lunar"),
     "light": _p("score", "light"),
+    "trees": _p("score", "trees"),
 }
+
+
+def parts_line(d: ImageDraw.ImageDraw, ms: MoonSeatView, s: SeatView, v: View,
+               at: tuple[float, float], size: float, right: float) -> None:  # fmt: skip
+    """The final score's parts, ``50 + 2 light + 6 lunar = 58``: the tokens first, then each
+    other part that scored."""
+    parts = dict(ms.parts)
+    shown = [str(parts.pop("tokens", 0))]
+    shown += [
+        _("{value} {part}", value=value, part=PART_WORDS.get(n, n))
+        for n, value in parts.items()
+        if value
+    ]
+    line = _("{parts} = {score}", parts=join(shown, " + "), score=s.score)
+    text.draw(d, at, text.fit(v.t(line), size, right - at[0]), size, P.TEXT, anchor="lm")
 
 
 def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView,
@@ -343,6 +359,9 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
     if s.is_cynthia:
         text.draw(d, (x, y), text.fit(v.t(_("Cynthia: no animal,")), size, right - x), size,
                   P.TEXT_DIM, anchor="lm")  # fmt: skip
+        if any(value for n, value in ms.parts if n != "tokens"):  # her trees (harder option)
+            parts_line(d, ms, s, v, (x, y2), size, right)
+            return
         text.draw(d, (x, y2), text.fit(v.t(_("no lunar points")), size, right - x), size,
                   P.TEXT_DIM, anchor="lm")  # fmt: skip
         return
@@ -357,15 +376,7 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
     x += s_(10)
     x2 = box.x + s_(14)
     if ms.parts:
-        parts = dict(ms.parts)
-        shown = [str(parts.pop("tokens", 0))]
-        shown += [
-            _("{value} {part}", value=value, part=PART_WORDS.get(n, n))
-            for n, value in parts.items()
-            if value
-        ]
-        line = _("{parts} = {score}", parts=join(shown, " + "), score=s.score)
-        text.draw(d, (x2, y2), text.fit(v.t(line), size, right - x2), size, P.TEXT, anchor="lm")
+        parts_line(d, ms, s, v, (x2, y2), size, right)
     if ms.animal is None:
         word = _("choosing an animal") if ms.choosing else _("no animal yet")
         text.draw(d, (x, y), text.fit(v.t(word), size, right - x), size, P.TEXT_DIM, anchor="lm")

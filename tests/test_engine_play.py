@@ -114,3 +114,33 @@ def test_help_is_said_in_the_language_asked_for(capsys) -> None:
         assert "de gevorderde schaduwregel" in out
         assert "Under the Moonlight: maanstenen" in out
         assert "the advanced shadow rule" not in out
+
+
+def test_cynthia_harder_scores_her_trees_and_says_so_in_the_final_score():
+    """`--cynthia harder`: both harder options (growing costs 1 less, her trees left score)."""
+    moves = ["place A1", "place G1"] + ["end"] * 18
+    code, text = run(moves, "--seats", "human,cynthia", "--cynthia", "harder")
+    assert code == 0
+    final = text.rsplit("The game is over.", 1)[1]
+    assert "Seat 1: scoring tokens 0, light points 6" in final
+    assert "Seat 2: scoring tokens 132, trees on the board 6" in final
+    # Without the option her trees score nothing, and nothing names them.
+    code, text = run(moves, "--seats", "human,cynthia")
+    assert "trees on the board" not in text
+
+
+def test_cynthia_easier_starts_with_two_small_trees():
+    code, text = run(["quit"], "--seats", "cynthia,human", "--cynthia", "easier")
+    placements = [line for line in text.splitlines() if line.startswith("Cynthia (seat 1): place")]
+    assert len(placements) == 1  # she places first; then it is seat 2's turn to place
+    code, text = run(["place G1", "quit"], "--seats", "cynthia,human", "--cynthia", "easier")
+    # Her second starting tree is small too: her available area keeps all 3 medium trees.
+    assert "[a] Cynthia: light 0, score 0, available seed:3 small:1 medium:3 large:2" in text
+    code, text = run(["place G1", "quit"], "--seats", "cynthia,human")
+    assert "[a] Cynthia: light 0, score 0, available seed:3 small:2 medium:2 large:2" in text
+
+
+def test_the_final_score_names_cynthias_trees_in_the_language_asked_for():
+    moves = ["place A1", "place G1"] + ["end"] * 18
+    code, text = run(moves, "--seats", "human,cynthia", "--cynthia", "harder", "--lang", "fr")
+    assert "arbres sur le plateau 6" in text

@@ -85,11 +85,11 @@ def full_2():
     )
 
 
-def over_3():
+def over_3(**options):
     """The game is over: final score parts with lunar points and a used Scoring turtle; a
-    Cynthia seat has no animal."""
+    Cynthia seat has no animal. ``options``: more Config options (Cynthia's difficulty)."""
     board = {"A1": (0, 3), "D4": (1, 3), "E5": (2, 2), "C2": (0, 1), "F3": (1, 1)}
-    state = build(Config(seats=(H, H, C), **ALL), board, light=[7, 2, 1], round=18)
+    state = build(Config(seats=(H, H, C), **ALL, **options), board, light=[7, 2, 1], round=18)
     state = arrange(
         state,
         animals={0: ("hedgehog", "C4"), 1: ("boar", "E1")},
@@ -395,6 +395,24 @@ def test_final_score_parts_when_over():
     box = lay.cards[1]
     row = (round(box.x), round(lay.line(box, 6) - lay.s(12)), round(box.right), round(box.bottom))
     assert mean_abs_diff(a.crop(row), b.crop(row)) > 3
+
+
+def test_cynthias_trees_are_among_her_final_score_parts():
+    """With the harder option her trees left on the board score (her medium tree on E5: 2),
+    and her card says so where it says "no lunar points" while the game goes on."""
+    state = over_3(harder_score_trees=True)
+    v = view(state)
+    assert dict(v.moon.seats[2].parts) == {"tokens": 54, "trees": 2}
+    assert v.seats[2].score == 56 == engine.scores(state)[2]
+    lay = layout(render.DEFAULT_WIDTH, 3, True)
+    box = lay.cards[2]
+    row = (round(box.x), round(lay.line(box, 6) - lay.s(12)), round(box.right), round(box.bottom))
+    harder, plain = image(render.board_png(state)), image(render.board_png(over_3()))
+    assert mean_abs_diff(harder.crop(row), plain.crop(row)) > 3
+    # The first line, "Cynthia: no animal,", is the same in both.
+    first = (round(box.x), round(lay.line(box, 5) - lay.s(12)), round(box.right))
+    first += (round(lay.line(box, 5) + lay.s(12)),)
+    assert mean_abs_diff(harder.crop(first), plain.crop(first)) == 0
 
 
 # -- the base game, sizes and speed ----------------------------------------------------------
