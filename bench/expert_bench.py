@@ -13,9 +13,11 @@ without Cynthia has no chance in it, so there the starting trees are placed at r
 "moonlight" games play every Under the Moonlight mode. With ``--by-animal`` each expansion match
 also prints its games by the animal the Expert kept and, against a human seat, by the animal
 that seat kept: an expansion game between people turns much on who keeps the Owl.
-Two matches play only when named with ``--only``: ``no-playouts`` (the plan search alone, for
-calibration) and ``person-and-cynthia`` (a table of three: the Expert, a person played by the
-Expert at a quarter of the budget, and Cynthia; the Expert wins a game by beating both).
+Four matches play only when named with ``--only``: ``no-playouts`` (the plan search alone, for
+calibration), ``person-and-cynthia`` (a table of three: the Expert, a person played by the
+Expert at a quarter of the budget, and Cynthia; the Expert wins a game by beating both), and
+``cynthia-harder-grow`` and ``cynthia-harder-trees`` (Cynthia with one of her two harder options
+alone, to see which makes her hard).
 """
 
 from __future__ import annotations
@@ -48,11 +50,14 @@ MATCHES = {
     "autopilot": (("human",), {}, "autopilot", 0.95),
     "quarter-budget": (("human",), {}, "expert/4", 0.65),
 }
-#: Matches not in the default list: against the plan search alone (calibration), and at a table
-#: of three with a person (the Expert at a quarter of the budget) and Cynthia.
+#: Matches not in the default list: against the plan search alone (calibration), at a table of
+#: three with a person (the Expert at a quarter of the budget) and Cynthia, and against Cynthia
+#: with each harder option alone.
 EXTRA = {
     "no-playouts": (("human",), {}, "expert/0", None),
     "person-and-cynthia": (("human", "cynthia"), {}, "expert/4", None),
+    "cynthia-harder-grow": (("cynthia",), {"harder_grow_minus_one": True}, "cynthia", None),
+    "cynthia-harder-trees": (("cynthia",), {"harder_score_trees": True}, "cynthia", None),
 }
 
 
