@@ -410,8 +410,8 @@ def test_cynthias_trees_are_among_her_final_score_parts():
     harder, plain = image(render.board_png(state)), image(render.board_png(over_3()))
     assert mean_abs_diff(harder.crop(row), plain.crop(row)) > 3
     # The first line, "Cynthia: no animal,", is the same in both.
-    first = (round(box.x), round(lay.line(box, 5) - lay.s(12)), round(box.right))
-    first += (round(lay.line(box, 5) + lay.s(12)),)
+    y = lay.line(box, 5)
+    first = (round(box.x), round(y - lay.s(12)), round(box.right), round(y + lay.s(12)))
     assert mean_abs_diff(harder.crop(first), plain.crop(first)) == 0
 
 
