@@ -8,6 +8,7 @@ from pathlib import Path
 import engine
 from bot import texts
 from bot.embeds import SUN_CORNERS
+from bot.experts import Experts
 from bot.games import GameService
 from bot.storage import SQLiteStorage
 from tests.e2e.fakediscord import FakeDiscord
@@ -31,10 +32,13 @@ async def test_preview_in_setup_shows_round_one_sun(fake: FakeDiscord, bot_proce
 
 async def last_round_game(path: Path, guild_id: int, channel_id: int, user_id: int) -> int:
     """A game of a person and Cynthia played by the autopilot into its last round, stored
-    before the bot starts (its restart draws the game message)."""
+    before the bot starts (its restart draws the game message). The autopilot is the Expert,
+    here at a hundredth of its budget (as in the Expert's tests): how it plays does not matter,
+    and at its full budget the 18 rounds took 12-15 s on a slow machine."""
     storage = await SQLiteStorage.open(str(path))
+    pool = Experts(workers=1, scale=0.01)
     try:
-        games = GameService(storage)
+        games = GameService(storage, experts=pool)
         game = await games.new_lobby(
             guild_id=guild_id, channel_id=channel_id, host_id=user_id, host_name="alice"
         )
@@ -48,6 +52,7 @@ async def last_round_game(path: Path, guild_id: int, channel_id: int, user_id: i
         assert not state.is_over and state.round == state.config.last_round
         return game.id
     finally:
+        pool.close()
         await storage.close()
 
 
