@@ -37,10 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
 from engine import expert_moonlight  # noqa: E402, F401 (imported before the workers fork)
 from engine.autopilot import autopilot_action  # noqa: E402
+from engine.config import CYNTHIA_DIFFICULTY  # noqa: E402
 from engine.expert import expert_action  # noqa: E402
 from engine.moonlight import ANIMALS  # noqa: E402
 
-HARD = {"harder_grow_minus_one": True, "harder_score_trees": True}
+HARD = CYNTHIA_DIFFICULTY["harder"]
 MOON = {"moon_animals": True, "elder_tree": True, "moonstones": True}
 #: name -> (opponent seats, Config options, opponent kind, goal win rate)
 MATCHES = {

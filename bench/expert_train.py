@@ -27,10 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine import expert  # noqa: E402
+from engine.config import CYNTHIA_DIFFICULTY  # noqa: E402
 from engine.fast import END_CODE, FastGame  # noqa: E402
 
 WEIGHTS_PATH = Path(expert.__file__).resolve().parent / "expert_weights.json"
-HARD = {"harder_grow_minus_one": True, "harder_score_trees": True}
+HARD = CYNTHIA_DIFFICULTY["harder"]
 CONFIGS = (
     engine.Config(seats=("human", "cynthia")),
     engine.Config(seats=("cynthia", "human")),

@@ -10,6 +10,19 @@ HUMAN = "human"
 CYNTHIA = "cynthia"
 
 
+#: Cynthia's difficulty as one word: every "Adjusting Difficulty" option of the solo rules on one
+#: side (RULES-DATA 8.4), as ``Config`` keyword arguments.
+CYNTHIA_DIFFICULTY = {
+    "normal": {},
+    "easier": {
+        "easier_no_final_collect": True,
+        "easier_grow_plus_one": True,
+        "easier_two_small_start": True,
+    },
+    "harder": {"harder_grow_minus_one": True, "harder_score_trees": True},
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """Everything fixed for a whole game.

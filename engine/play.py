@@ -26,7 +26,7 @@ from . import (
     turn_id,
     winners,
 )
-from .config import CYNTHIA, HUMAN
+from .config import CYNTHIA, CYNTHIA_DIFFICULTY, HUMAN
 from .game import score_parts
 from .players import CynthiaPlayer, ExpertPlayer, play_until
 from .text import board_text, status_text
@@ -34,16 +34,6 @@ from .text import board_text, status_text
 #: The seats the terminal game seats, and the Expert's budget per decision by its strength.
 EXPERT_BUDGETS = {"expert": ExpertPlayer.QUICK_S, "expert-strong": ExpertPlayer.STRONG_S}
 SEAT_KINDS = (HUMAN, CYNTHIA, *EXPERT_BUDGETS)
-#: ``--cynthia``: the Cynthia solo rules' "Adjusting Difficulty" options, all of one side.
-CYNTHIA_LEVELS = {
-    "normal": {},
-    "easier": {
-        "easier_no_final_collect": True,
-        "easier_grow_plus_one": True,
-        "easier_two_small_start": True,
-    },
-    "harder": {"harder_grow_minus_one": True, "harder_score_trees": True},
-}
 
 HELP = _(
     "Actions:\n"
@@ -101,7 +91,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument(
         "--cynthia",
-        choices=tuple(CYNTHIA_LEVELS),
+        choices=tuple(CYNTHIA_DIFFICULTY),
         default="normal",
         help=t(_("Cynthia's difficulty: easier (no final collect, growing costs 1 more, two "
                  "small trees to start), normal, or harder (growing costs 1 less, her trees "
@@ -136,7 +126,7 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         moon_animals=args.moon_animals,
         elder_tree=args.elder_tree,
         moonstones=args.moonstones,
-        **CYNTHIA_LEVELS[args.cynthia],
+        **CYNTHIA_DIFFICULTY[args.cynthia],
     )
     state = new_game(cfg, seed=args.seed)
     # Cynthia and Expert seats play by themselves through the one driver, play_until.
