@@ -1,4 +1,6 @@
-"""Photosynthesis rules engine: pure, deterministic, synchronous (DESIGN section 2).
+"""Photosynthesis rules engine: pure, deterministic, synchronous.
+
+The facade and its place among the layers: docs/architecture.md#the-engine-facade.
 
 The facade::
 

@@ -1,4 +1,4 @@
-"""Actions and their notation (DESIGN 2.2).
+"""Actions and their notation (docs/notation.md).
 
 An ``Action`` is a verb and a tuple of arguments (space indices, piece sizes, words). Its
 ``str`` is the canonical notation; ``parse_action`` reads the canonical form and the forgiving

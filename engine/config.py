@@ -1,4 +1,4 @@
-"""Game configuration: seats, variants and options (DESIGN 2.1)."""
+"""Game configuration: seats, variants and options (docs/architecture.md#the-engine-facade)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ CYNTHIA = "cynthia"
 
 
 #: Cynthia's difficulty as one word: every "Adjusting Difficulty" option of the solo rules on one
-#: side (RULES-DATA 8.4), as ``Config`` keyword arguments.
+#: side (docs/rules-data.md#81-her-pieces-costs-and-deck), as ``Config`` keyword arguments.
 CYNTHIA_DIFFICULTY = {
     "normal": {},
     "easier": {
@@ -39,7 +39,7 @@ class Config:
     moon_animals: bool = False
     elder_tree: bool = False
     moonstones: bool = False
-    # Cynthia difficulty options (RULES-DATA 8, cynthia-solo "Adjusting Difficulty").
+    # Cynthia difficulty options (docs/rules-data.md#81-her-pieces-costs-and-deck).
     easier_no_final_collect: bool = False
     easier_grow_plus_one: bool = False
     easier_two_small_start: bool = False

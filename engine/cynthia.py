@@ -1,4 +1,4 @@
-"""Cynthia, the automa (cynthia-solo rules, RULES-DATA section 8), as a rule layer.
+"""Cynthia, the automa (docs/rules-data.md#8-cynthia), as a rule layer.
 
 ``CynthiaLayer`` gives the ``"cynthia"`` seat kind its seat rules (``CynthiaSeat``: grow costs
 2/4/6 with the difficulty options, every piece available and no store, a small then a medium
@@ -159,7 +159,7 @@ def draw(deck: Deck, rng: int) -> tuple[int, Deck, int, bool]:
     return deck.cards[0], Deck(deck.cards[1:], deck.half), rng, reshuffled
 
 
-# -- Directional Selection (RULES-DATA 8.2) -------------------------------------------------
+# -- Directional Selection (docs/rules-data.md#82-directional-selection) ---------------------------
 
 #: ``WALK[leaves][direction]``: the ring from its reference space, clockwise or counter-clockwise.
 WALK: dict[int, dict[str, tuple[int, ...]]] = {
@@ -357,9 +357,9 @@ def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
 
 
 def _decide_setup_piece(state, deck: Deck, kind: str) -> tuple[Action, Turn]:
-    """A layer's setup piece at her seat (the Great Elder Tree, a moonstone: RULES-DATA 7.2):
-    she draws a card and takes the space chosen by Directional Selection with its setup arrow
-    and number among the legal spaces on the 2-leaf ring."""
+    """A layer's setup piece at her seat (the Great Elder Tree, a moonstone): she draws a card
+    and takes the space chosen by Directional Selection with its setup arrow and number among
+    the legal spaces on the 2-leaf ring (docs/rules-data.md#72-setup-with-the-expansion)."""
     verb = game.rules_for(state.config).setup_verbs[kind]
     legal = {a.args[0]: a for a in verb.generate(state)}
     card_id, after, rng, reshuffled = draw(deck, state.rng)
@@ -645,7 +645,8 @@ def final_collects(s) -> None:
 
 
 class CynthiaSeat(SeatRules):
-    """A Cynthia seat (RULES-DATA 8.1): every piece available, no store, grow costs 2/4/6."""
+    """A Cynthia seat: every piece available, no store, grow costs 2/4/6
+    (docs/rules-data.md#81-her-pieces-costs-and-deck)."""
 
     start_available = CYNTHIA_TOTAL
     start_store = (0, 0, 0, 0)

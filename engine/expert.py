@@ -94,7 +94,7 @@ LOOKAHEAD_TURNS = 2
 #: rest after its last. Where a turn stops moves the evaluation (pieces bought and not yet
 #: grown, a collect just made), so two horizons rank plans better than one: over 80 games
 #: each, the last turn alone won 63 against Cynthia (+11.2 points a game) and 46 against the
-#: quarter budget; half of each, 72 (+16.5) and 49 (docs/expert.md has the other shares tried).
+#: quarter budget; half of each, 72 (+16.5) and 49 (other shares tried: git log docs/expert.md).
 FIRST_TURN_SHARE = 0.5
 #: Candidates simulated: at most this many distinct first actions, and at least this many
 #: simulations each.

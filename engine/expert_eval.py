@@ -525,7 +525,7 @@ def simulated_reason(action: str, used: int, margin: float):
 def fresh_decks(decks: tuple, rnd: random.Random) -> tuple:
     """Cynthia's decks as a seat sees them (``engine.observation``): how many cards are left and
     the half in use. Which cards, and their order, are drawn afresh: which are left is public
-    in the game log, but shuffling those chose worse (docs/expert.md, "What did not help")."""
+    in the game log, but shuffling those chose worse (docs/expert.md#hidden-information)."""
     ids = sorted(cards())
     return tuple(
         None if deck is None else type(deck)(tuple(rnd.sample(ids, len(deck.cards))), deck.half)

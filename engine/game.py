@@ -1,4 +1,4 @@
-"""The base core: the rules of the base game (RULES-DATA sections 2-6).
+"""The base core: the rules of the base game (docs/rules-data.md, sections 2-6).
 
 It holds the base verbs (each verb's check, performer and generator together), the turn, the
 round, photosynthesis, the end of the game, scores and winners; and the facade's entry points

@@ -1,4 +1,4 @@
-"""Board geometry, precomputed once at import (RULES-DATA section 1 and 2).
+"""Board geometry, precomputed once at import (docs/rules-data.md#1-board, #2-sun).
 
 The 37 spaces are numbered 0..36 in reading order (row A left to right, then row B, ...).
 Everything the rules ask of the geometry (labels, soil leaves, neighbours, spaces within a

@@ -1,4 +1,4 @@
-"""Light and shadow (RULES-DATA section 3).
+"""Light and shadow (docs/rules-data.md#3-light-and-shadow).
 
 A tree of size ``s`` casts shadow on the ``s`` spaces behind it, away from the sun. A tree of size
 ``t`` is shadowed when a tree of size ``>= t`` casts onto its space. Shadowed trees still cast.

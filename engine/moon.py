@@ -1,4 +1,5 @@
-"""Under the Moonlight geometry: the moon's gaps and beams, its move, the Dam (RULES-DATA 7).
+"""Under the Moonlight geometry: the moon's gaps and beams, its move, the Dam
+(docs/rules-data.md#71-the-moon).
 
 Everything here is a pure function of gap numbers and board spaces, precomputed at import.
 A *gap* ``m`` (0..17) lies outside the board between border spaces ``m`` and ``m + 1`` (border
@@ -70,7 +71,7 @@ def shining(lit: int, stones: int) -> int:
     """The moonstones that shine: lit directly, or next to a shining moonstone (chains).
 
     A moonstone on the centre D4 never shines, not even in a chain (the expansion's note,
-    RULES-DATA 7.1), so it lights nothing and passes no light on.
+    docs/rules-data.md#71-the-moon), so it lights nothing and passes no light on.
     """
     stones &= ~CENTRE_MASK
     on = stones & lit

@@ -1,4 +1,7 @@
-"""Pieces, the player board and the scoring piles (RULES-DATA section 4)."""
+"""Pieces, the player board and the scoring piles.
+
+The rules: docs/rules-data.md#4-pieces-player-board-and-scoring-piles.
+"""
 
 from __future__ import annotations
 
@@ -33,7 +36,8 @@ START_AVAILABLE = (2, 4, 1, 0)
 #: ``PRICES[size][k - n]``.
 PRICES = ((1, 1, 2, 2), (2, 2, 3, 3), (3, 3, 4), (4, 5))
 
-#: A Cynthia seat's pieces: 3 seeds, 3 small, 3 medium, 2 large, all available (RULES-DATA 8.1).
+#: A Cynthia seat's pieces: 3 seeds, 3 small, 3 medium, 2 large, all available
+#: (docs/rules-data.md#81-her-pieces-costs-and-deck).
 CYNTHIA_TOTAL = (3, 3, 3, 2)
 
 #: Light points to plant, to collect; growing costs the target size (1, 2, 3) for humans.

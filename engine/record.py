@@ -1,4 +1,4 @@
-"""Game records: the config, the seed and one canonical action per line (DESIGN 2.2)."""
+"""Game records: the config, the seed and one canonical action per line (docs/notation.md)."""
 
 from __future__ import annotations
 

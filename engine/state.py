@@ -1,4 +1,4 @@
-"""The game state and its position format (DESIGN 2.3, docs/position-format.md).
+"""The game state and its position format (docs/position-format.md).
 
 A ``GameState`` is immutable by convention: ``engine.apply`` copies what it changes and shares the
 rest (a seat that did not change is the same ``SeatState`` object in both states).

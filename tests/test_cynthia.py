@@ -1,4 +1,4 @@
-"""Cynthia, the automa (engine/cynthia.py; RULES-DATA section 8).
+"""Cynthia, the automa (engine/cynthia.py; docs/rules-data.md#8-cynthia).
 
 Positions are built from a new game's position data with the board, light, round and deck set
 by hand, so each test names the card it uses. Sun positions: round ``r`` plays with the sun at

@@ -1,4 +1,4 @@
-"""One test per rule of the base game (base-rules-en.txt, RULES-DATA sections 1-6)."""
+"""One test per rule of the base game (docs/rules-data.md, sections 1-6)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The forest animals (RULES-DATA 7.3): moves and every ability at every level, with its cost, its
-effect and each way it is refused."""
+"""The forest animals (docs/rules-data.md#73-animals-and-abilities): moves and every ability at
+every level, with its cost, its effect and each way it is refused."""
 
 from __future__ import annotations
 
@@ -123,7 +123,8 @@ def test_boar_digging_1_collects_its_own_large_tree_without_light():
     s = ok(s, "use dig 1")
     assert at(s, "C3") is None and s.seats[0].tokens == ((3, 19),)
     assert s.seats[0].light == 0 and s.seats[0].lunar == 9 and s.seats[0].store[3] == store + 1
-    # Digging counts as a collect: it activates the Boar's space (RULES-DATA 7.3).
+    # Digging counts as a collect: it activates the Boar's space
+    # (docs/rules-data.md#73-animals-and-abilities).
     assert s.activated == 1 << LABEL_INDEX["C3"]
 
 
@@ -272,7 +273,8 @@ def test_fox_scratching_moves_any_seed_1_or_2_spaces_in_a_line():
     s = pos({"D4": (0, 0)}, animals={0: ("fox", "D4"), 1: ("owl", "A1")}, light=(5, 0))
     s = ok(s, "use scratch B2")  # two steps NW
     assert at(s, "B2") == (0, 0) and s.activated == 0  # Scratching is not an action
-    # A seed planted before this turn, moved by Scratching, may grow (RULES-DATA 7.3).
+    # A seed planted before this turn, moved by Scratching, may grow
+    # (docs/rules-data.md#73-animals-and-abilities).
     s = ok(s, "grow B2")
     assert at(s, "B2") == (0, 1)
 
@@ -678,7 +680,7 @@ def test_cynthia_keeps_her_starting_trees_away_from_the_great_elder_tree():
     assert str(decision) not in ("place A1", "place A2", "place B1")
 
 
-# -- abilities and activation (RULES-DATA 7.3) ------------------------------------------------
+# -- abilities and activation (docs/rules-data.md#73-animals-and-abilities) ------------------------
 
 
 def test_a_space_already_used_cannot_be_dug_and_a_dug_space_cannot_be_used_again():

@@ -1,5 +1,5 @@
-"""The moon (RULES-DATA 7.1): gaps, beams, its move and phase, lunar points, moonstones, the
-Great Elder Tree against the moon and the sun."""
+"""The moon (docs/rules-data.md#71-the-moon): gaps, beams, its move and phase, lunar points,
+moonstones, the Great Elder Tree against the moon and the sun."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from engine.moon import BEAMS
 from engine.moonlight import MoonlightLayer, arrange, moonlit_spaces, tracker
 from engine.position import build
 
-# -- an independent model of the board, from RULES-DATA section 1 ----------------------------
+# -- an independent model of the board, from docs/rules-data.md#1-board ----------------------------
 
 ROWS = "ABCDEFG"
-#: RULES-DATA 1: the border ring clockwise from A4 (border index 0..17).
+#: docs/rules-data.md#1-board: the border ring clockwise from A4 (border index 0..17).
 BORDER = "A4 B5 C6 D7 E6 F5 G4 G3 G2 G1 F1 E1 D1 C1 B1 A1 A2 A3".split()
-#: RULES-DATA 1: E, SE, SW, W, NW, NE.
+#: docs/rules-data.md#1-board: E, SE, SW, W, NW, NE.
 DIRS = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
 
 
@@ -114,7 +114,7 @@ def test_moon_starts_at_gap_10_half_and_moves_5_counter_clockwise_with_flips_for
         assert gap2 == (gap - 5) % 18
         assert full2 == (full ^ crosses_by_simulation(gap, sun)), rnd
         assert preview == (gap2, full2)  # the Moon Phase Tracker shows the next position
-    # The first ten rounds, worked out by hand from RULES-DATA 7.1.
+    # The first ten rounds, worked out by hand from docs/rules-data.md#71-the-moon.
     assert [(g, f) for _, _, g, f, _ in seen[:10]] == [
         (10, False), (5, False), (0, True), (13, True), (8, False),
         (3, False), (16, True), (11, True), (6, True), (1, False),
@@ -179,8 +179,9 @@ def test_moonstones_shine_on_their_neighbours_and_in_chains():
     )
     chain = arrange(chain, moon=(10, False))
     assert lunar_after(chain) == [3, 2]
-    # A moonstone on the centre D4 is never in the moonlight, chains included (RULES-DATA 7.1):
-    # D5 touches D4 (next to the shining C3) but no other stone of the chain.
+    # A moonstone on the centre D4 is never in the moonlight, chains included
+    # (docs/rules-data.md#71-the-moon): D5 touches D4 (next to the shining C3) but no other stone
+    # of the chain.
     centre = arrange(chain, moonstones=["B2", "C3", "D4"])
     assert lunar_after(centre) == [2, 2]
     # Not lit: no stone of the chain is on a beam.

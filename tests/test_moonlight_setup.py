@@ -1,5 +1,6 @@
-"""Setup with Under the Moonlight (RULES-DATA 7.2): the draft, animal placement, the Great Elder
-Tree, moonstones, Baby Turtle tokens, Cynthia's placements, then the starting trees."""
+"""Setup with Under the Moonlight (docs/rules-data.md#72-setup-with-the-expansion): the draft,
+animal placement, the Great Elder Tree, moonstones, Baby Turtle tokens, Cynthia's placements,
+then the starting trees."""
 
 from __future__ import annotations
 
@@ -172,7 +173,7 @@ def test_no_tokens_when_the_turtle_is_dealt_but_not_kept():
 
 
 def ring2_clockwise() -> list[str]:
-    """The 2-leaf ring clockwise on screen from B4 (RULES-DATA 1), by angle."""
+    """The 2-leaf ring clockwise on screen from B4 (docs/rules-data.md#1-board), by angle."""
 
     def angle(label):
         q, r = LABEL_INDEX[label], None

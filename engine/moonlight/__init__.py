@@ -1,5 +1,5 @@
-"""Under the Moonlight (RULES-DATA section 7) as a rule layer: the moon, the forest animals, the
-Great Elder Tree and the moonstones, each mode usable alone or combined.
+"""Under the Moonlight (docs/rules-data.md#7-under-the-moonlight) as a rule layer: the moon,
+the forest animals, the Great Elder Tree and the moonstones, each mode usable alone or combined.
 
 The expansion state is one immutable ``Moonlight`` tuple in ``GameState.ext`` (``ext``); setup
 decisions are in ``setup``; each ability is one record in ``abilities`` (``ABILITY_RECORDS``,

@@ -1,5 +1,5 @@
-"""The forest animals' abilities (RULES-DATA 7.3), one record per ability by its rulebook name,
-and the Baby Turtle tokens, one record each.
+"""The forest animals' abilities (docs/rules-data.md#73-animals-and-abilities), one record per
+ability by its rulebook name, and the Baby Turtle tokens, one record each.
 
 An ``Ability`` holds everything about one ability: the notation's word (``use hunt 2``), the
 animal, the rulebook name, its levels and lunar costs, a one-sentence effect, how it is typed,
@@ -95,7 +95,8 @@ class Ability:
     args: tuple[str, ...] = ()
     #: The spaces where the ability performs one of the actions (it counts as that action:
     #: the space must not be used yet this turn, and is activated), from the action and the
-    #: animal's space; None for the abilities that are not actions (RULES-DATA 7.3).
+    #: animal's space; None for the abilities that are not actions
+    #: (docs/rules-data.md#73-animals-and-abilities).
     acts_on: Callable[[Action, int], tuple[str, int] | None] | None = None
     #: The name on a player's card where the full title does not fit (``Hunting``).
     short: str = ""

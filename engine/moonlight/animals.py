@@ -1,5 +1,6 @@
-"""The forest animals on the board (RULES-DATA 7.3): a step (``move C3``), the legal animal
-decisions of a turn (steps and abilities), and the notation of the expansion's verbs."""
+"""The forest animals on the board (docs/rules-data.md#73-animals-and-abilities): a step
+(``move C3``), the legal animal decisions of a turn (steps and abilities), and the notation of
+the expansion's verbs."""
 
 from __future__ import annotations
 

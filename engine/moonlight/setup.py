@@ -1,5 +1,6 @@
-"""Under the Moonlight's setup (RULES-DATA 7.2): the animal draft and placement, the Great Elder
-Tree and the moonstones, each a verb with its check, performer and generator.
+"""Under the Moonlight's setup (docs/rules-data.md#72-setup-with-the-expansion): the animal
+draft and placement, the Great Elder Tree and the moonstones, each a verb with its check,
+performer and generator.
 
 Decisions: ``animal fox`` (keep a dealt animal), ``settle C4`` (place it), ``elder D4``,
 ``moonstone C2``. Seats that play by themselves (Cynthia) get no animal; where such a seat
@@ -39,7 +40,8 @@ def moonstone_count(config: Config) -> int:
 
 @lru_cache(maxsize=256)
 def setup_schedule(config: Config) -> tuple[tuple[int, str], ...]:
-    """The expansion's setup decisions, before the starting trees (RULES-DATA 7.2)."""
+    """The expansion's setup decisions, before the starting trees
+    (docs/rules-data.md#72-setup-with-the-expansion)."""
     n = config.n_seats
     out: list[tuple[int, str]] = []
     if config.moon_animals:
