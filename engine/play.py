@@ -152,9 +152,8 @@ def main(
             say(event)
 
     shown = told = None
-    undo: list[
-        tuple[GameState, str]
-    ] = []  # the positions (and their turns) before this turn's undoable actions, last on top
+    # The positions (and their turns) before this turn's undoable actions, last on top.
+    undo: list[tuple[GameState, str]] = []
     while not state.is_over:
         if told is not state:  # each position's events once, not again after `?` or `help`
             for event in state.events:
