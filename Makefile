@@ -39,6 +39,7 @@ test: $(STAMP) postgres raqm
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 	$(PY) -m bot.i18n check
 	$(PY) -m pytest
 
@@ -57,4 +58,4 @@ format: $(STAMP)
 	$(PY) -m ruff check --fix .
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) out .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -158,7 +158,7 @@ class PhotosynthesisBot(commands.Bot):
         for game in await self.games.expire_lobbies(LOBBY_MAX_AGE):
             log.info("lobby expired", extra={"game_id": game.id})
             try:
-                await lobby.close_messages(game)  # type: ignore[union-attr]
+                await lobby.close_messages(game)  # type: ignore[union-attr]  # cog always loaded
             except Exception:
                 log.exception("upkeep: closing an expired lobby failed", extra={"game_id": game.id})
 
@@ -170,7 +170,7 @@ class PhotosynthesisBot(commands.Bot):
             try:
                 if await self.games.resume_automa(game.id) is not None:
                     log.info("automa resumed", extra={"game_id": game.id})
-                    await play.publish(game.id)  # type: ignore[union-attr]
+                    await play.publish(game.id)  # type: ignore[union-attr]  # cog always loaded
             except Exception:
                 log.exception("upkeep: resuming Cynthia failed", extra={"game_id": game.id})
 

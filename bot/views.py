@@ -74,13 +74,13 @@ def _fit(text: str, limit: int) -> str:
 
 async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
     game_id = args[1] if cog_name == "Lobby" and method == "on_lobby_button" else args[0]
-    games = interaction.client.games  # type: ignore[union-attr]
+    games = interaction.client.games  # type: ignore[union-attr]  # the client is our bot
     game = await games.get_game(game_id)
     if game is not None and not await games.belongs_here(game, interaction.channel_id):  # forged
         i18n.use(await i18n.reader_language(interaction))
         await ephemeral(interaction, texts.OTHER_CHANNEL)
         return
-    cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]
+    cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]  # cog always loaded
     await getattr(cog, method)(interaction, *args)
 
 
@@ -143,7 +143,7 @@ class OptionsSelect(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]  # a select's data has values
         await _dispatch(interaction, "Lobby", "on_options", self.game_id, self.version, values)
 
 
@@ -178,7 +178,7 @@ class BotSelect(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]  # a select's data has values
         await _dispatch(interaction, "Lobby", "on_add_bot", self.game_id, self.version, values)
 
 
@@ -291,7 +291,7 @@ class PanelSelect(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]  # a select's data has values
         await _dispatch(
             interaction, "Play", "on_panel_select", self.game_id, self.version, self.kind, values
         )

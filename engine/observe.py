@@ -14,6 +14,8 @@ with hidden information adds it where it is defined.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .config import Config
 from .layers import layers_for
 from .state import GameState
@@ -35,7 +37,7 @@ def hidden_information(config: Config) -> dict[str, str]:
     return out
 
 
-def observation(state: GameState, seat: int | None) -> dict:
+def observation(state: GameState, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) may see of ``state``, as JSON-able data.
 
     The shape is the position format without ``seed`` and ``rng``, plus ``"viewer": seat``;

@@ -162,7 +162,7 @@ def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFon
     for piece, face in out:
         if not _SHAPED and any(unicodedata.bidirectional(c) in _RTL for c in piece):
             piece = piece[::-1]  # without libraqm: at least the letters in reading order
-        fonts.append((piece, _load(face, size_px, _SHAPED and face != primary)))
+        fonts.append((piece, _load(face, size_px, bool(_SHAPED) and face != primary)))
     return fonts[::-1] if rtl else fonts
 
 

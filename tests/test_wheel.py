@@ -45,6 +45,8 @@ def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> N
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "engine/data/cynthia-deck.json" in names
     assert "render/data/fonts/DejaVuSans.ttf" in names
+    # PEP 561: the packages say that they are typed.
+    assert {"engine/py.typed", "render/py.typed", "bot/py.typed"} <= names
 
     target = tmp_path / "site"
     install = subprocess.run(

@@ -265,13 +265,13 @@ def _seat_names(kinds: tuple[str, ...]) -> list[str]:
 @app_commands.command(name="replay", description=_("Replay a game record from /ps log"))
 @app_commands.describe(record=_("The record file /ps log gave (photosynthesis-N.txt)"))
 async def replay_command(interaction: discord.Interaction, record: discord.Attachment) -> None:
-    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
+    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]  # cog always loaded
     await cog.on_replay_command(interaction, record)
 
 
 @app_commands.command(name="board", description=_("The game in this channel as text"))
 async def board_command(interaction: discord.Interaction) -> None:
-    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
+    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]  # cog always loaded
     await cog.on_board_command(interaction)
 
 

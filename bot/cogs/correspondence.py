@@ -102,7 +102,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         return jump_link(game.guild_id, stored[0], stored[1])
 
     async def _publish(self, game_id: int) -> None:
-        await self.bot.get_cog("Play").publish(game_id)  # type: ignore[union-attr]
+        await self.bot.get_cog("Play").publish(game_id)  # type: ignore[union-attr]  # cog always loaded
 
     async def _say(self, channel_id: int, content: str, pings=NO_PINGS) -> None:
         channel = self.bot.get_partial_messageable(channel_id)
@@ -278,7 +278,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     said += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
             await interaction.response.send_message(said, allowed_mentions=NO_PINGS)
             if left.ended:
-                await self.bot.get_cog("Lobby").close_messages(left.game)  # type: ignore[union-attr]
+                await self.bot.get_cog("Lobby").close_messages(left.game)  # type: ignore[union-attr]  # cog always loaded
             else:
                 await self._publish(left.game.id)
 
@@ -321,7 +321,7 @@ def _labels(game: GameRow) -> dict[str, str]:
 
 
 def _cog(interaction: discord.Interaction) -> CorrespondenceCog:
-    return interaction.client.get_cog("Correspondence")  # type: ignore[union-attr,return-value]
+    return interaction.client.get_cog("Correspondence")  # type: ignore[union-attr,return-value]  # our bot; cog always loaded
 
 
 @app_commands.command(name="settings", description=_("Turn timer and leaving rules (host)"))

@@ -85,7 +85,7 @@ class ExpertCog(commands.Cog, name="Expert"):
                 self._again.discard(game_id)
                 result = await self.games.play_expert(game_id)
                 if result is not None:
-                    await play.publish(game_id)  # type: ignore[union-attr]
+                    await play.publish(game_id)  # type: ignore[union-attr]  # cog always loaded
                 elif game_id not in self._again:
                     return
         except Exception:
@@ -134,8 +134,8 @@ class ExpertCog(commands.Cog, name="Expert"):
 
 @app_commands.command(name="hint", description=xt.HINT_DESCRIPTION)
 async def hint_command(interaction: discord.Interaction) -> None:
-    cog = interaction.client.get_cog("Expert")  # type: ignore[union-attr]
-    await cog.on_hint(interaction)  # type: ignore[union-attr]
+    cog = interaction.client.get_cog("Expert")  # type: ignore[union-attr]  # cog always loaded
+    await cog.on_hint(interaction)  # type: ignore[union-attr]  # cog always loaded
 
 
 async def setup(bot: PhotosynthesisBot) -> None:

@@ -254,7 +254,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 require_channel_permissions(interaction)
                 result = await self.games.start(game_id, version, user.id)
                 await self._show_lobby(interaction, result.game)
-                await self.bot.get_cog("Play").publish(result.game.id)  # type: ignore[union-attr]
+                await self.bot.get_cog("Play").publish(result.game.id)  # type: ignore[union-attr]  # cog always loaded
                 return
             if action == "join":
                 game = await self.games.join(game_id, version, user.id, user.display_name)
@@ -335,7 +335,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             play = self.bot.get_cog("Play")
-            embed, file, view = await play.game_message_parts(  # type: ignore[union-attr]
+            embed, file, view = await play.game_message_parts(  # type: ignore[union-attr]  # cog always loaded
                 game, background=False
             )
             await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)

@@ -434,7 +434,7 @@ class Play(commands.Cog, name="Play"):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             game, _ = await self.games.game_for_log(interaction.channel_id or 0)
-            await self.bot.get_cog("Board").send_log(interaction, game)  # type: ignore[union-attr]
+            await self.bot.get_cog("Board").send_log(interaction, game)  # type: ignore[union-attr]  # cog always loaded
 
     async def autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -467,19 +467,19 @@ def suggestions(state: Any, current: str) -> list[str]:
     )
 )
 async def play_command(interaction: discord.Interaction, action: str) -> None:
-    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
+    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]  # cog always loaded
     await cog.on_play_command(interaction, action)
 
 
 @app_commands.command(name="undo", description=_("Take back your last action of this turn"))
 async def undo_command(interaction: discord.Interaction) -> None:
-    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
+    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]  # cog always loaded
     await cog.on_undo_command(interaction)
 
 
 @app_commands.command(name="log", description=_("The moves of this channel's game, and its record"))
 async def log_command(interaction: discord.Interaction) -> None:
-    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
+    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]  # cog always loaded
     await cog.on_log_command(interaction)
 
 
@@ -487,7 +487,7 @@ async def log_command(interaction: discord.Interaction) -> None:
 async def _play_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]
+    cog = interaction.client.get_cog("Play")  # type: ignore[union-attr]  # cog always loaded
     return await cog.autocomplete(interaction, current)
 
 
