@@ -14,11 +14,15 @@ import pytest
 import engine
 from bot import embeds, i18n, pictures, story
 from bot.cogs.board import hidden_by_the_seed
-from bot.games import replay_events
+from bot.correspondence import Correspondence
+from bot.games import AUTOPILOT_USER_ID, GameService, replay_events
+from bot.scheduler import PENDING, JobStore
 from bot.storage import GameRow, NewAction, SeatRow
+from bot.timers import DEADLINE, HOUR
 from bot.views import game_view
 from engine import moonlight as ml
 from render.alt import alt_text
+from tests.test_bot_scheduler import ManualClock, started
 
 SEED = 46
 CONFIG = engine.Config(seats=("human", "human", "human"), moon_animals=True)
@@ -112,3 +116,25 @@ async def test_a_kept_animal_shows_once_it_is_placed_and_to_its_keeper_before() 
         assert engine.observed_actions(before, 0, [(0, log[0].notation)]) == [log[0].notation]
         assert engine.observed_actions(before, 1, [(0, log[0].notation)]) == ["animal ?"]
         assert engine.observed_actions(before, None, [(1, log[1].notation)]) == [log[1].notation]
+
+
+async def test_the_time_out_notice_does_not_tell_the_animal_kept_for_the_player(
+    any_storage,
+) -> None:
+    """A deadline in the draft: the autopilot keeps an animal for the player, and the channel's
+    notice ("Time ran out for ...: the turn ended (`animal ?`)") keeps it in their hand."""
+    games, clock = GameService(any_storage, seed_source=lambda: SEED), ManualClock()
+    service = Correspondence(games, clock)
+    games.commit_hooks.append(service.timers.on_commit)
+    game, state = await started(service, turn_timer=1, moon_animals=True)
+    assert state.current_seat == 0 and engine.legal_actions(state)[0].verb == "animal"
+    clock.advance(HOUR)
+    jobs = JobStore(service.games.storage)
+    (job,) = [j for j in await jobs.claim_due(clock.now()) if j.kind == DEADLINE]
+    fired = await service.fire(job)
+    assert fired.outcome == "ended: animal ?"
+    (stored,) = [j for j in await jobs.jobs(game.id) if j.id == job.id]
+    assert stored.outcome == PENDING + fired.outcome
+    (row,) = await service.games.storage.actions(game.id)
+    kept = ml.ANIMALS[state.ext.dealt[0][0]]  # the log keeps what was played
+    assert (row.notation, row.user_id) == (f"animal {kept}", AUTOPILOT_USER_ID)
