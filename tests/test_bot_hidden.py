@@ -138,3 +138,48 @@ async def test_the_time_out_notice_does_not_tell_the_animal_kept_for_the_player(
     (row,) = await service.games.storage.actions(game.id)
     kept = ml.ANIMALS[state.ext.dealt[0][0]]  # the log keeps what was played
     assert (row.notation, row.user_id) == (f"animal {kept}", AUTOPILOT_USER_ID)
+
+
+def reshuffled(state: engine.GameState) -> engine.GameState:
+    """`state` with every secret changed (`engine.hidden_information`): another random state,
+    Cynthia's cards in another order, the face-down Baby Turtle tokens swapped between beaches,
+    and other animals dealt to each seat (the one it kept still among them)."""
+    d = state.to_dict()
+    d["rng"] = d["rng"] ^ 0x5DEECE66D
+    d["cynthia"] = [c if c is None else {**c, "deck": c["deck"][::-1]} for c in d["cynthia"]]
+    beach = d["moonlight"]["beach"]
+    d["moonlight"]["beach"] = dict(zip(beach, [*list(beach.values())[1:], *beach.values()]))
+    for seat in d["moonlight"]["seats"]:
+        if seat["dealt"]:
+            other = next(a for a in ml.ANIMALS if a not in seat["dealt"])
+            seat["dealt"] = [seat["animal"] or seat["dealt"][0], other]
+    return engine.GameState.from_dict(d)
+
+
+async def test_a_position_with_every_secret_changed_looks_the_same() -> None:
+    """Cynthia's card order, the animals dealt and the face-down tokens: the game message, its
+    picture and alt text, and `/ps board` are read from what everyone may see."""
+    config = engine.Config(seats=("human", "human", "cynthia"), moon_animals=True)
+    game = GameRow(**{**GAME.__dict__, "config": config.to_dict(), "seats": (*SEATS[:2],
+                   SeatRow(2, "cynthia", None, "Cynthia"))})  # fmt: skip
+    state, log = engine.new_game(config, SEED), []
+    while state.phase == "setup" or state.round < 2:  # Bob keeps the Turtle: tokens laid
+        legal = [str(a) for a in engine.legal_actions(state)]
+        notation = legal[-1] if legal[0].startswith("animal ") else legal[0]
+        log.append(NewAction(len(log) + 1, notation, state.current_seat, 10, None))
+        state = engine.apply(state, notation)
+    other = reshuffled(state)
+    assert other.to_dict() != state.to_dict()
+    assert engine.observation(other, None) == engine.observation(state, None)
+    with i18n.speaking("en"):
+        assert state.ext.beach != other.ext.beach  # the tokens lie face down
+        views = [
+            (
+                embeds.game_embed(game, s, recent=log).to_dict(),
+                pictures.board_picture(s, names=["Ann", "Ben", "Cynthia"], lang="en"),
+                engine.text.board_text(s),
+                story.lines_of(game, story.tell(game, s, log)),
+            )
+            for s in (state, other)
+        ]
+    assert views[0] == views[1]
