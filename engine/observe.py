@@ -8,11 +8,11 @@ use), no animals dealt to another seat (a seat's kept animal shows once it stand
 and no face-down Baby Turtle token (only the spaces where one lies). ``seat=None`` is a
 spectator: it sees only what every seat sees.
 
-The action log hides the same things: ``observed_actions`` gives actions as a viewer may know it
-in a position (``animal ?`` for an animal kept and not yet placed by another seat).
+The action log hides the same things: ``observed_actions`` gives actions as a viewer may know
+them in a position (``animal ?`` for an animal kept and not yet placed by another seat).
 
-Each rule layer says what it hides (``Layer.hidden`` and ``Layer.observe``), so a new layer
-with hidden information adds it where it is defined.
+Each rule layer says what it hides (``Layer.hidden``, ``Layer.observe`` and
+``Layer.observe_action``), so a new layer with hidden information adds it where it is defined.
 """
 
 from __future__ import annotations
