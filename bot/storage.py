@@ -505,7 +505,9 @@ def database_url(url: str | None, path: str | None = None) -> tuple[str, str]:
         return "sqlite", rest
     if url.startswith(("postgresql://", "postgres://")):
         return "postgres", url
-    scheme = url.split(":", 1)[0]
+    if "://" not in url:  # perhaps libpq's `host=... password=...`: never repeated
+        raise DatabaseUrlError("DATABASE_URL must start with sqlite:/// or postgresql://.")
+    scheme = url.split("://", 1)[0]
     raise DatabaseUrlError(
         f"DATABASE_URL must start with sqlite:/// or postgresql://, not {scheme!r}."
     )

@@ -225,6 +225,12 @@ class Layer:
     def observe(self, state: GameState, seat: int | None, d: PositionData) -> None:
         """Mask in position data ``d`` what ``seat`` may not see."""
 
+    def observe_action(self, seen: PositionData, actor: int, action: str) -> str | None:
+        """An action of seat ``actor`` as the viewer of observation ``seen`` (a later position:
+        what it has revealed since counts) may know it: the notation, a masked one (what stays
+        hidden replaced by ``?``), or None when this layer has nothing to hide in it."""
+        return None
+
     def text_marks(self, state: GameState) -> dict[int, str]:
         """Two-character marks of the layer's pieces by space, for the text board."""
         return {}

@@ -301,6 +301,12 @@ class MoonlightLayer(Layer):
                 if x["space"] is None:
                     x["animal"] = None  # kept in hand until it is placed
 
+    def observe_action(self, seen: PositionData, actor: int, action: str) -> str | None:
+        verb = action.split(" ", 1)[0]
+        if verb == "animal" and seen["moonlight"]["seats"][actor]["animal"] is None:
+            return "animal ?"  # kept in hand: which one shows when it is placed
+        return None
+
     def text_marks(self, state: GameState) -> dict[int, str]:
         ext: Moonlight = state.ext
         return ext.text_marks()
