@@ -3,8 +3,9 @@
 
 The decisions are `bot.correspondence`'s; this cog turns commands into its calls and its results
 into messages. Loading the cog (in `setup_hook`) builds the clock (`bot.clock`), registers the
-turn timers as a commit hook of the game service, and starts the scheduler (`bot.scheduler`),
-which waits until the bot is ready, plans any turn a crash left unplanned, and then fires due jobs.
+turn timers as the game service's turn planner and commit hook, and starts the scheduler
+(`bot.scheduler`), which waits until the bot is ready, plans any turn a crash left unplanned,
+and then fires due jobs.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         for command in (settings_command, notify_command, vacation_command, leave_command,
                         games_command):  # fmt: skip
             group.add_command(command)
+        self.bot.games.turn_planner = self.service.timers.in_commit
         self.bot.games.commit_hooks.append(self.service.timers.on_commit)
         self.bot.games.end_hooks.append(self.service.timers.on_end)
         self.bot.games.note_providers.append(self.timer_note)
@@ -93,6 +95,8 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             for name in COMMANDS:
                 group.remove_command(name)
         games = self.bot.games
+        if games.turn_planner == self.service.timers.in_commit:
+            games.turn_planner = None
         games.commit_hooks = [h for h in games.commit_hooks if h != self.service.timers.on_commit]
         games.end_hooks = [h for h in games.end_hooks if h != self.service.timers.on_end]
         games.note_providers = [p for p in games.note_providers if p != self.timer_note]
