@@ -159,7 +159,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         redrawn. Every post carries the job's own nonce (`job_nonce`): a notice or reminder
         posted just before a crash, its outcome not yet recorded, is handed back by Discord
         when posted again instead of being made twice, and a notice is never taken for an
-        earlier one with the same text. Each is posted exactly once."""
+        earlier one with the same text. Each is posted exactly once; only a bot that died
+        between posting and recording and stayed down longer than Discord remembers a nonce
+        could post one twice (never none)."""
         fired = await self.service.fire(job)
         game = fired.game
         if (fired.result is not None or fired.notice_only) and game is not None:
