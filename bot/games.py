@@ -11,6 +11,7 @@ The lobby limits (2-4 seats, at most 2 Cynthias) are the table's seating rules.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -28,6 +29,7 @@ from .experts import QUICK, Experts, engine_kind, expert_seed, is_expert
 from .locks import KeyedLocks
 from .storage import (
     ChannelBusy,
+    ClockWrite,
     GameRow,
     NewAction,
     SeatRow,
@@ -39,6 +41,8 @@ from .story import AUTOPILOT_USER_ID
 
 log = logging.getLogger(__name__)
 
+#: The changes of a commit that the game's row shows (what `turn_planner` is given).
+ROW = ("seats", "options", "config", "status", "host_id")
 MAX_SEATS = 4
 MIN_SEATS = 2
 MAX_CYNTHIAS = 2
@@ -291,6 +295,10 @@ class GameService:
         #: Awaited after every committed play (under the game's lock) with the stored game and
         #: its new state: the turn timers (`bot.timers`) plan the next deadline there.
         self.commit_hooks: list[Callable[[GameRow, Any], Awaitable[None]]] = []
+        #: Awaited before every play's commit (under the game's lock) with the game as it will
+        #: be stored (its next version) and its new state: the turn timers (`bot.timers`) give
+        #: the clock and deadline of the turn it starts, committed in the same transaction.
+        self.turn_planner: Callable[[GameRow, Any], Awaitable[ClockWrite | None]] | None = None
         #: Awaited (under the game's lock) with the stored game when a game or lobby ends
         #: without a play (abandoned, expired): the turn timers clear its clock and jobs there.
         self.end_hooks: list[Callable[[GameRow], Awaitable[None]]] = []
@@ -904,15 +912,26 @@ class GameService:
         last_ply: int | None = None,
         **changes: Any,
     ) -> GameRow:
-        """Append `applied` to the log with a snapshot of `state`, and bump the version."""
+        """Append `applied` to the log with a snapshot of `state`, and bump the version; the
+        turn it leads to is planned in the same transaction (`turn_planner`)."""
         if last_ply is None:
             last_ply = applied[-1].ply if applied else 0
+        changes = {k: v for k, v in changes.items() if v is not None}
+        turn_clock = None
+        if self.turn_planner is not None:
+            row = {k: tuple(v) if k == "seats" else v for k, v in changes.items() if k in ROW}
+            after = dataclasses.replace(game, version=game.version + 1, **row)
+            try:
+                turn_clock = await self.turn_planner(after, state)
+            except Exception:  # the play goes on; its commit hooks plan the turn after it
+                log.exception("turn planner failed", extra={"game_id": game.id})
         stored = await self.storage.update_game(
             game.id,
             game.version,
             actions=applied,
             snapshot=(last_ply, state.to_dict()),
-            **{k: v for k, v in changes.items() if v is not None},
+            turn_clock=turn_clock,
+            **changes,
         )
         self._states[game.id] = (stored.version, last_ply, state)
         for hook in self.commit_hooks:

@@ -169,6 +169,21 @@ CLOCK_COLUMNS = (
 )
 
 
+@dataclass(frozen=True)
+class ClockWrite:
+    """A change to a game's turn clock and its jobs (`bot.timers`), written on its own or in
+    the transaction of a play (`update_game(turn_clock=...)`): a new `clock` (values in
+    `CLOCK_COLUMNS` order) with its `jobs` (kind, due_at), which replace the game's unfired
+    jobs and the fired ones whose outcome is `replaced_outcome`; or only the clock's `version`
+    (the same turn goes on); or neither: the clock and the unfired jobs go (no turn to time)."""
+
+    game_id: int
+    clock: tuple[Any, ...] | None = None
+    jobs: tuple[tuple[str, float], ...] = ()
+    replaced_outcome: str = ""
+    version: int | None = None
+
+
 class Storage(Protocol):
     """What the bot needs from a database. Every method is one atomic step."""
 
@@ -221,6 +236,7 @@ class Storage(Protocol):
         truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
         job_outcome: tuple[int, str] | None = None,
+        turn_clock: ClockWrite | None = None,
     ) -> GameRow: ...
 
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]: ...
@@ -723,13 +739,15 @@ class SQLStorage:
         truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
         job_outcome: tuple[int, str] | None = None,
+        turn_clock: ClockWrite | None = None,
     ) -> GameRow:
         """Apply one change atomically and bump the game's version.
 
         `truncate_after` removes the logged actions with a greater ply (an undo) before
         `actions` are appended. `job_outcome` (job id, outcome) records, in the same
         transaction, what a timer job did (a deadline's turn and its pending notice: never one
-        without the other).
+        without the other). `turn_clock` plans the turn the change leads to, in the same
+        transaction too (a turn is never committed without its clock and deadline).
 
         Raises `VersionConflict` when the stored version is not `expected_version`.
         """
@@ -793,6 +811,8 @@ class SQLStorage:
                 await conn.execute(
                     "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
                 )
+            if turn_clock is not None:
+                await self._write_clock(conn, turn_clock)
             (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
         if isinstance(game, UnreadableGame):
             raise game
@@ -939,35 +959,49 @@ class SQLStorage:
         due_at) in one transaction: the unfired jobs of the game, and the fired ones whose
         outcome is `replaced_outcome`, are replaced; a job of the same turn and kind that
         already fired is kept."""
-        row = dict(zip(CLOCK_COLUMNS, clock, strict=True))
-        columns = ", ".join(CLOCK_COLUMNS)
-        updates = ", ".join(f"{c} = excluded.{c}" for c in CLOCK_COLUMNS[1:])
+        write = ClockWrite(clock[0], tuple(clock), tuple(jobs), replaced_outcome)
         async with self._transaction() as conn:
-            await conn.execute(
-                f"INSERT INTO turn_clocks ({columns}) VALUES ({', '.join('?' for _ in row)})"
-                f" ON CONFLICT (game_id) DO UPDATE SET {updates}",
-                tuple(row.values()),
-            )
-            await conn.execute(
-                "DELETE FROM timer_jobs WHERE game_id = ? AND (fired_at IS NULL OR outcome = ?)",
-                (row["game_id"], replaced_outcome),
-            )
-            await conn.executemany(
-                "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, kind) DO NOTHING",
-                [
-                    (row["game_id"], row["turn"], kind, row["seat"], row["user_id"], due)
-                    for kind, due in jobs
-                ],
-            )
+            await self._write_clock(conn, write)
 
     async def clear_turn_clock(self, game_id: int) -> None:
         """Remove a game's clock and its unfired jobs."""
         async with self._transaction() as conn:
+            await self._write_clock(conn, ClockWrite(game_id))
+
+    async def _write_clock(self, conn: Connection, write: ClockWrite) -> None:
+        """Write a `ClockWrite` in the transaction of `conn`."""
+        game_id = write.game_id
+        if write.clock is None and write.version is not None:
+            await conn.execute(
+                "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (write.version, game_id)
+            )
+            return
+        if write.clock is None:
             await conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
             await conn.execute(
                 "DELETE FROM timer_jobs WHERE game_id = ? AND fired_at IS NULL", (game_id,)
             )
+            return
+        row = dict(zip(CLOCK_COLUMNS, write.clock, strict=True))
+        columns = ", ".join(CLOCK_COLUMNS)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in CLOCK_COLUMNS[1:])
+        await conn.execute(
+            f"INSERT INTO turn_clocks ({columns}) VALUES ({', '.join('?' for _ in row)})"
+            f" ON CONFLICT (game_id) DO UPDATE SET {updates}",
+            tuple(row.values()),
+        )
+        await conn.execute(
+            "DELETE FROM timer_jobs WHERE game_id = ? AND (fired_at IS NULL OR outcome = ?)",
+            (game_id, write.replaced_outcome),
+        )
+        await conn.executemany(
+            "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, kind) DO NOTHING",
+            [
+                (game_id, row["turn"], kind, row["seat"], row["user_id"], due)
+                for kind, due in write.jobs
+            ],
+        )
 
     async def set_turn_clock_version(self, game_id: int, version: int) -> None:
         """Mark a game's clock as up to date with the game's version (not waited for: a clock
