@@ -35,10 +35,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m bot
 
-test: $(STAMP) postgres raqm
+# The static checks: ruff's lint and format, and the import contracts (pyproject.toml).
+lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+
+test: $(STAMP) postgres raqm lint
 	$(PY) -m bot.i18n check
 	$(PY) -m pytest
 
