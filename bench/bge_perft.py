@@ -47,6 +47,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from bench.engine_bench import compile_bge  # noqa: E402
 from engine.config import Config  # noqa: E402
 from engine.geometry import COORDS, LABEL_INDEX  # noqa: E402
 
@@ -147,18 +148,8 @@ def candidates(seats: int, seed: int):
 
 
 def bge_counts(checkout: Path, lines: list[str]) -> list[str]:
-    src = checkout / "src" / "bge"
-    sources = [
-        src / "game" / "photosynthesis" / f"{name}.java"
-        for name in ("PhotosynthesisPosition", "IPhotosynthesisMove", "PhotosynthesisConstants")
-    ] + [
-        src / "igame" / f"{name}.java"
-        for name in ("IPosition", "MoveList", "ArrayMoveList", "Coordinate", "IDeepCopy")
-    ]
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run(
-            ["javac", "--release", "17", "-d", out, *map(str, sources), str(HARNESS)], check=True
-        )
+        compile_bge(checkout, HARNESS, out)
         result = subprocess.run(
             ["java", "-cp", out, "BgePerft"],
             input="".join(line + "\n" for line in lines),
