@@ -5,8 +5,8 @@ at a time, the picture's edges extended), the mean over its pixels of each pixel
 difference (0..255) must stay within ``WINDOW_TOLERANCE``. So a change the size of a 20×20 square
 anywhere fails (pasting one in any colour at least a quarter of the range away from what was
 there), while antialiasing and font rasterisation that differ between Pillow/FreeType versions
-pass: every edge of the picture redrawn half a pixel off in any direction comes to at most 45, a
-whole line of text one pixel to the side to at most 59 (tests/test_golden_comparison.py).
+pass: every edge of the picture redrawn half a pixel off in any direction comes to at most 45,
+the whole picture one pixel to the side to at most 59 (tests/test_golden_comparison.py).
 """
 
 from __future__ import annotations
