@@ -196,23 +196,21 @@ def main() -> None:
                 f"ours {ours}, BoardGameEngine {counts}"
             )
         if reason is None:
-            kept.append({**entry, "perft": counts})
+            actions = entry.pop("actions")
+            kept.append({**entry, "perft": counts, "actions": actions})
     for (reason, same), n in sorted(tally.items(), key=str):
         print(f"{reason or 'compared'}: {n} positions, {'same' if same else 'other'} counts")
     if args.check:
         return
-    DATA.write_text(
-        json.dumps(
-            {
-                "engine": "https://github.com/Eirik0/BoardGameEngine",
-                "commit": commit,
-                "written_by": "bench/bge_perft.py with bench/BgePerft.java",
-                "positions": kept,
-            },
-            indent=1,
-        )
-        + "\n"
-    )
+    head = {
+        "engine": "https://github.com/Eirik0/BoardGameEngine",
+        "commit": commit,
+        "written_by": "bench/bge_perft.py with bench/BgePerft.java",
+    }
+    # One position a line: seats, seed, where, the two counts, then the actions that reach it.
+    lines = [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
+    rows = ",\n".join(f"  {json.dumps(entry)}" for entry in kept)
+    DATA.write_text("{\n" + "\n".join(lines) + '\n  "positions": [\n' + rows + "\n  ]\n}\n")
     print(f"wrote {len(kept)} positions to {DATA}")
 
 
