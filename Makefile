@@ -35,11 +35,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m bot
 
-test: $(STAMP) postgres raqm
+# The static checks: ruff's lint and format, and the import contracts (pyproject.toml).
+lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
+
+test: $(STAMP) postgres raqm lint
 	$(PY) -m bot.i18n check
 	$(PY) -m pytest
 

@@ -46,7 +46,9 @@ from .rng import shuffled
 from .state import GameState
 
 EARLY, LATE = "early", "late"
-DECK_RESOURCE = "data/cynthia-deck.json"  # inside the engine package
+#: The package of the game's data (the top-level data/ folder, installed as photosynthesis_data).
+DATA = "photosynthesis_data"
+DECK_RESOURCE = "cynthia-deck.json"
 SIZE_WORDS = (_("seed"), _("small tree"), _("medium tree"), _("large tree"))
 TARGET_WORDS = (
     _p("size", "seed"), _p("size", "small"), _p("size", "medium"), _p("size", "large")
@@ -116,8 +118,8 @@ class Turn(NamedTuple):
 
 @cache
 def cards() -> dict[int, Card]:
-    """The 14 action cards by id (engine/data/cynthia-deck.json, read as package data)."""
-    data = json.loads(resources.files(__package__).joinpath(DECK_RESOURCE).read_text("utf-8"))
+    """The 14 action cards by id (data/cynthia-deck.json, read as package data)."""
+    data = json.loads(resources.files(DATA).joinpath(DECK_RESOURCE).read_text("utf-8"))
     return {card["id"]: card for card in data["cards"]}
 
 
