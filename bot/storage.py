@@ -96,6 +96,11 @@ class GameRow:
     language: str = "en"
 
     @property
+    def updated(self) -> datetime:
+        """When the game last changed (a stored row whose time has no zone does not read)."""
+        return datetime.fromisoformat(self.updated_at)
+
+    @property
     def is_live(self) -> bool:
         """Whether the game still occupies its channel (lobby or in play)."""
         return self.status in LIVE_STATUSES
@@ -1053,7 +1058,20 @@ class SQLStorage:
         return [Job.from_row(r) for r in rows]
 
 
+def _aware_time(text: Any) -> datetime | None:
+    """An ISO 8601 time with its time zone (as `_utcnow` writes), or None for anything else
+    (a time without its zone, as SQLite's `datetime('now')` writes, an empty string, a word)."""
+    try:
+        time = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return time if time.tzinfo is not None else None
+
+
 def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
+    """The game of a `games` row and its seat rows, or the `UnreadableGame` of a damaged one:
+    each field the bot relies on is checked here, so that a damaged row is quarantined where it
+    is read, never found out later by whatever uses it first."""
     try:
         options = json.loads(row["options"])
         config = json.loads(row["config"]) if row["config"] is not None else None
@@ -1061,6 +1079,9 @@ def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
         return UnreadableGame(row["id"], f"its stored row does not read ({exc})")
     if not isinstance(options, dict) or not isinstance(config, dict | None):
         return UnreadableGame(row["id"], "its stored options or config are not objects")
+    damage = _damage(row, seats, config)
+    if damage is not None:
+        return UnreadableGame(row["id"], damage)
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -1076,6 +1097,25 @@ def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
         seats=seats,
         language=row["language"] if "language" in row.keys() else "en",  # noqa: SIM118 (a Row)
     )
+
+
+def _damage(row: Any, seats: tuple[SeatRow, ...], config: dict[str, Any] | None) -> str | None:
+    """What is wrong with a games row whose options and config read, or None."""
+    for column in ("seed", "version"):
+        if type(row[column]) is not int:  # SQLite stores any value in an INTEGER column
+            return f"its stored {column} is not a whole number ({str(row[column])[:40]!r})"
+    if row["version"] < 0:
+        return f"its stored version is negative ({row['version']})"
+    if _aware_time(row["updated_at"]) is None:
+        shown = str(row["updated_at"])[:40]
+        return f"its stored updated_at is not a time with its time zone ({shown!r})"
+    if config is not None:  # started: one seat row per player of its engine config
+        players = config.get("seats")
+        if not isinstance(players, list):
+            return "its stored config has no seats"
+        if [seat.position for seat in seats] != list(range(len(players))):
+            return f"its {len(seats)} stored seats do not match its {len(players)} players"
+    return None
 
 
 class _SQLiteConnection:

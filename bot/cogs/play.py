@@ -272,8 +272,7 @@ class Play(commands.Cog, name="Play"):
         """
         now = datetime.now(UTC)
         for game in await self.bot.storage.games_with_status("active", "over"):
-            age = now - datetime.fromisoformat(game.updated_at)
-            if game.status == "over" and age > RESYNC_FINISHED_WITHIN:
+            if game.status == "over" and now - game.updated > RESYNC_FINISHED_WITHIN:
                 continue
             if not self.bot.serves(game.guild_id):  # another process's shard
                 continue

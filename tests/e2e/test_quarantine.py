@@ -67,3 +67,58 @@ async def test_damaged_games_are_set_aside_and_the_others_are_served(
     assert sorted(marked) == [1, 2]
     assert marked[1].startswith("its stored row does not read")
     assert marked[2] == "its action log no longer replays (IllegalAction)"
+
+
+async def test_damaged_rows_let_the_bot_start_and_each_gets_the_quarantine_sentence(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """Issue 48, items 1, 7 and 9: an active game whose `updated_at` does not read (a time
+    without its zone, as SQLite's `datetime('now')` writes it; a word) no longer stops the bot
+    from starting; neither does a game without its seat rows, one with a negative version or
+    one whose options are not JSON. Each is quarantined, and Take my turn, `/ps status` and
+    `/ps log` in its channel get the one-sentence answer; every other game is served."""
+    bot = await bot_process()
+    alice, carol = fake.add_user("alice"), fake.add_user("carol")
+    damages = {
+        "UPDATE games SET updated_at = '2026-11-27 10:00:00' WHERE id = ?": (
+            "its stored updated_at is not a time with its time zone ('2026-11-27 10:00:00')"
+        ),
+        "UPDATE games SET updated_at = 'yesterday' WHERE id = ?": (
+            "its stored updated_at is not a time with its time zone ('yesterday')"
+        ),
+        "DELETE FROM seats WHERE game_id = ?": "its 0 stored seats do not match its 2 players",
+        "UPDATE games SET version = -1 WHERE id = ?": "its stored version is negative (-1)",
+        "UPDATE games SET options = '{not json' WHERE id = ?": (
+            "its stored row does not read (Expecting property name enclosed in double quotes:"
+            " line 1 column 2 (char 1))"
+        ),
+    }
+    channels = [fake.add_channel(f"damaged-{i}") for i in range(len(damages))]
+    messages = [await start_game(fake, chan, alice, [], cynthias=1) for chan in channels]
+    healthy = fake.add_channel("healthy")
+    msg = await start_game(fake, healthy, carol, [alice], cynthias=0)
+
+    bot.kill()
+    await bot.wait_exit()
+    for game_id, sql in enumerate(damages, start=1):
+        db_write(bot, sql, (game_id,))
+    await bot.start()
+    await fake.wait_ready()
+
+    # Every other game is still served.
+    user = {u["id"]: u for u in (alice, carol)}[turn_owner(msg)]
+    panel = await click(fake, user, msg, "Take my turn")
+    assert panel.response is not None and panel.response.ephemeral
+
+    # Each damaged game's channel gets the sentence, privately, wherever it is used.
+    for game_id, (chan, message) in enumerate(zip(channels, messages, strict=True), start=1):
+        sentence = texts.QUARANTINED.format(game_id=game_id)
+        it = await click(fake, alice, message, "Take my turn")
+        assert (it.ephemeral, it.content) == (True, sentence)
+        for command in ("ps status", "ps log"):
+            it = await answered(await fake.slash(alice, command, channel_id=chan))
+            assert (it.ephemeral, it.content) == (True, sentence), command
+
+    marked = dict(db_rows(bot, "SELECT game_id, reason FROM quarantined_games ORDER BY game_id"))
+    assert marked == dict(enumerate(damages.values(), start=1))
+    assert "Traceback" not in bot.output()
