@@ -58,6 +58,11 @@ class UnreadableGame(StorageError):
         self.reason = reason
 
 
+class DamagedSnapshot(StorageError):
+    """A stored state snapshot that does not read. Snapshots are a cache: it is dropped
+    (`drop_snapshot`) and the state rebuilt from the action log."""
+
+
 class DatabaseUrlError(StorageError, ValueError):
     """A DATABASE_URL this bot cannot use."""
 
@@ -231,6 +236,8 @@ class Storage(Protocol):
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]: ...
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None: ...
+
+    async def drop_snapshot(self, game_id: int) -> None: ...
 
     async def set_message(
         self, game_id: int, kind: str, channel_id: int, message_id: int
@@ -843,12 +850,26 @@ class SQLStorage:
         ]
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        """The cached state snapshot of a game as `(ply, state dict)`, or None."""
+        """The cached state snapshot of a game as `(ply, state dict)`, or None. Raises
+        `DamagedSnapshot` when the stored one is not a JSON object."""
         async with self._reading() as conn:
             row = await conn.fetchrow(
                 "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)
             )
-        return None if row is None else (row["ply"], json.loads(row["state"]))
+        if row is None:
+            return None
+        try:
+            state = json.loads(row["state"])
+        except (TypeError, ValueError) as exc:
+            raise DamagedSnapshot(f"not JSON ({exc})") from None
+        if not isinstance(state, dict):
+            raise DamagedSnapshot("not a JSON object")
+        return row["ply"], state
+
+    async def drop_snapshot(self, game_id: int) -> None:
+        """Forget a game's cached snapshot (the next change of the game stores a fresh one)."""
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
     # --- messages ---
 

@@ -575,3 +575,34 @@ async def test_a_games_row_that_does_not_read_is_quarantined_and_the_others_serv
             await any_storage.get_game(game.id)
         assert raised.value.game_id == game.id
     assert (await service.state(healthy)).phase == "setup"  # still served
+
+
+async def test_a_snapshot_that_is_not_json_is_dropped_and_rebuilt_from_the_log(
+    any_storage, caplog
+) -> None:
+    """Issue 48, item 5: a snapshot is a cache. One that does not read is dropped (logged this
+    once), the state is replayed from the log, and the game's next change stores a fresh one."""
+    service = GameService(any_storage, seed_source=lambda: 7)
+    game = await _started_game(service, CHANNEL)
+    seat = game.seats[0]
+    move = str(engine.legal_actions(await service.state(game))[0])
+    result = await service.play(game.id, seat.user_id, move)
+    async with any_storage.transaction() as conn:
+        await conn.execute("UPDATE snapshots SET state = 'garbage{' WHERE game_id = ?", (game.id,))
+
+    caplog.set_level("WARNING", logger="bot.games")
+    for _ in range(2):  # two fresh services (restarts): the bad snapshot is dropped once
+        assert await GameService(any_storage).state(result.game) == result.state
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.games"] == [
+        "snapshot dropped, replaying the log: not JSON (Expecting value: line 1 column 1 (char 0))"
+    ]
+    assert await any_storage.snapshot(game.id) is None
+
+    fresh = GameService(any_storage)
+    seat = result.game.seats[result.state.current_seat]
+    move = str(engine.legal_actions(result.state)[0])
+    after = await fresh.play(game.id, seat.user_id, move)
+    ply, state = await any_storage.snapshot(game.id)
+    assert ply == 2 and engine.GameState.from_dict(state) == after.state
+    assert await GameService(any_storage).state(after.game) == after.state
+    assert await any_storage.quarantined() == {}

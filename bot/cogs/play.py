@@ -158,6 +158,8 @@ class Play(commands.Cog, name="Play"):
                 if pending is not None:
                     pending.cancel()
                 await self._publish(game_id)
+        except UnreadableGame:
+            return  # quarantined and logged where it was found
         except Exception:  # the move is committed; a failed redraw must not read as a refusal
             log.exception("could not update the game message", extra={"game_id": game_id})
 

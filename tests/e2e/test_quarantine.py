@@ -4,11 +4,14 @@ told in one sentence when someone uses it, and every other game is still served.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
+import engine
 from bot import texts
+from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import BotProcess, FakeDiscord
-from tests.e2e.gameplay import start_game, turn_owner
+from tests.e2e.gameplay import action_log, replay_log, start_game, turn_owner
 from tests.e2e.test_lobby import answered, click, db_rows
 
 
@@ -122,3 +125,69 @@ async def test_damaged_rows_let_the_bot_start_and_each_gets_the_quarantine_sente
     marked = dict(db_rows(bot, "SELECT game_id, reason FROM quarantined_games ORDER BY game_id"))
     assert marked == dict(enumerate(damages.values(), start=1))
     assert "Traceback" not in bot.output()
+
+
+async def test_a_bad_snapshot_is_rebuilt_and_a_bad_log_or_seed_is_quarantined_in_the_log(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """Issue 48, items 5 and 7: a snapshot that is not JSON is only a bad cache: the game is
+    rebuilt from its log (logged once) and goes on. `/ps log` and Game log on a game whose log
+    or seed no longer replays get the quarantine sentence, not the apology."""
+    bot = await bot_process()
+    alice = fake.add_user("alice")
+    cached, bad_log, bad_seed = (fake.add_channel(n) for n in ("cached", "log", "seed"))
+    msg = await start_game(fake, cached, alice, [], cynthias=1)  # game 1
+    log_msg = await start_game(fake, bad_log, alice, [], cynthias=1)  # game 2
+    seed_msg = await start_game(fake, bad_seed, alice, [], cynthias=1)  # game 3
+    assert db_rows(bot, "SELECT game_id FROM snapshots ORDER BY game_id") == [(1,), (2,), (3,)]
+
+    bot.kill()
+    await bot.wait_exit()
+    db_write(bot, "UPDATE snapshots SET state = 'garbage{' WHERE game_id = 1")
+    (last,) = db_rows(bot, "SELECT COALESCE(MAX(ply), 0) FROM actions WHERE game_id = 2")[0]
+    db_write(
+        bot,
+        "INSERT INTO actions (game_id, ply, notation, seat, user_id, created_at)"
+        " VALUES (2, ?, 'grow D4', 0, NULL, '2026-01-01T00:00:00+00:00')",
+        (last + 1,),
+    )
+    db_write(bot, "UPDATE games SET version = version + 1 WHERE id = 2")
+    db_write(bot, "DELETE FROM snapshots WHERE game_id = 2")
+    db_write(bot, "UPDATE games SET seed = 'x' WHERE id = 3")
+    await bot.start()
+    await fake.wait_ready()
+
+    # The game with the bad snapshot: its status, panel and play as if nothing happened.
+    status = await answered(await fake.slash(alice, "ps status", channel_id=cached))
+    assert status.ephemeral and status.embeds[0]["title"] == msg.embeds[0]["title"]
+    panel = await click(fake, alice, msg, "Take my turn")
+    assert panel.response is not None and panel.response.ephemeral
+    move = str(engine.legal_actions(replay_log(bot, 1))[0])
+    it = await answered(
+        await fake.slash(alice, "ps play", options={"action": move}, channel_id=cached)
+    )
+    assert it.ephemeral and it.content.startswith(f"You played `{move}`.")
+    (ply, state), *_ = db_rows(bot, "SELECT ply, state FROM snapshots WHERE game_id = 1")
+    assert ply == len(action_log(bot, 1))
+    assert engine.GameState.from_dict(json.loads(state)) == replay_log(bot, 1)
+    dropped = [line for line in bot.output().splitlines() if "snapshot dropped" in line]
+    assert len(dropped) == 1 and '"game_id": 1' in dropped[0]
+
+    # A log or a seed that no longer replays: quarantined, and its log is refused in one sentence.
+    for chan, message, game_id in ((bad_log, log_msg, 2), (bad_seed, seed_msg, 3)):
+        sentence = texts.QUARANTINED.format(game_id=game_id)
+        it = await answered(await fake.slash(alice, "ps log", channel_id=chan))
+        assert (it.ephemeral, it.content) == (True, sentence)
+        it = await click(fake, alice, message, "Game log")
+        assert (it.ephemeral, it.content) == (True, sentence)
+    marked = dict(db_rows(bot, "SELECT game_id, reason FROM quarantined_games ORDER BY game_id"))
+    assert marked == {
+        2: "its action log no longer replays (IllegalAction)",
+        3: "its stored seed is not a whole number ('x')",
+    }
+    # The turn clocks of the other games still run: the deadline scheduler started again.
+    await wait_db(
+        lambda: bot.output().count('"message": "scheduler started"') == 2,
+        what="the scheduler to start after the restart",
+    )
+    assert "Traceback" not in bot.output()  # each damaged game logged once, by its quarantine
