@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import UTC, datetime, timedelta
 
 import engine
 from bot import texts
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import BotProcess, FakeDiscord
 from tests.e2e.gameplay import action_log, replay_log, start_game, turn_owner
-from tests.e2e.test_lobby import answered, click, db_rows
+from tests.e2e.test_lobby import answered, click, db_rows, new_lobby
 
 
 def db_write(bot: BotProcess, sql: str, params: tuple = ()) -> None:
@@ -191,3 +192,42 @@ async def test_a_bad_snapshot_is_rebuilt_and_a_bad_log_or_seed_is_quarantined_in
         what="the scheduler to start after the restart",
     )
     assert "Traceback" not in bot.output()  # each damaged game logged once, by its quarantine
+
+
+async def test_a_lobby_with_a_bad_time_stops_no_other_lobby_expiring(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """Issue 48, item 8: the upkeep at start expires the idle lobbies although another lobby's
+    `updated_at` does not read; that one is quarantined and its channel told so."""
+    bot = await bot_process()
+    alice = fake.add_user("alice")
+    channels = [fake.add_channel(f"lobby-{i}") for i in range(3)]
+    lobbies = [await new_lobby(fake, alice, chan) for chan in channels]
+    stored = "SELECT game_id FROM messages WHERE kind = 'lobby' ORDER BY game_id"
+    await wait_db(lambda: db_rows(bot, stored) == [(1,), (2,), (3,)], what="the lobby messages")
+
+    bot.kill()
+    await bot.wait_exit()
+    idle = (datetime.now(UTC) - timedelta(days=2)).isoformat(timespec="milliseconds")
+    db_write(bot, "UPDATE games SET updated_at = ? WHERE id IN (1, 3)", (idle,))
+    db_write(bot, "UPDATE games SET updated_at = 'yesterday' WHERE id = 2")
+    await bot.start()
+    await fake.wait_ready()
+
+    closed = [fake.message(lobbies[i].id) for i in (0, 2)]
+    await fake.wait_until(lambda: not any(m.buttons for m in closed), 20, "the lobbies closed")
+    assert [m.embeds[0]["title"] for m in closed] == [
+        "Photosynthesis \N{EM DASH} lobby expired"
+    ] * 2
+    assert db_rows(bot, "SELECT id, status FROM games ORDER BY id") == [
+        (1, "expired"),
+        (2, "lobby"),
+        (3, "expired"),
+    ]
+    assert fake.message(lobbies[1].id).buttons  # the damaged one's message is left as it was
+    assert db_rows(bot, "SELECT game_id, reason FROM quarantined_games") == [
+        (2, "its stored updated_at is not a time with its time zone ('yesterday')")
+    ]
+    it = await answered(await fake.slash(alice, "ps status", channel_id=channels[1]))
+    assert (it.ephemeral, it.content) == (True, texts.QUARANTINED.format(game_id=2))
+    assert "Traceback" not in bot.output()
