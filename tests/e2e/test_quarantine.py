@@ -1,6 +1,8 @@
 """Issue 13, item 1: a game that cannot be loaded (a damaged games row, or an action log that no
 longer replays) no longer stops the bot. It is quarantined: logged and marked, its channel is
-told in one sentence when someone uses it, and every other game is still served."""
+told in one sentence when someone uses it, and every other game is still served. Issue 48: every
+damaged row is found where it is read (a time without its zone, a negative version, a started
+game without its seats), on SQLite and PostgreSQL; a damaged snapshot is only dropped."""
 
 from __future__ import annotations
 
@@ -8,12 +10,16 @@ import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
+import asyncpg
+import pytest
+
 import engine
 from bot import texts
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import BotProcess, FakeDiscord
 from tests.e2e.gameplay import action_log, replay_log, start_game, turn_owner
 from tests.e2e.test_lobby import answered, click, db_rows, new_lobby
+from tests.pg_server import fresh_database
 
 
 def db_write(bot: BotProcess, sql: str, params: tuple = ()) -> None:
@@ -230,4 +236,52 @@ async def test_a_lobby_with_a_bad_time_stops_no_other_lobby_expiring(
     ]
     it = await answered(await fake.slash(alice, "ps status", channel_id=channels[1]))
     assert (it.ephemeral, it.content) == (True, texts.QUARANTINED.format(game_id=2))
+    assert "Traceback" not in bot.output()
+
+
+async def pg_execute(url: str, sql: str) -> list[tuple]:
+    conn = await asyncpg.connect(url)
+    try:
+        return [tuple(row) for row in await conn.fetch(sql)]
+    finally:
+        await conn.close()
+
+
+@pytest.mark.postgres
+async def test_on_postgresql_a_bad_time_or_snapshot_stops_no_game(
+    fake: FakeDiscord, bot_process, postgres_server
+) -> None:
+    """Issue 48, items 1 and 5, on PostgreSQL: a time without its zone quarantines its game
+    and the bot starts; a snapshot that is not JSON is dropped and its game goes on."""
+    url = await fresh_database(postgres_server)
+    bot = await bot_process(env={"DATABASE_URL": url})
+    alice, carol = fake.add_user("alice"), fake.add_user("carol")
+    damaged, cached, healthy = (fake.add_channel(n) for n in ("damaged", "cached", "healthy"))
+    damaged_msg = await start_game(fake, damaged, alice, [], cynthias=1)  # game 1
+    cached_msg = await start_game(fake, cached, alice, [], cynthias=1)  # game 2
+    msg = await start_game(fake, healthy, carol, [alice], cynthias=0)  # game 3
+
+    bot.kill()
+    await bot.wait_exit()
+    await pg_execute(url, "UPDATE games SET updated_at = '2026-11-27 10:00:00' WHERE id = 1")
+    await pg_execute(url, "UPDATE snapshots SET state = 'garbage{' WHERE game_id = 2")
+    await bot.start()
+    await fake.wait_ready()
+
+    user = {u["id"]: u for u in (alice, carol)}[turn_owner(msg)]
+    panel = await click(fake, user, msg, "Take my turn")
+    assert panel.response is not None and panel.response.ephemeral
+    it = await click(fake, alice, damaged_msg, "Take my turn")
+    assert (it.ephemeral, it.content) == (True, texts.QUARANTINED.format(game_id=1))
+    status = await answered(await fake.slash(alice, "ps status", channel_id=cached))
+    assert status.ephemeral and status.embeds[0]["title"] == cached_msg.embeds[0]["title"]
+    panel = await click(fake, alice, cached_msg, "Take my turn")
+    assert panel.response is not None and panel.response.ephemeral
+
+    assert await pg_execute(url, "SELECT game_id, reason FROM quarantined_games") == [
+        (1, "its stored updated_at is not a time with its time zone ('2026-11-27 10:00:00')")
+    ]
+    assert await pg_execute(url, "SELECT game_id FROM snapshots ORDER BY game_id") == [(1,), (3,)]
+    dropped = [line for line in bot.output().splitlines() if "snapshot dropped" in line]
+    assert len(dropped) == 1 and '"game_id": 2' in dropped[0]
     assert "Traceback" not in bot.output()
