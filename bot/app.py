@@ -18,7 +18,7 @@ from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
 from .games import GameService
 from .replies import ephemeral
-from .storage import Storage
+from .storage import Storage, UnreadableGame
 from .views import PERSISTENT_ITEMS, unknown_component
 
 log = logging.getLogger(__name__)
@@ -171,6 +171,8 @@ class PhotosynthesisBot(commands.Bot):
                 if await self.games.resume_automa(game.id) is not None:
                     log.info("automa resumed", extra={"game_id": game.id})
                     await play.publish(game.id)  # type: ignore[union-attr]  # cog always loaded
+            except UnreadableGame:
+                continue  # quarantined and logged once; every other game is still served
             except Exception:
                 log.exception("upkeep: resuming Cynthia failed", extra={"game_id": game.id})
 

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from engine.players import CynthiaPlayer, play_until
@@ -30,6 +30,7 @@ from .locks import KeyedLocks
 from .storage import (
     ChannelBusy,
     ClockWrite,
+    DamagedSnapshot,
     GameRow,
     NewAction,
     SeatRow,
@@ -43,6 +44,9 @@ log = logging.getLogger(__name__)
 
 #: The changes of a commit that the game's row shows (what `turn_planner` is given).
 ROW = ("seats", "options", "config", "status", "host_id")
+
+T = TypeVar("T")
+
 MAX_SEATS = 4
 MIN_SEATS = 2
 MAX_CYNTHIAS = 2
@@ -352,26 +356,43 @@ class GameService:
         cached = self._states.get(game.id)
         if cached is not None and cached[0] == game.version:
             return cached[2], cached[1]
-        start, after = None, 0
-        snap = await self.storage.snapshot(game.id)
-        if snap is not None:
-            try:
-                start, after = engine.GameState.from_dict(snap[1]), snap[0]
-            except Exception:  # a stale cache is never fatal: replay the whole log instead
-                log.warning("snapshot unusable, replaying the log", extra={"game_id": game.id})
-                start, after = None, 0
+        start, after = await self._snapshot(game)
         rows = await self.storage.actions(game.id, after_ply=after)
-        try:
-            state = await asyncio.to_thread(
-                replay, game.config, game.seed, [r.notation for r in rows], start
-            )
-        except Exception as exc:  # the stored game itself is damaged: set it aside
-            reason = f"its action log no longer replays ({type(exc).__name__})"
-            await self.storage.quarantine(game.id, reason)
-            raise UnreadableGame(game.id, reason) from None
+        state = await self._replaying(
+            game, replay, game.config, game.seed, [r.notation for r in rows], start
+        )
         ply = rows[-1].ply if rows else after
         self._states[game.id] = (game.version, ply, state)
         return state, ply
+
+    async def _snapshot(self, game: GameRow) -> tuple[Any, int]:
+        """The cached state of a game to replay its log from and its ply, or `(None, 0)`. A
+        snapshot is only a cache: one that does not read (not JSON, or not a state this engine
+        reads) is dropped, logged this once, and the whole log replayed; the game's next change
+        stores a fresh one."""
+        try:
+            snap = await self.storage.snapshot(game.id)
+            if snap is None:
+                return None, 0
+            try:
+                return engine.GameState.from_dict(snap[1]), snap[0]
+            except Exception as exc:
+                raise DamagedSnapshot(f"not a state ({type(exc).__name__})") from None
+        except DamagedSnapshot as exc:
+            log.warning("snapshot dropped, replaying the log: %s", exc, extra={"game_id": game.id})
+            await self.storage.drop_snapshot(game.id)
+            return None, 0
+
+    async def _replaying(self, game: GameRow, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)`, a replay of a stored game's log (pure CPU: in a thread). When it
+        fails the stored game itself is damaged (its log or its seed): it is set aside,
+        `UnreadableGame`."""
+        try:
+            return await asyncio.to_thread(function, *args)
+        except Exception as exc:
+            reason = f"its action log no longer replays ({type(exc).__name__})"
+            await self.storage.quarantine(game.id, reason)
+            raise UnreadableGame(game.id, reason) from None
 
     # --- the lobby ---
 
@@ -626,7 +647,7 @@ class GameService:
             raise UserError(texts.NOT_STARTED)
         rows = await self.storage.actions(game.id)
         moves = [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
-        events = await asyncio.to_thread(replay_events, game.config, game.seed, moves)
+        events = await self._replaying(game, replay_events, game.config, game.seed, moves)
         return list(zip(moves, events, strict=True))
 
     async def current_turn(self, game_id: int) -> tuple[str, int | None] | None:
@@ -748,7 +769,7 @@ class GameService:
                 del kept_before[ply]
             if previous is None:  # not kept (several actions typed at once): replay the log
                 kept = [r.notation for r in await self.storage.actions(game.id)][:-1]
-                previous = await asyncio.to_thread(replay, game.config, game.seed, kept)
+                previous = await self._replaying(game, replay, game.config, game.seed, kept)
             stored = await self.storage.update_game(
                 game.id,
                 game.version,
@@ -1013,19 +1034,29 @@ class GameService:
     async def expire_lobbies(
         self, max_age: timedelta, now: datetime | None = None
     ) -> list[GameRow]:
-        """Close lobbies untouched for longer than `max_age`, freeing their channels."""
+        """Close lobbies untouched for longer than `max_age`, freeing their channels. Each lobby
+        on its own: one that fails is logged and the others still expire (a damaged row is
+        quarantined where it is read)."""
         now = now or datetime.now(UTC)
         expired = []
         for game in await self.storage.games_with_status("lobby"):
-            if now - datetime.fromisoformat(game.updated_at) < max_age:
+            if now - game.updated < max_age:
                 continue
-            async with self.lock(game.id):
-                try:
-                    stored = await self.storage.update_game(game.id, game.version, status="expired")
-                except VersionConflict:
-                    continue  # touched meanwhile: not idle
-                await self.run_end_hooks(stored)
-                expired.append(stored)
+            try:
+                async with self.lock(game.id):
+                    try:
+                        stored = await self.storage.update_game(
+                            game.id, game.version, status="expired"
+                        )
+                    except VersionConflict:
+                        continue  # touched meanwhile: not idle
+                    await self.run_end_hooks(stored)
+            except UnreadableGame:
+                continue  # quarantined and logged
+            except Exception:
+                log.exception("could not expire a lobby", extra={"game_id": game.id})
+                continue
+            expired.append(stored)
         return expired
 
     async def run_end_hooks(self, game: GameRow) -> None:

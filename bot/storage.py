@@ -58,6 +58,11 @@ class UnreadableGame(StorageError):
         self.reason = reason
 
 
+class DamagedSnapshot(StorageError):
+    """A stored state snapshot that does not read. Snapshots are a cache: it is dropped
+    (`drop_snapshot`) and the state rebuilt from the action log."""
+
+
 class DatabaseUrlError(StorageError, ValueError):
     """A DATABASE_URL this bot cannot use."""
 
@@ -94,6 +99,11 @@ class GameRow:
     seats: tuple[SeatRow, ...] = field(default=())
     #: the language of the game's channel messages (`translation.LANGUAGES`)
     language: str = "en"
+
+    @property
+    def updated(self) -> datetime:
+        """When the game last changed (a stored row whose time has no zone does not read)."""
+        return datetime.fromisoformat(self.updated_at)
 
     @property
     def is_live(self) -> bool:
@@ -242,6 +252,8 @@ class Storage(Protocol):
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]: ...
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None: ...
+
+    async def drop_snapshot(self, game_id: int) -> None: ...
 
     async def set_message(
         self, game_id: int, kind: str, channel_id: int, message_id: int
@@ -860,12 +872,26 @@ class SQLStorage:
         ]
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        """The cached state snapshot of a game as `(ply, state dict)`, or None."""
+        """The cached state snapshot of a game as `(ply, state dict)`, or None. Raises
+        `DamagedSnapshot` when the stored one is not a JSON object."""
         async with self._reading() as conn:
             row = await conn.fetchrow(
                 "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)
             )
-        return None if row is None else (row["ply"], json.loads(row["state"]))
+        if row is None:
+            return None
+        try:
+            state = json.loads(row["state"])
+        except (TypeError, ValueError) as exc:
+            raise DamagedSnapshot(f"not JSON ({exc})") from None
+        if not isinstance(state, dict):
+            raise DamagedSnapshot("not a JSON object")
+        return row["ply"], state
+
+    async def drop_snapshot(self, game_id: int) -> None:
+        """Forget a game's cached snapshot (the next change of the game stores a fresh one)."""
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
     # --- messages ---
 
@@ -1089,7 +1115,20 @@ class SQLStorage:
         return [Job.from_row(r) for r in rows]
 
 
+def _aware_time(text: Any) -> datetime | None:
+    """An ISO 8601 time with its time zone (as `_utcnow` writes), or None for anything else
+    (a time without its zone, as SQLite's `datetime('now')` writes, an empty string, a word)."""
+    try:
+        time = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return time if time.tzinfo is not None else None
+
+
 def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
+    """The game of a `games` row and its seat rows, or the `UnreadableGame` of a damaged one:
+    each field the bot relies on is checked here, so that a damaged row is quarantined where it
+    is read, never found out later by whatever uses it first."""
     try:
         options = json.loads(row["options"])
         config = json.loads(row["config"]) if row["config"] is not None else None
@@ -1097,6 +1136,9 @@ def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
         return UnreadableGame(row["id"], f"its stored row does not read ({exc})")
     if not isinstance(options, dict) or not isinstance(config, dict | None):
         return UnreadableGame(row["id"], "its stored options or config are not objects")
+    damage = _damage(row, seats, config)
+    if damage is not None:
+        return UnreadableGame(row["id"], damage)
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -1112,6 +1154,25 @@ def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
         seats=seats,
         language=row["language"] if "language" in row.keys() else "en",  # noqa: SIM118 (a Row)
     )
+
+
+def _damage(row: Any, seats: tuple[SeatRow, ...], config: dict[str, Any] | None) -> str | None:
+    """What is wrong with a games row whose options and config read, or None."""
+    for column in ("seed", "version"):
+        if type(row[column]) is not int:  # SQLite stores any value in an INTEGER column
+            return f"its stored {column} is not a whole number ({str(row[column])[:40]!r})"
+    if row["version"] < 0:
+        return f"its stored version is negative ({row['version']})"
+    if _aware_time(row["updated_at"]) is None:
+        shown = str(row["updated_at"])[:40]
+        return f"its stored updated_at is not a time with its time zone ({shown!r})"
+    if config is not None:  # started: one seat row per player of its engine config
+        players = config.get("seats")
+        if not isinstance(players, list):
+            return "its stored config has no seats"
+        if [seat.position for seat in seats] != list(range(len(players))):
+            return f"its {len(seats)} stored seats do not match its {len(players)} players"
+    return None
 
 
 class _SQLiteConnection:

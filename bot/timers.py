@@ -34,7 +34,7 @@ import engine
 
 from .clock import Clock
 from .games import GameService
-from .storage import CLOCK_COLUMNS, ClockWrite, GameRow, Storage
+from .storage import CLOCK_COLUMNS, ClockWrite, GameRow, Storage, UnreadableGame
 
 log = logging.getLogger(__name__)
 
@@ -239,10 +239,13 @@ class TurnTimers:
             clock = await self.turn_clock(game.id)
             if clock is not None and clock.version == game.version:
                 continue
-            async with games.lock(game.id):
-                fresh = await games.get_game(game.id)
-                if fresh is None or fresh.config is None:
-                    continue
-                await self.plan(fresh, await games.state(fresh))
-                planned += 1
+            try:
+                async with games.lock(game.id):
+                    fresh = await games.get_game(game.id)
+                    if fresh is None or fresh.config is None:
+                        continue
+                    await self.plan(fresh, await games.state(fresh))
+            except UnreadableGame:
+                continue  # quarantined and logged; the others' clocks still run
+            planned += 1
         return planned

@@ -29,12 +29,12 @@ import discord
 
 from translation import _
 
-from . import choices, i18n, texts
+from . import choices, texts
 from . import expert_texts as xt
 from .experts import BOT_KINDS
-from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
+from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from .i18n import tr
-from .replies import ephemeral
+from .replies import answering
 from .storage import GameRow
 
 LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
@@ -75,10 +75,13 @@ def _fit(text: str, limit: int) -> str:
 async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
     game_id = args[1] if cog_name == "Lobby" and method == "on_lobby_button" else args[0]
     games = interaction.client.games  # type: ignore[union-attr]  # the client is our bot
-    game = await games.get_game(game_id)
-    if game is not None and not await games.belongs_here(game, interaction.channel_id):  # forged
-        i18n.use(await i18n.reader_language(interaction))
-        await ephemeral(interaction, texts.OTHER_CHANNEL)
+    try:
+        game = await games.get_game(game_id)
+        if game is not None and not await games.belongs_here(game, interaction.channel_id):
+            raise UserError(texts.OTHER_CHANNEL)  # forged
+    except Exception:  # answered as in every handler (a game that does not read: quarantined)
+        async with answering(interaction):
+            raise
         return
     cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]  # cog always loaded
     await getattr(cog, method)(interaction, *args)

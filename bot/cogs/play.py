@@ -158,6 +158,8 @@ class Play(commands.Cog, name="Play"):
                 if pending is not None:
                     pending.cancel()
                 await self._publish(game_id)
+        except UnreadableGame:
+            return  # quarantined and logged where it was found
         except Exception:  # the move is committed; a failed redraw must not read as a refusal
             log.exception("could not update the game message", extra={"game_id": game_id})
 
@@ -272,8 +274,7 @@ class Play(commands.Cog, name="Play"):
         """
         now = datetime.now(UTC)
         for game in await self.bot.storage.games_with_status("active", "over"):
-            age = now - datetime.fromisoformat(game.updated_at)
-            if game.status == "over" and age > RESYNC_FINISHED_WITHIN:
+            if game.status == "over" and now - game.updated > RESYNC_FINISHED_WITHIN:
                 continue
             if not self.bot.serves(game.guild_id):  # another process's shard
                 continue
