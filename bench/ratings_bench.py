@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ratings import GameResult, SeatResult, identity, rate  # noqa: E402
+from bot.ratings import GameResult, SeatResult, digest, identity, rate  # noqa: E402
 from bot.ratings.core import Family  # noqa: E402
 
 SERVERS = (1001, 1002, 1003, 1004, 1005)
@@ -92,7 +92,7 @@ def bench_core(n: int, seed: int) -> float:
     took, cpu = time.perf_counter() - began, time.process_time() - cpu
     print(
         f"ratings: rebuild {n} games in {took:.1f} s (core; {cpu:.1f} s of CPU; "
-        f"{ratings.games} rated, {len(ratings.table)} ratings)"
+        f"{ratings.games} rated, {len(ratings.table)} ratings, digest {digest(ratings.table)})"
     )
     return took
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from openskill.models import PlackettLuce
@@ -19,6 +20,7 @@ from bot.ratings import (
     RatingKey,
     Ratings,
     SeatResult,
+    digest,
     family_of,
     identity,
     keys_of,
@@ -132,6 +134,11 @@ def test_rebuild_equals_incremental_and_is_deterministic():
     assert rebuilt.history == live.history
     assert rebuilt.games == live.games == sum(1 for r in played if r.status == "over")
     assert rate(played).table == rebuilt.table
+    assert digest(rebuilt.table) == digest(live.table) == digest(rate(played).table)
+    last = next(r for r in reversed(played) if r.status == "over" and r.seats[0].place == 1)
+    turned = tuple(SeatResult(s.identity, len(last.seats) + 1 - s.place) for s in last.seats)
+    changed = [replace(r, seats=turned) if r is last else r for r in played]
+    assert digest(rate(changed).table) != digest(rebuilt.table)
     # the order is by finish time, then game id: two games finished at the same second
     same_time = [_game(2, [(ANN, 1), (BEA, 2)], minute=5), _game(1, [(ANN, 2), (BEA, 1)], minute=5)]
     first = rate(same_time).history[RatingKey(SERVER, "base", ANN)]

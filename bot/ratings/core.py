@@ -28,11 +28,12 @@ current ratings of that game's keys (`keys_of`) and stores the changes it return
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, NamedTuple
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 import engine
 
@@ -126,9 +127,10 @@ class RatingKey(NamedTuple):
     identity: str
 
 
-@dataclass(frozen=True, slots=True)
-class Rating:
-    """A rating: openskill's mean and uncertainty, and the number of games rated."""
+class Rating(NamedTuple):
+    """A rating: openskill's mean and uncertainty, and the number of games rated.
+
+    (This and the other small records are named tuples: a rebuild makes millions of them.)"""
 
     mu: float = START_MU
     sigma: float = START_SIGMA
@@ -143,8 +145,7 @@ class Rating:
 NEW: Final = Rating()
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """One rating changed by one game: its key, its value after the game, the seat's place."""
 
     key: RatingKey
@@ -153,8 +154,7 @@ class Change:
     place: int
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryPoint:
+class HistoryPoint(NamedTuple):
     """A rating after one game (for the chart of `/ps profile`)."""
 
     game_id: int
@@ -179,9 +179,17 @@ def keys_of(result: GameResult) -> tuple[RatingKey, ...]:
     )
 
 
-def rate_game(current: Callable[[RatingKey], Rating], result: GameResult) -> tuple[Change, ...]:
+def rate_game(
+    current: Callable[[RatingKey], Rating],
+    result: GameResult,
+    objects: dict[RatingKey, PlackettLuceRating] | None = None,
+) -> tuple[Change, ...]:
     """The changes one game makes, given the ratings before it (``current``: a key's rating,
-    `NEW` when it has none). None for a game that is not rated."""
+    `NEW` when it has none). None for a game that is not rated.
+
+    ``objects`` (for a rebuild) keeps openskill's rating objects between games: a key's object
+    is reused while it holds the key's numbers, which spares making one per seat (the numbers
+    are the same either way)."""
     if result.status != FINISHED:
         return ()
     seats = rated_seats(result)
@@ -191,12 +199,24 @@ def rate_game(current: Callable[[RatingKey], Rating], result: GameResult) -> tup
     for scope in scopes_of(result):
         keys = [RatingKey(scope, result.family, seat.identity) for seat in seats]
         before = [current(key) for key in keys]
-        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+        teams = [[_model_rating(key, r, objects)] for key, r in zip(keys, before)]
         rated = MODEL.rate(teams, ranks=[float(seat.place) for seat in seats])
         for key, old, seat, (new,) in zip(keys, before, seats, rated):
             after = Rating(float(new.mu), float(new.sigma), old.games + 1)
             changes.append(Change(key, old, after, seat.place))
+            if objects is not None:
+                objects[key] = new
     return tuple(changes)
+
+
+def _model_rating(
+    key: RatingKey, rating: Rating, objects: dict[RatingKey, PlackettLuceRating] | None
+) -> PlackettLuceRating:
+    """openskill's rating object for ``rating``: the one kept for ``key`` when it matches."""
+    kept = None if objects is None else objects.get(key)
+    if kept is not None and kept.mu == rating.mu and kept.sigma == rating.sigma:
+        return kept
+    return MODEL.rating(mu=rating.mu, sigma=rating.sigma)
 
 
 class OutOfOrder(ValueError):
@@ -213,6 +233,10 @@ class Ratings:
     last: tuple[str, int] | None = None
     #: How many games were rated.
     games: int = 0
+    #: openskill's objects of the latest ratings (`rate_game`'s ``objects``): not compared.
+    objects: dict[RatingKey, PlackettLuceRating] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def get(self, key: RatingKey) -> Rating:
         return self.table.get(key, NEW)
@@ -233,6 +257,17 @@ class Ratings:
         return rows
 
 
+def digest(table: Mapping[RatingKey, Rating]) -> str:
+    """A short fingerprint of every rating, to the last bit of each number: two rebuilds (on
+    SQLite and on PostgreSQL, say) that agree have the same digest."""
+    h = hashlib.sha256()
+    for key in sorted(table):
+        r = table[key]
+        h.update(f"{key.scope}|{key.family}|{key.identity}|{r.mu.hex()}|{r.sigma.hex()}|"
+                 f"{r.games}\n".encode())  # fmt: skip
+    return h.hexdigest()[:16]
+
+
 def update(ratings: Ratings, result: GameResult) -> tuple[Change, ...]:
     """Rate one more game into ``ratings`` (in place) and return its changes; a game that is not
     rated changes nothing. Raises `OutOfOrder` for a game that sorts before the last one rated."""
@@ -241,7 +276,7 @@ def update(ratings: Ratings, result: GameResult) -> tuple[Change, ...]:
             f"game {result.game_id} ({result.finished_at}) sorts before game "
             f"{ratings.last[1]} ({ratings.last[0]}), already rated"
         )
-    changes = rate_game(ratings.get, result)
+    changes = rate_game(ratings.get, result, ratings.objects)
     ratings.last = result.order
     if not changes:
         return changes
