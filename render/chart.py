@@ -134,7 +134,8 @@ def rating_chart(
 
     xy = [(x_of(i), y_of(v)) for i, v in enumerate(values)]
     if n > 1:
-        d.line(xy, fill=LINE, width=max(2, round(3 * s)), joint="curve")
+        # rounded joints for a short history (a long one draws them 200 ms)
+        d.line(xy, fill=LINE, width=max(2, round(3 * s)), joint="curve" if n <= 200 else None)
     if n <= 40:
         r = 4 * s
         for x, y in xy:
