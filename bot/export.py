@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import engine
 
-from .ratings.core import Family, family_of, places_of
+from .ratings.core import FINISHED, Family, GameResult, family_of, game_result, places_of
 
 #: The name and version in each JSON line (a reader refuses any other).
 FORMAT: Final = "photosynthesis-game"
@@ -76,6 +76,18 @@ class ExportGame:
     def winners(self) -> tuple[int, ...]:
         """The winning seats (several when tied on score and on the tie-break)."""
         return tuple(s.seat for s in self.seats if s.winner)
+
+    def result(self) -> GameResult:
+        """What the ratings take of the game (an exported game is a finished one)."""
+        return game_result(
+            self.game_id,
+            self.finished_at,
+            self.server_id,
+            FINISHED,
+            self.record.config.to_dict(),
+            [(s.kind, s.user_id) for s in self.seats],
+            [s.place for s in self.seats],
+        )
 
 
 @dataclass(frozen=True)

@@ -159,3 +159,16 @@ def test_a_score_part_without_a_column_is_refused_by_the_csv_writer():
     odd = type(game.seats[0])(**{**game.seats[0].__dict__, "parts": {"moon": 1}})
     with pytest.raises(ValueError, match="moon"):
         export.write_csv([type(game)(**{**game.__dict__, "seats": (odd, *game.seats[1:])})])
+
+
+def test_an_exported_game_gives_the_ratings_its_result():
+    game = _games()[1]  # the Expert, Cynthia (harder: scores her trees) and a person who left
+    result = game.result()
+    assert result.game_id == 2 and result.server_id is None and result.family == "base"
+    assert result.finished_at == "2026-05-02T10:00:00+00:00" and result.status == "over"
+    assert [(s.identity, s.place) for s in result.seats] == [
+        ("expert:strong", game.seats[0].place),
+        ("cynthia:harder_score_trees", game.seats[1].place),
+        ("user:33", game.seats[2].place),
+    ]
+    assert _games()[2].result().family == "moonlight"

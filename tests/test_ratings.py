@@ -22,6 +22,7 @@ from bot.ratings import (
     SeatResult,
     digest,
     family_of,
+    game_result,
     identity,
     keys_of,
     places,
@@ -228,3 +229,26 @@ def test_family_and_leaderboard():
     board = rate(played).leaderboard(SERVER, "base", min_games=5)
     assert [who for who, _ in board] == [ANN, BEA]
     assert board[0][1].ordinal > board[1][1].ordinal
+
+
+def test_a_stored_games_result_rates_a_person_who_left_as_themselves():
+    options = {"moonstones": True, **engine.config.CYNTHIA_DIFFICULTY["harder"]}
+    seats = [("human", 5), ("cynthia", None), ("expert", None), ("human", None)]
+    result = game_result(31, "2026-04-01T12:00:00+00:00", 9, "over", options, seats, [2, 1, 2, 4])
+    assert result == GameResult(
+        31,
+        "2026-04-01T12:00:00+00:00",
+        9,
+        "moonlight",
+        (
+            SeatResult("user:5", 2),
+            SeatResult("cynthia:harder", 1),
+            SeatResult("expert:quick", 2),
+            SeatResult("former:31:3", 4),
+        ),
+        "over",
+    )
+    abandoned = game_result(32, "2026-04-01T12:00:00+00:00", 9, "abandoned", {}, seats, [1] * 4)
+    assert abandoned.family == "base" and not abandoned.rated
+    with pytest.raises(ValueError):
+        game_result(33, "2026-04-01T12:00:00+00:00", 9, "over", {}, seats, [1, 2])

@@ -37,7 +37,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 import engine
 
-from .identity import is_ranked
+from .identity import is_ranked, seat_identity
 
 Family = Literal["base", "moonlight"]
 FAMILIES: tuple[Family, ...] = ("base", "moonlight")
@@ -108,6 +108,34 @@ class GameResult:
     def rated(self) -> bool:
         """Whether the game counts: finished, with at least two identities."""
         return self.status == FINISHED and len(rated_seats(self)) >= 2
+
+
+def game_result(
+    game_id: int,
+    finished_at: str,
+    server_id: int | None,
+    status: str,
+    options: Mapping[str, Any],
+    seats: Sequence[tuple[str, int | None]],
+    places: Sequence[int],
+) -> GameResult:
+    """A stored game's `GameResult`: its options (or config: the rule family, Cynthia's
+    difficulty), its seats' ``(kind, user_id)`` in turn order and their finishing places
+    (`places_of` its final state, kept with the game). Whether a person left does not matter:
+    their seat is theirs, rated as it finished."""
+    if len(seats) != len(places):
+        raise ValueError("one place per seat")
+    return GameResult(
+        game_id=game_id,
+        finished_at=finished_at,
+        server_id=server_id,
+        family=family_of(options),
+        seats=tuple(
+            SeatResult(seat_identity(kind, user_id, options, game_id, position), place)
+            for position, ((kind, user_id), place) in enumerate(zip(seats, places))
+        ),
+        status=status,
+    )
 
 
 def rated_seats(result: GameResult) -> tuple[SeatResult, ...]:
