@@ -51,6 +51,12 @@ WRONG = {
         "D3 was already used this turn (one action per space per turn).",
     ),
     ("end", 0): ("end", "Ending your turn now, you would score 1; collecting D4 first, 19."),
+    ("moon", 0): (
+        "move E3",
+        "E3 is not in the moonlight at the next photosynthesis: the moon moves to gap 5 (F5-G4).",
+    ),
+    ("lunar", 0): ("use hunt 3", "Nighttime Hunting level 3 costs 12 lunar points; you have 9."),
+    ("ability", 0): ("collect C3", "Collecting costs 4 light points; you have 0."),
 }
 #: The whole base tutorial's interactions: one per attempt, one per "next" after each lesson
 #: (the last one goes on to what follows the base lessons).
@@ -100,8 +106,21 @@ def test_the_base_tutorial_played_right_first_time():
 
 def test_the_base_tutorial_with_a_wrong_move_first_at_every_step_gets_each_reason():
     interactions, reasons = play(BASE, wrong_first=True)
-    assert reasons == [sentence for _notation, sentence in WRONG.values()]
+    assert reasons == [sentence for _notation, sentence in WRONG.values()][: len(reasons)]
     assert interactions == 23 <= 60  # the issue's limit for the whole base tutorial
+
+
+def test_the_whole_tutorial_then_the_game_against_the_easier_cynthia():
+    assert [lesson.key for lesson in LESSONS] == [key for key, step in WRONG if step == 0]
+    right, _reasons = play(LESSONS, wrong_first=False)
+    wrong, reasons = play(LESSONS, wrong_first=True)
+    assert (right, wrong) == (21, 32)  # 11 answers (+ 11 wrong tries), 10 lessons' "next"
+    assert reasons == [sentence for _notation, sentence in WRONG.values()]
+    _wrong, hebrew = play(LESSONS, wrong_first=True, lang="he")
+    assert hebrew[-3] == (
+        "\u2068E3\u2069 לא באור ירח בפוטוסינתזה הבאה: הירח עובר לפער 5 (\u2068F5\u2069-\u2068G4\u2069)."
+    )
+    assert all(he != en for he, en in zip(hebrew, reasons, strict=True))
 
 
 def test_the_reasons_are_given_in_hebrew_with_the_spaces_isolated():
@@ -111,7 +130,7 @@ def test_the_reasons_are_given_in_hebrew_with_the_spaces_isolated():
         "איסוף ב-\u2068A2\u2069 (אדמה של 1 עלים) נותן מטבע ניקוד של 1 עלים בשווי 14; "
         "איסוף ב-\u2068C3\u2069 נותן מטבע בשווי 19."
     )
-    english = [sentence for _notation, sentence in WRONG.values()]
+    english = [sentence for _notation, sentence in WRONG.values()][: len(reasons)]
     assert all(he != en for he, en in zip(reasons, english, strict=True))
 
 

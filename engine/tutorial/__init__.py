@@ -27,10 +27,11 @@ from ..actions import IllegalAction, parse_action, reason_of
 from ..config import CYNTHIA_DIFFICULTY, Config
 from ..game import check
 from ..state import GameState
-from .lessons import BASE, LESSONS, Lesson, Step, caster
+from .lessons import BASE, EXPANSION, LESSONS, Lesson, Step, caster
 
 __all__ = [
     "BASE",
+    "EXPANSION",
     "LESSONS",
     "TRIES",
     "Lesson",

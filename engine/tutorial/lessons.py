@@ -17,7 +17,8 @@ from translation import _
 from ..actions import Action, parse_action
 from ..config import Config
 from ..game import TREE_NAMES, apply, legal_actions, scores
-from ..geometry import LABEL_INDEX, LABELS, LEAVES, RAY, SHADOW_DIRECTION
+from ..geometry import ADJACENT_MASK, LABEL_INDEX, LABELS, LEAVES, RAY, SHADOW_DIRECTION, bits
+from ..moonlight import arrange, gap_words, moonlit_next_photosynthesis, tracker
 from ..position import build
 from ..state import GameState
 
@@ -35,6 +36,9 @@ class Step:
     answers: tuple[str, ...]  # canonical notations, the first one shown as the answer
     marks: tuple[str, ...]  # space labels the picture marks
     explain: Explain | None = None
+    #: The picture previews the next photosynthesis (its sun, and the moon where it will be):
+    #: ``board_png(state, preview_sun=engine.next_photosynthesis_sun(state), marks=...)``.
+    preview: bool = False
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class Lesson:
 
 
 TWO = Config(seats=("human", "human"))
+MOON = Config(seats=("human", "human"), moon_animals=True)
 
 
 def caster(state: GameState, space: int, sun: int | None = None) -> int | None:
@@ -122,6 +127,20 @@ def _ends_too_soon(state: GameState, action: Action) -> str | None:
     )
 
 
+def _out_of_moonlight(state: GameState, action: Action) -> str | None:
+    """An animal's step to a space the moon will not light at the next photosynthesis."""
+    moon = tracker(state)
+    if action.verb != "move" or moon is None:
+        return None
+    if moonlit_next_photosynthesis(state) >> action.args[0] & 1:
+        return None
+    return _(
+        "{space} is not in the moonlight at the next photosynthesis: the moon moves to {gap}.",
+        space=LABELS[action.args[0]],
+        gap=gap_words(moon[0]),
+    )
+
+
 #: The right answers some reasons compare with.
 BEST = {"collect": "collect C3", "last": "collect D4"}
 
@@ -169,6 +188,30 @@ def _activated() -> GameState:
 
 def _last_round() -> GameState:
     return build(TWO, {"D4": (0, 3), "B2": (1, 2)}, light=[5, 0], round=18)
+
+
+def _moon() -> GameState:
+    state = build(MOON, {"D5": (0, 1), "B2": (1, 1)}, light=[0, 0])
+    return arrange(state, animals={0: ("owl", "E4"), 1: ("fox", "B4")}, moon=(10, False))
+
+
+def _moonlit_steps() -> tuple[str, ...]:
+    """The owl's steps onto a space the moon lights at the next photosynthesis."""
+    state = _moon()
+    lit = moonlit_next_photosynthesis(state)
+    return tuple(f"move {LABELS[i]}" for i in bits(ADJACENT_MASK[state.ext.at[0]] & lit))
+
+
+def _lunar() -> GameState:
+    state = build(MOON, {"D5": (0, 1), "B2": (1, 1)}, light=[2, 0])
+    animals = {0: ("owl", "E4"), 1: ("fox", "B4")}
+    return arrange(state, animals=animals, moon=(10, False), lunar=[9, 2])
+
+
+def _ability() -> GameState:
+    state = build(MOON, {"C3": (0, 3), "E4": (0, 3), "B4": (1, 1)}, light=[0, 0])
+    animals = {0: ("boar", "C3"), 1: ("fox", "B5")}
+    return arrange(state, animals=animals, moon=(10, False), lunar=[5, 2])
 
 
 def _plants_from(position: Callable[[], GameState], source: str) -> tuple[str, ...]:
@@ -319,5 +362,72 @@ BASE: tuple[Lesson, ...] = (
     ),
 )
 
+EXPANSION: tuple[Lesson, ...] = (
+    Lesson(
+        "moon",
+        _("The moon and moonlight"),
+        (
+            Step(
+                _(
+                    "Under the Moonlight adds the moon: it stands outside the board between two "
+                    "border spaces, and from each a beam of moonlight runs straight into the "
+                    "board. Each round it moves on before the photosynthesis; an animal in its "
+                    "light then gets lunar points. Your animal takes one step a turn, for "
+                    "nothing. The picture shows the next photosynthesis: its moonlit spaces "
+                    "next to your Owl are marked."
+                ),
+                _("Move your Owl onto a space the moon lights at the next photosynthesis."),
+                cache(_moon),
+                _moonlit_steps(),
+                ("E4", "D5", "E5"),
+                _out_of_moonlight,
+                preview=True,
+            ),
+        ),
+        expansion=True,
+    ),
+    Lesson(
+        "lunar",
+        _("Lunar points"),
+        (
+            Step(
+                _(
+                    "Every player starts with 2 lunar points. At each photosynthesis an animal "
+                    "in the moonlight gets 1 at Half Moon, 2 at Full Moon (14 at most). They pay "
+                    "for your animal's abilities, and each one left scores 1 point at the end. "
+                    "Your Owl's Nighttime Hunting turns lunar points into light points: level 1 "
+                    "costs 5 for 3 light points, level 2 costs 9 for 7, level 3 costs 12 for 10. "
+                    "You have 9 lunar points."
+                ),
+                _("Hunt at the highest level your lunar points pay for."),
+                cache(_lunar),
+                ("use hunt 2",),
+                ("E4",),
+            ),
+        ),
+        expansion=True,
+    ),
+    Lesson(
+        "ability",
+        _("An animal's abilities"),
+        (
+            Step(
+                _(
+                    "Each animal has its own abilities, each usable once a turn; many act on "
+                    "the space the animal stands on. Your Boar stands on your large tree on "
+                    "{space}: its Digging (5 lunar points) collects the tree under it without "
+                    "light points. You have no light points left.",
+                    space="C3",
+                ),
+                _("Collect a large tree."),
+                cache(_ability),
+                ("use dig 1",),
+                ("C3", "E4"),
+            ),
+        ),
+        expansion=True,
+    ),
+)
+
 #: Every lesson, in order (the expansion's after the base game's).
-LESSONS: tuple[Lesson, ...] = BASE
+LESSONS: tuple[Lesson, ...] = BASE + EXPANSION
