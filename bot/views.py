@@ -34,6 +34,7 @@ from . import expert_texts as xt
 from .experts import BOT_KINDS
 from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from .i18n import tr
+from .offered import component_offered
 from .replies import answering
 from .storage import GameRow
 
@@ -72,13 +73,24 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
-async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
+async def _dispatch(
+    interaction: discord.Interaction, cog_name: str, method: str, *args: Any, private: bool = False
+):
+    """Hand a click to its cog, unless it is forged: a component or value the message clicked
+    does not offer (`offered.component_offered`), a game of another channel, or a `private`
+    component (drawn only on a message its player alone sees: the turn panel, the question of
+    `/ps abandon`) on a public message."""
     game_id = args[1] if cog_name == "Lobby" and method == "on_lobby_button" else args[0]
     games = interaction.client.games  # type: ignore[union-attr]  # the client is our bot
     try:
+        if not component_offered(interaction):
+            raise UserError(texts.NOT_OFFERED)
         game = await games.get_game(game_id)
         if game is not None and not await games.belongs_here(game, interaction.channel_id):
-            raise UserError(texts.OTHER_CHANNEL)  # forged
+            raise UserError(texts.OTHER_CHANNEL)
+        message = interaction.message
+        if private and (message is None or not message.flags.ephemeral):
+            raise UserError(texts.NOT_OFFERED)
     except Exception:  # answered as in every handler (a game that does not read: quarantined)
         async with answering(interaction):
             raise
@@ -252,7 +264,13 @@ class PanelButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch(
-            interaction, "Play", "on_panel_button", self.game_id, self.version, self.key
+            interaction,
+            "Play",
+            "on_panel_button",
+            self.game_id,
+            self.version,
+            self.key,
+            private=True,
         )
 
 
@@ -296,7 +314,14 @@ class PanelSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]  # a select's data has values
         await _dispatch(
-            interaction, "Play", "on_panel_select", self.game_id, self.version, self.kind, values
+            interaction,
+            "Play",
+            "on_panel_select",
+            self.game_id,
+            self.version,
+            self.kind,
+            values,
+            private=True,
         )
 
 
@@ -342,6 +367,8 @@ class EndingButton(
         "keep": (_("Keep playing"), discord.ButtonStyle.secondary),
     }
     METHODS = {"rematch": "on_rematch", "abandon": "on_abandon_confirmed", "keep": "on_keep"}
+    #: The answers to the private question (the Rematch button is on public messages too).
+    PRIVATE = ("abandon", "keep")
 
     def __init__(self, what: str, game_id: int) -> None:
         label, style = self.LOOKS[what]
@@ -357,7 +384,13 @@ class EndingButton(
         return cls(match["what"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, "Lobby", self.METHODS[self.what], self.game_id)
+        await _dispatch(
+            interaction,
+            "Lobby",
+            self.METHODS[self.what],
+            self.game_id,
+            private=self.what in self.PRIVATE,
+        )
 
 
 def abandon_view(game_id: int) -> discord.ui.View:
@@ -497,6 +530,16 @@ def panel(
     back.row = MAX_SELECTS
     view.add_item(back)
     return content, view
+
+
+def panel_offers(legal: Sequence[str], kind: str, value: str) -> bool:
+    """Whether the turn panel, for these legal actions, offers `value` in a select of `kind`:
+    one action (`act`), or the piece a two-step kind acts from (`src`: `<verb> <space>`). The
+    panel offers nothing else (not a chain of actions, which only `/ps play` takes)."""
+    if kind == "act":
+        return value in legal
+    verb, _, source = value.partition(" ")
+    return choices.kind(verb).two_step and any(n.split()[:2] == [verb, source] for n in legal)
 
 
 def _direct_choices(

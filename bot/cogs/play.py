@@ -26,7 +26,7 @@ from ..games import GameService, TurnResult, UserError, seat_label
 from ..locks import KeyedLocks
 from ..replies import answering
 from ..storage import GameRow, UnreadableGame
-from ..views import game_view, panel
+from ..views import game_view, panel, panel_offers
 from . import attach, detach
 
 if TYPE_CHECKING:
@@ -340,6 +340,17 @@ class Play(commands.Cog, name="Play"):
             content, view = await _panel(self.games, game, state, user_id, menu=menu)
             await _update(interaction, content=content, view=view)
 
+    async def _check_offered(
+        self, game_id: int, user_id: int, version: int, kind: str, value: str
+    ) -> tuple[GameRow, Any]:
+        """The game and its state at the panel's `version`, its player's turn; refused when the
+        panel does not offer `value` in a select of `kind` (a forged value: a chain of actions,
+        a piece to act from that no action has)."""
+        game, state = await self.games.turn(game_id, user_id, version)
+        if not panel_offers(_legal(state), kind, value):
+            raise UserError(texts.NOT_OFFERED)
+        return game, state
+
     async def on_panel_select(
         self,
         interaction: discord.Interaction,
@@ -349,18 +360,20 @@ class Play(commands.Cog, name="Play"):
         values: list[str],
     ) -> None:
         """A panel select: play the chosen action, or (`src`: "<verb> <space>") list the
-        choices of a two-step kind from that piece (the plantings from a tree)."""
+        choices of a two-step kind from that piece (the plantings from a tree). The value must
+        be one the panel offers at this version (`views.panel_offers`)."""
         user_id = interaction.user.id
         async with answering(interaction, lambda g: self._fresh_panel(g, user_id)):
             if not values:
                 raise UserError(texts.CHOOSE_ONE)
             if kind == "act":
                 await interaction.response.defer()
+                await self._check_offered(game_id, user_id, version, kind, values[0])
                 result = await self.games.play(game_id, user_id, values[0], version)
                 await self._answer_play(interaction, result)
                 return
+            game, state = await self._check_offered(game_id, user_id, version, kind, values[0])
             verb, _, source = values[0].partition(" ")
-            game, state = await self.games.turn(game_id, user_id, version)
             content, view = await _panel(
                 self.games, game, state, user_id, menu=verb, source=source or None
             )
