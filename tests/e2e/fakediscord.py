@@ -2192,6 +2192,7 @@ class FakeDiscord:
         if it.callback_type is not None:
             raise FakeDiscordError(400, 40060, "Interaction has already been acknowledged.")
         if self.interaction_deadline is not None and delay > self.interaction_deadline:
+            it.callback_delay = delay  # (refused: `callback_type` stays None)
             self.late_interactions.append(it)
             raise FakeDiscordError(404, 10062, "Unknown interaction")
         body, files = await self._read_body(request)

@@ -12,6 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.e2e import discord_spec
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, Perm
 from tests.e2e.fakelimits import BUCKET_LIMITS, Limit
 
@@ -101,6 +102,24 @@ class Gateway:
 
 
 # -- rate-limit buckets ------------------------------------------------------------------------
+
+
+def test_rate_limit_headers_are_checked_against_the_spec() -> None:
+    good = {
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": "1796000000.250",
+        "X-RateLimit-Reset-After": "0.250",
+        "X-RateLimit-Bucket": "message-create",
+    }
+    for status in (200, 404, 429):
+        assert discord_spec.header_errors("POST", "/channels/1/messages", status, good) == []
+    bad = {**good, "X-RateLimit-Limit": "5.0", "X-RateLimit-Reset-After": "soon"}
+    where = "POST /channels/{channel_id}/messages 429 header"
+    assert discord_spec.header_errors("POST", "/channels/1/messages", 429, bad) == [
+        f"{where} X-RateLimit-Limit: '5.0' is not of type 'integer'",
+        f"{where} X-RateLimit-Reset-After: 'soon' is not of type 'number'",
+    ]
 
 
 async def test_message_sends_are_limited_per_channel_with_discords_headers(
