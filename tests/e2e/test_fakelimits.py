@@ -13,8 +13,14 @@ import aiohttp
 import pytest
 
 from tests.e2e import discord_spec
-from tests.e2e.fakediscord import BotProcess, FakeDiscord, Perm
-from tests.e2e.fakelimits import BUCKET_LIMITS, Limit
+from tests.e2e.fakediscord import (
+    DEFAULT_INTERACTION_DEADLINE_S,
+    INTERACTION_DEADLINE_S,
+    BotProcess,
+    FakeDiscord,
+    Perm,
+)
+from tests.e2e.fakelimits import BUCKET_LIMITS, DISCORD_MESSAGE_SEND_LIMIT, Limit
 
 MINIBOT = "tests.e2e.minibot"
 COMMAND = {"name": "mini", "description": "a command", "type": 1}
@@ -125,9 +131,10 @@ def test_rate_limit_headers_are_checked_against_the_spec() -> None:
 async def test_message_sends_are_limited_per_channel_with_discords_headers(
     fake: FakeDiscord, rest: Rest
 ) -> None:
+    assert BUCKET_LIMITS["message-create"] == Limit(6, 5.0)  # the documented default
+    fake.limits.limits["message-create"] = DISCORD_MESSAGE_SEND_LIMIT  # Discord's: 5 per 5 s
     fake.clock.freeze()
     games = fake.add_channel("games")
-    assert BUCKET_LIMITS["message-create"] == Limit(5, 5.0)  # the documented default
     answers = [await rest.post(fake.default_channel_id, f"m{i}") for i in range(5)]
     assert [a.status for a in answers] == [200] * 5
     assert [a.headers["X-RateLimit-Remaining"] for a in answers] == ["4", "3", "2", "1", "0"]
@@ -136,6 +143,7 @@ async def test_message_sends_are_limited_per_channel_with_discords_headers(
     assert first["X-RateLimit-Reset-After"] == "5.000"
     assert float(first["X-RateLimit-Reset"]) == pytest.approx(fake.clock.wall() + 5, abs=0.01)
     assert "X-RateLimit-Scope" not in first and first["Via"] == "1.1 google"
+    assert fake.limits.exhausted == [f"POST /channels/{fake.default_channel_id}/messages"]
 
     fake.clock.advance(2.5)
     over = await rest.post(fake.default_channel_id, "m5")
@@ -230,9 +238,9 @@ async def test_invalid_requests_are_counted_for_ten_minutes(fake: FakeDiscord, r
     assert shared.body["global"] is False and shared.body["retry_after"] == 30.0
     assert fake.invalid_requests_last_10min() == 2
     fake.clock.advance(300)
-    for _ in range(6):
+    for _ in range(7):
         await rest.post(fake.default_channel_id)
-    assert fake.invalid_requests_last_10min() == 3  # the sixth send
+    assert fake.invalid_requests_last_10min() == 3  # the seventh send (6 per 5 s)
     fake.clock.advance(301)  # the first two are older than 10 minutes now
     assert fake.invalid_requests_last_10min() == 1
     assert [status for _, _, status in fake.limits.invalid] == [401, 403, 429]
@@ -254,6 +262,7 @@ async def _raw_bot(fake: FakeDiscord, http: aiohttp.ClientSession) -> Gateway:
 async def test_first_answer_after_three_seconds_is_unknown_interaction(
     fake: FakeDiscord, rest: Rest
 ) -> None:
+    fake.interaction_deadline = INTERACTION_DEADLINE_S  # Discord's
     alice = fake.add_user("alice")
     gateway = await _raw_bot(fake, rest.http)
     fake.clock.freeze()
@@ -293,6 +302,32 @@ async def test_follow_up_after_fifteen_minutes_is_an_expired_token(
         assert edit.status == 401 and fake.expired_tokens == [it, it]
         assert it.content == "in time" and it.followups == []
         assert fake.invalid_requests_last_10min() == 2
+    finally:
+        await gateway.close()
+
+
+async def test_the_default_deadline_has_a_margin_and_lists_late_answers(
+    fake: FakeDiscord, rest: Rest
+) -> None:
+    assert fake.interaction_deadline == DEFAULT_INTERACTION_DEADLINE_S == 5.0
+    alice = fake.add_user("alice")
+    gateway = await _raw_bot(fake, rest.http)
+    fake.clock.freeze()
+    try:
+        quick, slow, late = [await fake.slash(alice, "mini") for _ in range(3)]
+        answer = {"type": 4, "data": {"content": "hi"}}
+        fake.clock.advance(2.99)
+        url = f"/interactions/{quick.id}/{quick.token}/callback"
+        assert (await rest("POST", url, answer, token=None)).status == 204
+        fake.clock.advance(0.5)
+        url = f"/interactions/{slow.id}/{slow.token}/callback"
+        assert (await rest("POST", url, answer, token=None)).status == 204
+        assert slow.callback_delay == pytest.approx(3.49) and slow.content == "hi"
+        fake.clock.advance(1.52)
+        url = f"/interactions/{late.id}/{late.token}/callback"
+        refused = await rest("POST", url, answer, token=None)
+        assert refused.status == 404 and refused.body["code"] == 10062
+        assert fake.late_interactions == [slow, late] and not late.acknowledged
     finally:
         await gateway.close()
 
