@@ -306,20 +306,22 @@ def phase_word(full: bool) -> str:
     return PHASE_TITLES[FULL if full else HALF]
 
 
-def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y: float) -> None:
+def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y: float,
+                size: float | None = None, from_right: bool = False) -> None:  # fmt: skip
     """The Moon Phase Tracker in the strip's header: the moon now and where it goes next (in a
-    preview: where it will be at the next photosynthesis)."""
+    preview: where it will be at the next photosynthesis). ``size``: of the text (default
+    ``MIN_TEXT``); ``from_right``: the line starts at the header's right edge (the phone
+    picture in a right-to-left language)."""
     mv = cast(MoonView, v.moon)  # drawn only in a game with the expansion
     if mv.now_gap < 0:
         return
     s_ = lay.s
     h = lay.header
-    x = h.x + s_(4)
-    r = s_(10)
+    r = s_(10) if size is None else size * 0.45
+    size = s_(MIN_TEXT) if size is None else size
     spr, a = MS.moon(r, mv.full, 180)
+    x = h.right - s_(4) - 2 * r if from_right else h.x + s_(4)
     stamps.paste_at(im, spr, a, x + r, y)
-    x += 2 * r + s_(6)
-    size = s_(MIN_TEXT)
     if v.preview:
         line = _("then {phase} Moon at {gap}", phase=phase_word(mv.full), gap=gap_words(mv.gap))
     elif v.phase == "over":
@@ -329,6 +331,13 @@ def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y
         line = _("{phase} {gap} → {next_phase} {next_gap}", phase=phase_word(mv.now_full),
                  gap=gap_words(mv.now_gap), next_phase=phase_word(mv.next_full),
                  next_gap=gap_words(mv.next_gap))  # fmt: skip
+    if from_right:
+        room = x - s_(6) - h.x
+        words = text.fit(v.t(line), size, room)
+        text.draw(d, (x - s_(6) - text.width(words, size), y), words, size, MS.LUNAR_ON,
+                  anchor="lm")  # fmt: skip
+        return
+    x += 2 * r + s_(6)
     text.draw(d, (x, y), text.fit(v.t(line), size, h.right - x), size, MS.LUNAR_ON, anchor="lm")
 
 

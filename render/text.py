@@ -41,6 +41,21 @@ def recording() -> Iterator[list[int]]:
             outer.extend(sizes)
 
 
+@contextmanager
+def words_drawn() -> Iterator[list[str]]:
+    """Collect every text ``draw`` draws in this thread inside the block (without direction
+    marks; the cached static parts are not drawn again, so not collected)."""
+    outer = getattr(_notes, "texts", None)
+    texts: list[str] = []
+    _notes.texts = texts
+    try:
+        yield texts
+    finally:
+        _notes.texts = outer
+        if outer is not None:
+            outer.extend(texts)
+
+
 def width(text: str, size: float, bold: bool = False) -> float:
     """The width of ``text`` drawn by ``draw``."""
     shaped = rtl_font(text, size, bold)
@@ -79,6 +94,9 @@ def draw(
     if not text:
         return 0.0
     note(size)
+    seen = getattr(_notes, "texts", None)
+    if seen is not None:
+        seen.append(strip_marks(text))
     # Pillow keywords, given only for a stroked text.
     extra: dict[str, Any] = {"stroke_width": stroke, "stroke_fill": stroke_fill} if stroke else {}
     shaped = rtl_font(text, size, bold)

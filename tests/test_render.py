@@ -18,7 +18,7 @@ from PIL import Image, ImageChops, ImageStat
 import engine
 import render
 from engine.geometry import LABEL_INDEX, LABELS, LEAVES
-from render import board, draw, palette, panel
+from render import board, draw, palette, panel, text
 from render.demo import play, play_through, touched
 from render.layout import layout
 from render.model import view
@@ -288,3 +288,24 @@ def test_whole_game_animation_and_final_picture():
         render.animation([])
     final = render.board_png(state, highlight=touched(last))
     assert len(final) <= 250 * 1024
+
+
+@pytest.mark.parametrize(
+    ("seats", "names", "lang"),
+    [
+        (("human", "human"), ["Alice", "Bob"], "en"),
+        (("human", "human"), ["Bartholomew", "Bob"], "en"),
+        (("human", "human"), ["Bartholomew", "Bob"], "fr"),
+        (("human", "human"), ["Alice", "Bob"], "he"),
+    ],
+)
+def test_the_setup_line_shows_the_whole_name(seats, names, lang):
+    """For Alice the setup read "A… places a starting tree": now the sentence takes two lines."""
+    state = engine.new_game(engine.Config(seats=seats), seed=1)
+    v = view(state, names=names, lang=lang)
+    assert v.phase == "setup" and v.setup_kind == "place"
+    with text.words_drawn() as drawn:
+        draw.render_image(state, names=names, lang=lang)
+    name = names[v.current_seat]
+    assert name in drawn, drawn[:8]
+    assert not any(w.endswith("…") for w in drawn), [w for w in drawn if w.endswith("…")]
