@@ -122,12 +122,13 @@ def strip_marks(text: str) -> str:
 
 
 def rtl_font(text: str, size: float, bold: bool = False) -> ImageFont.FreeTypeFont | None:
-    """For a label of a right-to-left language (it starts with ``RLM``) that the main face draws
-    whole (Hebrew with Latin names, numbers and notation), that face with libraqm's layout:
-    FriBiDi orders the runs (Hebrew right to left, a label like ``D4`` or a number left to
-    right) and mirrors brackets. None for any other text, one the main face lacks characters
-    of, or without libraqm (then ``runs`` draws it)."""
-    if not _SHAPED or not text.startswith(RLM):
+    """For a right-to-left paragraph (a label of a right-to-left language, which starts with
+    ``RLM``, or a text whose first letter is Hebrew: a name such as "מומחה (מהיר)") that the
+    main face draws whole (Hebrew with Latin names, numbers and notation), that face with
+    libraqm's layout: FriBiDi orders the runs (Hebrew right to left, a label like ``D4`` or a
+    number left to right) and mirrors brackets. None for any other text, one the main face
+    lacks characters of, or without libraqm (then ``runs`` draws it)."""
+    if not _SHAPED or not right_to_left(text):
         return None
     primary = BOLD if bold else REGULAR
     cover = _coverage(primary)

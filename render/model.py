@@ -27,6 +27,8 @@ from .fonts import RLM, clean
 PIECES = ("seed", "small", "medium", "large")
 #: A space label inside a notation ("grow D4", "plant B2 C3", "use dig E5").
 _LABEL = re.compile(r"\b([A-Ga-g][1-7])\b")
+#: The automa's names as the bot gives them, in English: "Cynthia", "Cynthia 2".
+_CYNTHIA = re.compile(r"Cynthia(?: ([0-9]+))?")
 
 
 @dataclass(frozen=True)
@@ -252,7 +254,8 @@ def seat_names(
     kinds: Sequence[str], names: Sequence[str | None] | None, lang: str | None = None
 ) -> list[str]:
     """Display names: the given ones (without what no font draws), else "Seat N" for humans
-    and "Cynthia" for the automa (in ``lang``)."""
+    and "Cynthia" for the automa (in ``lang``). The automa's English names as given ("Cynthia",
+    "Cynthia 2") are said in ``lang`` too: a Hebrew card heading said "Cynthia"."""
     out = []
     n_cynthia = sum(1 for k in kinds if k == "cynthia")
     c = 0
@@ -261,6 +264,10 @@ def seat_names(
         given = clean(str(given)) if given else ""
         if kind == "cynthia":
             c += 1
+            automa = _CYNTHIA.fullmatch(given)
+            if automa:
+                name = _("Cynthia") if not automa[1] else _("Cynthia {n}", n=int(automa[1]))
+                given = translate(name, lang)
         if given:
             out.append(given)
         elif kind == "cynthia":

@@ -180,6 +180,10 @@ def _turn_line(d: ImageDraw.ImageDraw, xy: tuple[float, float], room: float, s: 
         x = xy[0] + (room - text.width(line, size) if align_end else 0.0)
         text.draw(d, (x, xy[1]), line, size, P.TEXT, anchor="lm")
         return
+    # Smaller (down to the smallest text) rather than the name cut.
+    smallest = size * SMALL / BODY
+    while size > smallest and not _name_fits(s, line, room, size):
+        size = max(smallest, size - smallest / 20)
     mark = before[:1] if before[:1] == RLM else ""
     before = before[len(mark) :]
     rtl = bool(mark)
@@ -266,8 +270,8 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
     badge_w = sum(text.width(b, s_(SMALL), True) + s_(16) for b, _bg, _fg in badges)
     nx = box.x + s_(48)
     room = right - pts - score_w - s_(14) - nx - badge_w
-    name = text.fit(s.name, s_(NAME_SIZE), room, True)
-    bx = nx + text.draw(d, (nx, y), name, s_(NAME_SIZE), P.TEXT, bold=True, anchor="lm")
+    name, size = text.fit_size(s.name, s_(NAME_SIZE), s_(SMALL), room, True)
+    bx = nx + text.draw(d, (nx, y), name, size, P.TEXT, bold=True, anchor="lm")
     for word, bg, fg in badges:
         w = text.width(word, s_(SMALL), True) + s_(10)
         bx += s_(6)
@@ -347,13 +351,19 @@ def _tokens_row(d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView, v: V
         text.draw(d, (x, y), v.t(_("none yet")), s_(SMALL), P.TEXT_DIM, anchor="lm")
         return
     total = sum(points for _leaves, points in s.tokens)
+
+    def more(n: int) -> str:  # "+2 more", never "+2": read as one more token of 2 points
+        return v.t(_("+{n} more", n=n))
+
     for j, (leaves, points) in enumerate(s.tokens):
         w = text.width(str(points), s_(SMALL), True) + s_(8)
         left = len(s.tokens) - j - 1
-        need = w + (s_(4) + text.width(f"+{left} ={total}", s_(SMALL), True) if left else 0)
-        if x + need > right:
-            text.draw(d, (x, y), f"+{left + 1} ={total}", s_(SMALL), P.TEXT, bold=True,
-                      anchor="lm")  # fmt: skip
+        need = w + (s_(4) + text.width(more(left), s_(SMALL), True) if left else 0)
+        if x + need > right:  # the rest counted, with the total of all when it fits
+            line = v.t(_("+{n} more, {total} in all", n=left + 1, total=total))
+            if text.width(line, s_(SMALL), True) > right - x:
+                line = text.fit(more(left + 1), s_(SMALL), right - x, True)
+            text.draw(d, (x, y), line, s_(SMALL), P.TEXT, bold=True, anchor="lm")
             return
         d.rounded_rectangle((x, y - s_(11), x + w, y + s_(11)), radius=round(s_(5)),
                             fill=P.SOIL[leaves], outline=P.mix(P.SOIL[leaves], (0, 0, 0), 0.4))  # fmt: skip

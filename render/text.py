@@ -73,6 +73,19 @@ def fit(text: str, size: float, room: float, bold: bool = False) -> str:
     return text.rstrip() + "…"
 
 
+def fit_size(
+    text: str, size: float, smallest: float, room: float, bold: bool = False
+) -> tuple[str, float]:
+    """``text`` and the largest size from ``size`` down to ``smallest`` (in steps of a tenth
+    of ``size``) it fits ``room`` at; shortened with an ellipsis at ``smallest`` if it never
+    fits."""
+    step = size / 10
+    while size - step >= smallest - 1e-9 and width(text, size, bold) > room:
+        size -= step
+    size = max(size, smallest)
+    return fit(text, size, room, bold), size
+
+
 def draw(
     d: ImageDraw.ImageDraw,
     xy: tuple[float, float],

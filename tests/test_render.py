@@ -13,13 +13,14 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 import engine
 import render
 from engine.geometry import LABEL_INDEX, LABELS, LEAVES
 from render import board, draw, palette, panel, text
 from render.demo import play, play_through, touched
+from render.fonts import RLM
 from render.layout import layout
 from render.model import view
 from tests.golden_helpers import (
@@ -309,3 +310,54 @@ def test_the_setup_line_shows_the_whole_name(seats, names, lang):
     name = names[v.current_seat]
     assert name in drawn, drawn[:8]
     assert not any(w.endswith("…") for w in drawn), [w for w in drawn if w.endswith("…")]
+
+
+def test_a_hebrew_name_is_one_right_to_left_paragraph():
+    """The Expert's seat in Hebrew, "מומחה (מהיר)", was drawn piece by piece, its brackets
+    unmirrored and the space misplaced: now as the right-to-left paragraph its first letter
+    makes it, exactly as the same text with a right-to-left mark."""
+    name = "מומחה (מהיר)"
+
+    def drawn(words: str) -> Image.Image:
+        im = Image.new("RGB", (300, 40))
+        text.draw(ImageDraw.Draw(im), (5, 20), words, 22, (255, 255, 255), anchor="lm")
+        return im
+
+    assert ImageChops.difference(drawn(name), drawn(RLM + name)).getbbox() is None
+    assert text.width(name, 22) == text.width(RLM + name, 22)
+
+
+def test_tokens_that_do_not_fit_are_counted_unambiguously():
+    """A card's "tokens 19 17 17 +2 =84" read as 19 + 17 + 17 + 2: the rest is "+2 more"."""
+    state = build("mid-4")
+    seats = [s.copy() for s in state.seats]
+    seats[0].tokens = ((3, 19), (3, 17), (2, 17), (2, 16), (1, 15))
+    state.seats = tuple(seats)
+    with text.words_drawn() as drawn:
+        draw.render_image(state)
+    assert [w for w in drawn if "more" in w] == ["+2 more"]
+    assert not any(w.startswith("+") and "=" in w for w in drawn)
+    at = drawn.index("+2 more")
+    assert drawn[at - 3 : at] == ["19", "17", "17"]  # the chips before it
+
+
+def test_names_are_drawn_smaller_rather_than_cut():
+    """The French picture cut "Expert (rapide)" to "Expert (rap…" in the turn line and to
+    "Expert (rapid…" in its card: both now a little smaller, whole."""
+    state = build("mid-4")
+    names = ["Expert (rapide)", "Bartholomew", "Expert 2 (fort)", "Dana"]
+    assert view(state).current_seat == 0
+    with text.words_drawn() as drawn:
+        draw.render_image(state, names=names, lang="fr")
+    assert drawn.count("Expert (rapide)") == 2
+    assert "Bartholomew" in drawn
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"), [("he", ["סינתיה", "סינתיה 2"]), ("en", ["Cynthia", "Cynthia 2"])]
+)
+def test_the_automa_is_named_in_the_pictures_language(lang, expected):
+    """The bot names the automa "Cynthia" (in English): a Hebrew card said "Cynthia"."""
+    state = engine.new_game(engine.Config(seats=("human", "cynthia", "cynthia")), seed=2)
+    names = ["Alice", "Cynthia", "Cynthia 2"]
+    assert [s.name for s in view(state, names=names, lang=lang).seats] == ["Alice", *expected]
