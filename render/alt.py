@@ -155,6 +155,7 @@ def alt_text(
         viewer_seat=viewer_seat,
         names=names,
         lang=lang,
+        drawn_names=False,
     )
     return text_of(v)
 

@@ -361,3 +361,24 @@ def test_the_automa_is_named_in_the_pictures_language(lang, expected):
     state = engine.new_game(engine.Config(seats=("human", "cynthia", "cynthia")), seed=2)
     names = ["Alice", "Cynthia", "Cynthia 2"]
     assert [s.name for s in view(state, names=names, lang=lang).seats] == ["Alice", *expected]
+
+
+@pytest.mark.parametrize(
+    ("given", "drawn"),
+    [
+        ("Bob ⭐", "Bob ★"),  # a look-alike the main face has
+        ("Cy 🌻", "Cy ✿"),
+        ("Mo 🐢", "Mo ◇"),  # any other emoji: a white diamond
+        ("Pé 🇫🇷", "Pé ◇"),  # a flag (two symbols): one diamond
+        ("Fay 😀", "Fay 😀"),  # DejaVu Sans draws it: kept
+        ("שרה 🌻", "שרה ✿"),  # in reading order, the Hebrew first
+    ],
+)
+def test_emoji_in_names_are_drawn_or_stood_in_for(given, drawn):
+    """Emoji no font has were stripped from names ("Mo 🐢" was drawn "Mo")."""
+    state = build("mid-4")
+    names = [given, "Ada", "Grace", "Linus"]
+    assert view(state, names=names).seats[0].name == drawn
+    with text.words_drawn() as words:
+        draw.render_image(state, names=names)
+    assert drawn in words
