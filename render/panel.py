@@ -10,7 +10,7 @@ from engine.geometry import DIRECTION_NAMES, SHADOW_DIRECTION, SUN_CORNER_NAMES
 from translation import _, _n, is_right_to_left
 
 from . import palette as P
-from . import sprites, stamps, text
+from . import sprites, text
 from .fonts import RLM
 from .layout import MIN_TEXT, PHONE_ROW, Box, Layout
 from .model import SeatView, View, words
@@ -44,8 +44,9 @@ def card_x(lay: Layout, box: Box, dx: float) -> float:
 
 def draw_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
     """Card frames and the piles' caption, drawn once into the cached base (one per language)."""
-    d = ImageDraw.Draw(im)
+    plain = ImageDraw.Draw(im)
     for seat, box in enumerate(lay.cards):
+        d = text.mirrored(plain, box, is_right_to_left(lang))  # a right-to-left card
         d.rounded_rectangle(
             box.ints(),
             radius=round(lay.s(10)),
@@ -62,7 +63,8 @@ def draw_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
             text.draw(d, (card_x(lay, box, 14), lay.line(box, k)), label, lay.s(SMALL),
                       P.TEXT_DIM, anchor="lm")  # fmt: skip
     pb = lay.piles_box
-    text.draw(d, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM, bold=True)
+    text.draw(plain, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM,
+              bold=True)  # fmt: skip
 
 
 def draw_strip(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
@@ -249,6 +251,7 @@ def _turn_lines(d: ImageDraw.ImageDraw, x0: float, rows: tuple[float, ...], room
 def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView,
           v: View) -> None:  # fmt: skip
     s_ = lay.s
+    d = text.mirrored(d, box, is_right_to_left(v.lang))  # a right-to-left card
     colour = P.seat_colour(s.index)
     right = box.right - s_(10)
     if v.current_seat == s.index and v.phase != "over":
@@ -258,7 +261,7 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
     # Name row: a medium tree of the seat (colour and mark), the name, badges, the score.
     y = lay.line(box, 0)
     ic = sprites.icon(s.index, 2, round(s_(30)))
-    im.paste(ic, (round(box.x + s_(14)), round(y + s_(14) - ic.height)), ic)
+    text.paste(im, d, ic, (box.x + s_(14), y + s_(14) - ic.height))
     pts = text.draw(d, (right, y + s_(3)), v.t(_("pts")), s_(SMALL), P.TEXT_DIM, anchor="rm")
     score_w = text.draw(d, (right - pts - s_(5), y), str(s.score), s_(SCORE_SIZE), P.TEXT,
                         bold=True, anchor="rm")  # fmt: skip
@@ -285,7 +288,7 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
         x = card_x(lay, box, COL_X + size * COL_STEP)
         count = s.available[size]
         ic = sprites.icon(s.index, size, round(s_(ICON_H[size])), faded=count == 0)
-        im.paste(ic, (round(x + s_(10) - ic.width / 2), round(ya + s_(10) - ic.height)), ic)
+        text.paste(im, d, ic, (x + s_(10) - ic.width / 2, ya + s_(10) - ic.height))
         text.draw(d, (x + s_(22), ya), f"×{count}", s_(SMALL), P.TEXT if count else P.TEXT_DIM,
                   bold=True, anchor="lm")  # fmt: skip
     if s.is_cynthia:
@@ -317,7 +320,7 @@ def _light_row(
     s_ = lay.s
     y = lay.line(box, 1)
     spr, a = sprites.sun(s_(8), bright=True)
-    stamps.paste_at(im, spr, a, card_x(lay, box, 24), y)
+    text.paste(im, d, spr, (round(card_x(lay, box, 24)) - a[0], round(y) - a[1]))
     x = card_x(lay, box, 40)
     x += text.draw(d, (x, y), str(s.light), s_(BODY), P.LIGHT_ON, bold=True, anchor="lm")
     if s.gain is not None:

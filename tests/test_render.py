@@ -382,3 +382,35 @@ def test_emoji_in_names_are_drawn_or_stood_in_for(given, drawn):
     with text.words_drawn() as words:
         draw.render_image(state, names=names)
     assert drawn in words
+
+
+def seat_colour_share(im: Image.Image, box: tuple[int, int, int, int], seat: int) -> float:
+    """The share of the pixels in ``box`` within 40 of the seat's colour."""
+    region = im.crop(box)
+    near = [p for p in region.getdata() if colour_distance(p, palette.seat_colour(seat)) < 40]
+    return len(near) / (region.width * region.height)
+
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_a_hebrew_seat_card_reads_from_the_right(lang):
+    """Hebrew cards were laid out left to right: a reader met "=74 +2" before its label. In
+    Hebrew the card is mirrored (the colour stripe and the seat's tree on the right, the score
+    on the left), its words not."""
+    state = build("mid-4")
+    im = Image.open(io.BytesIO(render.board_png(state, lang=lang))).convert("RGB")
+    lay = layout(render.DEFAULT_WIDTH, 4)
+    seat = 3  # not the seat to play: no outline in its colour
+    box = lay.cards[seat]
+    x0, y0, x1, _y1 = (round(v) for v in box.ints())
+    s = lay.s
+    name_row = (round(y0 + s(4)), round(y0 + s(36)))
+    left = seat_colour_share(im, (x0 + round(s(12)), name_row[0], x0 + round(s(48)), name_row[1]),
+                             seat)  # fmt: skip
+    right = seat_colour_share(im, (x1 - round(s(48)), name_row[0], x1 - round(s(12)), name_row[1]),
+                              seat)  # fmt: skip
+    stripe_left = seat_colour_share(im, (x0 + 1, y0 + 20, x0 + 4, y0 + 60), seat)
+    stripe_right = seat_colour_share(im, (x1 - 4, y0 + 20, x1 - 1, y0 + 60), seat)
+    if lang == "he":
+        assert right > 0.15 and left == 0 and stripe_right > 0.9 and stripe_left == 0
+    else:
+        assert left > 0.15 and right == 0 and stripe_left > 0.9 and stripe_right == 0
