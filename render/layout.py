@@ -7,6 +7,11 @@ with the round, the turn, the sun (and the moon) and one compact card per seat.
 All positions are design units for a ``DESIGN_WIDTH`` wide picture, scaled by
 ``width / DESIGN_WIDTH``. No text is drawn smaller than ``MIN_TEXT`` design units, so shown 550
 pixels wide the smallest text is ``MIN_TEXT * 550 / DESIGN_WIDTH`` (about 9.3) pixels.
+
+The phone picture (``phone_layout``) has no seat cards: a header band (the round, the turn, the
+sun, the moon) over the board, ``PHONE_DESIGN_WIDTH`` design units wide, so that shown 400
+pixels wide (a phone) its smallest text is ``MIN_TEXT * 400 / PHONE_DESIGN_WIDTH`` (about 9.8)
+pixels.
 """
 
 from __future__ import annotations
