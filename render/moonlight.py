@@ -317,7 +317,7 @@ def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y
         return
     s_ = lay.s
     h = lay.header
-    r = s_(10) if size is None else size * 0.45
+    r, gap = (s_(10), s_(6)) if size is None else (size * 0.45, size * 0.5)
     size = s_(MIN_TEXT) if size is None else size
     spr, a = MS.moon(r, mv.full, 180)
     x = h.right - s_(4) - 2 * r if from_right else h.x + s_(4)
@@ -332,12 +332,12 @@ def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y
                  gap=gap_words(mv.now_gap), next_phase=phase_word(mv.next_full),
                  next_gap=gap_words(mv.next_gap))  # fmt: skip
     if from_right:
-        room = x - s_(6) - h.x
+        room = x - gap - h.x
         words = text.fit(v.t(line), size, room)
-        text.draw(d, (x - s_(6) - text.width(words, size), y), words, size, MS.LUNAR_ON,
+        text.draw(d, (x - gap - text.width(words, size), y), words, size, MS.LUNAR_ON,
                   anchor="lm")  # fmt: skip
         return
-    x += 2 * r + s_(6)
+    x += 2 * r + gap
     text.draw(d, (x, y), text.fit(v.t(line), size, h.right - x), size, MS.LUNAR_ON, anchor="lm")
 
 
