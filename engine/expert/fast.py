@@ -23,17 +23,23 @@ five); ``FastGame.new`` starts a human-only game without building the facade's s
 
 from __future__ import annotations
 
+import random
+from collections.abc import Hashable, Iterator
 from operator import add
 
-from .actions import Action
-from .config import CYNTHIA, Config
-from .cynthia import LATE, Deck, cards
-from .game import apply, auto_action, new_game
-from .geometry import ALL_MASK, BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
-from .light import SHADOW_MASK
-from .pieces import LIGHT_CAP, PILES, PRICES, SIZE_NAMES, SMALL, STORE_CAPACITY
-from .rng import seed_state, shuffled
-from .state import OVER, PLAY, SETUP, GameState, SeatState
+from translation import Text, _
+
+from ..actions import Action
+from ..config import CYNTHIA, Config
+from ..cynthia import LATE, Deck, cards
+from ..game import apply, auto_action, new_game
+from ..geometry import ALL_MASK, BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
+from ..light import SHADOW_MASK
+from ..pieces import LIGHT_CAP, PILES, PRICES, SIZE_NAMES, SMALL, STORE_CAPACITY
+from ..rng import seed_state, shuffled
+from ..state import OVER, PLAY, SETUP, GameState, SeatState
+from .eval import fast_own_value, opening_value, position_margin
+from .search import FAST_PATH
 
 END_CODE = 0
 BUY_CODE = 1
@@ -778,5 +784,108 @@ class FastGame:
             out.append(total)
         return out
 
+    # -- the Expert's search (``engine.expert.search.Position``) --------------------------
 
-__all__ = ["ACTIONS", "CODES", "FastGame", "SIZE_NAMES", "bitlist", "code_of"]
+    #: The search's calibration on the fast path.
+    SEARCH = FAST_PATH
+
+    def to_act(self) -> int:
+        return self.cur
+
+    def in_play(self) -> bool:
+        return self.phase == 1
+
+    def turn_steps(self, seat: int) -> Iterator[tuple[int, FastGame, Hashable]]:
+        """Each code but the end, the position after it (every action of a human seat's turn
+        leaves the turn to it), and that position named by its pieces, light, store and tokens
+        taken."""
+        for code in self.legal():
+            if code == END_CODE:
+                continue
+            child = self.copy()
+            child.make(code)
+            key = (tuple(child.masks), tuple(child.light), tuple(child.avail), tuple(child.taken))
+            yield code, child, key
+
+    def allows(self, action: int) -> bool:
+        """Always: a determinisation draws only Cynthia's cards and the RNG afresh, which no
+        action of a human seat's turn reads, so a plan made on one is legal on every other."""
+        return True
+
+    def play(self, action: int) -> FastGame:
+        self.make(action)
+        return self
+
+    def end_turn(self) -> FastGame:
+        self.make(END_CODE)
+        return self
+
+    def end_action(self) -> int:
+        return END_CODE
+
+    def cynthia_to_act(self) -> bool:
+        return self.cyn[self.cur]
+
+    def cynthia_turn(self) -> FastGame:
+        self.make(self.legal()[0])  # her one decision: the whole turn her cards give
+        return self
+
+    def seen_by(self, seat: int, rnd: random.Random) -> FastGame:
+        """The position itself: what the seat cannot see (Cynthia's cards, the RNG) is read by
+        no action of its own turn, and nothing is drawn from ``rnd``."""
+        return self
+
+    def determinise(self, seat: int, rnd: random.Random) -> FastGame:
+        """A copy where what no seat sees is drawn afresh: Cynthia's cards, then the RNG."""
+        d = self.copy()
+        if any(deck is not None for deck in self.decks):
+            d.decks = fresh_decks(self.decks, rnd)
+        d.rng = rnd.getrandbits(64)
+        return d
+
+    def has_chance(self) -> bool:
+        """Whether a seat is a Cynthia: her cards are all a base game holds that the seats
+        cannot foresee (the RNG only shuffles them)."""
+        return any(self.cyn)
+
+    def margin(self, seat: int) -> float:
+        return position_margin(self, seat)
+
+    def playout_value(self, seat: int) -> float:
+        """The seat's own predicted final score (``eval.fast_own_value``), cheaper than its
+        margin: its turn moves the other seats' forecasts only through shade and the piles."""
+        return fast_own_value(self, seat)
+
+    def action(self, action: int) -> Action:
+        found = ACTIONS[action]
+        assert found is not None
+        return found
+
+    def setup_choice(self) -> tuple[Action, Text]:
+        """A starting tree: the border space worth most for the first revolution
+        (``eval.opening_value``)."""
+        seat = self.cur
+        best, best_value = END_CODE, float("-inf")
+        for code in self.legal():
+            child = self.copy()
+            child.make(code)
+            light = sum(light[seat] for light in child.light_for_suns(list(range(6))))
+            value = opening_value(light, code - PLACE_CODE, child.occupied())
+            if value > best_value:
+                best, best_value = code, value
+        action = self.action(best)
+        return action, _("{action}: the starting space worth most", action=str(action))
+
+
+def fresh_decks(decks: tuple[Deck | None, ...], rnd: random.Random) -> tuple[Deck | None, ...]:
+    """Cynthia's decks as a seat sees them (``engine.observation``): how many cards are left and
+    the half in use. Which cards, and their order, are drawn afresh: which are left is public
+    in the game log, but shuffling those chose worse."""
+    ids = sorted(cards())
+    return tuple(
+        None if deck is None else type(deck)(tuple(rnd.sample(ids, len(deck.cards))), deck.half)
+        for deck in decks
+    )
+
+
+__all__ = ["ACTIONS", "CODES", "FastGame", "SIZE_NAMES", "bitlist", "code_of", "fresh_decks"]
