@@ -10,6 +10,8 @@ pieces of that size.
 
 from __future__ import annotations
 
+from typing import Any
+
 from translation import _
 
 from .config import Config
@@ -37,8 +39,24 @@ class SeatState:
     """
 
     __slots__ = ("kind", "light", "lunar", "available", "store", "out", "tokens")
+    kind: str
+    light: int
+    lunar: int
+    available: list[int]
+    store: list[int]
+    out: list[int]
+    tokens: tuple[tuple[int, int], ...]
 
-    def __init__(self, kind, light, lunar, available, store, out, tokens=()):
+    def __init__(
+        self,
+        kind: str,
+        light: int,
+        lunar: int,
+        available: list[int],
+        store: list[int],
+        out: list[int],
+        tokens: tuple[tuple[int, int], ...] = (),
+    ) -> None:
         self.kind = kind
         self.light = light
         self.lunar = lunar
@@ -136,6 +154,26 @@ class GameState:
         "ext",
         "events",
     )
+    config: Config
+    rules: Any
+    seed: int
+    rng: int
+    round: int
+    revolution: int
+    sun: int
+    first_seat: int
+    current_seat: int | None
+    phase: str
+    setup_step: int
+    cells: list[int]
+    masks: list[int]
+    activated: int
+    piles: tuple[tuple[int, ...], ...]
+    seats: tuple[SeatState, ...]
+    #: A rule layer's state: each layer reads its own (``engine.layers``).
+    seat_ext: tuple[Any, ...]
+    ext: Any
+    events: tuple[Any, ...]
 
     def copy(self) -> GameState:
         """A shallow copy: the caller replaces what it changes (lists are copied here)."""

@@ -198,7 +198,7 @@ def seat_features(
         for leaves, count in counts:
             run = runs[leaves]
             for _piece in range(count):
-                cost = base_cost
+                cost: float = base_cost
                 if grow_costs is None:
                     for t in range(size + 1, 4):
                         if spare[t] > 0:
@@ -416,7 +416,10 @@ def reason_level(config: Config, round_: int) -> float:
     """How many points more than a person's forecast a seat's final score stands to be, as
     Cynthia's forecast predicts hers, in ``round_``: ``a * phase + b * phase ** 2`` (phase: the
     rounds left over the rounds), ``reason_level`` of the rule set in ``expert_weights.json``."""
-    a, b = _shipped_weights()["reason_level"]["moonlight" if config.expansion else "base"]
+    level: tuple[float, float] = _shipped_weights()["reason_level"][
+        "moonlight" if config.expansion else "base"
+    ]
+    a, b = level
     phase = max(0, config.last_round - round_) / config.last_round
     return a * phase + b * phase * phase
 
@@ -426,4 +429,4 @@ def opening_value(light: int, space: int, occupied: int) -> float:
     the six suns of the first revolution with it there, plus one point per leaf beyond the first
     of every empty space within reach of a medium tree (the richer soil its seeds will open)."""
     free = WITHIN[2][space] & ~occupied & ALL_MASK
-    return light + sum(LEAVES[i] - 1 for i in bits(free))
+    return float(light + sum(LEAVES[i] - 1 for i in bits(free)))

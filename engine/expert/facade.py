@@ -85,7 +85,9 @@ class FacadePosition:
         return self.state.seats[self.to_act()].kind == CYNTHIA
 
     def cynthia_turn(self) -> FacadePosition:
-        return FacadePosition(apply(self.state, auto_action(self.state)))
+        action = auto_action(self.state)
+        assert action is not None  # a Cynthia is to act
+        return FacadePosition(apply(self.state, action))
 
     def seen_by(self, seat: int, rnd: random.Random) -> FacadePosition:
         """A determinisation: the seat's own actions (an ability, a Baby Turtle token taken) may

@@ -24,8 +24,9 @@ five); ``FastGame.new`` starts a human-only game without building the facade's s
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from operator import add
+from typing import Any, cast
 
 from translation import Text, _
 
@@ -100,13 +101,13 @@ _PRICE = tuple(
 )
 
 
-class _Memo(dict):
+class _Memo(dict[int, tuple[int, ...]]):
     """A dict that fills itself: ``memo[key]`` is ``compute(key)``, kept once computed (all
     forgotten at once when ``limit`` keys are held, so memory stays bounded)."""
 
     __slots__ = ("compute", "limit")
 
-    def __init__(self, compute, limit: int) -> None:
+    def __init__(self, compute: Callable[[int], tuple[int, ...]], limit: int) -> None:
         super().__init__()
         self.compute = compute
         self.limit = limit
@@ -127,17 +128,16 @@ _PLANTS = _Memo(
     lambda key: tuple(map((PLANT_CODE + 64 * (key >> 37)).__add__, bitlist(key & ALL_MASK))),
     200_000,
 )
-#: ``_PLANT_KEYS[size][mask]``: per tree of that size in the mask, ``src << 37 | reach``; ``&``
+
+
+#: ``_PLANT_KEYSn[mask]``: per tree of size n in the mask in the mask, ``src << 37 | reach``; ``&``
 #: with the free spaces (a negative number: every bit above the board is set) it gives the
 #: tree's ``_PLANTS`` key.
-_PLANT_KEYS = (None,) + tuple(
-    _Memo(
-        lambda m, reach=reach: tuple(src << 37 | reach[src] for src in bitlist(m)),
-        1 << 16,
-    )
-    for reach in (WITHIN[1], WITHIN[2], WITHIN[3])
-)
-_PLANT_KEYS1, _PLANT_KEYS2, _PLANT_KEYS3 = _PLANT_KEYS[1:]
+def _plant_keys(reach: Sequence[int]) -> _Memo:
+    return _Memo(lambda m: tuple(src << 37 | reach[src] for src in bitlist(m)), 1 << 16)
+
+
+_PLANT_KEYS1, _PLANT_KEYS2, _PLANT_KEYS3 = map(_plant_keys, (WITHIN[1], WITHIN[2], WITHIN[3]))
 
 #: ``_BIT[i]`` is ``1 << i`` and ``_CLEAR[i]`` its complement (shared numbers, none made anew).
 _BIT = tuple(1 << i for i in range(64))
@@ -156,8 +156,9 @@ _ALL_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 #: column of size N), and the weight of each size (by buy code).
 _STORE_WEIGHT = (1, 5, 25, 125)
 _STORE_WEIGHT_BY_CODE = (0, *_STORE_WEIGHT)
-#: ``_PRICE_BY_CODE[code][left]``: the price of a buy with ``left`` pieces in the column.
-_PRICE_BY_CODE = (None, *_PRICE)
+#: ``_PRICE_BY_CODE[code][left]``: the price of a buy with ``left`` pieces in the column (None
+#: where no buy is legal, never read: typed as prices for the buy's hot path).
+_PRICE_BY_CODE = cast("tuple[tuple[int, ...], ...]", (None, *_PRICE))
 
 
 def _store_key(store: list[int], b: int) -> int:
@@ -184,7 +185,7 @@ def _shadow_chunks(sun: int, size: int) -> tuple[tuple[int, ...], ...]:
     """Per byte of a mask of trees of ``size``: the union of their shadows under ``sun``
     (``chunks[c][byte]`` for the trees on spaces ``8c .. 8c + 7``)."""
     table = SHADOW_MASK[sun]
-    chunks = []
+    chunks: list[tuple[int, ...]] = []
     for c in range(0, N_CELLS, 8):
         row = [0] * 256
         for v in range(1, 256):
@@ -195,8 +196,10 @@ def _shadow_chunks(sun: int, size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(chunks)
 
 
-#: ``_SHADE[sun][size]``: ``_shadow_chunks`` (size 0 unused: seeds cast no shadow).
-_SHADE = tuple((None,) + tuple(_shadow_chunks(sun, size) for size in (1, 2, 3)) for sun in range(6))
+#: ``_SHADE[sun][size]``: ``_shadow_chunks`` (size 0 empty: seeds cast no shadow).
+_SHADE: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    ((),) + tuple(_shadow_chunks(sun, size) for size in (1, 2, 3)) for sun in range(6)
+)
 
 
 def _shadow(chunks: tuple[tuple[int, ...], ...], m: int) -> int:
@@ -263,6 +266,38 @@ class FastGame:
         "_after",
         "_part",
     )
+    config: Config
+    seed: int
+    rng: int
+    n: int
+    cyn: tuple[bool, ...]
+    round: int
+    revolution: int
+    sun: int
+    first: int
+    cur: int
+    phase: int
+    setup_step: int
+    cells: list[int]
+    masks: list[int]
+    activated: int
+    taken: list[int]
+    light: list[int]
+    lunar: tuple[int, ...]
+    avail: list[int]
+    store: list[int]
+    out: list[int]
+    tokens: list[tuple[tuple[int, int], ...]]
+    decks: tuple[Deck | None, ...]
+    events: tuple[Any, ...]
+    _template: GameState | None
+    occ: int
+    shadow_rule: bool
+    last_round: int
+    skey: list[int]
+    _auto: tuple[bool, ...]
+    _after: tuple[int, GameState] | None
+    _part: list[int] | None
 
     # -- conversion ----------------------------------------------------------------------
 
@@ -322,7 +357,7 @@ class FastGame:
             if len(_STARTS) >= 64:
                 _STARTS.clear()
             _STARTS[config] = start
-        if start is False:
+        if not isinstance(start, FastGame):
             return cls.from_state(new_game(config, seed))
         g = start.copy()
         g.seed = seed
@@ -577,7 +612,7 @@ class FastGame:
         m1 = masks[b + 1]
         m2 = masks[b + 2]
         m3 = masks[b + 3]
-        if shade:
+        if isinstance(shade, tuple):
             m1 &= ~shade[1]
             m2 &= ~shade[2]
             m3 &= ~shade[3]
@@ -613,6 +648,7 @@ class FastGame:
         if self._after is None:
             state = self.to_state()
             action = auto_action(state)
+            assert action is not None  # a Cynthia is to act
             self._after = (CODES[action], apply(state, action))
         return self._after
 
@@ -747,12 +783,12 @@ class FastGame:
         self.cur = self.first
 
     def _end_by_facade(self) -> None:
-        self._load(apply(self.to_state(), ACTIONS[END_CODE]))
+        self._load(apply(self.to_state(), Action("end")))
 
     def _late_half(self) -> None:
         """Every Cynthia's deck is shuffled whole from the game's RNG and turned (seat order)."""
         ids = sorted(cards())
-        decks = []
+        decks: list[Deck | None] = []
         for deck in self.decks:
             if deck is None:
                 decks.append(None)

@@ -84,7 +84,9 @@ def _token_points(state: GameState, seat: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=65_536)
-def _lunar_to_come(gap: int, full: bool, sun: int, rounds: int, space: int, elder: int, stones):
+def _lunar_to_come(
+    gap: int, full: bool, sun: int, rounds: int, space: int, elder: int, stones: int
+) -> int:
     """The lunar points an animal on ``space`` gets at the next ``rounds`` photosyntheses, the
     moon moving on from ``gap`` and ``full`` while the sun moves on from ``sun``."""
     total = 0

@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Protocol, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from translation import Text, _, _n
 
@@ -213,7 +213,7 @@ class Position(Protocol[A]):
         """The engine's ``Action`` for ``action``."""
 
 
-P = TypeVar("P", bound=Position)  # type: ignore[type-arg]  # any kind of action
+P = TypeVar("P", bound="Position[Any]")
 
 
 # -- turn plans -----------------------------------------------------------------------------
@@ -304,7 +304,11 @@ def beam_turn(pos: P) -> P:
 
 
 def lookahead(
-    pos: Position[A], seat: int, plan: Plan[A], rnd: random.Random, other: Callable[[P], P]
+    pos: Position[A],
+    seat: int,
+    plan: Plan[A],
+    rnd: random.Random,
+    other: Callable[[Position[A]], Position[A]],
 ) -> float:
     """One lookahead of ``plan`` on a fresh determinisation: the plan (as far as it stays
     legal there), the other seats' turns until the seat's next turn (Cynthias by their cards,
@@ -326,7 +330,7 @@ def lookahead(
         for _other in range(MAX_OTHER_TURNS):
             if not d.in_play() or d.to_act() == seat:
                 break
-            d = d.cynthia_turn() if d.cynthia_to_act() else other(d)  # type: ignore[arg-type]
+            d = d.cynthia_turn() if d.cynthia_to_act() else other(d)
         if not d.in_play() or d.to_act() != seat:
             last = d.margin(seat)
             return _horizons(first, last) if first is not None and s.blend_at_end else last
