@@ -707,3 +707,42 @@ def test_the_expert_decides_as_recorded(seats, options, limit, recorded) -> None
     digest, decisions = game_hash(engine, seats, options, 1, 0.06, limit)
     assert decisions > 30
     assert digest[:16] == recorded
+
+
+def test_a_lookahead_the_game_ends_in_values_as_its_calibration_says(monkeypatch) -> None:
+    """A plan played in the next-to-last round: the seat's next turn is its last, so the game
+    ends inside the lookahead after its first planned turn. The fast path values that by the
+    final margin alone; blending it with the first turn's margin (the facade's way,
+    ``Settings.blend_at_end``) gives another value."""
+    import dataclasses
+
+    from engine.expert.fast import END_CODE
+
+    state = engine.new_game(VS_CYNTHIA, seed=4)
+    last = state.config.last_round
+    while not (state.round == last - 1 and state.current_seat == 0 and state.phase == "play"):
+        if state.seats[state.current_seat].kind == "cynthia":
+            state = engine.apply(state, engine.auto_action(state))
+        else:
+            state = engine.apply(state, expert_action(state, budget_s=0, seed=4))
+    g = FastGame.from_state(state)
+    plan = search.root_plans(g, 0, 0.25)[0][1]
+    d = g.determinise(0, random.Random(1))
+    for code in (*plan, END_CODE):
+        d.make(code)
+    while d.cur != 0:
+        d.make(d.legal()[0])
+    first, second = search.plan_turn(d, 0, 8, max_positions=150)[0]
+    for code in (*second, END_CODE):
+        d.make(code)
+    while d.phase == 1:
+        d.make(d.legal()[0])
+    final = d.margin(0)
+    assert d.is_over and first != final
+    assert not search.FAST_PATH.blend_at_end and search.FACADE.blend_at_end
+    value = search.lookahead(g, 0, plan, random.Random(1), search.greedy_turn)
+    assert value == final
+    blending = dataclasses.replace(search.FAST_PATH, blend_at_end=True)
+    monkeypatch.setattr(FastGame, "SEARCH", blending)
+    blended = search.lookahead(g, 0, plan, random.Random(1), search.greedy_turn)
+    assert blended == 0.5 * first + 0.5 * final
