@@ -101,11 +101,11 @@ class FacadePosition:
         return has_chance(self.state)
 
     def margin(self, seat: int) -> float:
-        return view_eval(self.state, seat)
+        return position_margin(StateView(self.state), seat)
 
     def playout_value(self, seat: int) -> float:
         """The seat's margin, as in its own turn plans."""
-        return view_eval(self.state, seat)
+        return position_margin(StateView(self.state), seat)
 
     def action(self, action: Action) -> Action:
         return action

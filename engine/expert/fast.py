@@ -884,13 +884,12 @@ class FastGame:
         cannot foresee (the RNG only shuffles them)."""
         return any(self.cyn)
 
-    def margin(self, seat: int) -> float:
-        return position_margin(self, seat)
-
-    def playout_value(self, seat: int) -> float:
-        """The seat's own predicted final score (``eval.fast_own_value``), cheaper than its
-        margin: its turn moves the other seats' forecasts only through shade and the piles."""
-        return fast_own_value(self, seat)
+    #: The evaluation's margin (``eval.position_margin``), called as a method without a call
+    #: in between: the beam values every position it meets by it.
+    margin = position_margin
+    #: The seat's own predicted final score (``eval.fast_own_value``), cheaper than its
+    #: margin: its turn moves the other seats' forecasts only through shade and the piles.
+    playout_value = fast_own_value
 
     def action(self, action: int) -> Action:
         found = ACTIONS[action]
