@@ -1,7 +1,7 @@
 """Engine speed: light_for_sun on a full mid-game board, and random play of 4-seat games.
 
 Run: ``make bench`` or ``.venv/bin/python bench/engine_bench.py``. Prints medians; one core.
-It also prints the search's fast path (``engine.fast``) on the same random play, and with
+It also prints the search's fast path (``engine.expert.fast``) on the same random play, and with
 ``--bge PATH`` (a checkout of Eirik0/BoardGameEngine) that Java engine's random play of its
 Photosynthesis, measured in the same run by bench/BgeRandomPlay.java (compiled here with javac).
 Both sides count the same thing: whole 4-seat games from a new position, every decision listing
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from engine.fast import FastGame  # noqa: E402
+from engine.expert.fast import FastGame  # noqa: E402
 from engine.position import build  # noqa: E402
 
 FOUR = engine.Config(seats=("human",) * 4)
@@ -85,7 +85,7 @@ def bench_play(
 def play_random_fast(
     cfg: engine.Config, seconds: float, seed: int, clock=time.perf_counter
 ) -> tuple[int, int, float]:
-    """The same uniform random play on ``engine.fast.FastGame``: whole games from the start
+    """The same uniform random play on ``engine.expert.fast.FastGame``: whole games from the start
     (``FastGame.new``, as the Java harness makes a new position), each decision lists the legal
     codes and makes one chosen uniformly (the loop of BgeRandomPlay.java). Returns decisions,
     games and seconds on ``clock``."""
@@ -165,7 +165,7 @@ def compare_fast_path(bge: Path | None, cpu: bool) -> None:
     facade, _ = bench_play(FOUR, cpu=cpu)
     fast, fast_per_game = bench_fast(FOUR, cpu=cpu)
     print(
-        f"same random 4-seat play ({unit}): facade {facade:,.0f}, fast path (engine.fast) "
+        f"same random 4-seat play ({unit}): facade {facade:,.0f}, fast path (engine.expert.fast) "
         f"{fast:,.0f} ({fast / facade:.1f}x the facade), "
         f"{fast_per_game:.1f} decisions a game; {load_average()}"
     )

@@ -5,7 +5,7 @@ Run: ``.venv/bin/python bench/expert_bench.py [--games N] [--first K] [--budget 
 
 For each match it prints the Expert's wins (a shared win counts half), the win rate with its 95%
 Wilson interval, the goal, in 2-seat games both sides' average score and tokens, and the Expert's
-mean CPU time per decision (its budget is counted in simulations, see ``engine.expert``). A match
+mean CPU time per decision (its budget is counted in simulations, see ``engine.expert.search``). A match
 plays games ``K`` to ``K + N - 1`` (``--first``, 0 unless told). The Expert takes seat 1 in even
 games and seat 2 in odd ones; game ``k`` uses seed ``k`` for the game and the Expert. A game
 without Cynthia has no chance in it, so there the starting trees are placed at random (from
@@ -35,10 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from engine import expert_moonlight  # noqa: E402, F401 (imported before the workers fork)
 from engine.autopilot import autopilot_action  # noqa: E402
 from engine.config import CYNTHIA_DIFFICULTY  # noqa: E402
-from engine.expert import expert_action  # noqa: E402
+from engine.expert import expert_action, facade  # noqa: E402, F401 (facade: before the fork)
 from engine.moonlight import ANIMALS  # noqa: E402
 
 HARD = CYNTHIA_DIFFICULTY["harder"]

@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python bench/expert_calibrate.py [--first K] [--games N] [--jobs J] [--write]``.
 
 The reason line says "expected margin +4.2 points". Against a Cynthia the evaluation's margin is
-far too low early in the game (see ``engine.expert_eval.expected_margin``), so the line adds a
+far too low early in the game (see ``engine.expert.eval.expected_margin``), so the line adds a
 level, ``a * phase + b * phase ** 2`` (phase: rounds left over the rounds). This plays games
 ``K`` to ``K + N - 1`` of the bench's matches against Cynthia, Cynthia with both harder options
 and two Cynthias, in the base game and the expansion, at 0.25 s a decision (the same games as
@@ -12,7 +12,7 @@ and two Cynthias, in the base game and the expansion, at 0.25 s a decision (the 
 per rule set by least squares on the difference, prints how far the lines are from the final
 margins with no level, with the shipped one and with the fitted one (root mean square, and the
 mean difference by revolution), and with ``--write`` stores the fitted level in
-``data/expert_weights.json``. The level changes no decision: only what the line says.
+``data/expert_weights.json`` (``engine.expert.eval.weights_file``). The level changes no decision: only what the line says.
 """
 
 from __future__ import annotations
@@ -30,11 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expert_bench import match_game  # noqa: E402
 
 import engine  # noqa: E402
-from engine import expert_moonlight  # noqa: E402, F401 (imported before the workers fork)
-from engine.expert import expert_action  # noqa: E402
-from engine.expert_eval import expected_margin  # noqa: E402
+from engine.expert import expert_action, facade  # noqa: E402, F401 (facade: before the fork)
+from engine.expert.eval import expected_margin, weights_file  # noqa: E402
 
-WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "data" / "expert_weights.json"
+WEIGHTS_PATH = Path(str(weights_file()))
 MATCHES = ("cynthia", "cynthia-hard", "two-cynthias")
 RULES = ("base", "moonlight")
 

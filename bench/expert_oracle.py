@@ -7,7 +7,7 @@ This is an analysis, not a player: it reads what the Expert may not (Cynthia's r
 game's RNG) and chooses in hindsight. For game ``k`` of ``bench/expert_bench.py``'s match against
 the harder Cynthia (same seed, same seat, the Expert's starting trees), a beam over the human
 seat's whole turns plans the rest of the game on the true game: each line kept is extended by
-the ``--plans`` best turn plans of ``engine.expert.plan_turn``, Cynthia answers with her real
+the ``--plans`` best turn plans of ``engine.expert.search.plan_turn``, Cynthia answers with her real
 cards, and the ``--beam`` best lines are kept, ranked by the evaluation (``evaluation``) or by
 the final margin of a greedy playout to the end on the true game (``playout``) or on one with
 Cynthia's cards drawn afresh (``drawn``); ``--noise`` adds Gaussian noise to the ranking. The
@@ -21,7 +21,7 @@ both harder options, the Expert at 0.25 s a decision, and the beam above from th
 
 With ``--rolling`` the beam plays as the Expert could, without hindsight: at each of the human
 seat's turns it plans the rest of the game on one determinisation of what the seat sees
-(Cynthia's cards and the RNG drawn afresh, ``engine.expert.determinise_fast``), ranked by
+(Cynthia's cards and the RNG drawn afresh, ``FastGame.determinise``), ranked by
 ``--rank`` (``drawn`` playouts draw her cards afresh again), and the first turn of the best line
 met is played; Cynthia answers with her real cards. It prints the games won, the margin and the
 CPU seconds a game.
@@ -45,15 +45,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bench.expert_bench import match_game  # noqa: E402
-from engine.expert import (  # noqa: E402
-    Expert,
-    determinise_fast,
-    expert_action,
-    greedy_turn,
-    plan_turn,
-)
-from engine.expert_eval import fast_eval  # noqa: E402
-from engine.fast import END_CODE, FastGame, code_of  # noqa: E402
+from engine.expert import Expert, expert_action  # noqa: E402
+from engine.expert.eval import position_margin as fast_eval  # noqa: E402
+from engine.expert.fast import END_CODE, FastGame, code_of  # noqa: E402
+from engine.expert.search import greedy_turn, plan_turn  # noqa: E402
 
 
 def _others_until(g: FastGame, seat: int) -> None:
@@ -67,7 +62,7 @@ def _playout_margin(g: FastGame, seat: int, drawn: bool = False) -> float:
     """The final margin of greedy turns to the end on the true game, or with ``drawn`` on one
     where Cynthia's cards and the RNG are drawn afresh, the same draw for every line of a turn
     (ties by the evaluation)."""
-    r = determinise_fast(g, random.Random(g.round)) if drawn else g.copy()
+    r = g.determinise(g.cur, random.Random(g.round)) if drawn else g.copy()
     while r.phase == 1:
         if r.cyn[r.cur]:
             r.make(r.legal()[0])
@@ -252,7 +247,7 @@ def rolling(args: tuple) -> tuple[int, int, int, float, float]:
     draws = random.Random(k)
     measure = _MEASURES[rank]
     while g.phase == 1:
-        seen = determinise_fast(g, draws)
+        seen = g.determinise(g.cur, draws)
         best = max(_whole_game(seen, me, beam_width, plans, measure), key=lambda f: f[0])
         for code in (*best[3][0], END_CODE):
             g.make(code)

@@ -4,7 +4,7 @@ Run: ``.venv/bin/python bench/expert_sight.py [--games N] [--lookahead K] [--see
 [--spread] [--jobs 2]``.
 
 This is an analysis, not a player: with ``--sees`` the Expert's simulations read what it may
-not, Cynthia's real deck and the game's RNG (``engine.expert.determinise_fast`` replaced by a
+not, Cynthia's real deck and the game's RNG (``FastGame.determinise`` replaced by a
 copy of the true game). It plays the games of ``bench/expert_bench.py``'s match against
 Cynthia with both harder options (its ``play``: same seeds, same seats, 0.25 s a decision) with
 the Expert's ``LOOKAHEAD_TURNS`` set to ``--lookahead`` (2 as shipped; 40 plays every
@@ -32,8 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
 from bench.expert_bench import match_game, play  # noqa: E402
 from engine import expert  # noqa: E402
-from engine.expert_eval import first_moves  # noqa: E402
-from engine.fast import FastGame  # noqa: E402
+from engine.expert import search  # noqa: E402
+from engine.expert.fast import FastGame  # noqa: E402
+from engine.expert.search import first_moves  # noqa: E402
 
 #: Determinisations per candidate of ``--spread``.
 DRAWS = 24
@@ -44,9 +45,9 @@ CANDIDATES = 4
 
 def _setup(lookahead: int, sees: bool) -> None:
     """A worker's Expert: ``lookahead`` turns, and with ``sees`` simulations on the true game."""
-    expert.LOOKAHEAD_TURNS = lookahead
+    search.LOOKAHEAD_TURNS = lookahead
     if sees:
-        expert.determinise_fast = lambda g, _rnd: g.copy()
+        FastGame.determinise = lambda g, _seat, _rnd: g.copy()  # type: ignore[method-assign]
 
 
 def _spread(args: tuple) -> list[tuple[int, float]]:
@@ -70,18 +71,18 @@ def _spread(args: tuple) -> list[tuple[int, float]]:
 def _candidates_spread(g: FastGame, me: int, lookahead: int, salt: int) -> list[tuple[int, float]]:
     """The quick budget's candidates simulated at ``lookahead`` on the same ``DRAWS`` draws:
     ``(revolution, spread)`` of each candidate but the first against the first."""
-    candidates = first_moves(expert.root_plans(g, me, QUICK_S), CANDIDATES)
+    candidates = first_moves(search.root_plans(g, me, QUICK_S), CANDIDATES)
     rnd = random.Random(salt)
     draws = [rnd.getrandbits(64) for _ in range(DRAWS)]
-    shipped = expert.LOOKAHEAD_TURNS
-    expert.LOOKAHEAD_TURNS = lookahead
+    shipped = search.LOOKAHEAD_TURNS
+    search.LOOKAHEAD_TURNS = lookahead
     try:
         results = [
-            [expert._simulate(g, me, plan, random.Random(draw)) for draw in draws]
+            [search.simulate(g, me, plan, random.Random(draw)) for draw in draws]
             for plan in candidates
         ]
     finally:
-        expert.LOOKAHEAD_TURNS = shipped
+        search.LOOKAHEAD_TURNS = shipped
     revolution = (g.round - 1) // 6 + 1
     return [
         (revolution, statistics.pstdev(a - b for a, b in zip(other, results[0], strict=True)))
@@ -92,7 +93,7 @@ def _candidates_spread(g: FastGame, me: int, lookahead: int, salt: int) -> list[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--lookahead", type=int, default=expert.LOOKAHEAD_TURNS)
+    parser.add_argument("--lookahead", type=int, default=search.LOOKAHEAD_TURNS)
     parser.add_argument("--sees", action="store_true", help="simulate on Cynthia's real cards")
     parser.add_argument("--spread", action="store_true", help="print the simulations' spread")
     parser.add_argument("--jobs", type=int, default=2)

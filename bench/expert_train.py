@@ -28,9 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
 from engine import expert  # noqa: E402
 from engine.config import CYNTHIA_DIFFICULTY  # noqa: E402
-from engine.fast import END_CODE, FastGame  # noqa: E402
+from engine.expert import search  # noqa: E402
+from engine.expert.eval import weights_file  # noqa: E402
+from engine.expert.fast import END_CODE, FastGame  # noqa: E402
 
-WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "data" / "expert_weights.json"
+WEIGHTS_PATH = Path(str(weights_file()))
 HARD = CYNTHIA_DIFFICULTY["harder"]
 CONFIGS = (
     engine.Config(seats=("human", "cynthia")),
@@ -46,12 +48,12 @@ RIDGE = 1.0
 
 def _noisy_turn(g: FastGame, rnd: random.Random) -> None:
     if rnd.random() < 0.1:
-        plans = expert.plan_turn(g, g.cur, width=3, depth=6)[:3]
+        plans = search.plan_turn(g, g.cur, width=3, depth=6)[:3]
         for code in rnd.choice(plans)[1]:
             g.make(code)
         g.make(END_CODE)
     else:
-        expert.greedy_turn(g)
+        search.greedy_turn(g)  # the fast path plays in place
 
 
 def play_game(args: tuple) -> list[tuple[str, list[float], float, float]]:
@@ -147,7 +149,7 @@ def _margin_game(args: tuple) -> tuple[float, float]:
         if g.cyn[g.cur]:
             g.make(g.legal()[0])
         else:
-            expert.greedy_turn(g)
+            search.greedy_turn(g)  # the fast path plays in place
     sc = g.scores()
     best_other = max(x for i, x in enumerate(sc) if i != me)
     result = 1.0 if sc[me] > best_other else 0.5 if sc[me] == best_other else 0.0

@@ -2,7 +2,7 @@
 
 import engine
 from bench.expert_bench import by_animal, kept_animal
-from engine.expert_moonlight import ANIMAL_PREFERENCE
+from engine.expert.facade import ANIMAL_PREFERENCE
 
 MOON = {"moon_animals": True, "elder_tree": True, "moonstones": True}
 

@@ -9,8 +9,9 @@ import pytest
 import engine
 from engine import expert_action
 from engine.cynthia import Deck
-from engine.expert import Expert, token_at
-from engine.fast import ACTIONS, DECKS_SLOT, FastGame
+from engine.expert import Expert, facade, search, token_at
+from engine.expert.facade import FacadePosition
+from engine.expert.fast import ACTIONS, DECKS_SLOT, FastGame
 from engine.moon import BEACHES
 from engine.moonlight import BABIES, arrange
 
@@ -161,9 +162,7 @@ def test_no_decision_after_the_end() -> None:
 
 
 def test_the_playout_policy_measures_its_own_seat_as_the_full_forecast_does() -> None:
-    from engine.expert import fast_own_value
-    from engine.expert_eval import fast_values
-    from engine.fast import FastGame
+    from engine.expert.eval import fast_own_value, fast_values
 
     for decisions in (8, 30, 60):
         state = _mid_game(engine.Config(seats=("human", "cynthia", "human")), 5, decisions)
@@ -179,8 +178,8 @@ def test_memoised_forecasts_equal_fresh_ones() -> None:
     equals the value computed afresh."""
     import random
 
-    from engine import expert_eval
-    from engine.fast import END_CODE, FastGame
+    from engine.expert import eval as expert_eval
+    from engine.expert.fast import END_CODE
 
     rnd = random.Random(7)
     for options in ({}, {"harder_grow_minus_one": True, "harder_score_trees": True}):
@@ -210,7 +209,7 @@ def test_memoised_forecasts_equal_fresh_ones() -> None:
             g.make(rnd.choice(moves) if moves and rnd.random() < 0.7 else END_CODE)
         assert checked > 1000
     # Expansion positions: the Great Elder Tree and the moonstones shade too.
-    from engine.expert_moonlight import StateView
+    from engine.expert.moonlight import StateView
 
     state = engine.new_game(engine.Config(seats=("human", "cynthia"), **MOON), seed=3)
     checked = 0
@@ -248,7 +247,7 @@ def test_memoised_forecasts_equal_fresh_ones() -> None:
 
 
 def test_candidates_are_the_best_plan_for_each_distinct_first_action() -> None:
-    from engine.expert_eval import first_moves
+    from engine.expert.search import first_moves
 
     plans = [(5.0, (70, 71)), (4.0, (70,)), (3.5, (130,)), (3.0, ()), (2.0, (130, 70)), (1.0, (9,))]
     assert first_moves(plans, 3) == [(70, 71), (130,), ()]
@@ -261,27 +260,27 @@ def test_the_lookahead_ends_after_the_seats_next_turns() -> None:
     the round has moved on once per turn of the seat, and the seat is to end its turn."""
     import random
 
-    from engine import expert
-    from engine.fast import FastGame
+    from engine.expert.fast import END_CODE
 
-    assert expert.LOOKAHEAD_TURNS == 2
-    assert expert.FIRST_TURN_SHARE == 0.5
+    assert search.LOOKAHEAD_TURNS == 2
+    assert search.FIRST_TURN_SHARE == 0.5
+    fast = search.FAST_PATH
     state = _mid_game(VS_CYNTHIA, 4, 20)
     g = FastGame.from_state(state)
     seat = g.cur
-    plans = expert.plan_turn(g, seat, width=expert.PLAN_WIDTH)
-    value = expert._simulate(g, seat, plans[0][1], random.Random(3))
-    d = expert.determinise_fast(g, random.Random(3))
+    plans = search.plan_turn(g, seat, width=fast.max_plan_width)
+    value = search.simulate(g, seat, plans[0][1], random.Random(3))
+    d = g.determinise(seat, random.Random(3))
     plan = plans[0][1]
     turns = []
     for _turn in range(2):
         for code in plan:
             d.make(code)
-        d.make(expert.END_CODE)
+        d.make(END_CODE)
         while d.cur != seat:
             d.make(d.legal()[0])
-        expected, plan = expert.plan_turn(
-            d, seat, width=expert.NEXT_TURN_WIDTH, max_positions=expert.NEXT_TURN_POSITIONS
+        expected, plan = search.plan_turn(
+            d, seat, width=fast.next_turn_width, max_positions=fast.next_turn_positions
         )[0]
         turns.append(expected)
     assert d.round == g.round + 2  # two seats: the seat plays once a round
@@ -293,24 +292,20 @@ def test_a_position_limit_plans_narrower_not_shorter() -> None:
     """Past ``max_positions`` a beam step extends only its best plan: the turn plans value
     fewer positions, still reach as many actions deep, and the plans the limit lets through
     are valued as without it."""
-    from engine import expert
-    from engine.expert_eval import fast_eval
-    from engine.fast import FastGame
-
     g = FastGame.from_state(_mid_game(VS_CYNTHIA, 4, 20))
     seat = g.cur
     valued = []
 
-    def counting(pos, s):
+    def counting(pos):
         valued.append(1)
-        return fast_eval(pos, s)
+        return pos.margin(seat)
 
-    full = expert.plan_turn(g, seat, width=8, measure=counting)
+    full = search.plan_turn(g, seat, width=8, measure=counting)
     n_full = len(valued)
     valued.clear()
-    limited = expert.plan_turn(g, seat, width=8, measure=counting, max_positions=40)
+    limited = search.plan_turn(g, seat, width=8, measure=counting, max_positions=40)
     n_limited = len(valued)
-    assert expert.plan_turn(g, seat, width=8, max_positions=10**9) == full
+    assert search.plan_turn(g, seat, width=8, max_positions=10**9) == full
     assert 40 <= n_limited < n_full // 2
     assert max(len(p) for _v, p in limited) == max(len(p) for _v, p in full)
     full_values = {p: v for v, p in full}
@@ -334,9 +329,7 @@ def test_a_small_budget_plays_the_best_plan_a_larger_one_simulates(
 ) -> None:
     """Below 4 simulations the beam's best plan stands; a candidate gets 4 when the budget can
     give two candidates that many, else two candidates share what there is."""
-    from engine import expert
-
-    assert round(0.25 * expert.SIMULATIONS_PER_SECOND) == 18
+    assert round(0.25 * search.FAST_PATH.simulations_per_second) == 18
     state = _mid_game(VS_CYNTHIA, 4, 20)
     why = expert_action(state, budget_s=budget, seed=2).explanation
     assert why.template == template
@@ -349,26 +342,26 @@ def test_without_chance_each_plan_is_simulated_once(monkeypatch) -> None:
     game: each candidate is simulated once, and the decision and its expectation are the same
     as with every simulation repeated. What the budget has left goes to the next best plans of
     the candidates' first actions, each simulated once too."""
-    from engine import expert, expert_eval
+    import dataclasses
 
     state = _mid_game(engine.Config(seats=("human", "human")), 4, 20)
     g = FastGame.from_state(state)
-    plans = expert.root_plans(g, g.cur, 0.25)
-    candidates = expert_eval.first_moves(plans, 4)
+    plans = search.root_plans(g, g.cur, 0.25)
+    candidates = search.first_moves(plans, 4)
     runs, values = [], []
-    real = expert._simulate
+    real = search.simulate
 
     def simulate(*args):
         runs.append(args[2])
         values.append(real(*args))
         return values[-1]
 
-    monkeypatch.setattr(expert, "_simulate", simulate)
+    monkeypatch.setattr(search, "simulate", simulate)
 
     # The quick budget's 18 simulations, each playing two lookaheads: 4 candidates and
     # 18 // (2 * 4) = 2 plans for each of their first actions.
     best = expert_action(state, budget_s=0.25, seed=2)
-    assert runs == expert_eval.alternatives(plans, candidates, 2)
+    assert runs == search.alternatives(plans, candidates, 2)
     assert len(set(runs)) == len(runs) > len(candidates) and set(candidates) <= set(runs)
     assert best.explanation.params["count"] == str(len(runs))
     top = values.index(max(values))
@@ -377,18 +370,19 @@ def test_without_chance_each_plan_is_simulated_once(monkeypatch) -> None:
 
     # The candidates alone (no cost given: no alternatives), once each, decide as when every
     # simulation is repeated.
-    monkeypatch.setattr(expert, "NO_CHANCE_SIMULATION_COST", 0)
+    no_cost = dataclasses.replace(search.FAST_PATH, no_chance_simulation_cost=0)
+    monkeypatch.setattr(FastGame, "SEARCH", no_cost)
     runs.clear()
     once = expert_action(state, budget_s=0.25, seed=2)
     assert once.explanation.params["count"] == "4"
     assert runs == candidates
     runs.clear()
-    repeating = expert_eval.best_by_simulation
+    repeating = search.best_by_simulation
 
     def always_chance(*args, chance, cost):
         return repeating(*args, chance=True)
 
-    monkeypatch.setattr(expert, "best_by_simulation", always_chance)
+    monkeypatch.setattr(search, "best_by_simulation", always_chance)
     repeated = expert_action(state, budget_s=0.25, seed=2)
     assert repeated.explanation.params["count"] == "16"
     assert len(runs) == 16 and len(set(runs)) == 4
@@ -397,7 +391,7 @@ def test_without_chance_each_plan_is_simulated_once(monkeypatch) -> None:
 
 
 def test_alternatives_are_the_next_best_plans_of_each_first_action() -> None:
-    from engine.expert_eval import alternatives, first_moves
+    from engine.expert.search import alternatives, first_moves
 
     plans = [(9, (1, 2)), (8, (1, 3)), (7, (4,)), (6, (1,)), (5, ()), (4, (4, 5)), (3, (6,))]
     candidates = first_moves(plans, 3)
@@ -407,42 +401,38 @@ def test_alternatives_are_the_next_best_plans_of_each_first_action() -> None:
 
 
 def test_without_chance_a_plan_is_judged_by_the_reply_that_hurts_it_more(monkeypatch) -> None:
-    from engine import expert
-
     g = FastGame.from_state(_mid_game(engine.Config(seats=("human", "human")), 4, 30))
     seat = g.cur
-    plans = expert.root_plans(g, seat, 0.25)
+    plans = search.root_plans(g, seat, 0.25)
     worse = []
     for _value, plan in (plans[0], plans[2]):
-        greedy = expert._lookahead(g, seat, plan, random.Random(1), expert.greedy_turn)
-        beam = expert._lookahead(g, seat, plan, random.Random(1), expert.beam_turn)
-        assert expert._simulate(g, seat, plan, random.Random(1)) == min(greedy, beam)
+        greedy = search.lookahead(g, seat, plan, random.Random(1), search.greedy_turn)
+        beam = search.lookahead(g, seat, plan, random.Random(1), search.beam_turn)
+        assert search.simulate(g, seat, plan, random.Random(1)) == min(greedy, beam)
         worse.append("greedy" if greedy < beam else "beam")
     assert worse == ["greedy", "beam"]  # either reply may be the one that hurts
     # With a Cynthia's cards to draw, the greedy model alone.
     cyn = FastGame.from_state(_mid_game(engine.Config(seats=("human", "cynthia")), 4, 20))
-    plan = expert.root_plans(cyn, cyn.cur, 0.25)[0][1]
+    plan = search.root_plans(cyn, cyn.cur, 0.25)[0][1]
     calls = []
-    monkeypatch.setattr(expert, "beam_turn", lambda d: calls.append(d) or expert.greedy_turn(d))
-    once = expert._lookahead(cyn, cyn.cur, plan, random.Random(1), expert.greedy_turn)
-    assert expert._simulate(cyn, cyn.cur, plan, random.Random(1)) == once and calls == []
+    monkeypatch.setattr(search, "beam_turn", lambda d: calls.append(d) or search.greedy_turn(d))
+    once = search.lookahead(cyn, cyn.cur, plan, random.Random(1), search.greedy_turn)
+    assert search.simulate(cyn, cyn.cur, plan, random.Random(1)) == once and calls == []
 
 
 def test_expansion_without_chance_judges_a_plan_by_the_reply_that_hurts_it_more(
     monkeypatch,
 ) -> None:
-    from engine import expert_eval
-    from engine import expert_moonlight as em
-
     state = _mid_game(engine.Config(seats=("human", "human"), **MOON), 5, 80)
-    assert not em.has_chance(state)
+    assert not facade.has_chance(state)
+    pos = FacadePosition(state)
     seat = state.current_seat
-    plans = em.plan_turn(state, seat, 25, max_positions=1_500)
+    plans = search.plan_turn(pos, seat, 25, max_positions=1_500)
     worse = []
     for _value, acts in (plans[1], plans[2]):
-        greedy = em._lookahead(state, seat, acts, random.Random(1), em._other_turn)
-        beam = em._lookahead(state, seat, acts, random.Random(1), em._beam_turn)
-        assert em.simulate(state, seat, acts, random.Random(1)) == min(greedy, beam)
+        greedy = search.lookahead(pos, seat, acts, random.Random(1), search.greedy_turn)
+        beam = search.lookahead(pos, seat, acts, random.Random(1), search.beam_turn)
+        assert search.simulate(pos, seat, acts, random.Random(1)) == min(greedy, beam)
         worse.append("greedy" if greedy < beam else "beam")
     assert worse == ["greedy", "beam"]  # either reply may be the one that hurts
 
@@ -450,38 +440,37 @@ def test_expansion_without_chance_judges_a_plan_by_the_reply_that_hurts_it_more(
     # actions, one plan each (18 // (2 * 5) = 1); at 0.5 s, 35 simulations: 35 // (2 * 5) = 3
     # plans for each first action.
     runs = []
-    real = em.simulate
-    monkeypatch.setattr(em, "simulate", lambda *args: runs.append(args[2]) or real(*args))
+    real = search.simulate
+    monkeypatch.setattr(search, "simulate", lambda *args: runs.append(args[2]) or real(*args))
     quick = expert_action(state, budget_s=0.25, seed=2)
-    candidates = expert_eval.first_moves(plans, 6)
+    candidates = search.first_moves(plans, 6)
     assert len(candidates) == 5
     assert runs == candidates and quick.explanation.params["count"] == "5"
     runs.clear()
     half = expert_action(state, budget_s=0.5, seed=2)
-    wide = em.plan_turn(state, seat, 50, max_positions=3_000)
-    assert runs == expert_eval.alternatives(wide, expert_eval.first_moves(wide, 6), 3)
+    wide = search.plan_turn(pos, seat, 50, max_positions=3_000)
+    assert runs == search.alternatives(wide, search.first_moves(wide, 6), 3)
     assert len(set(runs)) == len(runs) > 5 and half.explanation.params["count"] == str(len(runs))
 
     # With a Cynthia's cards to draw, the greedy model alone.
     cyn = _mid_game(engine.Config(seats=("human", "cynthia"), **MOON), 4, 20)
-    acts = em.plan_turn(cyn, cyn.current_seat, 25)[0][1]
+    cyn_pos = FacadePosition(cyn)
+    acts = search.plan_turn(cyn_pos, cyn.current_seat, 25)[0][1]
     calls = []
-    monkeypatch.setattr(em, "_beam_turn", lambda s: calls.append(s) or em._other_turn(s))
-    once = em._lookahead(cyn, cyn.current_seat, acts, random.Random(1), em._other_turn)
-    assert real(cyn, cyn.current_seat, acts, random.Random(1)) == once and calls == []
+    monkeypatch.setattr(search, "beam_turn", lambda s: calls.append(s) or search.greedy_turn(s))
+    once = search.lookahead(cyn_pos, cyn.current_seat, acts, random.Random(1), search.greedy_turn)
+    assert real(cyn_pos, cyn.current_seat, acts, random.Random(1)) == once and calls == []
 
 
 def test_base_chance_is_a_cynthia() -> None:
-    from engine.expert import has_chance
-
     people = _mid_game(engine.Config(seats=("human", "human")), 3, 6)
-    assert not has_chance(FastGame.from_state(people))
+    assert not FastGame.from_state(people).has_chance()
     for seats in (("human", "cynthia"), ("cynthia", "human", "human")):
-        assert has_chance(FastGame.from_state(_mid_game(engine.Config(seats=seats), 3, 6)))
+        assert FastGame.from_state(_mid_game(engine.Config(seats=seats), 3, 6)).has_chance()
 
 
 def test_expansion_chance_is_cynthia_or_a_face_down_token() -> None:
-    from engine.expert_moonlight import has_chance
+    from engine.expert.facade import has_chance
 
     people = _mid_game(engine.Config(seats=("human", "human"), **MOON), 3, 6)
     assert not people.ext.beach
@@ -493,8 +482,6 @@ def test_expansion_chance_is_cynthia_or_a_face_down_token() -> None:
 
 
 def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
-    from engine import expert_moonlight
-
     state = _mid_game(engine.Config(seats=("human", "cynthia"), **MOON), 3, 16)
     action = expert_action(state, budget_s=0.25, seed=4)
     assert action in engine.legal_actions(state)
@@ -502,7 +489,7 @@ def test_expansion_decisions_simulate_blind_to_cynthias_cards() -> None:
         "{action}: best of {count} simulation, expected margin {margin} points"
     )
     # 18 simulations in the budget: 6 distinct first actions, 3 each.
-    assert expert_moonlight.SIMULATIONS_PER_SECOND == 70
+    assert search.FACADE.simulations_per_second == 70
     assert action.explanation.params["count"] == "18"
     other = state.copy()
     deck = getattr(state, DECKS_SLOT)[1]
@@ -535,7 +522,7 @@ def _owl_at(label: str, round_: int, lunar: int) -> engine.GameState:
 def test_lunar_at_end_is_what_an_animal_standing_still_holds_at_the_end(
     label: str, round_: int, lunar: int, expected: int
 ) -> None:
-    from engine.expert_moonlight import lunar_at_end
+    from engine.expert.moonlight import lunar_at_end
 
     state = _owl_at(label, round_, lunar)
     assert lunar_at_end(state, 0) == expected
@@ -554,7 +541,7 @@ def test_an_owls_surplus_is_the_moonlight_the_cap_would_waste(
 ) -> None:
     """What the moon gives an Owl standing still beyond 14 lunar points by the end is its
     surplus, worth 0.4 a point to the evaluation; another animal has none."""
-    from engine.expert_moonlight import OWL_SURPLUS_VALUE, StateView, lunar_at_end, owl_surplus
+    from engine.expert.moonlight import OWL_SURPLUS_VALUE, StateView, lunar_at_end, owl_surplus
 
     start = _owl_at(label, round_, lunar)
     assert owl_surplus(start, 0) == expected
@@ -579,7 +566,7 @@ def test_lunar_points_the_cap_would_waste_cost_nothing_to_spend() -> None:
     """An Owl at 14 lunar points on a space the moon will light often hunts for free: the
     evaluation counts the lunar points it will hold at the end, which the cap keeps at 14; near
     the end, where the moon cannot give them back, hunting costs what it spends."""
-    from engine.expert_moonlight import StateView
+    from engine.expert.moonlight import StateView
 
     def points_before_and_after_hunting(round_: int) -> tuple[int, int]:
         state = _owl_at("D5", round_, 14)
@@ -628,7 +615,7 @@ def test_the_reason_line_states_the_final_margin_it_expects(monkeypatch, seats, 
     """Against a Cynthia the line adds the fitted level of its rule set to the evaluation's
     margin, ``a * phase + b * phase ** 2`` with the rounds left; between people it adds
     nothing. The level changes no decision."""
-    from engine import expert_eval
+    from engine.expert import eval as expert_eval
 
     state = _mid_game(engine.Config(seats=seats, **options), 5, 12)
     seat = state.current_seat
@@ -653,7 +640,7 @@ def test_the_reason_line_states_the_final_margin_it_expects(monkeypatch, seats, 
 def test_the_reason_level_fades_to_nothing_at_the_end() -> None:
     """The level is the fitted quadratic of the rounds left: largest in round 1, about nothing in
     the last round, and the expansion's is its own."""
-    from engine.expert_eval import _shipped_weights, expected_margin
+    from engine.expert.eval import _shipped_weights, expected_margin
 
     base = engine.Config(seats=("human", "cynthia"))
     moon = engine.Config(seats=("human", "cynthia"), **MOON)
@@ -675,9 +662,8 @@ def test_a_person_and_a_cynthia_are_weighed_on_one_scale(options, seed) -> None:
     the margin by the level as against Cynthias alone. Early on that makes the person the one to
     beat where, unlevelled, Cynthia seemed far ahead; the reason line then states the margin
     over the person. With only Cynthias or only people it is the plain margin."""
-    from engine.expert_eval import fast_values, margin, position_margin, reason_level
-    from engine.expert_moonlight import StateView
-    from engine.fast import FastGame
+    from engine.expert.eval import fast_values, margin, position_margin, reason_level
+    from engine.expert.moonlight import StateView
 
     def view(state):
         return StateView(state) if options else FastGame.from_state(state)
@@ -693,9 +679,70 @@ def test_a_person_and_a_cynthia_are_weighed_on_one_scale(options, seed) -> None:
     got = position_margin(g, seat)
     assert got == pytest.approx(values[seat] - values[person] - level)
     assert got < margin(values, seat)  # the person, not Cynthia, is the one to beat
-    stated = engine.expert_eval.expected_margin(got, state.config, state.round, seat)
+    stated = engine.expert.eval.expected_margin(got, state.config, state.round, seat)
     assert stated == pytest.approx(values[seat] - values[person])
     for seats in (("human", "cynthia", "cynthia"), ("human", "human", "human")):
         state = _mid_game(engine.Config(seats=seats, **options), 5, 12)
         g = view(state)
         assert position_margin(g, state.current_seat) == margin(fast_values(g), state.current_seat)
+
+
+#: Games the Expert plays on every seat but Cynthia's at a budget that simulates (0.06 s: 2
+#: candidates, 2 simulations each), and the sha256 of their actions as recorded on the tree
+#: before the two searches became one (``bench/expert_decisions.py``'s ``game_hash``): the
+#: base game against Cynthia and, to its end, the expansion against her; the first 60 actions
+#: of a base game of two people and a Cynthia and of an expansion game between people.
+RECORDED = [
+    (("human", "cynthia"), {}, None, "f69a9794ad4f0051"),
+    (("human", "human", "cynthia"), {}, 60, "53c2d0f3b0b6570a"),
+    (("human", "human"), MOON, 60, "2ef4121192e3176f"),
+    (("human", "cynthia"), MOON, None, "862906e77bfee568"),
+]
+
+
+@pytest.mark.parametrize(("seats", "options", "limit", "recorded"), RECORDED)
+def test_the_expert_decides_as_recorded(seats, options, limit, recorded) -> None:
+    from bench.expert_decisions import game_hash
+
+    digest, decisions = game_hash(engine, seats, options, 1, 0.06, limit)
+    assert decisions > 30
+    assert digest[:16] == recorded
+
+
+def test_a_lookahead_the_game_ends_in_values_as_its_calibration_says(monkeypatch) -> None:
+    """A plan played in the next-to-last round: the seat's next turn is its last, so the game
+    ends inside the lookahead after its first planned turn. The fast path values that by the
+    final margin alone; blending it with the first turn's margin (the facade's way,
+    ``Settings.blend_at_end``) gives another value."""
+    import dataclasses
+
+    from engine.expert.fast import END_CODE
+
+    state = engine.new_game(VS_CYNTHIA, seed=4)
+    last = state.config.last_round
+    while not (state.round == last - 1 and state.current_seat == 0 and state.phase == "play"):
+        if state.seats[state.current_seat].kind == "cynthia":
+            state = engine.apply(state, engine.auto_action(state))
+        else:
+            state = engine.apply(state, expert_action(state, budget_s=0, seed=4))
+    g = FastGame.from_state(state)
+    plan = search.root_plans(g, 0, 0.25)[0][1]
+    d = g.determinise(0, random.Random(1))
+    for code in (*plan, END_CODE):
+        d.make(code)
+    while d.cur != 0:
+        d.make(d.legal()[0])
+    first, second = search.plan_turn(d, 0, 8, max_positions=150)[0]
+    for code in (*second, END_CODE):
+        d.make(code)
+    while d.phase == 1:
+        d.make(d.legal()[0])
+    final = d.margin(0)
+    assert d.is_over and first != final
+    assert not search.FAST_PATH.blend_at_end and search.FACADE.blend_at_end
+    value = search.lookahead(g, 0, plan, random.Random(1), search.greedy_turn)
+    assert value == final
+    blending = dataclasses.replace(search.FAST_PATH, blend_at_end=True)
+    monkeypatch.setattr(FastGame, "SEARCH", blending)
+    blended = search.lookahead(g, 0, plan, random.Random(1), search.greedy_turn)
+    assert blended == 0.5 * first + 0.5 * final

@@ -1,4 +1,4 @@
-"""The fast search position (engine.fast) against the facade, over random games of fixed seeds.
+"""The fast search position (engine.expert.fast) against the facade, over random games of fixed seeds.
 
 At every decision the set (and order) of legal actions must be the facade's, and the position
 after each action, converted back to a ``GameState``, must equal ``engine.apply``'s (board, light,
@@ -13,7 +13,7 @@ import random
 import pytest
 
 import engine
-from engine.fast import ACTIONS, FastGame, _Memo, bitlist, code_of
+from engine.expert.fast import ACTIONS, FastGame, _Memo, bitlist, code_of
 
 CONFIGS = {
     "2 humans": engine.Config(seats=("human", "human")),

@@ -220,7 +220,7 @@ async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is
 async def test_in_an_expansion_game_the_expert_keeps_an_animal_and_hides_the_other(
     fake: FakeDiscord, bot_process
 ) -> None:
-    from engine.expert_moonlight import ANIMAL_PREFERENCE
+    from engine.expert.facade import ANIMAL_PREFERENCE
     from engine.moonlight import ANIMALS
     from tests.e2e.test_moonlight_game import MODES, assert_hides, public_text
 

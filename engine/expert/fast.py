@@ -23,17 +23,24 @@ five); ``FastGame.new`` starts a human-only game without building the facade's s
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from operator import add
+from typing import Any, cast
 
-from .actions import Action
-from .config import CYNTHIA, Config
-from .cynthia import LATE, Deck, cards
-from .game import apply, auto_action, new_game
-from .geometry import ALL_MASK, BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
-from .light import SHADOW_MASK
-from .pieces import LIGHT_CAP, PILES, PRICES, SIZE_NAMES, SMALL, STORE_CAPACITY
-from .rng import seed_state, shuffled
-from .state import OVER, PLAY, SETUP, GameState, SeatState
+from translation import Text, _
+
+from ..actions import Action
+from ..config import CYNTHIA, Config
+from ..cynthia import LATE, Deck, cards
+from ..game import apply, auto_action, new_game
+from ..geometry import ALL_MASK, BORDER_MASK, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
+from ..light import SHADOW_MASK
+from ..pieces import LIGHT_CAP, PILES, PRICES, SIZE_NAMES, SMALL, STORE_CAPACITY
+from ..rng import seed_state, shuffled
+from ..state import OVER, PLAY, SETUP, GameState, Phase, SeatState
+from .eval import fast_own_value, opening_value, position_margin
+from .search import FAST_PATH
 
 END_CODE = 0
 BUY_CODE = 1
@@ -46,7 +53,7 @@ N_CODES = PLANT_CODE + 64 * N_CELLS
 _PHASE = {SETUP: 0, PLAY: 1, OVER: 2}
 #: The ``GameState`` slot holding each seat's Cynthia deck (None for a human seat).
 DECKS_SLOT = "seat_ext" if "seat_ext" in GameState.__slots__ else "cynthia"
-_PHASE_NAME = (SETUP, PLAY, OVER)
+_PHASE_NAME: tuple[Phase, ...] = (SETUP, PLAY, OVER)
 
 
 def _bit_table(offset: int, code: int = 0) -> tuple[tuple[int, ...], ...]:
@@ -94,13 +101,13 @@ _PRICE = tuple(
 )
 
 
-class _Memo(dict):
+class _Memo(dict[int, tuple[int, ...]]):
     """A dict that fills itself: ``memo[key]`` is ``compute(key)``, kept once computed (all
     forgotten at once when ``limit`` keys are held, so memory stays bounded)."""
 
     __slots__ = ("compute", "limit")
 
-    def __init__(self, compute, limit: int) -> None:
+    def __init__(self, compute: Callable[[int], tuple[int, ...]], limit: int) -> None:
         super().__init__()
         self.compute = compute
         self.limit = limit
@@ -121,17 +128,16 @@ _PLANTS = _Memo(
     lambda key: tuple(map((PLANT_CODE + 64 * (key >> 37)).__add__, bitlist(key & ALL_MASK))),
     200_000,
 )
-#: ``_PLANT_KEYS[size][mask]``: per tree of that size in the mask, ``src << 37 | reach``; ``&``
+
+
+#: ``_PLANT_KEYSn[mask]``: per tree of size n in the mask in the mask, ``src << 37 | reach``; ``&``
 #: with the free spaces (a negative number: every bit above the board is set) it gives the
 #: tree's ``_PLANTS`` key.
-_PLANT_KEYS = (None,) + tuple(
-    _Memo(
-        lambda m, reach=reach: tuple(src << 37 | reach[src] for src in bitlist(m)),
-        1 << 16,
-    )
-    for reach in (WITHIN[1], WITHIN[2], WITHIN[3])
-)
-_PLANT_KEYS1, _PLANT_KEYS2, _PLANT_KEYS3 = _PLANT_KEYS[1:]
+def _plant_keys(reach: Sequence[int]) -> _Memo:
+    return _Memo(lambda m: tuple(src << 37 | reach[src] for src in bitlist(m)), 1 << 16)
+
+
+_PLANT_KEYS1, _PLANT_KEYS2, _PLANT_KEYS3 = map(_plant_keys, (WITHIN[1], WITHIN[2], WITHIN[3]))
 
 #: ``_BIT[i]`` is ``1 << i`` and ``_CLEAR[i]`` its complement (shared numbers, none made anew).
 _BIT = tuple(1 << i for i in range(64))
@@ -150,8 +156,9 @@ _ALL_PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 #: column of size N), and the weight of each size (by buy code).
 _STORE_WEIGHT = (1, 5, 25, 125)
 _STORE_WEIGHT_BY_CODE = (0, *_STORE_WEIGHT)
-#: ``_PRICE_BY_CODE[code][left]``: the price of a buy with ``left`` pieces in the column.
-_PRICE_BY_CODE = (None, *_PRICE)
+#: ``_PRICE_BY_CODE[code][left]``: the price of a buy with ``left`` pieces in the column (None
+#: where no buy is legal, never read: typed as prices for the buy's hot path).
+_PRICE_BY_CODE = cast("tuple[tuple[int, ...], ...]", (None, *_PRICE))
 
 
 def _store_key(store: list[int], b: int) -> int:
@@ -178,7 +185,7 @@ def _shadow_chunks(sun: int, size: int) -> tuple[tuple[int, ...], ...]:
     """Per byte of a mask of trees of ``size``: the union of their shadows under ``sun``
     (``chunks[c][byte]`` for the trees on spaces ``8c .. 8c + 7``)."""
     table = SHADOW_MASK[sun]
-    chunks = []
+    chunks: list[tuple[int, ...]] = []
     for c in range(0, N_CELLS, 8):
         row = [0] * 256
         for v in range(1, 256):
@@ -189,8 +196,10 @@ def _shadow_chunks(sun: int, size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(chunks)
 
 
-#: ``_SHADE[sun][size]``: ``_shadow_chunks`` (size 0 unused: seeds cast no shadow).
-_SHADE = tuple((None,) + tuple(_shadow_chunks(sun, size) for size in (1, 2, 3)) for sun in range(6))
+#: ``_SHADE[sun][size]``: ``_shadow_chunks`` (size 0 empty: seeds cast no shadow).
+_SHADE: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    ((),) + tuple(_shadow_chunks(sun, size) for size in (1, 2, 3)) for sun in range(6)
+)
 
 
 def _shadow(chunks: tuple[tuple[int, ...], ...], m: int) -> int:
@@ -257,6 +266,38 @@ class FastGame:
         "_after",
         "_part",
     )
+    config: Config
+    seed: int
+    rng: int
+    n: int
+    cyn: tuple[bool, ...]
+    round: int
+    revolution: int
+    sun: int
+    first: int
+    cur: int
+    phase: int
+    setup_step: int
+    cells: list[int]
+    masks: list[int]
+    activated: int
+    taken: list[int]
+    light: list[int]
+    lunar: tuple[int, ...]
+    avail: list[int]
+    store: list[int]
+    out: list[int]
+    tokens: list[tuple[tuple[int, int], ...]]
+    decks: tuple[Deck | None, ...]
+    events: tuple[Any, ...]
+    _template: GameState | None
+    occ: int
+    shadow_rule: bool
+    last_round: int
+    skey: list[int]
+    _auto: tuple[bool, ...]
+    _after: tuple[int, GameState] | None
+    _part: list[int] | None
 
     # -- conversion ----------------------------------------------------------------------
 
@@ -316,7 +357,7 @@ class FastGame:
             if len(_STARTS) >= 64:
                 _STARTS.clear()
             _STARTS[config] = start
-        if start is False:
+        if not isinstance(start, FastGame):
             return cls.from_state(new_game(config, seed))
         g = start.copy()
         g.seed = seed
@@ -571,7 +612,7 @@ class FastGame:
         m1 = masks[b + 1]
         m2 = masks[b + 2]
         m3 = masks[b + 3]
-        if shade:
+        if isinstance(shade, tuple):
             m1 &= ~shade[1]
             m2 &= ~shade[2]
             m3 &= ~shade[3]
@@ -607,6 +648,7 @@ class FastGame:
         if self._after is None:
             state = self.to_state()
             action = auto_action(state)
+            assert action is not None  # a Cynthia is to act
             self._after = (CODES[action], apply(state, action))
         return self._after
 
@@ -741,12 +783,12 @@ class FastGame:
         self.cur = self.first
 
     def _end_by_facade(self) -> None:
-        self._load(apply(self.to_state(), ACTIONS[END_CODE]))
+        self._load(apply(self.to_state(), Action("end")))
 
     def _late_half(self) -> None:
         """Every Cynthia's deck is shuffled whole from the game's RNG and turned (seat order)."""
         ids = sorted(cards())
-        decks = []
+        decks: list[Deck | None] = []
         for deck in self.decks:
             if deck is None:
                 decks.append(None)
@@ -778,5 +820,107 @@ class FastGame:
             out.append(total)
         return out
 
+    # -- the Expert's search (``engine.expert.search.Position``) --------------------------
 
-__all__ = ["ACTIONS", "CODES", "FastGame", "SIZE_NAMES", "bitlist", "code_of"]
+    #: The search's calibration on the fast path.
+    SEARCH = FAST_PATH
+
+    def to_act(self) -> int:
+        return self.cur
+
+    def in_play(self) -> bool:
+        return self.phase == 1
+
+    def turn_steps(self, seat: int) -> Iterator[tuple[int, FastGame, Hashable]]:
+        """Each code but the end, the position after it (every action of a human seat's turn
+        leaves the turn to it), and that position named by its pieces, light, store and tokens
+        taken."""
+        for code in self.legal():
+            if code == END_CODE:
+                continue
+            child = self.copy()
+            child.make(code)
+            key = (tuple(child.masks), tuple(child.light), tuple(child.avail), tuple(child.taken))
+            yield code, child, key
+
+    def allows(self, action: int) -> bool:
+        """Always: a determinisation draws only Cynthia's cards and the RNG afresh, which no
+        action of a human seat's turn reads, so a plan made on one is legal on every other."""
+        return True
+
+    def play(self, action: int) -> FastGame:
+        self.make(action)
+        return self
+
+    def end_turn(self) -> FastGame:
+        self.make(END_CODE)
+        return self
+
+    def end_action(self) -> int:
+        return END_CODE
+
+    def cynthia_to_act(self) -> bool:
+        return self.cyn[self.cur]
+
+    def cynthia_turn(self) -> FastGame:
+        self.make(self.legal()[0])  # her one decision: the whole turn her cards give
+        return self
+
+    def seen_by(self, seat: int, rnd: random.Random) -> FastGame:
+        """The position itself: what the seat cannot see (Cynthia's cards, the RNG) is read by
+        no action of its own turn, and nothing is drawn from ``rnd``."""
+        return self
+
+    def determinise(self, seat: int, rnd: random.Random) -> FastGame:
+        """A copy where what no seat sees is drawn afresh: Cynthia's cards, then the RNG."""
+        d = self.copy()
+        if any(deck is not None for deck in self.decks):
+            d.decks = fresh_decks(self.decks, rnd)
+        d.rng = rnd.getrandbits(64)
+        return d
+
+    def has_chance(self) -> bool:
+        """Whether a seat is a Cynthia: her cards are all a base game holds that the seats
+        cannot foresee (the RNG only shuffles them)."""
+        return any(self.cyn)
+
+    #: The evaluation's margin (``eval.position_margin``), called as a method without a call
+    #: in between: the beam values every position it meets by it.
+    margin = position_margin
+    #: The seat's own predicted final score (``eval.fast_own_value``), cheaper than its
+    #: margin: its turn moves the other seats' forecasts only through shade and the piles.
+    playout_value = fast_own_value
+
+    def action(self, action: int) -> Action:
+        found = ACTIONS[action]
+        assert found is not None
+        return found
+
+    def setup_choice(self) -> tuple[Action, Text]:
+        """A starting tree: the border space worth most for the first revolution
+        (``eval.opening_value``)."""
+        seat = self.cur
+        best, best_value = END_CODE, float("-inf")
+        for code in self.legal():
+            child = self.copy()
+            child.make(code)
+            light = sum(light[seat] for light in child.light_for_suns(list(range(6))))
+            value = opening_value(light, code - PLACE_CODE, child.occupied())
+            if value > best_value:
+                best, best_value = code, value
+        action = self.action(best)
+        return action, _("{action}: the starting space worth most", action=str(action))
+
+
+def fresh_decks(decks: tuple[Deck | None, ...], rnd: random.Random) -> tuple[Deck | None, ...]:
+    """Cynthia's decks as a seat sees them (``engine.observation``): how many cards are left and
+    the half in use. Which cards, and their order, are drawn afresh: which are left is public
+    in the game log, but shuffling those chose worse (docs/expert.md#hidden-information)."""
+    ids = sorted(cards())
+    return tuple(
+        None if deck is None else type(deck)(tuple(rnd.sample(ids, len(deck.cards))), deck.half)
+        for deck in decks
+    )
+
+
+__all__ = ["ACTIONS", "CODES", "FastGame", "SIZE_NAMES", "bitlist", "code_of", "fresh_decks"]

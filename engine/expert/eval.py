@@ -1,4 +1,4 @@
-"""The Expert's evaluation (see ``engine.expert``): a seat's final score, predicted.
+"""The Expert's evaluation (see ``engine.expert.search``): a seat's final score, predicted.
 
 Per seat, ``future_tokens``: the tokens its pieces can still become before the end, largest
 pieces first, while the light it holds and will collect pays for the grows, the purchases and
@@ -7,24 +7,27 @@ seats; ``spare_light``, the light left over; light, income, pieces that cannot f
 size, the pieces on the board at the top token of their soil; the light the board brings over
 the rounds left; the pieces in the available area. A linear
 model on these features and the features times the phase (rounds left / rounds) predicts the
-points still to come; the weights ship as ``data/expert_weights.json`` (fitted by
-``bench/expert_train.py``). ``fresh_decks`` draws Cynthia's decks as a seat sees them.
+points still to come; the weights ship as ``data/expert_weights.json`` (``weights_file``, fitted by
+``bench/expert_train.py``). A position is worth its predicted margin over the best other seat
+(``position_margin``). ``opening_value`` values a starting tree, in the base game and the
+expansion alike.
+
+The evaluation reads a position through ``Readable``: the fast path's ``FastGame`` and the
+facade's ``engine.expert.moonlight.StateView`` both offer it.
 """
 
 from __future__ import annotations
 
 import json
-import random
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any, Protocol
 
-from translation import _, _n
-
-from .config import CYNTHIA, Config
-from .cynthia import cards
-from .fast import FastGame
-from .geometry import RING_MASK
-from .pieces import LIGHT_CAP, PILES
+from ..config import CYNTHIA, Config
+from ..geometry import ALL_MASK, LEAVES, RING_MASK, WITHIN, bits
+from ..pieces import LIGHT_CAP, PILES
 
 #: Turns still needed before a piece of each size can be collected (grow steps, then collect).
 TURNS_TO_TOKEN = (4, 3, 2, 1)
@@ -56,26 +59,63 @@ DEFAULT_PARAMS = {"discount": 0.87, "share": 1.0, "buy": 1.0, "income": 1.0}
 _PILES = ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
 
-_override: dict[str, list[float]] = {}
+class Readable(Protocol):
+    """A position as the evaluation reads it (``FastGame``, or a ``GameState`` through
+    ``moonlight.StateView``): per seat the pieces by size (``masks[4 * seat + size]``), light,
+    available pieces (``avail[4 * seat + size]``), whether it is a Cynthia; the tokens taken from
+    each pile; and the light the board gives."""
+
+    @property
+    def config(self) -> Config: ...
+    @property
+    def phase(self) -> int: ...  # 0 setup, 1 play, 2 over
+    @property
+    def round(self) -> int: ...
+    @property
+    def sun(self) -> int: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def cyn(self) -> tuple[bool, ...]: ...
+    @property
+    def masks(self) -> Sequence[int]: ...
+    @property
+    def light(self) -> Sequence[int]: ...
+    @property
+    def avail(self) -> Sequence[int]: ...
+    @property
+    def taken(self) -> Sequence[int]: ...
+    def light_for_suns(self, suns: list[int]) -> list[list[int]]: ...
+    def scores(self) -> list[int]: ...
+    def token_points(self, seat: int) -> float: ...
+
+
+_override: dict[str, Any] = {}
+
+
+def weights_file() -> Traversable:
+    """The shipped weights (``bench/expert_train.py`` and ``bench/expert_calibrate.py`` write
+    them here)."""
+    return resources.files("photosynthesis_data").joinpath("expert_weights.json")
 
 
 @cache
-def _shipped_weights() -> dict:
-    text = resources.files("photosynthesis_data").joinpath("expert_weights.json").read_text()
-    data = json.loads(text)
-    out = {kind: [float(x) for x in data[kind]] for kind in ("human", "cynthia")}
+def _shipped_weights() -> dict[str, Any]:
+    """The shipped weights, read once (the only place that reads ``weights_file``)."""
+    data = json.loads(weights_file().read_text())
+    out: dict[str, Any] = {kind: [float(x) for x in data[kind]] for kind in ("human", "cynthia")}
     out["params"] = {**DEFAULT_PARAMS, **data.get("params", {})}
     out["reason_level"] = {rules: tuple(ab) for rules, ab in data["reason_level"].items()}
     return out
 
 
-def weights() -> dict:
+def weights() -> dict[str, Any]:
     """The fitted weights by seat kind: ``2 * N_FEATURES`` numbers (constant, then x phase),
     and ``params`` (see ``DEFAULT_PARAMS``)."""
     return _override or _shipped_weights()
 
 
-def use_weights(w: dict | None) -> None:
+def use_weights(w: dict[str, Any] | None) -> None:
     """Play with other weights (the training script's candidates); None: the shipped ones."""
     _override.clear()
     for memo in _MEMOS:
@@ -96,7 +136,7 @@ def _token_runs(taken: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def token_at(taken, leaves: int, offset: int) -> int:
+def token_at(taken: Sequence[int], leaves: int, offset: int) -> int:
     """The token a collect on ``leaves`` soil would get after ``offset`` more collects there
     (falling to poorer piles when a pile runs out); 0 when none is left."""
     run = _token_runs(tuple(taken))[leaves]
@@ -104,12 +144,12 @@ def token_at(taken, leaves: int, offset: int) -> int:
 
 
 def seat_features(
-    masks,
+    masks: Sequence[int],
     seat: int,
     light: int,
-    avail,
+    avail: Sequence[int],
     rounds_left: int,
-    taken,
+    taken: Sequence[int],
     n_seats: int,
     incomes: tuple[int, int],
     grow_costs: tuple[int, ...] | None,
@@ -158,7 +198,7 @@ def seat_features(
         for leaves, count in counts:
             run = runs[leaves]
             for _piece in range(count):
-                cost = base_cost
+                cost: float = base_cost
                 if grow_costs is None:
                     for t in range(size + 1, 4):
                         if spare[t] > 0:
@@ -194,13 +234,13 @@ def predict(w: list[float], f: list[float], phase: float) -> float:
     return total
 
 
-def _incomes(g: FastGame, rounds_left: int, seats) -> list[tuple[int, int]]:
+def _incomes(g: Readable, rounds_left: int, seats: Sequence[int]) -> list[tuple[int, int]]:
     """For each of ``seats``: the light it collects on this board over the rounds left (the next
     three suns exactly, then repeated), and in the next round."""
     if rounds_left <= 0:
         return [(0, 0)] * len(seats)
     # The light depends on the masks, the sun and, in an expansion game, the shade of the Great
-    # Elder Tree and the moonstones (``shade_key`` of ``expert_moonlight.StateView``).
+    # Elder Tree and the moonstones (``shade_key`` of ``moonlight.StateView``).
     key = (g.sun, rounds_left, getattr(g, "shade_key", None), *g.masks)
     every = _INCOMES.get(key)
     if every is None:
@@ -216,13 +256,13 @@ def _incomes(g: FastGame, rounds_left: int, seats) -> list[tuple[int, int]]:
 
 
 #: Every memo ``new_memo`` made: ``use_weights`` clears them all.
-_MEMOS: list[dict] = []
+_MEMOS: list[dict[Any, Any]] = []
 MEMO_SIZE = 50_000
 
 
-def new_memo() -> dict:
+def new_memo() -> dict[Any, Any]:
     """An empty memo that ``use_weights`` clears with the evaluation's own."""
-    memo: dict = {}
+    memo: dict[Any, Any] = {}
     _MEMOS.append(memo)
     return memo
 
@@ -234,14 +274,16 @@ _INCOMES = new_memo()
 _FORECASTS = new_memo()
 
 
-def remember(memo: dict, key, value) -> None:
+def remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
     """Keep ``value`` in ``memo`` (cleared when it holds ``MEMO_SIZE`` entries)."""
     if len(memo) >= MEMO_SIZE:
         memo.clear()
     memo[key] = value
 
 
-def _seat_features(g: FastGame, seat: int, rounds_left: int, income, params) -> list[float]:
+def _seat_features(
+    g: Readable, seat: int, rounds_left: int, income: tuple[int, int], params: dict[str, float]
+) -> list[float]:
     """``seat_features`` of one seat of a fast position (a Cynthia's with her grow costs)."""
     cfg = g.config
     cyn_costs = None
@@ -265,7 +307,7 @@ def _seat_features(g: FastGame, seat: int, rounds_left: int, income, params) -> 
     )
 
 
-def fast_features(g: FastGame) -> list[list[float]]:
+def fast_features(g: Readable) -> list[list[float]]:
     """Every seat's features on a fast position."""
     rounds_left = g.config.last_round - g.round
     params = weights()["params"]
@@ -274,12 +316,14 @@ def fast_features(g: FastGame) -> list[list[float]]:
     return [_seat_features(g, s, rounds_left, incomes[s], params) for s in seats]
 
 
-def _forecast(g: FastGame, seat: int, rounds_left: int, income: tuple[int, int], w) -> float:
+def _forecast(
+    g: Readable, seat: int, rounds_left: int, income: tuple[int, int], w: dict[str, Any]
+) -> float:
     """A seat's predicted points still to come beyond its tokens (``predict`` on its features)."""
     b = 4 * seat
     key = (g.config, seat, rounds_left, income, g.light[seat], *g.masks[b : b + 4])
     key += (*g.avail[b : b + 4], *g.taken)
-    value = _FORECASTS.get(key)
+    value: float | None = _FORECASTS.get(key)
     if value is None:
         f = _seat_features(g, seat, rounds_left, income, w["params"])
         kind = "cynthia" if g.cyn[seat] else "human"
@@ -288,7 +332,7 @@ def _forecast(g: FastGame, seat: int, rounds_left: int, income: tuple[int, int],
     return value
 
 
-def fast_values(g: FastGame) -> list[float]:
+def fast_values(g: Readable) -> list[float]:
     """Each seat's predicted final score (exact scores once the game is over)."""
     if g.phase == 2:
         return [float(x) for x in g.scores()]
@@ -296,7 +340,7 @@ def fast_values(g: FastGame) -> list[float]:
     rounds_left = g.config.last_round - g.round
     seats = range(g.n)
     incomes = _incomes(g, rounds_left, seats)
-    out = []
+    out: list[float] = []
     for s in seats:
         value = g.token_points(s) + _forecast(g, s, rounds_left, incomes[s], w)
         if g.cyn[s] and g.config.harder_score_trees:
@@ -306,7 +350,7 @@ def fast_values(g: FastGame) -> list[float]:
     return out
 
 
-def fast_own_value(g: FastGame, seat: int) -> float:
+def fast_own_value(g: Readable, seat: int) -> float:
     """One human seat's predicted final score alone (``fast_values`` for that seat, the others'
     features not computed): the playout policy's cheaper measure of its own turn, which moves
     the other seats' forecasts only through shade and the piles."""
@@ -322,7 +366,7 @@ def margin(values: list[float], seat: int) -> float:
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
-def position_margin(g, seat: int) -> float:
+def position_margin(g: Readable, seat: int) -> float:
     """The evaluation's margin of ``seat`` on a position (a ``FastGame``, or anything read
     like one): its value over the best other seat's.
 
@@ -349,127 +393,6 @@ def _people_and_cynthias(cyn: tuple[bool, ...], seat: int) -> bool:
     return any(others) and not all(others)
 
 
-def fast_eval(g: FastGame, seat: int) -> float:
-    return position_margin(g, seat)
-
-
-def beam_plans(start, steps, measure, width: int, depth: int,
-               max_positions: int | None = None) -> list[tuple]:  # fmt: skip
-    """Whole-turn plans ``(value, steps)`` best first, by a beam search from ``start`` (valued
-    by ``measure`` too): the two searches' ``plan_turn`` (``engine.expert`` on the fast path,
-    ``engine.expert_moonlight`` through the facade) differ only in ``steps`` and ``measure``.
-
-    ``steps(pos)`` gives each action of the seat's turn that does not end it as ``(step, child,
-    key)``: the position it reaches and a key naming that position. Each step of the beam
-    extends every kept plan by every such action, values the positions by ``measure(child)``
-    and keeps the ``width`` best distinct positions (two plans reaching the same position are
-    one). Every plan met (the empty one included) is a candidate to stop at. With
-    ``max_positions``, a step extends the kept plans best first only while the positions valued
-    so far are fewer than that (the best plan always), so a turn with many actions is planned
-    narrower, not shorter.
-    """
-    found = {(): measure(start)}
-    beam = [(found[()], (), start)]
-    valued = 0
-    for _step in range(depth):
-        children = []
-        seen = set()
-        for _value, plan, pos in beam:
-            if max_positions is not None and children and valued >= max_positions:
-                break
-            for step, child, key in steps(pos):
-                if key in seen:
-                    continue
-                seen.add(key)
-                valued += 1
-                children.append((measure(child), (*plan, step), child))
-        if not children:
-            break
-        children.sort(key=lambda c: -c[0])
-        beam = children[:width]
-        for v, plan, _pos in beam:
-            found[plan] = v
-    return sorted(((v, plan) for plan, v in found.items()), key=lambda vp: -vp[0])
-
-
-def first_moves(plans: list[tuple], k: int) -> list[tuple]:
-    """The best plan for each of the ``k`` best distinct first actions, from plans ``(value,
-    actions)`` best first (the decision is the first action: two plans that begin alike
-    compete for nothing)."""
-    out, seen = [], set()
-    for _value, acts in plans:
-        first = acts[0] if acts else None
-        if first not in seen:
-            seen.add(first)
-            out.append(acts)
-            if len(out) == k:
-                break
-    return out
-
-
-def best_by_simulation(
-    plans: list[tuple],
-    sims: int,
-    at_least: int,
-    at_most: int,
-    simulate,
-    rnd: random.Random,
-    chance: bool = True,
-    cost: int = 0,
-) -> tuple[tuple, float, int] | None:
-    """The searches' lookahead: ``(plan, its mean, simulations used)``, or None when ``sims``
-    cannot give 2 candidates 2 simulations each (then the beam's best plan stands).
-
-    Each candidate gets at least ``at_least`` simulations, or, when the budget cannot give two
-    candidates that many, two candidates share what there is: a small budget still uses its
-    time (a quarter of the quick budget compares 2 plans twice each rather than none). The
-    candidates are the best plans of up to ``at_most`` distinct first actions
-    (``first_moves``); each is simulated (``simulate(plan, rnd)``) on the same determinisations,
-    common random numbers, so plans are compared on the same hidden cards and the same draws.
-    The first of equal means wins: the beam's order.
-
-    Without ``chance`` (no Cynthia's cards, no face-down token: nothing in the rest of the game
-    the seat cannot see or foresee) every simulation of a plan plays the same game, so each
-    candidate is simulated once. With a ``cost`` (what one such simulation costs, in
-    simulations), the budget the candidates leave goes to the next best plans that begin with
-    the same first actions (``alternatives``): ``sims // (cost * candidates)`` plans a first
-    action, each simulated once, and a first action is worth the best of its plans.
-    """
-    each = min(at_least, max(2, sims // 2))
-    k = min(at_most, sims // each)
-    candidates = first_moves(plans, k) if k >= 2 else []
-    if len(candidates) < 2:
-        return None
-    if not chance:
-        per_first = max(1, sims // (cost * len(candidates))) if cost else 1
-        return _best_of_alternatives(plans, candidates, per_first, simulate, rnd.getrandbits(64))
-    per = sims // len(candidates)
-    draws = [rnd.getrandbits(64) for _ in range(per)]
-    means = {c: sum(simulate(c, random.Random(draw)) for draw in draws) / per for c in candidates}
-    best = max(candidates, key=means.__getitem__)
-    return best, means[best], per * len(candidates)
-
-
-def alternatives(plans: list[tuple], candidates: list[tuple], each: int) -> list[tuple]:
-    """For each candidate (``first_moves``), in their order, the best ``each`` plans that begin
-    with its first action (the candidate first), from plans ``(value, actions)`` best first."""
-    by_first: dict = {}
-    for _value, acts in plans:
-        same = by_first.setdefault(acts[0] if acts else None, [])
-        if len(same) < each:
-            same.append(acts)
-    return [acts for c in candidates for acts in by_first[c[0] if c else None]]
-
-
-def _best_of_alternatives(plans, candidates, each, simulate, draw):
-    """``best_by_simulation`` without chance: the best ``each`` plans of each candidate's first
-    action (``alternatives``) simulated once, on one draw; the first of equal values wins."""
-    tried = alternatives(plans, candidates, each)
-    values = [simulate(acts, random.Random(draw)) for acts in tried]
-    best = max(range(len(tried)), key=values.__getitem__)
-    return tried[best], values[best], len(tried)
-
-
 def expected_margin(margin: float, config: Config, round_: int, seat: int) -> float:
     """The final margin a reason line says ``seat`` can expect, from the evaluation's ``margin``
     in ``round_``.
@@ -493,41 +416,17 @@ def reason_level(config: Config, round_: int) -> float:
     """How many points more than a person's forecast a seat's final score stands to be, as
     Cynthia's forecast predicts hers, in ``round_``: ``a * phase + b * phase ** 2`` (phase: the
     rounds left over the rounds), ``reason_level`` of the rule set in ``expert_weights.json``."""
-    a, b = _shipped_weights()["reason_level"]["moonlight" if config.expansion else "base"]
+    level: tuple[float, float] = _shipped_weights()["reason_level"][
+        "moonlight" if config.expansion else "base"
+    ]
+    a, b = level
     phase = max(0, config.last_round - round_) / config.last_round
     return a * phase + b * phase * phase
 
 
-def planned_reason(action: str, count: int, margin: float):
-    """The reason line of a decision that plays the beam's best plan of ``count`` plans, with
-    the ``expected_margin`` it stands for."""
-    return _(
-        "{action}: best of {count} turn plans, expected margin {margin} points",
-        action=action,
-        count=f"{count:,}",
-        margin=f"{margin:+.1f}",
-    )
-
-
-def simulated_reason(action: str, used: int, margin: float):
-    """The reason line of a decision taken by ``best_by_simulation``, with the
-    ``expected_margin`` of the best plan's mean."""
-    return _n(
-        "{action}: best of {count} simulation, expected margin {margin} points",
-        "{action}: best of {count} simulations, expected margin {margin} points",
-        used,
-        action=action,
-        count=f"{used:,}",
-        margin=f"{margin:+.1f}",
-    )
-
-
-def fresh_decks(decks: tuple, rnd: random.Random) -> tuple:
-    """Cynthia's decks as a seat sees them (``engine.observation``): how many cards are left and
-    the half in use. Which cards, and their order, are drawn afresh: which are left is public
-    in the game log, but shuffling those chose worse (docs/expert.md#hidden-information)."""
-    ids = sorted(cards())
-    return tuple(
-        None if deck is None else type(deck)(tuple(rnd.sample(ids, len(deck.cards))), deck.half)
-        for deck in decks
-    )
+def opening_value(light: int, space: int, occupied: int) -> float:
+    """What a starting tree on ``space`` is worth: ``light``, the light of the seat's trees over
+    the six suns of the first revolution with it there, plus one point per leaf beyond the first
+    of every empty space within reach of a medium tree (the richer soil its seeds will open)."""
+    free = WITHIN[2][space] & ~occupied & ALL_MASK
+    return float(light + sum(LEAVES[i] - 1 for i in bits(free)))
