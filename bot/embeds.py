@@ -287,13 +287,13 @@ def score_breakdown(game: GameRow, state: Any) -> str:
             bits.append(f"{label} {points}" + (f" ({detail})" if detail else ""))
         on_board = _("{pieces} on the board", pieces=texts.plural(state.board_count(i), "piece"))
         lines.append(
-            f"{SEAT_SWATCH[i]} **{isolate(seat.name)}: {scores[i]}** = {' + '.join(bits)}; "
+            f"{SEAT_SWATCH[i]} **{isolate(xt.shown_name(seat))}: {scores[i]}** = {' + '.join(bits)}; "
             f"{tr(on_board)}"
         )
     tied = [i for i, x in enumerate(scores) if x == max(scores)]
     if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
         won = engine.winners(state)
-        names = texts.and_list([tr(game.seats[w].name) for w in won])
+        names = texts.and_list([tr(xt.shown_name(game.seats[w])) for w in won])
         sentence = texts.TIE_BROKEN if len(won) < len(tied) else texts.TIE_SHARED
         lines.append(tr(sentence.format(names=names)))
     return "\n".join(lines)[:1024]
@@ -312,7 +312,7 @@ def preview_embed(
     for s in game.seats:
         i = s.position
         gain = _("+{gain} light (has {light})", gain=gains[i], light=state.seats[i].light)
-        line = f"{SEAT_SWATCH[i]} {isolate(s.name)}: {tr(gain)}"
+        line = f"{SEAT_SWATCH[i]} {isolate(xt.shown_name(s))}: {tr(gain)}"
         if i < len(lunar) and lunar[i] is not None and s.kind != "cynthia":
             moon = _("+{gain} lunar (has {lunar})", gain=lunar[i], lunar=state.seats[i].lunar)
             line += f", {tr(moon)}"

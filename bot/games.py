@@ -257,7 +257,7 @@ def mention(user_id: int) -> str:
 
 def seat_label(seat: SeatRow) -> str:
     """How a seat is named in messages: a mention for humans, the name for Cynthias."""
-    return mention(seat.user_id) if seat.user_id is not None else seat.name
+    return mention(seat.user_id) if seat.user_id is not None else xt.shown_name(seat)
 
 
 def _shared_experts() -> Experts:

@@ -23,16 +23,42 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, get_args
 
-from .expert_texts import seat_name
-from .i18n import read_text, stored_text
+import translation
+
 from .locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 
-LIVE_STATUSES = ("lobby", "active")
-STATUSES = ("lobby", "active", "over", "abandoned", "expired")
+#: A game's status: a lobby, then played (`active`), then over, abandoned or (a lobby) expired.
+GameStatus = Literal["lobby", "active", "over", "abandoned", "expired"]
+STATUSES: tuple[GameStatus, ...] = get_args(GameStatus)
+LIVE_STATUSES: tuple[GameStatus, ...] = ("lobby", "active")
+#: Who plays a seat: a person, Cynthia the automa, or the Expert (quick or strong).
+SeatKind = Literal["human", "cynthia", "expert", "expert-strong"]
+SEAT_KINDS: tuple[SeatKind, ...] = get_args(SeatKind)
+#: The prefix of a `translation.Text` kept translatable in a text column (`stored_text`).
+STORED_TEXT = "\x1etext:"
+
+
+def stored_text(text: Any) -> str | None:
+    """A text as the database keeps it: a `translation.Text` stays translatable (its template
+    and parameters, as JSON after `STORED_TEXT`); a plain string as it is."""
+    if text is None or not isinstance(text, translation.Text):
+        return text
+    return STORED_TEXT + json.dumps(translation.to_data(text), ensure_ascii=False)
+
+
+def read_text(stored: str | None) -> Any:
+    """A text `stored_text` kept: the `translation.Text` again (English when read as a string),
+    or the plain string (rows written before texts were kept translatable)."""
+    if stored is None or not stored.startswith(STORED_TEXT):
+        return stored
+    try:
+        return translation.from_data(json.loads(stored[len(STORED_TEXT) :]))
+    except (ValueError, TypeError, KeyError):
+        return stored[len(STORED_TEXT) :]
 
 
 class StorageError(Exception):
@@ -71,7 +97,9 @@ class SeatRow:
     """One seat: its position (join order in the lobby, seat index once started)."""
 
     position: int
-    kind: str  # one of SEAT_KINDS: "human", "cynthia", "expert", "expert-strong"
+    kind: SeatKind
+    #: the name as stored (an Expert's and an autopilot's mark in English: the reader's
+    #: language is the presentation's, `bot.expert_texts.shown_name`)
     user_id: int | None
     name: str
 
@@ -84,7 +112,7 @@ class GameRow:
     guild_id: int | None
     channel_id: int
     host_id: int
-    status: str
+    status: GameStatus
     options: dict[str, Any]
     config: dict[str, Any] | None
     seed: int
@@ -313,7 +341,6 @@ class Migration:
 
 
 #: The seat kinds: a person, Cynthia, the Expert quick or strong (`bot.experts`).
-SEAT_KINDS = ("human", "cynthia", "expert", "expert-strong")
 SEAT_KINDS_SQL = ", ".join(f"'{kind}'" for kind in SEAT_KINDS)
 
 #: Forward migrations: MIGRATIONS[i] brings the schema from version i to version i + 1.
@@ -811,8 +838,7 @@ class SQLStorage:
             f" WHERE game_id IN ({marks}) ORDER BY game_id, position",
             tuple(seats),
         ):
-            name = seat_name(r["kind"], r["name"])
-            seats[r["game_id"]].append(SeatRow(r["position"], r["kind"], r["user_id"], name))
+            seats[r["game_id"]].append(SeatRow(r["position"], r["kind"], r["user_id"], r["name"]))
         return [_game_row(row, tuple(seats[row["id"]])) for row in rows]
 
     # --- the action log ---

@@ -23,6 +23,7 @@ from translation import Text, _, join, translate
 from . import i18n
 from .choices import spaces_of
 from .correspondence_texts import AUTOPILOT_SEAT
+from .expert_texts import shown_name
 from .i18n import isolate, notation
 from .storage import GameRow
 
@@ -261,7 +262,7 @@ def _named_text(event: Text, names: Sequence[str]) -> str:
 def player_name(game: GameRow, seat: int) -> str:
     """A seat's player's own name (a seat the autopilot took over after its player left is
     stored as "Bob (autopilot)": that player's own earlier moves stay Bob's)."""
-    name = game.seats[seat].name
+    name = shown_name(game.seats[seat])
     return name.removesuffix(AUTOPILOT_SEAT.format(name=""))
 
 
@@ -330,4 +331,4 @@ def story_title(game: GameRow, state: Any) -> str:
         return _("The last turns")
     if state.current_seat is None:
         return _("Last moves")
-    return _("Since {player}'s last turn", player=game.seats[state.current_seat].name)
+    return _("Since {player}'s last turn", player=shown_name(game.seats[state.current_seat]))

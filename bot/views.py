@@ -2,8 +2,9 @@
 
 Every component is a `discord.ui.DynamicItem` whose custom_id carries the game id and the game
 version it was drawn for, so it keeps working after a restart (the bot registers the classes in
-`setup_hook`) and a click on an outdated one is recognised. The callbacks only hand the click to
-the cog that owns the concern (`Lobby` or `Play`).
+`setup_hook`) and a click on an outdated one is recognised. A callback refuses a click on a game
+of another channel, and hands the others to the cog that owns the concern, held by the bot
+(`PhotosynthesisBot.lobby`, `.play`, `.board`): a typed call, no name looked up.
 
 custom_id formats (at most 100 characters):
     ps:lobby:<action>:<game>:<version>      Join / Leave / Remove bot / Start (and Add Cynthia /
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -36,6 +37,9 @@ from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
 from .i18n import tr
 from .replies import ephemeral
 from .storage import GameRow
+
+if TYPE_CHECKING:
+    from .app import PhotosynthesisBot
 
 LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "join": (_("Join"), discord.ButtonStyle.primary),
@@ -72,16 +76,22 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
-async def _dispatch(interaction: discord.Interaction, cog_name: str, method: str, *args: Any):
-    game_id = args[1] if cog_name == "Lobby" and method == "on_lobby_button" else args[0]
-    games = interaction.client.games  # type: ignore[union-attr]
+async def _elsewhere(interaction: discord.Interaction[PhotosynthesisBot], game_id: int) -> bool:
+    """Whether a click acts on a game of another channel (a forged custom_id); it is then
+    answered with one sentence."""
+    games = interaction.client.games
     game = await games.get_game(game_id)
-    if game is not None and not await games.belongs_here(game, interaction.channel_id):  # forged
+    if game is not None and not await games.belongs_here(game, interaction.channel_id):
         i18n.use(await i18n.reader_language(interaction))
         await ephemeral(interaction, texts.OTHER_CHANNEL)
-        return
-    cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]
-    await getattr(cog, method)(interaction, *args)
+        return True
+    return False
+
+
+def _values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[str]:
+    """The values chosen in a select."""
+    data = interaction.data or {}
+    return [str(value) for value in data.get("values", [])]
 
 
 class LobbyButton(
@@ -105,10 +115,11 @@ class LobbyButton(
     ) -> LobbyButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(
-            interaction, "Lobby", "on_lobby_button", self.action, self.game_id, self.version
-        )
+    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if not await _elsewhere(interaction, self.game_id):
+            await interaction.client.lobby.on_lobby_button(
+                interaction, self.action, self.game_id, self.version
+            )
 
 
 class OptionsSelect(
@@ -142,9 +153,11 @@ class OptionsSelect(
     ) -> OptionsSelect:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _dispatch(interaction, "Lobby", "on_options", self.game_id, self.version, values)
+    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if not await _elsewhere(interaction, self.game_id):
+            await interaction.client.lobby.on_options(
+                interaction, self.game_id, self.version, _values(interaction)
+            )
 
 
 class BotSelect(
@@ -177,9 +190,11 @@ class BotSelect(
     ) -> BotSelect:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _dispatch(interaction, "Lobby", "on_add_bot", self.game_id, self.version, values)
+    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if not await _elsewhere(interaction, self.game_id):
+            await interaction.client.lobby.on_add_bot(
+                interaction, self.game_id, self.version, _values(interaction)
+            )
 
 
 def options_from_values(values: Sequence[str]) -> dict[str, Any]:
@@ -214,8 +229,9 @@ class TurnButton(
     ) -> TurnButton:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, "Play", "on_turn_button", self.game_id, self.version)
+    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if not await _elsewhere(interaction, self.game_id):
+            await interaction.client.play.on_turn_button(interaction, self.game_id, self.version)
 
 
 class PanelButton(
@@ -247,10 +263,11 @@ class PanelButton(
     ) -> PanelButton:
         return cls(int(match["game"]), int(match["version"]), match["key"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(
-            interaction, "Play", "on_panel_button", self.game_id, self.version, self.key
-        )
+    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if not await _elsewhere(interaction, self.game_id):
+            await interaction.client.play.on_panel_button(
+                interaction, self.game_id, self.version, self.key
+            )
 
 
 class PanelSelect(
@@ -290,11 +307,11 @@ class PanelSelect(
             int(match["game"]), int(match["version"]), match["kind"], part=int(match["part"])
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _dispatch(
-            interaction, "Play", "on_panel_select", self.game_id, self.version, self.kind, values
-        )
+    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if not await _elsewhere(interaction, self.game_id):
+            await interaction.client.play.on_panel_select(
+                interaction, self.game_id, self.version, self.kind, _values(interaction)
+            )
 
 
 class GameMessageButton(
@@ -321,9 +338,14 @@ class GameMessageButton(
     ) -> GameMessageButton:
         return cls(match["what"], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        method = "on_preview_button" if self.what == "sun" else "on_log_button"
-        await _dispatch(interaction, "Board", method, self.game_id)
+    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _elsewhere(interaction, self.game_id):
+            return
+        board = interaction.client.board
+        if self.what == "sun":
+            await board.on_preview_button(interaction, self.game_id)
+        else:
+            await board.on_log_button(interaction, self.game_id)
 
 
 class EndingButton(
@@ -338,7 +360,6 @@ class EndingButton(
         "abandon": (_("Abandon the game"), discord.ButtonStyle.danger),
         "keep": (_("Keep playing"), discord.ButtonStyle.secondary),
     }
-    METHODS = {"rematch": "on_rematch", "abandon": "on_abandon_confirmed", "keep": "on_keep"}
 
     def __init__(self, what: str, game_id: int) -> None:
         label, style = self.LOOKS[what]
@@ -353,8 +374,16 @@ class EndingButton(
     ) -> EndingButton:
         return cls(match["what"], int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, "Lobby", self.METHODS[self.what], self.game_id)
+    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _elsewhere(interaction, self.game_id):
+            return
+        lobby = interaction.client.lobby
+        if self.what == "rematch":
+            await lobby.on_rematch(interaction, self.game_id)
+        elif self.what == "abandon":
+            await lobby.on_abandon_confirmed(interaction, self.game_id)
+        else:
+            await lobby.on_keep(interaction, self.game_id)
 
 
 def abandon_view(game_id: int) -> discord.ui.View:

@@ -34,12 +34,8 @@ def fake_bot(lobbies: list[int], active: list[int], *, broken: set[int], storage
             raise OSError("database is locked")
         return [SimpleNamespace(id=i, guild_id=None) for i in active]
 
-    cogs = {
-        "Lobby": SimpleNamespace(close_messages=closer.act),
-        "Play": SimpleNamespace(publish=publisher.act),
-    }
     bot = SimpleNamespace(
-        get_cog=cogs.get,
+        publisher=SimpleNamespace(close_messages=closer.act, publish=publisher.act),
         serves=lambda guild_id: True,
         games=SimpleNamespace(expire_lobbies=expire_lobbies, resume_automa=resume_automa),
         storage=SimpleNamespace(games_with_status=games_with_status),

@@ -21,6 +21,7 @@ from render.alt import alt_text
 from translation import _
 
 from .. import embeds, i18n, pictures, story, texts
+from .. import expert_texts as xt
 from ..games import GameService, UserError
 from ..replies import answering
 from ..storage import GameRow
@@ -153,7 +154,7 @@ class Board(commands.Cog, name="Board"):
             if game is None or game.config is None:
                 raise UserError(texts.NO_GAME_HERE)
             state = await self.games.state(game)
-            names = [s.name for s in game.seats]
+            names = xt.seat_names(game)
             words = await asyncio.to_thread(alt_text, state, names=names, lang=i18n.current())
             marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
             grid = engine.text.board_text(state)
@@ -188,7 +189,7 @@ class Board(commands.Cog, name="Board"):
                 state,
                 preview_sun=sun,
                 viewer_seat=viewer,
-                names=[s.name for s in game.seats],
+                names=xt.seat_names(game),
                 lang=i18n.current(),
             )
             await interaction.followup.send(
@@ -264,17 +265,18 @@ def _seat_names(kinds: tuple[str, ...]) -> list[str]:
 
 @app_commands.command(name="replay", description=_("Replay a game record from /ps log"))
 @app_commands.describe(record=_("The record file /ps log gave (photosynthesis-N.txt)"))
-async def replay_command(interaction: discord.Interaction, record: discord.Attachment) -> None:
-    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
-    await cog.on_replay_command(interaction, record)
+async def replay_command(
+    interaction: discord.Interaction[PhotosynthesisBot], record: discord.Attachment
+) -> None:
+    await interaction.client.board.on_replay_command(interaction, record)
 
 
 @app_commands.command(name="board", description=_("The game in this channel as text"))
-async def board_command(interaction: discord.Interaction) -> None:
-    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]
-    await cog.on_board_command(interaction)
+async def board_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    await interaction.client.board.on_board_command(interaction)
 
 
 async def setup(bot: PhotosynthesisBot) -> None:
     """Extension entry point."""
-    await bot.add_cog(Board(bot))
+    bot.board = Board(bot)
+    await bot.add_cog(bot.board)

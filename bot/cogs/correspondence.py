@@ -19,7 +19,7 @@ from discord.ext import commands
 from translation import _
 
 from .. import correspondence_texts as ct
-from .. import embeds, i18n, texts
+from .. import i18n, texts
 from ..clock import clock_from_env, install_poke_signal
 from ..correspondence import Correspondence
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
@@ -27,7 +27,6 @@ from ..games import UserError, mention, seat_label
 from ..replies import answering
 from ..scheduler import SHARED_POLL, Job, JobStore, Scheduler
 from ..storage import GameRow
-from ..views import lobby_view
 
 if TYPE_CHECKING:
     from ..app import PhotosynthesisBot
@@ -102,7 +101,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         return jump_link(game.guild_id, stored[0], stored[1])
 
     async def _publish(self, game_id: int) -> None:
-        await self.bot.get_cog("Play").publish(game_id)  # type: ignore[union-attr]
+        await self.bot.publisher.publish(game_id)
 
     async def _say(self, channel_id: int, content: str, pings=NO_PINGS) -> None:
         channel = self.bot.get_partial_messageable(channel_id)
@@ -224,21 +223,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 )
             await interaction.response.send_message(changed, allowed_mentions=NO_PINGS)
             if game.status == "lobby":
-                await self._redraw_lobby(game)
+                await self.bot.publisher.redraw_lobby(game)
             else:
                 await self._publish(game.id)
-
-    async def _redraw_lobby(self, game: GameRow) -> None:
-        stored = await self.bot.storage.message(game.id, "lobby")
-        if stored is None:
-            return
-        message = self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1])
-        with i18n.speaking(game.language):
-            embed, view = embeds.lobby_embed(game), lobby_view(game)
-        try:
-            await message.edit(embed=embed, view=view)
-        except discord.HTTPException:
-            log.warning("could not redraw the lobby", extra={"game_id": game.id})
 
     async def on_notify(self, interaction: discord.Interaction, on: bool) -> None:
         async with answering(interaction):
@@ -268,7 +255,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             if game is not None and game.status == "lobby":
                 game = await self.bot.games.leave(game.id, None, user.id)
                 await interaction.response.send_message(i18n.tr(ct.LEFT_LOBBY), ephemeral=True)
-                await self._redraw_lobby(game)
+                await self.bot.publisher.redraw_lobby(game)
                 return
             left = await self.service.leave(channel_id, user.id)
             sentence = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
@@ -278,7 +265,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     said += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
             await interaction.response.send_message(said, allowed_mentions=NO_PINGS)
             if left.ended:
-                await self.bot.get_cog("Lobby").close_messages(left.game)  # type: ignore[union-attr]
+                await self.bot.publisher.close_messages(left.game)
             else:
                 await self._publish(left.game.id)
 
@@ -320,8 +307,8 @@ def _labels(game: GameRow) -> dict[str, str]:
     }
 
 
-def _cog(interaction: discord.Interaction) -> CorrespondenceCog:
-    return interaction.client.get_cog("Correspondence")  # type: ignore[union-attr,return-value]
+def _cog(interaction: discord.Interaction[PhotosynthesisBot]) -> CorrespondenceCog:
+    return interaction.client.correspondence
 
 
 @app_commands.command(name="settings", description=_("Turn timer and leaving rules (host)"))
@@ -363,4 +350,5 @@ async def games_command(interaction: discord.Interaction) -> None:
 
 async def setup(bot: PhotosynthesisBot) -> None:
     """Extension entry point."""
-    await bot.add_cog(CorrespondenceCog(bot))
+    bot.correspondence = CorrespondenceCog(bot)
+    await bot.add_cog(bot.correspondence)

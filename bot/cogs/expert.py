@@ -79,13 +79,12 @@ class ExpertCog(commands.Cog, name="Expert"):
         self._drivers[game_id] = asyncio.create_task(self._drive(game_id))
 
     async def _drive(self, game_id: int) -> None:
-        play = self.bot.get_cog("Play")
         try:
             while True:
                 self._again.discard(game_id)
                 result = await self.games.play_expert(game_id)
                 if result is not None:
-                    await play.publish(game_id)  # type: ignore[union-attr]
+                    await self.bot.publisher.publish(game_id)
                 elif game_id not in self._again:
                     return
         except Exception:
@@ -133,11 +132,11 @@ class ExpertCog(commands.Cog, name="Expert"):
 
 
 @app_commands.command(name="hint", description=xt.HINT_DESCRIPTION)
-async def hint_command(interaction: discord.Interaction) -> None:
-    cog = interaction.client.get_cog("Expert")  # type: ignore[union-attr]
-    await cog.on_hint(interaction)  # type: ignore[union-attr]
+async def hint_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    await interaction.client.expert.on_hint(interaction)
 
 
 async def setup(bot: PhotosynthesisBot) -> None:
     """Extension entry point."""
-    await bot.add_cog(ExpertCog(bot))
+    bot.expert = ExpertCog(bot)
+    await bot.add_cog(bot.expert)

@@ -254,7 +254,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 require_channel_permissions(interaction)
                 result = await self.games.start(game_id, version, user.id)
                 await self._show_lobby(interaction, result.game)
-                await self.bot.get_cog("Play").publish(result.game.id)  # type: ignore[union-attr]
+                await self.bot.publisher.publish(result.game.id)
                 return
             if action == "join":
                 game = await self.games.join(game_id, version, user.id, user.display_name)
@@ -322,7 +322,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 state = await self.games.state(game)  # a started game: it has a config
                 picture = await pictures.picture(
-                    state, names=[s.name for s in game.seats], lang=i18n.current()
+                    state, names=xt.seat_names(game), lang=i18n.current()
                 )
                 file = pictures.as_file(picture, embeds.BOARD_FILE)
                 embed = embeds.ended_embed(game, state)
@@ -334,10 +334,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 )
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
-            play = self.bot.get_cog("Play")
-            embed, file, view = await play.game_message_parts(  # type: ignore[union-attr]
-                game, background=False
-            )
+            embed, file, view = await self.bot.publisher.game_message_parts(game, background=False)
             await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
 
     @ps.command(name="abandon", description=_("End the game in this channel (host or moderators)"))
@@ -372,7 +369,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 )
             except discord.HTTPException:
                 log.warning("could not announce an abandon", extra={"game_id": game.id})
-            await self.close_messages(game)
+            await self.bot.publisher.close_messages(game)
 
     async def on_keep(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Keep playing": nothing changes."""
@@ -391,29 +388,6 @@ class Lobby(commands.Cog, name="Lobby"):
             await interaction.response.send_message(
                 i18n.tr(texts.REMATCH_OPEN.format(channel=game.channel_id)), ephemeral=True
             )
-
-    async def close_messages(self, game: GameRow) -> None:
-        """Take the buttons off a finished game's lobby and game messages."""
-        with i18n.speaking(game.language):
-            await self._close_messages(game)
-
-    async def _close_messages(self, game: GameRow) -> None:
-        for kind in ("lobby", "game"):
-            stored = await self.bot.storage.message(game.id, kind)
-            if stored is None:
-                continue
-            channel_id, message_id = stored
-            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-            try:
-                if kind == "lobby":
-                    await message.edit(embed=embeds.lobby_embed(game), view=None)
-                else:  # the board picture stays; the embed loses the turn and the timer
-                    state = await self.games.state(game) if game.config is not None else None
-                    embed = embeds.ended_embed(game, state)
-                    content = i18n.tr(texts.GAME_ABANDONED)
-                    await message.edit(content=content, embed=embed, view=None)
-            except discord.HTTPException:
-                log.warning("could not edit a message", extra={"game_id": game.id, "kind": kind})
 
     # --- /ps rules, /ps help ---
 
@@ -490,4 +464,5 @@ class Lobby(commands.Cog, name="Lobby"):
 
 async def setup(bot: PhotosynthesisBot) -> None:
     """Extension entry point."""
-    await bot.add_cog(Lobby(bot))
+    bot.lobby = Lobby(bot)
+    await bot.add_cog(bot.lobby)
