@@ -16,9 +16,9 @@ from discord.ext import commands, tasks
 from . import experts, i18n, pictures, texts
 from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
-from .games import GameService
 from .publisher import Publisher
 from .replies import ephemeral
+from .services import GameService
 from .storage import Storage
 from .views import PERSISTENT_ITEMS, unknown_component
 
@@ -171,7 +171,7 @@ class PhotosynthesisBot(commands.Bot):
             log.exception("upkeep: resuming Cynthia failed")
 
     async def _expire_lobbies(self) -> None:
-        for game in await self.games.expire_lobbies(LOBBY_MAX_AGE):
+        for game in await self.games.endings.expire_lobbies(LOBBY_MAX_AGE):
             log.info("lobby expired", extra={"game_id": game.id})
             try:
                 await self.publisher.close_messages(game)
@@ -183,9 +183,10 @@ class PhotosynthesisBot(commands.Bot):
             if not self.serves(game.guild_id):  # another process's shard
                 continue
             try:
-                if await self.games.resume_automa(game.id) is not None:
+                result = await self.games.bots.resume_automa(game.id)
+                if result is not None:
                     log.info("automa resumed", extra={"game_id": game.id})
-                    await self.publisher.publish(game.id)
+                    await self.publisher.publish(result.game, result.state)
             except Exception:
                 log.exception("upkeep: resuming Cynthia failed", extra={"game_id": game.id})
 

@@ -14,7 +14,8 @@ from translation import _, _p
 
 from . import animals, texts
 from . import expert_texts as xt
-from .games import (
+from .i18n import isolate, notation, tr
+from .services.base import (
     CYNTHIA_OPTIONS,
     MAX_SEATS,
     MOONLIGHT_OPTIONS,
@@ -23,7 +24,6 @@ from .games import (
     normalize_options,
     seat_label,
 )
-from .i18n import isolate, notation, tr
 from .storage import GameRow
 from .story import AUTOPILOT_USER_ID, SEAT_SWATCH, named, player_name, who
 

@@ -17,17 +17,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
+from engine import GameState
 
 from . import embeds, i18n, pictures, story, texts
 from . import expert_texts as xt
-from .games import seat_label
 from .locks import KeyedLocks
+from .services.base import seat_label
 from .storage import GameRow, UnreadableGame
 from .views import game_view, lobby_view
 
 if TYPE_CHECKING:
     from .app import PhotosynthesisBot
-    from .games import GameService
+    from .services import GameService
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,9 @@ class Publisher:
         self._shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
         #: game id -> the pending (delayed) edit of its game message
         self._pending: dict[int, asyncio.Task[None]] = {}
+        #: game id -> the version its messages were last drawn (or closed) for: one number per
+        #: game this process drew, so that a redraw that waited never goes back in time
+        self._drawn: dict[int, int] = {}
 
     @property
     def games(self) -> GameService:
@@ -85,8 +89,8 @@ class Publisher:
         is drawn in the `background` (nobody waits on it: the players' answers are drawn first);
         a private copy someone waits for asks `background=False`."""
         if state is None:
-            state = await self.games.state(game)
-        turns = await self.games.story(game, state)
+            state = await self.games.core.state(game)
+        turns = await self.games.records.story(game, state)
         picture = await pictures.picture(
             state,
             highlight=story.changed_spaces(turns),
@@ -95,49 +99,71 @@ class Publisher:
             background=background,
         )
         file = pictures.as_file(picture, embeds.BOARD_FILE)
-        notes = await self.games.notes(game, state)
+        notes = await self.games.core.notes(game, state)
         told = (story.story_title(game, state), story.lines_of(game, turns))
         return embeds.game_embed(game, state, notes=notes, story=told), file, game_view(game, state)
 
-    async def publish(self, game_id: int) -> None:
-        """Bring the channel's game message up to date.
+    async def publish(self, game: GameRow, state: GameState | None = None) -> None:
+        """Bring the channel's game message up to date with `game` as just stored (and its
+        `state`, when the caller has it): what a click's service returned, passed along, not
+        read again.
 
         When the turn passes (or the game ends) a new message is posted at once, mentioning the
         next player, and the old one loses its buttons. During one turn the message is edited
         in place, `EDIT_DELAY` seconds after the first change (later changes ride along).
         """
         try:
-            game = await self.games.get_game(game_id)
-            if game is None or game.config is None:
+            if game.config is None:
                 return
             with i18n.speaking(game.language):  # a channel message: the game's language
-                state = await self.games.state(game)
-                shown = self._shown.get(game_id)
+                if state is None:
+                    state = await self.games.core.state(game)
+                shown = self._shown.get(game.id)
                 if shown is not None and shown[1] == engine.turn_id(state) and not state.is_over:
-                    if game_id not in self._pending:  # (the task keeps the game's language)
-                        self._pending[game_id] = asyncio.create_task(self._delayed_edit(game_id))
+                    if game.id not in self._pending:  # (the task keeps the game's language)
+                        self._pending[game.id] = asyncio.create_task(self._delayed_edit(game.id))
                     return
-                pending = self._pending.pop(game_id, None)
+                pending = self._pending.pop(game.id, None)
                 if pending is not None:
                     pending.cancel()
-                await self._publish(game_id)
+                await self._publish(game, state)
         except Exception:  # the move is committed; a failed redraw must not read as a refusal
-            log.exception("could not update the game message", extra={"game_id": game_id})
+            log.exception("could not update the game message", extra={"game_id": game.id})
+
+    async def publish_latest(self, game_id: int) -> None:
+        """`publish` the game as stored now (for a caller that holds only its id)."""
+        try:
+            game = await self.games.core.get_game(game_id)
+        except Exception:
+            log.exception("could not read a game to publish", extra={"game_id": game_id})
+            return
+        if game is not None:
+            await self.publish(game)
 
     async def _delayed_edit(self, game_id: int) -> None:
         await asyncio.sleep(EDIT_DELAY)
         self._pending.pop(game_id, None)  # from here on a new change schedules a new edit
         try:
-            await self._publish(game_id)
+            game = await self.games.core.get_game(game_id)  # the latest, whatever came since
+            if game is not None:
+                await self._publish(game)
         except Exception:
             log.exception("could not edit the game message", extra={"game_id": game_id})
 
-    async def _publish(self, game_id: int) -> None:
-        async with self._publish_locks.hold(game_id):
-            game = await self.games.get_game(game_id)
-            if game is None or game.config is None or game.status not in ("active", "over"):
+    async def _publish(self, game: GameRow, state: GameState | None = None) -> None:
+        async with self._publish_locks.hold(game.id):
+            if game.version < self._drawn.get(game.id, 0):
+                # A later version was drawn (or the game closed) while this one waited: draw
+                # the game as stored now, never an older position over a newer one.
+                fresh = await self.games.core.get_game(game.id)
+                if fresh is None:
+                    return
+                game, state = fresh, None
+            if game.config is None or game.status not in ("active", "over"):
                 return
-            state = await self.games.state(game)
+            if state is None:
+                state = await self.games.core.state(game)
+            game_id = game.id
             embed, file, view = await self.game_message_parts(game, state)
             content = final_content(game, state) if state.is_over else None
             if not state.is_over and state.current_seat is not None:
@@ -147,6 +173,7 @@ class Publisher:
             channel = self.bot.get_partial_messageable(await self.game_thread(game))
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
+            self._drawn[game_id] = game.version
             if (
                 stored is not None
                 and shown == (stored[1], engine.turn_id(state))
@@ -249,7 +276,7 @@ class Publisher:
                     except discord.NotFound:
                         message = None
                     if message is not None and version_shown(message) == game.version:
-                        state = await self.games.state(game)
+                        state = await self.games.core.state(game)
                         self._shown[game.id] = (message.id, engine.turn_id(state))
                         if state.is_over:  # died between the last game message and the result
                             with i18n.speaking(game.language):
@@ -257,7 +284,7 @@ class Publisher:
                                 await self._announce_result(game, state, final)
                         continue
                 log.info("redrawing a game message after a restart", extra={"game_id": game.id})
-                await self.publish(game.id)
+                await self.publish(game)
             except UnreadableGame:
                 continue  # quarantined and logged; every other game is still served
             except Exception:
@@ -280,6 +307,7 @@ class Publisher:
 
     async def close_messages(self, game: GameRow) -> None:
         """Take the buttons off an ended game's lobby and game messages."""
+        self._drawn[game.id] = max(game.version, self._drawn.get(game.id, 0))
         with i18n.speaking(game.language):
             for kind in ("lobby", "game"):
                 stored = await self.bot.storage.message(game.id, kind)
@@ -292,7 +320,9 @@ class Publisher:
                     if kind == "lobby":
                         await message.edit(embed=embeds.lobby_embed(game), view=None)
                     else:  # the board picture stays; the embed loses the turn and the timer
-                        state = await self.games.state(game) if game.config is not None else None
+                        state = (
+                            await self.games.core.state(game) if game.config is not None else None
+                        )
                         embed = embeds.ended_embed(game, state)
                         content = i18n.tr(texts.GAME_ABANDONED)
                         await message.edit(content=content, embed=embed, view=None)

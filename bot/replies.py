@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from . import i18n, texts
-from .games import StaleComponent, UserError
+from .services.base import StaleComponent, UserError
 from .storage import GameRow, UnreadableGame
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ from typing import Any
 import engine
 
 from .clock import Clock
-from .games import GameService
+from .services import GameService
 from .storage import CLOCK_COLUMNS, GameRow, Storage
 
 log = logging.getLogger(__name__)
@@ -194,11 +194,11 @@ class TurnTimers:
 
     async def replan(self, games: GameService, game_id: int) -> None:
         """Plan a game's current turn again (its settings, seats or player's vacation changed)."""
-        async with games.lock(game_id):
-            game = await games.get_game(game_id)
+        async with games.core.lock(game_id):
+            game = await games.core.get_game(game_id)
             if game is None:
                 return
-            state = await games.state(game) if game.config is not None else None
+            state = await games.core.state(game) if game.config is not None else None
             if state is not None:
                 await self.plan(game, state, force=True)
 
@@ -212,10 +212,10 @@ class TurnTimers:
             clock = await self.turn_clock(game.id)
             if clock is not None and clock.version == game.version:
                 continue
-            async with games.lock(game.id):
-                fresh = await games.get_game(game.id)
+            async with games.core.lock(game.id):
+                fresh = await games.core.get_game(game.id)
                 if fresh is None or fresh.config is None:
                     continue
-                await self.plan(fresh, await games.state(fresh))
+                await self.plan(fresh, await games.core.state(fresh))
                 planned += 1
         return planned

@@ -2,9 +2,10 @@
 
 Every component is a `discord.ui.DynamicItem` whose custom_id carries the game id and the game
 version it was drawn for, so it keeps working after a restart (the bot registers the classes in
-`setup_hook`) and a click on an outdated one is recognised. A callback refuses a click on a game
-of another channel, and hands the others to the cog that owns the concern, held by the bot
-(`PhotosynthesisBot.lobby`, `.play`, `.board`): a typed call, no name looked up.
+`setup_hook`) and a click on an outdated one is recognised. A callback hands the click to the cog
+that owns the concern, held by the bot (`PhotosynthesisBot.lobby`, `.play`, `.board`): a typed
+call, no name looked up. The services refuse a click on a game of another channel (a forged
+custom_id) where they read the game (`GameCore.game_here`).
 
 custom_id formats (at most 100 characters):
     ps:lobby:<action>:<game>:<version>      Join / Leave / Remove bot / Start (and Add Cynthia /
@@ -30,12 +31,11 @@ import discord
 
 from translation import _
 
-from . import choices, i18n, texts
+from . import choices, texts
 from . import expert_texts as xt
 from .experts import BOT_KINDS
-from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
 from .i18n import tr
-from .replies import ephemeral
+from .services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
 from .storage import GameRow
 
 if TYPE_CHECKING:
@@ -76,18 +76,6 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
-async def _elsewhere(interaction: discord.Interaction[PhotosynthesisBot], game_id: int) -> bool:
-    """Whether a click acts on a game of another channel (a forged custom_id); it is then
-    answered with one sentence."""
-    games = interaction.client.games
-    game = await games.get_game(game_id)
-    if game is not None and not await games.belongs_here(game, interaction.channel_id):
-        i18n.use(await i18n.reader_language(interaction))
-        await ephemeral(interaction, texts.OTHER_CHANNEL)
-        return True
-    return False
-
-
 def _values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[str]:
     """The values chosen in a select."""
     data = interaction.data or {}
@@ -116,10 +104,9 @@ class LobbyButton(
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-        if not await _elsewhere(interaction, self.game_id):
-            await interaction.client.lobby.on_lobby_button(
-                interaction, self.action, self.game_id, self.version
-            )
+        await interaction.client.lobby.on_lobby_button(
+            interaction, self.action, self.game_id, self.version
+        )
 
 
 class OptionsSelect(
@@ -154,10 +141,9 @@ class OptionsSelect(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-        if not await _elsewhere(interaction, self.game_id):
-            await interaction.client.lobby.on_options(
-                interaction, self.game_id, self.version, _values(interaction)
-            )
+        await interaction.client.lobby.on_options(
+            interaction, self.game_id, self.version, _values(interaction)
+        )
 
 
 class BotSelect(
@@ -191,10 +177,9 @@ class BotSelect(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-        if not await _elsewhere(interaction, self.game_id):
-            await interaction.client.lobby.on_add_bot(
-                interaction, self.game_id, self.version, _values(interaction)
-            )
+        await interaction.client.lobby.on_add_bot(
+            interaction, self.game_id, self.version, _values(interaction)
+        )
 
 
 def options_from_values(values: Sequence[str]) -> dict[str, Any]:
@@ -230,8 +215,7 @@ class TurnButton(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-        if not await _elsewhere(interaction, self.game_id):
-            await interaction.client.play.on_turn_button(interaction, self.game_id, self.version)
+        await interaction.client.play.on_turn_button(interaction, self.game_id, self.version)
 
 
 class PanelButton(
@@ -264,10 +248,9 @@ class PanelButton(
         return cls(int(match["game"]), int(match["version"]), match["key"])
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-        if not await _elsewhere(interaction, self.game_id):
-            await interaction.client.play.on_panel_button(
-                interaction, self.game_id, self.version, self.key
-            )
+        await interaction.client.play.on_panel_button(
+            interaction, self.game_id, self.version, self.key
+        )
 
 
 class PanelSelect(
@@ -308,10 +291,9 @@ class PanelSelect(
         )
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-        if not await _elsewhere(interaction, self.game_id):
-            await interaction.client.play.on_panel_select(
-                interaction, self.game_id, self.version, self.kind, _values(interaction)
-            )
+        await interaction.client.play.on_panel_select(
+            interaction, self.game_id, self.version, self.kind, _values(interaction)
+        )
 
 
 class GameMessageButton(
@@ -339,8 +321,6 @@ class GameMessageButton(
         return cls(match["what"], int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-        if await _elsewhere(interaction, self.game_id):
-            return
         board = interaction.client.board
         if self.what == "sun":
             await board.on_preview_button(interaction, self.game_id)
@@ -375,8 +355,6 @@ class EndingButton(
         return cls(match["what"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-        if await _elsewhere(interaction, self.game_id):
-            return
         lobby = interaction.client.lobby
         if self.what == "rematch":
             await lobby.on_rematch(interaction, self.game_id)

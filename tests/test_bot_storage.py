@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.games import GameService, replay
+from bot.services import GameService
+from bot.services.plays import replay
 from bot.storage import (
     SCHEMA_VERSION,
     ChannelBusy,
@@ -112,7 +113,7 @@ async def test_a_version_1_database_with_a_game_migrates_and_replays(tmp_path: P
         await store.set_preferences(HOST, {"board": "large"})
         assert await store.preferences(HOST) == {"board": "large"}
 
-        state = await GameService(store).state(loaded)
+        state = await GameService(store).core.state(loaded)
         expected = engine.new_game(engine.Config.from_dict(config), 42)
         for move in moves:
             expected = engine.apply(expected, move)
@@ -173,17 +174,17 @@ async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(any_st
     from the snapshot, from the log alone, and from the log when the snapshot is unusable."""
     storage = any_storage
     service = GameService(storage, seed_source=lambda: 7)
-    game = await service.new_lobby(
+    game = await service.lobby.new_lobby(
         guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="host", options={}
     )
-    game = await service.join(game.id, game.version, BOB, "bob")
-    game = await service.add_cynthia(game.id, game.version, HOST)
-    started = await service.start(game.id, game.version, HOST)
+    game = await service.lobby.join(game.id, game.version, BOB, "bob")
+    game = await service.lobby.add_cynthia(game.id, game.version, HOST)
+    started = await service.lobby.start(game.id, game.version, HOST)
     state = started.state
     while state.phase == "setup":
         seat = started.game.seats[state.current_seat]
         move = str(engine.legal_actions(state)[0])
-        result = await service.play(game.id, seat.user_id, move)
+        result = await service.turns.play(game.id, seat.user_id, move)
         state = result.state
     game = result.game
     rows = await storage.actions(game.id)
@@ -193,18 +194,18 @@ async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(any_st
 
     expected = replay(game.config, game.seed, [r.notation for r in rows])
     assert expected == state
-    assert await GameService(storage).state(game) == state  # from the snapshot
+    assert await GameService(storage).core.state(game) == state  # from the snapshot
 
     async with storage.transaction() as conn:
         await conn.execute("DELETE FROM snapshots")
-    assert await GameService(storage).state(game) == state  # from the log alone
+    assert await GameService(storage).core.state(game) == state  # from the log alone
 
     async with storage.transaction() as conn:
         await conn.execute(
             "INSERT INTO snapshots (game_id, ply, state) VALUES (?, 3, ?)",
             (game.id, json.dumps({"format": 999})),
         )
-    assert await GameService(storage).state(game) == state  # broken cache: full replay
+    assert await GameService(storage).core.state(game) == state  # broken cache: full replay
 
 
 async def test_a_read_only_database_is_refused_at_open_not_at_the_first_click(
@@ -346,16 +347,18 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
     statement of ids and versions (in its read transaction); a write made by other means
     (migrations, tests) makes the storage forget what it kept."""
     service = GameService(storage, seed_source=lambda: 1234)
-    game = await service.new_lobby(guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="h")
-    game = await service.join(game.id, game.version, BOB, "bob")
-    result = await service.start(game.id, game.version, HOST)
+    game = await service.lobby.new_lobby(
+        guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="h"
+    )
+    game = await service.lobby.join(game.id, game.version, BOB, "bob")
+    result = await service.lobby.start(game.id, game.version, HOST)
     for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
-        result = await service.play(game.id, user, f"place {space}")
+        result = await service.turns.play(game.id, user, f"place {space}")
     statements: list[tuple[str, str]] = []
     storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
     storage._reader.set_trace_callback(lambda sql: statements.append(("read", sql.split()[0])))
 
-    result = await service.play(game.id, HOST, "buy seed", result.game.version)
+    result = await service.turns.play(game.id, HOST, "buy seed", result.game.version)
     assert statements == [
         ("write", "BEGIN"),
         ("write", "SAVEPOINT"),

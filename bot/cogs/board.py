@@ -22,8 +22,9 @@ from translation import _
 
 from .. import embeds, i18n, pictures, story, texts
 from .. import expert_texts as xt
-from ..games import GameService, UserError
 from ..replies import answering
+from ..services import GameService
+from ..services.base import UserError
 from ..storage import GameRow
 from . import attach, detach
 
@@ -150,10 +151,10 @@ class Board(commands.Cog, name="Board"):
         """`/ps board`: the channel's game as text, privately (for a screen reader, or where
         the picture does not show): the position in words, then the board as a grid."""
         async with answering(interaction):
-            game = await self.games.shown_game(interaction.channel_id or 0)
+            game = await self.games.records.shown_game(interaction.channel_id or 0)
             if game is None or game.config is None:
                 raise UserError(texts.NO_GAME_HERE)
-            state = await self.games.state(game)
+            state = await self.games.core.state(game)
             names = xt.seat_names(game)
             words = await asyncio.to_thread(alt_text, state, names=names, lang=i18n.current())
             marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
@@ -161,8 +162,9 @@ class Board(commands.Cog, name="Board"):
             board = texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)
             await interaction.response.send_message(i18n.tr(board), ephemeral=True)
 
-    async def _started(self, game_id: int) -> GameRow:
-        game = await self.games.get_game(game_id)
+    async def _started(self, game_id: int, channel_id: int | None) -> GameRow:
+        """The started game a button of its message acts on (refused in another channel)."""
+        game = await self.games.core.game_here(game_id, channel_id)
         if game is None:
             raise UserError(texts.GAME_GONE)
         if game.config is None:
@@ -172,11 +174,11 @@ class Board(commands.Cog, name="Board"):
     async def on_preview_button(self, interaction: discord.Interaction, game_id: int) -> None:
         """Next-sun preview: the board with the next sun's shadows, and each seat's light."""
         async with answering(interaction):
+            game = await self._started(game_id, interaction.channel_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            game = await self._started(game_id)
             if game.status != "active":
                 raise UserError(texts.GAME_OVER)
-            state = await self.games.state(game)
+            state = await self.games.core.state(game)
             sun = engine.next_photosynthesis_sun(state)
             if sun is None:  # the last round: the game ends before the sun moves again
                 raise UserError(texts.NO_PHOTOSYNTHESIS_LEFT)
@@ -201,8 +203,9 @@ class Board(commands.Cog, name="Board"):
     async def on_log_button(self, interaction: discord.Interaction, game_id: int) -> None:
         """Game log: the recent moves with Cynthia's reasons and the events, and the record."""
         async with answering(interaction):
+            game = await self._started(game_id, interaction.channel_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.send_log(interaction, await self._started(game_id))
+            await self.send_log(interaction, game)
 
     async def send_log(self, interaction: discord.Interaction, game: GameRow) -> None:
         """Send the log of `game` privately (the interaction is deferred or not yet answered).
@@ -210,7 +213,7 @@ class Board(commands.Cog, name="Board"):
         The record file carries the game's seed, from which the animals dealt and the face-down
         Baby Turtle tokens of Under the Moonlight follow: while such a game is played the
         record is kept back (it comes with the log once the game is over)."""
-        history = await self.games.history(game)
+        history = await self.games.records.history(game)
         moves = [move for move, _ in history]
         embed = embeds.log_embed(game, moves, events=[events for _, events in history])
         extra: dict[str, Any] = {}

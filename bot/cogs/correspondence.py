@@ -23,9 +23,9 @@ from .. import i18n, texts
 from ..clock import clock_from_env, install_poke_signal
 from ..correspondence import Correspondence
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
-from ..games import UserError, mention, seat_label
 from ..replies import answering
 from ..scheduler import SHARED_POLL, Job, JobStore, Scheduler
+from ..services.base import UserError, mention, seat_label
 from ..storage import GameRow
 
 if TYPE_CHECKING:
@@ -70,9 +70,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         for command in (settings_command, notify_command, vacation_command, leave_command,
                         games_command):  # fmt: skip
             group.add_command(command)
-        self.bot.games.commit_hooks.append(self.service.timers.on_commit)
-        self.bot.games.end_hooks.append(self.service.timers.on_end)
-        self.bot.games.note_providers.append(self.timer_note)
+        self.bot.games.core.commit_hooks.append(self.service.timers.on_commit)
+        self.bot.games.core.end_hooks.append(self.service.timers.on_end)
+        self.bot.games.core.note_providers.append(self.timer_note)
         install_poke_signal(self.clock, self.scheduler.poke)
         self.scheduler.start(before=self._before_scheduler)
 
@@ -83,9 +83,11 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             for name in COMMANDS:
                 group.remove_command(name)
         games = self.bot.games
-        games.commit_hooks = [h for h in games.commit_hooks if h != self.service.timers.on_commit]
-        games.end_hooks = [h for h in games.end_hooks if h != self.service.timers.on_end]
-        games.note_providers = [p for p in games.note_providers if p != self.timer_note]
+        games.core.commit_hooks = [
+            h for h in games.core.commit_hooks if h != self.service.timers.on_commit
+        ]
+        games.core.end_hooks = [h for h in games.core.end_hooks if h != self.service.timers.on_end]
+        games.core.note_providers = [p for p in games.core.note_providers if p != self.timer_note]
 
     async def _before_scheduler(self) -> None:
         await self.bot.wait_until_ready()
@@ -97,11 +99,11 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
     async def _link(self, game: GameRow) -> str:
         stored = await self.bot.storage.message(game.id, "game")
         if stored is None:
-            return jump_link(game.guild_id, await self.bot.games.game_channel(game))
+            return jump_link(game.guild_id, await self.bot.games.core.game_channel(game))
         return jump_link(game.guild_id, stored[0], stored[1])
 
     async def _publish(self, game_id: int) -> None:
-        await self.bot.publisher.publish(game_id)
+        await self.bot.publisher.publish_latest(game_id)
 
     async def _say(self, channel_id: int, content: str, pings=NO_PINGS) -> None:
         channel = self.bot.get_partial_messageable(channel_id)
@@ -164,7 +166,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     content = i18n.tr(
                         line.format(player=mention(user_id), notation=i18n.notation(notation))
                     )
-                where = await self.bot.games.game_channel(game)
+                where = await self.bot.games.core.game_channel(game)
                 if not (fired.notice_only and await self._posted(where, content)):
                     await self._say(where, content)
             await self.scheduler.store.finish(job.id, fired.outcome)
@@ -182,7 +184,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             )
             with i18n.speaking(game.language):  # in the channel: the game's language
                 content = i18n.tr(reminder)
-            await self._say(await self.bot.games.game_channel(game), content, USER_PINGS)
+            await self._say(await self.bot.games.core.game_channel(game), content, USER_PINGS)
             if await self.service.wants_dm(user_id):
                 mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
                 with i18n.speaking(mine or game.language):  # a DM: their own language
@@ -251,9 +253,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
     async def on_leave(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
             channel_id, user = interaction.channel_id or 0, interaction.user
-            game = await self.bot.games.live_game(channel_id)
+            game = await self.bot.games.core.live_game(channel_id)
             if game is not None and game.status == "lobby":
-                game = await self.bot.games.leave(game.id, None, user.id)
+                game = await self.bot.games.lobby.leave(game.id, None, user.id)
                 await interaction.response.send_message(i18n.tr(ct.LEFT_LOBBY), ephemeral=True)
                 await self.bot.publisher.redraw_lobby(game)
                 return

@@ -21,9 +21,9 @@ from discord.ext import commands, tasks
 
 from .. import expert_texts as xt
 from ..experts import is_expert
-from ..games import GameService
 from ..i18n import tr
 from ..replies import answering
+from ..services import GameService
 from ..storage import GameRow
 from . import attach, detach
 
@@ -51,12 +51,14 @@ class ExpertCog(commands.Cog, name="Expert"):
 
     async def cog_load(self) -> None:
         attach(self.bot, __name__, hint_command)
-        self.games.commit_hooks.append(self.on_commit)
+        self.games.core.commit_hooks.append(self.on_commit)
         self.resume.start()
 
     async def cog_unload(self) -> None:
         detach(self.bot, "hint")
-        self.games.commit_hooks = [h for h in self.games.commit_hooks if h != self.on_commit]
+        self.games.core.commit_hooks = [
+            h for h in self.games.core.commit_hooks if h != self.on_commit
+        ]
         self.resume.cancel()
         for task in self._drivers.values():
             task.cancel()
@@ -82,9 +84,9 @@ class ExpertCog(commands.Cog, name="Expert"):
         try:
             while True:
                 self._again.discard(game_id)
-                result = await self.games.play_expert(game_id)
+                result = await self.games.bots.play_expert(game_id)
                 if result is not None:
-                    await self.bot.publisher.publish(game_id)
+                    await self.bot.publisher.publish(result.game, result.state)
                 elif game_id not in self._again:
                     return
         except Exception:
@@ -107,7 +109,7 @@ class ExpertCog(commands.Cog, name="Expert"):
             if not self.bot.serves(game.guild_id) or game.id in self._drivers:
                 continue  # another process's shard, or being driven
             try:
-                if await self.games.expert_to_play(game.id):
+                if await self.games.bots.expert_to_play(game.id):
                     log.info("the Expert resumes", extra={"game_id": game.id})
                     self.drive(game.id)
             except Exception:
@@ -121,11 +123,11 @@ class ExpertCog(commands.Cog, name="Expert"):
 
     async def on_hint(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
-            game, state = await self.games.hint_position(
+            game, state = await self.games.bots.hint_position(
                 interaction.channel_id or 0, interaction.user.id
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
-            action = await self.games.hint(game, state)
+            action = await self.games.bots.hint(game, state)
             await interaction.followup.send(
                 tr(xt.HINT.format(explanation=action.explanation or str(action))), ephemeral=True
             )

@@ -22,9 +22,10 @@ from .. import embeds, i18n, pictures, texts
 from .. import expert_texts as xt
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..experts import BOT_KINDS
-from ..games import GameService, UserError
 from ..locks import KeyedLocks
 from ..replies import answering, require_channel_permissions
+from ..services import GameService
+from ..services.base import UserError
 from ..storage import GameRow
 from ..views import abandon_view, lobby_view, options_from_values
 
@@ -226,7 +227,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 )
                 language = i18n.choose_language(None, None, server) if server else None
                 language = language or i18n.choose_language(None, interaction.guild_locale)
-            game = await self.games.new_lobby(
+            game = await self.games.lobby.new_lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
@@ -248,24 +249,25 @@ class Lobby(commands.Cog, name="Lobby"):
         self, interaction: discord.Interaction, action: str, game_id: int, version: int
     ) -> None:
         """Join / Leave / Remove bot / Start (Add Cynthia / Remove Cynthia: older messages)."""
-        user = interaction.user
+        user, lobby, here = interaction.user, self.games.lobby, interaction.channel_id
         async with answering(interaction, self.fresh_view):
             if action == "start":
                 require_channel_permissions(interaction)
-                result = await self.games.start(game_id, version, user.id)
+                result = await lobby.start(game_id, version, user.id, channel_id=here)
                 await self._show_lobby(interaction, result.game)
-                await self.bot.publisher.publish(result.game.id)
+                await self.bot.publisher.publish(result.game, result.state)
                 return
             if action == "join":
-                game = await self.games.join(game_id, version, user.id, user.display_name)
+                name = user.display_name
+                game = await lobby.join(game_id, version, user.id, name, channel_id=here)
             elif action == "leave":
-                game = await self.games.leave(game_id, version, user.id)
+                game = await lobby.leave(game_id, version, user.id, channel_id=here)
             elif action == "rembot":
-                game = await self.games.remove_bot(game_id, version, user.id)
+                game = await lobby.remove_bot(game_id, version, user.id, channel_id=here)
             elif action == "addcyn":
-                game = await self.games.add_cynthia(game_id, version, user.id)
+                game = await lobby.add_cynthia(game_id, version, user.id, channel_id=here)
             else:
-                game = await self.games.remove_cynthia(game_id, version, user.id)
+                game = await lobby.remove_cynthia(game_id, version, user.id, channel_id=here)
             await self._show_lobby(interaction, game)
 
     async def on_add_bot(
@@ -276,7 +278,9 @@ class Lobby(commands.Cog, name="Lobby"):
             kind = values[0] if values else ""
             if kind not in BOT_KINDS:  # a forged choice
                 raise UserError(texts.UNKNOWN_COMPONENT)
-            game = await self.games.add_bot(game_id, version, interaction.user.id, kind)
+            game = await self.games.lobby.add_bot(
+                game_id, version, interaction.user.id, kind, channel_id=interaction.channel_id
+            )
             await self._show_lobby(interaction, game)
 
     async def _show_lobby(self, interaction: discord.Interaction, game: GameRow) -> None:
@@ -285,7 +289,7 @@ class Lobby(commands.Cog, name="Lobby"):
         After clicks at the same moment (several Join) the answers go out one at a time, each
         drawn from the lobby as stored then, so the last one drawn shows the latest seats."""
         async with self._redraws.hold(game.id):
-            game = await self.games.get_game(game.id) or game
+            game = await self.games.core.get_game(game.id) or game
             with i18n.speaking(game.language):  # the lobby message speaks the game's language
                 embed, view = embeds.lobby_embed(game), lobby_view(game)
                 public_view = lobby_view(game)
@@ -305,8 +309,12 @@ class Lobby(commands.Cog, name="Lobby"):
     ) -> None:
         """The host changed the options select."""
         async with answering(interaction, self.fresh_view):
-            game = await self.games.set_options(
-                game_id, version, interaction.user.id, options_from_values(values)
+            game = await self.games.lobby.set_options(
+                game_id,
+                version,
+                interaction.user.id,
+                options_from_values(values),
+                channel_id=interaction.channel_id,
             )
             await self._show_lobby(interaction, game)
 
@@ -315,12 +323,12 @@ class Lobby(commands.Cog, name="Lobby"):
     @ps.command(name="status", description=_("Show the game in this channel"))
     async def status(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
-            game = await self.games.shown_game(interaction.channel_id or 0)
+            game = await self.games.records.shown_game(interaction.channel_id or 0)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
             if game.status == "abandoned":
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                state = await self.games.state(game)  # a started game: it has a config
+                state = await self.games.core.state(game)  # a started game: it has a config
                 picture = await pictures.picture(
                     state, names=xt.seat_names(game), lang=i18n.current()
                 )
@@ -341,7 +349,7 @@ class Lobby(commands.Cog, name="Lobby"):
     async def abandon(self, interaction: discord.Interaction) -> None:
         """Ask first: one command must not end a game for everyone by mistake."""
         async with answering(interaction):
-            game = await self.games.may_abandon(
+            game = await self.games.endings.may_abandon(
                 interaction.channel_id or 0, interaction.user.id, _can_manage(interaction)
             )
             await interaction.response.send_message(
@@ -353,8 +361,11 @@ class Lobby(commands.Cog, name="Lobby"):
     async def on_abandon_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Abandon the game": end it, tell the channel, take the buttons off its messages."""
         async with answering(interaction):
-            game = await self.games.abandon_game(
-                game_id, interaction.user.id, _can_manage(interaction)
+            game = await self.games.endings.abandon_game(
+                game_id,
+                interaction.user.id,
+                _can_manage(interaction),
+                channel_id=interaction.channel_id,
             )
             await interaction.response.edit_message(
                 content=i18n.tr(texts.ABANDONED.format(user=interaction.user.mention)), view=None
@@ -374,12 +385,15 @@ class Lobby(commands.Cog, name="Lobby"):
     async def on_keep(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Keep playing": nothing changes."""
         async with answering(interaction):
+            await self.games.core.game_here(game_id, interaction.channel_id)
             await interaction.response.edit_message(content=i18n.tr(texts.ABANDON_KEPT), view=None)
 
     async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Rematch": a new lobby in the game's channel, same seats and options."""
         async with answering(interaction):
-            game = await self.games.rematch(game_id, interaction.user.id)
+            game = await self.games.lobby.rematch(
+                game_id, interaction.user.id, channel_id=interaction.channel_id
+            )
             channel = self.bot.get_partial_messageable(game.channel_id)
             with i18n.speaking(game.language):
                 embed, view = embeds.lobby_embed(game), lobby_view(game)

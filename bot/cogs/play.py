@@ -21,8 +21,10 @@ from translation import _
 
 from .. import choices, i18n, pictures, texts
 from .. import expert_texts as xt
-from ..games import GameService, TurnResult, UserError
 from ..replies import answering
+from ..services import GameService
+from ..services.base import Turn, TurnResult, UserError
+from ..services.turns import TurnService
 from ..storage import GameRow
 from ..views import panel
 from . import attach, detach
@@ -42,14 +44,11 @@ def _legal(state: Any) -> list[str]:
     return [str(a) for a in engine.legal_actions(state)]
 
 
-async def _panel(
-    games: GameService, game: GameRow, state: Any, user_id: int, **kwargs: Any
-) -> tuple[str, discord.ui.View]:
+def _panel(turn: Turn, **kwargs: Any) -> tuple[str, discord.ui.View]:
     """The turn panel with the player's legal choices (and Undo when possible)."""
-    can_undo = await games.can_undo(game, state, user_id)
-    legal = _legal(state)
-    labels = choices.describe_all(state, legal)
-    return panel(game, state, legal, can_undo=can_undo, labels=labels, **kwargs)
+    legal = _legal(turn.state)
+    labels = choices.describe_all(turn.state, legal)
+    return panel(turn.game, turn.state, legal, can_undo=turn.can_undo, labels=labels, **kwargs)
 
 
 async def _update(interaction: discord.Interaction, **fields: Any) -> None:
@@ -70,6 +69,10 @@ class Play(commands.Cog, name="Play"):
     def games(self) -> GameService:
         return self.bot.games
 
+    @property
+    def turns(self) -> TurnService:
+        return self.bot.games.turns
+
     async def cog_load(self) -> None:
         """Attach `/ps play` to the `/ps` group of the Lobby cog (loaded first)."""
         attach(self.bot, __name__, play_command, undo_command, log_command)
@@ -82,65 +85,75 @@ class Play(commands.Cog, name="Play"):
 
     async def _fresh_panel(self, game: GameRow, user_id: int) -> discord.ui.View | None:
         try:
-            game, state = await self.games.turn(game.id, user_id)
+            turn = await self.turns.turn(game.id, user_id)
         except UserError:
             return None
-        return (await _panel(self.games, game, state, user_id))[1]
+        return _panel(turn)[1]
 
     async def on_turn_button(
-        self, interaction: discord.Interaction, game_id: int, version: int
+        self, interaction: discord.Interaction[PhotosynthesisBot], game_id: int, version: int
     ) -> None:
         """ "Take my turn": the ephemeral panel with the current player's legal choices."""
         async with answering(interaction):
-            game, state = await self.games.turn(game_id, interaction.user.id)
-            content, view = await _panel(self.games, game, state, interaction.user.id)
+            turn = await self.turns.turn(
+                game_id, interaction.user.id, channel_id=interaction.channel_id
+            )
+            content, view = _panel(turn)
             await interaction.response.send_message(content, view=view, ephemeral=True)
 
     async def on_panel_button(
-        self, interaction: discord.Interaction, game_id: int, version: int, key: str
+        self,
+        interaction: discord.Interaction[PhotosynthesisBot],
+        game_id: int,
+        version: int,
+        key: str,
     ) -> None:
         """A panel button: open a kind of action, go back, or play (End turn)."""
-        user_id = interaction.user.id
+        user_id, here = interaction.user.id, interaction.channel_id
         async with answering(interaction, lambda g: self._fresh_panel(g, user_id)):
             if key.startswith("play "):
                 await interaction.response.defer()
-                result = await self.games.play(game_id, user_id, key[5:], version)
+                result = await self.turns.play(game_id, user_id, key[5:], version, channel_id=here)
                 await self._answer_play(interaction, result)
                 return
             if key == "undo":
                 await interaction.response.defer()
-                result = await self.games.undo(game_id, user_id, version)
+                result = await self.turns.undo(game_id, user_id, version, channel_id=here)
                 await self._answer_play(interaction, result, undone=True)
                 return
-            game, state = await self.games.turn(game_id, user_id, version)
+            turn = await self.turns.turn(game_id, user_id, version, channel_id=here)
             menu = key[5:] if key.startswith("menu ") else None
-            content, view = await _panel(self.games, game, state, user_id, menu=menu)
+            content, view = _panel(turn, menu=menu)
             await _update(interaction, content=content, view=view)
 
     async def on_panel_select(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[PhotosynthesisBot],
         game_id: int,
         version: int,
         kind: str,
         values: list[str],
     ) -> None:
         """A panel select: play the chosen action, or (`src`: "<verb> <space>") list the
-        choices of a two-step kind from that piece (the plantings from a tree)."""
-        user_id = interaction.user.id
+        choices of a two-step kind from that piece (the plantings from a tree).
+
+        The path of a click: the component (`bot.views`) hands it here; `TurnService.play`
+        reads the game once under its lock, applies the engine's rules and commits; the panel
+        is answered from what it returned, and the publisher draws the game message from it."""
+        user_id, here = interaction.user.id, interaction.channel_id
         async with answering(interaction, lambda g: self._fresh_panel(g, user_id)):
             if not values:
                 raise UserError(texts.CHOOSE_ONE)
             if kind == "act":
                 await interaction.response.defer()
-                result = await self.games.play(game_id, user_id, values[0], version)
+                result = await self.turns.play(
+                    game_id, user_id, values[0], version, channel_id=here
+                )
                 await self._answer_play(interaction, result)
                 return
             verb, _, source = values[0].partition(" ")
-            game, state = await self.games.turn(game_id, user_id, version)
-            content, view = await _panel(
-                self.games, game, state, user_id, menu=verb, source=source or None
-            )
+            turn = await self.turns.turn(game_id, user_id, version, channel_id=here)
+            content, view = _panel(turn, menu=verb, source=source or None)
             await _update(interaction, content=content, view=view)
 
     async def _answer_play(
@@ -161,7 +174,7 @@ class Play(commands.Cog, name="Play"):
         view: discord.ui.View | None = None
         files: list[discord.File] = []
         if not state.is_over and engine.turn_id(state) == result.previous_turn:
-            content, view = await _panel(self.games, game, state, interaction.user.id)
+            content, view = _panel(Turn(game, state, result.can_undo))
             content = f"{played}\n{content}"
             picture = await pictures.picture(
                 state,
@@ -178,7 +191,7 @@ class Play(commands.Cog, name="Play"):
         else:
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             await interaction.followup.send(content, files=files, ephemeral=True, **extra)
-        await self.bot.publisher.publish(game.id)
+        await self.bot.publisher.publish(game, state)
 
     # --- /ps play ---
 
@@ -187,12 +200,12 @@ class Play(commands.Cog, name="Play"):
         in: the turn is read before anything is awaited on Discord or the game's lock, and
         the action is refused if another turn is on by then (`GameService.play`)."""
         async with answering(interaction):
-            game = await self.games.live_game(interaction.channel_id or 0)
-            turn = await self.games.current_turn(game.id) if game is not None else None
+            game = await self.games.core.live_game(interaction.channel_id or 0)
+            turn = await self.turns.current_turn(game) if game is not None else None
             await interaction.response.defer(ephemeral=True, thinking=True)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
-            result = await self.games.play(
+            result = await self.turns.play(
                 game.id, interaction.user.id, action, turn=turn, typed_version=game.version
             )
             await self._answer_play(interaction, result)
@@ -201,17 +214,17 @@ class Play(commands.Cog, name="Play"):
         """`/ps undo`: take back the last action of your turn."""
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            game = await self.games.live_game(interaction.channel_id or 0)
+            game = await self.games.core.live_game(interaction.channel_id or 0)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
-            result = await self.games.undo(game.id, interaction.user.id)
+            result = await self.turns.undo(game.id, interaction.user.id)
             await self._answer_play(interaction, result, undone=True)
 
     async def on_log_command(self, interaction: discord.Interaction) -> None:
         """`/ps log`: the recent moves (with Cynthia's reasons) and the full game record."""
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            game, _ = await self.games.game_for_log(interaction.channel_id or 0)
+            game, _ = await self.games.records.game_for_log(interaction.channel_id or 0)
             await self.bot.board.send_log(interaction, game)
 
     async def autocomplete(
@@ -219,14 +232,14 @@ class Play(commands.Cog, name="Play"):
     ) -> list[app_commands.Choice[str]]:
         """Legal actions matching what the current player typed (nothing for others); with
         several actions (`buy seed; gr`), those that may follow the complete ones."""
-        game = await self.games.live_game(interaction.channel_id or 0)
+        game = await self.games.core.live_game(interaction.channel_id or 0)
         if game is None or game.status != "active":
             return []
         try:
-            _, state = await self.games.turn(game.id, interaction.user.id)
+            turn = await self.turns.turn(game.id, interaction.user.id)
         except UserError:
             return []
-        found = await asyncio.to_thread(suggestions, state, current)
+        found = await asyncio.to_thread(suggestions, turn.state, current)
         return [app_commands.Choice(name=text, value=text) for text in found]
 
 
