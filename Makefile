@@ -35,10 +35,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m bot
 
-test: $(STAMP) postgres raqm
+# The static checks: ruff's lint and format, and the import contracts (pyproject.toml).
+lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
+
+test: $(STAMP) postgres raqm lint
 	$(PY) -m bot.i18n check
 	$(PY) -m pytest
 
@@ -57,4 +61,4 @@ format: $(STAMP)
 	$(PY) -m ruff check --fix .
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) out .pytest_cache .ruff_cache .mypy_cache .hypothesis

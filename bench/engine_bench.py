@@ -122,11 +122,8 @@ def bench_fast(
     return statistics.median(rates), decisions / games
 
 
-def bench_bge(
-    checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0, cpu: bool = False
-) -> tuple[float, float]:
-    """Median decisions/s of BoardGameEngine's random play (compiled to a temporary folder)
-    and its decisions per game."""
+def compile_bge(checkout: Path, harness: Path, out: str) -> None:
+    """Compile BoardGameEngine's Photosynthesis (from a checkout) and ``harness`` into ``out``."""
     src = checkout / "src" / "bge"
     sources = [
         src / "game" / "photosynthesis" / f"{name}.java"
@@ -135,11 +132,19 @@ def bench_bge(
         src / "igame" / f"{name}.java"
         for name in ("IPosition", "MoveList", "ArrayMoveList", "Coordinate", "IDeepCopy")
     ]
+    subprocess.run(
+        ["javac", "--release", "17", "-d", out, *map(str, sources), str(harness)], check=True
+    )
+
+
+def bench_bge(
+    checkout: Path, seats: int, repeats: int = 5, seconds: float = 2.0, cpu: bool = False
+) -> tuple[float, float]:
+    """Median decisions/s of BoardGameEngine's random play (compiled to a temporary folder)
+    and its decisions per game."""
     harness = Path(__file__).resolve().parent / "BgeRandomPlay.java"
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run(
-            ["javac", "--release", "17", "-d", out, *map(str, sources), str(harness)], check=True
-        )
+        compile_bge(checkout, harness, out)
         result = subprocess.run(
             ["java", "-cp", out, "BgeRandomPlay", str(seats), str(seconds), str(repeats)]
             + (["cpu"] if cpu else []),

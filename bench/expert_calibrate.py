@@ -12,7 +12,7 @@ and two Cynthias, in the base game and the expansion, at 0.25 s a decision (the 
 per rule set by least squares on the difference, prints how far the lines are from the final
 margins with no level, with the shipped one and with the fitted one (root mean square, and the
 mean difference by revolution), and with ``--write`` stores the fitted level in
-``engine/expert_weights.json``. The level changes no decision: only what the line says.
+``data/expert_weights.json``. The level changes no decision: only what the line says.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from engine import expert_moonlight  # noqa: E402, F401 (imported before the wor
 from engine.expert import expert_action  # noqa: E402
 from engine.expert_eval import expected_margin  # noqa: E402
 
-WEIGHTS_PATH = Path(engine.__file__).resolve().parent / "expert_weights.json"
+WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "data" / "expert_weights.json"
 MATCHES = ("cynthia", "cynthia-hard", "two-cynthias")
 RULES = ("base", "moonlight")
 

@@ -1,4 +1,4 @@
-"""Fit the Expert's evaluation on self-play games; writes engine/expert_weights.json.
+"""Fit the Expert's evaluation on self-play games; writes data/expert_weights.json.
 
 Run: ``.venv/bin/python bench/expert_train.py [--games N] [--iterations K] [--jobs J]``.
 
@@ -30,7 +30,7 @@ from engine import expert  # noqa: E402
 from engine.config import CYNTHIA_DIFFICULTY  # noqa: E402
 from engine.fast import END_CODE, FastGame  # noqa: E402
 
-WEIGHTS_PATH = Path(expert.__file__).resolve().parent / "expert_weights.json"
+WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "data" / "expert_weights.json"
 HARD = CYNTHIA_DIFFICULTY["harder"]
 CONFIGS = (
     engine.Config(seats=("human", "cynthia")),

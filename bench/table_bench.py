@@ -1,8 +1,10 @@
 """The table, measured as a player meets it: a scripted 2-person game through the real bot and
 the loopback Discord (issue 14).
 
-    .venv/bin/python bench/table_bench.py [--seed 1]
+    .venv/bin/python bench/table_bench.py [--seed N]
 
+The game's seed (``--seed N``, or drawn at random and printed) is given to the bot as its fixed
+test seed (``PS_TEST_SEED``), so the same seed plays the same game and prints the same lines.
 Two people play a whole base game through "Take my turn" and the panel. Each turn the player
 buys the cheapest piece offered (when 2 light points are left after it, for a planting and a
 growth), plants the first planting offered, grows the cheapest piece offered, then ends the
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import re
 import statistics
 import sys
@@ -33,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from bot.config import FIXED_SEED_ENV  # noqa: E402
 from engine.record import states  # noqa: E402
 from render.draw import smallest_text_px  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
@@ -141,7 +145,8 @@ async def run(args) -> None:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
-        bot = BotProcess(fake, tmp, env={"LOG_LEVEL": "WARNING"})
+        env = {"LOG_LEVEL": "WARNING", FIXED_SEED_ENV: str(args.seed)}
+        bot = BotProcess(fake, tmp, env=env)
         try:
             await bot.start()
             await fake.wait_ready(timeout=60)
@@ -163,6 +168,7 @@ async def run(args) -> None:
     sample = seen[:: max(1, len(seen) // 12)] + [seen[-1]]
     p = min(smallest_text_px(s, DISPLAY) for s in sample)
     c = statistics.median(typical) if typical else float("nan")
+    print(f"seed: {args.seed}")
     print(f"game: {len(table.turns)} turns ({len(play_turns)} in play), {len(seen) - 1} moves")
     print(
         f"typical turns (buy, plant, grow, end): {len(typical)}; interactions median {c:g}, "
@@ -184,7 +190,8 @@ async def run(args) -> None:
         )
     )
     print(f"pings: {table.pings} of {len(table.turns)} turn messages mention their player")
-    print(f"final message in the thread: {final.content[:60]!r}")
+    named = re.sub(r"<@(\d+)>", lambda m: "@" + table.users[m[1]]["username"], final.content)
+    print(f"final message in the thread: {named[:60]!r}")
     print(f"smallest board text at {DISPLAY} px wide over {len(sample)} positions: {p:.1f} px")
     print(
         f"table: typical turn {c:g} clicks; {len(in_channel)} channel messages per game; "
@@ -194,7 +201,12 @@ async def run(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="The table, as a player meets it")
-    parser.parse_args()
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=random.randrange(2**31),
+        help="the game's seed: the same seed plays the same game (default: drawn at random)",
+    )
     asyncio.run(run(parser.parse_args()))
 
 

@@ -19,7 +19,7 @@ from .databases import open_storage
 from .publisher import Publisher
 from .replies import ephemeral
 from .services import GameService
-from .storage import Storage
+from .storage import Storage, UnreadableGame
 from .views import PERSISTENT_ITEMS, unknown_component
 
 if TYPE_CHECKING:
@@ -187,6 +187,8 @@ class PhotosynthesisBot(commands.Bot):
                 if result is not None:
                     log.info("automa resumed", extra={"game_id": game.id})
                     await self.publisher.publish(result.game, result.state)
+            except UnreadableGame:
+                continue  # quarantined and logged once; every other game is still served
             except Exception:
                 log.exception("upkeep: resuming Cynthia failed", extra={"game_id": game.id})
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 DEFAULT_DATABASE_PATH = "./photosynthesis.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -36,7 +38,7 @@ class Settings:
         return (
             f"Settings(token=<{len(self.token)} chars>, database_path={self.database_path!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
-            f"database_url={_hide_password(self.database_url)!r}, "
+            f"database_url={hide_secrets(self.database_url)!r}, "
             f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
         )
 
@@ -82,14 +84,46 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     )
 
 
-def _hide_password(url: str | None) -> str | None:
-    """The URL with its password (if any) replaced by stars."""
-    if url is None or "@" not in url or "://" not in url:
-        return url
+#: Parameter names whose value is a secret (compared in lower case, percent-decoded): libpq's
+#: `password` and `sslpassword`, and any other name a password could be given under.
+_SECRET_NAME = re.compile(r"pass(word|wd)?$|secret|token", re.IGNORECASE)
+#: A `name=value` parameter of a URL's query (a stray `&` without `=` still belongs to the value).
+_QUERY_PARAM = re.compile(r"([?&])([^?&=]*)=([^&]*(?:&[^&=]*(?=&|$))*)")
+#: A `name = value` parameter of a libpq keyword/value DSN (`host=db password='a b'`).
+_KEYWORD_PARAM = re.compile(r"(^|\s)([\w%]+)(\s*=\s*)('(?:[^'\\]|\\.)*(?:'|$)|\S*)")
+
+
+def hide_secrets(url: str | None) -> str | None:
+    """The database URL or DSN as it may be shown (in a log line, a repr): every password it
+    carries replaced by stars. URLs (`postgresql://user:pass@host/db?password=...&sslpassword=...`)
+    and libpq's keyword/value form (`host=db password=...`) are both understood; a file path
+    (`sslkey`, `passfile`) is shown, a password-like parameter never."""
+    if url is None:
+        return None
+    if "://" not in url:
+        return _KEYWORD_PARAM.sub(
+            lambda m: m[0] if not _is_secret(m[2]) else f"{m[1]}{m[2]}{m[3]}***", url
+        )
     scheme, rest = url.split("://", 1)
-    credentials, host = rest.rsplit("@", 1)
-    user = credentials.split(":", 1)[0]
-    return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
+    # libpq reads the credentials up to the first `@` before any `/`; a password with an
+    # unencoded `@` reaches the last `@` before the path or the query: the later of the two.
+    first_at = rest.find("@", 0, _find(rest, "/"))
+    last_at = rest.rfind("@", 0, min(_find(rest, "/"), _find(rest, "?")))
+    end = max(first_at, last_at)
+    if end >= 0 and ":" in rest[:end]:
+        rest = rest[: rest.index(":")] + ":***" + rest[end:]
+    rest = _QUERY_PARAM.sub(lambda m: m[0] if not _is_secret(m[2]) else f"{m[1]}{m[2]}=***", rest)
+    return f"{scheme}://{rest}"
+
+
+def _find(text: str, char: str) -> int:
+    """Where `char` first is in `text`, or the text's length."""
+    at = text.find(char)
+    return len(text) if at < 0 else at
+
+
+def _is_secret(name: str) -> bool:
+    return bool(_SECRET_NAME.search(unquote(name).strip()))
 
 
 def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

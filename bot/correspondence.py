@@ -190,9 +190,13 @@ class Correspondence:
             return Fired(POSTPONED, game)
         autopilot = seat.user_id is None or game.options.get("on_timeout") == "autopilot"
         how = "autopilot" if autopilot else "ended"
+        before = await self.games.core.state(game)
 
         def outcome(played: Sequence[Any]) -> str:
-            return f"{how}: {'; '.join(a.notation for a in played)}"
+            """What the channel's notice says was played: each action as every seat may know it
+            (an animal kept for the player is in hand after the turn as before: `animal ?`)."""
+            seen = engine.observed_actions(before, None, [(a.seat, a.notation) for a in played])
+            return f"{how}: {'; '.join(seen)}"
 
         # The turn and its pending "Time ran out" notice are one commit: never one without
         # the other (a crash right after posts the notice at the next start).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -163,6 +164,16 @@ def _field_values(lines: Sequence[str], limit: int = 1024) -> list[str]:
     return values
 
 
+def _move_lines(game: GameRow, state: Any, moves: Sequence[Applied]) -> list[str]:
+    """Each move as every seat may know it in `state`, the position now (`engine.
+    observed_actions`: an animal kept shows once it is placed); a masked move without its reason."""
+    seen = engine.observed_actions(state, None, [(a.seat, a.notation) for a in moves])
+    return [
+        _move_line(game, a if shown == a.notation else replace(a, notation=shown, explanation=None))
+        for a, shown in zip(moves, seen, strict=True)
+    ]
+
+
 def _move_line(game: GameRow, applied: Applied) -> str:
     line = f"{isolate(tr(who(game, applied.seat, applied.user_id)))}: {notation(f'`{applied.notation}`')}"
     if applied.explanation and applied.user_id != AUTOPILOT_USER_ID:
@@ -187,6 +198,7 @@ def game_embed(
     embed = discord.Embed(title=title, description=_phase_line(state), colour=GREEN)
     scores = engine.scores(state)
     expansion = bool(getattr(getattr(state, "config", None), "expansion", False))
+    seen = engine.observation(state, None)  # what every seat may see
     lines = []
     for seat in game.seats:
         i = seat.position
@@ -204,7 +216,7 @@ def game_embed(
                 light=state.seats[i].light,
                 points=texts.plural(scores[i], "point"),
             )
-        animal = _animal(state, i)
+        animal = _animal(seen, i)
         lines.append(
             f"{marker}{SEAT_SWATCH[i]} {isolate(seat_label(seat))} ({tr(SEAT_COLOUR[i])}{animal})"
             f" \N{EM DASH} {tr(points)}"
@@ -225,7 +237,7 @@ def game_embed(
     title, lines = story if story is not None else (_("Last moves"), [])
     title = tr(title)
     if story is None and recent:
-        lines = [_move_line(game, a) for a in list(recent)[-8:]]
+        lines = _move_lines(game, state, list(recent)[-8:])
     lines = [tr(line).replace("\n", " ") for line in lines]  # a reason in full, on one line
     while len(lines) > 1 and sum(len(line) + 1 for line in lines) > LAST_MOVES_CHARS:
         lines.pop(0)  # the oldest lines go first; a line (a reason) is never cut
@@ -237,10 +249,10 @@ def game_embed(
     return embed
 
 
-def _animal(state: Any, seat: int) -> str:
-    """`, Owl` for a seat that kept its animal (public from then on), else nothing; the animals
-    dealt and not kept are never shown."""
-    moonlight = engine.observation(state, seat).get("moonlight")  # the animal it kept
+def _animal(seen: dict, seat: int) -> str:
+    """`, Owl` for a seat whose animal the observation `seen` shows (every seat's once it is
+    placed), else nothing; the animals dealt and a kept one in hand are never shown to others."""
+    moonlight = seen.get("moonlight")
     animal = moonlight["seats"][seat]["animal"] if moonlight else None
     return f", {tr(animals.animal_name(animal))}" if animal else ""
 
@@ -359,16 +371,19 @@ def replay_embed(names: Sequence[str], state: Any, moves: int) -> discord.Embed:
 
 def log_embed(
     game: GameRow,
+    state: Any,
     moves: Sequence[Applied],
     shown: int = 15,
     events: Sequence[Sequence[str]] | None = None,
 ) -> discord.Embed:
     """The last moves of a game with Cynthia's reasons and, when given (one tuple per move),
-    the events each move set off (photosynthesis, Cynthia's cards); the record is attached."""
+    the events each move set off (photosynthesis, Cynthia's cards); the record is attached.
+    The moves are told as every seat may know them in `state`, the position now."""
     blocks = []
     start = max(0, len(moves) - shown)
-    for i, a in enumerate(list(moves)[start:], start):
-        block = f"`{a.ply:>3}` {_move_line(game, a)}"
+    lines = _move_lines(game, state, list(moves)[start:])
+    for i, (a, line) in enumerate(zip(list(moves)[start:], lines, strict=True), start):
+        block = f"`{a.ply:>3}` {line}"
         for event in events[i] if events is not None else ():
             names = [player_name(game, s.position) for s in game.seats]
             block += f"\n\N{BLACK SUN WITH RAYS} {tr(named(event, names))}"

@@ -127,6 +127,8 @@ class Publisher:
                 if pending is not None:
                     pending.cancel()
                 await self._publish(game, state)
+        except UnreadableGame:
+            return  # quarantined and logged where it was found
         except Exception:  # the move is committed; a failed redraw must not read as a refusal
             log.exception("could not update the game message", extra={"game_id": game.id})
 
@@ -134,6 +136,8 @@ class Publisher:
         """`publish` the game as stored now (for a caller that holds only its id)."""
         try:
             game = await self.games.core.get_game(game_id)
+        except UnreadableGame:
+            return  # quarantined and logged where it was found
         except Exception:
             log.exception("could not read a game to publish", extra={"game_id": game_id})
             return
@@ -262,8 +266,7 @@ class Publisher:
         """
         now = datetime.now(UTC)
         for game in await self.bot.storage.games_with_status("active", "over"):
-            age = now - datetime.fromisoformat(game.updated_at)
-            if game.status == "over" and age > RESYNC_FINISHED_WITHIN:
+            if game.status == "over" and now - game.updated > RESYNC_FINISHED_WITHIN:
                 continue
             if not self.bot.serves(game.guild_id):  # another process's shard
                 continue

@@ -18,14 +18,16 @@ safe to run again:
 - a job claimed but never finished (the process died in between) is handed out again at the
   next start (`requeue_unfinished`). A deadline whose turn was played meanwhile is void; a
   reminder is sent if its turn is still on and its deadline still ahead (else ``void`` or
-  ``moot``). So a reminder is sent at least once: a crash after sending it and before its
-  outcome was stored sends it again.
+  ``moot``). A crash after sending a reminder and before its outcome was stored sends it
+  again with the same nonce (`bot.cogs.correspondence.job_nonce`): Discord hands back the
+  message it made (within a few minutes) instead of a second one.
 - a deadline whose handler raised is planned again (`JobStore.retry`) after `RETRY_BACKOFF`
   seconds, doubling each time, at most `MAX_ATTEMPTS` times in all; then its outcome stays
   ``error: ...`` (logged as an error). A reminder that failed is not sent again.
 - a job whose handler already did its work but has a notice left to post (outcome starting
   with `PENDING`, stored by the handler before posting it) is handed out again at the next
-  start too, and the handler then only posts the notice.
+  start too, and the handler then only posts the notice, with the job's own nonce: posted
+  once, however alike the notices of other jobs are.
 """
 
 from __future__ import annotations

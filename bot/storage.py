@@ -84,6 +84,11 @@ class UnreadableGame(StorageError):
         self.reason = reason
 
 
+class DamagedSnapshot(StorageError):
+    """A stored state snapshot that does not read. Snapshots are a cache: it is dropped
+    (`drop_snapshot`) and the state rebuilt from the action log."""
+
+
 class DatabaseUrlError(StorageError, ValueError):
     """A DATABASE_URL this bot cannot use."""
 
@@ -122,6 +127,11 @@ class GameRow:
     seats: tuple[SeatRow, ...] = field(default=())
     #: the language of the game's channel messages (`translation.LANGUAGES`)
     language: str = "en"
+
+    @property
+    def updated(self) -> datetime:
+        """When the game last changed (a stored row whose time has no zone does not read)."""
+        return datetime.fromisoformat(self.updated_at)
 
     @property
     def is_live(self) -> bool:
@@ -197,6 +207,21 @@ CLOCK_COLUMNS = (
 )
 
 
+@dataclass(frozen=True)
+class ClockWrite:
+    """A change to a game's turn clock and its jobs (`bot.timers`), written on its own or in
+    the transaction of a play (`update_game(turn_clock=...)`): a new `clock` (values in
+    `CLOCK_COLUMNS` order) with its `jobs` (kind, due_at), which replace the game's unfired
+    jobs and the fired ones whose outcome is `replaced_outcome`; or only the clock's `version`
+    (the same turn goes on); or neither: the clock and the unfired jobs go (no turn to time)."""
+
+    game_id: int
+    clock: tuple[Any, ...] | None = None
+    jobs: tuple[tuple[str, float], ...] = ()
+    replaced_outcome: str = ""
+    version: int | None = None
+
+
 class Storage(Protocol):
     """What the bot needs from a database. Every method is one atomic step."""
 
@@ -249,11 +274,14 @@ class Storage(Protocol):
         truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
         job_outcome: tuple[int, str] | None = None,
+        turn_clock: ClockWrite | None = None,
     ) -> GameRow: ...
 
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]: ...
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None: ...
+
+    async def drop_snapshot(self, game_id: int) -> None: ...
 
     async def set_message(
         self, game_id: int, kind: str, channel_id: int, message_id: int
@@ -532,7 +560,9 @@ def database_url(url: str | None, path: str | None = None) -> tuple[str, str]:
         return "sqlite", rest
     if url.startswith(("postgresql://", "postgres://")):
         return "postgres", url
-    scheme = url.split(":", 1)[0]
+    if "://" not in url:  # perhaps libpq's `host=... password=...`: never repeated
+        raise DatabaseUrlError("DATABASE_URL must start with sqlite:/// or postgresql://.")
+    scheme = url.split("://", 1)[0]
     raise DatabaseUrlError(
         f"DATABASE_URL must start with sqlite:/// or postgresql://, not {scheme!r}."
     )
@@ -748,13 +778,15 @@ class SQLStorage:
         truncate_after: int | None = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
         job_outcome: tuple[int, str] | None = None,
+        turn_clock: ClockWrite | None = None,
     ) -> GameRow:
         """Apply one change atomically and bump the game's version.
 
         `truncate_after` removes the logged actions with a greater ply (an undo) before
         `actions` are appended. `job_outcome` (job id, outcome) records, in the same
         transaction, what a timer job did (a deadline's turn and its pending notice: never one
-        without the other).
+        without the other). `turn_clock` plans the turn the change leads to, in the same
+        transaction too (a turn is never committed without its clock and deadline).
 
         Raises `VersionConflict` when the stored version is not `expected_version`.
         """
@@ -818,6 +850,8 @@ class SQLStorage:
                 await conn.execute(
                     "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
                 )
+            if turn_clock is not None:
+                await self._write_clock(conn, turn_clock)
             (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
         if isinstance(game, UnreadableGame):
             raise game
@@ -864,12 +898,26 @@ class SQLStorage:
         ]
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        """The cached state snapshot of a game as `(ply, state dict)`, or None."""
+        """The cached state snapshot of a game as `(ply, state dict)`, or None. Raises
+        `DamagedSnapshot` when the stored one is not a JSON object."""
         async with self._reading() as conn:
             row = await conn.fetchrow(
                 "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)
             )
-        return None if row is None else (row["ply"], json.loads(row["state"]))
+        if row is None:
+            return None
+        try:
+            state = json.loads(row["state"])
+        except (TypeError, ValueError) as exc:
+            raise DamagedSnapshot(f"not JSON ({exc})") from None
+        if not isinstance(state, dict):
+            raise DamagedSnapshot("not a JSON object")
+        return row["ply"], state
+
+    async def drop_snapshot(self, game_id: int) -> None:
+        """Forget a game's cached snapshot (the next change of the game stores a fresh one)."""
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
     # --- messages ---
 
@@ -963,35 +1011,49 @@ class SQLStorage:
         due_at) in one transaction: the unfired jobs of the game, and the fired ones whose
         outcome is `replaced_outcome`, are replaced; a job of the same turn and kind that
         already fired is kept."""
-        row = dict(zip(CLOCK_COLUMNS, clock, strict=True))
-        columns = ", ".join(CLOCK_COLUMNS)
-        updates = ", ".join(f"{c} = excluded.{c}" for c in CLOCK_COLUMNS[1:])
+        write = ClockWrite(clock[0], tuple(clock), tuple(jobs), replaced_outcome)
         async with self._transaction() as conn:
-            await conn.execute(
-                f"INSERT INTO turn_clocks ({columns}) VALUES ({', '.join('?' for _ in row)})"
-                f" ON CONFLICT (game_id) DO UPDATE SET {updates}",
-                tuple(row.values()),
-            )
-            await conn.execute(
-                "DELETE FROM timer_jobs WHERE game_id = ? AND (fired_at IS NULL OR outcome = ?)",
-                (row["game_id"], replaced_outcome),
-            )
-            await conn.executemany(
-                "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, kind) DO NOTHING",
-                [
-                    (row["game_id"], row["turn"], kind, row["seat"], row["user_id"], due)
-                    for kind, due in jobs
-                ],
-            )
+            await self._write_clock(conn, write)
 
     async def clear_turn_clock(self, game_id: int) -> None:
         """Remove a game's clock and its unfired jobs."""
         async with self._transaction() as conn:
+            await self._write_clock(conn, ClockWrite(game_id))
+
+    async def _write_clock(self, conn: Connection, write: ClockWrite) -> None:
+        """Write a `ClockWrite` in the transaction of `conn`."""
+        game_id = write.game_id
+        if write.clock is None and write.version is not None:
+            await conn.execute(
+                "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (write.version, game_id)
+            )
+            return
+        if write.clock is None:
             await conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
             await conn.execute(
                 "DELETE FROM timer_jobs WHERE game_id = ? AND fired_at IS NULL", (game_id,)
             )
+            return
+        row = dict(zip(CLOCK_COLUMNS, write.clock, strict=True))
+        columns = ", ".join(CLOCK_COLUMNS)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in CLOCK_COLUMNS[1:])
+        await conn.execute(
+            f"INSERT INTO turn_clocks ({columns}) VALUES ({', '.join('?' for _ in row)})"
+            f" ON CONFLICT (game_id) DO UPDATE SET {updates}",
+            tuple(row.values()),
+        )
+        await conn.execute(
+            "DELETE FROM timer_jobs WHERE game_id = ? AND (fired_at IS NULL OR outcome = ?)",
+            (game_id, write.replaced_outcome),
+        )
+        await conn.executemany(
+            "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, kind) DO NOTHING",
+            [
+                (game_id, row["turn"], kind, row["seat"], row["user_id"], due)
+                for kind, due in write.jobs
+            ],
+        )
 
     async def set_turn_clock_version(self, game_id: int, version: int) -> None:
         """Mark a game's clock as up to date with the game's version (not waited for: a clock
@@ -1079,7 +1141,20 @@ class SQLStorage:
         return [Job.from_row(r) for r in rows]
 
 
+def _aware_time(text: Any) -> datetime | None:
+    """An ISO 8601 time with its time zone (as `_utcnow` writes), or None for anything else
+    (a time without its zone, as SQLite's `datetime('now')` writes, an empty string, a word)."""
+    try:
+        time = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return time if time.tzinfo is not None else None
+
+
 def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
+    """The game of a `games` row and its seat rows, or the `UnreadableGame` of a damaged one:
+    each field the bot relies on is checked here, so that a damaged row is quarantined where it
+    is read, never found out later by whatever uses it first."""
     try:
         options = json.loads(row["options"])
         config = json.loads(row["config"]) if row["config"] is not None else None
@@ -1087,6 +1162,9 @@ def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
         return UnreadableGame(row["id"], f"its stored row does not read ({exc})")
     if not isinstance(options, dict) or not isinstance(config, dict | None):
         return UnreadableGame(row["id"], "its stored options or config are not objects")
+    damage = _damage(row, seats, config)
+    if damage is not None:
+        return UnreadableGame(row["id"], damage)
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -1102,6 +1180,25 @@ def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
         seats=seats,
         language=row["language"] if "language" in row.keys() else "en",  # noqa: SIM118 (a Row)
     )
+
+
+def _damage(row: Any, seats: tuple[SeatRow, ...], config: dict[str, Any] | None) -> str | None:
+    """What is wrong with a games row whose options and config read, or None."""
+    for column in ("seed", "version"):
+        if type(row[column]) is not int:  # SQLite stores any value in an INTEGER column
+            return f"its stored {column} is not a whole number ({str(row[column])[:40]!r})"
+    if row["version"] < 0:
+        return f"its stored version is negative ({row['version']})"
+    if _aware_time(row["updated_at"]) is None:
+        shown = str(row["updated_at"])[:40]
+        return f"its stored updated_at is not a time with its time zone ({shown!r})"
+    if config is not None:  # started: one seat row per player of its engine config
+        players = config.get("seats")
+        if not isinstance(players, list):
+            return "its stored config has no seats"
+        if [seat.position for seat in seats] != list(range(len(players))):
+            return f"its {len(seats)} stored seats do not match its {len(players)} players"
+    return None
 
 
 class _SQLiteConnection:

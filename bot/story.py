@@ -78,6 +78,8 @@ class Turn:
 
 #: Setup decisions, each a turn of its own.
 SETUP_VERBS = ("place", "animal", "settle", "elder", "moonstone")
+#: An action whose hidden part is masked (`engine.observed_actions`), in words, by its verb.
+HIDDEN_WORDS = {"animal": _("kept an animal")}
 
 
 def marks(state: Any) -> dict[str, tuple[Any, ...]]:
@@ -174,6 +176,9 @@ def tell(
             break
     if after_state is None:
         after_state = engine.new_game(config, game.seed)
+    # What every seat may know of the actions told, in the position now (an animal kept shows
+    # once it is placed): a masked action is told without its words or its reason.
+    seen = engine.observed_actions(state, None, [(a.seat, a.notation) for a in log[first:]])
     told: list[Move] = []
     before: dict[str, tuple[Any, ...]] | None = None
     previous: Any = None
@@ -185,12 +190,15 @@ def tell(
         if keep is not None:
             keep[i] = (chain[i], after_state)
         if i > first and before is not None:
-            a = log[i - 1]
+            a, shown = log[i - 1], seen[i - 1 - first]
+            if shown == a.notation:
+                words, why = engine.text.action_words(previous, a.notation), a.explanation
+            else:
+                words, why = HIDDEN_WORDS.get(shown.split()[0], ""), None
             told.append(
                 Move(
-                    a.ply, a.notation, a.seat, a.user_id, a.explanation,
-                    tuple(after_state.events), changed(before, after_state, a.notation),
-                    engine.text.action_words(previous, a.notation),
+                    a.ply, shown, a.seat, a.user_id, why, tuple(after_state.events),
+                    changed(before, after_state, shown), words,
                 )
             )  # fmt: skip
         before, previous = marks(after_state), after_state

@@ -1,8 +1,11 @@
 """Turn timers for correspondence games: the clock of each game's current turn and its jobs.
 
-When a turn starts (after every committed play, through `GameService.commit_hooks`) the game's
-`turn_clocks` row records the turn (`engine.turn_id`), the seat, its player and the start time, and the
-turn's jobs are written in the same transaction (`timer_jobs`, fired by `bot.scheduler`):
+When a turn starts, the game's `turn_clocks` row records the turn (`engine.turn_id`), the seat,
+its player and the start time, and the turn's jobs are written with it (`timer_jobs`, fired by
+`bot.scheduler`), in the very transaction of the play that started the turn
+(`GameService.turn_planner`): a turn is never committed without its deadline, so a process that
+dies right after a commit leaves nothing for another to plan, and the turn's clock runs from its
+start whichever process is up:
 
 - with a turn timer of T hours: a ``deadline`` at start + T, and reminders (``reminder-50``,
   ``reminder-90``) at half time and when a tenth of the time is left;
@@ -31,7 +34,7 @@ import engine
 
 from .clock import Clock
 from .services import GameService
-from .storage import CLOCK_COLUMNS, GameRow, Storage
+from .storage import CLOCK_COLUMNS, ClockWrite, GameRow, Storage, UnreadableGame
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +121,8 @@ class TurnTimers:
         self.clock = clock
         self.on_vacation = on_vacation
         self.poke = poke
+        #: game id -> (the version `in_commit` planned, whether jobs were written)
+        self._in_commit: dict[int, tuple[int, bool]] = {}
 
     # --- reading ---
 
@@ -139,13 +144,27 @@ class TurnTimers:
 
     # --- planning ---
 
+    async def in_commit(self, game: GameRow, state: Any) -> ClockWrite | None:
+        """`GameService.turn_planner`: the clock write a play commits with it, for `game` as
+        it will be stored (its new version) and its new `state` (call under the game's lock)."""
+        _, write = await self._planned(game, state)
+        jobs = write is not None and bool(write.jobs)
+        self._in_commit[game.id] = (game.version, jobs)
+        return write
+
     async def on_commit(self, game: GameRow, state: Any) -> None:
-        """`GameService` commit hook: plan the turn if it changed."""
+        """`GameService` commit hook: wake the scheduler for the jobs the commit planned, or
+        plan the turn now if it was not planned in the commit (no planner, or it failed)."""
+        planned = self._in_commit.pop(game.id, None)
+        if planned is not None and planned[0] == game.version:
+            if planned[1]:
+                self.poke()
+            return
         await self.plan(game, state)
 
     async def on_end(self, game: GameRow) -> None:
         """`GameService` end hook (abandoned, expired): the game's clock and unfired jobs go."""
-        await self._clear(game.id)
+        await self._write(ClockWrite(game.id))
 
     async def plan(
         self, game: GameRow, state: Any, *, force: bool = False, restart: bool = False
@@ -154,17 +173,35 @@ class TurnTimers:
         lock). The same turn keeps its clock unless `force` (settings, seat or vacation
         changed: the jobs are planned again on the same clock) or `restart` (a new timer:
         the turn's clock starts again now)."""
+        clock, write = await self._planned(game, state, force=force, restart=restart)
+        if write is not None:
+            await self._write(write)
+        return clock
+
+    async def _write(self, write: ClockWrite) -> None:
+        if write.clock is not None:
+            await self.storage.write_turn_clock(write.clock, write.jobs, write.replaced_outcome)
+            if write.jobs:
+                self.poke()
+        elif write.version is not None:
+            await self.storage.set_turn_clock_version(write.game_id, write.version)
+        else:
+            await self.storage.clear_turn_clock(write.game_id)
+
+    async def _planned(
+        self, game: GameRow, state: Any, *, force: bool = False, restart: bool = False
+    ) -> tuple[TurnClock | None, ClockWrite | None]:
+        """The turn's clock (`plan`) and what to write for it (None: nothing)."""
         now = self.clock.now()
         if game.status != "active" or state.is_over or state.current_seat is None:
-            await self._clear(game.id)
-            return None
+            return None, ClockWrite(game.id)
         key, seat = engine.turn_id(state), game.seats[state.current_seat]
         old = await self.turn_clock(game.id)
         same = old is not None and old.turn == key
         if same and not force and old is not None and old.user_id == seat.user_id:
-            if old.version != game.version:
-                await self._set_version(game.id, game.version)
-            return old
+            if old.version == game.version:
+                return old, None
+            return old, ClockWrite(game.id, version=game.version)
         away = seat.user_id is not None and bool(await self.on_vacation(seat.user_id))
         if same and old is not None and not restart:
             started, paused_at, total = old.started_at, old.paused_at, old.paused_total
@@ -177,20 +214,9 @@ class TurnTimers:
         clock = TurnClock(
             game.id, game.version, key, seat.position, seat.user_id, started, paused_at, total
         )
-        await self._write(clock, planned_jobs(game, clock, now))
-        return clock
-
-    async def _write(self, clock: TurnClock, jobs: list[tuple[str, float]]) -> None:
         values = tuple(getattr(clock, column) for column in CLOCK_COLUMNS)
-        await self.storage.write_turn_clock(values, jobs, POSTPONED)
-        if jobs:
-            self.poke()
-
-    async def _clear(self, game_id: int) -> None:
-        await self.storage.clear_turn_clock(game_id)
-
-    async def _set_version(self, game_id: int, version: int) -> None:
-        await self.storage.set_turn_clock_version(game_id, version)
+        jobs = tuple(planned_jobs(game, clock, now))
+        return clock, ClockWrite(game.id, values, jobs, POSTPONED)
 
     async def replan(self, games: GameService, game_id: int) -> None:
         """Plan a game's current turn again (its settings, seats or player's vacation changed)."""
@@ -204,18 +230,22 @@ class TurnTimers:
 
     async def reconcile(self, games: GameService) -> int:
         """At start: plan every active game whose clock is missing or older than the game (a
-        crash between a play's commit and its planning), and clear the clocks and unfired jobs
-        left to games that ended without them. Returns how many were planned."""
+        crash between a change planned after its commit, such as a setting or a seat, and its
+        planning; or a play whose planner failed), and clear the clocks and unfired jobs left
+        to games that ended without them. Returns how many were planned."""
         await self.storage.clear_ended_clocks()
         planned = 0
         for game in await games.storage.games_with_status("active"):
             clock = await self.turn_clock(game.id)
             if clock is not None and clock.version == game.version:
                 continue
-            async with games.core.lock(game.id):
-                fresh = await games.core.get_game(game.id)
-                if fresh is None or fresh.config is None:
-                    continue
-                await self.plan(fresh, await games.core.state(fresh))
-                planned += 1
+            try:
+                async with games.core.lock(game.id):
+                    fresh = await games.core.get_game(game.id)
+                    if fresh is None or fresh.config is None:
+                        continue
+                    await self.plan(fresh, await games.core.state(fresh))
+            except UnreadableGame:
+                continue  # quarantined and logged; the others' clocks still run
+            planned += 1
         return planned

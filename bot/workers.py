@@ -174,4 +174,4 @@ class ProcessWide(Generic[T]):
         with self._lock:
             current, self._current = self._current, None
         if current is not None:
-            current.close()  # type: ignore[attr-defined]
+            current.close()  # type: ignore[attr-defined]  # every T made here has close()

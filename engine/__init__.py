@@ -14,7 +14,8 @@ The facade::
     engine.expert_action(state, budget_s=1.0, seed=None)  # the Expert's decision
 
 Also: ``engine.observation(state, seat)`` and ``engine.hidden_information(config)`` (what a seat
-may see), ``engine.players`` (``Player.step``, ``play_until``), ``engine.turn_id(state)`` and
+may see), ``engine.observed_actions(state, seat, actions)`` (the log as that seat may know it),
+``engine.players`` (``Player.step``, ``play_until``), ``engine.turn_id(state)`` and
 ``engine.can_undo(action)``.
 """
 
@@ -43,7 +44,7 @@ from .game import (
     turn_id,
     winners,
 )
-from .observe import hidden_information, observation
+from .observe import hidden_information, observation, observed_actions
 from .record import Record, replay
 from .state import GameState, SeatState
 
@@ -67,6 +68,7 @@ __all__ = [
     "light_for_sun",
     "new_game",
     "observation",
+    "observed_actions",
     "next_photosynthesis_sun",
     "next_price",
     "parse_action",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any, TypeAlias
 
 from translation import _
 
@@ -33,6 +34,11 @@ def reason_of(error: Exception) -> str:
     return first if isinstance(first, str) else str(error)
 
 
+#: An action's arguments: their kinds depend on the verb (space indices, piece sizes, words), so
+#: each verb's own check, performer and formatter read them.
+Args: TypeAlias = tuple[Any, ...]
+
+
 class Action:
     """One decision: ``verb`` and ``args``. Equality and hashing ignore ``explanation``.
 
@@ -44,7 +50,7 @@ class Action:
     __slots__ = ("verb", "args", "_explanation")
 
     def __init__(
-        self, verb: str, args: tuple = (), explanation: str | Callable[[], str] = ""
+        self, verb: str, args: Args = (), explanation: str | Callable[[], str] = ""
     ) -> None:
         self.verb = verb
         self.args = args
@@ -61,7 +67,7 @@ class Action:
     def explanation(self, text: str | Callable[[], str]) -> None:
         self._explanation = text
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Action], tuple[str, Args, str]]:
         return (Action, (self.verb, self.args, self.explanation))  # the sentence, made now
 
     def __eq__(self, other: object) -> bool:
@@ -89,7 +95,7 @@ UNDOABLE: set[str] = set()
 VERB_OWNERS: dict[str, str] = {}
 
 #: verb -> function from args to canonical text.
-FORMATTERS: dict[str, Callable[[tuple], str]] = {
+FORMATTERS: dict[str, Callable[[Args], str]] = {
     "place": lambda a: f"place {_space(a[0])}",
     "buy": lambda a: f"buy {SIZE_NAMES[a[0]]}",
     "plant": lambda a: f"plant {_space(a[0])} {_space(a[1])}",
@@ -143,10 +149,10 @@ for _words in LANGUAGE_VERBS.values():
 FILLERS = frozenset({"to", "naar", "vers"})
 
 #: verb -> function from the words after the verb to args (raises IllegalAction).
-PARSERS: dict[str, Callable[[list[str]], tuple]] = {}
+PARSERS: dict[str, Callable[[list[str]], Args]] = {}
 
 
-def _spaces(words: list[str], n: int, verb: str, usage: str) -> tuple:
+def _spaces(words: list[str], n: int, verb: str, usage: str) -> Args:
     if len(words) != n:
         raise IllegalAction(_("Write {verb} as '{usage}'.", verb=verb, usage=usage))
     try:
@@ -155,7 +161,7 @@ def _spaces(words: list[str], n: int, verb: str, usage: str) -> tuple:
         raise IllegalAction(reason_of(e)) from None
 
 
-def _parse_buy(words: list[str]) -> tuple:
+def _parse_buy(words: list[str]) -> Args:
     if len(words) != 1 or words[0] not in SIZE_WORDS:
         raise IllegalAction(
             _("Write a purchase as 'buy seed', 'buy small', 'buy medium' or 'buy large'.")
@@ -163,7 +169,7 @@ def _parse_buy(words: list[str]) -> tuple:
     return (SIZE_WORDS[words[0]],)
 
 
-def _parse_end(words: list[str]) -> tuple:
+def _parse_end(words: list[str]) -> Args:
     if words:
         raise IllegalAction(_("'end' takes nothing after it."))
     return ()
@@ -202,8 +208,8 @@ _ARG_LIMIT = {"space": len(LABELS), "size": len(SIZE_NAMES)}
 
 def register_notation(
     verb: str,
-    formatter: Callable[[tuple], str],
-    parser: Callable[[list[str]], tuple],
+    formatter: Callable[[Args], str],
+    parser: Callable[[list[str]], Args],
     words: tuple[str, ...],
     *,
     arg_kinds: tuple[str, ...] | None = None,

@@ -20,6 +20,8 @@ In the last round only what scores counts, so it collects every large tree it ca
 
 from __future__ import annotations
 
+from typing import cast
+
 from .actions import Action
 from .game import END, apply, legal_actions, light_for_sun, pile_for
 from .geometry import LEAVES, bits
@@ -74,7 +76,7 @@ def evaluate(state: GameState, seat: int) -> float:
 
 def choose(state: GameState) -> Action:
     """The autopilot's next action for the current seat."""
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)  # the autopilot plays for the seat to act
     actions = legal_actions(state)
     best, best_value = END, evaluate(state, seat) + 1e-6
     for action in actions:
@@ -96,7 +98,7 @@ def choose(state: GameState) -> Action:
 
 def choose_setup(state: GameState) -> Action:
     """A setup decision: the placement whose position is worth most."""
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)  # the autopilot plays for the seat to act
     return max(legal_actions(state), key=lambda a: evaluate(apply(state, a), seat))
 
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any, Final, Literal
 
 from translation import _
 
-HUMAN = "human"
-CYNTHIA = "cynthia"
+#: The kind of a seat: a player, or the Cynthia automa.
+SeatKind = Literal["human", "cynthia"]
+HUMAN: Final = "human"
+CYNTHIA: Final = "cynthia"
 
 
 #: Cynthia's difficulty as one word: every "Adjusting Difficulty" option of the solo rules on one
 #: side (docs/rules-data.md#81-her-pieces-costs-and-deck), as ``Config`` keyword arguments.
-CYNTHIA_DIFFICULTY = {
+CYNTHIA_DIFFICULTY: dict[str, dict[str, bool]] = {
     "normal": {},
     "easier": {
         "easier_no_final_collect": True,
@@ -32,7 +35,7 @@ class Config:
     ``shadow_rule`` is the advanced rule: no planting from, and no growing of, a shadowed piece.
     """
 
-    seats: tuple[str, ...] = (HUMAN, HUMAN)
+    seats: tuple[SeatKind, ...] = (HUMAN, HUMAN)
     revolutions: int = 3
     shadow_rule: bool = False
     # Under the Moonlight modes.
@@ -71,13 +74,13 @@ class Config:
     def last_round(self) -> int:
         return 6 * self.revolutions
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["seats"] = list(self.seats)
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> Config:
+    def from_dict(cls, d: dict[str, Any]) -> Config:
         known = {f.name for f in fields(cls)}
         kwargs = {k: v for k, v in d.items() if k in known}
         if "seats" in kwargs:

@@ -18,16 +18,16 @@ decision carries ``Action.explanation``, a sentence for the game log.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache, partial
 from importlib import resources
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeAlias, cast
 
 from translation import _, _n, _p, join
 
 from . import game
 from .actions import Action
-from .config import CYNTHIA
+from .config import CYNTHIA, Config, SeatKind
 from .geometry import (
     ADJACENT_MASK,
     ALL_MASK,
@@ -39,13 +39,16 @@ from .geometry import (
     WITHIN,
     bits,
 )
-from .layers import Layer, SeatRules, register
+from .layers import Generate, Layer, PositionData, SeatRules, register
 from .light import light_from_masks, shade_masks
 from .pieces import COLLECT_COST, CYNTHIA_TOTAL, LARGE, MEDIUM, PLANT_COST, PLANT_RANGE, SEED, SMALL
 from .rng import shuffled
+from .state import GameState
 
 EARLY, LATE = "early", "late"
-DECK_RESOURCE = "data/cynthia-deck.json"  # inside the engine package
+#: The package of the game's data (the top-level data/ folder, installed as photosynthesis_data).
+DATA = "photosynthesis_data"
+DECK_RESOURCE = "cynthia-deck.json"
 SIZE_WORDS = (_("seed"), _("small tree"), _("medium tree"), _("large tree"))
 TARGET_WORDS = (
     _p("size", "seed"), _p("size", "small"), _p("size", "medium"), _p("size", "large")
@@ -77,6 +80,8 @@ PLANT_NO_SPACE = _("Plant: no empty space in range")
 
 #: A step's reason: a text, or a function that makes it when the sentence is read.
 Note = str | Callable[[], str]
+#: One half of an action card (cynthia-deck.json): its steps and its Directional Selection.
+Card: TypeAlias = dict[str, Any]
 
 
 def _read(note: Note) -> str:
@@ -91,7 +96,7 @@ def _then(parts: list[str]) -> str:
     return out
 
 
-def _selection(sel: dict) -> str:
+def _selection(sel: Card) -> str:
     """``cw 2``: the arrow and the number of a card's Directional Selection."""
     return _("{direction} {count}", direction=DIRECTION_WORDS.get(sel["direction"],
              sel["direction"]), count=sel["count"])  # fmt: skip
@@ -112,26 +117,26 @@ class Turn(NamedTuple):
 
 
 @cache
-def cards() -> dict[int, dict]:
-    """The 14 action cards by id (engine/data/cynthia-deck.json, read as package data)."""
-    data = json.loads(resources.files(__package__).joinpath(DECK_RESOURCE).read_text("utf-8"))
+def cards() -> dict[int, Card]:
+    """The 14 action cards by id (data/cynthia-deck.json, read as package data)."""
+    data = json.loads(resources.files(DATA).joinpath(DECK_RESOURCE).read_text("utf-8"))
     return {card["id"]: card for card in data["cards"]}
 
 
-def deck_to_dict(deck: Deck) -> dict:
+def deck_to_dict(deck: Deck) -> dict[str, Any]:
     return {"deck": list(deck.cards), "half": deck.half}
 
 
-def deck_from_dict(d: dict) -> Deck:
+def deck_from_dict(d: dict[str, Any]) -> Deck:
     return Deck(tuple(int(x) for x in d["deck"]), d["half"])
 
 
-def _shuffle_all(state, half: str) -> Deck:
+def _shuffle_all(state: GameState, half: str) -> Deck:
     ids, state.rng = shuffled(sorted(cards()), state.rng)
     return Deck(tuple(ids), half)
 
 
-def init_decks(s):
+def init_decks(s: GameState) -> GameState:
     """Shuffle each Cynthia's deck at the start of the game (``s`` is a fresh state)."""
     if CYNTHIA in s.config.seats:
         s.seat_ext = tuple(
@@ -140,7 +145,7 @@ def init_decks(s):
     return s
 
 
-def start_late_half(s) -> None:
+def start_late_half(s: GameState) -> None:
     """At the start of the last revolution every Cynthia's deck is shuffled and turned."""
     if CYNTHIA in s.config.seats:
         s.seat_ext = tuple(None if deck is None else _shuffle_all(s, LATE) for deck in s.seat_ext)
@@ -187,7 +192,7 @@ def _labels(mask: int) -> str:
     return " ".join(LABELS[i] for i in bits(mask))
 
 
-def _mask(spaces) -> int:
+def _mask(spaces: Iterable[int]) -> int:
     m = 0
     for i in spaces:
         m |= 1 << i
@@ -196,9 +201,9 @@ def _mask(spaces) -> int:
 
 def _choose(
     candidates: list[int],
-    tiebreaks: list[tuple[str, Callable[[int], int]]],
+    tiebreaks: Sequence[tuple[str, Callable[[int], int]]],
     where: Callable[[int], int],
-    sel: dict,
+    sel: Card,
 ) -> tuple[int, Note]:
     """Narrow ``candidates`` by ``tiebreaks`` (name, key: higher wins), then Directional Selection.
 
@@ -207,7 +212,7 @@ def _choose(
     """
     if len(candidates) == 1:
         return candidates[0], ONLY_CHOICE
-    used = []
+    used: list[str] = []
     for name, key in tiebreaks:
         values = {c: key(c) for c in candidates}
         best = max(values.values())
@@ -224,7 +229,7 @@ def _choose(
     return chosen, partial(_then_selection, used, sel, _mask(candidates))
 
 
-def _then_selection(used: list[str], sel: dict, candidates: int) -> str:
+def _then_selection(used: list[str], sel: Card, candidates: int) -> str:
     """The tiebreaks used, then Directional Selection among the candidates left."""
     last = _(
         "Directional Selection ({selection} among {spaces})",
@@ -242,7 +247,7 @@ class _Ctx:
 
     __slots__ = ("state", "seat", "n", "base", "masks", "light", "activated", "sun", "extra")
 
-    def __init__(self, state, seat: int) -> None:
+    def __init__(self, state: GameState, seat: int) -> None:
         self.state = state
         self.seat = seat
         self.n = len(state.seats)
@@ -253,7 +258,7 @@ class _Ctx:
         self.sun = (state.sun + 1) % 6
         self.extra = game.extra_shade(state, self.sun)
 
-    def flp(self, masks) -> list[int]:
+    def flp(self, masks: list[int]) -> list[int]:
         """Light every seat would collect on ``masks`` with the sun one position on (no cap)."""
         return light_from_masks(masks, self.n, shade_masks(masks, self.n, self.sun, self.extra))
 
@@ -270,14 +275,14 @@ class _Ctx:
 # -- decisions ------------------------------------------------------------------------------
 
 
-def _end(explanation: str) -> Action:
+def _end(explanation: Note) -> Action:
     return Action("end", (), explanation)
 
 
-def decide(state) -> tuple[Action, Turn]:
+def decide(state: GameState) -> tuple[Action, Turn]:
     """Cynthia's next decision and what it changes besides the board: ``(Action, Turn)``."""
-    seat = state.current_seat
-    deck = state.seat_ext[seat]
+    seat = cast(int, state.current_seat)  # she decides when her seat is to act
+    deck: Deck = state.seat_ext[seat]
     if state.phase == "setup":
         kind = game.setup_kind(state)
         if kind == "tree":
@@ -325,7 +330,7 @@ def _card_head(card_id: int, half: str, reshuffled: bool) -> str:
     return _("Card {card} {half}", card=card_id, half=half)
 
 
-def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
+def _decide_setup(state: GameState, deck: Deck) -> tuple[Action, Turn]:
     card_id, after, rng, reshuffled = draw(deck, state.rng)
     sel = cards()[card_id]["setup"]
     occupied = state.occupied()
@@ -356,12 +361,13 @@ def _decide_setup(state, deck: Deck) -> tuple[Action, Turn]:
     return Action("place", (space,), explanation), Turn(after, rng)
 
 
-def _decide_setup_piece(state, deck: Deck, kind: str) -> tuple[Action, Turn]:
+def _decide_setup_piece(state: GameState, deck: Deck, kind: str) -> tuple[Action, Turn]:
     """A layer's setup piece at her seat (the Great Elder Tree, a moonstone): she draws a card
     and takes the space chosen by Directional Selection with its setup arrow and number among
     the legal spaces on the 2-leaf ring (docs/rules-data.md#72-setup-with-the-expansion)."""
     verb = game.rules_for(state.config).setup_verbs[kind]
-    legal = {a.args[0]: a for a in verb.generate(state)}
+    generate = cast(Generate, verb.generate)  # a setup verb has one
+    legal = {a.args[0]: a for a in generate(state)}
     card_id, after, rng, reshuffled = draw(deck, state.rng)
     sel = cards()[card_id]["setup"]
     eligible = _mask(legal) & RING_MASK[2]
@@ -381,7 +387,7 @@ def _decide_setup_piece(state, deck: Deck, kind: str) -> tuple[Action, Turn]:
     return Action(kind, (space,), explanation), Turn(after, rng)
 
 
-def _collect(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
+def _collect(ctx: _Ctx, card: Card, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     larges = ctx.masks[ctx.base + LARGE]
     if not larges:
@@ -432,7 +438,7 @@ def _flp_check(space: int, flp: int, sign: str, rule: str) -> str:
     return _("{space} FLP {flp} >= {rule}", space=LABELS[space], flp=flp, rule=rule)
 
 
-def _grow(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
+def _grow(ctx: _Ctx, card: Card, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
     failed: list[Note] = []
@@ -491,7 +497,7 @@ def _grow_note(failed: list[Note], word: str, space: int, reason: Note) -> str:
     )
 
 
-def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, Note]:
+def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: Card) -> tuple[int, Note]:
     """Grow tiebreakers: closest to centre, highest own FLP, lowest opponents' FLP (option)."""
     seat = ctx.seat
     flps: dict[int, list[int]] = {}
@@ -510,7 +516,7 @@ def _choose_grow(ctx: _Ctx, spaces: int, target: int, card: dict) -> tuple[int, 
     return _choose(list(bits(spaces)), tiebreaks, lambda sp: LEAVES[sp], card)
 
 
-def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
+def _plant(ctx: _Ctx, card: Card, half: str) -> tuple[Action | None, Note]:
     state, seat = ctx.state, ctx.seat
     me = state.seats[seat]
     if me.available[SEED] == 0:
@@ -585,17 +591,17 @@ def _plant(ctx: _Ctx, card: dict, half: str) -> tuple[Action | None, Note]:
     )
 
 
-def perform(state, turn: Turn, action: Action):
+def perform(state: GameState, turn: Turn, action: Action) -> GameState:
     """The state after her decision: her deck and the RNG as ``decide`` left them, then the action."""
     s = state.copy()
     decks = list(s.seat_ext)
-    decks[s.current_seat] = turn.deck
+    decks[cast(int, s.current_seat)] = turn.deck
     s.seat_ext = tuple(decks)
     s.rng = turn.rng
     return game.perform_unchecked(s, action)
 
 
-def final_collects(s) -> None:
+def final_collects(s: GameState) -> None:
     """After the last round each Cynthia collects her large tree closest to the centre, free.
 
     ``s`` is the final state (already copied). Cynthias collect in player order, that is the turn
@@ -617,7 +623,7 @@ def final_collects(s) -> None:
             space = tied.bit_length() - 1
             how = _("closest to the centre")
         else:
-            deck = s.seat_ext[seat]
+            deck: Deck = s.seat_ext[seat]
             card_id, after, s.rng, _reshuffled = draw(deck, s.rng)
             sel = cards()[card_id][deck.half]
             decks = list(s.seat_ext)
@@ -653,18 +659,18 @@ class CynthiaSeat(SeatRules):
     has_store = False
     automa = True
 
-    def grow_cost(self, config, target: int) -> int:
+    def grow_cost(self, config: Config, target: int) -> int:
         return 2 * target + config.easier_grow_plus_one - config.harder_grow_minus_one
 
-    def starting_tree_size(self, config, placement: int) -> int:
+    def starting_tree_size(self, config: Config, placement: int) -> int:
         """Her small tree first, then a medium one (two small with the easier option)."""
         return MEDIUM if placement >= 1 and not config.easier_two_small_start else SMALL
 
-    def decide(self, state):
+    def decide(self, state: GameState) -> tuple[Action, Turn]:
         return decide(state)
 
-    def perform(self, state, decided, action):
-        return perform(state, decided, action)
+    def perform(self, state: GameState, decided: object, action: Action) -> GameState:
+        return perform(state, cast(Turn, decided), action)  # what her ``decide`` returned
 
     def refusal(self, decision: Action, action: Action) -> str:
         return _(
@@ -684,23 +690,23 @@ class CynthiaLayer(Layer):
     name = "cynthia"
 
     @classmethod
-    def applies(cls, config) -> bool:
+    def applies(cls, config: Config) -> bool:
         return CYNTHIA in config.seats
 
-    def seat_rules(self, kind: str):
+    def seat_rules(self, kind: SeatKind) -> SeatRules | None:
         return CYNTHIA_SEAT if kind == CYNTHIA else None
 
-    def init(self, s) -> None:
+    def init(self, s: GameState) -> None:
         init_decks(s)
 
-    def new_round(self, s) -> None:
+    def new_round(self, s: GameState) -> None:
         if s.sun == 0 and s.revolution == s.config.revolutions:
             start_late_half(s)
 
-    def end_game(self, s) -> None:
+    def end_game(self, s: GameState) -> None:
         final_collects(s)
 
-    def score_parts(self, state, seat: int, parts: dict[str, int]) -> None:
+    def score_parts(self, state: GameState, seat: int, parts: dict[str, int]) -> None:
         """She scores her tokens only; the harder option adds 1/2/3 per small/medium/large."""
         if state.config.seats[seat] != CYNTHIA:
             return
@@ -710,16 +716,16 @@ class CynthiaLayer(Layer):
                 size * state.masks[seat * 4 + size].bit_count() for size in (1, 2, 3)
             )
 
-    def to_dict(self, state, d: dict) -> None:
+    def to_dict(self, state: GameState, d: PositionData) -> None:
         d["cynthia"] = [None if c is None else deck_to_dict(c) for c in state.seat_ext]
 
-    def from_dict(self, d: dict, s) -> None:
+    def from_dict(self, d: PositionData, s: GameState) -> None:
         s.seat_ext = tuple(None if c is None else deck_from_dict(c) for c in d["cynthia"])
 
-    def hidden(self, config) -> dict[str, str]:
+    def hidden(self, config: Config) -> dict[str, str]:
         return {"cynthia.deck": "the order of each Cynthia's action cards"}
 
-    def observe(self, state, seat, d: dict) -> None:
+    def observe(self, state: GameState, seat: int | None, d: PositionData) -> None:
         d["cynthia"] = [
             None if x is None else {"cards_left": len(x["deck"]), "half": x["half"]}
             for x in d["cynthia"]

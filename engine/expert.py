@@ -22,7 +22,7 @@ How it decides, for the seat to act:
    features (tokens, light, pieces on the board by size and by the token their soil still
    offers, light income for the next suns, pieces available), with weights that change
    linearly with the rounds left. The weights are tuned on greedy games against the Cynthias
-   by ``bench/expert_train.py`` and ship as ``engine/expert_weights.json``. A position is worth
+   by ``bench/expert_train.py`` and ship as ``data/expert_weights.json``. A position is worth
    its predicted margin over the best opponent.
 4. **Opening.** The starting trees go where the first revolution's light and the richer soil
    within a medium tree's reach are worth most (``expert_moonlight.opening_value``).

@@ -7,7 +7,7 @@ seats; ``spare_light``, the light left over; light, income, pieces that cannot f
 size, the pieces on the board at the top token of their soil; the light the board brings over
 the rounds left; the pieces in the available area. A linear
 model on these features and the features times the phase (rounds left / rounds) predicts the
-points still to come; the weights ship as ``engine/expert_weights.json`` (fitted by
+points still to come; the weights ship as ``data/expert_weights.json`` (fitted by
 ``bench/expert_train.py``). ``fresh_decks`` draws Cynthia's decks as a seat sees them.
 """
 
@@ -61,7 +61,7 @@ _override: dict[str, list[float]] = {}
 
 @cache
 def _shipped_weights() -> dict:
-    text = resources.files("engine").joinpath("expert_weights.json").read_text()
+    text = resources.files("photosynthesis_data").joinpath("expert_weights.json").read_text()
     data = json.loads(text)
     out = {kind: [float(x) for x in data[kind]] for kind in ("human", "cynthia")}
     out["params"] = {**DEFAULT_PARAMS, **data.get("params", {})}
@@ -481,7 +481,7 @@ def expected_margin(margin: float, config: Config, round_: int, seat: int) -> fl
     but without it a reason line said "expected margin -34.1 points" in round 1 of a game the
     Expert won by 50. So the line adds the level, ``a * phase + b * phase ** 2`` (phase: the
     rounds left over the rounds, so a four-revolution game is read on the same scale),
-    ``reason_level`` in ``engine/expert_weights.json`` for the base game and the expansion,
+    ``reason_level`` in ``data/expert_weights.json`` for the base game and the expansion,
     fitted on the Expert's games against the Cynthias by ``bench/expert_calibrate.py``. Between
     people both sides' forecasts have the same level: the margin stands as it is."""
     if not any(kind == CYNTHIA for i, kind in enumerate(config.seats) if i != seat):

@@ -12,8 +12,9 @@ first-player token, photosynthesis, the end of the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from typing import TypeVar, cast
 
 from translation import _, _n, join
 
@@ -28,7 +29,18 @@ from .actions import (
 )
 from .config import Config
 from .geometry import BORDER_MASK, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN, bits
-from .layers import NO_SHADE, Layer, SeatRules, Verb, layers_for, seat_rules_for
+from .layers import (
+    NO_SHADE,
+    Check,
+    Generate,
+    Layer,
+    LegalPlay,
+    Perform,
+    SeatRules,
+    Verb,
+    layers_for,
+    seat_rules_for,
+)
 from .light import light_from_masks, shade_masks, shadow_heights
 from .pieces import (
     COLLECT_COST,
@@ -104,7 +116,8 @@ class GameRules:
         for layer in self.layers:
             verbs.update((v.name, v) for v in layer.verbs())
         self.verbs: dict[str, Verb] = verbs
-        checks, performs = {}, {}
+        checks: dict[str, Check] = {}
+        performs: dict[str, Perform] = {}
         for name, verb in verbs.items():
             check, perform = verb.check, verb.perform
             for layer in _overrides(self.layers, "check"):
@@ -112,8 +125,8 @@ class GameRules:
             for layer in _overrides(self.layers, "perform"):
                 perform = _wrap(layer.perform, perform)
             checks[name], performs[name] = check, perform
-        self.checks: dict[str, Callable] = checks
-        self.performs: dict[str, Callable] = performs
+        self.checks: dict[str, Check] = checks
+        self.performs: dict[str, Perform] = performs
         n = config.n_seats
         steps: tuple[tuple[int, str], ...] = ()
         for layer in self.layers:
@@ -125,7 +138,13 @@ class GameRules:
         self.legal_play = _play_chain(self)
 
 
-def _wrap(hook, inner):
+_R = TypeVar("_R")
+
+
+def _wrap(
+    hook: Callable[[Callable[[GameState, Action], _R], GameState, Action], _R],
+    inner: Callable[[GameState, Action], _R],
+) -> Callable[[GameState, Action], _R]:
     """``hook(inner, state, action)`` as a function of ``(state, action)``."""
     return partial(hook, inner)
 
@@ -216,7 +235,7 @@ def extra_trees(state: GameState) -> int:
     return m
 
 
-def extra_shade(state: GameState, sun: int):
+def extra_shade(state: GameState, sun: int) -> tuple[int, ...]:
     """Shade cast by the layers' pieces, per height."""
     layers = _rules(state).shade_layers
     if not layers:
@@ -230,7 +249,7 @@ def extra_shade(state: GameState, sun: int):
     return tuple(out)
 
 
-def shade(state: GameState, sun: int | None = None):
+def shade(state: GameState, sun: int | None = None) -> tuple[int, int, int, int]:
     """``shade[h]``: spaces under a shadow of height >= h with the sun at ``sun``."""
     if sun is None:
         sun = state.sun
@@ -284,7 +303,9 @@ def next_price(state: GameState, seat: int, size: int) -> int | None:
     return rules.prices[seat](state.seats[seat].store[size], size)
 
 
-def is_shadowed(state: GameState, space: int, size: int, shade_now=None) -> bool:
+def is_shadowed(
+    state: GameState, space: int, size: int, shade_now: Sequence[int] | None = None
+) -> bool:
     """Advanced shadow rule: a piece is shadowed by a shadow at least its size; a seed by any
     tree's shadow."""
     if shade_now is None:
@@ -392,7 +413,7 @@ def setup_kind(state: GameState) -> str:
 
 def starting_tree_size(state: GameState) -> int:
     """The size of the starting tree the current seat places now (seat rules)."""
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)  # setup: a seat is to act
     schedule = _rules(state).setup
     placement = sum(
         1 for k in range(state.setup_step) if schedule[k] == (seat, "tree")
@@ -439,7 +460,7 @@ def _legal_place(state: GameState) -> Iterator[Action]:
 
 def _do_place(state: GameState, a: Action) -> GameState:
     s = state.copy()
-    seat = s.current_seat
+    seat = cast(int, s.current_seat)
     size = starting_tree_size(state)
     put_piece(s, seat, a.args[0], size)
     copy_seat(s, seat).available[size] -= 1
@@ -475,9 +496,9 @@ def _check_buy(state: GameState, a: Action) -> str | None:
     if reason := _not_playing(state):
         return reason
     size = a.args[0]
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)
     seat_state = state.seats[seat]
-    rules = state.rules  # the facade looked the rules up before any verb runs
+    rules = cast(GameRules, state.rules)  # the facade looked the rules up before any verb runs
     if not rules.has_store[seat]:
         return _("This seat has no player board: all its pieces are available, it never buys.")
     price = rules.prices[seat](seat_state.store[size], size)
@@ -496,9 +517,10 @@ def _check_buy(state: GameState, a: Action) -> str | None:
 def _do_buy(state: GameState, a: Action) -> GameState:
     size = a.args[0]
     s = state.copy()
-    seat = s.current_seat
+    seat = cast(int, s.current_seat)
     seat_state = copy_seat(s, seat)
-    seat_state.light -= s.rules.prices[seat](seat_state.store[size], size)
+    price = cast(GameRules, s.rules).prices[seat](seat_state.store[size], size)  # checked
+    seat_state.light -= cast(int, price)
     seat_state.store[size] -= 1
     seat_state.available[size] += 1
     return s
@@ -508,7 +530,7 @@ def _check_plant(state: GameState, a: Action) -> str | None:
     if reason := _not_playing(state):
         return reason
     src, dst = a.args
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)
     seat_state = state.seats[seat]
     size = _own_piece(state, seat, src)
     if size is None:
@@ -551,7 +573,7 @@ def _check_plant(state: GameState, a: Action) -> str | None:
 def _do_plant(state: GameState, a: Action) -> GameState:
     src, dst = a.args
     s = state.copy()
-    seat = s.current_seat
+    seat = cast(int, s.current_seat)
     seat_state = copy_seat(s, seat)
     seat_state.light -= PLANT_COST
     seat_state.available[SEED] -= 1
@@ -564,7 +586,7 @@ def _check_grow(state: GameState, a: Action) -> str | None:
     if reason := _not_playing(state):
         return reason
     space = a.args[0]
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)
     seat_state = state.seats[seat]
     size = _own_piece(state, seat, space)
     if size is None:
@@ -577,7 +599,7 @@ def _check_grow(state: GameState, a: Action) -> str | None:
         return ALREADY_USED.format(space=LABELS[space])
     if seat_state.available[size + 1] == 0:
         return _("You have no {piece} available: buy one first.", piece=TREE_NAMES[size + 1])
-    cost = state.rules.grow_costs[seat][size + 1]
+    cost = cast(GameRules, state.rules).grow_costs[seat][size + 1]  # looked up by the facade
     if seat_state.light < cost:
         return _(
             "Growing into a {piece} costs {cost}; you have {light}.",
@@ -597,11 +619,11 @@ def _check_grow(state: GameState, a: Action) -> str | None:
 def _do_grow(state: GameState, a: Action) -> GameState:
     space = a.args[0]
     s = state.copy()
-    seat = s.current_seat
+    seat = cast(int, s.current_seat)
     _seat, size = remove_piece(s, space)
     put_piece(s, seat, space, size + 1)
     seat_state = copy_seat(s, seat)
-    seat_state.light -= s.rules.grow_costs[seat][size + 1]  # apply looked the rules up
+    seat_state.light -= cast(GameRules, s.rules).grow_costs[seat][size + 1]  # apply looked them up
     seat_state.available[size + 1] -= 1
     return_piece(s, seat, seat_state, size)
     s.activated |= 1 << space
@@ -612,7 +634,7 @@ def _check_collect(state: GameState, a: Action) -> str | None:
     if reason := _not_playing(state):
         return reason
     space = a.args[0]
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)
     size = _own_piece(state, seat, space)
     if size != LARGE:
         return _("You have no large tree on {space} to collect.", space=LABELS[space])
@@ -631,7 +653,7 @@ def _check_collect(state: GameState, a: Action) -> str | None:
 def _do_collect(state: GameState, a: Action) -> GameState:
     space = a.args[0]
     s = state.copy()
-    collect_tree(s, s.current_seat, space, COLLECT_COST)
+    collect_tree(s, cast(int, s.current_seat), space, COLLECT_COST)
     s.activated |= 1 << space
     return s
 
@@ -667,7 +689,7 @@ def end_turn(s: GameState) -> None:
     for layer in rules.hooks["end_turn"]:
         layer.end_turn(s)
     n = len(s.seats)
-    nxt = (s.current_seat + 1) % n
+    nxt = (cast(int, s.current_seat) + 1) % n
     if nxt != s.first_seat:
         s.current_seat = nxt
         return
@@ -753,7 +775,7 @@ def base_legal_play(state: GameState, game_rules: GameRules | None = None) -> li
     """The legal buy, plant, grow and collect actions of the current seat (no layer)."""
     if game_rules is None:
         game_rules = _rules(state)
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)  # play: a seat is to act
     seat_state = state.seats[seat]
     light = seat_state.light
     base = seat * 4
@@ -808,7 +830,7 @@ def _play_chain(rules: GameRules) -> Callable[[GameState], list[Action]]:
     chain = base
     for layer in rules.legal_play_layers:
 
-        def chain(state: GameState, layer=layer, below=chain) -> list[Action]:
+        def chain(state: GameState, layer: Layer = layer, below: LegalPlay = chain) -> list[Action]:
             return layer.legal_play(state, below(state), below)
 
     return chain
@@ -819,12 +841,13 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.phase == OVER:
         return []
     rules = _rules(state)
-    seat_rule = rules.seats[state.current_seat]
+    seat_rule = rules.seats[cast(int, state.current_seat)]  # not over: a seat is to act
     if seat_rule.automa:
         return [seat_rule.decide(state)[0]]
     if state.phase == SETUP:
         kind = rules.setup[state.setup_step][1]
-        return list(rules.setup_verbs[kind].generate(state))
+        generate = cast(Generate, rules.setup_verbs[kind].generate)  # a setup verb has one
+        return list(generate(state))
     out = rules.legal_play(state) if rules.legal_play_layers else base_legal_play(state, rules)
     out.append(END)
     return out
@@ -861,7 +884,7 @@ def apply(state: GameState, action: Action | str) -> GameState:
     rule = rules.checks.get(action.verb)
     if rule is None:
         raise IllegalAction(not_in_game(action.verb))
-    seat_rule = rules.seats[state.current_seat]
+    seat_rule = rules.seats[cast(int, state.current_seat)]  # not over: a seat is to act
     if seat_rule.automa:
         decision, decided = seat_rule.decide(state)
         if action != decision:
@@ -882,7 +905,7 @@ def auto_action(state: GameState) -> Action | None:
     """The next decision when the current seat is an automa (Cynthia), else None."""
     if state.phase == OVER:
         return None
-    seat_rule = _rules(state).seats[state.current_seat]
+    seat_rule = _rules(state).seats[cast(int, state.current_seat)]  # not over: one is to act
     if not seat_rule.automa:
         return None
     return seat_rule.decide(state)[0]

@@ -9,6 +9,7 @@ of spaces are ``int`` bitmasks with bit ``i`` for space ``i``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from translation import _, _p
 
@@ -143,7 +144,7 @@ def parse_label(text: str) -> int:
     return index
 
 
-def bits(mask: int):
+def bits(mask: int) -> Iterator[int]:
     """Yield the indices of the set bits of ``mask`` in ascending order."""
     while mask:
         low = mask & -mask

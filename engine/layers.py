@@ -19,16 +19,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from translation import _
 
 from .actions import Action
-from .config import Config
+from .config import Config, SeatKind
 from .pieces import START_AVAILABLE, STORE_CAPACITY, buy_price
 
-#: A ``engine.state.GameState`` (that module imports this one, so it is not imported here).
-GameState = Any
+if TYPE_CHECKING:
+    # ``engine.state`` imports this module: the game state is imported for the checker only.
+    from .state import GameState
+
+#: A verb's check: the reason ``action`` is illegal in ``state`` (a sentence), or None.
+Check: TypeAlias = "Callable[[GameState, Action], str | None]"
+#: A verb's performer: the new state (the given one is never changed).
+Perform: TypeAlias = "Callable[[GameState, Action], GameState]"
+#: A setup verb's generator: its legal instances in a state.
+Generate: TypeAlias = "Callable[[GameState], Iterable[Action]]"
+#: The legal play-phase actions of a state.
+LegalPlay: TypeAlias = "Callable[[GameState], list[Action]]"
+#: The position data of ``GameState.to_dict`` (JSON-able).
+PositionData: TypeAlias = dict[str, Any]
 
 NO_SHADE = (0, 0, 0, 0)
 
@@ -50,9 +62,9 @@ class Verb:
     def __init__(
         self,
         name: str,
-        check: Callable[[GameState, Action], str | None],
-        perform: Callable[[GameState, Action], GameState],
-        generate: Callable[[GameState], Iterable[Action]] | None = None,
+        check: Check,
+        perform: Perform,
+        generate: Generate | None = None,
         *,
         undoable: bool = False,
         setup_kind: str | None = None,
@@ -158,15 +170,15 @@ class Layer:
         """The verbs the layer adds to the game (``self.config``'s)."""
         return ()
 
-    def check(self, inner, state: GameState, action: Action) -> str | None:
+    def check(self, inner: Check, state: GameState, action: Action) -> str | None:
         """Wraps the check of every verb: ``inner(state, action)`` is the check below."""
         return inner(state, action)
 
-    def perform(self, inner, state: GameState, action: Action) -> GameState:
+    def perform(self, inner: Perform, state: GameState, action: Action) -> GameState:
         """Wraps the performer of every verb: ``inner(state, action)`` performs below."""
         return inner(state, action)
 
-    def legal_play(self, state: GameState, out: list[Action], below) -> list[Action]:
+    def legal_play(self, state: GameState, out: list[Action], below: LegalPlay) -> list[Action]:
         """The legal play-phase actions (without ``end``): ``out`` from the rules below;
         ``below(state)`` recomputes them for another state. Returns the list to use."""
         return out
@@ -194,24 +206,30 @@ class Layer:
 
     # -- seats ----------------------------------------------------------------------------
 
-    def seat_rules(self, kind: str) -> SeatRules | None:
+    def seat_rules(self, kind: SeatKind) -> SeatRules | None:
         """The rules of a seat of ``kind`` when this layer defines that kind."""
         return None
 
     # -- the position format and hidden information ---------------------------------------
 
-    def to_dict(self, state: GameState, d: dict) -> None:
+    def to_dict(self, state: GameState, d: PositionData) -> None:
         """Add the layer's state to the position data ``d``."""
 
-    def from_dict(self, d: dict, s: GameState) -> None:
+    def from_dict(self, d: PositionData, s: GameState) -> None:
         """Read the layer's state from position data into ``s``."""
 
     def hidden(self, config: Config) -> dict[str, str]:
         """What the layer hides from the players: key -> sentence."""
         return {}
 
-    def observe(self, state: GameState, seat: int | None, d: dict) -> None:
+    def observe(self, state: GameState, seat: int | None, d: PositionData) -> None:
         """Mask in position data ``d`` what ``seat`` may not see."""
+
+    def observe_action(self, seen: PositionData, actor: int, action: str) -> str | None:
+        """An action of seat ``actor`` as the viewer of observation ``seen`` (a later position:
+        what it has revealed since counts) may know it: the notation, a masked one (what stays
+        hidden replaced by ``?``), or None when this layer has nothing to hide in it."""
+        return None
 
     def text_marks(self, state: GameState) -> dict[int, str]:
         """Two-character marks of the layer's pieces by space, for the text board."""
@@ -243,7 +261,7 @@ def layers_for(config: Config) -> tuple[Layer, ...]:
 @lru_cache(maxsize=512)
 def seat_rules_for(config: Config) -> tuple[SeatRules, ...]:
     """Each seat's rules, by seat."""
-    out = []
+    out: list[SeatRules] = []
     for kind in config.seats:
         rules = HUMAN_SEAT
         for layer in layers_for(config):

@@ -10,6 +10,8 @@ The hot path works on bitmasks: ``shade[h]`` is the set of spaces covered by a s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .geometry import N_CELLS, RAY, SHADOW_DIRECTION, bits
 
 #: ``SHADOW_MASK[sun][space][size]``: the spaces a tree of that size on that space shades.
@@ -27,7 +29,9 @@ FULL_RAY_MASK: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def shade_masks(masks, n_seats: int, sun: int, extra=(0, 0, 0, 0)) -> tuple[int, int, int, int]:
+def shade_masks(
+    masks: Sequence[int], n_seats: int, sun: int, extra: Sequence[int] = (0, 0, 0, 0)
+) -> tuple[int, int, int, int]:
     """``(shade[0], shade[1], shade[2], shade[3])`` for the trees in ``masks`` under ``sun``.
 
     ``shade[h]`` (h = 1..3) holds the spaces covered by a shadow of height ``>= h``: a tree of
@@ -53,7 +57,7 @@ def shade_masks(masks, n_seats: int, sun: int, extra=(0, 0, 0, 0)) -> tuple[int,
     return (trees | extra[0], trees | extra[1], s2, s3)
 
 
-def light_from_masks(masks, n_seats: int, shade) -> list[int]:
+def light_from_masks(masks: Sequence[int], n_seats: int, shade: Sequence[int]) -> list[int]:
     """Light each seat collects: every unshadowed tree gives its size (no cap applied)."""
     s1, s2, s3 = shade[1], shade[2], shade[3]
     out = []
@@ -67,7 +71,7 @@ def light_from_masks(masks, n_seats: int, shade) -> list[int]:
     return out
 
 
-def shadow_heights(shade) -> list[int]:
+def shadow_heights(shade: Sequence[int]) -> list[int]:
     """Per space, the height (0 none .. 3) of the tallest shadow covering it."""
     s1, s2, s3 = shade[1], shade[2], shade[3]
     return [

@@ -8,6 +8,7 @@ indices, A4 = 0 clockwise, mod 18).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from translation import _p
@@ -103,7 +104,7 @@ def next_moon(gap: int, full: bool, sun: int) -> tuple[int, bool]:
     return (gap - MOON_STEP) % N_GAPS, full ^ crosses_sun(gap, sun)
 
 
-def _bits(mask: int):
+def _bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TextIO, cast
 
 from translation import LANGUAGES, _, _n, join, translate
 
 from . import (
+    Action,
     Config,
+    GameState,
     IllegalAction,
     apply,
     can_undo,
@@ -65,7 +68,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     first.add_argument("--lang", choices=LANGUAGES, default="en")
     lang = first.parse_known_args(argv)[0].lang
 
-    def t(text) -> str:
+    def t(text: str) -> str:
         return translate(text, lang)
 
     p = argparse.ArgumentParser(
@@ -103,13 +106,15 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
+def main(
+    argv: list[str] | None = None, stdin: TextIO | None = None, out: TextIO | None = None
+) -> int:
     args = _parse_args(argv)
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     lang = args.lang
 
-    def say(text) -> None:
+    def say(text: str) -> None:
         """Print a text in the game's language."""
         print(translate(text, lang), file=out)
 
@@ -136,8 +141,8 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
         if kind != HUMAN
     }
 
-    def show_automa(before, action, after) -> None:
-        seat = before.current_seat
+    def show_automa(before: GameState, action: Action, after: GameState) -> None:
+        seat = cast(int, before.current_seat)  # the automa played for the seat to act
         if kinds[seat] == CYNTHIA:
             say(_("Cynthia (seat {seat}): {action}  - {why}", seat=seat + 1,
                   action=str(action), why=action.explanation))  # fmt: skip
@@ -147,7 +152,8 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
             say(event)
 
     shown = told = None
-    undo: list = []  # the positions before this turn's undoable actions, last on top
+    # The positions (and their turns) before this turn's undoable actions, last on top.
+    undo: list[tuple[GameState, str]] = []
     while not state.is_over:
         if told is not state:  # each position's events once, not again after `?` or `help`
             for event in state.events:
@@ -158,7 +164,7 @@ def main(argv: list[str] | None = None, stdin=None, out=None) -> int:
             state = told = played
             if state.is_over:
                 break
-        seat = state.current_seat
+        seat = cast(int, state.current_seat)  # not over: a seat is to act
         if shown is not state:
             print("\n" + board_text(state), file=out)
             say(status_text(state))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from .actions import Action
 from .autopilot import autopilot_action
@@ -98,7 +98,7 @@ def play_until(
     """
     applied: list[Action] = []
     while not state.is_over and not (stop is not None and stop(state)):
-        player = _player(players, state.current_seat)
+        player = _player(players, cast(int, state.current_seat))  # not over: one is to act
         if player is None:
             break
         if len(applied) >= max_steps:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from .actions import Action, parse_action
 from .config import Config
@@ -12,7 +13,9 @@ from .game import apply, new_game
 from .state import GameState
 
 
-def replay(config: Config, seed: int, actions, *, start: GameState | None = None) -> GameState:
+def replay(
+    config: Config, seed: int, actions: Iterable[Action | str], *, start: GameState | None = None
+) -> GameState:
     """The state reached by playing ``actions`` (Actions or notation) from a new game, or from
     ``start`` (a stored position of that game) when given."""
     state = new_game(config, seed) if start is None else start
@@ -21,7 +24,7 @@ def replay(config: Config, seed: int, actions, *, start: GameState | None = None
     return state
 
 
-def states(config: Config, seed: int, actions) -> Iterator[GameState]:
+def states(config: Config, seed: int, actions: Iterable[Action | str]) -> Iterator[GameState]:
     """Each state of a game, after each of ``actions`` in turn (for its events, say)."""
     state = new_game(config, seed)
     for action in actions:
@@ -50,7 +53,7 @@ class Record:
         return replay(self.config, self.seed, self.actions)
 
     def to_text(self) -> str:
-        head: dict = {"config": self.config.to_dict(), "seed": self.seed}
+        head: dict[str, Any] = {"config": self.config.to_dict(), "seed": self.seed}
         if self.players:
             head["players"] = list(self.players)
         return "\n".join([json.dumps(head), *self.actions]) + "\n"

@@ -10,22 +10,32 @@ pieces of that size.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal
+
 from translation import _
 
-from .config import Config
+from .config import Config, SeatKind
 from .geometry import LABEL_INDEX, LABELS, N_CELLS, bits
 from .layers import layers_for
 from .pieces import PILES, SIZE_NAMES
 
+if TYPE_CHECKING:
+    from .game import GameRules
+
 FORMAT = 2
-SETUP, PLAY, OVER = "setup", "play", "over"
+#: The phase of a game: its setup, its rounds of play, or over.
+Phase = Literal["setup", "play", "over"]
+SETUP: Final = "setup"
+PLAY: Final = "play"
+OVER: Final = "over"
 
 
-def _pieces_dict(counts) -> dict[str, int]:
+def _pieces_dict(counts: Sequence[int]) -> dict[str, int]:
     return {name: counts[i] for i, name in enumerate(SIZE_NAMES)}
 
 
-def _pieces_list(d: dict) -> list[int]:
+def _pieces_list(d: dict[str, Any]) -> list[int]:
     return [int(d.get(name, 0)) for name in SIZE_NAMES]
 
 
@@ -38,7 +48,24 @@ class SeatState:
 
     __slots__ = ("kind", "light", "lunar", "available", "store", "out", "tokens")
 
-    def __init__(self, kind, light, lunar, available, store, out, tokens=()):
+    kind: SeatKind
+    light: int
+    lunar: int
+    available: list[int]
+    store: list[int]
+    out: list[int]
+    tokens: tuple[tuple[int, int], ...]
+
+    def __init__(
+        self,
+        kind: SeatKind,
+        light: int,
+        lunar: int,
+        available: list[int],
+        store: list[int],
+        out: list[int],
+        tokens: tuple[tuple[int, int], ...] = (),
+    ) -> None:
         self.kind = kind
         self.light = light
         self.lunar = lunar
@@ -58,7 +85,7 @@ class SeatState:
             self.tokens,
         )
 
-    def _key(self):
+    def _key(self) -> tuple[object, ...]:
         return (
             self.kind,
             self.light,
@@ -78,7 +105,7 @@ class SeatState:
             f"available={self.available}, store={self.store}, tokens={list(self.tokens)})"
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "light": self.light,
@@ -90,7 +117,7 @@ class SeatState:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> SeatState:
+    def from_dict(cls, d: dict[str, Any]) -> SeatState:
         return cls(
             d["kind"],
             int(d["light"]),
@@ -136,6 +163,27 @@ class GameState:
         "ext",
         "events",
     )
+
+    config: Config
+    rules: GameRules | None
+    seed: int
+    rng: int
+    round: int
+    revolution: int
+    sun: int
+    first_seat: int
+    current_seat: int | None
+    phase: Phase
+    setup_step: int
+    cells: list[int]
+    masks: list[int]
+    activated: int
+    piles: tuple[tuple[int, ...], ...]
+    seats: tuple[SeatState, ...]
+    #: A rule layer's state, read only by that layer (``engine.layers``): Any to the core.
+    seat_ext: tuple[Any, ...]
+    ext: Any
+    events: tuple[str, ...]
 
     def copy(self) -> GameState:
         """A shallow copy: the caller replaces what it changes (lists are copied here)."""
@@ -195,7 +243,7 @@ class GameState:
 
     # -- equality and the position format ------------------------------------------------
 
-    def _key(self):
+    def _key(self) -> tuple[object, ...]:
         return (
             self.config,
             self.seed,
@@ -219,13 +267,13 @@ class GameState:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self._key() == other._key()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared, never hashed
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         """For pickle and copy: every slot but the cached rules (looked up again when needed)."""
         return {k: getattr(self, k) for k in self.__slots__ if k != "rules"}
 
-    def __setstate__(self, d: dict) -> None:
+    def __setstate__(self, d: dict[str, Any]) -> None:
         for k, v in d.items():
             setattr(self, k, v)
         self.rules = None
@@ -236,7 +284,7 @@ class GameState:
             f"current_seat={self.current_seat})"
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The position as JSON-serialisable data (docs/position-format.md)."""
         d = {
             "format": FORMAT,
@@ -265,7 +313,7 @@ class GameState:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameState:
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
         """Rebuild a state from ``to_dict`` data (older formats are migrated first)."""
         d = migrate(d)
         s = cls.__new__(cls)
@@ -306,7 +354,7 @@ def empty_piles() -> tuple[tuple[int, ...], ...]:
     return ((),) + tuple(PILES[k] for k in (1, 2, 3, 4))
 
 
-def _v1_to_v2(d: dict) -> dict:
+def _v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
     """Format 2: the per-seat list of Cynthia decks is written only in games with a Cynthia
     (format 1 wrote ``"cynthia": [null, ...]`` in every game)."""
     d = dict(d)
@@ -320,7 +368,7 @@ def _v1_to_v2(d: dict) -> dict:
 MIGRATIONS = {1: _v1_to_v2}
 
 
-def migrate(d: dict) -> dict:
+def migrate(d: dict[str, Any]) -> dict[str, Any]:
     """Bring position data of an older ``format`` up to ``FORMAT``, one format at a time."""
     version = d.get("format", FORMAT)
     if version > FORMAT:

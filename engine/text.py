@@ -3,6 +3,8 @@ of a typed action."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from translation import _, _n, _p, join
 
 from .actions import Action, IllegalAction, parse_action
@@ -166,7 +168,7 @@ NO_CANDIDATE = {
 def _candidates(state: GameState, verb: str) -> list[str]:
     """The attempts worth explaining: every purchase left on the player board, every own piece
     for grow and collect, and every empty space within reach of an own tree for plant."""
-    seat = state.current_seat
+    seat = cast(int, state.current_seat)  # explaining an attempt of the seat to act
     own = {i: c & 3 for i, c in enumerate(state.cells) if c >= 0 and c >> 2 == seat}
     if verb == "buy":
         store = state.seats[seat].store
@@ -228,7 +230,7 @@ def action_words(before: GameState, action: Action | str) -> str:
     these words do not know reads as its notation. The words are a ``translation.Text``
     (notation and space labels inside stay as they are)."""
     action = parse_action(action)
-    seat = before.current_seat
+    seat = cast(int, before.current_seat)  # an action is played by the seat to act
     after = apply(before, action)
     spaces = [LABELS[i] for i in action.args if isinstance(i, int)]
     verb = action.verb

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine import GameState
 from engine.geometry import LABELS, SUN_CORNER_NAMES
 from engine.moon import BORDER, FULL, HALF, N_GAPS, PHASE_TITLES
 from engine.moonlight.names import ANIMAL_INDEX, ANIMAL_NAMES
@@ -137,12 +138,12 @@ def _gap_labels(gap: int) -> str:
 
 
 def alt_text(
-    state,
+    state: GameState,
     *,
-    highlight: Sequence = (),
+    highlight: Sequence[str | tuple[int, str]] = (),
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
-    names: Sequence[str] | None = None,
+    names: Sequence[str | None] | None = None,
     lang: str | None = None,
 ) -> str:
     """A concise description of the picture ``board_png`` draws with the same arguments, at

@@ -23,7 +23,7 @@ SS = 2  # supersampling of the static board
 
 _lock = threading.Lock()
 #: Cached static pictures with the text sizes drawn into them.
-_bases: dict[tuple, tuple[Image.Image, tuple[int, ...]]] = {}
+_bases: dict[tuple[object, ...], tuple[Image.Image, tuple[int, ...]]] = {}
 
 
 def base(
@@ -57,7 +57,7 @@ def _draw_base(lay: Layout, lang: str | None = None) -> Image.Image:
     R = lay.hex_r * SS
 
     # The board: a wooden rim, a dark green field, then the spaces.
-    def big_hex(v: float):
+    def big_hex(v: float) -> list[tuple[float, float]]:
         return [
             (cx + v * math.cos(math.radians(a)), cy + v * math.sin(math.radians(a)))
             for a in range(0, 360, 60)

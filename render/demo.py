@@ -13,13 +13,14 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import engine
+from engine import Action, GameState
 from engine.config import CYNTHIA
 from engine.geometry import LABEL_INDEX
-from engine.players import CynthiaPlayer, play_until
+from engine.players import CynthiaPlayer, Player, play_until
 from translation import LANGUAGES
 
 from .draw import board_png
@@ -36,13 +37,13 @@ class EagerPlayer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def step(self, state):
+    def step(self, state: GameState) -> Action:
         actions = engine.legal_actions(state)
         weights = [WEIGHTS.get(str(a).split()[0], 1.0) for a in actions]
         return self.rng.choices(actions, weights)[0]
 
 
-def touched(actions: Iterable) -> list[str]:
+def touched(actions: Iterable[Action | str]) -> list[str]:
     """The spaces named by some actions (in notation), in order, without repeats."""
     out: list[str] = []
     for a in actions:
@@ -53,7 +54,12 @@ def touched(actions: Iterable) -> list[str]:
     return out
 
 
-def play(config, seed: int, rng_seed: int, stop=None):
+def play(
+    config: engine.Config,
+    seed: int,
+    rng_seed: int,
+    stop: Callable[[GameState], bool] | None = None,
+) -> Iterator[tuple[GameState, list[Action]]]:
     """Play from a new game, Cynthias by their cards and the other seats eagerly (one seeded
     generator for them all), through the engine's one driver ``play_until``; yield
     ``(state, actions of the last turn)`` after every action.
@@ -61,14 +67,14 @@ def play(config, seed: int, rng_seed: int, stop=None):
     ``stop(state)`` ends the game early when it returns true.
     """
     eager = EagerPlayer(random.Random(rng_seed))
-    players = {
+    players: dict[int, Player] = {
         k: CynthiaPlayer() if kind == CYNTHIA else eager for k, kind in enumerate(config.seats)
     }
-    steps: list = []
-    turn: list = []
-    last_turn: list = []
+    steps: list[tuple[GameState, list[Action]]] = []
+    turn: list[Action] = []
+    last_turn: list[Action] = []
 
-    def record(before, action, after) -> None:
+    def record(before: GameState, action: Action, after: GameState) -> None:
         nonlocal turn, last_turn
         turn.append(action)
         if after.current_seat != before.current_seat or after.is_over:
@@ -79,9 +85,14 @@ def play(config, seed: int, rng_seed: int, stop=None):
     yield from steps
 
 
-def play_through(config, seed: int, rng_seed: int, stop=None):
+def play_through(
+    config: engine.Config,
+    seed: int,
+    rng_seed: int,
+    stop: Callable[[GameState], bool] | None = None,
+) -> tuple[GameState, list[Action]]:
     """``(final state, actions of the last turn)`` of ``play`` (see there)."""
-    result = (engine.new_game(config, seed=seed), [])
+    result: tuple[GameState, list[Action]] = (engine.new_game(config, seed=seed), [])
     for result in play(config, seed, rng_seed, stop):  # noqa: B007 - keep the last one
         pass
     return result

@@ -6,8 +6,11 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Sequence
+from typing import Any
 
 from PIL import Image
+
+from engine import GameState
 
 from . import board, moonlight, panel, text
 from .layout import DEFAULT_WIDTH, layout
@@ -51,12 +54,12 @@ def compose(v: View, width: int = DEFAULT_WIDTH) -> Image.Image:
 
 
 def render_image(
-    state,
+    state: GameState,
     *,
     highlight: Sequence[str | tuple[int, str]] = (),
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
-    names: Sequence[str] | None = None,
+    names: Sequence[str | None] | None = None,
     width: int = DEFAULT_WIDTH,
     lang: str | None = None,
 ) -> Image.Image:
@@ -93,12 +96,12 @@ def encode_png(im: Image.Image) -> bytes:
 
 
 def board_png(
-    state,
+    state: GameState,
     *,
     highlight: Sequence[str | tuple[int, str]] = (),
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
-    names: Sequence[str] | None = None,
+    names: Sequence[str | None] | None = None,
     width: int = DEFAULT_WIDTH,
     lang: str | None = None,
 ) -> bytes:
@@ -127,7 +130,11 @@ def board_png(
 
 
 def smallest_text_px(
-    state, display_width: int = DISPLAY_WIDTH, *, width: int = DEFAULT_WIDTH, **kwargs
+    state: GameState,
+    display_width: int = DISPLAY_WIDTH,
+    *,
+    width: int = DEFAULT_WIDTH,
+    **kwargs: Any,
 ) -> float:
     """The smallest text the picture of ``state`` holds, in pixels, when it is shown
     ``display_width`` pixels wide: every text drawn (static parts included) notes its font's

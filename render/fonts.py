@@ -1,4 +1,4 @@
-"""The fonts shipped in ``render/data/fonts`` (never system fonts), read with importlib.resources
+"""The fonts shipped in ``data/fonts`` (never system fonts), read with importlib.resources
 so that an installed wheel finds them as a checkout does.
 
 DejaVu Sans draws Latin, Greek, Cyrillic and the symbols; Noto Sans faces draw names in other
@@ -54,7 +54,7 @@ _lock = threading.Lock()
 
 def font_bytes(name: str) -> bytes:
     """The file of a shipped font."""
-    return resources.files("render").joinpath("data", "fonts", name).read_bytes()
+    return resources.files("photosynthesis_data").joinpath("fonts", name).read_bytes()
 
 
 @cache
@@ -162,7 +162,7 @@ def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFon
     for piece, face in out:
         if not _SHAPED and any(unicodedata.bidirectional(c) in _RTL for c in piece):
             piece = piece[::-1]  # without libraqm: at least the letters in reading order
-        fonts.append((piece, _load(face, size_px, _SHAPED and face != primary)))
+        fonts.append((piece, _load(face, size_px, bool(_SHAPED) and face != primary)))
     return fonts[::-1] if rtl else fonts
 
 

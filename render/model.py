@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import engine
-from engine import moon
+from engine import GameState, moon
 from engine import moonlight as ml
+from engine.config import SeatKind
 from engine.geometry import LABEL_INDEX, LABELS
 from engine.pieces import LIGHT_CAP, LUNAR_CAP
+from engine.state import Phase
 from translation import _, is_right_to_left, translate
 
 from .fonts import RLM, clean
@@ -32,12 +35,12 @@ class SeatView:
 
     index: int
     name: str
-    kind: str
+    kind: SeatKind
     light: int
     lunar: int
-    available: tuple[int, int, int, int]
-    store: tuple[int, int, int, int]
-    prices: tuple[int | None, int | None, int | None, int | None]
+    available: tuple[int, ...]  # by size, seed to large
+    store: tuple[int, ...]
+    prices: tuple[int | None, ...]
     tokens: tuple[tuple[int, int], ...]
     score: int
     gain: int | None  # light under the previewed sun, when previewing
@@ -108,7 +111,7 @@ class View:
     sun: int  # the current sun
     shadow_sun: int  # the sun whose shadows are drawn
     preview: bool
-    phase: str
+    phase: Phase
     round: int
     revolution: int
     revolutions: int
@@ -126,12 +129,12 @@ class View:
     lunar_cap: int = LUNAR_CAP
     lang: str | None = None  # the language of the picture's words (None: English)
 
-    def t(self, text) -> str:
+    def t(self, text: str) -> str:
         """``text`` in the picture's language (``words``)."""
         return words(text, self.lang)
 
 
-def words(text, lang: str | None) -> str:
+def words(text: str, lang: str | None) -> str:
     """``text`` (a ``translation.Text`` or a plain name) in ``lang``, for drawing: in a
     right-to-left language it starts with a right-to-left mark, so that ``render.text`` lays
     it out right to left (alt text uses ``translation.translate`` itself)."""
@@ -163,7 +166,9 @@ def _beams(gap: int, elder: int) -> tuple[tuple[tuple[int, ...], ...], tuple[boo
     return tuple(beams), tuple(blocked), direct
 
 
-def moon_view(state, obs: dict, preview: bool) -> tuple[MoonView, tuple[int | None, ...]]:
+def moon_view(
+    state: GameState, obs: dict[str, Any], preview: bool
+) -> tuple[MoonView, tuple[int | None, ...]]:
     """The expansion's part of the picture, and each seat's lunar gain in a preview."""
     m = obs["moonlight"]
     now_gap = -1 if m["moon"] is None else int(m["moon"]["gap"])
@@ -196,7 +201,7 @@ def moon_view(state, obs: dict, preview: bool) -> tuple[MoonView, tuple[int | No
     for k, x in enumerate(seats_obs):
         kind = obs["seats"][k]["kind"]
         animal = x["animal"] if at[k] >= 0 or k == obs.get("viewer") else None
-        parts = ()
+        parts: tuple[tuple[str, int], ...] = ()
         if over:
             parts = tuple((name, int(v)) for name, v in engine.score_parts(state, k).items())
         seats.append(
@@ -244,7 +249,7 @@ def moon_view(state, obs: dict, preview: bool) -> tuple[MoonView, tuple[int | No
 
 
 def seat_names(
-    kinds: Sequence[str], names: Sequence[str] | None, lang: str | None = None
+    kinds: Sequence[str], names: Sequence[str | None] | None, lang: str | None = None
 ) -> list[str]:
     """Display names: the given ones (without what no font draws), else "Seat N" for humans
     and "Cynthia" for the automa (in ``lang``)."""
@@ -283,18 +288,18 @@ def highlight_spaces(
     return tuple(out)
 
 
-def _setup_kind(state) -> str | None:
+def _setup_kind(state: GameState) -> str | None:
     legal = engine.legal_actions(state)
     return str(legal[0]).split()[0] if legal else None
 
 
 def view(
-    state,
+    state: GameState,
     *,
     highlight: Sequence[str | tuple[int, str]] = (),
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
-    names: Sequence[str] | None = None,
+    names: Sequence[str | None] | None = None,
     lang: str | None = None,
 ) -> View:
     """Read a game state into a ``View`` (what ``viewer_seat`` may see; None: anyone)."""
@@ -306,7 +311,8 @@ def view(
     gains = engine.light_for_sun(state, shadow_sun) if preview else None
     kinds = [s["kind"] for s in obs["seats"]]
     display = seat_names(kinds, names, lang)
-    moon_v, lunar_gains = (None, ())
+    moon_v: MoonView | None = None
+    lunar_gains: tuple[int | None, ...] = ()
     if "moonlight" in obs:
         moon_v, lunar_gains = moon_view(state, obs, preview)
     seats = []

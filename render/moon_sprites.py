@@ -7,6 +7,7 @@ Like ``sprites``: drawn supersampled, scaled down, cached, and only ever pasted 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
@@ -41,7 +42,13 @@ ANIMAL_TITLES = {
 SOFT_GLOW = False
 
 
-def _glow(size: tuple[int, int], shape, colour, alpha: int, blur: float) -> Image.Image:
+def _glow(
+    size: tuple[int, int],
+    shape: Callable[[ImageDraw.ImageDraw, P.Colour], None],
+    colour: P.RGB,
+    alpha: int,
+    blur: float,
+) -> Image.Image:
     """A blurred glow: ``shape(draw)`` drawn in ``colour`` at ``alpha``, then blurred."""
     g = Image.new("RGBA", size, colour + (0,))
     if SOFT_GLOW:
@@ -131,13 +138,34 @@ def moon_ring(radius: float) -> tuple[Image.Image, tuple[int, int]]:
 # -- animals ---------------------------------------------------------------------------------
 
 
-def _poly(d, cx, cy, s, pts, fill, outline=None, width=0):
+def _poly(
+    d: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    s: float,
+    pts: Sequence[tuple[float, float]],
+    fill: P.Colour,
+    outline: P.Colour | None = None,
+    width: float = 0,
+) -> None:
     d.polygon(
         [(cx + x * s, cy + y * s) for x, y in pts], fill=fill, outline=outline, width=round(width)
     )
 
 
-def _ell(d, cx, cy, s, x, y, rx, ry, fill, outline=None, width=0):
+def _ell(
+    d: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    s: float,
+    x: float,
+    y: float,
+    rx: float,
+    ry: float,
+    fill: P.Colour,
+    outline: P.Colour | None = None,
+    width: float = 0,
+) -> None:
     d.ellipse(
         (cx + (x - rx) * s, cy + (y - ry) * s, cx + (x + rx) * s, cy + (y + ry) * s),
         fill=fill,
@@ -250,7 +278,16 @@ def draw_animal(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, s: floa
         d.text((cx, cy), name[:1].upper(), font=font(s * 1.2, bold=True), fill=o, anchor="mm")
 
 
-def shell(d, cx: float, cy: float, r: float, dark, light, lw: float, plates: bool = True) -> None:
+def shell(
+    d: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    r: float,
+    dark: P.Colour,
+    light: P.Colour,
+    lw: float,
+    plates: bool = True,
+) -> None:
     """A turtle shell seen from above: an oval with a central plate (and plates around it)."""
     d.ellipse((cx - r, cy - r * 1.1, cx + r, cy + r * 1.1), fill=dark, outline=INK, width=round(lw))
     inner = [

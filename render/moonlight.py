@@ -10,7 +10,9 @@ never reaches this module.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import cast
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -23,7 +25,7 @@ from . import moon_sprites as MS
 from . import palette as P
 from . import sprites, stamps, text
 from .layout import MIN_TEXT, Box, Layout, hex_points
-from .model import MoonSeatView, SeatView, View
+from .model import MoonSeatView, MoonView, SeatView, View
 
 #: Opacity (0..255) of the moonlight: the wide band of a beam, its bright core, and the glow on
 #: every space where an animal is lit (the beams' spaces and the spaces by shining moonstones).
@@ -93,7 +95,7 @@ def _sand(hex_r: float, ring_only: bool) -> tuple[Image.Image, tuple[int, int]]:
 
 def draw_ground(im: Image.Image, lay: Layout, v: View) -> None:
     """What lies on the soil under the shadows: river, beaches, the Dam and the moonlight."""
-    mv = v.moon
+    mv = cast(MoonView, v.moon)  # drawn only in a game with the expansion
     R = lay.hex_r
     if mv.river:
         spr, a = _water(R)
@@ -111,7 +113,7 @@ def draw_ground(im: Image.Image, lay: Layout, v: View) -> None:
 def draw_moonlight(im: Image.Image, lay: Layout, v: View) -> None:
     """The beams and the glow of the lit spaces (over the sun's shadows: both count), then the
     labels of every space the expansion drew on, so they stay readable."""
-    mv = v.moon
+    mv = cast(MoonView, v.moon)  # drawn only in a game with the expansion
     if mv.gap >= 0:
         mask, (x0, y0) = _moonlight_mask(lay, mv.gap, mv.beams, mv.blocked, mv.lit)
         im.paste(MS.MOON_LIGHT, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
@@ -119,7 +121,7 @@ def draw_moonlight(im: Image.Image, lay: Layout, v: View) -> None:
         stamps.paste_label(im, lay, i)
 
 
-def _touched(mv) -> set[int]:
+def _touched(mv: MoonView) -> set[int]:
     out = {i for beam in mv.beams for i in beam} | set(mv.dam)
     out |= {i for i in range(N_CELLS) if mv.lit >> i & 1}
     if mv.river:
@@ -142,7 +144,11 @@ def _board_box(lay: Layout) -> tuple[int, int, int, int]:
 
 @lru_cache(maxsize=64)
 def _moonlight_mask(
-    lay: Layout, gap: int, beams: tuple, blocked: tuple, lit: int
+    lay: Layout,
+    gap: int,
+    beams: tuple[tuple[int, ...], ...],
+    blocked: tuple[bool, ...],
+    lit: int,
 ) -> tuple[Image.Image, tuple[int, int]]:
     """An "L" mask of the moonlight over the board: each beam as a soft band from the moon
     along its lit spaces (stopping at the Great Elder Tree), and a glow on every lit space."""
@@ -191,10 +197,13 @@ def _moonlight_mask(
     return ImageChops.lighter(wide, glow), (x0, y0)
 
 
-def _hex_edges(lay: Layout, spaces) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def _hex_edges(
+    lay: Layout, spaces: Iterable[int]
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """The outline of a group of spaces: edges of their hexagons not shared by two of them."""
-    count: dict[tuple, int] = {}
-    seg: dict[tuple, tuple] = {}
+    Point = tuple[float, float]
+    count: dict[tuple[tuple[int, int], ...], int] = {}
+    seg: dict[tuple[tuple[int, int], ...], tuple[Point, Point]] = {}
     for i in spaces:
         pts = hex_points(*lay.centres[i], lay.hex_r)
         for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
@@ -216,7 +225,7 @@ def _dam_layer(lay: Layout, spaces: tuple[int, ...]) -> tuple[Image.Image, tuple
     big = Image.new("RGBA", ((x1 - x0) * SS, (y1 - y0) * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
 
-    def p(x, y):
+    def p(x: float, y: float) -> tuple[float, float]:
         return ((x - x0) * SS, (y - y0) * SS)
 
     # A wooden wash over the three spaces.
@@ -243,7 +252,7 @@ def _dam_layer(lay: Layout, spaces: tuple[int, ...]) -> tuple[Image.Image, tuple
 def draw_board_objects(im: Image.Image, lay: Layout, v: View) -> None:
     """Pieces, the Great Elder Tree, moonstones, face-down Baby Turtle tokens and animals, space
     by space in reading order (lower spaces overlap upper ones, as for the pieces)."""
-    mv = v.moon
+    mv = cast(MoonView, v.moon)  # drawn only in a game with the expansion
     R = lay.hex_r
     pieces = {LABEL_INDEX[label]: p for label, p in v.pieces.items()}
     animals = {a.space: a for a in mv.animals}
@@ -276,7 +285,7 @@ def draw_board_objects(im: Image.Image, lay: Layout, v: View) -> None:
 def draw_moon(im: Image.Image, lay: Layout, v: View) -> None:
     """The moon at its gap (Half or Full), and a faint ring where it goes next (in a preview,
     the moon where it will be at the next photosynthesis and a ring where it is now)."""
-    mv = v.moon
+    mv = cast(MoonView, v.moon)  # drawn only in a game with the expansion
     if mv.gap < 0:
         return
     ring = mv.now_gap if v.preview else mv.next_gap
@@ -300,7 +309,7 @@ def phase_word(full: bool) -> str:
 def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y: float) -> None:
     """The Moon Phase Tracker in the strip's header: the moon now and where it goes next (in a
     preview: where it will be at the next photosynthesis)."""
-    mv = v.moon
+    mv = cast(MoonView, v.moon)  # drawn only in a game with the expansion
     if mv.now_gap < 0:
         return
     s_ = lay.s
@@ -378,7 +387,7 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
     if ms.parts:
         parts_line(d, ms, s, v, (x2, y2), size, right)
     if ms.animal is None:
-        word = _("choosing an animal") if ms.choosing else _("no animal yet")
+        word: str = _("choosing an animal") if ms.choosing else _("no animal yet")
         text.draw(d, (x, y), text.fit(v.t(word), size, right - x), size, P.TEXT_DIM, anchor="lm")
         return
     ic = MS.animal_icon(ms.animal, round(s_(12)), s.index)
@@ -413,13 +422,21 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
         text.draw(d, end, f" +{hidden}", size, P.TEXT_DIM, anchor="lm")
 
 
-def flow(widths, sep: float, more, first: tuple, second: tuple, right: float):
+def flow(
+    widths: list[float],
+    sep: float,
+    more: Callable[[int], float],
+    first: tuple[float, float],
+    second: tuple[float, float],
+    right: float,
+) -> tuple[list[tuple[float, float, bool]], int, tuple[float, float]]:
     """Where the items of a seat's animal row go: after the animal's name (the point
     ``first``), each after a separator ``sep`` wide, then on the row below from ``second``
     (its first item without one), up to ``right``. Returns each shown item's ``(x, y, after a
     separator)``, how many did not fit and where the row ends: those are counted there ("+3",
     ``more(n)`` wide), and the count always fits too."""
-    (x, y), gap, placed = first, sep, []
+    placed: list[tuple[float, float, bool]] = []
+    (x, y), gap = first, sep
     for i, w in enumerate(widths):
         if y == first[1] and x + gap + w > right:
             (x, y), gap = second, 0

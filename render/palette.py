@@ -8,6 +8,8 @@ its seeds), so colour is never the only cue.
 from __future__ import annotations
 
 RGB = tuple[int, int, int]
+#: A colour with or without its alpha (RGB or RGBA).
+Colour = tuple[int, ...]
 
 #: Okabe-Ito colours chosen to stand out against green soil: vermillion, blue, yellow,
 #: reddish purple (seat 0..3).
@@ -73,7 +75,9 @@ OUTLINE: RGB = (0x1A, 0x1A, 0x1A)
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """The colour ``t`` of the way from ``a`` to ``b``."""
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(  # type: ignore[return-value]  # three pairs make three values
+        round(x + (y - x) * t) for x, y in zip(a, b)
+    )
 
 
 def seat_colour(seat: int) -> RGB:

@@ -9,6 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 import engine
+from engine.config import SeatKind
 
 from . import png_palette
 from .demo import play_through, touched
@@ -17,7 +18,7 @@ from .draw import render_image
 
 def build() -> bytes:
     """The palette of the reference pictures (deterministic: seeded games)."""
-    four = ("human", "human", "cynthia", "cynthia")
+    four: tuple[SeatKind, ...] = ("human", "human", "cynthia", "cynthia")
     base, base_last = play_through(
         engine.Config(seats=four), seed=2024, rng_seed=2024, stop=lambda s: s.round >= 9
     )

@@ -160,7 +160,7 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
                   anchor="lm")  # fmt: skip
 
 
-def _turn_line(d, xy: tuple[float, float], room: float, s: SeatView, line: str,
+def _turn_line(d: ImageDraw.ImageDraw, xy: tuple[float, float], room: float, s: SeatView, line: str,
                size: float) -> None:  # fmt: skip
     """``line`` (a sentence with ``{name}``) with the seat's name in its colour and bold, the
     words around it plain; the name is shortened to fit ``room``."""
@@ -250,7 +250,9 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
     _tokens_row(d, lay, box, s, v)
 
 
-def _light_row(im, d, lay: Layout, box: Box, s: SeatView, v: View) -> None:
+def _light_row(
+    im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView, v: View
+) -> None:
     """Light points: a sun, the number (and the gain in a preview), a bar up to the cap."""
     s_ = lay.s
     y = lay.line(box, 1)
@@ -278,7 +280,7 @@ def _light_row(im, d, lay: Layout, box: Box, s: SeatView, v: View) -> None:
         d.rectangle((sx, y - s_(7), sx + seg - s_(1.5), y + s_(7)), fill=fill)
 
 
-def _tokens_row(d, lay: Layout, box: Box, s: SeatView, v: View) -> None:
+def _tokens_row(d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView, v: View) -> None:
     """Scoring tokens won: one chip per token in its soil's colour, with its points."""
     s_ = lay.s
     y = lay.line(box, 4)
@@ -304,7 +306,7 @@ def _tokens_row(d, lay: Layout, box: Box, s: SeatView, v: View) -> None:
         x += w + s_(3)
 
 
-def _piles(im, d, lay: Layout, v: View) -> None:
+def _piles(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> None:
     """The scoring piles (top token and how many are left), in the board's top-left corner."""
     s_ = lay.s
     pb = lay.piles_box

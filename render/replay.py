@@ -5,6 +5,10 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
+from PIL import Image
+
+from engine import GameState
+
 from .draw import render_image
 
 #: Frames are drawn smaller than the still picture to keep the file small.
@@ -12,13 +16,13 @@ ANIMATION_WIDTH = 640
 
 
 def animation(
-    states: Sequence,
+    states: Sequence[GameState],
     *,
     fmt: str = "gif",
     width: int = ANIMATION_WIDTH,
     frame_ms: int = 700,
     last_frame_ms: int = 3000,
-    names: Sequence[str] | None = None,
+    names: Sequence[str | None] | None = None,
     lang: str | None = None,
 ) -> bytes:
     """An animated GIF (``fmt="gif"``) or WebP (``fmt="webp"``) showing ``states`` in order,
@@ -31,7 +35,7 @@ def animation(
     if fmt == "gif":
         # One shared adaptive palette keeps colours steady from frame to frame.
         pal = frames[-1].quantize(colors=255, method=2)
-        frames = [f.quantize(palette=pal, dither=0) for f in frames]
+        frames = [f.quantize(palette=pal, dither=Image.Dither.NONE) for f in frames]
         frames[0].save(
             buf,
             "GIF",

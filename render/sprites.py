@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TypedDict, cast
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -18,9 +19,19 @@ from .layout import hex_points
 
 SS = 2  # supersampling factor for sprites
 
+
+class TreeShape(TypedDict):
+    """One tree size's drawing: crown circles and the mark as ``(dx, dy, radius)``, the trunk
+    as ``(width, top)``."""
+
+    crown: tuple[tuple[float, float, float], ...]
+    trunk: tuple[float, float]
+    mark: tuple[float, float, float]
+
+
 #: Crown circles of each tree size as ``(dx, dy, radius)`` in units of the hex radius, relative
 #: to the foot of the trunk; plus trunk width, trunk top and where the seat mark sits.
-TREE_SHAPES = {
+TREE_SHAPES: dict[int, TreeShape] = {
     1: {"crown": ((0.0, -0.47, 0.23),), "trunk": (0.09, -0.26), "mark": (0.0, -0.47, 0.14)},
     2: {
         "crown": ((-0.2, -0.56, 0.23), (0.2, -0.56, 0.23), (0.0, -0.78, 0.27)),
@@ -60,8 +71,8 @@ def draw_mark(
     cx: float,
     cy: float,
     r: float,
-    fill,
-    outline=None,
+    fill: P.Colour,
+    outline: P.Colour | None = None,
     width: int = 0,
 ) -> None:
     """Draw a seat mark (circle, square, triangle, diamond) of radius ``r`` centred at (cx, cy)."""
@@ -83,7 +94,7 @@ def draw_mark(
     draw.polygon(pts, fill=fill, outline=outline, width=width)
 
 
-def _mark_outline(seat: int):
+def _mark_outline(seat: int) -> P.RGB:
     return P.mix(P.seat_colour(seat), (0, 0, 0), 0.55)
 
 
@@ -320,7 +331,9 @@ def leaf(length: float, colour: tuple[int, int, int]) -> Image.Image:
 def label(text: str, size: float, stroke: int) -> Image.Image:
     """A space label: white bold text with a dark outline, as an RGBA sprite."""
     f = font(size, bold=True)
-    left, top, right, bottom = f.getbbox(text, stroke_width=stroke, anchor="mm")
+    # FreeType measures whole pixels (Pillow types the box as floats).
+    box = cast(tuple[int, int, int, int], f.getbbox(text, stroke_width=stroke, anchor="mm"))
+    left, top, right, bottom = box
     im = Image.new("RGBA", (right - left + 2, bottom - top + 2), (0, 0, 0, 0))
     ImageDraw.Draw(im).text(
         (1 - left, 1 - top), text, font=f, fill=P.LABEL_TEXT, anchor="mm",

@@ -10,12 +10,15 @@ from engine.geometry import LABELS
 
 from . import sprites, text
 from .layout import Layout
+from .palette import Colour
 
 #: Size of the space labels (design units).
 LABEL_SIZE = 21
 
 
-def paste_at(im: Image.Image, spr: Image.Image, anchor: tuple[int, int], x: float, y: float):
+def paste_at(
+    im: Image.Image, spr: Image.Image, anchor: tuple[int, int], x: float, y: float
+) -> None:
     """Paste ``spr`` so that its pixel ``anchor`` lands on (x, y)."""
     im.paste(spr, (round(x) - anchor[0], round(y) - anchor[1]), spr)
 
@@ -30,7 +33,7 @@ def paste_label(im: Image.Image, lay: Layout, i: int) -> None:
     im.paste(spr, (round(x - spr.width / 2), round(y - spr.height / 2)), spr)
 
 
-def leaf_pips(im: Image.Image, x: float, y: float, n: int, R: float, colour) -> None:
+def leaf_pips(im: Image.Image, x: float, y: float, n: int, R: float, colour: Colour) -> None:
     """``n`` small leaves in a row centred at (x, y)."""
     spr = sprites.leaf(R * 0.2, colour)
     step = R * 0.17

@@ -10,10 +10,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from PIL import ImageDraw
 
 from .fonts import font, px, rtl_font, runs, strip_marks
+from .palette import Colour
 
 _notes = threading.local()
 
@@ -29,7 +31,8 @@ def note(size: float) -> None:
 def recording() -> Iterator[list[int]]:
     """Collect the pixel size of every text drawn in this thread inside the block."""
     outer = getattr(_notes, "sizes", None)
-    _notes.sizes = sizes = []
+    sizes: list[int] = []
+    _notes.sizes = sizes
     try:
         yield sizes
     finally:
@@ -60,12 +63,12 @@ def draw(
     xy: tuple[float, float],
     text: str,
     size: float,
-    fill,
+    fill: Colour,
     *,
     bold: bool = False,
     anchor: str = "la",
     stroke: int = 0,
-    stroke_fill=None,
+    stroke_fill: Colour | None = None,
 ) -> float:
     """Draw ``text`` at ``xy`` (Pillow's ``anchor``: l/m/r then a/m/s/d) and return its width.
 
@@ -76,7 +79,8 @@ def draw(
     if not text:
         return 0.0
     note(size)
-    extra = {"stroke_width": stroke, "stroke_fill": stroke_fill} if stroke else {}
+    # Pillow keywords, given only for a stroked text.
+    extra: dict[str, Any] = {"stroke_width": stroke, "stroke_fill": stroke_fill} if stroke else {}
     shaped = rtl_font(text, size, bold)
     if shaped is not None:
         plain = strip_marks(text)

@@ -5,6 +5,8 @@ A position is a rule set (tests.play_helpers.RULE_SETS), a seed and the actions 
 ``perft(state, 1)`` is the number of legal actions, ``perft(state, 2)`` the number of legal
 actions after each of them, summed. Regenerate the file only when a rule changes on purpose:
 ``.venv/bin/python -m tests.perft`` (then read the diff: every changed count is a changed rule).
+The base game is also counted by an independent engine (bench/bge_perft.py,
+tests/data/perft_bge.json).
 """
 
 from __future__ import annotations

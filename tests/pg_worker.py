@@ -1,16 +1,21 @@
 """One bot process without Discord, for `tests/test_bot_processes.py`: the game service and the
 scheduler on a shared PostgreSQL database, playing the first legal move of its own games.
 
-    python -m tests.pg_worker DATABASE_URL CLOCK_FILE GAME_IDS TARGET_PLY
+    python -m tests.pg_worker DATABASE_URL CLOCK_FILE GAME_IDS TARGET_PLY [die-after-commit]
 
 It prints `played GAME PLY` after each committed move, `done` when every game of its own
 reached TARGET_PLY, and `fired JOB OUTCOME` for each timer job it fired; then it keeps its
-scheduler running until killed. The time is the number in CLOCK_FILE (written by the test)."""
+scheduler running until killed. The time is the number in CLOCK_FILE (written by the test).
+GAME_IDS may be empty (a process that only fires jobs). With `die-after-commit` it prints
+`committed GAME VERSION` after its first commit and SIGKILLs itself there, before anything
+else the commit is followed by (the commit hooks)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -48,11 +53,21 @@ def say(*words: object) -> None:
     sys.stdout.flush()
 
 
-async def main(url: str, clock_file: str, game_ids: list[int], target: int) -> None:
+async def main(
+    url: str, clock_file: str, game_ids: list[int], target: int, die_after_commit: bool = False
+) -> None:
     storage = await PostgresStorage.open(url)
     games = GameService(storage)
+    if die_after_commit:
+
+        async def die(game, state) -> None:
+            say("committed", game.id, game.version)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        games.core.commit_hooks.append(die)
     clock = SharedFileClock(clock_file)
     corr = Correspondence(games, clock)
+    games.core.turn_planner = corr.timers.in_commit
     games.core.commit_hooks.append(corr.timers.on_commit)
     games.core.end_hooks.append(corr.timers.on_end)
 
@@ -83,4 +98,6 @@ async def main(url: str, clock_file: str, game_ids: list[int], target: int) -> N
 
 if __name__ == "__main__":
     url, clock_file, ids, target = sys.argv[1:5]
-    asyncio.run(main(url, clock_file, [int(i) for i in ids.split(",")], int(target)))
+    die_after_commit = sys.argv[5:] == ["die-after-commit"]
+    game_ids = [int(i) for i in ids.split(",") if i]
+    asyncio.run(main(url, clock_file, game_ids, int(target), die_after_commit))

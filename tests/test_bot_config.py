@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE_PATH, ConfigError, load_settings
+from bot.config import DEFAULT_DATABASE_PATH, ConfigError, hide_secrets, load_settings
 from bot.logs import JsonFormatter, configure_logging
+from bot.storage import DatabaseUrlError, database_url
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -147,3 +148,48 @@ def test_no_private_content_at_debug(capsys: pytest.CaptureFixture[str]) -> None
     assert "dealt owl" not in err
     messages = [json.loads(line)["message"] for line in err.splitlines()]
     assert messages == ["Shard ID None has connected", "a debug line of ours"]
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://bot:s3cr3t@db:5432/ps", "postgresql://bot:***@db:5432/ps"),
+        ("postgresql://bot@db/ps?password=s3cr3t", "postgresql://bot@db/ps?password=***"),
+        ("postgres://db/ps?PassWord=s3cr3t&port=5", "postgres://db/ps?PassWord=***&port=5"),
+        ("postgresql://db/ps?pass%77ord=s3cr3t", "postgresql://db/ps?pass%77ord=***"),
+        (
+            "postgresql://bot@db/ps?sslmode=verify-full&sslkey=/k.pem&sslpassword=s3cr3t"
+            "&passfile=/home/bot/.pgpass",
+            "postgresql://bot@db/ps?sslmode=verify-full&sslkey=/k.pem&sslpassword=***"
+            "&passfile=/home/bot/.pgpass",
+        ),
+        ("postgresql://bot:pw@db/ps?password=s3cr3t", "postgresql://bot:***@db/ps?password=***"),
+        (
+            "postgresql:///ps?host=/run/pg&password=s3cr3t",
+            "postgresql:///ps?host=/run/pg&password=***",
+        ),
+        ("postgresql://bot:s3?cr3t@db/ps", "postgresql://bot:***@db/ps"),
+        ("postgresql://bot:s3@cr3t@db/ps", "postgresql://bot:***@db/ps"),
+        ("postgresql://bot:s3cr3t@h1:5,h2:6/ps", "postgresql://bot:***@h1:5,h2:6/ps"),
+        ("postgresql://db?password=s3@cr3t", "postgresql://db?password=***"),
+        ("postgresql://db/ps?password=s3&cr3t&port=5", "postgresql://db/ps?password=***&port=5"),
+        ("host=db user=bot password=s3cr3t dbname=ps", "host=db user=bot password=*** dbname=ps"),
+        ("host=db password = 's3 \\' cr3t' port=5", "host=db password = *** port=5"),
+        ("host=db sslpassword=s3cr3t sslkey=/k.pem", "host=db sslpassword=*** sslkey=/k.pem"),
+        ("sqlite:///games/s3cr3t.db", "sqlite:///games/s3cr3t.db"),
+        ("postgresql://bot@db/ps", "postgresql://bot@db/ps"),
+    ],
+)
+def test_every_password_a_database_url_or_dsn_carries_is_hidden(url: str, shown: str) -> None:
+    """Issue 48, item 4: only `user:pass@` was masked; `?password=` went to the log."""
+    assert hide_secrets(url) == shown
+    if url.startswith(("postgresql://", "postgres://")):
+        assert repr(load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": url})).count(shown) == 1
+
+
+def test_a_dsn_that_is_not_a_url_is_refused_without_being_repeated() -> None:
+    with pytest.raises(DatabaseUrlError) as refused:
+        database_url("host=db password=s3cr3t")
+    assert "s3cr3t" not in str(refused.value)
+    with pytest.raises(DatabaseUrlError, match="not 'mysql'"):
+        database_url("mysql://bot:s3cr3t@db/ps")

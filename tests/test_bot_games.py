@@ -226,6 +226,59 @@ async def test_abandon_and_expiry(service: GameService) -> None:
     assert await service.core.live_game(CHANNEL) is None
 
 
+async def test_a_lobby_with_a_damaged_time_stops_no_other_lobby_expiring(
+    service: GameService, any_storage
+) -> None:
+    """Issue 48, item 8: each lobby is handled on its own. One whose `updated_at` does not
+    read is quarantined; the idle others still expire."""
+    lobbies = [
+        await service.lobby.new_lobby(
+            guild_id=1, channel_id=CHANNEL + i, host_id=HOST, host_name="host", options={}
+        )
+        for i in range(3)
+    ]
+    async with any_storage.transaction() as conn:
+        await conn.execute(
+            "UPDATE games SET updated_at = 'yesterday' WHERE id = ?", (lobbies[1].id,)
+        )
+    later = datetime.now(UTC) + timedelta(hours=25)
+    expired = await service.endings.expire_lobbies(timedelta(hours=24), now=later)
+    assert [(g.id, g.status) for g in expired] == [
+        (lobbies[0].id, "expired"),
+        (lobbies[2].id, "expired"),
+    ]
+    assert list(await any_storage.quarantined()) == [lobbies[1].id]
+    assert await service.endings.expire_lobbies(timedelta(hours=24), now=later) == []
+
+
+async def test_a_lobby_that_fails_to_expire_is_logged_and_the_others_expire(
+    service: GameService, any_storage, monkeypatch, caplog
+) -> None:
+    """Issue 48, item 8: whatever fails for one lobby (here its write) is logged with its id,
+    and the other idle lobbies still expire."""
+    lobbies = [
+        await service.lobby.new_lobby(
+            guild_id=1, channel_id=CHANNEL + i, host_id=HOST, host_name="host", options={}
+        )
+        for i in range(3)
+    ]
+    update_game = any_storage.update_game
+
+    async def failing(game_id: int, *args, **kwargs):
+        if game_id == lobbies[0].id:
+            raise RuntimeError("the disk is full")
+        return await update_game(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(any_storage, "update_game", failing)
+    later = datetime.now(UTC) + timedelta(hours=25)
+    expired = await service.endings.expire_lobbies(timedelta(hours=24), now=later)
+    assert [g.id for g in expired] == [lobbies[1].id, lobbies[2].id]
+    failed = [r for r in caplog.records if r.getMessage() == "could not expire a lobby"]
+    assert [(r.game_id, str(r.exc_info[1])) for r in failed] == [
+        (lobbies[0].id, "the disk is full")
+    ]
+
+
 async def test_undo_takes_back_own_actions_of_this_turn_only(service: GameService) -> None:
     game = await lobby(service)
     game = await service.lobby.join(game.id, game.version, BOB, "bob")

@@ -33,8 +33,10 @@ REPO = Path(__file__).resolve().parents[1]
 class Worker:
     """One `tests.pg_worker` process and the lines it printed."""
 
-    def __init__(self, url: str, clock: Path, games: list[int]) -> None:
-        self.args = [url, str(clock), ",".join(map(str, games)), str(TARGET)]
+    def __init__(
+        self, url: str, clock: Path, games: list[int], target: int = TARGET, *extra: str
+    ) -> None:
+        self.args = [url, str(clock), ",".join(map(str, games)), str(target), *extra]
         self.lines: list[str] = []
         self.proc: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -156,6 +158,70 @@ async def test_two_processes_one_killed_lose_nothing_and_fire_each_deadline_once
             w = locals().get(worker)
             if w is not None and w.proc is not None and w.proc.returncode is None:
                 await w.kill()
+        await storage.close()
+
+
+async def test_a_turn_committed_by_a_process_that_dies_at_once_is_timed_by_another(
+    postgres_server, tmp_path: Path
+) -> None:
+    """Issue 48, defect 6: a process commits a turn and is killed right after the commit (in
+    its first commit hook). The turn it started has its clock and deadline all the same, from
+    the moment of that commit (they are planned in the commit's transaction), and the other
+    process, still up, ends that turn when its time runs out: the dead one never restarts."""
+    url = await fresh_database(postgres_server)
+    clock = tmp_path / "clock"
+    clock.write_text(str(T0 + 600))
+    storage = await PostgresStorage.open(url)
+    workers: list[Worker] = []
+    try:
+        service = GameService(storage, seed_source=lambda: 5)
+        corr = Correspondence(service, _Fixed(T0))
+        lobby = await service.lobby.new_lobby(
+            guild_id=0, channel_id=100, host_id=1, host_name="a", options={"turn_timer": 1}
+        )
+        await service.lobby.join(lobby.id, None, 2, "b")
+        started = (await service.lobby.start(lobby.id, None, 1)).game
+        game_id = started.id
+        first = await corr.timers.plan(started, await service.core.state(started))  # at T0
+
+        survivor = Worker(url, clock, [])
+        dying = Worker(url, clock, [game_id], 1, "die-after-commit")
+        workers += [survivor, dying]
+        await survivor.start()
+        await survivor.until(lambda lines: "done" in lines)
+        await dying.start()
+        await asyncio.wait_for(dying.proc.wait(), 60)
+        assert dying.proc.returncode == -signal.SIGKILL
+        (line,) = [line for line in dying.lines if line.startswith("committed")]
+        game = await storage.get_game(game_id)
+        assert line == f"committed {game_id} {game.version}"
+        assert [r.user_id for r in await storage.actions(game_id)] == [1]
+
+        # The turn the dead process started is timed from its commit (T0 + 10 minutes).
+        state = await service.core.state(game)
+        turn = engine.turn_id(state)
+        assert turn != first.turn and state.current_seat == 1
+        turn_clock = await corr.timers.turn_clock(game_id)
+        assert (turn_clock.turn, turn_clock.version) == (turn, game.version)
+        assert (turn_clock.user_id, turn_clock.started_at) == (2, T0 + 600)
+        (deadline,) = [j for j in await JobStore(storage).jobs(game_id) if j.kind == "deadline"]
+        assert (deadline.turn, deadline.due_at, deadline.fired_at) == (turn, T0 + 600 + HOUR, None)
+
+        # Its time runs out: the process still up ends the turn (the autopilot places in setup).
+        clock.write_text(str(T0 + 600 + HOUR))
+        await survivor.until(
+            lambda lines: any(line.startswith(f"fired {deadline.id} ended: ") for line in lines)
+        )
+        rows = await storage.actions(game_id)
+        assert [(r.ply, r.seat, r.user_id) for r in rows] == [
+            (1, 0, 1),
+            (2, 1, AUTOPILOT_USER_ID),
+        ]
+        assert f"fired {deadline.id} ended: {rows[1].notation}" in survivor.lines
+    finally:
+        for worker in workers:
+            if worker.proc is not None and worker.proc.returncode is None:
+                await worker.kill()
         await storage.close()
 
 

@@ -323,6 +323,7 @@ async def corr(store):
     games = GameService(store, seed_source=lambda: 99)
     clock = ManualClock()
     service = Correspondence(games, clock)
+    games.core.turn_planner = service.timers.in_commit
     games.core.commit_hooks.append(service.timers.on_commit)
     games.core.end_hooks.append(service.timers.on_end)
     return service, clock
@@ -341,6 +342,41 @@ async def started(service: Correspondence, **options):
 async def pending(service: Correspondence, game_id: int) -> dict[str, float]:
     jobs = await JobStore(service.games.storage).jobs(game_id)
     return {j.kind: j.due_at for j in jobs if j.fired_at is None}
+
+
+async def test_a_turn_is_timed_in_the_commit_that_starts_it(corr) -> None:
+    """Issue 48, defect 6: the process dies right after a play's commit, before its commit
+    hooks (an exception no hook guard catches stands for the kill): the turn the play started
+    has its clock and jobs all the same, from the commit's time, for any process to fire."""
+    service, clock = corr
+    game, _ = await started(service, turn_timer=1)
+    games = service.games
+
+    class Killed(BaseException):
+        pass
+
+    async def die(game, state) -> None:
+        raise Killed
+
+    games.core.commit_hooks.insert(0, die)
+    clock.advance(600)
+    with pytest.raises(Killed):
+        await games.turns.play(game.id, ALICE, "place A1")
+    stored = await games.core.get_game(game.id)
+    assert stored.version == game.version + 1
+    turn_clock = await service.timers.turn_clock(game.id)
+    assert turn_clock is not None
+    assert (turn_clock.turn, turn_clock.version, turn_clock.user_id, turn_clock.started_at) == (
+        engine.turn_id(await games.core.state(stored)),
+        stored.version,
+        BOB,
+        T0 + 600,
+    )
+    assert await pending(service, game.id) == {
+        "deadline": T0 + 600 + HOUR,
+        "reminder-50": T0 + 600 + HOUR / 2,
+        "reminder-90": T0 + 600 + 0.9 * HOUR,
+    }
 
 
 async def test_a_turn_gets_its_deadline_and_reminders_and_a_move_keeps_them(corr) -> None:

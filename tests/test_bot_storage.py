@@ -21,6 +21,7 @@ from bot.storage import (
     SeatRow,
     SQLiteStorage,
     StorageUnwritable,
+    UnreadableGame,
     VersionConflict,
     database_url,
 )
@@ -525,3 +526,86 @@ def test_database_urls() -> None:
     for bad in ("mysql://x", "sqlite:///"):
         with pytest.raises(DatabaseUrlError):
             database_url(bad)
+
+
+async def _started_game(service: GameService, channel: int):
+    """A game of two people started in `channel` (no action played yet)."""
+    game = await service.lobby.new_lobby(
+        guild_id=1, channel_id=channel, host_id=HOST, host_name="host", options={}
+    )
+    game = await service.lobby.join(game.id, game.version, BOB, "bob")
+    return (await service.lobby.start(game.id, game.version, HOST)).game
+
+
+async def test_a_games_row_that_does_not_read_is_quarantined_and_the_others_served(
+    any_storage,
+) -> None:
+    """Issue 48, items 1 and 9: a time without its zone (what SQLite's `datetime('now')`
+    writes), an empty or a garbage time, a negative version, a started game without its seat
+    rows (and, on SQLite, which stores anything in an INTEGER column, a seed that is not a
+    number) are each a damaged row: quarantined with the reason where the row is read, and
+    every other game is still served."""
+    damages = {
+        "UPDATE games SET updated_at = '2026-11-27 10:00:00' WHERE id = ?": (
+            "its stored updated_at is not a time with its time zone ('2026-11-27 10:00:00')"
+        ),
+        "UPDATE games SET updated_at = '' WHERE id = ?": (
+            "its stored updated_at is not a time with its time zone ('')"
+        ),
+        "UPDATE games SET updated_at = 'yesterday' WHERE id = ?": (
+            "its stored updated_at is not a time with its time zone ('yesterday')"
+        ),
+        "UPDATE games SET version = -1 WHERE id = ?": "its stored version is negative (-1)",
+        "DELETE FROM seats WHERE game_id = ?": "its 0 stored seats do not match its 2 players",
+    }
+    if any_storage.dialect == "sqlite":
+        damages["UPDATE games SET seed = 'x' WHERE id = ?"] = (
+            "its stored seed is not a whole number ('x')"
+        )
+    service = GameService(any_storage, seed_source=lambda: 7)
+    games = [await _started_game(service, CHANNEL + i) for i in range(len(damages) + 1)]
+    healthy, damaged = games[-1], games[:-1]
+    async with any_storage.transaction() as conn:
+        for sql, game in zip(damages, damaged, strict=True):
+            await conn.execute(sql, (game.id,))
+
+    assert [g.id for g in await any_storage.games_with_status("active")] == [healthy.id]
+    assert await any_storage.quarantined() == {
+        game.id: reason for game, reason in zip(damaged, damages.values(), strict=True)
+    }
+    for game in damaged:
+        with pytest.raises(UnreadableGame) as raised:
+            await any_storage.get_game(game.id)
+        assert raised.value.game_id == game.id
+    assert (await service.core.state(healthy)).phase == "setup"  # still served
+
+
+async def test_a_snapshot_that_is_not_json_is_dropped_and_rebuilt_from_the_log(
+    any_storage, caplog
+) -> None:
+    """Issue 48, item 5: a snapshot is a cache. One that does not read is dropped (logged this
+    once), the state is replayed from the log, and the game's next change stores a fresh one."""
+    service = GameService(any_storage, seed_source=lambda: 7)
+    game = await _started_game(service, CHANNEL)
+    seat = game.seats[0]
+    move = str(engine.legal_actions(await service.core.state(game))[0])
+    result = await service.turns.play(game.id, seat.user_id, move)
+    async with any_storage.transaction() as conn:
+        await conn.execute("UPDATE snapshots SET state = 'garbage{' WHERE game_id = ?", (game.id,))
+
+    caplog.set_level("WARNING", logger="bot.services.core")
+    for _ in range(2):  # two fresh services (restarts): the bad snapshot is dropped once
+        assert await GameService(any_storage).core.state(result.game) == result.state
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.services.core"] == [
+        "snapshot dropped, replaying the log: not JSON (Expecting value: line 1 column 1 (char 0))"
+    ]
+    assert await any_storage.snapshot(game.id) is None
+
+    fresh = GameService(any_storage)
+    seat = result.game.seats[result.state.current_seat]
+    move = str(engine.legal_actions(result.state)[0])
+    after = await fresh.turns.play(game.id, seat.user_id, move)
+    ply, state = await any_storage.snapshot(game.id)
+    assert ply == 2 and engine.GameState.from_dict(state) == after.state
+    assert await GameService(any_storage).core.state(after.game) == after.state
+    assert await any_storage.quarantined() == {}

@@ -17,7 +17,7 @@ from engine.geometry import LABEL_INDEX, LABELS, LEAVES, bits
 from engine.moonlight import ANIMALS, BABIES
 
 H, C = "human", "cynthia"
-DECK = {c["id"]: c for c in json.loads(Path("engine/data/cynthia-deck.json").read_text())["cards"]}
+DECK = {c["id"]: c for c in json.loads(Path("data/cynthia-deck.json").read_text())["cards"]}
 
 
 def expansion_steps(cfg: Config):

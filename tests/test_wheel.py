@@ -1,7 +1,8 @@
 """Issue 13, item 13: a plain (not editable) install shipped no data: the first Cynthia move
-failed with FileNotFoundError for the deck, and the fonts were missing. The data lives inside
-the packages (read with importlib.resources); this builds the wheel, installs it on its own into
-a fresh directory, and plays a game with a picture from there."""
+failed with FileNotFoundError for the deck, and the fonts were missing. The game's data lives in
+the top-level data/ folder, installed as the package photosynthesis_data (read with
+importlib.resources); this builds the wheel, installs it on its own into a fresh directory, and
+plays a game with the Expert and a picture from there."""
 
 from __future__ import annotations
 
@@ -9,18 +10,22 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
 GAME = """
-import engine, render
+import engine, photosynthesis_data, render, translation
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
-for package in (engine, render):
+for package in (engine, render, translation, photosynthesis_data):
     assert package.__file__.startswith(TARGET), package.__file__
-state = engine.new_game(engine.Config(seats=("human", "cynthia")), seed=7)
+config = engine.Config(seats=("human", "cynthia"))
+state = engine.new_game(config, seed=7)
 state, actions = play_until(state, [AutopilotPlayer(), CynthiaPlayer()])
+# The Expert weighs a position of that game with its shipped weights.
+assert engine.expert_action(engine.replay(config, 7, actions[:40]), budget_s=0.05, seed=1)
 png = render.board_png(state, names=["Ana \\u0639\\u0644\\u064a", "Cynthia"])
 assert state.is_over and png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
 print(len(actions), engine.scores(state))
@@ -30,7 +35,7 @@ print(len(actions), engine.scores(state))
 def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> None:
     source = tmp_path / "source"  # a copy: building leaves build/ and egg-info behind
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("engine", "render", "bot"):
+    for name in ("engine", "render", "bot", "translation", "data"):
         shutil.copytree(REPO / name, source / name, ignore=ignore)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPO / name, source / name)
@@ -43,8 +48,14 @@ def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> N
     assert build.returncode == 0, build.stderr
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "engine/data/cynthia-deck.json" in names
-    assert "render/data/fonts/DejaVuSans.ttf" in names
+    assert {
+        "photosynthesis_data/cynthia-deck.json",
+        "photosynthesis_data/expert_weights.json",
+        "photosynthesis_data/fonts/DejaVuSans.ttf",
+        "photosynthesis_data/fonts/NotoSansCJKjp-Subset.otf",
+    } <= names
+    # PEP 561: the packages say that they are typed.
+    assert {"engine/py.typed", "render/py.typed", "bot/py.typed", "translation/py.typed"} <= names
 
     target = tmp_path / "site"
     install = subprocess.run(
@@ -67,3 +78,19 @@ def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> N
     assert game.returncode == 0, game.stderr
     plies, scores = game.stdout.split(" ", 1)
     assert int(plies) > 50 and scores.startswith("[")
+
+
+def test_the_listed_packages_are_the_package_folders() -> None:
+    """pyproject.toml lists the packages (the data folder is installed under another name): every
+    folder with an ``__init__.py`` is listed, and nothing else."""
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["package-dir"] == {"photosynthesis_data": "data"}
+    folders = {
+        ".".join(init.parent.relative_to(REPO).parts)
+        for root in ("engine", "render", "bot", "translation")
+        for init in (REPO / root).rglob("__init__.py")
+    }
+    assert set(setuptools["packages"]) == folders | {
+        "photosynthesis_data",
+        "photosynthesis_data.fonts",
+    }

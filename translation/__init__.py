@@ -26,6 +26,7 @@ from __future__ import annotations
 import gettext
 import io
 import string
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,7 @@ class Text(str):
         self.plural, self.n, self.context = plural, n, context
         return self
 
-    def format(self, *args: Any, **params: Any) -> Text:  # type: ignore[override]
+    def format(self, *args: Any, **params: Any) -> Text:
         """The same text with (more) parameters: constants stay translatable when formatted."""
         if args:
             raise TypeError("a translatable text takes named parameters only")
@@ -88,14 +89,16 @@ class Text(str):
             context=self.context,
         )
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.template, self.params, self.plural, self.n, self.context))
 
     def __repr__(self) -> str:
         return f"Text({str.__repr__(self)})"
 
 
-def _rebuild(template: str, params: dict, plural: str | None, n: int | None, context: str | None):
+def _rebuild(
+    template: str, params: dict[str, Any], plural: str | None, n: int | None, context: str | None
+) -> Text:
     return Text(template, params, plural=plural, n=n, context=context)
 
 
@@ -138,7 +141,7 @@ def _p(context: str, template: str, /, **params: Any) -> Text:
     return Text(template, params, context=context)
 
 
-def join(parts: list[str], sep: str = " ") -> Text:
+def join(parts: Sequence[str], sep: str = " ") -> Text:
     """Texts joined by ``sep``, each translated on its own."""
     names = {f"p{i}": p for i, p in enumerate(parts)}
     template = sep.replace("{", "{{").replace("}", "}}").join("{" + k + "}" for k in names)

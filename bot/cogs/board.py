@@ -215,7 +215,8 @@ class Board(commands.Cog, name="Board"):
         record is kept back (it comes with the log once the game is over)."""
         history = await self.games.records.history(game)
         moves = [move for move, _ in history]
-        embed = embeds.log_embed(game, moves, events=[events for _, events in history])
+        state = await self.games.core.state(game)
+        embed = embeds.log_embed(game, state, moves, events=[events for _, events in history])
         extra: dict[str, Any] = {}
         hidden = hidden_by_the_seed(game)
         if hidden:

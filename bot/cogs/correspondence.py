@@ -3,12 +3,14 @@
 
 The decisions are `bot.correspondence`'s; this cog turns commands into its calls and its results
 into messages. Loading the cog (in `setup_hook`) builds the clock (`bot.clock`), registers the
-turn timers as a commit hook of the game service, and starts the scheduler (`bot.scheduler`),
-which waits until the bot is ready, plans any turn a crash left unplanned, and then fires due jobs.
+turn timers as the game service's turn planner and commit hook, and starts the scheduler
+(`bot.scheduler`), which waits until the bot is ready, plans any turn a crash left unplanned,
+and then fires due jobs.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -44,8 +46,16 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = No
     return f"https://discord.com/channels/{where}" + (f"/{message_id}" if message_id else "")
 
 
-#: How far back a pending notice is looked for before it is posted again.
-RECENT_MESSAGES = 50
+def job_nonce(job: Job, channel_id: int) -> str:
+    """The nonce of what a timer job posts in a channel (a notice, a reminder, its DM).
+
+    Posted with it, a message that was already made (the process died after posting it and
+    before the job's outcome was stored) is handed back by Discord instead of a second one
+    (`enforce_nonce`, within a few minutes). It names the job itself (its game, turn and kind:
+    unique, `bot.timers`) and the channel, hashed into the 25 characters a nonce may have: an
+    earlier job's identical text is never taken for this one's."""
+    key = f"{job.game_id}:{job.turn}:{job.kind}:{channel_id}"
+    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
 class CorrespondenceCog(commands.Cog, name="Correspondence"):
@@ -70,6 +80,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         for command in (settings_command, notify_command, vacation_command, leave_command,
                         games_command):  # fmt: skip
             group.add_command(command)
+        self.bot.games.core.turn_planner = self.service.timers.in_commit
         self.bot.games.core.commit_hooks.append(self.service.timers.on_commit)
         self.bot.games.core.end_hooks.append(self.service.timers.on_end)
         self.bot.games.core.note_providers.append(self.timer_note)
@@ -83,11 +94,12 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             for name in COMMANDS:
                 group.remove_command(name)
         games = self.bot.games
-        games.core.commit_hooks = [
-            h for h in games.core.commit_hooks if h != self.service.timers.on_commit
-        ]
-        games.core.end_hooks = [h for h in games.core.end_hooks if h != self.service.timers.on_end]
-        games.core.note_providers = [p for p in games.core.note_providers if p != self.timer_note]
+        core = games.core
+        if core.turn_planner == self.service.timers.in_commit:
+            core.turn_planner = None
+        core.commit_hooks = [h for h in core.commit_hooks if h != self.service.timers.on_commit]
+        core.end_hooks = [h for h in core.end_hooks if h != self.service.timers.on_end]
+        core.note_providers = [p for p in core.note_providers if p != self.timer_note]
 
     async def _before_scheduler(self) -> None:
         await self.bot.wait_until_ready()
@@ -105,29 +117,20 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
     async def _publish(self, game_id: int) -> None:
         await self.bot.publisher.publish_latest(game_id)
 
-    async def _say(self, channel_id: int, content: str, pings=NO_PINGS) -> None:
+    async def _say(self, channel_id: int, content: str, job: Job, pings=NO_PINGS) -> None:
+        """Post what `job` has to say in a channel, once (`job_nonce`)."""
         channel = self.bot.get_partial_messageable(channel_id)
         try:
-            await channel.send(content, allowed_mentions=pings)
+            await channel.send(content, allowed_mentions=pings, nonce=job_nonce(job, channel_id))
         except discord.HTTPException:
             log.warning("could not post a notice", extra={"channel_id": channel_id})
 
-    async def _posted(self, channel_id: int, content: str) -> bool:
-        """Whether the bot's recent messages in a channel include `content` (a notice posted
-        just before a crash, its outcome not yet recorded)."""
-        channel = self.bot.get_partial_messageable(channel_id)
-        try:
-            async for message in channel.history(limit=RECENT_MESSAGES):
-                if message.author == self.bot.user and message.content == content:
-                    return True
-        except discord.HTTPException:
-            log.info("could not read the channel's history", extra={"channel_id": channel_id})
-        return False
-
-    async def _dm(self, user_id: int, content: str) -> None:
+    async def _dm(self, user_id: int, content: str, job: Job | None = None) -> None:
+        """DM a player (what `job` has to say: once, `job_nonce`)."""
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))
-            await channel.send(content)
+            nonce = None if job is None else job_nonce(job, channel.id)
+            await channel.send(content, nonce=nonce)
         except discord.HTTPException:
             log.info("could not send a DM", extra={"user_id": user_id})
 
@@ -153,8 +156,12 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         A turn played out is committed together with its pending "Time ran out" notice (the
         job's outcome), so a crash before the notice is posted posts it at the next start
         (`bot.scheduler`); once posted, the outcome is recorded at once, before the board is
-        redrawn, and a pending notice already in the channel is not posted again: each notice
-        is posted exactly once."""
+        redrawn. Every post carries the job's own nonce (`job_nonce`): a notice or reminder
+        posted just before a crash, its outcome not yet recorded, is handed back by Discord
+        when posted again instead of being made twice, and a notice is never taken for an
+        earlier one with the same text. Each is posted exactly once; only a bot that died
+        between posting and recording and stayed down longer than Discord remembers a nonce
+        could post one twice (never none)."""
         fired = await self.service.fire(job)
         game = fired.game
         if (fired.result is not None or fired.notice_only) and game is not None:
@@ -166,9 +173,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     content = i18n.tr(
                         line.format(player=mention(user_id), notation=i18n.notation(notation))
                     )
-                where = await self.bot.games.core.game_channel(game)
-                if not (fired.notice_only and await self._posted(where, content)):
-                    await self._say(where, content)
+                await self._say(await self.bot.games.core.game_channel(game), content, job)
             await self.scheduler.store.finish(job.id, fired.outcome)
             await self._publish(game.id)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
@@ -184,11 +189,11 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             )
             with i18n.speaking(game.language):  # in the channel: the game's language
                 content = i18n.tr(reminder)
-            await self._say(await self.bot.games.core.game_channel(game), content, USER_PINGS)
+            await self._say(await self.bot.games.core.game_channel(game), content, job, USER_PINGS)
             if await self.service.wants_dm(user_id):
                 mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
                 with i18n.speaking(mine or game.language):  # a DM: their own language
-                    await self._dm(user_id, i18n.tr(reminder))
+                    await self._dm(user_id, i18n.tr(reminder), job)
         return fired.outcome
 
     @commands.Cog.listener()

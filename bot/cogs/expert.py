@@ -24,7 +24,7 @@ from ..experts import is_expert
 from ..i18n import tr
 from ..replies import answering
 from ..services import GameService
-from ..storage import GameRow
+from ..storage import GameRow, UnreadableGame
 from . import attach, detach
 
 if TYPE_CHECKING:
@@ -112,6 +112,8 @@ class ExpertCog(commands.Cog, name="Expert"):
                 if await self.games.bots.expert_to_play(game.id):
                     log.info("the Expert resumes", extra={"game_id": game.id})
                     self.drive(game.id)
+            except UnreadableGame:
+                continue  # quarantined and logged where it was found
             except Exception:
                 log.exception("could not resume an Expert", extra={"game_id": game.id})
 

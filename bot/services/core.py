@@ -10,26 +10,34 @@ the interaction after the change is durable.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from engine import GameState
 
 from .. import texts
-from ..storage import GameRow, GameStatus, Storage, UnreadableGame
+from ..storage import ClockWrite, DamagedSnapshot, GameRow, GameStatus, Storage, UnreadableGame
 from .base import Applied, StaleComponent, UserError, status_error
 from .plays import replay
 
 log = logging.getLogger(__name__)
 
+#: The changes of a commit that the game's row shows (what `turn_planner` is given).
+ROW = ("seats", "options", "config", "status", "host_id")
+
+T = TypeVar("T")
+
 #: A hook awaited after every committed play, with the stored game and its new state.
 CommitHook = Callable[[GameRow, GameState], Awaitable[None]]
 #: A hook awaited when a game or lobby ends without a play, with the stored game.
 EndHook = Callable[[GameRow], Awaitable[None]]
+#: Gives the clock and deadline of the turn a play starts, committed with the play.
+TurnPlanner = Callable[[GameRow, GameState], Awaitable[ClockWrite | None]]
 #: A provider of an extra `(name, value)` field of the game message.
 NoteProvider = Callable[[GameRow, GameState], Awaitable[tuple[str, str] | None]]
 
@@ -50,6 +58,10 @@ class GameCore:
         #: Awaited after every committed play (under the game's lock) with the stored game and
         #: its new state: the turn timers (`bot.timers`) plan the next deadline there.
         self.commit_hooks: list[CommitHook] = []
+        #: Awaited before every play's commit (under the game's lock) with the game as it will
+        #: be stored (its next version) and its new state: the turn timers (`bot.timers`) give
+        #: the clock and deadline of the turn it starts, committed in the same transaction.
+        self.turn_planner: TurnPlanner | None = None
         #: Awaited (under the game's lock) with the stored game when a game or lobby ends
         #: without a play (abandoned, expired): the turn timers clear its clock and jobs there.
         self.end_hooks: list[EndHook] = []
@@ -121,26 +133,43 @@ class GameCore:
         cached = self._states.get(game.id)
         if cached is not None and cached[0] == game.version:
             return cached[2], cached[1]
-        start, after = None, 0
-        snap = await self.storage.snapshot(game.id)
-        if snap is not None:
-            try:
-                start, after = engine.GameState.from_dict(snap[1]), snap[0]
-            except Exception:  # a stale cache is never fatal: replay the whole log instead
-                log.warning("snapshot unusable, replaying the log", extra={"game_id": game.id})
-                start, after = None, 0
+        start, after = await self._snapshot(game)
         rows = await self.storage.actions(game.id, after_ply=after)
-        try:
-            state = await asyncio.to_thread(
-                replay, game.config, game.seed, [r.notation for r in rows], start
-            )
-        except Exception as exc:  # the stored game itself is damaged: set it aside
-            reason = f"its action log no longer replays ({type(exc).__name__})"
-            await self.storage.quarantine(game.id, reason)
-            raise UnreadableGame(game.id, reason) from None
+        state = await self.replaying(
+            game, replay, game.config, game.seed, [r.notation for r in rows], start
+        )
         ply = rows[-1].ply if rows else after
         self.keep_state(game, ply, state)
         return state, ply
+
+    async def _snapshot(self, game: GameRow) -> tuple[GameState | None, int]:
+        """The cached state of a game to replay its log from and its ply, or `(None, 0)`. A
+        snapshot is only a cache: one that does not read (not JSON, or not a state this engine
+        reads) is dropped, logged this once, and the whole log replayed; the game's next change
+        stores a fresh one."""
+        try:
+            snap = await self.storage.snapshot(game.id)
+            if snap is None:
+                return None, 0
+            try:
+                return engine.GameState.from_dict(snap[1]), snap[0]
+            except Exception as exc:
+                raise DamagedSnapshot(f"not a state ({type(exc).__name__})") from None
+        except DamagedSnapshot as exc:
+            log.warning("snapshot dropped, replaying the log: %s", exc, extra={"game_id": game.id})
+            await self.storage.drop_snapshot(game.id)
+            return None, 0
+
+    async def replaying(self, game: GameRow, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)`, a replay of a stored game's log (pure CPU: in a thread). When it
+        fails the stored game itself is damaged (its log or its seed): it is set aside,
+        `UnreadableGame`."""
+        try:
+            return await asyncio.to_thread(function, *args)
+        except Exception as exc:
+            reason = f"its action log no longer replays ({type(exc).__name__})"
+            await self.storage.quarantine(game.id, reason)
+            raise UnreadableGame(game.id, reason) from None
 
     async def commit_play(
         self,
@@ -152,15 +181,26 @@ class GameCore:
         **changes: Any,
     ) -> GameRow:
         """Append `applied` to the log with a snapshot of `state`, bump the version, and run the
-        commit hooks (call under the game's lock)."""
+        commit hooks (call under the game's lock); the turn it leads to is planned in the same
+        transaction (`turn_planner`)."""
         if last_ply is None:
             last_ply = applied[-1].ply if applied else 0
+        changes = {k: v for k, v in changes.items() if v is not None}
+        turn_clock = None
+        if self.turn_planner is not None:
+            row = {k: tuple(v) if k == "seats" else v for k, v in changes.items() if k in ROW}
+            after = dataclasses.replace(game, version=game.version + 1, **row)
+            try:
+                turn_clock = await self.turn_planner(after, state)
+            except Exception:  # the play goes on; its commit hooks plan the turn after it
+                log.exception("turn planner failed", extra={"game_id": game.id})
         stored = await self.storage.update_game(
             game.id,
             game.version,
             actions=applied,
             snapshot=(last_ply, state.to_dict()),
-            **{k: v for k, v in changes.items() if v is not None},
+            turn_clock=turn_clock,
+            **changes,
         )
         self.keep_state(stored, last_ply, state)
         for hook in self.commit_hooks:

@@ -7,7 +7,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from .. import texts
-from ..storage import GameRow, VersionConflict
+from ..storage import GameRow, UnreadableGame, VersionConflict
 from .base import UserError
 from .core import GameCore
 
@@ -55,17 +55,27 @@ class EndingService:
     async def expire_lobbies(
         self, max_age: timedelta, now: datetime | None = None
     ) -> list[GameRow]:
-        """Close lobbies untouched for longer than `max_age`, freeing their channels."""
+        """Close lobbies untouched for longer than `max_age`, freeing their channels. Each lobby
+        on its own: one that fails is logged and the others still expire (a damaged row is
+        quarantined where it is read)."""
         now = now or datetime.now(UTC)
         expired = []
         for game in await self.storage.games_with_status("lobby"):
-            if now - datetime.fromisoformat(game.updated_at) < max_age:
+            if now - game.updated < max_age:
                 continue
-            async with self.core.lock(game.id):
-                try:
-                    stored = await self.storage.update_game(game.id, game.version, status="expired")
-                except VersionConflict:
-                    continue  # touched meanwhile: not idle
-                await self.core.run_end_hooks(stored)
-                expired.append(stored)
+            try:
+                async with self.core.lock(game.id):
+                    try:
+                        stored = await self.storage.update_game(
+                            game.id, game.version, status="expired"
+                        )
+                    except VersionConflict:
+                        continue  # touched meanwhile: not idle
+                    await self.core.run_end_hooks(stored)
+            except UnreadableGame:
+                continue  # quarantined and logged
+            except Exception:
+                log.exception("could not expire a lobby", extra={"game_id": game.id})
+                continue
+            expired.append(stored)
         return expired

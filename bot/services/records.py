@@ -67,5 +67,5 @@ class RecordService:
             raise UserError(texts.NOT_STARTED)
         rows = await self.storage.actions(game.id)
         moves = [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
-        events = await asyncio.to_thread(replay_events, game.config, game.seed, moves)
+        events = await self.core.replaying(game, replay_events, game.config, game.seed, moves)
         return list(zip(moves, events, strict=True))

@@ -210,7 +210,7 @@ class TurnService:
                 del kept_before[ply]
             if previous is None:  # not kept (several actions typed at once): replay the log
                 kept = [r.notation for r in await self.storage.actions(game.id)][:-1]
-                previous = await asyncio.to_thread(replay, game.config, game.seed, kept)
+                previous = await self.core.replaying(game, replay, game.config, game.seed, kept)
             stored = await self.storage.update_game(
                 game.id,
                 game.version,

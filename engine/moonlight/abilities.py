@@ -13,16 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from translation import _, _p, join
 
 from .. import game as G
-from ..actions import Action, IllegalAction, reason_of
+from ..actions import Action, Args, IllegalAction, reason_of
 from ..geometry import ADJACENT_MASK, LABELS, LEAVES, N_CELLS, NEIGHBOUR, bits, parse_label
 from ..moon import DAM, DAM_GAPS, DAM_MASK, N_GAPS, RIVER_MASK
 from ..pieces import LARGE, MEDIUM, SEED, SMALL
 from ..state import PLAY, SETUP, GameState
-from .ext import gap_words, obstacle_reason, replace_at
+from .ext import Moonlight, gap_words, obstacle_reason, replace_at
 from .names import (
     ABILITY_BIT,
     ABILITY_ORDER,
@@ -89,7 +90,7 @@ class Ability:
     usage: str
     check: Check
     perform: Perform
-    candidates: Callable[[GameState, int, int], Iterator[tuple]]
+    candidates: Callable[[GameState, int, int], Iterator[Args]]
     levels: tuple[int, ...] = ()
     level_by_leaves: bool = False
     args: tuple[str, ...] = ()
@@ -109,9 +110,11 @@ class Ability:
     def cost(self, state: GameState, action: Action) -> int:
         """The lunar cost of ``action`` (a ``use`` of this ability) in ``state``."""
         if self.levels:
-            return self.costs[action.args[1] - 1]
+            level: int = action.args[1]
+            return self.costs[level - 1]
         if self.level_by_leaves:
-            return self.costs[LEAVES[state.ext.at[state.current_seat]] - 1]
+            here: int = state.ext.at[cast(int, state.current_seat)]
+            return self.costs[LEAVES[here] - 1]
         return self.costs[0]
 
     def cost_text(self) -> str:
@@ -220,12 +223,12 @@ def _free_growth_reason(state: GameState, seat: int, space: int) -> str | None:
     return None
 
 
-def _nothing(*_args) -> None:
+def _nothing(*_args: object) -> None:
     return None
 
 
-def _once(*args: tuple) -> Callable[[GameState, int, int], Iterator[tuple]]:
-    def candidates(state: GameState, seat: int, here: int) -> Iterator[tuple]:
+def _once(*args: Args) -> Callable[[GameState, int, int], Iterator[Args]]:
+    def candidates(state: GameState, seat: int, here: int) -> Iterator[Args]:
         yield from args
 
     return candidates
@@ -241,7 +244,7 @@ def _adjacent_animals(state: GameState, seat: int, here: int) -> Iterator[int]:
 # -- Boar: Digging ---------------------------------------------------------------------------
 
 
-def _chk_dig(state, a, seat, here):
+def _chk_dig(state: GameState, a: Action, seat: int, here: int) -> str | None:
     if _own(state, seat, here) != LARGE:
         return _(
             "Digging collects your own large tree on the Boar's space; {here} has none.",
@@ -252,7 +255,7 @@ def _chk_dig(state, a, seat, here):
     return None
 
 
-def _do_dig(s, a, seat, here):
+def _do_dig(s: GameState, a: Action, seat: int, here: int) -> None:
     got = G.collect_tree(s, seat, here, 0)
     if a.args[1] == 2:
         _place_seed(s, seat, here, from_store=False)
@@ -267,7 +270,7 @@ def _do_dig(s, a, seat, here):
 # -- Hedgehog: Running, Planting -------------------------------------------------------------
 
 
-def _chk_hedgehog_plant(state, a, seat, here):
+def _chk_hedgehog_plant(state: GameState, a: Action, seat: int, here: int) -> str | None:
     if reason := empty_for_seed(state, here):
         return _("The Hedgehog plants on its own empty space: {reason}", reason=reason)
     if state.seats[seat].store[SEED] == 0:
@@ -275,14 +278,14 @@ def _chk_hedgehog_plant(state, a, seat, here):
     return None
 
 
-def _do_hedgehog_plant(s, a, seat, here):
+def _do_hedgehog_plant(s: GameState, a: Action, seat: int, here: int) -> None:
     _place_seed(s, seat, here, from_store=True)
 
 
 # -- Squirrel: Eating ------------------------------------------------------------------------
 
 
-def _chk_eat(state, a, seat, here):
+def _chk_eat(state: GameState, a: Action, seat: int, here: int) -> str | None:
     c = state.cells[here]
     if c < 0 or c & 3 != SEED:
         return _("The Squirrel eats a seed on its space; {here} has none.", here=LABELS[here])
@@ -291,7 +294,7 @@ def _chk_eat(state, a, seat, here):
     return None
 
 
-def _do_eat(s, a, seat, here):
+def _do_eat(s: GameState, a: Action, seat: int, here: int) -> None:
     owner, _size = G.remove_piece(s, here)
     owner_state = G.copy_seat(s, owner)
     G.return_piece(s, owner, owner_state, SEED)
@@ -313,7 +316,7 @@ def _do_eat(s, a, seat, here):
 # -- Fox: Scaring, Scratching the soil, Stealing ---------------------------------------------
 
 
-def _chk_scare(state, a, seat, here):
+def _chk_scare(state: GameState, a: Action, seat: int, here: int) -> str | None:
     target, dst = a.args[1], a.args[2]
     ext = state.ext
     k = ext.seat_of_animal(target)
@@ -338,13 +341,13 @@ def _chk_scare(state, a, seat, here):
     return blocked_reason(state, dst)
 
 
-def _scare_candidates(state, seat, here):
+def _scare_candidates(state: GameState, seat: int, here: int) -> Iterator[Args]:
     for k in _adjacent_animals(state, seat, here):
         for dst in bits(ADJACENT_MASK[state.ext.at[k]]):
             yield ("scare", state.ext.animal[k], dst)
 
 
-def _do_scare(s, a, seat, here):
+def _do_scare(s: GameState, a: Action, seat: int, here: int) -> None:
     k = s.ext.seat_of_animal(a.args[1])
     s.ext = s.ext._replace(at=replace_at(s.ext.at, k, a.args[2]))
 
@@ -362,7 +365,7 @@ def scratch_targets(here: int) -> int:
     return m
 
 
-def _chk_scratch(state, a, seat, here):
+def _chk_scratch(state: GameState, a: Action, seat: int, here: int) -> str | None:
     c = state.cells[here]
     if c < 0 or c & 3 != SEED:
         return _("The Fox scratches a seed on its own space; {here} has none.", here=LABELS[here])
@@ -376,14 +379,14 @@ def _chk_scratch(state, a, seat, here):
     return empty_for_seed(state, dst)
 
 
-def _scratch_candidates(state, seat, here):
+def _scratch_candidates(state: GameState, seat: int, here: int) -> Iterator[Args]:
     c = state.cells[here]
     if c >= 0 and c & 3 == SEED:
         for dst in bits(scratch_targets(here)):
             yield ("scratch", dst)
 
 
-def _do_scratch(s, a, seat, here):
+def _do_scratch(s: GameState, a: Action, seat: int, here: int) -> None:
     """Not an action on a space: nothing is activated. A seed planted (or placed) this turn
     stays unable to grow wherever it lands; one planted before this turn may still grow."""
     dst = a.args[1]
@@ -396,7 +399,7 @@ def _do_scratch(s, a, seat, here):
     s.ext = s.ext._replace(fresh=fresh)
 
 
-def _chk_steal(state, a, seat, here):
+def _chk_steal(state: GameState, a: Action, seat: int, here: int) -> str | None:
     ext = state.ext
     target = a.args[1]
     k = ext.seat_of_animal(target)
@@ -419,12 +422,12 @@ def _chk_steal(state, a, seat, here):
     return None
 
 
-def _steal_candidates(state, seat, here):
+def _steal_candidates(state: GameState, seat: int, here: int) -> Iterator[Args]:
     for k in _adjacent_animals(state, seat, here):
         yield ("steal", state.ext.animal[k])
 
 
-def _do_steal(s, a, seat, here):
+def _do_steal(s: GameState, a: Action, seat: int, here: int) -> None:
     k = s.ext.seat_of_animal(a.args[1])
     victim = G.copy_seat(s, k)
     taken = min(STEAL_AMOUNT, victim.light)
@@ -436,14 +439,14 @@ def _do_steal(s, a, seat, here):
 # -- Owl: Nighttime Hunting ------------------------------------------------------------------
 
 
-def _do_hunt(s, a, seat, here):
+def _do_hunt(s: GameState, a: Action, seat: int, here: int) -> None:
     G.gain_light(G.copy_seat(s, seat), HUNT_GAIN[a.args[1]])
 
 
 # -- Badger: Growing -------------------------------------------------------------------------
 
 
-def _chk_badger(state, a, seat, here):
+def _chk_badger(state: GameState, a: Action, seat: int, here: int) -> str | None:
     if _own(state, seat, here) != SEED:
         return _("The Badger grows your own seed on its space; {here} has none.", here=LABELS[here])
     if is_new_seed(state, here):
@@ -456,7 +459,7 @@ def _chk_badger(state, a, seat, here):
     return None
 
 
-def _do_badger(s, a, seat, here):
+def _do_badger(s: GameState, a: Action, seat: int, here: int) -> None:
     source = "available"
     if a.args[1] == 2 and s.seats[seat].store[SMALL] > 0:
         source = "store"
@@ -466,7 +469,7 @@ def _do_badger(s, a, seat, here):
 # -- Beaver: Building the Dam, Improving the Dam ---------------------------------------------
 
 
-def _chk_dam(state, a, seat, here):
+def _chk_dam(state: GameState, a: Action, seat: int, here: int) -> str | None:
     gap = a.args[1]
     if not DAM_MASK[gap] & RIVER_MASK:
         return _(
@@ -487,13 +490,13 @@ def _chk_dam(state, a, seat, here):
     return None
 
 
-def _dam_candidates(state, seat, here):
+def _dam_candidates(state: GameState, seat: int, here: int) -> Iterator[Args]:
     for gap in DAM_GAPS:
         if DAM_MASK[gap] >> here & 1:
             yield ("dam", gap)
 
 
-def _do_dam(s, a, seat, here):
+def _do_dam(s: GameState, a: Action, seat: int, here: int) -> None:
     gap = a.args[1]
     s.ext = s.ext._replace(dam=gap)
     grown = []
@@ -515,7 +518,7 @@ def _do_dam(s, a, seat, here):
     )
 
 
-def _chk_improve(state, a, seat, here):
+def _chk_improve(state: GameState, a: Action, seat: int, here: int) -> str | None:
     ext = state.ext
     if ext.dam < 0:
         return _("The Dam has not been built.")
@@ -527,26 +530,26 @@ def _chk_improve(state, a, seat, here):
     return _free_growth_reason(state, seat, space)
 
 
-def _improve_candidates(state, seat, here):
+def _improve_candidates(state: GameState, seat: int, here: int) -> Iterator[Args]:
     if state.ext.dam >= 0:
         for space in DAM[state.ext.dam]:
             yield ("improve", space)
 
 
-def _do_improve(s, a, seat, here):
+def _do_improve(s: GameState, a: Action, seat: int, here: int) -> None:
     _grow_free(s, a.args[1])
 
 
 # -- Turtle: Hatching a Baby, the Baby Turtle's first steps ----------------------------------
 
 
-def _chk_hatch(state, a, seat, here):
+def _chk_hatch(state: GameState, a: Action, seat: int, here: int) -> str | None:
     if state.ext.beach_token(here) < 0:
         return _("There is no Baby Turtle token on the Turtle's space {here}.", here=LABELS[here])
     return None
 
 
-def _do_hatch(s, a, seat, here):
+def _do_hatch(s: GameState, a: Action, seat: int, here: int) -> None:
     ext = s.ext
     token = ext.beach_token(here)
     s.ext = ext._replace(
@@ -559,7 +562,7 @@ def _do_hatch(s, a, seat, here):
     )
 
 
-def _chk_baby(state, a, seat, here):
+def _chk_baby(state: GameState, a: Action, seat: int, here: int) -> str | None:
     ext = state.ext
     token = a.args[1]
     if token not in ext.babies[seat]:
@@ -582,7 +585,7 @@ def _chk_baby(state, a, seat, here):
     return None
 
 
-def _baby_candidates(state, seat, here):
+def _baby_candidates(state: GameState, seat: int, here: int) -> Iterator[Args]:
     ext = state.ext
     for token in sorted(set(ext.babies[seat])):
         if token == HARVEST:
@@ -596,7 +599,7 @@ def _baby_candidates(state, seat, here):
             yield ("baby", token)
 
 
-def _do_baby(s, a, seat, here):
+def _do_baby(s: GameState, a: Action, seat: int, here: int) -> None:
     ext = s.ext
     token = a.args[1]
     mine = list(ext.babies[seat])
@@ -822,8 +825,8 @@ def ability_cost(state: GameState, a: Action) -> int:
 def check_use(state: GameState, a: Action) -> str | None:
     if reason := playing(state):
         return reason
-    ext = state.ext
-    seat = state.current_seat
+    ext: Moonlight = state.ext
+    seat = cast(int, state.current_seat)  # play: a seat is to act
     ability = ABILITY_RECORDS[a.args[0]]
     owner, title = ability.animal, ability.title
     animal = ext.animal[seat] if ext.animal else -1
@@ -877,7 +880,7 @@ def _used_space(state: GameState, ability: Ability, a: Action, here: int) -> str
 
 def do_use(state: GameState, a: Action) -> GameState:
     s = state.copy()
-    seat = s.current_seat
+    seat = cast(int, s.current_seat)  # play: a seat is to act
     ability = ABILITY_RECORDS[a.args[0]]
     here = s.ext.at[seat]
     G.copy_seat(s, seat).lunar -= ability.cost(state, a)
@@ -890,7 +893,7 @@ def do_use(state: GameState, a: Action) -> GameState:
     return s
 
 
-_USES: dict[tuple, Action] = {}
+_USES: dict[Args, Action] = {}
 
 
 #: Each animal's abilities, by animal index, in ``ABILITY_LIST``'s order.
@@ -925,7 +928,7 @@ def legal_uses(state: GameState, seat: int, animal: int, here: int) -> list[Acti
 # -- notation of ``use`` ---------------------------------------------------------------------
 
 
-def format_use(args: tuple) -> str:
+def format_use(args: Args) -> str:
     ability = ABILITY_RECORDS[args[0]]
     parts = ["use", ability.word]
     rest = list(args[1:])
@@ -965,7 +968,7 @@ def _animal_word(word: str, usage: str) -> int:
     return ANIMAL_WORDS[word]
 
 
-def _parse_token(rest: list[str], usage: str) -> tuple:
+def _parse_token(rest: list[str], usage: str) -> Args:
     if rest[-2:] == ["rich", "soil"]:
         rest = [*rest[:-2], "rich"]
     if not rest or rest[0] not in BABY_INDEX:
@@ -984,7 +987,7 @@ def _parse_token(rest: list[str], usage: str) -> tuple:
     return (token,)
 
 
-def parse_use(words: list[str]) -> tuple:
+def parse_use(words: list[str]) -> Args:
     if not words:
         raise IllegalAction(
             _(
@@ -1008,7 +1011,7 @@ def parse_use(words: list[str]) -> tuple:
         return (word, *_parse_token(rest, usage))
     if len(rest) != len(ability.args) + bool(ability.levels):
         raise IllegalAction(usage)
-    out: list = [word]
+    out: list[object] = [word]
     if ability.levels:
         top = ability.levels[-1]
         if not rest[0].isdigit() or not 1 <= int(rest[0]) <= top:

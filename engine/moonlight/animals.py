@@ -4,9 +4,12 @@ the expansion's verbs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from translation import _, _n
 
-from ..actions import Action, IllegalAction
+from ..actions import Action, Args, IllegalAction
 from ..geometry import ADJACENT_MASK, LABELS, N_CELLS, bits
 from ..state import GameState
 from .abilities import blocked_reason, label, legal_uses, playing
@@ -25,8 +28,8 @@ from .names import (
 def check_move(state: GameState, a: Action) -> str | None:
     if reason := playing(state):
         return reason
-    ext = state.ext
-    seat = state.current_seat
+    ext: Moonlight = state.ext
+    seat = cast(int, state.current_seat)  # a step of the seat to act
     here = ext.at[seat] if ext.at else -1
     if here < 0:
         return _("You have no animal to move.")
@@ -64,7 +67,7 @@ _STEPS = Moonlight._fields.index("steps")
 def do_move(state: GameState, a: Action) -> GameState:
     s = state.copy()
     ext = list(s.ext)
-    ext[_AT] = replace_at(ext[_AT], s.current_seat, a.args[0])
+    ext[_AT] = replace_at(ext[_AT], cast(int, s.current_seat), a.args[0])
     ext[_STEPS] += 1
     s.ext = tuple.__new__(Moonlight, ext)
     return s
@@ -76,11 +79,11 @@ MOVES = tuple(Action("move", (i,)) for i in range(N_CELLS))
 
 def legal_animal_play(state: GameState) -> list[Action]:
     """The current seat's legal animal decisions: steps, then abilities."""
-    ext = state.ext
-    seat = state.current_seat
+    ext: Moonlight = state.ext
+    seat = cast(int, state.current_seat)  # play: a seat is to act
     here = ext.at[seat]
     animal = ext.animal[seat]
-    out = []
+    out: list[Action] = []
     allowed = 2 if animal == SQUIRREL else 1
     if ext.used & RUN_BIT:
         allowed += 1
@@ -98,8 +101,8 @@ def legal_animal_play(state: GameState) -> list[Action]:
 # -- notation --------------------------------------------------------------------------------
 
 
-def one_label_parser(verb: str, usage: str):
-    def parse(words: list[str]) -> tuple:
+def one_label_parser(verb: str, usage: str) -> Callable[[list[str]], Args]:
+    def parse(words: list[str]) -> Args:
         if len(words) != 1:
             raise IllegalAction(_("Write {verb} as '{usage}'.", verb=verb, usage=usage))
         return (label(words[0]),)
@@ -107,7 +110,7 @@ def one_label_parser(verb: str, usage: str):
     return parse
 
 
-def parse_animal(words: list[str]) -> tuple:
+def parse_animal(words: list[str]) -> Args:
     if len(words) != 1:
         raise IllegalAction(_("Write the animal you keep as 'animal fox'."))
     if words[0] not in ANIMAL_WORDS:

@@ -6,14 +6,15 @@ other layers read of it (the Moon Phase Tracker, the moonlit spaces, an animal's
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple, TypeVar, cast
 
 from translation import _
 
 from .. import game as G
 from ..geometry import LABEL_INDEX, LABELS, bits
 from ..moon import BORDER, FULL, HALF, N_GAPS, PHASE_NAMES, moonlit, next_moon
-from ..state import SETUP, GameState
+from ..state import SETUP, GameState, SeatState
 from .names import (
     ABILITY_BIT,
     ANIMAL_INDEX,
@@ -44,13 +45,13 @@ class Moonlight(NamedTuple):
     stones: int = 0
     moon: int = -1
     full: bool = HALF
-    dealt: tuple = ()
-    animal: tuple = ()
-    at: tuple = ()
-    beach: tuple = ()
-    babies: tuple = ()
-    scoring: tuple = ()
-    rich: tuple = ()
+    dealt: tuple[tuple[int, ...], ...] = ()
+    animal: tuple[int, ...] = ()
+    at: tuple[int, ...] = ()
+    beach: tuple[tuple[int, int], ...] = ()
+    babies: tuple[tuple[int, ...], ...] = ()
+    scoring: tuple[int, ...] = ()
+    rich: tuple[int, ...] = ()
     dam: int = -1
     used: int = 0
     steps: int = 0
@@ -91,7 +92,7 @@ class Moonlight(NamedTuple):
             marks[self.elder] = "EL"
         return marks
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "moon": None if self.moon < 0 else {"gap": self.moon, "phase": PHASE_NAMES[self.full]},
             "elder": None if self.elder < 0 else LABELS[self.elder],
@@ -118,7 +119,7 @@ class Moonlight(NamedTuple):
         }
 
 
-def ext_from_dict(d: dict) -> Moonlight:
+def ext_from_dict(d: dict[str, Any]) -> Moonlight:
     """Rebuild the expansion state from ``Moonlight.to_dict`` data."""
     moon = d.get("moon")
     elder = -1 if d.get("elder") is None else LABEL_INDEX[d["elder"]]
@@ -146,7 +147,10 @@ def ext_from_dict(d: dict) -> Moonlight:
     )
 
 
-def replace_at(t: tuple, k: int, value) -> tuple:
+_T = TypeVar("_T")
+
+
+def replace_at(t: tuple[_T, ...], k: int, value: _T) -> tuple[_T, ...]:
     return (*t[:k], value, *t[k + 1 :])
 
 
@@ -155,7 +159,7 @@ def replace_at(t: tuple, k: int, value) -> tuple:
 
 def tracker(state: GameState) -> tuple[int, bool] | None:
     """The Moon Phase Tracker: ``(next gap, next phase)`` (True = Full), None without the moon."""
-    ext = state.ext
+    ext: Moonlight | None = state.ext
     if ext is None or ext.moon < 0:
         return None
     return next_moon(ext.moon, ext.full, state.sun)
@@ -163,7 +167,7 @@ def tracker(state: GameState) -> tuple[int, bool] | None:
 
 def moonlit_spaces(state: GameState) -> int:
     """Bitmask of the spaces where an animal would get lunar points now (0 without the moon)."""
-    ext = state.ext
+    ext: Moonlight | None = state.ext
     if ext is None or ext.moon < 0:
         return 0
     return moonlit(ext.moon, ext.elder, ext.stones)
@@ -172,16 +176,16 @@ def moonlit_spaces(state: GameState) -> int:
 def moonlit_next_photosynthesis(state: GameState) -> int:
     """Bitmask of the spaces the moon will light at the next photosynthesis (0: none left, or no
     moon). During setup the moon has not moved yet; during a round it will have moved on."""
-    ext = state.ext
+    ext: Moonlight | None = state.ext
     if ext is None or ext.moon < 0 or G.next_photosynthesis_sun(state) is None:
         return 0
-    gap = ext.moon if state.phase == SETUP else tracker(state)[0]
+    gap = ext.moon if state.phase == SETUP else cast(tuple[int, bool], tracker(state))[0]
     return moonlit(gap, ext.elder, ext.stones)
 
 
 def steps_allowed(state: GameState, seat: int) -> int:
     """How many steps the seat's animal may take this turn (Squirrel 2; Running adds 1)."""
-    ext = state.ext
+    ext: Moonlight = state.ext
     animal = ext.animal[seat]
     n = 2 if animal == SQUIRREL else 1
     if seat == state.current_seat and ext.used & ABILITY_BIT["run"]:
@@ -194,7 +198,7 @@ def arrange(
     *,
     animals: dict[int, tuple[str, str]] | None = None,
     elder: str | None = None,
-    moonstones=(),
+    moonstones: Iterable[str] = (),
     moon: tuple[int, bool] | None = None,
     lunar: list[int] | None = None,
     beach: dict[str, str] | None = None,
@@ -208,7 +212,7 @@ def arrange(
     ``beach`` face-down Baby Turtle tokens by label, ``babies`` each seat's face-up tokens.
     """
     s = state.copy()
-    ext = s.ext
+    ext: Moonlight = s.ext
     if animals is not None:
         animal, at = list(ext.animal), list(ext.at)
         for seat, (name, label) in animals.items():
@@ -235,7 +239,7 @@ def arrange(
         ext = ext._replace(dam=dam)
     s.ext = ext
     if lunar is not None:
-        seats = []
+        seats: list[SeatState] = []
         for seat_state, value in zip(s.seats, lunar, strict=False):
             seat_state = seat_state.copy()
             seat_state.lunar = value

@@ -5,14 +5,15 @@ its position format and its hidden information."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 from translation import _, join
 
 from .. import game as G
-from ..actions import UNDOABLE, Action, register_notation
+from ..actions import UNDOABLE, Action, Args, register_notation
 from ..config import Config
 from ..geometry import LABELS, bits
-from ..layers import Layer, Verb, register
+from ..layers import NO_SHADE, Check, Layer, LegalPlay, Perform, PositionData, Verb, register
 from ..light import FULL_RAY_MASK, SHADOW_MASK
 from ..moon import PHASE_TITLES, moonlit, next_moon
 from ..pieces import LUNAR_CAP
@@ -78,9 +79,13 @@ for verb, what, usage, words, owner in (
     ("moonstone", _("a moonstone's placement"), "moonstone C2", ("moonstone", "stone"), STONES),
     ("move", _("an animal's step"), "move C3", ("move", "m", "step"), FOREST),
 ):
+
+    def _format(a: Args, verb: str = verb) -> str:
+        return f"{verb} {LABELS[a[0]]}"
+
     register_notation(
         verb,
-        lambda a, verb=verb: f"{verb} {LABELS[a[0]]}",
+        _format,
         one_label_parser(what, usage),
         words,
         arg_kinds=("space",),
@@ -113,10 +118,11 @@ class MoonlightLayer(Layer):
     # -- the board
 
     def obstacles(self, state: GameState) -> int:
-        return state.ext.obstacles
+        ext: Moonlight = state.ext
+        return ext.obstacles
 
     def extra_trees(self, state: GameState) -> int:
-        elder = state.ext.elder
+        elder: int = state.ext.elder
         return 0 if elder < 0 else 1 << elder
 
     def extra_shade(self, state: GameState, sun: int) -> tuple[int, int, int, int]:
@@ -124,12 +130,12 @@ class MoonlightLayer(Layer):
         moonstones (one space, small trees only)."""
         ext = state.ext
         if not ext.obstacles:
-            return G.NO_SHADE
+            return NO_SHADE
         return _obstacle_shade(ext.elder, ext.stones, sun)
 
     # -- verbs
 
-    def verbs(self):
+    def verbs(self) -> tuple[Verb, ...]:
         """Only the verbs of the modes in play: a game without animals knows no ``move``."""
         cfg = self.config
         modes = {
@@ -142,7 +148,7 @@ class MoonlightLayer(Layer):
         }
         return tuple(v for v in (*setup.VERBS, *PLAY_VERBS) if modes[v.name])
 
-    def check(self, inner, state: GameState, action: Action) -> str | None:
+    def check(self, inner: Check, state: GameState, action: Action) -> str | None:
         """Setup order, fresh seeds, the Double token."""
         verb = action.verb
         if state.phase == SETUP:
@@ -167,7 +173,7 @@ class MoonlightLayer(Layer):
                     return inner(tmp, action)
         return inner(state, action)
 
-    def perform(self, inner, state: GameState, action: Action) -> GameState:
+    def perform(self, inner: Perform, state: GameState, action: Action) -> GameState:
         """A second action on a space uses the ready Double."""
         if action.verb in _SPACE_VERBS and state.ext.double == DOUBLE_READY:
             reused = _reused(state, action)
@@ -180,7 +186,7 @@ class MoonlightLayer(Layer):
                 return s
         return inner(state, action)
 
-    def legal_play(self, state: GameState, out: list[Action], below) -> list[Action]:
+    def legal_play(self, state: GameState, out: list[Action], below: LegalPlay) -> list[Action]:
         ext = state.ext
         if ext.fresh:
             fresh = ext.fresh
@@ -272,10 +278,10 @@ class MoonlightLayer(Layer):
 
     # -- the position format and hidden information
 
-    def to_dict(self, state: GameState, d: dict) -> None:
+    def to_dict(self, state: GameState, d: PositionData) -> None:
         d["moonlight"] = state.ext.to_dict()
 
-    def from_dict(self, d: dict, s: GameState) -> None:
+    def from_dict(self, d: PositionData, s: GameState) -> None:
         s.ext = ext_from_dict(d["moonlight"])
 
     def hidden(self, config: Config) -> dict[str, str]:
@@ -286,7 +292,7 @@ class MoonlightLayer(Layer):
             "moonlight.beach": "which Baby Turtle token lies face down on each beach",
         }
 
-    def observe(self, state: GameState, seat: int | None, d: dict) -> None:
+    def observe(self, state: GameState, seat: int | None, d: PositionData) -> None:
         ml = d["moonlight"]
         ml["beach"] = sorted(ml["beach"])  # the spaces only: the tokens lie face down
         for k, x in enumerate(ml["seats"]):
@@ -295,16 +301,23 @@ class MoonlightLayer(Layer):
                 if x["space"] is None:
                     x["animal"] = None  # kept in hand until it is placed
 
+    def observe_action(self, seen: PositionData, actor: int, action: str) -> str | None:
+        verb = action.split(" ", 1)[0]
+        if verb == "animal" and seen["moonlight"]["seats"][actor]["animal"] is None:
+            return "animal ?"  # kept in hand: which one shows when it is placed
+        return None
+
     def text_marks(self, state: GameState) -> dict[int, str]:
-        return state.ext.text_marks()
+        ext: Moonlight = state.ext
+        return ext.text_marks()
 
     def status_lines(self, state: GameState) -> list[str]:
         """The moon, each seat's animal on the board, face-up Baby Turtles; and the hand of the
         seat to act (its dealt or kept animal), which only that seat may see."""
-        ext = state.ext
-        lines = []
+        ext: Moonlight = state.ext
+        lines: list[str] = []
         if ext.moon >= 0:
-            nxt = tracker(state)
+            nxt = cast(tuple[int, bool], tracker(state))  # the moon is in play
             lines.append(
                 _(
                     "Moon at gap {gap} ({phase}); next: gap {next_gap} ({next_phase})",
@@ -315,7 +328,7 @@ class MoonlightLayer(Layer):
                 )  # fmt: skip
             )
         for seat in range(len(state.seats)):
-            parts = []
+            parts: list[str] = []
             if ext.animal and ext.animal[seat] >= 0 and ext.at[seat] >= 0:
                 parts.append(
                     _(

@@ -20,7 +20,7 @@ ANIMAL_WORDS = {
     "גירית": BADGER, "בונה": BEAVER, "צב": TURTLE,
 }  # fmt: skip
 #: The expansion's verbs in the other languages, by canonical verb.
-LANGUAGE_VERBS = {
+LANGUAGE_VERBS: dict[str, dict[str, tuple[str, ...]]] = {
     "animal": {"nl": ("dier", "houd"), "fr": ("garder", "garde"), "he": ("חיה", "שמור")},
     "settle": {"nl": ("vestig", "zet"), "fr": ("installer", "installe"), "he": ("מקם",)},
     "elder": {"nl": ("oudeboom",), "fr": ("ancien",), "he": ("עתיק",)},

@@ -9,7 +9,9 @@ places the Great Elder Tree or a moonstone, its own seat rules choose among the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
+from typing import cast
 
 from translation import _, join
 
@@ -124,15 +126,15 @@ def _check_animal(state: GameState, a: Action) -> str | None:
     return None
 
 
-def _legal_animal(state: GameState):
-    for x in state.ext.dealt[state.current_seat]:
+def _legal_animal(state: GameState) -> Iterator[Action]:
+    for x in state.ext.dealt[cast(int, state.current_seat)]:
         yield Action("animal", (x,))
 
 
 def _do_animal(state: GameState, a: Action) -> GameState:
     s = state.copy()
-    seat = s.current_seat
-    ext = s.ext._replace(animal=replace_at(s.ext.animal, seat, a.args[0]))
+    seat = cast(int, s.current_seat)  # a setup decision of the seat to act
+    ext: Moonlight = s.ext._replace(animal=replace_at(s.ext.animal, seat, a.args[0]))
     schedule = G.setup_schedule(s.config)
     last_draft = schedule[s.setup_step + 1][1] != "animal"
     if last_draft and TURTLE in ext.animal:
@@ -157,20 +159,20 @@ def _check_settle(state: GameState, a: Action) -> str | None:
     return None
 
 
-def _legal_settle(state: GameState):
+def _legal_settle(state: GameState) -> Iterator[Action]:
     for space in bits(RING_MASK[3] & ~state.ext.animal_mask):
         yield Action("settle", (space,))
 
 
 def _do_settle(state: GameState, a: Action) -> GameState:
     s = state.copy()
-    s.ext = s.ext._replace(at=replace_at(s.ext.at, s.current_seat, a.args[0]))
+    s.ext = s.ext._replace(at=replace_at(s.ext.at, cast(int, s.current_seat), a.args[0]))
     return G.advance_setup(s)
 
 
 def _placement_free(state: GameState) -> int:
     """Spaces where the Great Elder Tree or a moonstone may go."""
-    ext = state.ext
+    ext: Moonlight = state.ext
     return (
         ((1 << N_CELLS) - 1)
         & ~state.occupied()
@@ -204,12 +206,12 @@ def _check_moonstone(state: GameState, a: Action) -> str | None:
     return _check_obstacle_place(state, a.args[0], "moonstone", _("Moonstones are placed"))
 
 
-def _legal_elder(state: GameState):
+def _legal_elder(state: GameState) -> Iterator[Action]:
     for space in bits(_placement_free(state)):
         yield Action("elder", (space,))
 
 
-def _legal_moonstone(state: GameState):
+def _legal_moonstone(state: GameState) -> Iterator[Action]:
     for space in bits(_placement_free(state)):
         yield Action("moonstone", (space,))
 

@@ -21,6 +21,15 @@ import pytest
 from tests.e2e.fakediscord import BotProcess, FakeDiscord
 from tests.e2e.launcher import install_guard
 
+E2E = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in tests/e2e/ carries the ``e2e`` marker (``pytest -m "not e2e"`` skips them)."""
+    for item in items:
+        if E2E in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+
 
 @pytest.fixture(autouse=True)
 def loopback_only() -> Iterator[list[str]]:

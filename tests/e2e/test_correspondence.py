@@ -428,3 +428,75 @@ async def test_a_reminder_and_a_timeout_notice_survive_a_crash(
     await wait_db(lambda: ("deadline", f"ended: {notation}") in finished(bot))
     assert [m.content for m in in_threads(fake, chan)].count(timed_out) == 1
     assert len([m for m in in_threads(fake, chan) if m.content.startswith(HOURGLASS)]) == 1
+
+
+async def test_alike_timeout_notices_are_each_posted_once_across_a_crash(
+    fake: FakeDiscord, bot_process, clock
+) -> None:
+    """Issue 48, defect 2: Alice's turn times out twice with nothing played, so both "Time
+    ran out" notices read the same (the turn ended (`end`)). The process dies after the second
+    deadline's turn and pending notice were committed, before the notice was posted: at the
+    next start it is posted (the first one, alike, in the thread is not taken for it). It dies
+    again after posting it and before recording it: it is not posted a second time. Both
+    notices are in the thread exactly once."""
+    bot = await bot_process(env=clock.env)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("slow")
+    msg = await two_player_game(fake, chan, alice, bob, turn_timer="1h")
+    ended = ct.TIMED_OUT_ENDED.format(player=mention(alice), notation="end")
+
+    def ended_notices() -> int:
+        return [m.content for m in in_threads(fake, chan)].count(ended)
+
+    # Every turn times out (the autopilot places in setup; in play the turn ends as it is)
+    # until Alice's turn has ended once with nothing played and it is her turn again.
+    for _ in range(12):
+        if ended_notices() == 1 and msg.content.startswith(mention(alice)):
+            break
+        clock.advance(HOUR, bot)
+        msg = await next_game_message(fake, chan, msg)
+    assert ended_notices() == 1 and msg.content.startswith(mention(alice))
+
+    # Alice's deadline comes: its turn and pending notice are committed, then the process dies.
+    bot.kill()
+    await bot.wait_exit()
+    clock.advance(HOUR)
+    storage = await SQLiteStorage.open(str(bot.database_path))
+    try:
+        games = GameService(storage)
+        due = [j for j in await JobStore(storage).jobs(1) if j.fired_at is None]
+        (turn,) = {j.turn for j in due if j.kind == "deadline"}
+        result = await games.bots.play_automatically(1, turn, autopilot=False)
+        assert result is not None and result.notations == ["end"]
+    finally:
+        await storage.close()
+    pending_notice = f"{PENDING}ended: end"
+    outcome = "SELECT outcome FROM timer_jobs WHERE kind = 'deadline' AND turn = ?"
+    write_db(
+        bot,
+        "UPDATE timer_jobs SET fired_at = ?, outcome = ? WHERE kind = 'deadline' AND turn = ?",
+        (clock.now, pending_notice, turn),
+    )
+    write_db(bot, "UPDATE timer_jobs SET fired_at = ?, outcome = 'moot' WHERE fired_at IS NULL",
+             (clock.now,))  # fmt: skip
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    await wait_db(lambda: db_rows(bot, outcome, (turn,)) == [("ended: end",)])
+    assert ended_notices() == 2
+
+    # It dies right after posting that notice, before recording it: not posted again.
+    bot.kill()
+    await bot.wait_exit()
+    write_db(
+        bot,
+        "UPDATE timer_jobs SET outcome = ? WHERE kind = 'deadline' AND turn = ?",
+        (pending_notice, turn),
+    )
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    await wait_db(lambda: db_rows(bot, outcome, (turn,)) == [("ended: end",)])
+    assert ended_notices() == 2
+    # One notice for each deadline that ended a turn, no more.
+    notices = [m for m in in_threads(fake, chan) if m.content.startswith(ALARM)]
+    ended_turns = [o for k, o in finished(bot) if k == "deadline" and o.startswith("ended: ")]
+    assert len(notices) == len(ended_turns) == 8  # 4 in setup, then 2 of Alice's, 2 of Bob's

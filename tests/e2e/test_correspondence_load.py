@@ -42,7 +42,9 @@ def outcomes(bot, kind: str) -> Counter:
     return Counter((o or "").split(":")[0] for (o,) in rows)
 
 
-@pytest.mark.parametrize("games", [20, pytest.param(500, marks=pytest.mark.load)])
+@pytest.mark.parametrize(
+    "games", [20, pytest.param(500, marks=[pytest.mark.load, pytest.mark.timeout(1800)])]
+)
 async def test_games_fire_every_deadline_once(
     fake: FakeDiscord, bot_process, tmp_path: Path, games: int
 ) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from aiohttp import ClientSession
 
+from tests.e2e import fakediscord
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord, find_button
 
 MINIBOT = "tests.e2e.minibot"
@@ -232,6 +234,39 @@ async def test_double_acknowledgement_is_an_error(fake: FakeDiscord, minibot: Bo
         async with session.post(url, json={"type": 4, "data": {"content": "again"}}) as response:
             assert response.status == 400
             assert (await response.json())["code"] == 40060
+
+
+async def test_a_nonce_with_enforce_nonce_returns_the_message_already_made(
+    fake: FakeDiscord,
+) -> None:
+    """Discord: with `enforce_nonce`, "the nonce will be checked for uniqueness in the past few
+    minutes. If another message was created by the same author with the same nonce, that
+    message will be returned and no new message will be created". Without `enforce_nonce`, or
+    with another nonce, or once those minutes are past, a new message is made."""
+    chan = fake.add_channel("notices")
+    url = f"{fake.api_base}/channels/{chan}/messages"
+
+    def age(seconds: float) -> None:  # the fake's memory of each nonce, made older
+        for key, (message, when) in fake._nonces.items():
+            fake._nonces[key] = (message, when - seconds)
+
+    async def post(session: ClientSession, **payload) -> str:
+        async with session.post(url, json={"content": "hi", **payload}) as response:
+            assert response.status == 200
+            return (await response.json())["id"]
+
+    async with ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as session:
+        first = await post(session, nonce="n1", enforce_nonce=True)
+        assert await post(session, nonce="n1", enforce_nonce=True) == first
+        other = await post(session, nonce="n2", enforce_nonce=True)
+        loose = await post(session, nonce="n1")  # no enforce_nonce: a new message
+        assert len({first, other, loose}) == 3
+        age(fakediscord.NONCE_WINDOW_S - 1)
+        assert await post(session, nonce="n1", enforce_nonce=True) == first
+        age(2)  # the window is past: a new message
+        later = await post(session, nonce="n1", enforce_nonce=True)
+    assert later not in (first, other, loose)
+    assert [m.id for m in fake.messages(chan)] == [first, other, loose, later]
 
 
 # -- robustness --------------------------------------------------------------------------------

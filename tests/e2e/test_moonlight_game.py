@@ -167,8 +167,8 @@ async def test_moonlight_game_from_lobby_to_final_scores(fake: FakeDiscord, bot_
 
     msg = await next_turn(fake, chan, msg)
     assert turn_owner(msg) == bob["id"]
-    assert "(blue, " not in field(msg, "Seats") and "(orange, Owl)" in field(msg, "Seats")
-    assert_hides(public_text(msg), "fox", "beaver", "turtle")  # the kept Owl is public
+    assert "(blue, " not in field(msg, "Seats") and "(orange) \N{EM DASH} " in field(msg, "Seats")
+    assert_hides(public_text(msg), "fox", "owl", "beaver", "turtle")  # the Owl is in her hand
     panel = await take_turn(fake, bob, msg)
     assert "**Beaver**" in panel.content and "**Turtle**" in panel.content
     assert "**Hatching a Baby** (`use hatch`, 4 lunar points)" in panel.content

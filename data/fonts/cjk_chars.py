@@ -1,6 +1,6 @@
 """The characters kept in NotoSansCJKjp-Subset.otf (a maintenance script, not used at run time).
 
-    python render/data/fonts/cjk_chars.py gb1 jis kr   # writes chars.txt
+    python data/fonts/cjk_chars.py gb1 jis kr   # writes chars.txt
     pyftsubset NotoSansCJK-Regular.ttc --font-number=0 --text-file=chars.txt \\
         --output-file=NotoSansCJKjp-Subset.otf --layout-features='*' --no-hinting
 

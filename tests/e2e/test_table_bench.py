@@ -1,0 +1,37 @@
+"""``bench/table_bench.py --seed N`` plays the same game every time: two runs with one seed print
+the same lines (the two run side by side, each its own bot and loopback Discord)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "table_bench.py"
+
+
+def start(seed: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, str(BENCH), "--seed", str(seed)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.timeout(400)
+def test_the_same_seed_plays_the_same_game():
+    runs = [start(7), start(7)]
+    outputs = []
+    for run in runs:
+        out, err = run.communicate(timeout=360)
+        assert run.returncode == 0, err
+        outputs.append(out)
+    first, second = outputs
+    assert first == second
+    lines = first.splitlines()
+    assert lines[0] == "seed: 7"
+    assert lines[1].startswith("game: ") and lines[-1].startswith("table: typical turn ")
+    assert "final message in the thread: 'The game is over. Congratulations, @" in first
