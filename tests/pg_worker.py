@@ -24,7 +24,7 @@ from bot.correspondence import Correspondence
 from bot.scheduler import Job, JobStore, Scheduler
 from bot.services import GameService
 from bot.services.base import UserError
-from bot.storage_postgres import PostgresStorage
+from bot.storage.postgres import PostgresStorage
 
 
 class SharedFileClock:

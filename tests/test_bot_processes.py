@@ -17,7 +17,7 @@ from bot.correspondence import Correspondence
 from bot.scheduler import PENDING, JobStore
 from bot.services import GameService
 from bot.services.plays import replay
-from bot.storage_postgres import PostgresStorage
+from bot.storage.postgres import PostgresStorage
 from bot.story import AUTOPILOT_USER_ID
 from bot.timers import HOUR
 from tests import pg_worker
