@@ -16,6 +16,7 @@ from discord.ext import commands, tasks
 from . import experts, i18n, pictures, texts
 from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
+from .offered import offered_component, undeclared_choice
 from .publisher import Publisher
 from .replies import ephemeral
 from .services import GameService
@@ -50,6 +51,23 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
+class NotOffered(app_commands.CheckFailure):
+    """A slash command option's value that is none of the choices the command declares (a
+    modified client's: Discord's offers only those)."""
+
+
+class CommandTree(app_commands.CommandTree):
+    """The slash commands, each checked before it runs: every option that declares choices
+    holds one of them (`offered.undeclared_choice`), else `NotOffered` is answered."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            option = undeclared_choice(interaction)
+            if option is not None:
+                raise NotOffered(option)
+        return True
+
+
 class PhotosynthesisBot(commands.Bot):
     """The Photosynthesis bot. Needs no privileged intents: only slash commands and
     components, answered through interactions and channel messages."""
@@ -76,6 +94,7 @@ class PhotosynthesisBot(commands.Bot):
         super().__init__(
             **shards,
             command_prefix=commands.when_mentioned,
+            tree_cls=CommandTree,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
@@ -128,15 +147,21 @@ class PhotosynthesisBot(commands.Bot):
             log.info("commands synced globally", extra={"count": len(synced)})
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component none of ours answers to (a forged or unknown custom_id) gets one
+        """A component none of ours answers to (a forged or unknown custom_id), or one the
+        message clicked does not carry (discord.py drops such a click unanswered), gets one
         sentence; the bot's own components are answered by their `DynamicItem`."""
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if unknown_component(custom_id):
-            with contextlib.suppress(discord.HTTPException):
-                i18n.use(await i18n.reader_language(interaction))
-                await ephemeral(interaction, texts.UNKNOWN_COMPONENT)
+            sentence = texts.UNKNOWN_COMPONENT
+        elif offered_component(interaction) is None:
+            sentence = texts.NOT_OFFERED
+        else:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            i18n.use(await i18n.reader_language(interaction))
+            await ephemeral(interaction, sentence)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -145,6 +170,9 @@ class PhotosynthesisBot(commands.Bot):
         answer with one private sentence, never a traceback."""
         if isinstance(error, app_commands.NoPrivateMessage):
             sentence = texts.GUILD_ONLY
+        elif isinstance(error, NotOffered):
+            sentence = texts.NOT_OFFERED
+            log.info("an undeclared choice refused", extra={"option": error.args[0]})
         else:
             sentence = texts.INTERNAL_ERROR
             log.error("command failed", exc_info=error, extra={"user_id": interaction.user.id})

@@ -63,6 +63,7 @@ OTHER_CHANNEL = _("That game is played in another channel: use its own message t
 UNKNOWN_COMPONENT = _(
     "I do not know this button or menu: use those on a current game or lobby message."
 )
+NOT_OFFERED = _("That choice was not offered here: use the buttons, menus and options shown.")
 STALE_NO_FRESH = _("This button is out of date.")
 ALREADY_STARTED = _("This game has already started.")
 NOT_STARTED = _("This game has not started yet: join the lobby and wait for the host to start it.")

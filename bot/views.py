@@ -35,7 +35,9 @@ from . import choices, texts
 from . import expert_texts as xt
 from .experts import BOT_KINDS
 from .i18n import tr
-from .services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, normalize_options
+from .offered import component_offered
+from .replies import answering
+from .services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from .storage import GameRow
 
 if TYPE_CHECKING:
@@ -76,6 +78,29 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
+async def _forged(
+    interaction: discord.Interaction[PhotosynthesisBot], game_id: int, *, private: bool = False
+) -> bool:
+    """Whether a click is forged, and then answered with one sentence: a component or value the
+    message clicked does not offer (`offered.component_offered`), or a `private` component
+    (drawn only on a message its player alone sees: the turn panel, the question of
+    `/ps abandon`) on a public message (a game of another channel says so first). No game is
+    read for a click that is not forged: its service reads it, and refuses a game of another
+    channel there (`GameCore.game_here`)."""
+    try:
+        if not component_offered(interaction):
+            raise UserError(texts.NOT_OFFERED)
+        message = interaction.message
+        if private and (message is None or not message.flags.ephemeral):
+            await interaction.client.games.core.game_here(game_id, interaction.channel_id)
+            raise UserError(texts.NOT_OFFERED)
+    except Exception:  # answered as in every handler (a game that does not read: quarantined)
+        async with answering(interaction):
+            raise
+        return True
+    return False
+
+
 def _values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[str]:
     """The values chosen in a select."""
     data = interaction.data or {}
@@ -104,6 +129,8 @@ class LobbyButton(
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _forged(interaction, self.game_id):
+            return
         await interaction.client.lobby.on_lobby_button(
             interaction, self.action, self.game_id, self.version
         )
@@ -141,6 +168,8 @@ class OptionsSelect(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _forged(interaction, self.game_id):
+            return
         await interaction.client.lobby.on_options(
             interaction, self.game_id, self.version, _values(interaction)
         )
@@ -177,6 +206,8 @@ class BotSelect(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _forged(interaction, self.game_id):
+            return
         await interaction.client.lobby.on_add_bot(
             interaction, self.game_id, self.version, _values(interaction)
         )
@@ -215,6 +246,8 @@ class TurnButton(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _forged(interaction, self.game_id):
+            return
         await interaction.client.play.on_turn_button(interaction, self.game_id, self.version)
 
 
@@ -248,6 +281,8 @@ class PanelButton(
         return cls(int(match["game"]), int(match["version"]), match["key"])
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _forged(interaction, self.game_id, private=True):
+            return
         await interaction.client.play.on_panel_button(
             interaction, self.game_id, self.version, self.key
         )
@@ -291,6 +326,8 @@ class PanelSelect(
         )
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _forged(interaction, self.game_id, private=True):
+            return
         await interaction.client.play.on_panel_select(
             interaction, self.game_id, self.version, self.kind, _values(interaction)
         )
@@ -321,6 +358,8 @@ class GameMessageButton(
         return cls(match["what"], int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _forged(interaction, self.game_id):
+            return
         board = interaction.client.board
         if self.what == "sun":
             await board.on_preview_button(interaction, self.game_id)
@@ -340,6 +379,8 @@ class EndingButton(
         "abandon": (_("Abandon the game"), discord.ButtonStyle.danger),
         "keep": (_("Keep playing"), discord.ButtonStyle.secondary),
     }
+    #: The answers to the private question (the Rematch button is on public messages too).
+    PRIVATE = ("abandon", "keep")
 
     def __init__(self, what: str, game_id: int) -> None:
         label, style = self.LOOKS[what]
@@ -355,6 +396,8 @@ class EndingButton(
         return cls(match["what"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+        if await _forged(interaction, self.game_id, private=self.what in self.PRIVATE):
+            return
         lobby = interaction.client.lobby
         if self.what == "rematch":
             await lobby.on_rematch(interaction, self.game_id)
@@ -501,6 +544,16 @@ def panel(
     back.row = MAX_SELECTS
     view.add_item(back)
     return content, view
+
+
+def panel_offers(legal: Sequence[str], kind: str, value: str) -> bool:
+    """Whether the turn panel, for these legal actions, offers `value` in a select of `kind`:
+    one action (`act`), or the piece a two-step kind acts from (`src`: `<verb> <space>`). The
+    panel offers nothing else (not a chain of actions, which only `/ps play` takes)."""
+    if kind == "act":
+        return value in legal
+    verb, _, source = value.partition(" ")
+    return choices.kind(verb).two_step and any(n.split()[:2] == [verb, source] for n in legal)
 
 
 def _direct_choices(

@@ -129,6 +129,8 @@ def describe(v: View, detailed: bool = True) -> str:
             out.append(_("Moonstones on {spaces}.", spaces=stones))
     if v.highlight:
         out.append(_("Outlined: {spaces}.", spaces=" ".join(v.highlight)))
+    if v.marks:
+        out.append(_("Marked in gold: {spaces}.", spaces=" ".join(v.marks)))
     return translate(join(out), lang)
 
 
@@ -145,6 +147,7 @@ def alt_text(
     viewer_seat: int | None = None,
     names: Sequence[str | None] | None = None,
     lang: str | None = None,
+    marks: Sequence[str] = (),
 ) -> str:
     """A concise description of the picture ``board_png`` draws with the same arguments, at
     most 1,024 characters (the spaces of every piece when they fit, else counts by size)."""
@@ -155,6 +158,7 @@ def alt_text(
         viewer_seat=viewer_seat,
         names=names,
         lang=lang,
+        marks=marks,
     )
     return text_of(v)
 

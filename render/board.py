@@ -118,6 +118,14 @@ def draw_highlights(im: Image.Image, lay: Layout, v: View) -> None:
             im.paste(ring, (round(x) - rx, round(y) - ry), ring)
 
 
+def draw_marks(im: Image.Image, lay: Layout, v: View) -> None:
+    """A gold ring around every space a lesson talks about (``View.marks``)."""
+    ring, (rx, ry) = sprites.mark_ring(lay.hex_r)
+    for label in v.marks:
+        x, y = lay.centres[LABEL_INDEX[label]]
+        im.paste(ring, (round(x) - rx, round(y) - ry), ring)
+
+
 def draw_pieces(im: Image.Image, lay: Layout, v: View) -> None:
     """Every piece, in reading order (lower spaces overlap upper ones)."""
     for label, (seat, size) in sorted(v.pieces.items(), key=lambda kv: LABEL_INDEX[kv[0]]):

@@ -36,6 +36,7 @@ def compose(v: View, width: int = DEFAULT_WIDTH) -> Image.Image:
     if mv is not None:
         moonlight.draw_moonlight(im, lay, v)
     board.draw_highlights(im, lay, v)
+    board.draw_marks(im, lay, v)
     if mv is None:
         board.draw_pieces(im, lay, v)
     else:
@@ -62,6 +63,7 @@ def render_image(
     names: Sequence[str | None] | None = None,
     width: int = DEFAULT_WIDTH,
     lang: str | None = None,
+    marks: Sequence[str] = (),
 ) -> Image.Image:
     """The picture of ``state`` as an RGB image (see ``board_png`` for the arguments)."""
     v = view(
@@ -71,6 +73,7 @@ def render_image(
         viewer_seat=viewer_seat,
         names=names,
         lang=lang,
+        marks=marks,
     )
     return compose(v, width)
 
@@ -104,6 +107,7 @@ def board_png(
     names: Sequence[str | None] | None = None,
     width: int = DEFAULT_WIDTH,
     lang: str | None = None,
+    marks: Sequence[str] = (),
 ) -> bytes:
     """Draw a game state as PNG bytes (landscape, made to be read 400-550 pixels wide).
 
@@ -115,7 +119,8 @@ def board_png(
     shows only what that seat may see). ``names``: display names per seat (default "Seat N"
     and "Cynthia"). ``width``: picture width in pixels (the layout scales with it). ``lang``:
     the language of the words drawn (``translation.LANGUAGES``; None or ``"en"``: English);
-    Hebrew words are laid out right to left.
+    Hebrew words are laid out right to left. ``marks``: space labels a lesson talks about,
+    ringed in gold (the tutorial's pictures).
     """
     im = render_image(
         state,
@@ -125,6 +130,7 @@ def board_png(
         names=names,
         width=width,
         lang=lang,
+        marks=marks,
     )
     return encode_png(im)
 

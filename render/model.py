@@ -128,6 +128,7 @@ class View:
     light_cap: int = LIGHT_CAP
     lunar_cap: int = LUNAR_CAP
     lang: str | None = None  # the language of the picture's words (None: English)
+    marks: tuple[str, ...] = ()  # spaces a lesson talks about (labels), ringed in the sun's gold
 
     def t(self, text: str) -> str:
         """``text`` in the picture's language (``words``)."""
@@ -301,8 +302,10 @@ def view(
     viewer_seat: int | None = None,
     names: Sequence[str | None] | None = None,
     lang: str | None = None,
+    marks: Sequence[str] = (),
 ) -> View:
-    """Read a game state into a ``View`` (what ``viewer_seat`` may see; None: anyone)."""
+    """Read a game state into a ``View`` (what ``viewer_seat`` may see; None: anyone);
+    ``marks``: space labels a lesson talks about (see ``View.marks``)."""
     obs = engine.observation(state, viewer_seat)
     shadow_sun = int(obs["sun"]) if preview_sun is None else int(preview_sun) % 6
     preview = preview_sun is not None
@@ -359,4 +362,5 @@ def view(
         setup_kind=_setup_kind(state) if obs["phase"] == "setup" else None,
         moon=moon_v,
         lang=lang,
+        marks=tuple(label.upper() for label in marks if label.upper() in LABEL_INDEX),
     )

@@ -249,6 +249,22 @@ def highlight_ring(hex_r: float) -> tuple[Image.Image, tuple[int, int]]:
     return _down(big, (w, h)), (w // 2, h // 2)
 
 
+@lru_cache(maxsize=16)
+def mark_ring(hex_r: float) -> tuple[Image.Image, tuple[int, int]]:
+    """An RGBA ring, thicker than the highlight and in the sun's gold, around a space a lesson
+    talks about."""
+    w = math.ceil(hex_r * math.sqrt(3)) + 8
+    h = math.ceil(hex_r * 2) + 8
+    R = hex_r * SS
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = (w * SS / 2, h * SS / 2)
+    halo = hex_points(*c, R * 0.93)
+    d.line(halo + halo[:1], fill=P.HIGHLIGHT_HALO + (220,), width=round(R * 0.24), joint="curve")
+    d.line(halo + halo[:1], fill=P.SUN + (255,), width=round(R * 0.14), joint="curve")
+    return _down(big, (w, h)), (w // 2, h // 2)
+
+
 @lru_cache(maxsize=32)
 def sun(
     radius: float, bright: bool = True, arrow: tuple[float, float] | None = None

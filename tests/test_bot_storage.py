@@ -408,6 +408,82 @@ async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write
     assert (await storage.turn_clock(game.id))["version"] == 7
 
 
+async def _play_out(service: GameService, channel: int):
+    """A game of the host against Cynthia, its message ids stored as the bot stores them,
+    played to its end (the host's turns ended at once, as a deadline does)."""
+    game = await service.lobby.new_lobby(
+        guild_id=1, channel_id=channel, host_id=HOST, host_name="h"
+    )
+    await service.storage.set_message(game.id, "lobby", channel, channel * 10)
+    game = await service.lobby.add_cynthia(game.id, None, HOST)
+    state = (await service.lobby.start(game.id, None, HOST)).state
+    await service.storage.set_message(game.id, "game", channel, channel * 10 + 1)
+    while not state.is_over:
+        result = await service.bots.play_automatically(
+            game.id, engine.turn_id(state), autopilot=False
+        )
+        assert result is not None
+        state = result.state
+    await service.storage.set_message(game.id, "result", channel, channel * 10 + 2)
+    return result.game
+
+
+async def test_what_is_kept_serves_the_live_games_not_every_game_ever_played(
+    storage: SQLiteStorage,
+) -> None:
+    """The rows and message ids the storage keeps are those of the live games: a game that
+    ends (played out, abandoned, expired) is forgotten once its end is committed, so memory
+    does not grow with the games played; a forgotten game reads back as stored."""
+    service = GameService(storage, seed_source=lambda: 1234)
+    live = await service.lobby.new_lobby(guild_id=1, channel_id=1, host_id=HOST, host_name="h")
+    await storage.set_message(live.id, "lobby", 1, 10)
+    over = [await _play_out(service, channel) for channel in (2, 3, 4)]
+    abandoned = await service.lobby.new_lobby(guild_id=1, channel_id=5, host_id=HOST, host_name="h")
+    await storage.set_message(abandoned.id, "lobby", 5, 50)
+    abandoned = await service.endings.abandon_game(abandoned.id, HOST, False)
+    for game in [*over, abandoned]:
+        assert await storage.get_game(game.id) == game
+        assert await storage.message(game.id, "lobby") == (game.channel_id, game.channel_id * 10)
+    assert [g.status for g in over] == ["over"] * 3 and abandoned.status == "abandoned"
+    assert await storage.message(over[0].id, "result") == (2, 22)
+    assert set(storage._games) == {live.id}
+    assert set(storage._messages) == {live.id} and storage._unsettled == {}
+    statements: list[str] = []
+    storage._reader.set_trace_callback(statements.append)
+    assert await storage.get_game(live.id) == live  # the live game costs no statement
+    assert await storage.message(live.id, "lobby") == (1, 10)
+    assert statements == []
+
+
+async def test_a_row_read_before_a_commit_is_not_kept_after_it(
+    storage: SQLiteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read that began before a commit and ends after it may hold an older row than the one
+    committed: it is served, not kept (a game that ended is not kept live again)."""
+    game = await _new_game(storage)
+    storage._games.clear()  # not kept: the next read reads the row
+    reading, ended = asyncio.Event(), asyncio.Event()
+    fetch = SQLiteStorage._fetch_games
+
+    async def slow_fetch(self, conn, where, params):
+        found = await fetch(self, conn, where, params)
+        if not reading.is_set():
+            reading.set()
+            await ended.wait()  # the game ends while this read is under way
+        return found
+
+    monkeypatch.setattr(SQLiteStorage, "_fetch_games", slow_fetch)
+    read = asyncio.create_task(storage.get_game(game.id))
+    await reading.wait()
+    monkeypatch.setattr(SQLiteStorage, "_fetch_games", fetch)
+    await storage.update_game(game.id, game.version, status="abandoned")
+    ended.set()
+    assert (await read).status == "lobby"  # what it read
+    seen = await storage.get_game(game.id)
+    assert seen is not None and (seen.status, seen.version) == ("abandoned", 1)
+    assert storage._games == {}
+
+
 # --- both databases -----------------------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from ..services import GameService
 from ..services.base import Turn, TurnResult, UserError
 from ..services.turns import TurnService
 from ..storage import GameRow
-from ..views import panel
+from ..views import panel, panel_offers
 from . import attach, detach
 
 if TYPE_CHECKING:
@@ -135,7 +135,8 @@ class Play(commands.Cog, name="Play"):
         values: list[str],
     ) -> None:
         """A panel select: play the chosen action, or (`src`: "<verb> <space>") list the
-        choices of a two-step kind from that piece (the plantings from a tree).
+        choices of a two-step kind from that piece (the plantings from a tree). The value must
+        be one the panel offers at this version (`views.panel_offers`).
 
         The path of a click: the component (`bot.views`) hands it here; `TurnService.play`
         reads the game once under its lock, applies the engine's rules and commits; the panel
@@ -146,13 +147,21 @@ class Play(commands.Cog, name="Play"):
                 raise UserError(texts.CHOOSE_ONE)
             if kind == "act":
                 await interaction.response.defer()
+                chosen = values[0]
                 result = await self.turns.play(
-                    game_id, user_id, values[0], version, channel_id=here
+                    game_id,
+                    user_id,
+                    chosen,
+                    version,
+                    channel_id=here,
+                    offered=lambda legal: panel_offers(legal, kind, chosen),
                 )
                 await self._answer_play(interaction, result)
                 return
             verb, _, source = values[0].partition(" ")
             turn = await self.turns.turn(game_id, user_id, version, channel_id=here)
+            if not panel_offers(_legal(turn.state), kind, values[0]):
+                raise UserError(texts.NOT_OFFERED)
             content, view = _panel(turn, menu=verb, source=source or None)
             await _update(interaction, content=content, view=view)
 

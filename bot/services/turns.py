@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import engine
 from engine import GameState
@@ -88,24 +88,30 @@ class TurnService:
         turn: tuple[str, int | None] | None = None,
         typed_version: int | None = None,
         channel_id: int | None = None,
+        offered: Callable[[Sequence[str]], bool] | None = None,
     ) -> TurnResult:
         """Apply the player's action(s) (several separated by `;` all apply or none does),
         then any Cynthia turns after them. `TurnResult.applied` starts with the player's.
 
         A component carries the `version` it was drawn for; a typed command is pinned to the
-        `turn` (`current_turn`: the turn id and its seat) it was typed in, and refused if another turn is on by the time
-        it gets the lock (the same intention, say End turn clicked and typed at once, must
+        `turn` (`current_turn`: the turn id and its seat) it was typed in, and refused if
+        another turn is on by the time it gets the lock (the same intention, say End turn clicked and typed at once, must
         not also play the player's next turn).
 
         A typed command also carries the game's `typed_version` when it arrived: if the game
         changed since, and that change was this player's identical typed command, it is the
         same command sent several times at once and is refused as already applied (a command
-        typed again after the answer arrives at the new version and plays)."""
+        typed again after the answer arrives at the new version and plays).
+
+        A click passes `offered`, the panel's check of the value clicked against the legal
+        actions (`views.panel_offers`): a value it does not offer (forged) plays nothing."""
         async with self.core.lock(game_id):
             game = await self._active(game_id, version, channel_id)
             if turn is not None:
                 await self._check_pinned(game, user_id, *turn)
             state = await self.check_turn(game, user_id)
+            if offered is not None and not offered([str(a) for a in engine.legal_actions(state)]):
+                raise UserError(texts.NOT_OFFERED)  # a value the clicked panel does not offer
             _, ply = await self.core.state_and_ply(game)
             seat, turn = state.current_seat, engine.turn_id(state)
             with typed_input():

@@ -107,10 +107,15 @@ class SQLiteStorage(SQLStorage):
         self._tasks: set[asyncio.Task[None]] = set()  # the planned commits (kept referenced)
         #: How many COMMITs were made (a group commit counts once), for tests and benches.
         self.commits = 0
-        #: The games as last committed, and the message ids (`message`): one process writes a
-        #: SQLite database, all through this object, so what it wrote last is what is stored.
+        #: The live games (lobby or in play) as last committed, and their message ids
+        #: (`message`): one process writes a SQLite database, all through this object, so what
+        #: it wrote last is what is stored. A game that ends is forgotten once its end is
+        #: committed (its row, and its message ids, are read again if it is asked for): what is
+        #: kept serves the games being played, not every game ever played.
         self._games: dict[int, GameRow] = {}
-        self._messages: dict[tuple[int, str], tuple[int, int] | None] = {}
+        self._messages: dict[int, dict[str, tuple[int, int] | None]] = {}
+        #: Message ids whose commit is under way (`set_message`), read back at once.
+        self._unsettled: dict[tuple[int, str], tuple[int, int]] = {}
 
     @classmethod
     async def open(
@@ -171,7 +176,7 @@ class SQLiteStorage(SQLStorage):
         """The game's asyncio lock (one process uses a SQLite database)."""
         return self._game_locks.hold(game_id)
 
-    # --- what this process wrote last, kept (reads of a game cost no statement) ---
+    # --- what this process wrote last, kept (reads of a live game cost no statement) ---
 
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A write transaction for migrations and tests: it may change anything, so the kept
@@ -181,10 +186,20 @@ class SQLiteStorage(SQLStorage):
         return self._transaction()
 
     def _keep(self, game: GameRow) -> GameRow:
+        """Keep a committed row of a live game (unless a newer one is kept); a game that ended
+        is forgotten, with its message ids."""
         kept = self._games.get(game.id)
-        if kept is None or kept.version <= game.version:
+        if kept is not None and kept.version > game.version:
+            return game
+        if game.is_live:
             self._games[game.id] = game
+        else:
+            self._forget(game.id)
         return game
+
+    def _forget(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+        self._messages.pop(game_id, None)
 
     async def create_game(self, **kwargs: Any) -> GameRow:
         return self._keep(await super().create_game(**kwargs))
@@ -206,33 +221,46 @@ class SQLiteStorage(SQLStorage):
         kept = [self._games.get(row["id"]) for row in found]
         if all(k is not None and k.version == row["version"] for k, row in zip(kept, found)):
             return [k for k in kept if k is not None]
-        return [self._keep(g) for g in await super()._read_games(where, params, one=one)]
+        commits = self.commits
+        games = await super()._read_games(where, params, one=one)
+        if self.commits != commits:  # read before a commit done meanwhile: maybe older than it
+            return games
+        return [self._keep(g) for g in games]
 
     async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> GameRow:
         try:
             return self._keep(await super().update_game(game_id, expected_version, **changes))
         except UnreadableGame:
-            self._games.pop(game_id, None)
+            self._forget(game_id)
             raise
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember a message id; read back at once, even while its commit is under way (the
         message exists on Discord already: a read that comes after it, say a link to it, finds
         it as when reads waited for the writes before them). Forgotten if the commit fails."""
-        key = (game_id, kind)
-        self._messages[key] = (channel_id, message_id)
+        key, ids = (game_id, kind), (channel_id, message_id)
+        self._unsettled[key] = ids
         try:
             await super().set_message(game_id, kind, channel_id, message_id)
-        except BaseException:
-            self._messages.pop(key, None)
-            raise
+            if game_id in self._games:  # kept for a live game only
+                self._messages.setdefault(game_id, {})[kind] = ids
+        finally:
+            if self._unsettled.get(key) == ids:  # (not a later write's, still under way)
+                del self._unsettled[key]
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """`(channel_id, message_id)` of a game's message of some kind, or None."""
         key = (game_id, kind)
-        if key not in self._messages:
-            self._messages[key] = await super().message(game_id, kind)
-        return self._messages[key]
+        if key in self._unsettled:
+            return self._unsettled[key]
+        kept = self._messages.get(game_id, {})
+        if kind in kept:
+            return kept[kind]
+        commits = self.commits
+        found = await super().message(game_id, kind)
+        if game_id in self._games and self.commits == commits:  # (see `_read_games`)
+            self._messages.setdefault(game_id, {})[kind] = found
+        return found
 
     async def _stored_version(self, conn: Connection) -> int:
         row = await conn.fetchrow("PRAGMA user_version")

@@ -2353,6 +2353,7 @@ class FakeDiscord:
         enforce_permissions: bool = True,
         *,
         channel_id: str | None = None,
+        forged: bool = False,
     ) -> dict:
         guild_id = self._guild_of(channel_id)
         command, sub_path, in_guild = self._resolve_command(path, guild_id)
@@ -2376,7 +2377,7 @@ class FakeDiscord:
         if any(o.get("type") in (OPT_SUB_COMMAND, OPT_SUB_COMMAND_GROUP) for o in leaf_defs):
             raise LookupError(f"/{path} is a group; name a subcommand")
         leaf_options = self._build_options(
-            leaf_defs, options or {}, resolved, focused, path, guild_id
+            leaf_defs, options or {}, resolved, focused, path, guild_id, forged=forged
         )
         if wrappers:
             for outer, inner in itertools.pairwise(wrappers):
@@ -2405,6 +2406,8 @@ class FakeDiscord:
         focused: str | None,
         path: str,
         guild_id: str | None = None,
+        *,
+        forged: bool = False,
     ) -> list[dict]:
         by_name = {o["name"]: o for o in definitions}
         unknown = set(values) - set(by_name)
@@ -2428,6 +2431,8 @@ class FakeDiscord:
                 )
                 continue
             value = self._option_value(definition, values[name], resolved, path, guild_id)
+            if not forged:
+                self._check_choice(definition, value, path)
             built.append({"name": name, "type": option_type, "value": value})
         return built
 
@@ -2477,14 +2482,19 @@ class FakeDiscord:
                 self.base_url, self.default_channel_id
             )
             value = attachment.id
-        choices = definition.get("choices")
+        return value
+
+    @staticmethod
+    def _check_choice(definition: dict, value: Any, path: str) -> None:
+        """Refuse, as Discord's client would never send it, a value outside the option's
+        choices or range."""
+        choices, name = definition.get("choices"), definition["name"]
         if choices and value not in [c["value"] for c in choices]:
             raise ValueError(f"/{path} option {name}={value!r} is not one of the offered choices")
-        if option_type in (OPT_INTEGER, OPT_NUMBER):
+        if definition["type"] in (OPT_INTEGER, OPT_NUMBER):
             low, high = definition.get("min_value"), definition.get("max_value")
             if (low is not None and value < low) or (high is not None and value > high):
                 raise ValueError(f"/{path} option {name}={value!r} is out of range")
-        return value
 
     async def slash(
         self,
@@ -2495,16 +2505,18 @@ class FakeDiscord:
         channel_id: str | None = None,
         locale: str | None = None,
         enforce_permissions: bool = True,
+        forged: bool = False,
     ) -> FakeInteraction:
         """Send ``/command`` (``"group sub"`` paths allowed) as ``user``; return the interaction.
 
         Option types come from the synced command: users may be given as user dicts or ids,
         attachments as ``(filename, bytes)``.  Unknown or missing required options, values outside
         the offered choices, and commands the member lacks ``default_member_permissions`` for
-        raise at once (Discord's client would not send them).
+        raise at once (Discord's client would not send them); values outside the choices or
+        range go through when ``forged`` (a modified client sends what it likes).
         """
         data = self._build_command_data(
-            user, command, options, None, enforce_permissions, channel_id=channel_id
+            user, command, options, None, enforce_permissions, channel_id=channel_id, forged=forged
         )
         payload, user_obj, cid = self._base_interaction(
             APPLICATION_COMMAND, user, channel_id, data, locale
@@ -2604,6 +2616,30 @@ class FakeDiscord:
         if component["type"] in (5, 7):
             data["resolved"] = {"users": {v: self.users[v] for v in values if v in self.users}}
         return self._component_interaction(user, msg, custom_id, data, locale)
+
+    async def forged_component(
+        self,
+        user: dict | str,
+        message: FakeMessage,
+        custom_id: str,
+        values: list[str] | None = None,
+        *,
+        component_type: int | None = None,
+    ) -> FakeInteraction:
+        """What a modified client can send: a component interaction from ``message`` naming
+        any ``custom_id``, a button's without ``values``, else a string select's with those
+        values, none of it checked against the message (Discord's copy of the message, as
+        stored, goes along as it would)."""
+        if component_type is None:
+            component_type = COMPONENT_BUTTON if values is None else COMPONENT_STRING_SELECT
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = list(values)
+        payload, user_obj, cid = self._base_interaction(
+            MESSAGE_COMPONENT, user, message.channel_id, data, None
+        )
+        payload["message"] = message.payload(self)
+        return self._send_interaction(payload, user_obj, cid, custom_id, message)
 
     async def submit_modal(
         self, user: dict | str, interaction: FakeInteraction, values: dict[str, str]

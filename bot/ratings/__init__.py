@@ -1,0 +1,54 @@
+"""Ratings of the players (issue 45): openskill's Plackett-Luce model over finished games.
+
+Pure: `bot.ratings.identity` names whose rating it is, `bot.ratings.core` rates games
+(`rate` rebuilds, `update` adds one game, `rate_game` is what a game's end needs). The storage
+of the ratings and the commands that show them are the bot's (not imported here).
+"""
+
+from . import identity
+from .core import (
+    FAMILIES,
+    GLOBAL,
+    Change,
+    Family,
+    GameResult,
+    HistoryPoint,
+    OutOfOrder,
+    Rating,
+    RatingKey,
+    Ratings,
+    SeatResult,
+    digest,
+    family_of,
+    game_result,
+    keys_of,
+    places,
+    places_of,
+    rate,
+    rate_game,
+    update,
+)
+
+__all__ = [
+    "FAMILIES",
+    "GLOBAL",
+    "Change",
+    "Family",
+    "GameResult",
+    "HistoryPoint",
+    "OutOfOrder",
+    "Rating",
+    "RatingKey",
+    "Ratings",
+    "SeatResult",
+    "digest",
+    "family_of",
+    "game_result",
+    "identity",
+    "keys_of",
+    "places",
+    "places_of",
+    "rate",
+    "rate_game",
+    "update",
+]

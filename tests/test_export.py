@@ -1,0 +1,174 @@
+"""The export of finished games (issue 45): JSON lines and CSV, written and read back."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from functools import cache
+
+import pytest
+
+import engine
+from bot import export
+from bot.cogs.board import read_record
+from bot.export import ExportError, SeatInfo, exported_game
+from tests.play_helpers import random_game
+
+MOON = {"moon_animals": True, "elder_tree": True, "moonstones": True}
+
+
+@cache
+def _games() -> tuple[export.ExportGame, ...]:
+    """Three finished games: two people, people and Cynthia (one left), the expansion."""
+    made = []
+    for game_id, (seats, options, infos) in enumerate(
+        [
+            (("human", "human"), {}, [SeatInfo("human", 11, "Ann"), SeatInfo("human", 22, "Bé")]),
+            (
+                ("human", "cynthia", "human"),
+                {"harder_score_trees": True},
+                [
+                    SeatInfo("expert-strong", None, "Expert"),
+                    SeatInfo("cynthia", None, "Cynthia"),
+                    SeatInfo("human", 33, "אורי", left=True),
+                ],
+            ),
+            (
+                ("human", "human", "human", "human"),
+                MOON,
+                [SeatInfo("human", 10**18 + n, f"P{n}") for n in range(4)],
+            ),
+        ],
+        1,
+    ):
+        config = engine.Config(seats=seats, **options)
+        _, actions = random_game(config, seed=game_id)
+        names = tuple(info.name for info in infos)
+        record = engine.Record(config, game_id, actions, names)
+        made.append(
+            exported_game(
+                game_id,
+                None if game_id == 2 else 900 + game_id,
+                f"2026-05-0{game_id}T09:00:00+00:00",
+                f"2026-05-0{game_id}T10:00:00+00:00",
+                {"revolutions": 3, "turn_timer": 24, **options},
+                record,
+                infos,
+            )
+        )
+    return tuple(made)
+
+
+def test_a_game_is_scored_and_ordered_by_the_engine():
+    for game in _games():
+        state = game.record.state()
+        assert state.is_over
+        assert [s.score for s in game.seats] == engine.scores(state)
+        assert [dict(s.parts) for s in game.seats] == [
+            engine.score_parts(state, i) for i in range(len(game.seats))
+        ]
+        assert [seat - 1 for seat in game.winners] == engine.winners(state)
+    assert [g.rules for g in _games()] == ["base", "base", "moonlight"]
+    cynthia = _games()[1].seats[1]
+    assert "light" not in cynthia.parts and "trees" in cynthia.parts
+
+
+def test_jsonl_round_trips_and_each_record_replays():
+    text = export.write_jsonl(_games())
+    assert text.count("\n") == 3
+    assert tuple(export.read_jsonl(text)) == _games()
+    first = json.loads(text.splitlines()[2])
+    assert first["format"] == "photosynthesis-game" and first["version"] == 1
+    assert first["server"] == "903"
+    assert first["seats"][0]["user_id"] == str(10**18)  # ids as text: exact in any reader
+    assert first["rules"] == "moonlight"
+    assert first["winners"] == list(_games()[2].winners)
+    assert "אורי" in text.splitlines()[1]
+    for line, game in zip(text.splitlines(), _games()):
+        record = export.record_of_line(line)
+        assert record == game.record
+        # `/ps replay` reads the record as it reads the file of `/ps log`
+        parsed, frames = read_record(json.loads(line)["record"].encode())
+        assert parsed == game.record
+        assert engine.scores(frames[-1]) == [s.score for s in game.seats]
+
+
+def test_csv_round_trips_with_one_row_per_game():
+    text = export.write_csv(_games())
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][:4] == ["game", "server", "created_at", "finished_at"]
+    assert len(rows) == 4 and {len(r) for r in rows} == {len(export.COLUMNS)}
+    second = dict(zip(rows[0], rows[2]))
+    assert second["server"] == "" and second["seats"] == "3"
+    assert second["seat1_kind"] == "expert-strong" and second["seat1_user_id"] == ""
+    assert second["seat3_left"] == "yes" and second["seat4_kind"] == ""
+    assert second["seat2_light"] == ""  # Cynthia scores no light
+    assert second["record"] == _games()[1].record.to_text()
+    assert tuple(export.read_csv(text)) == _games()
+
+
+def test_ties_and_several_winners_are_kept():
+    game = _games()[0]
+    tied = type(game)(
+        **{
+            **game.__dict__,
+            "seats": tuple(type(s)(**{**s.__dict__, "place": 1}) for s in game.seats),
+        }
+    )
+    assert tied.winners == (1, 2)
+    assert export.read_jsonl(export.write_jsonl([tied]))[0].winners == (1, 2)
+    assert export.read_csv(export.write_csv([tied]))[0].winners == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda d: "not json", "line 1 is not JSON"),
+        (lambda d: json.dumps({**d, "format": "chess"}), "line 1 is not a game of a"),
+        (lambda d: json.dumps({**d, "version": 2}), "line 1 is of an export version"),
+        (lambda d: json.dumps({**d, "record": "{}\ngrow D4"}), "line 1 is damaged"),
+        (lambda d: json.dumps({**d, "seats": d["seats"][:1]}), "line 1 does not list one seat"),
+        (lambda d: json.dumps({**d, "game": "7"}), "line 1 is damaged"),
+        (
+            lambda d: json.dumps(
+                {**d, "seats": [{**d["seats"][0], "kind": "cynthia"}, *d["seats"][1:]]}
+            ),
+            "line 1 has a damaged seat 1",
+        ),
+    ],
+)
+def test_a_damaged_jsonl_line_says_where(damage, message):
+    data = json.loads(export.write_jsonl(_games()[:1]))
+    with pytest.raises(ExportError, match=f"^{message}"):
+        export.read_jsonl(damage(data))
+
+
+def test_a_damaged_csv_says_where():
+    text = export.write_csv(_games()[:1])
+    with pytest.raises(ExportError, match="^the first row is not the header"):
+        export.read_csv("a,b\n1,2\n")
+    with pytest.raises(ExportError, match="^row 2 is damaged"):
+        export.read_csv(text.replace("yes", "maybe").replace(",no,", ",maybe,"))
+    with pytest.raises(ExportError, match="^row 2 does not have"):
+        export.read_csv(text.rstrip() + ",extra\r\n")
+
+
+def test_a_score_part_without_a_column_is_refused_by_the_csv_writer():
+    game = _games()[0]
+    odd = type(game.seats[0])(**{**game.seats[0].__dict__, "parts": {"moon": 1}})
+    with pytest.raises(ValueError, match="moon"):
+        export.write_csv([type(game)(**{**game.__dict__, "seats": (odd, *game.seats[1:])})])
+
+
+def test_an_exported_game_gives_the_ratings_its_result():
+    game = _games()[1]  # the Expert, Cynthia (harder: scores her trees) and a person who left
+    result = game.result()
+    assert result.game_id == 2 and result.server_id is None and result.family == "base"
+    assert result.finished_at == "2026-05-02T10:00:00+00:00" and result.status == "over"
+    assert [(s.identity, s.place) for s in result.seats] == [
+        ("expert:strong", game.seats[0].place),
+        ("cynthia:harder_score_trees", game.seats[1].place),
+        ("user:33", game.seats[2].place),
+    ]
+    assert _games()[2].result().family == "moonlight"

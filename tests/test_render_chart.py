@@ -1,0 +1,97 @@
+"""The rating history chart of `/ps profile` (issue 45): readable, right to left, in words."""
+
+from __future__ import annotations
+
+import pytest
+
+from render import palette as P
+from render import text
+from render.chart import (
+    DESIGN_HEIGHT,
+    DESIGN_WIDTH,
+    PLOT,
+    ChartPoint,
+    number,
+    rating_chart,
+    rating_chart_alt,
+    ticks,
+)
+
+POINTS = [
+    ChartPoint("2026-01-03T10:00:00+00:00", 2.5),
+    ChartPoint("2026-01-04T10:00:00+00:00", 4.0),
+    ChartPoint("2026-02-10T10:00:00+00:00", 3.1),
+    ChartPoint("2026-03-01T10:00:00+00:00", 7.25),
+]
+
+
+@pytest.mark.parametrize("width", [360, 400, 550, DESIGN_WIDTH])
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_the_smallest_text_is_readable_where_discord_shows_it(width, lang):
+    with text.recording() as sizes:
+        im = rating_chart(POINTS, "base", lang, width=width)
+    assert im.size == (width, round(DESIGN_HEIGHT * width / DESIGN_WIDTH))
+    assert min(sizes) >= (9 if width == 360 else 10)
+
+
+def _columns_with(im, colour, rows):
+    px = im.load()
+    return [x for x in range(im.width) if any(px[x, y] == colour for y in rows)]
+
+
+def test_the_line_ends_at_the_last_rating_on_the_right():
+    im = rating_chart(POINTS, "base", "en")
+    left, top, right, bottom = PLOT
+    marks = ticks(2.5, 7.25)
+    assert marks == [2.0, 4.0, 6.0, 8.0]
+    y = round(bottom - (7.25 - 2.0) / (8.0 - 2.0) * (bottom - top))
+    assert im.getpixel((round(right), y)) == P.SUN_CORE
+    first_y = round(bottom - (2.5 - 2.0) / 6.0 * (bottom - top))
+    assert im.getpixel((round(left), first_y)) == P.SUN
+    # one column of the line per pixel between the first game and the last
+    line = _columns_with(im, P.SUN, range(round(top), round(bottom) + 1))
+    assert line[0] >= round(left) - 5 and line[-1] <= round(right) + 8
+    assert len(line) >= round(right - left) - 2
+
+
+def test_the_title_is_on_the_readers_side():
+    band = range(18, 50)
+    english = _columns_with(rating_chart(POINTS, "base", "en"), P.TEXT, band)
+    hebrew = _columns_with(rating_chart(POINTS, "base", "he"), P.TEXT, band)
+    assert english[0] < 60 and english[-1] < DESIGN_WIDTH / 2
+    assert hebrew[-1] > DESIGN_WIDTH - 40 and hebrew[0] > DESIGN_WIDTH / 2
+
+
+def test_no_games_draws_no_line():
+    im = rating_chart([], "moonlight", "fr")
+    assert _columns_with(im, P.SUN, range(im.height)) == []
+    assert _columns_with(im, P.TEXT, range(18, 50)) != []
+
+
+def test_alt_text_in_words():
+    assert rating_chart_alt(POINTS, "base", "en") == (
+        "Rating history (base game): 4 rated games from 2026-01-03 to 2026-03-01; rating 2.5 "
+        "after the first, 7.2 now, best 7.2, lowest 2.5."
+    )
+    assert rating_chart_alt(POINTS[:1], "moonlight", "en") == (
+        "Rating history (Under the Moonlight): one rated game, on 2026-01-03; rating 2.5."
+    )
+    assert rating_chart_alt([], "base", "nl") == (
+        "Ratingverloop (basisspel): nog geen partijen met rating."
+    )
+    french = rating_chart_alt(POINTS, "moonlight", "fr")
+    assert french.startswith("Historique de la cote (Under the Moonlight) : 4 parties classées")
+    assert "7,2 maintenant" in french
+    hebrew = rating_chart_alt(POINTS, "base", "he")
+    assert hebrew.startswith("היסטוריית הדירוג (המשחק הבסיסי): 4 משחקים מדורגים")
+    assert "\u20687.2\u2069 עכשיו" in hebrew
+
+
+def test_numbers_and_ticks():
+    assert number(7.25, "en") == "7.2"
+    assert number(-0.04, "fr") == "0,0"
+    assert number(-1.26, "he") == "-1.3"
+    assert number(12.0, "nl") == "12,0"
+    assert ticks(0.0, 0.3) == [-1.0, 0.0, 1.0, 2.0]
+    assert ticks(-3.2, 27.9) == [-10.0, 0.0, 10.0, 20.0, 30.0]
+    assert ticks(10.0, 12.0) == [10.0, 10.5, 11.0, 11.5, 12.0]
