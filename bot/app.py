@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -152,7 +153,8 @@ class PhotosynthesisBot(commands.Bot):
         sentence; the bot's own components are answered by their `DynamicItem`."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
         if unknown_component(custom_id):
             sentence = texts.UNKNOWN_COMPONENT
         elif offered_component(interaction) is None:

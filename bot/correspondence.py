@@ -108,9 +108,10 @@ class Correspondence:
         current turn's clock."""
         game = await self._live(channel_id)
         async with self.games.core.lock(game.id):
-            game = await self.games.core.get_game(game.id)
-            if game is None or not game.is_live:
+            fresh = await self.games.core.get_game(game.id)
+            if fresh is None or not fresh.is_live:
                 raise UserError(texts.NO_GAME_HERE)
+            game = fresh
             if not changes:  # anyone may look
                 return game
             if user_id != game.host_id:
@@ -130,9 +131,10 @@ class Correspondence:
         (the host's `on_leave` option; it also ends when no other person is left)."""
         game = await self._live(channel_id)
         async with self.games.core.lock(game.id):
-            game = await self.games.core.get_game(game.id)
-            if game is None or game.status != "active":
+            fresh = await self.games.core.get_game(game.id)
+            if fresh is None or fresh.status != "active":
                 raise UserError(texts.NO_GAME_HERE)
+            game = fresh
             seat = next((s for s in game.seats if s.user_id == user_id), None)
             if seat is None:
                 raise UserError(texts.NOT_A_PLAYER)

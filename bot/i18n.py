@@ -104,7 +104,7 @@ def choose_language(setting: str | None, locale: Any = None, server: str | None 
     server's default, English."""
     for lang in (setting, from_locale(locale), server):
         if lang in LANGUAGES:
-            return lang  # type: ignore[return-value]  # in LANGUAGES, so not None
+            return lang
     return SOURCE
 
 

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import re
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final
 
 import discord
 
@@ -22,6 +22,7 @@ from engine import GameState
 from . import embeds, i18n, pictures, story, texts
 from . import expert_texts as xt
 from .locks import KeyedLocks
+from .replies import with_view
 from .services.base import seat_label
 from .storage import GameRow, UnreadableGame
 from .views import game_view, lobby_view
@@ -38,14 +39,14 @@ EDIT_DELAY = 1.5
 GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
 #: Discord's limit on a thread name; a game thread archives after a week without messages.
 THREAD_NAME_LIMIT = 100
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Final = 10080
 #: Discord's error code when a thread was already started from that message.
 THREAD_ALREADY_MADE = 160004
 #: After a restart, finished games updated this recently get their final message checked too.
 RESYNC_FINISHED_WITHIN = timedelta(days=1)
 
 
-def final_content(game: GameRow, state: Any) -> str:
+def final_content(game: GameRow, state: GameState) -> str:
     """The last game message's line: who won."""
     winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
     return i18n.tr(texts.GAME_OVER_WINNERS.format(winners=texts.and_list(winners)))
@@ -68,7 +69,7 @@ class Publisher:
         self.bot = bot
         self._publish_locks = KeyedLocks()  # an entry only while a redraw holds or waits
         #: game id -> (game message id, `engine.turn_id` of the turn it shows)
-        self._shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
+        self._shown: dict[int, tuple[int, str]] = {}
         #: game id -> the pending (delayed) edit of its game message
         self._pending: dict[int, asyncio.Task[None]] = {}
         #: game id -> the version its messages were last drawn (or closed) for: one number per
@@ -82,7 +83,7 @@ class Publisher:
     # --- the game message ---
 
     async def game_message_parts(
-        self, game: GameRow, state: Any = None, *, background: bool = True
+        self, game: GameRow, state: GameState | None = None, *, background: bool = True
     ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         """Embed, board picture and view of a started game, in the language of the moment (the
         game's for its channel message, the reader's for a private copy). The channel's picture
@@ -191,7 +192,7 @@ class Publisher:
                     await channel.get_partial_message(stored[1]).edit(view=None)
                 except discord.HTTPException:
                     log.info("old game message not editable", extra={"game_id": game_id})
-            message = await channel.send(content=content, embed=embed, file=file, view=view)
+            message = await channel.send(content=content, embed=embed, file=file, **with_view(view))
             await self.bot.storage.set_message(game_id, "game", channel.id, message.id)
             if state.is_over:
                 await self._announce_result(game, state, content)
@@ -230,7 +231,7 @@ class Publisher:
         await self.bot.storage.set_message(game.id, "thread", thread_id, thread_id)
         return thread_id
 
-    async def _announce_result(self, game: GameRow, state: Any, content: str | None) -> None:
+    async def _announce_result(self, game: GameRow, state: GameState, content: str | None) -> None:
         """The end of a game in its channel too (once: the channel's second and last message of
         the game, after the lobby): the winners, the final scores and the picture."""
         if await self.bot.storage.message(game.id, "result") is not None:
@@ -250,7 +251,7 @@ class Publisher:
         # The nonce makes Discord return the message already made instead of a second one when
         # the process died after posting it and before storing its id (within a few minutes).
         message = await channel.send(
-            content=content, embed=embed, file=file, view=view, nonce=f"result:{game.id}"
+            content=content, embed=embed, file=file, nonce=f"result:{game.id}", **with_view(view)
         )
         await self.bot.storage.set_message(game.id, "result", game.channel_id, message.id)
 

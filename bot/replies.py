@@ -103,3 +103,9 @@ async def answering(
         )
         with suppress(discord.HTTPException):
             await ephemeral(interaction, texts.INTERNAL_ERROR)
+
+
+def with_view(view: discord.ui.View | None) -> dict[str, Any]:
+    """`view=` for a message that has components, nothing for one that has none (what a send
+    without a view means)."""
+    return {} if view is None else {"view": view}

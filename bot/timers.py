@@ -31,10 +31,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from engine import GameState
 
 from .clock import Clock
 from .services import GameService
-from .storage import CLOCK_COLUMNS, ClockWrite, GameRow, Storage, UnreadableGame
+from .storage import (
+    CLOCK_COLUMNS,
+    ClockWrite,
+    DatabaseRow,
+    GameRow,
+    Storage,
+    UnreadableGame,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +74,7 @@ class TurnClock:
         return self.started_at + self.paused_total + hours * HOUR
 
     @classmethod
-    def from_row(cls, row: Any) -> TurnClock:
+    def from_row(cls, row: DatabaseRow) -> TurnClock:
         return cls(
             game_id=row["game_id"],
             version=row["version"],
@@ -135,7 +143,9 @@ class TurnTimers:
         """The clocks of every turn a player holds now (in games still being played)."""
         return [TurnClock.from_row(r) for r in await self.storage.clocks_of_user(user_id)]
 
-    async def deadline(self, game: GameRow, state: Any) -> tuple[TurnClock | None, float | None]:
+    async def deadline(
+        self, game: GameRow, state: GameState
+    ) -> tuple[TurnClock | None, float | None]:
         """The current turn's clock and deadline (None when there is none or it is paused)."""
         clock = await self.turn_clock(game.id)
         if clock is None or state.is_over or clock.turn != engine.turn_id(state):
@@ -144,7 +154,7 @@ class TurnTimers:
 
     # --- planning ---
 
-    async def in_commit(self, game: GameRow, state: Any) -> ClockWrite | None:
+    async def in_commit(self, game: GameRow, state: GameState) -> ClockWrite | None:
         """`GameService.turn_planner`: the clock write a play commits with it, for `game` as
         it will be stored (its new version) and its new `state` (call under the game's lock)."""
         _, write = await self._planned(game, state)
@@ -152,7 +162,7 @@ class TurnTimers:
         self._in_commit[game.id] = (game.version, jobs)
         return write
 
-    async def on_commit(self, game: GameRow, state: Any) -> None:
+    async def on_commit(self, game: GameRow, state: GameState) -> None:
         """`GameService` commit hook: wake the scheduler for the jobs the commit planned, or
         plan the turn now if it was not planned in the commit (no planner, or it failed)."""
         planned = self._in_commit.pop(game.id, None)
@@ -167,7 +177,7 @@ class TurnTimers:
         await self._write(ClockWrite(game.id))
 
     async def plan(
-        self, game: GameRow, state: Any, *, force: bool = False, restart: bool = False
+        self, game: GameRow, state: GameState, *, force: bool = False, restart: bool = False
     ) -> TurnClock | None:
         """Bring the game's turn clock and jobs up to date with `state` (call under the game's
         lock). The same turn keeps its clock unless `force` (settings, seat or vacation
@@ -189,7 +199,7 @@ class TurnTimers:
             await self.storage.clear_turn_clock(write.game_id)
 
     async def _planned(
-        self, game: GameRow, state: Any, *, force: bool = False, restart: bool = False
+        self, game: GameRow, state: GameState, *, force: bool = False, restart: bool = False
     ) -> tuple[TurnClock | None, ClockWrite | None]:
         """The turn's clock (`plan`) and what to write for it (None: nothing)."""
         now = self.clock.now()

@@ -24,11 +24,12 @@ custom_id formats (at most 100 characters):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from engine import GameState
 from translation import _
 
 from . import choices, texts
@@ -103,8 +104,15 @@ async def _forged(
 
 def _values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[str]:
     """The values chosen in a select."""
-    data = interaction.data or {}
-    return [str(value) for value in data.get("values", [])]
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values", [])
+    return [str(value) for value in values] if isinstance(values, list) else []
+
+
+def ours(interaction: discord.Interaction) -> discord.Interaction[PhotosynthesisBot]:
+    """A click on one of the bot's components, typed as the bot's (the bot alone registers
+    them: `PhotosynthesisBot.setup_hook`)."""
+    return cast("discord.Interaction[PhotosynthesisBot]", interaction)
 
 
 class LobbyButton(
@@ -124,11 +132,12 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
         if await _forged(interaction, self.game_id):
             return
         await interaction.client.lobby.on_lobby_button(
@@ -148,7 +157,7 @@ class OptionsSelect(
             "four_revolutions": opts["revolutions"] == 4,
             **{k: bool(opts[k]) for k in OPTION_KEYS if k != "four_revolutions"},
         }
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:opts:{game_id}:{version}",
             placeholder=tr(_("Options (host)")),
             min_values=0,
@@ -163,11 +172,12 @@ class OptionsSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> OptionsSelect:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
         if await _forged(interaction, self.game_id):
             return
         await interaction.client.lobby.on_options(
@@ -182,7 +192,7 @@ class BotSelect(
     """The host's "Add bot" select: Cynthia, or the Expert quick or strong."""
 
     def __init__(self, game_id: int, version: int) -> None:
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:addbot:{game_id}:{version}",
             placeholder=tr(xt.ADD_BOT),
             min_values=1,
@@ -201,11 +211,12 @@ class BotSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> BotSelect:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
         if await _forged(interaction, self.game_id):
             return
         await interaction.client.lobby.on_add_bot(
@@ -241,11 +252,12 @@ class TurnButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TurnButton:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
         if await _forged(interaction, self.game_id):
             return
         await interaction.client.play.on_turn_button(interaction, self.game_id, self.version)
@@ -276,11 +288,12 @@ class PanelButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelButton:
         return cls(int(match["game"]), int(match["version"]), match["key"])
 
-    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
         if await _forged(interaction, self.game_id, private=True):
             return
         await interaction.client.play.on_panel_button(
@@ -309,7 +322,7 @@ class PanelSelect(
             discord.SelectOption(label=_fit(tr(label), OPTION_LABEL_LIMIT), value=value)
             for label, value in choices
         ]
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:pick:{game_id}:{version}:{kind}:{part}",
             placeholder=_fit(tr(placeholder), 150),
             options=options or [discord.SelectOption(label="-", value="-")],
@@ -319,13 +332,14 @@ class PanelSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelSelect:
         return cls(
             int(match["game"]), int(match["version"]), match["kind"], part=int(match["part"])
         )
 
-    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
         if await _forged(interaction, self.game_id, private=True):
             return
         await interaction.client.play.on_panel_select(
@@ -353,11 +367,12 @@ class GameMessageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameMessageButton:
         return cls(match["what"], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
         if await _forged(interaction, self.game_id):
             return
         board = interaction.client.board
@@ -391,11 +406,12 @@ class EndingButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> EndingButton:
         return cls(match["what"], int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
         if await _forged(interaction, self.game_id, private=self.what in self.PRIVATE):
             return
         lobby = interaction.client.lobby
@@ -443,7 +459,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
     return view
 
 
-def game_view(game: GameRow, state: Any) -> discord.ui.View | None:
+def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
     is played; Game log and Rematch once it is over (None when it was abandoned)."""
     if game.status not in ("active", "over"):
@@ -470,7 +486,7 @@ def _chunks(items: Sequence[tuple[str, str]], size: int) -> list[Sequence[tuple[
 
 def panel(
     game: GameRow,
-    state: Any,
+    state: GameState,
     legal: Sequence[str],
     *,
     menu: str | None = None,
@@ -557,7 +573,7 @@ def panel_offers(legal: Sequence[str], kind: str, value: str) -> bool:
 
 
 def _direct_choices(
-    state: Any, verb: str, actions: Sequence[str], labels: dict[str, str]
+    state: GameState, verb: str, actions: Sequence[str], labels: dict[str, str]
 ) -> tuple[str, list[tuple[str, str]]] | None:
     """The options of one verb's select on the panel's first screen, with their select kind:
     every action of the verb when they fit one select, else (a two-step kind) the pieces to act
@@ -583,7 +599,7 @@ def _direct_choices(
 
 def _top_panel(
     game: GameRow,
-    state: Any,
+    state: GameState,
     by_verb: dict[str, list[str]],
     labels: dict[str, Any],
     have: Any,

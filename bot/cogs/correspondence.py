@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine import GameState
 from translation import _
 
 from .. import correspondence_texts as ct
@@ -77,8 +78,10 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         group = self.bot.tree.get_command("ps")
         if not isinstance(group, app_commands.Group):
             raise RuntimeError("load bot.cogs.lobby before bot.cogs.correspondence")
-        for command in (settings_command, notify_command, vacation_command, leave_command,
-                        games_command):  # fmt: skip
+        ours: tuple[app_commands.Command[Any, Any, None], ...] = (
+            settings_command, notify_command, vacation_command, leave_command, games_command
+        )  # fmt: skip
+        for command in ours:
             group.add_command(command)
         self.bot.games.core.turn_planner = self.service.timers.in_commit
         self.bot.games.core.commit_hooks.append(self.service.timers.on_commit)
@@ -129,12 +132,14 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         """DM a player (what `job` has to say: once, `job_nonce`)."""
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))
-            nonce = None if job is None else job_nonce(job, channel.id)
-            await channel.send(content, nonce=nonce)
+            if job is None:
+                await channel.send(content)
+            else:
+                await channel.send(content, nonce=job_nonce(job, channel.id))
         except discord.HTTPException:
             log.info("could not send a DM", extra={"user_id": user_id})
 
-    async def timer_note(self, game: GameRow, state: Any) -> tuple[str, str] | None:
+    async def timer_note(self, game: GameRow, state: GameState) -> tuple[str, str] | None:
         """The "Turn timer" field of the game message: the deadline, or the pause."""
         clock, deadline = await self.service.timers.deadline(game, state)
         if clock is None or clock.user_id is None:
@@ -197,7 +202,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         return fired.outcome
 
     @commands.Cog.listener()
-    async def on_ps_turn_message(self, game: GameRow, state: Any, message: discord.Message) -> None:
+    async def on_ps_turn_message(
+        self, game: GameRow, state: GameState, message: discord.Message
+    ) -> None:
         """A new game message was posted: DM its player if they asked for it."""
         if state.is_over or state.current_seat is None:
             return
@@ -325,7 +332,7 @@ def _cog(interaction: discord.Interaction[PhotosynthesisBot]) -> CorrespondenceC
     on_leave=_("When a player leaves a running game: the autopilot takes the seat, or it ends"),
 )
 async def settings_command(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[PhotosynthesisBot],
     turn_timer: TimerChoice | None = None,
     on_timeout: TimeoutChoice | None = None,
     on_leave: LeaveChoice | None = None,
@@ -336,22 +343,26 @@ async def settings_command(
 
 
 @app_commands.command(name="notify", description=_("A direct message when it is your turn"))
-async def notify_command(interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
+async def notify_command(
+    interaction: discord.Interaction[PhotosynthesisBot], mode: Literal["on", "off"]
+) -> None:
     await _cog(interaction).on_notify(interaction, mode == "on")
 
 
 @app_commands.command(name="vacation", description=_("Pause your turn timers while you are away"))
-async def vacation_command(interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
+async def vacation_command(
+    interaction: discord.Interaction[PhotosynthesisBot], mode: Literal["on", "off"]
+) -> None:
     await _cog(interaction).on_vacation(interaction, mode == "on")
 
 
 @app_commands.command(name="leave", description=_("Leave the lobby or the running game here"))
-async def leave_command(interaction: discord.Interaction) -> None:
+async def leave_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
     await _cog(interaction).on_leave(interaction)
 
 
 @app_commands.command(name="games", description=_("Your games in progress in this server"))
-async def games_command(interaction: discord.Interaction) -> None:
+async def games_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
     await _cog(interaction).on_games(interaction)
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
+
+from engine import GameState
 
 from .. import expert_texts as xt
 from ..experts import is_expert
@@ -65,7 +67,7 @@ class ExpertCog(commands.Cog, name="Expert"):
 
     # --- the Expert's seats ---
 
-    async def on_commit(self, game: GameRow, state: Any) -> None:
+    async def on_commit(self, game: GameRow, state: GameState) -> None:
         """Commit hook: drive the game when its current seat is an Expert's."""
         if game.status != "active" or state.is_over or state.current_seat is None:
             return

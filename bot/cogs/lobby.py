@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import discord
 from discord import app_commands
@@ -16,17 +16,17 @@ from discord.ext import commands
 
 import engine
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
-from translation import _
+from translation import LANGUAGES, _
 
 from .. import embeds, i18n, pictures, texts
 from .. import expert_texts as xt
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..experts import BOT_KINDS
 from ..locks import KeyedLocks
-from ..replies import answering, require_channel_permissions
+from ..replies import answering, require_channel_permissions, with_view
 from ..services import GameService
 from ..services.base import UserError
-from ..storage import GameRow
+from ..storage import GameRow, SeatKind
 from ..views import abandon_view, lobby_view, options_from_values
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ RulesTopic = Literal["base", "moonlight", "animals", "cynthia"]
 #: `/ps new language:` and `/ps language`: each language by its own name.
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=f"{i18n.LANGUAGE_NAMES[lang]} ({lang})", value=lang)
-    for lang in i18n.LANGUAGES
+    for lang in LANGUAGES
 ]
 SETTING_CHOICES = [
     *LANGUAGE_CHOICES,
@@ -73,7 +73,10 @@ def sample_position_png(lang: str | None = None) -> tuple[bytes, str]:
     """The board picture for `/ps rules`: a game a few rounds in (pure; run it in a thread)."""
     state = engine.new_game(engine.Config(seats=("cynthia",) * 3), seed=RULES_SAMPLE_SEED)
     for _ply in range(RULES_SAMPLE_PLIES):
-        state = engine.apply(state, engine.auto_action(state))
+        action = engine.auto_action(state)
+        if action is None:  # over (it is not, this early)
+            break
+        state = engine.apply(state, action)
     return pictures.board_picture(state, names=["Ash", "Birch", "Cedar"], lang=lang)
 
 
@@ -145,7 +148,7 @@ class Lobby(commands.Cog, name="Lobby"):
                     except discord.NotFound:
                         pass
                 channel = self.bot.get_partial_messageable(game.channel_id)
-                sent = await channel.send(embed=embed, view=view)
+                sent = await channel.send(embed=embed, **with_view(view))
                 await self.bot.storage.set_message(game.id, "lobby", game.channel_id, sent.id)
                 log.info("lobby message redrawn after a restart", extra={"game_id": game.id})
             except Exception:
@@ -199,7 +202,7 @@ class Lobby(commands.Cog, name="Lobby"):
             if getattr(interaction.channel, "type", None) in THREADS:
                 raise UserError(texts.NEW_IN_THREAD)
             require_channel_permissions(interaction)
-            options = {
+            options: dict[str, Any] = {
                 "revolutions": revolutions,
                 "shadow_rule": shadow_rule,
                 "random_seats": random_seats,
@@ -237,7 +240,7 @@ class Lobby(commands.Cog, name="Lobby"):
             )
             with i18n.speaking(game.language):  # the lobby is a channel message
                 embed, view = embeds.lobby_embed(game), lobby_view(game)
-            response = await interaction.response.send_message(embed=embed, view=view)
+            response = await interaction.response.send_message(embed=embed, **with_view(view))
             if response.message_id is not None:
                 await self.bot.storage.set_message(
                     game.id, "lobby", interaction.channel_id, response.message_id
@@ -278,8 +281,9 @@ class Lobby(commands.Cog, name="Lobby"):
             kind = values[0] if values else ""
             if kind not in BOT_KINDS:  # a forged choice
                 raise UserError(texts.UNKNOWN_COMPONENT)
+            seat_kind = cast("SeatKind", kind)  # one of BOT_KINDS, checked above
             game = await self.games.lobby.add_bot(
-                game_id, version, interaction.user.id, kind, channel_id=interaction.channel_id
+                game_id, version, interaction.user.id, seat_kind, channel_id=interaction.channel_id
             )
             await self._show_lobby(interaction, game)
 
@@ -338,12 +342,14 @@ class Lobby(commands.Cog, name="Lobby"):
                 return
             if game.status == "lobby":
                 await interaction.response.send_message(
-                    embed=embeds.lobby_embed(game), view=lobby_view(game), ephemeral=True
+                    embed=embeds.lobby_embed(game), ephemeral=True, **with_view(lobby_view(game))
                 )
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             embed, file, view = await self.bot.publisher.game_message_parts(game, background=False)
-            await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
+            await interaction.followup.send(
+                embed=embed, file=file, ephemeral=True, **with_view(view)
+            )
 
     @ps.command(name="abandon", description=_("End the game in this channel (host or moderators)"))
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -397,7 +403,7 @@ class Lobby(commands.Cog, name="Lobby"):
             channel = self.bot.get_partial_messageable(game.channel_id)
             with i18n.speaking(game.language):
                 embed, view = embeds.lobby_embed(game), lobby_view(game)
-            sent = await channel.send(embed=embed, view=view)
+            sent = await channel.send(embed=embed, **with_view(view))
             await self.bot.storage.set_message(game.id, "lobby", game.channel_id, sent.id)
             await interaction.response.send_message(
                 i18n.tr(texts.REMATCH_OPEN.format(channel=game.channel_id)), ephemeral=True
@@ -413,7 +419,7 @@ class Lobby(commands.Cog, name="Lobby"):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             draw = RULES_PICTURES.get(topic)
-            extra = {}
+            extra: dict[str, Any] = {}
             if draw is not None:
                 key = (topic, i18n.current())
                 if key not in self._rules_png:
@@ -443,7 +449,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 permissions = interaction.permissions
                 if interaction.guild_id is None or not (permissions and permissions.manage_guild):
                     raise UserError(texts.SERVER_LANGUAGE_FORBIDDEN)
-            said = []
+            said: list[str] = []
             if language is not None:
                 chosen = None if language == "auto" else language
                 await storage.set_language("user", interaction.user.id, chosen)

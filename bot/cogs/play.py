@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from engine import GameState
 from engine.text import completions
 from translation import _
 
@@ -40,7 +41,7 @@ MAX_CHOICES = 25
 MAX_CHOICE_LENGTH = 100
 
 
-def _legal(state: Any) -> list[str]:
+def _legal(state: GameState) -> list[str]:
     return [str(a) for a in engine.legal_actions(state)]
 
 
@@ -252,7 +253,7 @@ class Play(commands.Cog, name="Play"):
         return [app_commands.Choice(name=text, value=text) for text in found]
 
 
-def suggestions(state: Any, current: str) -> list[str]:
+def suggestions(state: GameState, current: str) -> list[str]:
     """Autocomplete of `/ps play` (pure; run it in a thread): the engine's completions of what
     was typed (`engine.text.completions`), within Discord's limits: at most `MAX_CHOICES`, each
     at most `MAX_CHOICE_LENGTH` characters."""

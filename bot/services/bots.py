@@ -16,8 +16,8 @@ from engine import Action, GameState
 
 from .. import expert_texts as xt
 from .. import experts, texts
-from ..experts import QUICK, Experts, expert_seed, is_expert
-from ..storage import GameRow, SeatKind
+from ..experts import QUICK, Experts, expert_seed, is_expert, seat_to_play
+from ..storage import GameRow
 from ..story import AUTOPILOT_USER_ID
 from .base import Applied, TurnResult, UserError
 from .core import GameCore
@@ -100,7 +100,7 @@ class BotService:
             return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played)
 
     async def _expert_turn(
-        self, game: GameRow, state: GameState, kind: SeatKind, *, end_only: bool = False
+        self, game: GameRow, state: GameState, kind: str, *, end_only: bool = False
     ) -> list[Action]:
         """The Expert's actions for the current seat's turn, thought in a worker process (the
         one-ply autopilot's if the Expert fails: a game never stalls on it)."""
@@ -116,7 +116,7 @@ class BotService:
         if game is None or game.status != "active" or game.config is None:
             return False
         state = await self.core.state(game)
-        return not state.is_over and is_expert(game.seats[state.current_seat].kind)
+        return not state.is_over and is_expert(game.seats[seat_to_play(state)].kind)
 
     async def play_expert(self, game_id: int) -> TurnResult | None:
         """Let an Expert seat play its turn if it is its turn (else None), then any Cynthia.
@@ -132,9 +132,9 @@ class BotService:
             if game is None or game.status != "active" or game.config is None:
                 return None
             state, ply = await self.core.state_and_ply(game)
-            if state.is_over or not is_expert(game.seats[state.current_seat].kind):
+            if state.is_over or not is_expert(game.seats[seat_to_play(state)].kind):
                 return None
-            kind, turn = game.seats[state.current_seat].kind, engine.turn_id(state)
+            kind, turn = game.seats[seat_to_play(state)].kind, engine.turn_id(state)
             actions = await self._expert_turn(game, state, kind)
             async with self.core.lock(game_id):
                 game = await self.storage.get_game(game_id)
@@ -145,7 +145,7 @@ class BotService:
                     now_ply != ply
                     or now.is_over
                     or engine.turn_id(now) != turn
-                    or game.seats[now.current_seat].kind != kind
+                    or game.seats[seat_to_play(now)].kind != kind
                 ):
                     continue  # the game moved on meanwhile (another process played this turn)
                 new_state, applied = await asyncio.to_thread(

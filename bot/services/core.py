@@ -188,7 +188,9 @@ class GameCore:
         changes = {k: v for k, v in changes.items() if v is not None}
         turn_clock = None
         if self.turn_planner is not None:
-            row = {k: tuple(v) if k == "seats" else v for k, v in changes.items() if k in ROW}
+            row: dict[str, Any] = {
+                k: tuple(v) if k == "seats" else v for k, v in changes.items() if k in ROW
+            }
             after = dataclasses.replace(game, version=game.version + 1, **row)
             try:
                 turn_clock = await self.turn_planner(after, state)

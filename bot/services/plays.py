@@ -13,7 +13,8 @@ from engine import Action, GameState
 from engine.players import CynthiaPlayer, play_until
 
 from .. import story, texts
-from ..storage import ActionRow
+from ..experts import seat_to_play
+from ..storage import ActionRow, NewAction
 from .base import Applied, UserError
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ def apply_turn(
     turn; each is logged with `user_id` and `note`, or else the explanation the engine gave
     with it (the Expert's: "grow B5: best of 24 simulations, expected margin +3.1 points",
     kept as the engine words it, so that it can be translated like Cynthia's reasons)."""
-    seat = state.current_seat
+    seat = seat_to_play(state)
     applied: list[Applied] = []
     for i, action in enumerate(actions):
         state = engine.apply(state, action)
@@ -69,14 +70,14 @@ def run_automa(state: GameState, first_ply: int) -> tuple[GameState, list[Applie
     def log(before: GameState, action: Action, after: GameState) -> None:
         explanation = getattr(action, "explanation", "") or None
         applied.append(
-            Applied(first_ply + len(applied), str(action), before.current_seat, None, explanation)
+            Applied(first_ply + len(applied), str(action), seat_to_play(before), None, explanation)
         )
 
     state, _ = play_until(state, cynthia, on_action=log, max_steps=MAX_AUTOMA_STEPS)
     return state, applied
 
 
-def undoable(row: ActionRow | None, user_id: int, current_seat: int) -> bool:
+def undoable(row: ActionRow | NewAction | None, user_id: int, current_seat: int | None) -> bool:
     """A logged action its player may take back: theirs, of this turn, revealing nothing."""
     return (
         row is not None

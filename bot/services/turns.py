@@ -15,6 +15,7 @@ import engine
 from engine import GameState
 
 from .. import story, texts
+from ..experts import seat_to_play
 from ..storage import GameRow
 from .base import Applied, Turn, TurnResult, UserError, seat_label
 from .core import GameCore
@@ -95,8 +96,8 @@ class TurnService:
 
         A component carries the `version` it was drawn for; a typed command is pinned to the
         `turn` (`current_turn`: the turn id and its seat) it was typed in, and refused if
-        another turn is on by the time it gets the lock (the same intention, say End turn clicked and typed at once, must
-        not also play the player's next turn).
+        another turn is on by the time it gets the lock (the same intention, say End turn
+        clicked and typed at once, must not also play the player's next turn).
 
         A typed command also carries the game's `typed_version` when it arrived: if the game
         changed since, and that change was this player's identical typed command, it is the
@@ -113,7 +114,7 @@ class TurnService:
             if offered is not None and not offered([str(a) for a in engine.legal_actions(state)]):
                 raise UserError(texts.NOT_OFFERED)  # a value the clicked panel does not offer
             _, ply = await self.core.state_and_ply(game)
-            seat, turn = state.current_seat, engine.turn_id(state)
+            seat, turn_now = seat_to_play(state), engine.turn_id(state)
             with typed_input():
                 actions = engine.parse_actions(notation)
             said = "; ".join(str(a) for a in actions)
@@ -135,7 +136,7 @@ class TurnService:
             stored = await self.core.commit_play(
                 game, new_state, applied, status="over" if new_state.is_over else None
             )
-            self._keep_before(game.id, state, applied, new_state, turn)
+            self._keep_before(game.id, state, applied, new_state, turn_now)
             if new_state.is_over:
                 self.core.forget_state(game.id)
                 self._last_typed.pop(game.id, None)
@@ -145,7 +146,7 @@ class TurnService:
                 stored,
                 new_state,
                 tuple(applied),
-                turn,
+                turn_now,
                 played,
                 can_undo=not new_state.is_over
                 and undoable(applied[-1], user_id, new_state.current_seat),

@@ -15,6 +15,8 @@ class Storage(Protocol):
 
     #: Whether several bot processes may share this database (PostgreSQL).
     shared: bool
+    #: "sqlite" or "postgres"
+    dialect: str
 
     async def close(self) -> None: ...
 
@@ -32,6 +34,7 @@ class Storage(Protocol):
         host_name: str,
         options: dict[str, Any],
         seed: int,
+        language: str = "en",
     ) -> GameRow: ...
 
     async def get_game(self, game_id: int) -> GameRow | None: ...

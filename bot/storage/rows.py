@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 import translation
 
@@ -46,6 +46,14 @@ def read_text(stored: str | None) -> Any:
         return translation.from_data(json.loads(stored[len(STORED_TEXT) :]))
     except (ValueError, TypeError, KeyError):
         return stored[len(STORED_TEXT) :]
+
+
+class DatabaseRow(Protocol):
+    """A row a driver's query returns (sqlite3.Row, asyncpg.Record): its columns by name."""
+
+    def __getitem__(self, column: str) -> Any: ...
+
+    def keys(self) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -130,7 +138,7 @@ class Job:
     attempts: int = 0  # how many times its handler failed before
 
     @classmethod
-    def from_row(cls, row: Any) -> Job:
+    def from_row(cls, row: DatabaseRow) -> Job:
         return cls(
             id=row["id"],
             game_id=row["game_id"],
@@ -183,7 +191,7 @@ def aware_time(text: Any) -> datetime | None:
     return time if time.tzinfo is not None else None
 
 
-def decode_game(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
+def decode_game(row: DatabaseRow, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
     """The game of a `games` row and its seat rows, or the `UnreadableGame` of a damaged one:
     each field the bot relies on is checked here, so that a damaged row is quarantined where it
     is read, never found out later by whatever uses it first."""
@@ -214,7 +222,9 @@ def decode_game(row: Any, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGam
     )
 
 
-def _damage(row: Any, seats: tuple[SeatRow, ...], config: dict[str, Any] | None) -> str | None:
+def _damage(
+    row: DatabaseRow, seats: tuple[SeatRow, ...], config: dict[str, Any] | None
+) -> str | None:
     """What is wrong with a games row whose options and config read, or None."""
     for column in ("seed", "version"):
         if type(row[column]) is not int:  # SQLite stores any value in an INTEGER column

@@ -264,7 +264,7 @@ class SQLiteStorage(SQLStorage):
 
     async def _stored_version(self, conn: Connection) -> int:
         row = await conn.fetchrow("PRAGMA user_version")
-        return int(row[0])
+        return int(row[0]) if row is not None else 0
 
     async def _set_stored_version(self, conn: Connection, version: int) -> None:
         await conn.execute(f"PRAGMA user_version = {int(version)}")

@@ -49,6 +49,14 @@ class SQLBase:
     def _reading(self) -> AbstractAsyncContextManager[Connection]:
         raise NotImplementedError
 
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """The lock every change to one game runs under (the driver's)."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Close the driver's connections."""
+        raise NotImplementedError
+
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
         raise NotImplementedError
 

@@ -169,7 +169,8 @@ class GameSQL(SQLBase):
         if status is not None and status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         now = self._clock()
-        sets, params = ["version = version + 1", "updated_at = ?"], [now]
+        sets: list[str] = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
         for column, value in (
             ("options", None if options is None else json.dumps(options)),
             ("config", None if config is None else json.dumps(config)),
