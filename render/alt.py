@@ -159,6 +159,7 @@ def alt_text(
         names=names,
         lang=lang,
         marks=marks,
+        drawn_names=False,
     )
     return text_of(v)
 

@@ -108,6 +108,13 @@ def draw_shadows(im: Image.Image, lay: Layout, v: View) -> None:
             im.paste(P.SHADOW, (round(x) - mx, round(y) - my), sprites.shadow_mask(R, min(h, 3)))
 
 
+def draw_shaded_labels(im: Image.Image, lay: Layout, v: View) -> None:
+    """The labels of the shaded spaces drawn again over the shadows: white, not grey."""
+    for i, h in enumerate(v.shadows):
+        if h:
+            stamps.paste_label(im, lay, i)
+
+
 def draw_highlights(im: Image.Image, lay: Layout, v: View) -> None:
     """An outline around every space the last actions touched."""
     ring, (rx, ry) = sprites.highlight_ring(lay.hex_r)

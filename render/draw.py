@@ -11,9 +11,10 @@ from typing import Any
 from PIL import Image
 
 from engine import GameState
+from translation import is_right_to_left
 
 from . import board, moonlight, panel, text
-from .layout import DEFAULT_WIDTH, layout
+from .layout import DEFAULT_WIDTH, layout, phone_layout
 from .model import View, view
 from .png_palette import PALETTE
 
@@ -25,8 +26,17 @@ PNG_COMPRESS_LEVEL = 1
 DISPLAY_WIDTH = 550
 
 
-def compose(v: View, width: int = DEFAULT_WIDTH) -> Image.Image:
-    """The picture of a ``View`` as an RGB image."""
+#: The pictures ``board_png`` draws: ``"wide"`` (the board and a strip of seat cards) and
+#: ``"phone"`` (the board under a header band, no seat cards: made to be read 360-400 px wide).
+LAYOUTS = ("wide", "phone")
+
+
+def compose(v: View, width: int = DEFAULT_WIDTH, layout_name: str = "wide") -> Image.Image:
+    """The picture of a ``View`` as an RGB image, in the layout ``layout_name``."""
+    if layout_name == "phone":
+        return compose_phone(v, width)
+    if layout_name != "wide":
+        raise ValueError(f"no layout {layout_name!r} (one of {', '.join(LAYOUTS)})")
     mv = v.moon
     lay = layout(width, len(v.seats), mv is not None and mv.rows, mv is not None and mv.gap >= 0)
     im = board.base(lay, panel.draw_static, v.lang).copy()
@@ -54,6 +64,34 @@ def compose(v: View, width: int = DEFAULT_WIDTH) -> Image.Image:
     return im
 
 
+def compose_phone(v: View, width: int = DEFAULT_WIDTH) -> Image.Image:
+    """The phone picture of a ``View``: the board (with the expansion's moon, beams, Dam,
+    animals and face-down tokens), the sun, the round and the scoring piles, no seat cards."""
+    mv = v.moon
+    lay = phone_layout(width, mv is not None and mv.rows, mv is not None and mv.gap >= 0)
+    im = board.base(lay, panel.draw_phone_static, v.lang).copy()
+    if mv is not None:
+        moonlight.draw_ground(im, lay, v)
+    board.draw_shadows(im, lay, v)
+    board.draw_shaded_labels(im, lay, v)
+    if mv is not None:
+        moonlight.draw_moonlight(im, lay, v)
+    board.draw_highlights(im, lay, v)
+    board.draw_marks(im, lay, v)
+    if mv is None:
+        board.draw_pieces(im, lay, v)
+    else:
+        moonlight.draw_board_objects(im, lay, v)
+    board.draw_sun(im, lay, v)
+    if mv is not None:
+        moonlight.draw_moon(im, lay, v)
+    d = panel.draw_phone(im, lay, v)
+    if mv is not None and mv.now_gap >= 0:
+        moonlight.header_line(im, d, lay, v, panel.phone_row(lay, 3), lay.s(panel.PHONE_BODY),
+                              from_right=is_right_to_left(v.lang))  # fmt: skip
+    return im
+
+
 def render_image(
     state: GameState,
     *,
@@ -64,6 +102,7 @@ def render_image(
     width: int = DEFAULT_WIDTH,
     lang: str | None = None,
     marks: Sequence[str] = (),
+    layout: str = "wide",
 ) -> Image.Image:
     """The picture of ``state`` as an RGB image (see ``board_png`` for the arguments)."""
     v = view(
@@ -75,7 +114,7 @@ def render_image(
         lang=lang,
         marks=marks,
     )
-    return compose(v, width)
+    return compose(v, width, layout)
 
 
 @functools.cache
@@ -108,6 +147,7 @@ def board_png(
     width: int = DEFAULT_WIDTH,
     lang: str | None = None,
     marks: Sequence[str] = (),
+    layout: str = "wide",
 ) -> bytes:
     """Draw a game state as PNG bytes (landscape, made to be read 400-550 pixels wide).
 
@@ -120,7 +160,9 @@ def board_png(
     and "Cynthia"). ``width``: picture width in pixels (the layout scales with it). ``lang``:
     the language of the words drawn (``translation.LANGUAGES``; None or ``"en"``: English);
     Hebrew words are laid out right to left. ``marks``: space labels a lesson talks about,
-    ringed in gold (the tutorial's pictures).
+    ringed in gold (the tutorial's pictures). ``layout``: ``"wide"`` (the board and a card per
+    seat, read 400-550 px wide) or ``"phone"`` (the board, the sun, the round and the scoring
+    piles, no seat cards: what a seat has goes in text beside it; read 360-400 px wide).
     """
     im = render_image(
         state,
@@ -131,6 +173,7 @@ def board_png(
         width=width,
         lang=lang,
         marks=marks,
+        layout=layout,
     )
     return encode_png(im)
 

@@ -5,7 +5,8 @@ DejaVu Sans draws Latin, Greek, Cyrillic and the symbols; Noto Sans faces draw n
 scripts (Hebrew, Arabic, Devanagari, Thai, Bengali, Armenian, Georgian, Ethiopic, Tamil) and a
 subset of Noto Sans CJK the common Chinese, Japanese and Korean characters. ``runs`` splits a text
 into pieces each drawn by the first face that has all its characters; a character that no face has
-(an emoji, say) is left out, so nothing is ever drawn as an empty box.
+(an emoji, say) is drawn as a look-alike the main face has (``STAND_INS``: ★ for ⭐) or as ◇,
+never as an empty box.
 
 FreeType faces are not safe to share between threads, so each thread keeps its own loaded fonts;
 loading is cheap and happens once per thread and size.
@@ -47,6 +48,22 @@ _MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202
                                 "\u2066\u2067\u2068\u2069"))  # fmt: skip
 #: The right-to-left mark: a picture's label in a right-to-left language starts with it.
 RLM = "\u200f"
+
+#: Emoji no shipped face has, drawn as a look-alike the main face has (a name keeps its mark).
+STAND_INS = {
+    **dict.fromkeys("⭐🌟", "★"),
+    **dict.fromkeys("✨💫", "✦"),
+    **dict.fromkeys("💚💙💜🧡💛🖤🤍🤎💖💗💕", "♥"),
+    **dict.fromkeys("🌳🌲🌴🌱🌿🍀🍃", "♣"),
+    **dict.fromkeys("🌸🌺🌻🌼🌷🏵", "✿"),
+    **dict.fromkeys("🎲", "⚀"),
+    **dict.fromkeys("👑", "♛"),
+    **dict.fromkeys("🌙🌛🌜", "☾"),
+    **dict.fromkeys("🎵🎶", "♫"),
+    **dict.fromkeys("🚩🏁🏳🏴", "⚑"),
+}
+#: Any other symbol no face has (an emoji, a flag): a white diamond, one for a run of them.
+STAND_IN = "◇"
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -122,12 +139,13 @@ def strip_marks(text: str) -> str:
 
 
 def rtl_font(text: str, size: float, bold: bool = False) -> ImageFont.FreeTypeFont | None:
-    """For a label of a right-to-left language (it starts with ``RLM``) that the main face draws
-    whole (Hebrew with Latin names, numbers and notation), that face with libraqm's layout:
-    FriBiDi orders the runs (Hebrew right to left, a label like ``D4`` or a number left to
-    right) and mirrors brackets. None for any other text, one the main face lacks characters
-    of, or without libraqm (then ``runs`` draws it)."""
-    if not _SHAPED or not text.startswith(RLM):
+    """For a right-to-left paragraph (a label of a right-to-left language, which starts with
+    ``RLM``, or a text whose first letter is Hebrew: a name such as "מומחה (מהיר)") that the
+    main face draws whole (Hebrew with Latin names, numbers and notation), that face with
+    libraqm's layout: FriBiDi orders the runs (Hebrew right to left, a label like ``D4`` or a
+    number left to right) and mirrors brackets. None for any other text, one the main face
+    lacks characters of, or without libraqm (then ``runs`` draws it)."""
+    if not _SHAPED or not right_to_left(text):
         return None
     primary = BOLD if bold else REGULAR
     cover = _coverage(primary)
@@ -136,13 +154,9 @@ def rtl_font(text: str, size: float, bold: bool = False) -> ImageFont.FreeTypeFo
     return None
 
 
-def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFont.FreeTypeFont]]:
-    """``text`` as ``(piece, font)`` runs, each piece drawn by one face; characters no face
-    has are dropped (spaces and joiners go with the run they stand in). The pieces of a
-    right-to-left paragraph come in visual order (the last piece first)."""
-    primary = BOLD if bold else REGULAR
+def _pieces(text: str, primary: str) -> list[tuple[str, str]]:
+    """``text`` as ``(piece, face name)`` in logical order (``runs``)."""
     out: list[tuple[str, str]] = []
-    rtl = right_to_left(text)
     for ch in unicodedata.normalize("NFC", strip_marks(text)):
         if ch.isspace():
             if not out:
@@ -152,22 +166,34 @@ def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFon
             continue
         face = _face_of(ch, primary)
         if face is None:
-            continue
+            ch = STAND_INS.get(ch) or (STAND_IN if unicodedata.category(ch) == "So" else "")
+            if not ch or (ch == STAND_IN and out and out[-1][0].endswith(STAND_IN)):
+                continue
+            face = primary
         if out and out[-1][1] == face:
             out[-1] = (out[-1][0] + ch, face)
         else:
             out.append((ch, face))
+    return out
+
+
+def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFont.FreeTypeFont]]:
+    """``text`` as ``(piece, font)`` runs, each piece drawn by one face; a symbol no face has
+    is drawn as its stand-in (``STAND_INS``, else ``STAND_IN``), other characters no face has
+    are dropped (spaces and joiners go with the run they stand in). The pieces of a
+    right-to-left paragraph come in visual order (the last piece first)."""
+    primary = BOLD if bold else REGULAR
     size_px = px(size)
     fonts = []
-    for piece, face in out:
+    for piece, face in _pieces(text, primary):
         if not _SHAPED and any(unicodedata.bidirectional(c) in _RTL for c in piece):
             piece = piece[::-1]  # without libraqm: at least the letters in reading order
         fonts.append((piece, _load(face, size_px, bool(_SHAPED) and face != primary)))
-    return fonts[::-1] if rtl else fonts
+    return fonts[::-1] if right_to_left(text) else fonts
 
 
 def clean(text: str) -> str:
-    """``text`` without the characters no shipped face can draw (emoji, for example), with
-    runs of spaces squeezed."""
-    kept = "".join(piece for piece, _ in runs(text, 12))
+    """``text`` as the pictures draw it, in reading order: an emoji no shipped face has as its
+    stand-in (``runs``), other characters no face has left out, runs of spaces squeezed."""
+    kept = "".join(piece for piece, _face in _pieces(text, REGULAR))
     return " ".join(kept.split())

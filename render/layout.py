@@ -7,6 +7,11 @@ with the round, the turn, the sun (and the moon) and one compact card per seat.
 All positions are design units for a ``DESIGN_WIDTH`` wide picture, scaled by
 ``width / DESIGN_WIDTH``. No text is drawn smaller than ``MIN_TEXT`` design units, so shown 550
 pixels wide the smallest text is ``MIN_TEXT * 550 / DESIGN_WIDTH`` (about 9.3) pixels.
+
+The phone picture (``phone_layout``) has no seat cards: a header band (the round, the turn, the
+sun, the moon) over the board, ``PHONE_DESIGN_WIDTH`` design units wide, so that shown 400
+pixels wide (a phone) its smallest text is ``MIN_TEXT * 400 / PHONE_DESIGN_WIDTH`` (about 9.8)
+pixels.
 """
 
 from __future__ import annotations
@@ -94,6 +99,7 @@ class Layout:
     moon: bool = False  # the cards have the expansion's rows (Moon and Forest Animals mode)
     gaps: tuple[tuple[float, float], ...] = ()  # the moon's centre at each gap 0..17
     moon_r: float = 0.0
+    phone: bool = False  # the phone picture: a header band over the board, no seat cards
 
     def s(self, v: float) -> float:
         """A design-unit length in pixels."""
@@ -176,6 +182,60 @@ def layout(
         moon=moon,
         gaps=tuple((x * k, (y - BOARD_CY + cy) * k) for x, y in GAP_POINTS),
         moon_r=MOON_R * k,
+    )
+
+
+#: The phone picture (``phone_layout``): design width, the board's centre from the left, the
+#: header band's top padding and the height of each of its rows.
+PHONE_DESIGN_WIDTH = 820
+PHONE_BOARD_CX = 410.0
+PHONE_TOP = 10.0
+PHONE_ROW = 34.0
+PHONE_HEADER_ROWS = 3  # round, turn, sun (the moon adds one)
+
+
+def phone_header_height(tracker: bool) -> float:
+    """Design height of the phone picture's header band."""
+    return PHONE_TOP + (PHONE_HEADER_ROWS + (1 if tracker else 0)) * PHONE_ROW + 4
+
+
+@lru_cache(maxsize=32)
+def phone_layout(width: int = DEFAULT_WIDTH, moon: bool = False, tracker: bool | None = None
+                 ) -> Layout:  # fmt: skip
+    """The layout of the phone picture ``width`` pixels wide: a header band (the round, the
+    turn, the sun and the moon) over the board, whose free corners hold the scoring piles, the
+    soil legend and the preview's title; no seat cards (what a seat has is told in text beside
+    the picture). Made to be read 360-400 pixels wide: ``MIN_TEXT`` design units are
+    ``MIN_TEXT * 400 / PHONE_DESIGN_WIDTH`` (about 9.8) pixels there."""
+    if tracker is None:
+        tracker = moon
+    k = width / PHONE_DESIGN_WIDTH
+    head_h = phone_header_height(tracker)
+    height = round((head_h + BOARD_H) * k)
+    cx, cy = PHONE_BOARD_CX, head_h + BOARD_CY
+    dx = PHONE_BOARD_CX - BOARD_CX
+    centres = tuple(
+        ((cx + x) * k, (cy + y) * k) for x, y in (pixel(i, HEX_R) for i in range(N_CELLS))
+    )
+    suns = tuple(((cx + SUN_DIST * ux) * k, (cy + SUN_DIST * uy) * k) for ux, uy in SUN_DIRS)
+    return Layout(
+        width=width,
+        height=height,
+        scale=k,
+        hex_r=HEX_R * k,
+        centres=centres,
+        suns=suns,
+        sun_r=SUN_R * k,
+        header=Box(12 * k, PHONE_TOP * k, (PHONE_DESIGN_WIDTH - 24) * k, (head_h - PHONE_TOP) * k),
+        cards=(),
+        piles_box=Box(12 * k, (head_h + 10) * k, 190 * k, 190 * k),
+        legend_box=Box(12 * k, height - 78 * k, 190 * k, 70 * k),
+        corner_box=Box((PHONE_DESIGN_WIDTH - 190) * k, height - 64 * k, 178 * k, 56 * k),
+        board_centre=(cx * k, cy * k),
+        moon=moon,
+        gaps=tuple(((x + dx) * k, (y - BOARD_CY + cy) * k) for x, y in GAP_POINTS),
+        moon_r=MOON_R * k,
+        phone=True,
     )
 
 

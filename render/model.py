@@ -27,6 +27,8 @@ from .fonts import RLM, clean
 PIECES = ("seed", "small", "medium", "large")
 #: A space label inside a notation ("grow D4", "plant B2 C3", "use dig E5").
 _LABEL = re.compile(r"\b([A-Ga-g][1-7])\b")
+#: The automa's names as the bot gives them, in English: "Cynthia", "Cynthia 2".
+_CYNTHIA = re.compile(r"Cynthia(?: ([0-9]+))?")
 
 
 @dataclass(frozen=True)
@@ -250,18 +252,31 @@ def moon_view(
 
 
 def seat_names(
-    kinds: Sequence[str], names: Sequence[str | None] | None, lang: str | None = None
+    kinds: Sequence[str],
+    names: Sequence[str | None] | None,
+    lang: str | None = None,
+    drawn: bool = True,
 ) -> list[str]:
     """Display names: the given ones (without what no font draws), else "Seat N" for humans
-    and "Cynthia" for the automa (in ``lang``)."""
+    and "Cynthia" for the automa (in ``lang``). The automa's English names as given ("Cynthia",
+    "Cynthia 2") are said in ``lang`` too: a Hebrew card heading said "Cynthia". ``drawn``:
+    names as the picture draws them (``fonts.clean``: an emoji no font has as its stand-in);
+    else as given (alt text: a screen reader says the emoji)."""
     out = []
     n_cynthia = sum(1 for k in kinds if k == "cynthia")
     c = 0
     for i, kind in enumerate(kinds):
         given = names[i] if names is not None and i < len(names) and names[i] else None
-        given = clean(str(given)) if given else ""
+        if given:
+            given = clean(str(given)) if drawn else " ".join(str(given).split())
+        else:
+            given = ""
         if kind == "cynthia":
             c += 1
+            automa = _CYNTHIA.fullmatch(given)
+            if automa:
+                name = _("Cynthia") if not automa[1] else _("Cynthia {n}", n=int(automa[1]))
+                given = translate(name, lang)
         if given:
             out.append(given)
         elif kind == "cynthia":
@@ -303,9 +318,11 @@ def view(
     names: Sequence[str | None] | None = None,
     lang: str | None = None,
     marks: Sequence[str] = (),
+    drawn_names: bool = True,
 ) -> View:
     """Read a game state into a ``View`` (what ``viewer_seat`` may see; None: anyone);
-    ``marks``: space labels a lesson talks about (see ``View.marks``)."""
+    ``marks``: space labels a lesson talks about (see ``View.marks``); ``drawn_names``: the
+    names as a picture draws them (``seat_names``)."""
     obs = engine.observation(state, viewer_seat)
     shadow_sun = int(obs["sun"]) if preview_sun is None else int(preview_sun) % 6
     preview = preview_sun is not None
@@ -313,7 +330,7 @@ def view(
     scores = engine.scores(state)
     gains = engine.light_for_sun(state, shadow_sun) if preview else None
     kinds = [s["kind"] for s in obs["seats"]]
-    display = seat_names(kinds, names, lang)
+    display = seat_names(kinds, names, lang, drawn_names)
     moon_v: MoonView | None = None
     lunar_gains: tuple[int | None, ...] = ()
     if "moonlight" in obs:

@@ -19,7 +19,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.geometry import LABEL_INDEX, LABELS, N_CELLS
 from engine.moon import BEACHES, BEAMS, BORDER, FULL, HALF, N_GAPS, PHASE_TITLES, RIVER
 from engine.moonlight.names import ANIMAL_INDEX, ANIMAL_TITLES
-from translation import _, _p, join
+from translation import _, _p, is_right_to_left, join
 
 from . import moon_sprites as MS
 from . import palette as P
@@ -306,20 +306,22 @@ def phase_word(full: bool) -> str:
     return PHASE_TITLES[FULL if full else HALF]
 
 
-def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y: float) -> None:
+def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y: float,
+                size: float | None = None, from_right: bool = False) -> None:  # fmt: skip
     """The Moon Phase Tracker in the strip's header: the moon now and where it goes next (in a
-    preview: where it will be at the next photosynthesis)."""
+    preview: where it will be at the next photosynthesis). ``size``: of the text (default
+    ``MIN_TEXT``); ``from_right``: the line starts at the header's right edge (the phone
+    picture in a right-to-left language)."""
     mv = cast(MoonView, v.moon)  # drawn only in a game with the expansion
     if mv.now_gap < 0:
         return
     s_ = lay.s
     h = lay.header
-    x = h.x + s_(4)
-    r = s_(10)
+    r, gap = (s_(10), s_(6)) if size is None else (size * 0.45, size * 0.5)
+    size = s_(MIN_TEXT) if size is None else size
     spr, a = MS.moon(r, mv.full, 180)
+    x = h.right - s_(4) - 2 * r if from_right else h.x + s_(4)
     stamps.paste_at(im, spr, a, x + r, y)
-    x += 2 * r + s_(6)
-    size = s_(MIN_TEXT)
     if v.preview:
         line = _("then {phase} Moon at {gap}", phase=phase_word(mv.full), gap=gap_words(mv.gap))
     elif v.phase == "over":
@@ -329,6 +331,13 @@ def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y
         line = _("{phase} {gap} → {next_phase} {next_gap}", phase=phase_word(mv.now_full),
                  gap=gap_words(mv.now_gap), next_phase=phase_word(mv.next_full),
                  next_gap=gap_words(mv.next_gap))  # fmt: skip
+    if from_right:
+        room = x - gap - h.x
+        words = text.fit(v.t(line), size, room)
+        text.draw(d, (x - gap - text.width(words, size), y), words, size, MS.LUNAR_ON,
+                  anchor="lm")  # fmt: skip
+        return
+    x += 2 * r + gap
     text.draw(d, (x, y), text.fit(v.t(line), size, h.right - x), size, MS.LUNAR_ON, anchor="lm")
 
 
@@ -361,6 +370,7 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
     """A seat's expansion rows: lunar points and its animal; under them the animal's abilities
     (used ones struck through) and face-up Baby Turtle tokens, or the final score parts."""
     s_ = lay.s
+    d = text.mirrored(d, box, is_right_to_left(v.lang))  # a right-to-left card
     size = s_(MIN_TEXT)
     x = box.x + s_(14)
     right = box.right - s_(10)
@@ -376,7 +386,7 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
         return
     r = s_(9)
     spr, a = MS.moon(r, True, 180)
-    stamps.paste_at(im, spr, a, x + r, y)
+    text.paste(im, d, spr, (round(x + r) - a[0], round(y) - a[1]))
     x += 2 * r + s_(5)
     x += text.draw(d, (x, y), str(s.lunar), s_(22), MS.LUNAR_ON, bold=True, anchor="lm")
     if s.lunar_gain is not None:
@@ -391,7 +401,7 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
         text.draw(d, (x, y), text.fit(v.t(word), size, right - x), size, P.TEXT_DIM, anchor="lm")
         return
     ic = MS.animal_icon(ms.animal, round(s_(12)), s.index)
-    im.paste(ic, (round(x), round(y - ic.height / 2)), ic)
+    text.paste(im, d, ic, (x, y - ic.height / 2))
     x += ic.width + s_(5)
     index = ANIMAL_INDEX.get(ms.animal)
     title = v.t(ANIMAL_TITLES[index]) if index is not None else ms.animal.title()
@@ -418,8 +428,9 @@ def card_row(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: 
         w = text.draw(d, (ix, iy), word, size, ink, anchor="lm")
         if used and not chip:  # used this turn: struck through
             d.line((ix, iy, ix + w, iy), fill=P.TEXT_DIM, width=max(1, round(s_(1.5))))
-    if hidden:
-        text.draw(d, end, f" +{hidden}", size, P.TEXT_DIM, anchor="lm")
+    if hidden:  # the space before the count as a gap: it stays between, mirrored or not
+        gap = text.width(" ", size)
+        text.draw(d, (end[0] + gap, end[1]), f"+{hidden}", size, P.TEXT_DIM, anchor="lm")
 
 
 def flow(

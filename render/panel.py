@@ -10,9 +10,9 @@ from engine.geometry import DIRECTION_NAMES, SHADOW_DIRECTION, SUN_CORNER_NAMES
 from translation import _, _n, is_right_to_left
 
 from . import palette as P
-from . import sprites, stamps, text
+from . import sprites, text
 from .fonts import RLM
-from .layout import MIN_TEXT, Box, Layout
+from .layout import MIN_TEXT, PHONE_ROW, Box, Layout
 from .model import SeatView, View, words
 
 #: Where the shadows fall for each sun position.
@@ -44,8 +44,9 @@ def card_x(lay: Layout, box: Box, dx: float) -> float:
 
 def draw_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
     """Card frames and the piles' caption, drawn once into the cached base (one per language)."""
-    d = ImageDraw.Draw(im)
+    plain = ImageDraw.Draw(im)
     for seat, box in enumerate(lay.cards):
+        d = text.mirrored(plain, box, is_right_to_left(lang))  # a right-to-left card
         d.rounded_rectangle(
             box.ints(),
             radius=round(lay.s(10)),
@@ -62,7 +63,8 @@ def draw_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
             text.draw(d, (card_x(lay, box, 14), lay.line(box, k)), label, lay.s(SMALL),
                       P.TEXT_DIM, anchor="lm")  # fmt: skip
     pb = lay.piles_box
-    text.draw(d, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM, bold=True)
+    text.draw(plain, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM,
+              bold=True)  # fmt: skip
 
 
 def draw_strip(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
@@ -112,12 +114,18 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
         else:
             w = text.draw(d, (x, y0), label, s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
             text.draw(d, (x + w + s_(6), y0), of_total, s_(ROUND_SIZE), P.TEXT_DIM, anchor="lm")
-    # The round track: one dot per round, grouped by revolution, always inside the strip.
+    # The round track: one dot per round, grouped by revolution, always inside the strip. In
+    # the setup, when the turn's sentence does not fit one line with the whole name, it takes
+    # the track's line too (no round has been played).
     y1 = header_line(lay, 1)
+    wrap = False
+    if v.phase == "setup" and v.current_seat is not None:
+        what = v.t(SETUP_WORDS.get(v.setup_kind or "", TO_PLAY))
+        wrap = not _name_fits(v.seats[v.current_seat], what, h.w - s_(34), s_(BODY))
     gap = s_(8)
     step = (h.w - s_(8) - (v.revolutions - 1) * gap) / total
     rr = min(s_(5), step * 0.36)
-    for r in range(v.revolutions):
+    for r in range(0 if wrap else v.revolutions):
         for p in range(6):
             n = r * 6 + p + 1
             done = v.phase != "setup" and n <= v.round
@@ -138,11 +146,14 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
     elif v.current_seat is not None:
         s = v.seats[v.current_seat]
         ic = sprites.icon(s.index, 1, round(s_(22)))
-        im.paste(ic, (round(x), round(y2 - ic.height / 2)), ic)
+        im.paste(ic, (round(x), round((y1 if wrap else y2) - ic.height / 2)), ic)
         what = TO_PLAY
         if v.phase == "setup":
             what = SETUP_WORDS.get(v.setup_kind or "", TO_PLAY)
-        _turn_line(d, (x + s_(30), y2), h.w - s_(34), s, v.t(what), s_(BODY))
+        if wrap:
+            _turn_lines(d, x + s_(30), (y1, y2), h.w - s_(34), s, v.t(what), s_(BODY))
+        else:
+            _turn_line(d, (x + s_(30), y2), h.w - s_(34), s, v.t(what), s_(BODY))
     # The sun.
     y3 = header_line(lay, 3)
     p = v.shadow_sun
@@ -161,13 +172,20 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
 
 
 def _turn_line(d: ImageDraw.ImageDraw, xy: tuple[float, float], room: float, s: SeatView, line: str,
-               size: float) -> None:  # fmt: skip
+               size: float, *, align_end: bool = False) -> None:  # fmt: skip
     """``line`` (a sentence with ``{name}``) with the seat's name in its colour and bold, the
-    words around it plain; the name is shortened to fit ``room``."""
+    words around it plain; the name is shortened to fit ``room``. ``align_end``: the line ends
+    ``room`` from ``xy`` (a right-to-left line that starts at the right)."""
     before, _name, after = line.partition("{name}")
     if not _name:  # a catalog without the name: the sentence alone
-        text.draw(d, xy, text.fit(line, size, room), size, P.TEXT, anchor="lm")
+        line = text.fit(line, size, room)
+        x = xy[0] + (room - text.width(line, size) if align_end else 0.0)
+        text.draw(d, (x, xy[1]), line, size, P.TEXT, anchor="lm")
         return
+    # Smaller (down to the smallest text) rather than the name cut.
+    smallest = size * SMALL / BODY
+    while size > smallest and not _name_fits(s, line, room, size):
+        size = max(smallest, size - smallest / 20)
     mark = before[:1] if before[:1] == RLM else ""
     before = before[len(mark) :]
     rtl = bool(mark)
@@ -175,20 +193,65 @@ def _turn_line(d: ImageDraw.ImageDraw, xy: tuple[float, float], room: float, s: 
     name = text.fit(s.name, size, max(room - words, size * 2), True)
     parts = [(mark + before, False, P.TEXT), (name, True, P.seat_colour(s.index)),
              (mark + after, False, P.TEXT)]  # fmt: skip
+    total = sum(text.width(p, size, b) for p, b, _c in parts)
+    x0 = xy[0] + (room - total if align_end else 0.0)
     if rtl:  # right to left: the first part is drawn rightmost
-        x = xy[0] + sum(text.width(p, size, b) for p, b, _c in parts)
+        x = x0 + total
         for part, bold, colour in parts:
             x -= text.width(part, size, bold)
             text.draw(d, (x, xy[1]), part, size, colour, bold=bold, anchor="lm")
         return
-    x = xy[0]
+    x = x0
     for part, bold, colour in parts:
         x += text.draw(d, (x, xy[1]), part, size, colour, bold=bold, anchor="lm")
+
+
+def _name_fits(s: SeatView, line: str, room: float, size: float) -> bool:
+    """Whether ``line`` (a sentence with ``{name}``) fits ``room`` with the seat's whole name."""
+    before, _name, after = line.partition("{name}")
+    return text.width(before, size) + text.width(s.name, size, True) + text.width(
+        after, size) <= room  # fmt: skip
+
+
+def _turn_lines(d: ImageDraw.ImageDraw, x0: float, rows: tuple[float, ...], room: float,
+                s: SeatView, line: str, size: float) -> None:  # fmt: skip
+    """``line`` (a sentence with ``{name}``) over the lines at heights ``rows``, word by word,
+    with the seat's name whole (unless it alone is wider than ``room``), in its colour and bold;
+    what does not fit the last line ends in an ellipsis. A right-to-left sentence (it starts
+    with ``RLM``) fills each line from the right."""
+    mark = RLM if line.startswith(RLM) else ""
+    before, _name, after = line[len(mark) :].partition("{name}")
+    words: list[tuple[str, bool, P.RGB]] = [(w, False, P.TEXT) for w in before.split()]
+    if _name:
+        words.append((text.fit(s.name, size, room, True), True, P.seat_colour(s.index)))
+    words += [(w, False, P.TEXT) for w in after.split()]
+    space = text.width(" ", size)
+    lines: list[list[tuple[str, bool, P.RGB]]] = [[]]
+    used = 0.0
+    for word, bold, colour in words:
+        w = text.width(mark + word, size, bold)
+        if lines[-1] and used + space + w > room and len(lines) < len(rows):
+            lines.append([])
+            used = 0.0
+        used += (space if lines[-1] else 0.0) + w
+        lines[-1].append((word, bold, colour))
+    last = lines[-1]
+    if used > room:  # the last line: as many words as fit, then an ellipsis
+        kept = " ".join(w for w, _b, _c in last)
+        lines[-1] = [(text.fit(mark + kept, size, room).removeprefix(mark), False, P.TEXT)]
+    for row, y in zip(lines, rows, strict=False):
+        x = x0 + room if mark else x0
+        for word, bold, colour in row:
+            w = text.width(mark + word, size, bold)
+            left = x - w if mark else x
+            text.draw(d, (left, y), mark + word, size, colour, bold=bold, anchor="lm")
+            x = left - space if mark else x + w + space
 
 
 def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView,
           v: View) -> None:  # fmt: skip
     s_ = lay.s
+    d = text.mirrored(d, box, is_right_to_left(v.lang))  # a right-to-left card
     colour = P.seat_colour(s.index)
     right = box.right - s_(10)
     if v.current_seat == s.index and v.phase != "over":
@@ -198,7 +261,7 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
     # Name row: a medium tree of the seat (colour and mark), the name, badges, the score.
     y = lay.line(box, 0)
     ic = sprites.icon(s.index, 2, round(s_(30)))
-    im.paste(ic, (round(box.x + s_(14)), round(y + s_(14) - ic.height)), ic)
+    text.paste(im, d, ic, (box.x + s_(14), y + s_(14) - ic.height))
     pts = text.draw(d, (right, y + s_(3)), v.t(_("pts")), s_(SMALL), P.TEXT_DIM, anchor="rm")
     score_w = text.draw(d, (right - pts - s_(5), y), str(s.score), s_(SCORE_SIZE), P.TEXT,
                         bold=True, anchor="rm")  # fmt: skip
@@ -210,8 +273,8 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
     badge_w = sum(text.width(b, s_(SMALL), True) + s_(16) for b, _bg, _fg in badges)
     nx = box.x + s_(48)
     room = right - pts - score_w - s_(14) - nx - badge_w
-    name = text.fit(s.name, s_(NAME_SIZE), room, True)
-    bx = nx + text.draw(d, (nx, y), name, s_(NAME_SIZE), P.TEXT, bold=True, anchor="lm")
+    name, size = text.fit_size(s.name, s_(NAME_SIZE), s_(SMALL), room, True)
+    bx = nx + text.draw(d, (nx, y), name, size, P.TEXT, bold=True, anchor="lm")
     for word, bg, fg in badges:
         w = text.width(word, s_(SMALL), True) + s_(10)
         bx += s_(6)
@@ -225,7 +288,7 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
         x = card_x(lay, box, COL_X + size * COL_STEP)
         count = s.available[size]
         ic = sprites.icon(s.index, size, round(s_(ICON_H[size])), faded=count == 0)
-        im.paste(ic, (round(x + s_(10) - ic.width / 2), round(ya + s_(10) - ic.height)), ic)
+        text.paste(im, d, ic, (x + s_(10) - ic.width / 2, ya + s_(10) - ic.height))
         text.draw(d, (x + s_(22), ya), f"×{count}", s_(SMALL), P.TEXT if count else P.TEXT_DIM,
                   bold=True, anchor="lm")  # fmt: skip
     if s.is_cynthia:
@@ -257,7 +320,7 @@ def _light_row(
     s_ = lay.s
     y = lay.line(box, 1)
     spr, a = sprites.sun(s_(8), bright=True)
-    stamps.paste_at(im, spr, a, card_x(lay, box, 24), y)
+    text.paste(im, d, spr, (round(card_x(lay, box, 24)) - a[0], round(y) - a[1]))
     x = card_x(lay, box, 40)
     x += text.draw(d, (x, y), str(s.light), s_(BODY), P.LIGHT_ON, bold=True, anchor="lm")
     if s.gain is not None:
@@ -291,13 +354,19 @@ def _tokens_row(d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView, v: V
         text.draw(d, (x, y), v.t(_("none yet")), s_(SMALL), P.TEXT_DIM, anchor="lm")
         return
     total = sum(points for _leaves, points in s.tokens)
+
+    def more(n: int) -> str:  # "+2 more", never "+2": read as one more token of 2 points
+        return v.t(_("+{n} more", n=n))
+
     for j, (leaves, points) in enumerate(s.tokens):
         w = text.width(str(points), s_(SMALL), True) + s_(8)
         left = len(s.tokens) - j - 1
-        need = w + (s_(4) + text.width(f"+{left} ={total}", s_(SMALL), True) if left else 0)
-        if x + need > right:
-            text.draw(d, (x, y), f"+{left + 1} ={total}", s_(SMALL), P.TEXT, bold=True,
-                      anchor="lm")  # fmt: skip
+        need = w + (s_(4) + text.width(more(left), s_(SMALL), True) if left else 0)
+        if x + need > right:  # the rest counted, with the total of all when it fits
+            line = v.t(_("+{n} more, {total} in all", n=left + 1, total=total))
+            if text.width(line, s_(SMALL), True) > right - x:
+                line = text.fit(more(left + 1), s_(SMALL), right - x, True)
+            text.draw(d, (x, y), line, s_(SMALL), P.TEXT, bold=True, anchor="lm")
             return
         d.rounded_rectangle((x, y - s_(11), x + w, y + s_(11)), radius=round(s_(5)),
                             fill=P.SOIL[leaves], outline=P.mix(P.SOIL[leaves], (0, 0, 0), 0.4))  # fmt: skip
@@ -333,3 +402,124 @@ def _piles(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> Non
             left = v.t(_("{n} left", n=len(pile)))
             text.draw(d, (tx + w + s_(8), y + s_(1)), left, s_(SMALL), P.TEXT_DIM, anchor="lm")
         y += s_(36)
+
+
+# -- the phone picture's header ---------------------------------------------------------------
+
+#: Text sizes of the phone picture's header (design units of ``layout.PHONE_DESIGN_WIDTH``).
+PHONE_BODY = 24
+PHONE_SMALL = 22
+
+
+def phone_row(lay: Layout, k: int) -> float:
+    """The middle of row ``k`` of the phone picture's header band."""
+    return lay.header.y + lay.s(PHONE_ROW * (k + 0.5))
+
+
+def draw_phone(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
+    """The phone picture's dynamic parts beside the board: the header band (the round and its
+    track, whose turn or who won, the sun), the scoring piles and the preview corner. A
+    right-to-left language reads the band from the right."""
+    d = ImageDraw.Draw(im)
+    s_ = lay.s
+    h = lay.header
+    rtl = is_right_to_left(v.lang)
+
+    def at(dx: float, w: float = 0.0) -> float:
+        """The left edge of something ``w`` wide ``dx`` from the band's reading start."""
+        return h.right - dx - w if rtl else h.x + dx
+
+    # Row 0: "Round 7 / 18", the round track, "rev. 2/3" at the far end.
+    y0 = phone_row(lay, 0)
+    total = v.revolutions * 6
+    if v.phase == "setup":
+        label, of_total, rev = v.t(_("Setup")), "", ""
+    else:
+        label = v.t(_("Round {round}", round=v.round))
+        of_total = f"{total} /" if rtl else f"/ {total}"
+        rev = v.t(_("rev. {revolution}/{revolutions}", revolution=v.revolution,
+                    revolutions=v.revolutions))  # fmt: skip
+    label_w = text.width(label, s_(ROUND_SIZE), True)
+    total_w = text.width(of_total, s_(ROUND_SIZE)) if of_total else 0.0
+    rev_w = text.width(rev, s_(PHONE_SMALL)) if rev else 0.0
+    start_w = label_w + (s_(8) + total_w if of_total else 0.0)
+    if rtl:  # from the right: the label, then the total on its left
+        text.draw(d, (at(0, label_w), y0), label, s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
+        if of_total:
+            text.draw(d, (at(label_w + s_(8), total_w), y0), of_total, s_(ROUND_SIZE),
+                      P.TEXT_DIM, anchor="lm")  # fmt: skip
+    else:
+        text.draw(d, (at(0), y0), label, s_(ROUND_SIZE), P.TEXT, bold=True, anchor="lm")
+        if of_total:
+            text.draw(d, (at(label_w + s_(8)), y0), of_total, s_(ROUND_SIZE), P.TEXT_DIM,
+                      anchor="lm")  # fmt: skip
+    if rev:
+        text.draw(d, (at(h.w - rev_w, rev_w), y0 + s_(1)), rev, s_(PHONE_SMALL), P.TEXT_DIM,
+                  anchor="lm")  # fmt: skip
+    # The track: one dot per round, grouped by revolution, in reading order.
+    track0 = start_w + s_(24)
+    track_w = h.w - track0 - rev_w - s_(24)
+    gap = s_(10)
+    step = (track_w - (v.revolutions - 1) * gap) / total
+    rr = min(s_(6), step * 0.36)
+    for r in range(v.revolutions):
+        for p in range(6):
+            n = r * 6 + p + 1
+            done = v.phase != "setup" and n <= v.round
+            cx = at(track0 + r * gap + (r * 6 + p + 0.5) * step)
+            fill = P.SUN if done else P.LIGHT_OFF
+            d.ellipse((cx - rr, y0 - rr, cx + rr, y0 + rr), fill=fill)
+    # Row 1: whose turn (with their piece), or who won.
+    y1 = phone_row(lay, 1)
+    size = s_(PHONE_BODY)
+    if v.phase == "over":
+        best = max((s.score for s in v.seats), default=0)
+        win = [s for s in v.seats if s.index in v.winners] or [
+            s for s in v.seats if s.score == best
+        ]
+        names = " & ".join(s.name for s in win)
+        line = text.fit(v.t(_n("★ {names} wins", "★ {names} win", len(win), names=names)),
+                        size, h.w, True)  # fmt: skip
+        w = text.width(line, size, True)
+        text.draw(d, (at(0, w), y1), line, size, P.SUN, bold=True, anchor="lm")
+    elif v.current_seat is not None:
+        s = v.seats[v.current_seat]
+        ic = sprites.icon(s.index, 1, round(s_(26)))
+        im.paste(ic, (round(at(0, ic.width)), round(y1 - ic.height / 2)), ic)
+        what = TO_PLAY
+        if v.phase == "setup":
+            what = SETUP_WORDS.get(v.setup_kind or "", TO_PLAY)
+        room = h.w - ic.width - s_(8)
+        _turn_line(d, (at(ic.width + s_(8), room), y1), room, s, v.t(what), size,
+                   align_end=rtl)  # fmt: skip
+    # Row 2: the sun whose shadows are drawn.
+    y2 = phone_row(lay, 2)
+    p = v.shadow_sun
+    if v.preview:
+        line = v.t(_("Next sun {corner}: shadows fall {towards}",
+                     corner=SUN_CORNER_NAMES[p], towards=SHADOW_TOWARDS[p]))  # fmt: skip
+        ink, bold = P.SUN, True
+    else:
+        line = v.t(_("Sun {corner}: shadows fall {towards}", corner=SUN_CORNER_NAMES[p],
+                     towards=SHADOW_TOWARDS[p]))  # fmt: skip
+        ink, bold = P.TEXT_DIM, False
+    line = text.fit(line, size, h.w, bold)
+    w = text.width(line, size, bold)
+    text.draw(d, (at(0, w), y2), line, size, ink, bold=bold, anchor="lm")
+    _piles(im, d, lay, v)
+    if v.preview:  # the corner right of the sun (the header's sun row says "Next sun")
+        b = lay.corner_box
+        room = b.right - (lay.suns[2][0] + lay.sun_r + s_(6))
+        title, size = v.t(_("PREVIEW")), s_(26)
+        while text.width(title, size, True) > room and size > s_(PHONE_SMALL):
+            size -= s_(1)
+        title = text.fit(title, size, room, True)
+        text.draw(d, (b.right, b.y + s_(16)), title, size, P.SUN, bold=True, anchor="rm")
+    return d
+
+
+def draw_phone_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
+    """The piles' caption, drawn once into the phone picture's cached base."""
+    d = ImageDraw.Draw(im)
+    pb = lay.piles_box
+    text.draw(d, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM, bold=True)

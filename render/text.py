@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from .fonts import font, px, rtl_font, runs, strip_marks
 from .palette import Colour
@@ -41,6 +41,83 @@ def recording() -> Iterator[list[int]]:
             outer.extend(sizes)
 
 
+@contextmanager
+def words_drawn() -> Iterator[list[str]]:
+    """Collect every text ``draw`` draws in this thread inside the block (without direction
+    marks; the cached static parts are not drawn again, so not collected)."""
+    outer = getattr(_notes, "texts", None)
+    texts: list[str] = []
+    _notes.texts = texts
+    try:
+        yield texts
+    finally:
+        _notes.texts = outer
+        if outer is not None:
+            outer.extend(texts)
+
+
+class MirroredDraw(ImageDraw.ImageDraw):
+    """An ``ImageDraw`` that draws a left-to-right layout mirrored about the vertical line
+    ``x = axis / 2`` (``axis``: the left plus the right edge of the part mirrored): what was
+    laid out from the left starts at the right. Shapes are mirrored here; ``draw`` mirrors where
+    a text goes (never its letters) and ``paste`` where a sprite goes. A right-to-left card is
+    the left-to-right card's code drawn through one."""
+
+    def __init__(self, im: Image.Image, axis: float) -> None:
+        super().__init__(im)
+        self.axis = axis
+        self._inside = False  # in a shape that Pillow draws with other shapes: mirrored once
+
+    def mirror_x(self, x: float) -> float:
+        return self.axis - x
+
+    def _box(self, xy: Any) -> Any:
+        if self._inside:
+            return xy
+        x0, y0, x1, y1 = xy
+        return (self.axis - x1, y0, self.axis - x0, y1)
+
+    def rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        super().rectangle(self._box(xy), *args, **kwargs)
+
+    def ellipse(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        super().ellipse(self._box(xy), *args, **kwargs)
+
+    def rounded_rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        box = self._box(xy)
+        self._inside = True
+        try:
+            super().rounded_rectangle(box, *args, **kwargs)
+        finally:
+            self._inside = False
+
+    def line(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        if len(xy) == 4 and not isinstance(xy[0], tuple | list):
+            x0, y0, x1, y1 = xy
+            xy = (self.axis - x0, y0, self.axis - x1, y1)
+        else:
+            xy = [(self.axis - x, y) for x, y in xy]
+        super().line(xy, *args, **kwargs)
+
+
+def mirrored(d: ImageDraw.ImageDraw, box: Any, on: bool) -> ImageDraw.ImageDraw:
+    """``d``, or when ``on`` a ``MirroredDraw`` on the same picture mirroring ``box`` (a
+    ``layout.Box``) left to right."""
+    if not on:
+        return d
+    return MirroredDraw(d._image, box.x + box.right)
+
+
+def paste(im: Image.Image, d: ImageDraw.ImageDraw, spr: Image.Image, xy: tuple[float, float]
+          ) -> None:  # fmt: skip
+    """Paste ``spr`` (with its own alpha) with its top-left corner at ``xy``, or where a
+    ``MirroredDraw`` ``d`` mirrors it (its top-right corner at the mirrored point)."""
+    x, y = xy
+    if isinstance(d, MirroredDraw):
+        x = d.mirror_x(x) - spr.width
+    im.paste(spr, (round(x), round(y)), spr)
+
+
 def width(text: str, size: float, bold: bool = False) -> float:
     """The width of ``text`` drawn by ``draw``."""
     shaped = rtl_font(text, size, bold)
@@ -56,6 +133,19 @@ def fit(text: str, size: float, room: float, bold: bool = False) -> str:
     while text and width(text + "…", size, bold) > room:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+def fit_size(
+    text: str, size: float, smallest: float, room: float, bold: bool = False
+) -> tuple[str, float]:
+    """``text`` and the largest size from ``size`` down to ``smallest`` (in steps of a tenth
+    of ``size``) it fits ``room`` at; shortened with an ellipsis at ``smallest`` if it never
+    fits."""
+    step = size / 10
+    while size - step >= smallest - 1e-9 and width(text, size, bold) > room:
+        size -= step
+    size = max(size, smallest)
+    return fit(text, size, room, bold), size
 
 
 def draw(
@@ -78,7 +168,13 @@ def draw(
     """
     if not text:
         return 0.0
+    if isinstance(d, MirroredDraw):  # where the text goes mirrored, its letters not
+        xy = (d.mirror_x(xy[0]), xy[1])
+        anchor = {"l": "r", "r": "l"}.get(anchor[0], anchor[0]) + anchor[1:]
     note(size)
+    seen = getattr(_notes, "texts", None)
+    if seen is not None:
+        seen.append(strip_marks(text))
     # Pillow keywords, given only for a stroked text.
     extra: dict[str, Any] = {"stroke_width": stroke, "stroke_fill": stroke_fill} if stroke else {}
     shaped = rtl_font(text, size, bold)

@@ -13,13 +13,14 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 import engine
 import render
 from engine.geometry import LABEL_INDEX, LABELS, LEAVES
-from render import board, draw, palette, panel
+from render import board, draw, palette, panel, text
 from render.demo import play, play_through, touched
+from render.fonts import RLM
 from render.layout import layout
 from render.model import view
 from tests.golden_helpers import (
@@ -288,3 +289,129 @@ def test_whole_game_animation_and_final_picture():
         render.animation([])
     final = render.board_png(state, highlight=touched(last))
     assert len(final) <= 250 * 1024
+
+
+@pytest.mark.parametrize(
+    ("seats", "names", "lang"),
+    [
+        (("human", "human"), ["Alice", "Bob"], "en"),
+        (("human", "human"), ["Bartholomew", "Bob"], "en"),
+        (("human", "human"), ["Bartholomew", "Bob"], "fr"),
+        (("human", "human"), ["Alice", "Bob"], "he"),
+    ],
+)
+def test_the_setup_line_shows_the_whole_name(seats, names, lang):
+    """For Alice the setup read "A… places a starting tree": now the sentence takes two lines."""
+    state = engine.new_game(engine.Config(seats=seats), seed=1)
+    v = view(state, names=names, lang=lang)
+    assert v.phase == "setup" and v.setup_kind == "place"
+    with text.words_drawn() as drawn:
+        draw.render_image(state, names=names, lang=lang)
+    name = names[v.current_seat]
+    assert name in drawn, drawn[:8]
+    assert not any(w.endswith("…") for w in drawn), [w for w in drawn if w.endswith("…")]
+
+
+def test_a_hebrew_name_is_one_right_to_left_paragraph():
+    """The Expert's seat in Hebrew, "מומחה (מהיר)", was drawn piece by piece, its brackets
+    unmirrored and the space misplaced: now as the right-to-left paragraph its first letter
+    makes it, exactly as the same text with a right-to-left mark."""
+    name = "מומחה (מהיר)"
+
+    def drawn(words: str) -> Image.Image:
+        im = Image.new("RGB", (300, 40))
+        text.draw(ImageDraw.Draw(im), (5, 20), words, 22, (255, 255, 255), anchor="lm")
+        return im
+
+    assert ImageChops.difference(drawn(name), drawn(RLM + name)).getbbox() is None
+    assert text.width(name, 22) == text.width(RLM + name, 22)
+
+
+def test_tokens_that_do_not_fit_are_counted_unambiguously():
+    """A card's "tokens 19 17 17 +2 =84" read as 19 + 17 + 17 + 2: the rest is "+2 more"."""
+    state = build("mid-4")
+    seats = [s.copy() for s in state.seats]
+    seats[0].tokens = ((3, 19), (3, 17), (2, 17), (2, 16), (1, 15))
+    state.seats = tuple(seats)
+    with text.words_drawn() as drawn:
+        draw.render_image(state)
+    assert [w for w in drawn if "more" in w] == ["+2 more"]
+    assert not any(w.startswith("+") and "=" in w for w in drawn)
+    at = drawn.index("+2 more")
+    assert drawn[at - 3 : at] == ["19", "17", "17"]  # the chips before it
+
+
+def test_names_are_drawn_smaller_rather_than_cut():
+    """The French picture cut "Expert (rapide)" to "Expert (rap…" in the turn line and to
+    "Expert (rapid…" in its card: both now a little smaller, whole."""
+    state = build("mid-4")
+    names = ["Expert (rapide)", "Bartholomew", "Expert 2 (fort)", "Dana"]
+    assert view(state).current_seat == 0
+    with text.words_drawn() as drawn:
+        draw.render_image(state, names=names, lang="fr")
+    assert drawn.count("Expert (rapide)") == 2
+    assert "Bartholomew" in drawn
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"), [("he", ["סינתיה", "סינתיה 2"]), ("en", ["Cynthia", "Cynthia 2"])]
+)
+def test_the_automa_is_named_in_the_pictures_language(lang, expected):
+    """The bot names the automa "Cynthia" (in English): a Hebrew card said "Cynthia"."""
+    state = engine.new_game(engine.Config(seats=("human", "cynthia", "cynthia")), seed=2)
+    names = ["Alice", "Cynthia", "Cynthia 2"]
+    assert [s.name for s in view(state, names=names, lang=lang).seats] == ["Alice", *expected]
+
+
+@pytest.mark.parametrize(
+    ("given", "drawn"),
+    [
+        ("Bob ⭐", "Bob ★"),  # a look-alike the main face has
+        ("Cy 🌻", "Cy ✿"),
+        ("Mo 🐢", "Mo ◇"),  # any other emoji: a white diamond
+        ("Pé 🇫🇷", "Pé ◇"),  # a flag (two symbols): one diamond
+        ("Fay 😀", "Fay 😀"),  # DejaVu Sans draws it: kept
+        ("שרה 🌻", "שרה ✿"),  # in reading order, the Hebrew first
+    ],
+)
+def test_emoji_in_names_are_drawn_or_stood_in_for(given, drawn):
+    """Emoji no font has were stripped from names ("Mo 🐢" was drawn "Mo")."""
+    state = build("mid-4")
+    names = [given, "Ada", "Grace", "Linus"]
+    assert view(state, names=names).seats[0].name == drawn
+    with text.words_drawn() as words:
+        draw.render_image(state, names=names)
+    assert drawn in words
+
+
+def seat_colour_share(im: Image.Image, box: tuple[int, int, int, int], seat: int) -> float:
+    """The share of the pixels in ``box`` within 40 of the seat's colour."""
+    region = im.crop(box)
+    pixels = (region.getpixel((x, y)) for x in range(region.width) for y in range(region.height))
+    near = [p for p in pixels if colour_distance(p, palette.seat_colour(seat)) < 40]
+    return len(near) / (region.width * region.height)
+
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_a_hebrew_seat_card_reads_from_the_right(lang):
+    """Hebrew cards were laid out left to right: a reader met "=74 +2" before its label. In
+    Hebrew the card is mirrored (the colour stripe and the seat's tree on the right, the score
+    on the left), its words not."""
+    state = build("mid-4")
+    im = Image.open(io.BytesIO(render.board_png(state, lang=lang))).convert("RGB")
+    lay = layout(render.DEFAULT_WIDTH, 4)
+    seat = 3  # not the seat to play: no outline in its colour
+    box = lay.cards[seat]
+    x0, y0, x1, _y1 = (round(v) for v in box.ints())
+    s = lay.s
+    name_row = (round(y0 + s(4)), round(y0 + s(36)))
+    left = seat_colour_share(im, (x0 + round(s(12)), name_row[0], x0 + round(s(48)), name_row[1]),
+                             seat)  # fmt: skip
+    right = seat_colour_share(im, (x1 - round(s(48)), name_row[0], x1 - round(s(12)), name_row[1]),
+                              seat)  # fmt: skip
+    stripe_left = seat_colour_share(im, (x0 + 1, y0 + 20, x0 + 4, y0 + 60), seat)
+    stripe_right = seat_colour_share(im, (x1 - 4, y0 + 20, x1 - 1, y0 + 60), seat)
+    if lang == "he":
+        assert right > 0.15 and left == 0 and stripe_right > 0.9 and stripe_left == 0
+    else:
+        assert left > 0.15 and right == 0 and stripe_left > 0.9 and stripe_right == 0

@@ -37,3 +37,11 @@ def test_a_crowded_four_seat_expansion_game_fits_and_hides_the_draft() -> None:
             assert text.startswith(f"Photosynthesis board, round {state.round} of 18")
             assert "Great Elder Tree on " in text and "Moonstones on " in text
     assert 400 < longest <= ALT_TEXT_LIMIT
+
+
+def test_alt_text_keeps_the_emoji_of_names():
+    """A screen reader says the emoji: alt text has the names as given, not as drawn."""
+    state = engine.new_game(engine.Config(seats=("human", "human")), seed=4)
+    said = alt_text(state, names=["Mo 🐢", "Cy 🌻"])
+    assert "Mo 🐢" in said and "Cy 🌻" in said
+    assert "◇" not in said and "✿" not in said

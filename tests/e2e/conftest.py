@@ -52,6 +52,15 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         yield server
     finally:
         await server.stop()
+    limits = server.limits
+    if limits.rate_limited or limits.exhausted or server.late_interactions or limits.invalid:
+        print(  # what Discord's limits did in this test (pytest shows it with -rA or on failure)
+            f"fakediscord limits: buckets used up {limits.exhausted[:20]} "
+            f"({len(limits.exhausted)}); "
+            f"429s {limits.rate_limited[:20]} ({len(limits.rate_limited)}); "
+            f"invalid requests {[w for _, w, _ in limits.invalid][:20]} ({len(limits.invalid)}); "
+            f"late first answers {[(it.name, it.callback_delay) for it in server.late_interactions]}"
+        )
     if server.unhandled:
         warnings.warn(
             f"fakediscord answered 404 to endpoints it does not implement: {server.unhandled}",

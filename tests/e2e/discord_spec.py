@@ -280,6 +280,59 @@ def response_errors(method: str, path: str, status: int, body: Any) -> list[str]
     return [f"{method} {template} {status} response {e}" for e in _errors(validator, body)]
 
 
+def _resolve(node: dict[str, Any]) -> dict[str, Any]:
+    """A spec object, through its ``$ref`` if it has one."""
+    while "$ref" in node:
+        parts = node["$ref"].removeprefix("#/").split("/")
+        target: Any = spec()
+        for part in parts:
+            target = target[part]
+        node = target
+    return node
+
+
+@cache
+def _response_headers(template: str, method: str, status: str) -> dict[str, str]:
+    """The headers the spec gives an operation's answer with a status: name -> schema type."""
+    responses = spec()["paths"].get(template, {}).get(method, {}).get("responses", {})
+    key = status if status in responses else f"{status[0]}XX"
+    answer = _resolve(responses.get(key, {}))
+    return {
+        name: _resolve(header).get("schema", {}).get("type", "string")
+        for name, header in answer.get("headers", {}).items()
+    }
+
+
+def _typed(value: str, kind: str) -> bool:
+    """Whether a header's text is a value of the spec's type."""
+    try:
+        if kind == "integer":
+            int(value)
+        elif kind == "number":
+            float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def header_errors(method: str, path: str, status: int, headers: dict[str, str]) -> list[str]:
+    """What in an answer's headers the spec does not allow (the rate-limit headers it
+    describes: their values' types)."""
+    template = route(path)
+    if template is None:
+        return []
+    described = {k.lower(): (k, t) for k, t in _response_headers(template, method.lower(),
+                                                                   str(status)).items()}  # fmt: skip
+    found = []
+    for name, value in headers.items():
+        if name.lower() in described:
+            spec_name, kind = described[name.lower()]
+            if not _typed(value, kind):
+                found.append(f"{method} {template} {status} header {spec_name}: {value!r} is "
+                             f"not of type {kind!r}")  # fmt: skip
+    return found
+
+
 def schema_errors(name: str, value: Any) -> list[str]:
     """What in `value` the spec's component schema `name` does not allow (for the payloads the
     fake sends over the gateway, which the HTTP spec describes only as parts: users, members,

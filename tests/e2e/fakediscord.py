@@ -44,6 +44,34 @@ What Discord does and the fake copies:
   spec does not allow is listed in :attr:`FakeDiscord.spec_violations`, which fails the test;
 * with ``FAKE_DISCORD_TRAFFIC=path`` every HTTP request is appended to that file as one JSON line
   (method, path, status, body, files).
+
+Discord's limits, on by default in every test (``tests/e2e/fakelimits.py`` has the details and
+``tests/e2e/test_fakelimits.py`` the self-tests); time is :attr:`FakeDiscord.clock`, which a test
+advances (``fake.clock.advance(900)``) instead of sleeping:
+
+* rate limits: every REST answer carries ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset``,
+  ``-Reset-After`` and ``-Bucket`` (and ``Via``, as Discord's proxy adds it); buckets are kept per
+  route and major parameter (channel, guild, webhook id and token); over a bucket the answer is
+  429 with ``retry_after``, ``global``, ``message``, ``code``, ``Retry-After`` and
+  ``X-RateLimit-Scope``. Defaults (strict): message sends 6 per 5 s per channel
+  (``message_send_limit``; Discord's 5 per 5 s is ``fakelimits.DISCORD_MESSAGE_SEND_LIMIT``, a
+  notch stricter than the project's bot copes with today), message edits 5 per 5 s per channel, deletes 5 a second, reactions
+  one per 0.25 s, an interaction's webhook 5 per 2 s, any other route 5 a second; all requests
+  but the interaction endpoints together 50 a second (429 with ``global: true``);
+  ``rate_limits=False`` turns them off, ``bucket_limits`` changes any;
+* invalid requests (401, 403, and 429 other than of scope ``shared``) are counted:
+  :meth:`FakeDiscord.invalid_requests_last_10min`;
+* an interaction's first answer later than the deadline fails with 10062 Unknown interaction
+  (``interaction_deadline``: Discord's is 3 s, the fake's default 5 s for this loaded machine;
+  answers later than 3 s are listed in ``late_interactions`` either way); its webhook (follow-ups, edits) after 15 minutes with 401 50027 Invalid
+  Webhook Token;
+* faults a test schedules: REST 500/502/503/504 for a stretch of seconds
+  (:meth:`FakeDiscord.schedule_rest_outage`); gateway closes with 1006, 4000, 4008 (resumable) or
+  4009 (not) (:meth:`FakeDiscord.drop_connection`), op 7 Reconnect
+  (:meth:`FakeDiscord.request_reconnect`), op 9 Invalid Session resumable or not
+  (:meth:`FakeDiscord.invalidate_session`), lost heartbeat ACKs
+  (:meth:`FakeDiscord.lose_heartbeat_acks`). A RESUME (on READY's ``resume_gateway_url``) gets
+  every event the session missed, by sequence number, then RESUMED.
 """
 
 from __future__ import annotations
@@ -71,6 +99,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from tests.e2e import discord_spec
+from tests.e2e.fakelimits import Clock, Limit, Outage, RateLimits
 
 API_VERSION = 10
 #: Where a request's parsed body (JSON, or a multipart payload_json) and its number of files
@@ -84,6 +113,23 @@ FLAG_SUPPRESS_EMBEDS = 1 << 2
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_COMPONENTS_V2 = 1 << 15
+
+#: Discord's deadline for an interaction's first answer (callback), in seconds.
+INTERACTION_DEADLINE_S = 3.0
+#: The fake's default deadline: Discord's 3 s plus 2 s for this loaded 2-core machine (the
+#: project's bot once answered in 3.46 s there under load; see `late_interactions` for every
+#: first answer later than 3 s). `FakeDiscord(interaction_deadline=INTERACTION_DEADLINE_S)` is
+#: Discord's own.
+DEFAULT_INTERACTION_DEADLINE_S = 5.0
+#: How long an interaction's token is valid for follow-ups and edits (15 minutes).
+INTERACTION_TOKEN_TTL_S = 900.0
+#: The gateway's heartbeat interval in HELLO, milliseconds (Discord's usual value).
+HEARTBEAT_INTERVAL_MS = 41250
+#: Close codes after which Discord does not let the session be resumed (4009 Session timed out
+#: among those a test can schedule; 1000/1001 from the client end a session too).
+NON_RESUMABLE_CLOSE_CODES = frozenset({4007, 4009})
+
+RESUME_GATEWAY_PATH = "/gateway-resume/"
 
 #: How long Discord remembers a nonce sent with `enforce_nonce` ("the past few minutes").
 NONCE_WINDOW_S = 120.0
@@ -460,7 +506,7 @@ class FakeInteraction:
         self.payload = payload
         self.name = name
         self.message = message  # the clicked message for component interactions
-        self.created = time.monotonic()
+        self.created = fake.clock()
         self.callback_type: int | None = None
         self.callback_data: dict | None = None
         self.callback_delay: float | None = None
@@ -655,15 +701,41 @@ class FakeDiscord:
         *,
         guild_name: str = "Test Guild",
         channel_name: str = "general",
-        interaction_deadline: float | None = None,
+        interaction_deadline: float | None = DEFAULT_INTERACTION_DEADLINE_S,
         check_spec: bool = True,
+        rate_limits: bool | None = None,
+        message_send_limit: Limit | None = None,
+        bucket_limits: dict[str, Limit] | None = None,
     ) -> None:
-        """``interaction_deadline``: if set, callbacks later than this many seconds fail with
-        10062 Unknown interaction like on Discord (3.0); by default late callbacks are only
-        listed in :attr:`late_interactions`, so slow machines do not make tests flaky.
+        """``interaction_deadline``: a first answer (callback) later than this many seconds
+        after the interaction was sent fails with 10062 Unknown interaction, as on Discord
+        (default 5 s, Discord's 3 s plus a margin for a loaded machine; None: never); every
+        first answer later than Discord's 3 s is listed in :attr:`late_interactions`.
         ``check_spec``: check every request and response against Discord's OpenAPI spec (in a
-        worker process, so that the fake answers at once; see :meth:`spec_report`)."""
+        worker process, so that the fake answers at once; see :meth:`spec_report`).
+        ``rate_limits``: enforce Discord's rate limits (`tests.e2e.fakelimits`; by default on,
+        off with the environment variable ``FAKE_DISCORD_RATE_LIMITS=0`` to compare);
+        ``message_send_limit`` changes the per-channel limit of message sends (default 6 per
+        5 s), ``bucket_limits`` any bucket's limit by name."""
         self.check_spec = check_spec
+        #: The fake's time (monotonic seconds): `clock.advance(s)` ages interactions and runs
+        #: out rate-limit windows and fault stretches without sleeping.
+        self.clock = Clock()
+        if message_send_limit is not None:
+            bucket_limits = {**(bucket_limits or {}), "message-create": message_send_limit}
+        #: Rate limits, invalid requests and scheduled REST faults (`tests.e2e.fakelimits`).
+        if rate_limits is None:
+            rate_limits = os.environ.get("FAKE_DISCORD_RATE_LIMITS", "1") != "0"
+        self.limits = RateLimits(self.clock, enabled=rate_limits, bucket_limits=bucket_limits)
+        self.heartbeat_interval_ms = HEARTBEAT_INTERVAL_MS
+        #: Heartbeats received, and how many of the next ones get no ACK (None: none at all).
+        self.heartbeats = 0
+        self.acks_to_lose: int | None = 0
+        self.acks_lost = 0
+        #: The path each RESUME came on (Discord wants it on READY's `resume_gateway_url`).
+        self.resume_paths: list[str] = []
+        #: RESUMEs answered with op 9 (the session could not be resumed).
+        self.failed_resumes = 0
         self._threads: dict[str, list[str]] = {}  # parent channel id -> its threads' ids
         self._spec_checks: list[asyncio.Future[list[str]]] = []
         self._last_snowflake = 0
@@ -714,11 +786,15 @@ class FakeDiscord:
         self.unhandled: list[str] = []
         self.rejected: list[tuple[str, dict]] = []
         self.late_interactions: list[FakeInteraction] = []
+        #: Interactions whose webhook was used after their token expired (15 minutes).
+        self.expired_tokens: list[FakeInteraction] = []
         self.requests: deque[tuple[str, str]] = deque(maxlen=2000)
         # (author, nonce) -> (message, when): a message created with `enforce_nonce`
         self._nonces: dict[tuple[str, str], tuple[FakeMessage, float]] = {}
 
         self._sessions: dict[str, _GatewaySession] = {}
+        self._transports: dict[int, Any] = {}  # id(websocket) -> its TCP transport
+        self._closed_by_fake: set[int] = set()  # id(websocket) of the sockets the fake closed
         #: The processes (by pid) whose client reported `on_ready` (see `BotProcess.wait_ready`).
         self.client_ready_pids: set[int] = set()
         self.identifies = 0
@@ -792,6 +868,11 @@ class FakeDiscord:
     @property
     def gateway_url(self) -> str:
         return f"ws://{self.host}:{self.port}/gateway/"
+
+    @property
+    def resume_gateway_url(self) -> str:
+        """Where READY tells the bot to RESUME (the fake records the path of each RESUME)."""
+        return f"ws://{self.host}:{self.port}{RESUME_GATEWAY_PATH}"
 
     @property
     def connected(self) -> bool:
@@ -1242,19 +1323,26 @@ class FakeDiscord:
         while True:
             event, data, guild_id = await self._outbox.get()
             session = self._session_for(guild_id)
-            if session is None or session.invalid:
-                continue
             try:
-                await session.dispatch(event, data)
+                if session is not None and not session.invalid:
+                    await session.dispatch(event, data)
             except Exception as exc:  # never let one bad frame stop the sender
                 self.server_errors.append(f"gateway dispatch {event}: {exc!r}")
+            finally:
+                self._outbox.task_done()
+
+    async def flush_gateway(self) -> None:
+        """Wait until every event queued so far went to its session (sent, or kept in the
+        session's backlog for a RESUME while it has no connection)."""
+        assert self._outbox is not None
+        await self._outbox.join()
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
-        await ws.send_str(
-            json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
-        )
+        hello = {"heartbeat_interval": self.heartbeat_interval_ms}
+        await ws.send_str(json.dumps({"op": 10, "d": hello, "s": None, "t": None}))
+        self._transports[id(ws)] = request.transport
         session: _GatewaySession | None = None
         try:
             async for msg in ws:
@@ -1263,20 +1351,37 @@ class FakeDiscord:
                 frame = json.loads(msg.data)
                 op, data = frame.get("op"), frame.get("d")
                 if op == 1:
-                    await self._send_op(ws, session, 11, None)
+                    await self._heartbeat(ws, session)
                 elif op == 2:
                     session = await self._identify(ws, data)
                 elif op == 6:
-                    session = await self._resume(ws, data)
+                    session = await self._resume(ws, data, request.path)
                 elif op == 8 and session is not None:
                     await self._member_chunk(session, data)
         finally:
+            self._transports.pop(id(ws), None)
+            closed_by_fake = id(ws) in self._closed_by_fake
+            self._closed_by_fake.discard(id(ws))
             if session is not None and session.ws is ws:
                 session.ws = None
-                if ws.close_code in (1000, 1001):
+                # A client that closes with 1000/1001 ends its session (not when it only
+                # answers the fake's own close frame with 1000).
+                if ws.close_code in (1000, 1001) and not closed_by_fake:
                     session.invalid = True
             await self._notify()
         return ws
+
+    async def _heartbeat(self, ws: web.WebSocketResponse, session: _GatewaySession | None) -> None:
+        """Answer a heartbeat with op 11 ACK, unless a test made the fake lose ACKs."""
+        self.heartbeats += 1
+        if self.acks_to_lose is None or self.acks_to_lose > 0:
+            if self.acks_to_lose is not None:
+                self.acks_to_lose -= 1
+            self.acks_lost += 1
+            await self._notify()
+            return
+        await self._send_op(ws, session, 11, None)
+        await self._notify()
 
     async def _send_op(
         self, ws: web.WebSocketResponse, session: _GatewaySession | None, op: int, data: Any
@@ -1309,7 +1414,7 @@ class FakeDiscord:
             "guilds": [{"id": g, "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
-            "resume_gateway_url": self.gateway_url,
+            "resume_gateway_url": self.resume_gateway_url,
             "application": {"id": self.application_id, "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -1339,10 +1444,18 @@ class FakeDiscord:
             old.invalid = True
         self._current[session.shard] = session
 
-    async def _resume(self, ws: web.WebSocketResponse, data: dict) -> _GatewaySession | None:
+    async def _resume(
+        self, ws: web.WebSocketResponse, data: dict, path: str
+    ) -> _GatewaySession | None:
+        """RESUME: the session gets the socket back and every event it missed (those with a
+        sequence number above the one the client sent), then RESUMED; a session that is over
+        (closed with 1000/1001 or 4009, invalidated, replaced) gets op 9 Invalid Session."""
+        self.resume_paths.append(path)
         session = self._sessions.get(data.get("session_id", ""))
         if data.get("token") != self.token or session is None or session.invalid:
+            self.failed_resumes += 1
             await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+            await self._notify()
             return None
         async with session.lock:
             session.ws = ws
@@ -1395,19 +1508,83 @@ class FakeDiscord:
 
     async def drop_connection(self, code: int = 4000, guild_id: str | None = None) -> None:
         """Close the gateway socket of a guild's shard (default the default guild's) with a
-        resumable close code."""
+        close code: 1006 drops the connection without a close frame (an abnormal closure),
+        4000 Unknown error and 4008 Rate limited may be resumed, after 4009 Session timed out
+        the session is over (a RESUME gets op 9 Invalid Session, the bot must IDENTIFY)."""
         session = self._session_for(guild_id or self.guild_id)
-        if session is not None and session.ws is not None:
-            await session.ws.close(code=code)
+        if session is None or session.ws is None:
+            return
+        if code in NON_RESUMABLE_CLOSE_CODES:
+            session.invalid = True
+        if code == 1006:
+            transport = self._transports.get(id(session.ws))
+            if transport is not None:
+                transport.abort()
+            return
+        self._closed_by_fake.add(id(session.ws))
+        await session.ws.close(code=code)
+
+    async def invalidate_session(self, *, resumable: bool, guild_id: str | None = None) -> None:
+        """Send op 9 Invalid Session (``d`` = ``resumable``) on a guild's shard: the bot must
+        RESUME (resumable) or IDENTIFY anew (not: a RESUME would get op 9 again)."""
+        session = self._session_for(guild_id or self.guild_id)
+        if session is None or session.ws is None:
+            raise RuntimeError("no bot connected")
+        if not resumable:
+            session.invalid = True
+        await self._send_op(session.ws, session, 9, resumable)
+
+    def lose_heartbeat_acks(self, count: int | None = None) -> None:
+        """Answer none of the next ``count`` heartbeats (None: none until
+        :meth:`restore_heartbeat_acks`), as on a zombied connection: the client should close
+        it and RESUME."""
+        self.acks_to_lose = count
+
+    def restore_heartbeat_acks(self) -> None:
+        self.acks_to_lose = 0
 
     # -- HTTP plumbing -------------------------------------------------------------------------
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         self.requests.append((request.method, request.path))
-        response = await self._handle(request, handler)
+        prefix = f"/api/v{API_VERSION}"
+        if not request.path.startswith(prefix + "/"):
+            return await self._handle(request, handler)
+        path = request.path[len(prefix) :]
+        fault = self.limits.outage(request.method, path)
+        if fault is not None:  # a scheduled REST fault: the request is not served
+            response: web.StreamResponse = json_response(fault[1], status=fault[0])
+            self._after(request, response)
+            await self._notify()
+            return response
+        info = request.match_info
+        template = info.route.resource.canonical if info.route.resource else request.path
+        verdict = self.limits.admit(request.method, template.removeprefix(prefix), path, dict(info))
+        if verdict.body is not None:
+            response = json_response(verdict.body, status=verdict.status)
+            await self._notify()
+        else:
+            response = await self._handle(request, handler)
+        # Discord's answers come through its proxy (discord.py takes a 429 without `Via` for a
+        # Cloudflare ban), and carry the bucket's headers.
+        response.headers["Via"] = "1.1 google"
+        response.headers.update(verdict.headers)
+        self.limits.record(request.method, path, response.status, verdict.scope)
         self._after(request, response)
         return response
+
+    def invalid_requests_last_10min(self) -> int:
+        """How many invalid requests (401, 403, 429 other than of scope ``shared``) the fake
+        answered in the last 10 minutes of its clock (Discord bans for a while at 10,000)."""
+        return self.limits.invalid_last()
+
+    def schedule_rest_outage(self, status: int, seconds: float, *, prefix: str = "") -> Outage:
+        """From now on for ``seconds`` (of :attr:`clock`), every REST request whose path (under
+        ``/api/v10``) starts with ``prefix`` is answered ``status`` (500, 502, 503 or 504) and
+        not served, like Discord in an outage (see ``limits.faults``); the outage's ``end``
+        may be moved."""
+        return self.limits.schedule_outage(status, seconds, prefix=prefix)
 
     async def _handle(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         try:
@@ -1440,6 +1617,11 @@ class FakeDiscord:
             answer = json.loads(raw)
         if answer is not None:  # (the request body was checked before it was handled)
             self._check(discord_spec.response_errors, request.method, path, response.status, answer)
+        limit_headers = {k: v for k, v in response.headers.items() if k.startswith("X-RateLimit")}
+        if limit_headers:
+            self._check(
+                discord_spec.header_errors, request.method, path, response.status, limit_headers
+            )
         if self.traffic_path:
             line = {
                 "method": request.method,
@@ -1509,6 +1691,8 @@ class FakeDiscord:
             router.add_route(method, api + path, handler)
         router.add_get("/gateway/", self._gateway)
         router.add_get("/gateway", self._gateway)
+        router.add_get(RESUME_GATEWAY_PATH, self._gateway)
+        router.add_get(RESUME_GATEWAY_PATH.rstrip("/"), self._gateway)
         router.add_get("/attachments/{channel}/{attachment}/{filename}", self._get_attachment)
         router.add_post("/_fake/violation", self._report_violation)
         router.add_post("/_fake/client-ready", self._report_client_ready)
@@ -1814,12 +1998,12 @@ class FakeDiscord:
             # "checked for uniqueness in the past few minutes. If another message was created by
             # the same author with the same nonce, that message will be returned".
             earlier = self._nonces.get(key)
-            if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW_S:
+            if earlier is not None and self.clock() - earlier[1] < NONCE_WINDOW_S:
                 return json_response(earlier[0].payload(self))
         message = self._new_message(channel_id, payload, files, flags=0)
         message.flags &= ~FLAG_EPHEMERAL
         if nonce is not None and payload.get("enforce_nonce"):
-            self._nonces[key] = (message, time.monotonic())
+            self._nonces[key] = (message, self.clock())
         self._publish(message)
         await self._notify()
         return json_response(message.payload(self))
@@ -2010,7 +2194,7 @@ class FakeDiscord:
         it = self.interactions.get(request.match_info["id"])
         if it is None or it.token != request.match_info["token"]:
             raise FakeDiscordError(404, 10062, "Unknown interaction")
-        delay = time.monotonic() - it.created
+        delay = self.clock() - it.created
         if it.gate is not None and not it.gate.is_set():  # held by the test (hold_callback)
             it.held = True
             self._touch()
@@ -2019,6 +2203,7 @@ class FakeDiscord:
         if it.callback_type is not None:
             raise FakeDiscordError(400, 40060, "Interaction has already been acknowledged.")
         if self.interaction_deadline is not None and delay > self.interaction_deadline:
+            it.callback_delay = delay  # (refused: `callback_type` stays None)
             self.late_interactions.append(it)
             raise FakeDiscordError(404, 10062, "Unknown interaction")
         body, files = await self._read_body(request)
@@ -2038,7 +2223,7 @@ class FakeDiscord:
             self._reject("autocomplete", data, validate_choices(data.get("choices", [])))
 
         it.callback_type, it.callback_data, it.callback_delay = cb_type, data, delay
-        if delay > 3.0:
+        if delay > INTERACTION_DEADLINE_S:
             self.late_interactions.append(it)
         message: FakeMessage | None = None
         if cb_type in (CB_MESSAGE, CB_DEFERRED_MESSAGE):
@@ -2082,6 +2267,11 @@ class FakeDiscord:
         it = self._interactions_by_token.get(request.match_info["token"])
         if it is None or request.match_info["app"] != self.application_id:
             raise FakeDiscordError(404, 10015, "Unknown Webhook")
+        if self.clock() - it.created > INTERACTION_TOKEN_TTL_S:
+            # Discord: an interaction's token is valid for 15 minutes; then its webhook answers
+            # 401 50027 Invalid Webhook Token.
+            self.expired_tokens.append(it)
+            raise FakeDiscordError(401, 50027, "Invalid Webhook Token")
         return it
 
     def _webhook_message(self, it: FakeInteraction, message_id: str) -> FakeMessage:

@@ -11,6 +11,7 @@ Run it like the real bot: ``python -m tests.e2e.minibot`` with ``DISCORD_TOKEN``
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import struct
@@ -209,11 +210,30 @@ async def toolong(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"rejected {exc.code}", ephemeral=True)
 
 
+@mini.command(name="burst", description="Post several channel messages at once")
+async def burst(interaction: discord.Interaction, count: app_commands.Range[int, 1, 20]) -> None:
+    """Posts ``count`` messages concurrently (discord.py queues them on the rate limits the
+    fake announces), then says how many landed."""
+    await interaction.response.defer(ephemeral=True)
+    channel = interaction.channel
+    assert isinstance(channel, discord.abc.Messageable)
+    results = await asyncio.gather(
+        *(channel.send(f"burst {i}") for i in range(count)), return_exceptions=True
+    )
+    failed = [repr(r) for r in results if isinstance(r, BaseException)]
+    await interaction.followup.send(
+        f"burst sent {count - len(failed)}, failed {failed}", ephemeral=True
+    )
+
+
 class MiniBot(discord.Client):
     """A plain client with a command tree, synced to ``DEV_GUILD_ID`` in ``setup_hook``."""
 
     def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default())
+        # MINIBOT_HEARTBEAT_TIMEOUT: seconds without any gateway message after which discord.py
+        # takes the connection for a zombie and reconnects (its default is 60).
+        timeout = float(os.environ.get("MINIBOT_HEARTBEAT_TIMEOUT", "60"))
+        super().__init__(intents=discord.Intents.default(), heartbeat_timeout=timeout)
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(mini)
         self.tree.add_command(admin)
