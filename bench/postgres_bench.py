@@ -36,13 +36,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.games import GameService, UserError  # noqa: E402
+
 import engine  # noqa: E402
 from bench.bot_latency import Game, percentile  # noqa: E402
 from bot.clock import RealClock  # noqa: E402
-from bot.games import GameService, UserError  # noqa: E402
 from bot.scheduler import Job, JobStore, Scheduler  # noqa: E402
 from bot.storage import SQLiteStorage, SQLStorage  # noqa: E402
-from bot.storage_postgres import PostgresStorage  # noqa: E402
+from bot.storage.postgres import PostgresStorage  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, shard_of  # noqa: E402
 from tests.pg_server import PostgresServer, fresh_database  # noqa: E402
 

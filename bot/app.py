@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,11 +17,19 @@ from discord.ext import commands, tasks
 from . import experts, i18n, pictures, texts
 from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
-from .games import GameService
 from .offered import offered_component, undeclared_choice
+from .publisher import Publisher
 from .replies import ephemeral
+from .services import GameService
 from .storage import Storage, UnreadableGame
 from .views import PERSISTENT_ITEMS, unknown_component
+
+if TYPE_CHECKING:
+    from .cogs.board import Board
+    from .cogs.correspondence import CorrespondenceCog
+    from .cogs.expert import ExpertCog
+    from .cogs.lobby import Lobby
+    from .cogs.play import Play
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +75,13 @@ class PhotosynthesisBot(commands.Bot):
 
     storage: Storage
     games: GameService
+    #: The cogs, each set by its extension's `setup`: components and commands reach their
+    #: handlers through these typed attributes (no cog looked up by name).
+    lobby: Lobby
+    play: Play
+    board: Board
+    correspondence: CorrespondenceCog
+    expert: ExpertCog
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -85,6 +101,8 @@ class PhotosynthesisBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
+        #: The one publisher of the games' channel messages, which every cog calls.
+        self.publisher = Publisher(self)
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a guild, `(guild_id >> 22) % SHARD_COUNT`
@@ -135,7 +153,8 @@ class PhotosynthesisBot(commands.Bot):
         sentence; the bot's own components are answered by their `DynamicItem`."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
         if unknown_component(custom_id):
             sentence = texts.UNKNOWN_COMPONENT
         elif offered_component(interaction) is None:
@@ -182,23 +201,22 @@ class PhotosynthesisBot(commands.Bot):
             log.exception("upkeep: resuming Cynthia failed")
 
     async def _expire_lobbies(self) -> None:
-        lobby = self.get_cog("Lobby")
-        for game in await self.games.expire_lobbies(LOBBY_MAX_AGE):
+        for game in await self.games.endings.expire_lobbies(LOBBY_MAX_AGE):
             log.info("lobby expired", extra={"game_id": game.id})
             try:
-                await lobby.close_messages(game)  # type: ignore[union-attr]  # cog always loaded
+                await self.publisher.close_messages(game)
             except Exception:
                 log.exception("upkeep: closing an expired lobby failed", extra={"game_id": game.id})
 
     async def _resume_automa(self) -> None:
-        play = self.get_cog("Play")
         for game in await self.storage.games_with_status("active"):
             if not self.serves(game.guild_id):  # another process's shard
                 continue
             try:
-                if await self.games.resume_automa(game.id) is not None:
+                result = await self.games.bots.resume_automa(game.id)
+                if result is not None:
                     log.info("automa resumed", extra={"game_id": game.id})
-                    await play.publish(game.id)  # type: ignore[union-attr]  # cog always loaded
+                    await self.publisher.publish(result.game, result.state)
             except UnreadableGame:
                 continue  # quarantined and logged once; every other game is still served
             except Exception:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from engine import GameState
 from engine import moonlight as ml
 from engine.geometry import LABEL_INDEX, LEAVES
 from engine.pieces import LIGHT_CAP
@@ -26,6 +27,7 @@ from engine.text import why_missing as engine_why_missing
 from translation import Text, _, _n, _p, join
 
 from . import animals
+from .experts import seat_to_play
 from .i18n import notation as ltr
 
 LABEL = re.compile(r"^[A-G][1-7]$")
@@ -91,37 +93,39 @@ def spaces_of(notation: str) -> list[str]:
     return [w for w in notation.split()[1:] if LABEL.match(w)]
 
 
-def _size(state: Any, label: str) -> int | None:
+def _size(state: GameState, label: str) -> int | None:
     """The size of the piece on a space (what every seat sees), or None."""
     piece = engine.observation(state, None)["board"].get(label)
     return None if piece is None else int(piece["size"])
 
 
-def _board(state: Any) -> dict[str, tuple[int, int]]:
+def _board(state: GameState) -> dict[str, tuple[int, int]]:
     """label -> (seat, size) of every piece on the board (what every seat sees)."""
     board = engine.observation(state, None)["board"]
     return {k: (int(v["seat"]), int(v["size"])) for k, v in board.items()}
 
 
-def _board_changes(before: dict, after: dict) -> list[Text]:
+def _board_changes(
+    before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]
+) -> list[Text]:
     """What an ability did to the board, e.g. `E5: seed placed`, `D3: seed → small`."""
     out = []
     for label in sorted(set(before) | set(after)):
         was, now = before.get(label), after.get(label)
         if was == now:
             continue
-        if was is None:
+        if was is None and now is not None:
             out.append(_("{space}: {size} placed", space=label, size=SIZE_NAMES[now[1]]))
-        elif now is None:
+        elif was is not None and now is None:
             out.append(_("{space}: {size} removed", space=label, size=SIZE_NAMES[was[1]]))
-        else:
+        elif was is not None and now is not None:
             out.append(
                 join([f"{label}:", SIZE_NAMES[was[1]], "\N{RIGHTWARDS ARROW}", SIZE_NAMES[now[1]]])
             )
     return out
 
 
-def describe(state: Any, notation: str, *, _before: dict | None = None) -> str | Text:
+def describe(state: GameState, notation: str, *, _before: dict | None = None) -> str | Text:
     """A select label for a legal action: the action, what it costs, what it gives.
 
     For example ``grow D4: small → medium · 2 light``,
@@ -131,7 +135,7 @@ def describe(state: Any, notation: str, *, _before: dict | None = None) -> str |
     verb = verb_of(notation)
     if verb == "animal":
         return animals.short(notation.split()[1])
-    seat = state.current_seat
+    seat = seat_to_play(state)
     try:
         after = engine.apply(state, notation)
     except engine.IllegalAction:
@@ -170,7 +174,7 @@ def describe(state: Any, notation: str, *, _before: dict | None = None) -> str |
     return join(parts, _DOT)
 
 
-def soil_and_shade(state: Any, label: str) -> list[Text]:
+def soil_and_shade(state: GameState, label: str) -> list[Text]:
     """What a target space offers: its soil (leaves) and whether a shadow covers it at the next
     photosynthesis (``3-leaf soil``, ``in shade next round``)."""
     space = LABEL_INDEX[label]
@@ -187,7 +191,7 @@ def soil_and_shade(state: Any, label: str) -> list[Text]:
 SETUP_PLACEMENTS = ("moonstone", "elder", "settle")
 
 
-def placement_notes(after: Any, verb: str, label: str) -> list[Text]:
+def placement_notes(after: GameState, verb: str, label: str) -> list[Text]:
     """``2-leaf soil · shines at the first photosynthesis`` for a moonstone (a shining stone
     lights the animals next to it), ``in the moonlight at the first photosynthesis`` for an
     animal; the Great Elder Tree gets its soil only (it blocks moonlight, it is never lit)."""
@@ -202,7 +206,7 @@ def placement_notes(after: Any, verb: str, label: str) -> list[Text]:
     return out
 
 
-def describe_all(state: Any, notations: Sequence[str]) -> dict[str, str | Text]:
+def describe_all(state: GameState, notations: Sequence[str]) -> dict[str, str | Text]:
     """`describe` for each notation (pure CPU; cheap: one `engine.apply` each)."""
     before = _board(state) if any(verb_of(n) == "use" for n in notations) else None
     return {n: describe(state, n, _before=before) for n in notations}
@@ -219,7 +223,7 @@ VERB_NAMES = {
 }
 
 
-def why_missing(state: Any, offered: set[str]) -> list[Text]:
+def why_missing(state: GameState, offered: set[str]) -> list[Text]:
     """One line per action of a turn the panel does not offer, saying why (the engine's
     refusal), e.g. ``Grow: not now. Growing into a medium tree costs 2 light points; you have 1.``"""
     return [
@@ -236,15 +240,15 @@ def why_missing(state: Any, offered: set[str]) -> list[Text]:
 # --- Under the Moonlight: the panel's words ---
 
 
-def resources(state: Any) -> Text:
+def resources(state: GameState) -> Text:
     """What the player has to spend: `9 light`, or `9 light and 3 lunar points`."""
-    seat = state.seats[state.current_seat]
-    if _moon_seat(state, state.current_seat).get("animal"):
+    seat = state.seats[seat_to_play(state)]
+    if _moon_seat(state, seat_to_play(state)).get("animal"):
         return _("{n} light and {lunar}", n=seat.light, lunar=animals.lunar(seat.lunar))
     return _("{n} light", n=seat.light)
 
 
-def _moon_seat(state: Any, seat: int) -> dict[str, Any]:
+def _moon_seat(state: GameState, seat: int) -> dict[str, Any]:
     """What a seat sees of itself in the expansion (its kept animal and where it stands),
     empty without the expansion."""
     if not getattr(getattr(state, "config", None), "expansion", False):
@@ -253,9 +257,9 @@ def _moon_seat(state: Any, seat: int) -> dict[str, Any]:
     return moonlight["seats"][seat] if moonlight else {}
 
 
-def animal_status(state: Any) -> str | Text:
+def animal_status(state: GameState) -> str | Text:
     """`; your Owl is on C3 (1 step left)`, or nothing without a placed animal."""
-    seat = state.current_seat
+    seat = seat_to_play(state)
     mine = _moon_seat(state, seat)
     if not mine.get("space") or state.phase != "play":
         return ""
@@ -287,7 +291,7 @@ def _choices(n: int) -> Text:
     return _n("{n} choice", "{n} choices", n)
 
 
-def source_label(state: Any, verb: str, source: str, actions: Sequence[str]) -> Text:
+def source_label(state: GameState, verb: str, source: str, actions: Sequence[str]) -> Text:
     """The first step of a two-step kind: `C3 · 4 choices` (plant from the tree on C3) or
     `Nighttime Hunting · 5 or 9 lunar` (use that ability)."""
     if verb != "use":

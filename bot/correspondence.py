@@ -1,7 +1,7 @@
 """Correspondence games, the service side (no Discord): settings, leaving a running game,
 vacation, turn notifications, the list of a player's games, and what a fired job does.
 
-Every change runs under the game's lock (`GameService.lock`) and plans the turn again
+Every change runs under the game's lock (`GameCore.lock`) and plans the turn again
 (`TurnTimers.plan`) before the lock is released, so the scheduler never sees a half-made change.
 """
 
@@ -17,8 +17,9 @@ import engine
 from . import correspondence_texts as ct
 from . import texts
 from .clock import Clock
-from .games import GameService, TurnResult, UserError, normalize_options
 from .scheduler import PENDING, Job
+from .services import GameService
+from .services.base import TurnResult, UserError, normalize_options
 from .storage import GameRow, SeatRow
 from .timers import DEADLINE, POSTPONED, TurnTimers
 
@@ -94,7 +95,7 @@ class Correspondence:
     # --- settings ---
 
     async def _live(self, channel_id: int) -> GameRow:
-        game = await self.games.live_game(channel_id)
+        game = await self.games.core.live_game(channel_id)
         if game is None:
             raise UserError(texts.NO_GAME_HERE)
         return game
@@ -106,10 +107,11 @@ class Correspondence:
         or in play; without `changes`, anyone gets the game). A new timer restarts the
         current turn's clock."""
         game = await self._live(channel_id)
-        async with self.games.lock(game.id):
-            game = await self.games.get_game(game.id)
-            if game is None or not game.is_live:
+        async with self.games.core.lock(game.id):
+            fresh = await self.games.core.get_game(game.id)
+            if fresh is None or not fresh.is_live:
                 raise UserError(texts.NO_GAME_HERE)
+            game = fresh
             if not changes:  # anyone may look
                 return game
             if user_id != game.host_id:
@@ -117,7 +119,7 @@ class Correspondence:
             merged = normalize_options({**game.options, **changes})
             stored = await self.games.storage.update_game(game.id, game.version, options=merged)
             if stored.status == "active":
-                state = await self.games.state(stored)
+                state = await self.games.core.state(stored)
                 restart = merged["turn_timer"] != game.options.get("turn_timer")
                 await self.timers.plan(stored, state, force=True, restart=restart)
         return stored
@@ -128,10 +130,11 @@ class Correspondence:
         """Leave the channel's running game: the autopilot takes the seat, or the game ends
         (the host's `on_leave` option; it also ends when no other person is left)."""
         game = await self._live(channel_id)
-        async with self.games.lock(game.id):
-            game = await self.games.get_game(game.id)
-            if game is None or game.status != "active":
+        async with self.games.core.lock(game.id):
+            fresh = await self.games.core.get_game(game.id)
+            if fresh is None or fresh.status != "active":
                 raise UserError(texts.NO_GAME_HERE)
+            game = fresh
             seat = next((s for s in game.seats if s.user_id == user_id), None)
             if seat is None:
                 raise UserError(texts.NOT_A_PLAYER)
@@ -140,7 +143,7 @@ class Correspondence:
                 stored = await self.games.storage.update_game(
                     game.id, game.version, status="abandoned"
                 )
-                await self.timers.plan(stored, await self.games.state(stored))
+                await self.timers.plan(stored, await self.games.core.state(stored))
                 log.info("player left, game ended", extra={"game_id": game.id})
                 return Left(stored, seat, ended=True)
             name = ct.AUTOPILOT_SEAT.format(name=seat.name)
@@ -156,7 +159,7 @@ class Correspondence:
             stored = await self.games.storage.update_game(
                 game.id, game.version, seats=seats, host_id=new_host
             )
-            await self.timers.plan(stored, await self.games.state(stored), force=True)
+            await self.timers.plan(stored, await self.games.core.state(stored), force=True)
             log.info(
                 "player left, autopilot seated", extra={"game_id": game.id, "new_host": new_host}
             )
@@ -167,13 +170,13 @@ class Correspondence:
     async def my_games(self, guild_id: int, user_id: int) -> list[tuple[GameRow, Any]]:
         """The player's active games in a server, with their states, oldest first."""
         games = await self.games.storage.games_of_user(guild_id, user_id, "active")
-        return [(game, await self.games.state(game)) for game in games]
+        return [(game, await self.games.core.state(game)) for game in games]
 
     # --- fired jobs ---
 
     async def fire(self, job: Job) -> Fired:
         """Decide what a due job does (`bot.scheduler` handler, without the messages)."""
-        game = await self.games.get_game(job.game_id)
+        game = await self.games.core.get_game(job.game_id)
         if job.outcome is not None and job.outcome.startswith(PENDING):
             # Its turn was played out before a crash, its notice not posted: post it now.
             return Fired(job.outcome[len(PENDING) :], game, notice_only=game is not None)
@@ -189,7 +192,7 @@ class Correspondence:
             return Fired(POSTPONED, game)
         autopilot = seat.user_id is None or game.options.get("on_timeout") == "autopilot"
         how = "autopilot" if autopilot else "ended"
-        before = await self.games.state(game)
+        before = await self.games.core.state(game)
 
         def outcome(played: Sequence[Any]) -> str:
             """What the channel's notice says was played: each action as every seat may know it
@@ -199,7 +202,7 @@ class Correspondence:
 
         # The turn and its pending "Time ran out" notice are one commit: never one without
         # the other (a crash right after posts the notice at the next start).
-        result = await self.games.play_automatically(
+        result = await self.games.bots.play_automatically(
             game.id,
             job.turn,
             autopilot=autopilot,
@@ -210,7 +213,7 @@ class Correspondence:
         return Fired(outcome(result.applied[: result.played]), result.game, result)
 
     async def _reminder(self, game: GameRow, job: Job) -> Fired:
-        state = await self.games.state(game)
+        state = await self.games.core.state(game)
         if state.is_over or engine.turn_id(state) != job.turn:
             return Fired("void", game)
         _, deadline = await self.timers.deadline(game, state)

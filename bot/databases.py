@@ -1,10 +1,10 @@
 """Opening the configured database: SQLite (`bot.storage.SQLiteStorage`, the default) or
-PostgreSQL (`bot.storage_postgres.PostgresStorage`), from DATABASE_URL or DATABASE_PATH."""
+PostgreSQL (`bot.storage.postgres.PostgresStorage`), from DATABASE_URL or DATABASE_PATH."""
 
 from __future__ import annotations
 
 from .storage import SQLiteStorage, SQLStorage, database_url
-from .storage_postgres import PostgresStorage
+from .storage.postgres import PostgresStorage
 
 
 async def open_storage(url: str | None = None, path: str | None = None) -> SQLStorage:

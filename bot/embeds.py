@@ -9,13 +9,15 @@ from typing import Any
 import discord
 
 import engine
+from engine import GameState
 from engine import game as engine_game
 from engine import moonlight as ml
 from translation import _, _p
 
 from . import animals, texts
 from . import expert_texts as xt
-from .games import (
+from .i18n import isolate, notation, tr
+from .services.base import (
     CYNTHIA_OPTIONS,
     MAX_SEATS,
     MOONLIGHT_OPTIONS,
@@ -24,7 +26,6 @@ from .games import (
     normalize_options,
     seat_label,
 )
-from .i18n import isolate, notation, tr
 from .storage import GameRow
 from .story import AUTOPILOT_USER_ID, SEAT_SWATCH, named, player_name, who
 
@@ -46,7 +47,7 @@ def options_summary(options: dict[str, Any]) -> str:
     """One line per option that differs from the base game, or 'base game'."""
     opts = normalize_options(options)
     rounds = engine_config(opts, ("human", "cynthia")).last_round
-    lines = [
+    lines: list[str] = [
         _(
             "{revolutions} revolutions ({rounds} rounds)",
             revolutions=opts["revolutions"],
@@ -100,7 +101,7 @@ def lobby_embed(game: GameRow) -> discord.Embed:
     return embed
 
 
-def _phase_line(state: Any) -> str:
+def _phase_line(state: GameState) -> str:
     if state.is_over:
         return tr(_("The game is over."))
     if state.phase == "setup":
@@ -127,7 +128,7 @@ def _phase_line(state: Any) -> str:
     return tr(line) + _moon_line(state)
 
 
-def _moon_line(state: Any) -> str:
+def _moon_line(state: GameState) -> str:
     """` · Half Moon (next round: Full)`, or nothing without the moon."""
     tracker = ml.tracker(state)
     if tracker is None:
@@ -164,7 +165,7 @@ def _field_values(lines: Sequence[str], limit: int = 1024) -> list[str]:
     return values
 
 
-def _move_lines(game: GameRow, state: Any, moves: Sequence[Applied]) -> list[str]:
+def _move_lines(game: GameRow, state: GameState, moves: Sequence[Applied]) -> list[str]:
     """Each move as every seat may know it in `state`, the position now (`engine.
     observed_actions`: an animal kept shows once it is placed); a masked move without its reason."""
     seen = engine.observed_actions(state, None, [(a.seat, a.notation) for a in moves])
@@ -184,7 +185,7 @@ def _move_line(game: GameRow, applied: Applied) -> str:
 
 def game_embed(
     game: GameRow,
-    state: Any,
+    state: GameState,
     recent: Sequence[Applied] = (),
     notes: Sequence[tuple[str, str]] = (),
     story: tuple[str, Sequence[str]] | None = None,
@@ -234,7 +235,8 @@ def game_embed(
         embed.add_field(name=tr(_("Turn")), value=tr(to_play), inline=False)
         for name, value in notes:
             embed.add_field(name=tr(name), value=tr(value), inline=False)
-    title, lines = story if story is not None else (_("Last moves"), [])
+    title, told = story if story is not None else (_("Last moves"), [])
+    lines = list(told)
     title = tr(title)
     if story is None and recent:
         lines = _move_lines(game, state, list(recent)[-8:])
@@ -266,7 +268,7 @@ PART_NAMES = {
 }
 
 
-def score_breakdown(game: GameRow, state: Any) -> str:
+def score_breakdown(game: GameRow, state: GameState) -> str:
     """Per seat: the score's parts (tokens by soil, light converted, Cynthia's and the
     expansion's parts) and the tie-break, pieces on the board (engine.score_parts)."""
     lines = []
@@ -299,13 +301,13 @@ def score_breakdown(game: GameRow, state: Any) -> str:
             bits.append(f"{label} {points}" + (f" ({detail})" if detail else ""))
         on_board = _("{pieces} on the board", pieces=texts.plural(state.board_count(i), "piece"))
         lines.append(
-            f"{SEAT_SWATCH[i]} **{isolate(seat.name)}: {scores[i]}** = {' + '.join(bits)}; "
+            f"{SEAT_SWATCH[i]} **{isolate(xt.shown_name(seat))}: {scores[i]}** = {' + '.join(bits)}; "
             f"{tr(on_board)}"
         )
     tied = [i for i, x in enumerate(scores) if x == max(scores)]
     if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
         won = engine.winners(state)
-        names = texts.and_list([tr(game.seats[w].name) for w in won])
+        names = texts.and_list([tr(xt.shown_name(game.seats[w])) for w in won])
         sentence = texts.TIE_BROKEN if len(won) < len(tied) else texts.TIE_SHARED
         lines.append(tr(sentence.format(names=names)))
     return "\n".join(lines)[:1024]
@@ -313,7 +315,7 @@ def score_breakdown(game: GameRow, state: Any) -> str:
 
 def preview_embed(
     game: GameRow,
-    state: Any,
+    state: GameState,
     sun: int,
     gains: Sequence[int],
     lunar: Sequence[int | None] = (),
@@ -324,7 +326,7 @@ def preview_embed(
     for s in game.seats:
         i = s.position
         gain = _("+{gain} light (has {light})", gain=gains[i], light=state.seats[i].light)
-        line = f"{SEAT_SWATCH[i]} {isolate(s.name)}: {tr(gain)}"
+        line = f"{SEAT_SWATCH[i]} {isolate(xt.shown_name(s))}: {tr(gain)}"
         if i < len(lunar) and lunar[i] is not None and s.kind != "cynthia":
             moon = _("+{gain} lunar (has {lunar})", gain=lunar[i], lunar=state.seats[i].lunar)
             line += f", {tr(moon)}"
@@ -341,7 +343,7 @@ def preview_embed(
     return embed
 
 
-def replay_embed(names: Sequence[str], state: Any, moves: int) -> discord.Embed:
+def replay_embed(names: Sequence[str], state: GameState, moves: int) -> discord.Embed:
     """A replayed record: the final position, its scores and winners; the animation follows."""
     scores = engine.scores(state)
     lines = [
@@ -371,7 +373,7 @@ def replay_embed(names: Sequence[str], state: Any, moves: int) -> discord.Embed:
 
 def log_embed(
     game: GameRow,
-    state: Any,
+    state: GameState,
     moves: Sequence[Applied],
     shown: int = 15,
     events: Sequence[Sequence[str]] | None = None,
@@ -409,7 +411,7 @@ def log_embed(
     return embed
 
 
-def ended_embed(game: GameRow, state: Any = None) -> discord.Embed:
+def ended_embed(game: GameRow, state: GameState | None = None) -> discord.Embed:
     """The game message of an abandoned game: the seats as they stood (with `state`) and the
     board picture already on the message; no turn, no timer, nothing left to play."""
     embed = discord.Embed(

@@ -11,6 +11,7 @@ import re
 from translation import Text, _
 
 from .correspondence_texts import AUTOPILOT_SEAT
+from .storage import GameRow, SeatRow
 
 # --- the lobby ---
 
@@ -37,6 +38,16 @@ def seat_name(kind: str, stored: str) -> str:
     if stored and stored.endswith(mark) and len(stored) > len(mark):
         return AUTOPILOT_SEAT.format(name=stored.removesuffix(mark))
     return stored
+
+
+def shown_name(seat: SeatRow) -> str:
+    """A seat's name as a reader sees it (`seat_name` of the stored one)."""
+    return seat_name(seat.kind, seat.name)
+
+
+def seat_names(game: GameRow) -> list[str]:
+    """The names of a game's seats as a reader sees them, in seat order."""
+    return [shown_name(s) for s in game.seats]
 
 
 #: The "Add bot" select: its placeholder and one label and description per bot.

@@ -26,9 +26,10 @@ import logging
 import os
 import pickle
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import engine
+from engine import GameState
 from engine.expert import Expert
 from engine.players import AutopilotPlayer, ExpertPlayer, play_until, turn_over
 
@@ -56,9 +57,20 @@ def is_expert(kind: str) -> bool:
     return kind in EXPERT_BUDGETS
 
 
-def engine_kind(kind: str) -> str:
+def seat_to_play(state: GameState) -> int:
+    """The seat whose turn it is, in a game being played (it has one until the game is over)."""
+    if state.current_seat is None:
+        raise ValueError("no seat is to play: the game is over")
+    return state.current_seat
+
+
+def engine_kind(kind: str) -> Literal["human", "cynthia"]:
     """The seat kind for `engine.Config`: an Expert seat is a human seat the Expert plays."""
-    return "human" if is_expert(kind) else kind
+    if is_expert(kind) or kind == "human":
+        return "human"
+    if kind == "cynthia":
+        return "cynthia"
+    raise ValueError(f"unknown seat kind {kind!r}")
 
 
 def expert_seed(game_seed: int) -> int:
@@ -89,15 +101,15 @@ class _EndsTurn:
     def __init__(self, expert: Any) -> None:
         self.expert = expert
 
-    def step(self, state: Any) -> Any:
+    def step(self, state: GameState) -> Any:
         ends = [a for a in engine.legal_actions(state) if a.verb == "end"]
         return ends[0] if ends else self.expert.step(state)
 
 
-def play_turn(state: Any, budget_s: float, seed: int, end_only: bool = False) -> list[Any]:
+def play_turn(state: GameState, budget_s: float, seed: int, end_only: bool = False) -> list[Any]:
     """The Expert's actions for the current seat's whole turn (each with its explanation);
     with `end_only`, the turn ends as it is where it can. Pure CPU: run it in a worker."""
-    seat = state.current_seat
+    seat = seat_to_play(state)
     player: Any = ExpertPlayer(budget_s, seed)
     if end_only:
         player = _EndsTurn(player)
@@ -105,10 +117,10 @@ def play_turn(state: Any, budget_s: float, seed: int, end_only: bool = False) ->
     return actions
 
 
-def autopilot_turn(state: Any, end_only: bool = False) -> list[Any]:
+def autopilot_turn(state: GameState, end_only: bool = False) -> list[Any]:
     """The same turn by the one-ply autopilot (`engine.autopilot`): the fallback when the
     Expert fails."""
-    seat = state.current_seat
+    seat = seat_to_play(state)
     player: Any = AutopilotPlayer()
     if end_only:
         player = _EndsTurn(player)
@@ -143,12 +155,14 @@ class Experts:
         """The budget per decision of an Expert seat kind, in seconds (scaled in tests)."""
         return EXPERT_BUDGETS[kind] * self.scale
 
-    async def turn(self, state: Any, kind: str, seed: int, *, end_only: bool = False) -> list[Any]:
+    async def turn(
+        self, state: GameState, kind: str, seed: int, *, end_only: bool = False
+    ) -> list[Any]:
         """The Expert's actions for the current seat's turn (`play_turn`), in a worker."""
         data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         return await self._pool.run(_turn_job, data, self.budget(kind), seed, end_only)
 
-    async def decide(self, state: Any, kind: str, seed: int) -> Any:
+    async def decide(self, state: GameState, kind: str, seed: int) -> Any:
         """The Expert's next decision for the current seat, in a worker (a hint)."""
         data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         return await self._pool.run(_decide_job, data, self.budget(kind), seed)

@@ -22,7 +22,6 @@ placeholders, and exits non-zero when anything is missing or wrong.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -35,6 +34,9 @@ from discord import app_commands
 
 import translation
 from translation import LANGUAGES, SOURCE, translate
+
+# Texts kept translatable in the database are storage's (`bot.storage.stored_text`).
+from .storage import STORED_TEXT, read_text, stored_text  # noqa: F401
 
 #: The language the texts being built speak (set per interaction and per channel message).
 _LANGUAGE: ContextVar[str] = ContextVar("ps_language", default=SOURCE)
@@ -102,7 +104,7 @@ def choose_language(setting: str | None, locale: Any = None, server: str | None 
     server's default, English."""
     for lang in (setting, from_locale(locale), server):
         if lang in LANGUAGES:
-            return lang  # type: ignore[return-value]  # in LANGUAGES, so not None
+            return lang
     return SOURCE
 
 
@@ -117,28 +119,6 @@ async def reader_language(interaction: discord.Interaction) -> str:
 
 
 # --- texts kept in the database ---
-
-#: A stored text that is a `translation.Text` (Cynthia's reasons): this mark, then its JSON.
-STORED_TEXT = "\x1etext:"
-
-
-def stored_text(text: Any) -> str | None:
-    """A text as the database keeps it: a `translation.Text` stays translatable (its template
-    and parameters, as JSON after `STORED_TEXT`); a plain string as it is."""
-    if text is None or not isinstance(text, translation.Text):
-        return text
-    return STORED_TEXT + json.dumps(translation.to_data(text), ensure_ascii=False)
-
-
-def read_text(stored: str | None) -> Any:
-    """A text `stored_text` kept: the `translation.Text` again (English when read as a string),
-    or the plain string (rows written before texts were kept translatable)."""
-    if stored is None or not stored.startswith(STORED_TEXT):
-        return stored
-    try:
-        return translation.from_data(json.loads(stored[len(STORED_TEXT) :]))
-    except (ValueError, TypeError, KeyError):
-        return stored[len(STORED_TEXT) :]
 
 
 # --- slash commands ---

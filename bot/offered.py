@@ -14,7 +14,7 @@ last drew it, not the client's: what it offers is what the bot offered.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import discord
@@ -50,7 +50,9 @@ def component_offered(interaction: discord.Interaction) -> bool:
         return False
     if not isinstance(component, discord.SelectMenu):
         return True
-    values = list((interaction.data or {}).get("values") or [])  # type: ignore[union-attr]
+    data: Mapping[str, object] = interaction.data or {}
+    chosen = data.get("values")
+    values = list(chosen) if isinstance(chosen, list) else []
     offered = {option.value for option in component.options}
     return (
         all(isinstance(v, str) and v in offered for v in values)

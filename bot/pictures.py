@@ -34,6 +34,7 @@ import discord
 
 import render
 import translation
+from engine import GameState
 from render.alt import alt_text
 
 from .workers import ProcessWide, WorkerPool, workers_from_env
@@ -43,7 +44,7 @@ CACHE_SIZE = 32
 
 
 def board_png(
-    state: Any,
+    state: GameState,
     *,
     highlight: Sequence[Any] = (),
     preview_sun: int | None = None,
@@ -67,7 +68,7 @@ def _names(names: Sequence[str] | None, lang: str | None) -> list[str] | None:
     return None if names is None else [translation.translate(n, lang) for n in names]
 
 
-def board_picture(state: Any, **kwargs: Any) -> tuple[bytes, str]:
+def board_picture(state: GameState, **kwargs: Any) -> tuple[bytes, str]:
     """The picture `board_png` draws with `kwargs` and its alt text (`render.alt`: the
     position in words, at most 1,024 characters, what the picture shows and nothing more),
     both in the language `lang` (English when not given)."""
@@ -130,7 +131,7 @@ class Pictures:
         self.drawn = 0
 
     async def picture(
-        self, state: Any, *, background: bool = False, **kwargs: Any
+        self, state: GameState, *, background: bool = False, **kwargs: Any
     ) -> tuple[bytes, str]:
         """`board_picture(state, **kwargs)`: PNG bytes and alt text. `background`: nobody
         waits for this one (drawn after every picture someone waits for)."""
@@ -210,7 +211,9 @@ def drawer() -> Pictures:
     return _process_wide.get()
 
 
-async def picture(state: Any, *, background: bool = False, **kwargs: Any) -> tuple[bytes, str]:
+async def picture(
+    state: GameState, *, background: bool = False, **kwargs: Any
+) -> tuple[bytes, str]:
     """`board_picture(state, **kwargs)` drawn by the process-wide drawer (`background`: after
     the pictures someone waits for)."""
     return await drawer().picture(state, background=background, **kwargs)

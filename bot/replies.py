@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from . import i18n, texts
-from .games import StaleComponent, UserError
+from .services.base import StaleComponent, UserError
 from .storage import GameRow, UnreadableGame
 
 log = logging.getLogger(__name__)
@@ -103,3 +103,9 @@ async def answering(
         )
         with suppress(discord.HTTPException):
             await ephemeral(interaction, texts.INTERNAL_ERROR)
+
+
+def with_view(view: discord.ui.View | None) -> dict[str, Any]:
+    """`view=` for a message that has components, nothing for one that has none (what a send
+    without a view means)."""
+    return {} if view is None else {"view": view}

@@ -18,11 +18,13 @@ from itertools import accumulate
 from typing import Any
 
 import engine
+from engine import GameState
 from translation import Text, _, join, translate
 
 from . import i18n
 from .choices import spaces_of
 from .correspondence_texts import AUTOPILOT_SEAT
+from .expert_texts import shown_name
 from .i18n import isolate, notation
 from .storage import GameRow
 
@@ -81,7 +83,7 @@ SETUP_VERBS = ("place", "animal", "settle", "elder", "moonstone")
 HIDDEN_WORDS = {"animal": _("kept an animal")}
 
 
-def marks(state: Any) -> dict[str, tuple[Any, ...]]:
+def marks(state: GameState) -> dict[str, tuple[Any, ...]]:
     """What every seat sees on each space: its piece, and with the expansion the animals, the
     Dam and the Baby Turtle tokens (public observation only)."""
     seen = engine.observation(state, None)
@@ -98,7 +100,7 @@ def marks(state: Any) -> dict[str, tuple[Any, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def changed(before: dict[str, tuple[Any, ...]], after: Any, notation: str) -> frozenset[str]:
+def changed(before: dict[str, tuple[Any, ...]], after: GameState, notation: str) -> frozenset[str]:
     """The spaces an action named or changed (`before` is `marks` of the state before it)."""
     now = marks(after)
     diff = {k for k in set(before) | set(now) if before.get(k) != now.get(k)}
@@ -143,7 +145,7 @@ def chain_of(notations: Sequence[str]) -> list[int]:
 
 def tell(
     game: GameRow,
-    state: Any,
+    state: GameState,
     log: Sequence[Any],
     known: Known | None = None,
     keep: dict[int, tuple[int, Any]] | None = None,
@@ -180,7 +182,7 @@ def tell(
     seen = engine.observed_actions(state, None, [(a.seat, a.notation) for a in log[first:]])
     told: list[Move] = []
     before: dict[str, tuple[Any, ...]] | None = None
-    previous: Any = None
+    previous: GameState | None = None  # the state before the action told, with its marks
     for i in range(start, len(log) + 1):
         if i > start:
             after_state = engine.apply(after_state, notations[i - 1])
@@ -188,16 +190,16 @@ def tell(
             continue
         if keep is not None:
             keep[i] = (chain[i], after_state)
-        if i > first and before is not None:
-            a, shown = log[i - 1], seen[i - 1 - first]
-            if shown == a.notation:
+        if i > first and before is not None and previous is not None:
+            a, said = log[i - 1], seen[i - 1 - first]
+            if said == a.notation:
                 words, why = engine.text.action_words(previous, a.notation), a.explanation
             else:
-                words, why = HIDDEN_WORDS.get(shown.split()[0], ""), None
+                words, why = HIDDEN_WORDS.get(said.split()[0], ""), None
             told.append(
                 Move(
-                    a.ply, shown, a.seat, a.user_id, why, tuple(after_state.events),
-                    changed(before, after_state, shown), words,
+                    a.ply, said, a.seat, a.user_id, why, tuple(after_state.events),
+                    changed(before, after_state, said), words,
                 )
             )  # fmt: skip
         before, previous = marks(after_state), after_state
@@ -269,7 +271,7 @@ def _named_text(event: Text, names: Sequence[str]) -> str:
 def player_name(game: GameRow, seat: int) -> str:
     """A seat's player's own name (a seat the autopilot took over after its player left is
     stored as "Bob (autopilot)": that player's own earlier moves stay Bob's)."""
-    name = game.seats[seat].name
+    name = shown_name(game.seats[seat])
     return name.removesuffix(AUTOPILOT_SEAT.format(name=""))
 
 
@@ -332,10 +334,10 @@ def changed_spaces(turns: Sequence[Turn]) -> list[str]:
     return sorted({s for t in turns if not t.aftermath for m in t.moves for s in m.changed})
 
 
-def story_title(game: GameRow, state: Any) -> str:
+def story_title(game: GameRow, state: GameState) -> str:
     """The heading of the story on the game message."""
     if state.is_over:
         return _("The last turns")
     if state.current_seat is None:
         return _("Last moves")
-    return _("Since {player}'s last turn", player=game.seats[state.current_seat].name)
+    return _("Since {player}'s last turn", player=shown_name(game.seats[state.current_seat]))

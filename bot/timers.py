@@ -3,7 +3,7 @@
 When a turn starts, the game's `turn_clocks` row records the turn (`engine.turn_id`), the seat,
 its player and the start time, and the turn's jobs are written with it (`timer_jobs`, fired by
 `bot.scheduler`), in the very transaction of the play that started the turn
-(`GameService.turn_planner`): a turn is never committed without its deadline, so a process that
+(`GameCore.turn_planner`): a turn is never committed without its deadline, so a process that
 dies right after a commit leaves nothing for another to plan, and the turn's clock runs from its
 start whichever process is up:
 
@@ -31,10 +31,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from engine import GameState
 
 from .clock import Clock
-from .games import GameService
-from .storage import CLOCK_COLUMNS, ClockWrite, GameRow, Storage, UnreadableGame
+from .services import GameService
+from .storage import (
+    CLOCK_COLUMNS,
+    ClockWrite,
+    DatabaseRow,
+    GameRow,
+    Storage,
+    UnreadableGame,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +74,7 @@ class TurnClock:
         return self.started_at + self.paused_total + hours * HOUR
 
     @classmethod
-    def from_row(cls, row: Any) -> TurnClock:
+    def from_row(cls, row: DatabaseRow) -> TurnClock:
         return cls(
             game_id=row["game_id"],
             version=row["version"],
@@ -135,7 +143,9 @@ class TurnTimers:
         """The clocks of every turn a player holds now (in games still being played)."""
         return [TurnClock.from_row(r) for r in await self.storage.clocks_of_user(user_id)]
 
-    async def deadline(self, game: GameRow, state: Any) -> tuple[TurnClock | None, float | None]:
+    async def deadline(
+        self, game: GameRow, state: GameState
+    ) -> tuple[TurnClock | None, float | None]:
         """The current turn's clock and deadline (None when there is none or it is paused)."""
         clock = await self.turn_clock(game.id)
         if clock is None or state.is_over or clock.turn != engine.turn_id(state):
@@ -144,15 +154,15 @@ class TurnTimers:
 
     # --- planning ---
 
-    async def in_commit(self, game: GameRow, state: Any) -> ClockWrite | None:
-        """`GameService.turn_planner`: the clock write a play commits with it, for `game` as
+    async def in_commit(self, game: GameRow, state: GameState) -> ClockWrite | None:
+        """`GameCore.turn_planner`: the clock write a play commits with it, for `game` as
         it will be stored (its new version) and its new `state` (call under the game's lock)."""
         _, write = await self._planned(game, state)
         jobs = write is not None and bool(write.jobs)
         self._in_commit[game.id] = (game.version, jobs)
         return write
 
-    async def on_commit(self, game: GameRow, state: Any) -> None:
+    async def on_commit(self, game: GameRow, state: GameState) -> None:
         """`GameService` commit hook: wake the scheduler for the jobs the commit planned, or
         plan the turn now if it was not planned in the commit (no planner, or it failed)."""
         planned = self._in_commit.pop(game.id, None)
@@ -167,7 +177,7 @@ class TurnTimers:
         await self._write(ClockWrite(game.id))
 
     async def plan(
-        self, game: GameRow, state: Any, *, force: bool = False, restart: bool = False
+        self, game: GameRow, state: GameState, *, force: bool = False, restart: bool = False
     ) -> TurnClock | None:
         """Bring the game's turn clock and jobs up to date with `state` (call under the game's
         lock). The same turn keeps its clock unless `force` (settings, seat or vacation
@@ -189,7 +199,7 @@ class TurnTimers:
             await self.storage.clear_turn_clock(write.game_id)
 
     async def _planned(
-        self, game: GameRow, state: Any, *, force: bool = False, restart: bool = False
+        self, game: GameRow, state: GameState, *, force: bool = False, restart: bool = False
     ) -> tuple[TurnClock | None, ClockWrite | None]:
         """The turn's clock (`plan`) and what to write for it (None: nothing)."""
         now = self.clock.now()
@@ -220,11 +230,11 @@ class TurnTimers:
 
     async def replan(self, games: GameService, game_id: int) -> None:
         """Plan a game's current turn again (its settings, seats or player's vacation changed)."""
-        async with games.lock(game_id):
-            game = await games.get_game(game_id)
+        async with games.core.lock(game_id):
+            game = await games.core.get_game(game_id)
             if game is None:
                 return
-            state = await games.state(game) if game.config is not None else None
+            state = await games.core.state(game) if game.config is not None else None
             if state is not None:
                 await self.plan(game, state, force=True)
 
@@ -240,11 +250,11 @@ class TurnTimers:
             if clock is not None and clock.version == game.version:
                 continue
             try:
-                async with games.lock(game.id):
-                    fresh = await games.get_game(game.id)
+                async with games.core.lock(game.id):
+                    fresh = await games.core.get_game(game.id)
                     if fresh is None or fresh.config is None:
                         continue
-                    await self.plan(fresh, await games.state(fresh))
+                    await self.plan(fresh, await games.core.state(fresh))
             except UnreadableGame:
                 continue  # quarantined and logged; the others' clocks still run
             planned += 1

@@ -2,8 +2,10 @@
 
 Every component is a `discord.ui.DynamicItem` whose custom_id carries the game id and the game
 version it was drawn for, so it keeps working after a restart (the bot registers the classes in
-`setup_hook`) and a click on an outdated one is recognised. The callbacks only hand the click to
-the cog that owns the concern (`Lobby` or `Play`).
+`setup_hook`) and a click on an outdated one is recognised. A callback hands the click to the cog
+that owns the concern, held by the bot (`PhotosynthesisBot.lobby`, `.play`, `.board`): a typed
+call, no name looked up. The services refuse a click on a game of another channel (a forged
+custom_id) where they read the game (`GameCore.game_here`).
 
 custom_id formats (at most 100 characters):
     ps:lobby:<action>:<game>:<version>      Join / Leave / Remove bot / Start (and Add Cynthia /
@@ -22,21 +24,25 @@ custom_id formats (at most 100 characters):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from engine import GameState
 from translation import _
 
 from . import choices, texts
 from . import expert_texts as xt
 from .experts import BOT_KINDS
-from .games import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from .i18n import tr
 from .offered import component_offered
 from .replies import answering
+from .services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from .storage import GameRow
+
+if TYPE_CHECKING:
+    from .app import PhotosynthesisBot
 
 LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "join": (_("Join"), discord.ButtonStyle.primary),
@@ -73,30 +79,40 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
-async def _dispatch(
-    interaction: discord.Interaction, cog_name: str, method: str, *args: Any, private: bool = False
-):
-    """Hand a click to its cog, unless it is forged: a component or value the message clicked
-    does not offer (`offered.component_offered`), a game of another channel, or a `private`
-    component (drawn only on a message its player alone sees: the turn panel, the question of
-    `/ps abandon`) on a public message."""
-    game_id = args[1] if cog_name == "Lobby" and method == "on_lobby_button" else args[0]
-    games = interaction.client.games  # type: ignore[union-attr]  # the client is our bot
+async def _forged(
+    interaction: discord.Interaction[PhotosynthesisBot], game_id: int, *, private: bool = False
+) -> bool:
+    """Whether a click is forged, and then answered with one sentence: a component or value the
+    message clicked does not offer (`offered.component_offered`), or a `private` component
+    (drawn only on a message its player alone sees: the turn panel, the question of
+    `/ps abandon`) on a public message (a game of another channel says so first). No game is
+    read for a click that is not forged: its service reads it, and refuses a game of another
+    channel there (`GameCore.game_here`)."""
     try:
         if not component_offered(interaction):
             raise UserError(texts.NOT_OFFERED)
-        game = await games.get_game(game_id)
-        if game is not None and not await games.belongs_here(game, interaction.channel_id):
-            raise UserError(texts.OTHER_CHANNEL)
         message = interaction.message
         if private and (message is None or not message.flags.ephemeral):
+            await interaction.client.games.core.game_here(game_id, interaction.channel_id)
             raise UserError(texts.NOT_OFFERED)
     except Exception:  # answered as in every handler (a game that does not read: quarantined)
         async with answering(interaction):
             raise
-        return
-    cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]  # cog always loaded
-    await getattr(cog, method)(interaction, *args)
+        return True
+    return False
+
+
+def _values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[str]:
+    """The values chosen in a select."""
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values", [])
+    return [str(value) for value in values] if isinstance(values, list) else []
+
+
+def ours(interaction: discord.Interaction) -> discord.Interaction[PhotosynthesisBot]:
+    """A click on one of the bot's components, typed as the bot's (the bot alone registers
+    them: `PhotosynthesisBot.setup_hook`)."""
+    return cast("discord.Interaction[PhotosynthesisBot]", interaction)
 
 
 class LobbyButton(
@@ -116,13 +132,16 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(
-            interaction, "Lobby", "on_lobby_button", self.action, self.game_id, self.version
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        await interaction.client.lobby.on_lobby_button(
+            interaction, self.action, self.game_id, self.version
         )
 
 
@@ -138,7 +157,7 @@ class OptionsSelect(
             "four_revolutions": opts["revolutions"] == 4,
             **{k: bool(opts[k]) for k in OPTION_KEYS if k != "four_revolutions"},
         }
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:opts:{game_id}:{version}",
             placeholder=tr(_("Options (host)")),
             min_values=0,
@@ -153,13 +172,17 @@ class OptionsSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> OptionsSelect:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]  # a select's data has values
-        await _dispatch(interaction, "Lobby", "on_options", self.game_id, self.version, values)
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        await interaction.client.lobby.on_options(
+            interaction, self.game_id, self.version, _values(interaction)
+        )
 
 
 class BotSelect(
@@ -169,7 +192,7 @@ class BotSelect(
     """The host's "Add bot" select: Cynthia, or the Expert quick or strong."""
 
     def __init__(self, game_id: int, version: int) -> None:
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:addbot:{game_id}:{version}",
             placeholder=tr(xt.ADD_BOT),
             min_values=1,
@@ -188,13 +211,17 @@ class BotSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> BotSelect:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]  # a select's data has values
-        await _dispatch(interaction, "Lobby", "on_add_bot", self.game_id, self.version, values)
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        await interaction.client.lobby.on_add_bot(
+            interaction, self.game_id, self.version, _values(interaction)
+        )
 
 
 def options_from_values(values: Sequence[str]) -> dict[str, Any]:
@@ -225,12 +252,15 @@ class TurnButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TurnButton:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, "Play", "on_turn_button", self.game_id, self.version)
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        await interaction.client.play.on_turn_button(interaction, self.game_id, self.version)
 
 
 class PanelButton(
@@ -258,19 +288,16 @@ class PanelButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelButton:
         return cls(int(match["game"]), int(match["version"]), match["key"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(
-            interaction,
-            "Play",
-            "on_panel_button",
-            self.game_id,
-            self.version,
-            self.key,
-            private=True,
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id, private=True):
+            return
+        await interaction.client.play.on_panel_button(
+            interaction, self.game_id, self.version, self.key
         )
 
 
@@ -295,7 +322,7 @@ class PanelSelect(
             discord.SelectOption(label=_fit(tr(label), OPTION_LABEL_LIMIT), value=value)
             for label, value in choices
         ]
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:pick:{game_id}:{version}:{kind}:{part}",
             placeholder=_fit(tr(placeholder), 150),
             options=options or [discord.SelectOption(label="-", value="-")],
@@ -305,23 +332,18 @@ class PanelSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelSelect:
         return cls(
             int(match["game"]), int(match["version"]), match["kind"], part=int(match["part"])
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]  # a select's data has values
-        await _dispatch(
-            interaction,
-            "Play",
-            "on_panel_select",
-            self.game_id,
-            self.version,
-            self.kind,
-            values,
-            private=True,
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id, private=True):
+            return
+        await interaction.client.play.on_panel_select(
+            interaction, self.game_id, self.version, self.kind, _values(interaction)
         )
 
 
@@ -345,13 +367,19 @@ class GameMessageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameMessageButton:
         return cls(match["what"], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        method = "on_preview_button" if self.what == "sun" else "on_log_button"
-        await _dispatch(interaction, "Board", method, self.game_id)
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        board = interaction.client.board
+        if self.what == "sun":
+            await board.on_preview_button(interaction, self.game_id)
+        else:
+            await board.on_log_button(interaction, self.game_id)
 
 
 class EndingButton(
@@ -366,7 +394,6 @@ class EndingButton(
         "abandon": (_("Abandon the game"), discord.ButtonStyle.danger),
         "keep": (_("Keep playing"), discord.ButtonStyle.secondary),
     }
-    METHODS = {"rematch": "on_rematch", "abandon": "on_abandon_confirmed", "keep": "on_keep"}
     #: The answers to the private question (the Rematch button is on public messages too).
     PRIVATE = ("abandon", "keep")
 
@@ -379,18 +406,21 @@ class EndingButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> EndingButton:
         return cls(match["what"], int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(
-            interaction,
-            "Lobby",
-            self.METHODS[self.what],
-            self.game_id,
-            private=self.what in self.PRIVATE,
-        )
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id, private=self.what in self.PRIVATE):
+            return
+        lobby = interaction.client.lobby
+        if self.what == "rematch":
+            await lobby.on_rematch(interaction, self.game_id)
+        elif self.what == "abandon":
+            await lobby.on_abandon_confirmed(interaction, self.game_id)
+        else:
+            await lobby.on_keep(interaction, self.game_id)
 
 
 def abandon_view(game_id: int) -> discord.ui.View:
@@ -429,7 +459,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
     return view
 
 
-def game_view(game: GameRow, state: Any) -> discord.ui.View | None:
+def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
     is played; Game log and Rematch once it is over (None when it was abandoned)."""
     if game.status not in ("active", "over"):
@@ -456,7 +486,7 @@ def _chunks(items: Sequence[tuple[str, str]], size: int) -> list[Sequence[tuple[
 
 def panel(
     game: GameRow,
-    state: Any,
+    state: GameState,
     legal: Sequence[str],
     *,
     menu: str | None = None,
@@ -543,7 +573,7 @@ def panel_offers(legal: Sequence[str], kind: str, value: str) -> bool:
 
 
 def _direct_choices(
-    state: Any, verb: str, actions: Sequence[str], labels: dict[str, str]
+    state: GameState, verb: str, actions: Sequence[str], labels: dict[str, str]
 ) -> tuple[str, list[tuple[str, str]]] | None:
     """The options of one verb's select on the panel's first screen, with their select kind:
     every action of the verb when they fit one select, else (a two-step kind) the pieces to act
@@ -569,7 +599,7 @@ def _direct_choices(
 
 def _top_panel(
     game: GameRow,
-    state: Any,
+    state: GameState,
     by_verb: dict[str, list[str]],
     labels: dict[str, Any],
     have: Any,

@@ -33,7 +33,7 @@ async def open_db(request, tmp_path: Path):
     kind (each call another connection to the same database); every one is closed after."""
     opened: list[SQLStorage] = []
     if request.param == "postgres":
-        from bot.storage_postgres import PostgresStorage
+        from bot.storage.postgres import PostgresStorage
 
         url = await fresh_database(request.getfixturevalue("postgres_server"))
 

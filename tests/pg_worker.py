@@ -21,9 +21,10 @@ from pathlib import Path
 
 import engine
 from bot.correspondence import Correspondence
-from bot.games import GameService, UserError
 from bot.scheduler import Job, JobStore, Scheduler
-from bot.storage_postgres import PostgresStorage
+from bot.services import GameService
+from bot.services.base import UserError
+from bot.storage.postgres import PostgresStorage
 
 
 class SharedFileClock:
@@ -63,12 +64,12 @@ async def main(
             say("committed", game.id, game.version)
             os.kill(os.getpid(), signal.SIGKILL)
 
-        games.commit_hooks.append(die)
+        games.core.commit_hooks.append(die)
     clock = SharedFileClock(clock_file)
     corr = Correspondence(games, clock)
-    games.turn_planner = corr.timers.in_commit
-    games.commit_hooks.append(corr.timers.on_commit)
-    games.end_hooks.append(corr.timers.on_end)
+    games.core.turn_planner = corr.timers.in_commit
+    games.core.commit_hooks.append(corr.timers.on_commit)
+    games.core.end_hooks.append(corr.timers.on_end)
 
     async def fire(job: Job) -> str:
         outcome = (await corr.fire(job)).outcome
@@ -80,16 +81,16 @@ async def main(
     todo = set(game_ids)
     while todo:
         for game_id in sorted(todo):
-            game = await games.get_game(game_id)
+            game = await games.core.get_game(game_id)
             assert game is not None
-            state = await games.state(game)
+            state = await games.core.state(game)
             ply = len(await storage.actions(game_id))
             if ply >= target or state.is_over:
                 todo.discard(game_id)
                 continue
             user = game.seats[state.current_seat].user_id
             with contextlib.suppress(UserError):
-                result = await games.play(game_id, user, str(engine.legal_actions(state)[0]))
+                result = await games.turns.play(game_id, user, str(engine.legal_actions(state)[0]))
                 say("played", game_id, len(await storage.actions(game_id)), result.game.version)
     say("done")
     await asyncio.Event().wait()

@@ -139,7 +139,7 @@ def test_no_private_content_at_debug(capsys: pytest.CaptureFixture[str]) -> None
         logging.getLogger("discord.http").debug("POST /interactions with %s", "dealt owl, fox")
         logging.getLogger("discord.webhook.async_").debug("payload: dealt owl, fox")
         logging.getLogger("discord.gateway").info("Shard ID None has connected")
-        logging.getLogger("bot.games").debug("a debug line of ours")
+        logging.getLogger("bot.services.turns").debug("a debug line of ours")
     finally:
         root.handlers[:], level, discord_level = saved
         root.setLevel(level)

@@ -19,7 +19,9 @@ from bot.experts import (
     engine_kind,
     play_turn,
 )
-from bot.games import AUTOPILOT_USER_ID, GameService, UserError
+from bot.services import GameService
+from bot.services.base import UserError
+from bot.story import AUTOPILOT_USER_ID
 from engine import moonlight as ml
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 from translation import translate
@@ -50,7 +52,7 @@ async def refuses(coro, sentence: str) -> None:
 
 
 async def lobby(service: GameService, **options):
-    return await service.new_lobby(
+    return await service.lobby.new_lobby(
         guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="host", options=options
     )
 
@@ -72,43 +74,44 @@ def test_seat_kinds_budgets_and_the_tests_scale() -> None:
 async def test_add_and_remove_bots_in_the_lobby(service: GameService) -> None:
     game = await lobby(service)
     await refuses(
-        service.add_bot(game.id, None, BOB, "expert"), xt.HOST_ONLY_BOTS.format(host=f"<@{HOST}>")
+        service.lobby.add_bot(game.id, None, BOB, "expert"),
+        xt.HOST_ONLY_BOTS.format(host=f"<@{HOST}>"),
     )
-    await refuses(service.remove_bot(game.id, None, HOST), xt.NO_BOT)
-    game = await service.add_bot(game.id, game.version, HOST, "expert")
-    game = await service.add_bot(game.id, game.version, HOST, "cynthia")
-    game = await service.add_bot(game.id, game.version, HOST, "expert-strong")
+    await refuses(service.lobby.remove_bot(game.id, None, HOST), xt.NO_BOT)
+    game = await service.lobby.add_bot(game.id, game.version, HOST, "expert")
+    game = await service.lobby.add_bot(game.id, game.version, HOST, "cynthia")
+    game = await service.lobby.add_bot(game.id, game.version, HOST, "expert-strong")
     assert [(s.kind, s.user_id, s.name) for s in game.seats] == [
         ("human", HOST, "host"),
         ("expert", None, "Expert (quick)"),
         ("cynthia", None, "Cynthia"),
         ("expert-strong", None, "Expert (strong)"),
     ]
-    await refuses(service.add_bot(game.id, None, HOST, "expert"), texts.GAME_FULL)
-    game = await service.remove_bot(game.id, game.version, HOST)  # the last bot seated
+    await refuses(service.lobby.add_bot(game.id, None, HOST, "expert"), texts.GAME_FULL)
+    game = await service.lobby.remove_bot(game.id, game.version, HOST)  # the last bot seated
     assert [s.name for s in game.seats] == ["host", "Expert (quick)", "Cynthia"]
-    game = await service.remove_bot(game.id, game.version, HOST)
-    game = await service.add_bot(game.id, game.version, HOST, "expert")
+    game = await service.lobby.remove_bot(game.id, game.version, HOST)
+    game = await service.lobby.add_bot(game.id, game.version, HOST, "expert")
     assert [(s.position, s.kind, s.name) for s in game.seats] == [
         (0, "human", "host"), (1, "expert", "Expert (quick)"), (2, "expert", "Expert 2 (quick)"),
     ]  # fmt: skip
     # Stored as the seat's kind: read back as it was.
-    stored = await service.get_game(game.id)
+    stored = await service.core.get_game(game.id)
     assert [s.kind for s in stored.seats] == ["human", "expert", "expert"]
 
 
 async def test_an_expert_seat_plays_its_turns_with_its_reasons(service: GameService) -> None:
     game = await lobby(service)
-    game = await service.add_bot(game.id, game.version, HOST, "expert")
-    result = await service.start(game.id, game.version, HOST)
+    game = await service.lobby.add_bot(game.id, game.version, HOST, "expert")
+    result = await service.lobby.start(game.id, game.version, HOST)
     assert result.game.config["seats"] == ["human", "human"]  # the engine's view of the seats
-    assert await service.play_expert(game.id) is None  # the host's turn: nothing to do
-    assert not await service.expert_to_play(game.id)
-    result = await service.play(game.id, HOST, "place A1")
+    assert await service.bots.play_expert(game.id) is None  # the host's turn: nothing to do
+    assert not await service.bots.expert_to_play(game.id)
+    result = await service.turns.play(game.id, HOST, "place A1")
     assert result.applied[-1].seat == 0  # the Expert did not play within the host's play
-    assert await service.expert_to_play(game.id)
+    assert await service.bots.expert_to_play(game.id)
     before = result.state
-    played = await service.play_expert(game.id)
+    played = await service.bots.play_expert(game.id)
     assert played is not None and played.played == 1
     (move,) = played.applied
     expected = play_turn(before, EXPERT_BUDGETS["expert"] * SCALE, SEED)
@@ -125,52 +128,52 @@ async def test_an_expert_seat_plays_its_turns_with_its_reasons(service: GameServ
     while state.phase == "setup":
         if state.current_seat == 0:
             free = next(a for a in engine.legal_actions(state))
-            state = (await service.play(game.id, HOST, str(free))).state
+            state = (await service.turns.play(game.id, HOST, str(free))).state
         else:
-            state = (await service.play_expert(game.id)).state
-    state = (await service.play(game.id, HOST, "end")).state
+            state = (await service.bots.play_expert(game.id)).state
+    state = (await service.turns.play(game.id, HOST, "end")).state
     assert state.current_seat == 1
-    played = await service.play_expert(game.id)
+    played = await service.bots.play_expert(game.id)
     assert played.applied[-1].notation == "end" and {m.seat for m in played.applied} == {1}
     assert played.previous_turn == engine.turn_id(state)
     # The first seat passes on: round 2 starts with the Expert again, its turn to play.
     assert (played.state.round, played.state.current_seat) == (2, 1)
-    assert await service.expert_to_play(game.id)
+    assert await service.bots.expert_to_play(game.id)
 
 
 async def test_the_expert_thinks_off_the_event_loop(service: GameService) -> None:
     """While an Expert thinks (in a worker process), the event loop runs other work."""
     game = await lobby(service)
-    game = await service.add_bot(game.id, game.version, HOST, "expert")
-    await service.start(game.id, game.version, HOST)
-    await service.play(game.id, HOST, "place A1")
+    game = await service.lobby.add_bot(game.id, game.version, HOST, "expert")
+    await service.lobby.start(game.id, game.version, HOST)
+    await service.turns.play(game.id, HOST, "place A1")
     ticks = 0
-    thinking = asyncio.create_task(service.play_expert(game.id))
+    thinking = asyncio.create_task(service.bots.play_expert(game.id))
     while not thinking.done():
         ticks += 1
         await asyncio.sleep(0)
     assert (await thinking) is not None
     assert ticks > 1  # the loop went round while the Expert's turn was under way
     # It thought in a worker process of its own, not in this one.
-    assert len(service.experts.worker_pids()) == 1
-    assert os.getpid() not in service.experts.worker_pids()
+    assert len(service.bots.experts.worker_pids()) == 1
+    assert os.getpid() not in service.bots.experts.worker_pids()
 
 
 async def test_hints(service: GameService) -> None:
-    await refuses(service.hint_position(CHANNEL, HOST), texts.NO_GAME_HERE)
+    await refuses(service.bots.hint_position(CHANNEL, HOST), texts.NO_GAME_HERE)
     game = await lobby(service)
-    await refuses(service.hint_position(CHANNEL, HOST), xt.HINTS_OFF)
-    game = await service.set_options(game.id, game.version, HOST, {"hints": True})
+    await refuses(service.bots.hint_position(CHANNEL, HOST), xt.HINTS_OFF)
+    game = await service.lobby.set_options(game.id, game.version, HOST, {"hints": True})
     assert game.options["hints"] is True
-    await refuses(service.hint_position(CHANNEL, HOST), texts.NOT_STARTED)
-    game = await service.join(game.id, game.version, BOB, "bob")
-    await service.start(game.id, game.version, HOST)
-    await refuses(service.hint_position(CHANNEL, CAROL), texts.NOT_A_PLAYER)
+    await refuses(service.bots.hint_position(CHANNEL, HOST), texts.NOT_STARTED)
+    game = await service.lobby.join(game.id, game.version, BOB, "bob")
+    await service.lobby.start(game.id, game.version, HOST)
+    await refuses(service.bots.hint_position(CHANNEL, CAROL), texts.NOT_A_PLAYER)
     await refuses(
-        service.hint_position(CHANNEL, BOB), texts.NOT_YOUR_TURN.format(player=f"<@{HOST}>")
+        service.bots.hint_position(CHANNEL, BOB), texts.NOT_YOUR_TURN.format(player=f"<@{HOST}>")
     )
-    game, state = await service.hint_position(CHANNEL, HOST)
-    action = await service.hint(game, state)
+    game, state = await service.bots.hint_position(CHANNEL, HOST)
+    action = await service.bots.hint(game, state)
     expected = engine.expert_action(state, budget_s=0.25 * SCALE, seed=SEED)
     assert (str(action), action.explanation) == (str(expected), expected.explanation)
     assert await service.storage.actions(game.id) == []  # a hint is said, never played
@@ -178,14 +181,14 @@ async def test_hints(service: GameService) -> None:
 
 async def test_the_autopilot_is_the_expert_at_the_quick_budget(service: GameService) -> None:
     game = await lobby(service, on_timeout="autopilot")
-    game = await service.join(game.id, game.version, BOB, "bob")
-    result = await service.start(game.id, game.version, HOST)
+    game = await service.lobby.join(game.id, game.version, BOB, "bob")
+    result = await service.lobby.start(game.id, game.version, HOST)
     for space in ("A1", "G1", "D7", "G4"):
         current = result.game.seats[result.state.current_seat].user_id
-        result = await service.play(game.id, current, f"place {space}")
+        result = await service.turns.play(game.id, current, f"place {space}")
     state = result.state
     expected = play_turn(state, 0.25 * SCALE, SEED)
-    done = await service.play_automatically(game.id, engine.turn_id(state), autopilot=True)
+    done = await service.bots.play_automatically(game.id, engine.turn_id(state), autopilot=True)
     assert [(m.notation, m.user_id) for m in done.applied] == [
         (str(a), AUTOPILOT_USER_ID) for a in expected
     ]

@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
 from bot import i18n, texts
-from bot.games import GameService
+from bot.services import GameService
 from translation import _, translate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,12 +83,12 @@ async def test_settings_are_stored_and_read_in_order(any_storage):
 
 async def test_a_game_keeps_its_language_and_a_rematch_too(any_storage):
     games = GameService(any_storage)
-    game = await games.new_lobby(
+    game = await games.lobby.new_lobby(
         guild_id=GUILD, channel_id=CHANNEL, host_id=USER, host_name="ann", language="he"
     )
     assert game.language == "he"
     assert (await any_storage.get_game(game.id)).language == "he"
-    other = await games.new_lobby(
+    other = await games.lobby.new_lobby(
         guild_id=GUILD, channel_id=CHANNEL + 1, host_id=USER, host_name="ann"
     )
     assert other.language == "en"
@@ -104,7 +104,9 @@ async def test_cynthias_reasons_are_stored_translatable(any_storage):
     action = engine.auto_action(state)
     reason = action.explanation
     games = GameService(any_storage)
-    game = await games.new_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=USER, host_name="ann")
+    game = await games.lobby.new_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=USER, host_name="ann"
+    )
     game = await any_storage.update_game(
         game.id,
         game.version,

@@ -227,7 +227,8 @@ def test_the_next_sun_preview_says_the_lunar_points_too() -> None:
 
 
 def test_an_engine_refusal_names_the_player_not_the_seat() -> None:
-    from bot.games import UserError, _apply_all
+    from bot.services.base import UserError
+    from bot.services.plays import apply_all as _apply_all
 
     d = in_play(animals={0: ("fox", "C3"), 1: ("owl", "C4")}, lunar=[9, 0]).to_dict()
     d["seats"][1]["light"] = 0

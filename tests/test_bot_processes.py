@@ -14,9 +14,10 @@ import pytest
 
 import engine
 from bot.correspondence import Correspondence
-from bot.games import GameService, replay
 from bot.scheduler import PENDING, JobStore
-from bot.storage_postgres import PostgresStorage
+from bot.services import GameService
+from bot.services.plays import replay
+from bot.storage.postgres import PostgresStorage
 from bot.story import AUTOPILOT_USER_ID
 from bot.timers import HOUR
 from tests import pg_worker
@@ -88,17 +89,17 @@ async def test_two_processes_one_killed_lose_nothing_and_fire_each_deadline_once
         service = GameService(storage, seed_source=lambda: 5)
         ids = []
         for i in range(4):
-            lobby = await service.new_lobby(
+            lobby = await service.lobby.new_lobby(
                 guild_id=(i % 2) << 22, channel_id=100 + i, host_id=1, host_name="a",
                 options={"turn_timer": 1, "on_timeout": "autopilot"},
             )  # fmt: skip
-            await service.join(lobby.id, None, 2, "b")
-            ids.append((await service.start(lobby.id, None, 1)).game.id)
+            await service.lobby.join(lobby.id, None, 2, "b")
+            ids.append((await service.lobby.start(lobby.id, None, 1)).game.id)
         # The first turns get their clocks and deadlines (the bot plans them on each commit).
         corr = Correspondence(service, _Fixed(T0))
         for game_id in ids:
-            game = await service.get_game(game_id)
-            await corr.timers.plan(game, await service.state(game))
+            game = await service.core.get_game(game_id)
+            await corr.timers.plan(game, await service.core.state(game))
 
         first, second = Worker(url, clock, ids[0::2]), Worker(url, clock, ids[1::2])
         await first.start()
@@ -117,7 +118,7 @@ async def test_two_processes_one_killed_lose_nothing_and_fire_each_deadline_once
             assert [r.ply for r in rows] == list(range(1, TARGET + 1))
             game = await storage.get_game(game_id)
             state = replay(game.config, game.seed, [r.notation for r in rows])
-            assert await fresh.state(game) == state
+            assert await fresh.core.state(game) == state
             before[game_id] = (engine.turn_id(state), game.version)
         # Every move a process reported as committed is in the log, the killed one's too.
         for game_id, ply in killed_played | first.played() | second.played():
@@ -175,13 +176,13 @@ async def test_a_turn_committed_by_a_process_that_dies_at_once_is_timed_by_anoth
     try:
         service = GameService(storage, seed_source=lambda: 5)
         corr = Correspondence(service, _Fixed(T0))
-        lobby = await service.new_lobby(
+        lobby = await service.lobby.new_lobby(
             guild_id=0, channel_id=100, host_id=1, host_name="a", options={"turn_timer": 1}
         )
-        await service.join(lobby.id, None, 2, "b")
-        started = (await service.start(lobby.id, None, 1)).game
+        await service.lobby.join(lobby.id, None, 2, "b")
+        started = (await service.lobby.start(lobby.id, None, 1)).game
         game_id = started.id
-        first = await corr.timers.plan(started, await service.state(started))  # at T0
+        first = await corr.timers.plan(started, await service.core.state(started))  # at T0
 
         survivor = Worker(url, clock, [])
         dying = Worker(url, clock, [game_id], 1, "die-after-commit")
@@ -197,7 +198,7 @@ async def test_a_turn_committed_by_a_process_that_dies_at_once_is_timed_by_anoth
         assert [r.user_id for r in await storage.actions(game_id)] == [1]
 
         # The turn the dead process started is timed from its commit (T0 + 10 minutes).
-        state = await service.state(game)
+        state = await service.core.state(game)
         turn = engine.turn_id(state)
         assert turn != first.turn and state.current_seat == 1
         turn_clock = await corr.timers.turn_clock(game_id)

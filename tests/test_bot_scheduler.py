@@ -13,8 +13,9 @@ import engine
 from bot.clock import FileClock, RealClock, clock_from_env
 from bot.config import ConfigError
 from bot.correspondence import Correspondence
-from bot.games import AUTOPILOT_USER_ID, GameService
 from bot.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
+from bot.services import GameService
+from bot.story import AUTOPILOT_USER_ID
 from bot.timers import HOUR
 
 ALICE, BOB, CAROL = 11, 22, 33
@@ -322,19 +323,19 @@ async def corr(store):
     games = GameService(store, seed_source=lambda: 99)
     clock = ManualClock()
     service = Correspondence(games, clock)
-    games.turn_planner = service.timers.in_commit
-    games.commit_hooks.append(service.timers.on_commit)
-    games.end_hooks.append(service.timers.on_end)
+    games.core.turn_planner = service.timers.in_commit
+    games.core.commit_hooks.append(service.timers.on_commit)
+    games.core.end_hooks.append(service.timers.on_end)
     return service, clock
 
 
 async def started(service: Correspondence, **options):
     games = service.games
-    game = await games.new_lobby(
+    game = await games.lobby.new_lobby(
         guild_id=1, channel_id=7, host_id=ALICE, host_name="alice", options=options
     )
-    game = await games.join(game.id, None, BOB, "bob")
-    result = await games.start(game.id, None, ALICE)
+    game = await games.lobby.join(game.id, None, BOB, "bob")
+    result = await games.lobby.start(game.id, None, ALICE)
     return result.game, result.state
 
 
@@ -357,16 +358,16 @@ async def test_a_turn_is_timed_in_the_commit_that_starts_it(corr) -> None:
     async def die(game, state) -> None:
         raise Killed
 
-    games.commit_hooks.insert(0, die)
+    games.core.commit_hooks.insert(0, die)
     clock.advance(600)
     with pytest.raises(Killed):
-        await games.play(game.id, ALICE, "place A1")
-    stored = await games.get_game(game.id)
+        await games.turns.play(game.id, ALICE, "place A1")
+    stored = await games.core.get_game(game.id)
     assert stored.version == game.version + 1
     turn_clock = await service.timers.turn_clock(game.id)
     assert turn_clock is not None
     assert (turn_clock.turn, turn_clock.version, turn_clock.user_id, turn_clock.started_at) == (
-        engine.turn_id(await games.state(stored)),
+        engine.turn_id(await games.core.state(stored)),
         stored.version,
         BOB,
         T0 + 600,
@@ -387,7 +388,7 @@ async def test_a_turn_gets_its_deadline_and_reminders_and_a_move_keeps_them(corr
         "reminder-90": T0 + 0.9 * 24 * HOUR,
     }
     clock.advance(HOUR)
-    await service.games.play(game.id, ALICE, "place A1")  # the next turn: Bob's placement
+    await service.games.turns.play(game.id, ALICE, "place A1")  # the next turn: Bob's placement
     jobs = await pending(service, game.id)
     assert jobs["deadline"] == T0 + 25 * HOUR and len(jobs) == 3
     untimed, _ = await started_elsewhere(service)
@@ -396,9 +397,9 @@ async def test_a_turn_gets_its_deadline_and_reminders_and_a_move_keeps_them(corr
 
 async def started_elsewhere(service: Correspondence):
     games = service.games
-    game = await games.new_lobby(guild_id=1, channel_id=8, host_id=BOB, host_name="bob")
-    game = await games.join(game.id, None, ALICE, "alice")
-    result = await games.start(game.id, None, BOB)
+    game = await games.lobby.new_lobby(guild_id=1, channel_id=8, host_id=BOB, host_name="bob")
+    game = await games.lobby.join(game.id, None, ALICE, "alice")
+    result = await games.lobby.start(game.id, None, BOB)
     return result.game, result.state
 
 
@@ -421,7 +422,7 @@ async def test_autopilot_plays_a_whole_turn_under_the_rules(corr) -> None:
     game, state = await started(service, turn_timer=1, on_timeout="autopilot")
     for space in ("A1", "G1", "D7", "G4"):
         current = game.seats[state.current_seat].user_id
-        result = await service.games.play(game.id, current, f"place {space}")
+        result = await service.games.turns.play(game.id, current, f"place {space}")
         game, state = result.game, result.state
     assert state.phase == "play"
     clock.advance(HOUR)
@@ -464,7 +465,7 @@ async def test_vacation_pauses_and_extends_by_the_time_away(corr) -> None:
     assert jobs["deadline"] == T0 + 124 * HOUR  # 24 h, plus the 100 h away
     # A turn that starts while its player is away starts paused.
     await service.set_vacation(BOB, True)
-    await service.games.play(game.id, ALICE, "place A1")
+    await service.games.turns.play(game.id, ALICE, "place A1")
     assert await pending(service, game.id) == {}
     clock.advance(5 * HOUR)
     await service.set_vacation(BOB, False)
@@ -503,7 +504,7 @@ async def test_reconcile_plans_turns_a_crash_left_unplanned(store) -> None:
     clock = ManualClock()
     service = Correspondence(games, clock)  # no commit hook: nothing is planned while playing
     game, _ = await started(service, turn_timer=1)
-    await games.play(game.id, ALICE, "place A1")
+    await games.turns.play(game.id, ALICE, "place A1")
     assert await pending(service, game.id) == {}
     clock.advance(HOUR / 4)
     assert await service.timers.reconcile(games) == 1
@@ -520,7 +521,7 @@ async def test_ending_a_game_clears_its_timers(corr) -> None:
     games = service.games
     game, _ = await started(service, turn_timer=24)
     assert await pending(service, game.id) != {}
-    await games.abandon(7, ALICE, can_manage=False)
+    await games.endings.abandon(7, ALICE, can_manage=False)
     assert await service.timers.turn_clock(game.id) is None
     assert await pending(service, game.id) == {}
     assert await service.set_vacation(ALICE, True) == []
@@ -542,28 +543,30 @@ async def test_ending_a_game_clears_its_timers(corr) -> None:
     async def on_end(row) -> None:
         ended.append(row.id)
 
-    games.end_hooks.append(on_end)
-    lobby = await games.new_lobby(guild_id=1, channel_id=9, host_id=BOB, host_name="bob")
+    games.core.end_hooks.append(on_end)
+    lobby = await games.lobby.new_lobby(guild_id=1, channel_id=9, host_id=BOB, host_name="bob")
     later = datetime.fromisoformat(lobby.updated_at) + timedelta(hours=25)
-    assert [g.id for g in await games.expire_lobbies(timedelta(hours=24), now=later)] == [lobby.id]
+    assert [g.id for g in await games.endings.expire_lobbies(timedelta(hours=24), now=later)] == [
+        lobby.id
+    ]
     assert ended == [lobby.id]
 
 
 async def test_the_host_leaving_passes_host_to_the_next_person(store) -> None:
     games = GameService(store, seed_source=lambda: 3)
     service = Correspondence(games, ManualClock())
-    game = await games.new_lobby(guild_id=1, channel_id=7, host_id=ALICE, host_name="alice")
+    game = await games.lobby.new_lobby(guild_id=1, channel_id=7, host_id=ALICE, host_name="alice")
     for user, name in ((BOB, "bob"), (CAROL, "carol")):
-        game = await games.join(game.id, None, user, name)
-    game = await games.add_cynthia(game.id, None, ALICE)
-    await games.start(game.id, None, ALICE)
+        game = await games.lobby.join(game.id, None, user, name)
+    game = await games.lobby.add_cynthia(game.id, None, ALICE)
+    await games.lobby.start(game.id, None, ALICE)
     left = await service.leave(7, BOB)  # not the host: nothing passes
     assert left.new_host is None and left.game.host_id == ALICE
     left = await service.leave(7, ALICE)  # the host: the next person seated after her
     assert not left.ended and left.new_host == CAROL and left.game.host_id == CAROL
     settings = await service.update_settings(7, CAROL, {"turn_timer": 12})
     assert settings.options["turn_timer"] == 12
-    await games.abandon(7, CAROL, can_manage=False)  # host powers: abandoning too
+    await games.endings.abandon(7, CAROL, can_manage=False)  # host powers: abandoning too
 
 
 async def test_finished_jobs_of_ended_games_are_pruned_and_nothing_else(store) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.games import GameService, replay
+from bot.services import GameService
+from bot.services.plays import replay
 from bot.storage import (
     SCHEMA_VERSION,
     ChannelBusy,
@@ -113,7 +114,7 @@ async def test_a_version_1_database_with_a_game_migrates_and_replays(tmp_path: P
         await store.set_preferences(HOST, {"board": "large"})
         assert await store.preferences(HOST) == {"board": "large"}
 
-        state = await GameService(store).state(loaded)
+        state = await GameService(store).core.state(loaded)
         expected = engine.new_game(engine.Config.from_dict(config), 42)
         for move in moves:
             expected = engine.apply(expected, move)
@@ -174,17 +175,17 @@ async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(any_st
     from the snapshot, from the log alone, and from the log when the snapshot is unusable."""
     storage = any_storage
     service = GameService(storage, seed_source=lambda: 7)
-    game = await service.new_lobby(
+    game = await service.lobby.new_lobby(
         guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="host", options={}
     )
-    game = await service.join(game.id, game.version, BOB, "bob")
-    game = await service.add_cynthia(game.id, game.version, HOST)
-    started = await service.start(game.id, game.version, HOST)
+    game = await service.lobby.join(game.id, game.version, BOB, "bob")
+    game = await service.lobby.add_cynthia(game.id, game.version, HOST)
+    started = await service.lobby.start(game.id, game.version, HOST)
     state = started.state
     while state.phase == "setup":
         seat = started.game.seats[state.current_seat]
         move = str(engine.legal_actions(state)[0])
-        result = await service.play(game.id, seat.user_id, move)
+        result = await service.turns.play(game.id, seat.user_id, move)
         state = result.state
     game = result.game
     rows = await storage.actions(game.id)
@@ -194,18 +195,18 @@ async def test_replay_from_log_matches_play_and_ignores_a_broken_snapshot(any_st
 
     expected = replay(game.config, game.seed, [r.notation for r in rows])
     assert expected == state
-    assert await GameService(storage).state(game) == state  # from the snapshot
+    assert await GameService(storage).core.state(game) == state  # from the snapshot
 
     async with storage.transaction() as conn:
         await conn.execute("DELETE FROM snapshots")
-    assert await GameService(storage).state(game) == state  # from the log alone
+    assert await GameService(storage).core.state(game) == state  # from the log alone
 
     async with storage.transaction() as conn:
         await conn.execute(
             "INSERT INTO snapshots (game_id, ply, state) VALUES (?, 3, ?)",
             (game.id, json.dumps({"format": 999})),
         )
-    assert await GameService(storage).state(game) == state  # broken cache: full replay
+    assert await GameService(storage).core.state(game) == state  # broken cache: full replay
 
 
 async def test_a_read_only_database_is_refused_at_open_not_at_the_first_click(
@@ -347,16 +348,18 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
     statement of ids and versions (in its read transaction); a write made by other means
     (migrations, tests) makes the storage forget what it kept."""
     service = GameService(storage, seed_source=lambda: 1234)
-    game = await service.new_lobby(guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="h")
-    game = await service.join(game.id, game.version, BOB, "bob")
-    result = await service.start(game.id, game.version, HOST)
+    game = await service.lobby.new_lobby(
+        guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="h"
+    )
+    game = await service.lobby.join(game.id, game.version, BOB, "bob")
+    result = await service.lobby.start(game.id, game.version, HOST)
     for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
-        result = await service.play(game.id, user, f"place {space}")
+        result = await service.turns.play(game.id, user, f"place {space}")
     statements: list[tuple[str, str]] = []
     storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
     storage._reader.set_trace_callback(lambda sql: statements.append(("read", sql.split()[0])))
 
-    result = await service.play(game.id, HOST, "buy seed", result.game.version)
+    result = await service.turns.play(game.id, HOST, "buy seed", result.game.version)
     assert statements == [
         ("write", "BEGIN"),
         ("write", "SAVEPOINT"),
@@ -408,13 +411,17 @@ async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write
 async def _play_out(service: GameService, channel: int):
     """A game of the host against Cynthia, its message ids stored as the bot stores them,
     played to its end (the host's turns ended at once, as a deadline does)."""
-    game = await service.new_lobby(guild_id=1, channel_id=channel, host_id=HOST, host_name="h")
+    game = await service.lobby.new_lobby(
+        guild_id=1, channel_id=channel, host_id=HOST, host_name="h"
+    )
     await service.storage.set_message(game.id, "lobby", channel, channel * 10)
-    game = await service.add_cynthia(game.id, None, HOST)
-    state = (await service.start(game.id, None, HOST)).state
+    game = await service.lobby.add_cynthia(game.id, None, HOST)
+    state = (await service.lobby.start(game.id, None, HOST)).state
     await service.storage.set_message(game.id, "game", channel, channel * 10 + 1)
     while not state.is_over:
-        result = await service.play_automatically(game.id, engine.turn_id(state), autopilot=False)
+        result = await service.bots.play_automatically(
+            game.id, engine.turn_id(state), autopilot=False
+        )
         assert result is not None
         state = result.state
     await service.storage.set_message(game.id, "result", channel, channel * 10 + 2)
@@ -428,12 +435,12 @@ async def test_what_is_kept_serves_the_live_games_not_every_game_ever_played(
     ends (played out, abandoned, expired) is forgotten once its end is committed, so memory
     does not grow with the games played; a forgotten game reads back as stored."""
     service = GameService(storage, seed_source=lambda: 1234)
-    live = await service.new_lobby(guild_id=1, channel_id=1, host_id=HOST, host_name="h")
+    live = await service.lobby.new_lobby(guild_id=1, channel_id=1, host_id=HOST, host_name="h")
     await storage.set_message(live.id, "lobby", 1, 10)
     over = [await _play_out(service, channel) for channel in (2, 3, 4)]
-    abandoned = await service.new_lobby(guild_id=1, channel_id=5, host_id=HOST, host_name="h")
+    abandoned = await service.lobby.new_lobby(guild_id=1, channel_id=5, host_id=HOST, host_name="h")
     await storage.set_message(abandoned.id, "lobby", 5, 50)
-    abandoned = await service.abandon_game(abandoned.id, HOST, False)
+    abandoned = await service.endings.abandon_game(abandoned.id, HOST, False)
     for game in [*over, abandoned]:
         assert await storage.get_game(game.id) == game
         assert await storage.message(game.id, "lobby") == (game.channel_id, game.channel_id * 10)
@@ -599,11 +606,11 @@ def test_database_urls() -> None:
 
 async def _started_game(service: GameService, channel: int):
     """A game of two people started in `channel` (no action played yet)."""
-    game = await service.new_lobby(
+    game = await service.lobby.new_lobby(
         guild_id=1, channel_id=channel, host_id=HOST, host_name="host", options={}
     )
-    game = await service.join(game.id, game.version, BOB, "bob")
-    return (await service.start(game.id, game.version, HOST)).game
+    game = await service.lobby.join(game.id, game.version, BOB, "bob")
+    return (await service.lobby.start(game.id, game.version, HOST)).game
 
 
 async def test_a_games_row_that_does_not_read_is_quarantined_and_the_others_served(
@@ -646,7 +653,7 @@ async def test_a_games_row_that_does_not_read_is_quarantined_and_the_others_serv
         with pytest.raises(UnreadableGame) as raised:
             await any_storage.get_game(game.id)
         assert raised.value.game_id == game.id
-    assert (await service.state(healthy)).phase == "setup"  # still served
+    assert (await service.core.state(healthy)).phase == "setup"  # still served
 
 
 async def test_a_snapshot_that_is_not_json_is_dropped_and_rebuilt_from_the_log(
@@ -657,15 +664,15 @@ async def test_a_snapshot_that_is_not_json_is_dropped_and_rebuilt_from_the_log(
     service = GameService(any_storage, seed_source=lambda: 7)
     game = await _started_game(service, CHANNEL)
     seat = game.seats[0]
-    move = str(engine.legal_actions(await service.state(game))[0])
-    result = await service.play(game.id, seat.user_id, move)
+    move = str(engine.legal_actions(await service.core.state(game))[0])
+    result = await service.turns.play(game.id, seat.user_id, move)
     async with any_storage.transaction() as conn:
         await conn.execute("UPDATE snapshots SET state = 'garbage{' WHERE game_id = ?", (game.id,))
 
-    caplog.set_level("WARNING", logger="bot.games")
+    caplog.set_level("WARNING", logger="bot.services.core")
     for _ in range(2):  # two fresh services (restarts): the bad snapshot is dropped once
-        assert await GameService(any_storage).state(result.game) == result.state
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.games"] == [
+        assert await GameService(any_storage).core.state(result.game) == result.state
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.services.core"] == [
         "snapshot dropped, replaying the log: not JSON (Expecting value: line 1 column 1 (char 0))"
     ]
     assert await any_storage.snapshot(game.id) is None
@@ -673,8 +680,8 @@ async def test_a_snapshot_that_is_not_json_is_dropped_and_rebuilt_from_the_log(
     fresh = GameService(any_storage)
     seat = result.game.seats[result.state.current_seat]
     move = str(engine.legal_actions(result.state)[0])
-    after = await fresh.play(game.id, seat.user_id, move)
+    after = await fresh.turns.play(game.id, seat.user_id, move)
     ply, state = await any_storage.snapshot(game.id)
     assert ply == 2 and engine.GameState.from_dict(state) == after.state
-    assert await GameService(any_storage).state(after.game) == after.state
+    assert await GameService(any_storage).core.state(after.game) == after.state
     assert await any_storage.quarantined() == {}

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import games, texts
+from bot import texts
 from bot.cogs import play
 from bot.replies import MESSAGE_MAX, clipped
+from bot.services import base, plays
 
 
 def odd_engine(*_args, **_kwargs):
@@ -18,11 +19,11 @@ def odd_engine(*_args, **_kwargs):
 def test_whatever_the_engine_raises_on_typed_input_is_one_sentence(monkeypatch) -> None:
     state = engine.new_game(engine.Config(), 1)
     monkeypatch.setattr(engine, "apply", odd_engine)
-    with pytest.raises(games.UserError) as refused:
-        games._apply_all(state, [engine.parse_action("place A1")], 0, 1, 1)
+    with pytest.raises(base.UserError) as refused:
+        plays.apply_all(state, [engine.parse_action("place A1")], 0, 1, 1)
     assert str(refused.value) == texts.UNPLAYABLE
     monkeypatch.setattr(engine, "parse_actions", odd_engine)
-    with pytest.raises(games.UserError) as refused, games.typed_input():
+    with pytest.raises(base.UserError) as refused, plays.typed_input():
         engine.parse_actions("use hunt 1")
     assert str(refused.value) == texts.UNPLAYABLE
 

@@ -12,7 +12,7 @@ class Recorder:
     def __init__(self, failing: set[int]) -> None:
         self.failing, self.done = failing, []
 
-    async def act(self, game) -> None:
+    async def act(self, game, *_state) -> None:
         game_id = getattr(game, "id", game)
         if game_id in self.failing:
             raise RuntimeError(f"game {game_id} broke")
@@ -27,21 +27,20 @@ def fake_bot(lobbies: list[int], active: list[int], *, broken: set[int], storage
 
     async def resume_automa(game_id):
         await resumer.act(game_id)
-        return object()
+        return SimpleNamespace(game=SimpleNamespace(id=game_id), state=None)
 
     async def games_with_status(*_statuses):
         if storage_broken:
             raise OSError("database is locked")
         return [SimpleNamespace(id=i, guild_id=None) for i in active]
 
-    cogs = {
-        "Lobby": SimpleNamespace(close_messages=closer.act),
-        "Play": SimpleNamespace(publish=publisher.act),
-    }
     bot = SimpleNamespace(
-        get_cog=cogs.get,
+        publisher=SimpleNamespace(close_messages=closer.act, publish=publisher.act),
         serves=lambda guild_id: True,
-        games=SimpleNamespace(expire_lobbies=expire_lobbies, resume_automa=resume_automa),
+        games=SimpleNamespace(
+            endings=SimpleNamespace(expire_lobbies=expire_lobbies),
+            bots=SimpleNamespace(resume_automa=resume_automa),
+        ),
         storage=SimpleNamespace(games_with_status=games_with_status),
     )
     bot._expire_lobbies = lambda: PhotosynthesisBot._expire_lobbies(bot)

@@ -21,8 +21,10 @@ from render.alt import alt_text
 from translation import _
 
 from .. import embeds, i18n, pictures, story, texts
-from ..games import GameService, UserError
+from .. import expert_texts as xt
 from ..replies import answering
+from ..services import GameService
+from ..services.base import UserError
 from ..storage import GameRow
 from . import attach, detach
 
@@ -149,19 +151,20 @@ class Board(commands.Cog, name="Board"):
         """`/ps board`: the channel's game as text, privately (for a screen reader, or where
         the picture does not show): the position in words, then the board as a grid."""
         async with answering(interaction):
-            game = await self.games.shown_game(interaction.channel_id or 0)
+            game = await self.games.records.shown_game(interaction.channel_id or 0)
             if game is None or game.config is None:
                 raise UserError(texts.NO_GAME_HERE)
-            state = await self.games.state(game)
-            names = [s.name for s in game.seats]
+            state = await self.games.core.state(game)
+            names = xt.seat_names(game)
             words = await asyncio.to_thread(alt_text, state, names=names, lang=i18n.current())
             marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
             grid = engine.text.board_text(state)
             board = texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)
             await interaction.response.send_message(i18n.tr(board), ephemeral=True)
 
-    async def _started(self, game_id: int) -> GameRow:
-        game = await self.games.get_game(game_id)
+    async def _started(self, game_id: int, channel_id: int | None) -> GameRow:
+        """The started game a button of its message acts on (refused in another channel)."""
+        game = await self.games.core.game_here(game_id, channel_id)
         if game is None:
             raise UserError(texts.GAME_GONE)
         if game.config is None:
@@ -171,11 +174,11 @@ class Board(commands.Cog, name="Board"):
     async def on_preview_button(self, interaction: discord.Interaction, game_id: int) -> None:
         """Next-sun preview: the board with the next sun's shadows, and each seat's light."""
         async with answering(interaction):
+            game = await self._started(game_id, interaction.channel_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            game = await self._started(game_id)
             if game.status != "active":
                 raise UserError(texts.GAME_OVER)
-            state = await self.games.state(game)
+            state = await self.games.core.state(game)
             sun = engine.next_photosynthesis_sun(state)
             if sun is None:  # the last round: the game ends before the sun moves again
                 raise UserError(texts.NO_PHOTOSYNTHESIS_LEFT)
@@ -188,7 +191,7 @@ class Board(commands.Cog, name="Board"):
                 state,
                 preview_sun=sun,
                 viewer_seat=viewer,
-                names=[s.name for s in game.seats],
+                names=xt.seat_names(game),
                 lang=i18n.current(),
             )
             await interaction.followup.send(
@@ -200,8 +203,9 @@ class Board(commands.Cog, name="Board"):
     async def on_log_button(self, interaction: discord.Interaction, game_id: int) -> None:
         """Game log: the recent moves with Cynthia's reasons and the events, and the record."""
         async with answering(interaction):
+            game = await self._started(game_id, interaction.channel_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.send_log(interaction, await self._started(game_id))
+            await self.send_log(interaction, game)
 
     async def send_log(self, interaction: discord.Interaction, game: GameRow) -> None:
         """Send the log of `game` privately (the interaction is deferred or not yet answered).
@@ -209,9 +213,9 @@ class Board(commands.Cog, name="Board"):
         The record file carries the game's seed, from which the animals dealt and the face-down
         Baby Turtle tokens of Under the Moonlight follow: while such a game is played the
         record is kept back (it comes with the log once the game is over)."""
-        history = await self.games.history(game)
+        history = await self.games.records.history(game)
         moves = [move for move, _ in history]
-        state = await self.games.state(game)
+        state = await self.games.core.state(game)
         embed = embeds.log_embed(game, state, moves, events=[events for _, events in history])
         extra: dict[str, Any] = {}
         hidden = hidden_by_the_seed(game)
@@ -265,17 +269,18 @@ def _seat_names(kinds: tuple[str, ...]) -> list[str]:
 
 @app_commands.command(name="replay", description=_("Replay a game record from /ps log"))
 @app_commands.describe(record=_("The record file /ps log gave (photosynthesis-N.txt)"))
-async def replay_command(interaction: discord.Interaction, record: discord.Attachment) -> None:
-    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]  # cog always loaded
-    await cog.on_replay_command(interaction, record)
+async def replay_command(
+    interaction: discord.Interaction[PhotosynthesisBot], record: discord.Attachment
+) -> None:
+    await interaction.client.board.on_replay_command(interaction, record)
 
 
 @app_commands.command(name="board", description=_("The game in this channel as text"))
-async def board_command(interaction: discord.Interaction) -> None:
-    cog = interaction.client.get_cog("Board")  # type: ignore[union-attr]  # cog always loaded
-    await cog.on_board_command(interaction)
+async def board_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    await interaction.client.board.on_board_command(interaction)
 
 
 async def setup(bot: PhotosynthesisBot) -> None:
     """Extension entry point."""
-    await bot.add_cog(Board(bot))
+    bot.board = Board(bot)
+    await bot.add_cog(bot.board)

@@ -18,18 +18,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine import GameState
 from translation import _
 
 from .. import correspondence_texts as ct
-from .. import embeds, i18n, texts
+from .. import i18n, texts
 from ..clock import clock_from_env, install_poke_signal
 from ..correspondence import Correspondence
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
-from ..games import UserError, mention, seat_label
 from ..replies import answering
 from ..scheduler import SHARED_POLL, Job, JobStore, Scheduler
+from ..services.base import UserError, mention, seat_label
 from ..storage import GameRow
-from ..views import lobby_view
 
 if TYPE_CHECKING:
     from ..app import PhotosynthesisBot
@@ -78,13 +78,15 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         group = self.bot.tree.get_command("ps")
         if not isinstance(group, app_commands.Group):
             raise RuntimeError("load bot.cogs.lobby before bot.cogs.correspondence")
-        for command in (settings_command, notify_command, vacation_command, leave_command,
-                        games_command):  # fmt: skip
+        ours: tuple[app_commands.Command[Any, Any, None], ...] = (
+            settings_command, notify_command, vacation_command, leave_command, games_command
+        )  # fmt: skip
+        for command in ours:
             group.add_command(command)
-        self.bot.games.turn_planner = self.service.timers.in_commit
-        self.bot.games.commit_hooks.append(self.service.timers.on_commit)
-        self.bot.games.end_hooks.append(self.service.timers.on_end)
-        self.bot.games.note_providers.append(self.timer_note)
+        self.bot.games.core.turn_planner = self.service.timers.in_commit
+        self.bot.games.core.commit_hooks.append(self.service.timers.on_commit)
+        self.bot.games.core.end_hooks.append(self.service.timers.on_end)
+        self.bot.games.core.note_providers.append(self.timer_note)
         install_poke_signal(self.clock, self.scheduler.poke)
         self.scheduler.start(before=self._before_scheduler)
 
@@ -95,11 +97,12 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             for name in COMMANDS:
                 group.remove_command(name)
         games = self.bot.games
-        if games.turn_planner == self.service.timers.in_commit:
-            games.turn_planner = None
-        games.commit_hooks = [h for h in games.commit_hooks if h != self.service.timers.on_commit]
-        games.end_hooks = [h for h in games.end_hooks if h != self.service.timers.on_end]
-        games.note_providers = [p for p in games.note_providers if p != self.timer_note]
+        core = games.core
+        if core.turn_planner == self.service.timers.in_commit:
+            core.turn_planner = None
+        core.commit_hooks = [h for h in core.commit_hooks if h != self.service.timers.on_commit]
+        core.end_hooks = [h for h in core.end_hooks if h != self.service.timers.on_end]
+        core.note_providers = [p for p in core.note_providers if p != self.timer_note]
 
     async def _before_scheduler(self) -> None:
         await self.bot.wait_until_ready()
@@ -111,11 +114,11 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
     async def _link(self, game: GameRow) -> str:
         stored = await self.bot.storage.message(game.id, "game")
         if stored is None:
-            return jump_link(game.guild_id, await self.bot.games.game_channel(game))
+            return jump_link(game.guild_id, await self.bot.games.core.game_channel(game))
         return jump_link(game.guild_id, stored[0], stored[1])
 
     async def _publish(self, game_id: int) -> None:
-        await self.bot.get_cog("Play").publish(game_id)  # type: ignore[union-attr]  # cog always loaded
+        await self.bot.publisher.publish_latest(game_id)
 
     async def _say(self, channel_id: int, content: str, job: Job, pings=NO_PINGS) -> None:
         """Post what `job` has to say in a channel, once (`job_nonce`)."""
@@ -129,12 +132,14 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         """DM a player (what `job` has to say: once, `job_nonce`)."""
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))
-            nonce = None if job is None else job_nonce(job, channel.id)
-            await channel.send(content, nonce=nonce)
+            if job is None:
+                await channel.send(content)
+            else:
+                await channel.send(content, nonce=job_nonce(job, channel.id))
         except discord.HTTPException:
             log.info("could not send a DM", extra={"user_id": user_id})
 
-    async def timer_note(self, game: GameRow, state: Any) -> tuple[str, str] | None:
+    async def timer_note(self, game: GameRow, state: GameState) -> tuple[str, str] | None:
         """The "Turn timer" field of the game message: the deadline, or the pause."""
         clock, deadline = await self.service.timers.deadline(game, state)
         if clock is None or clock.user_id is None:
@@ -173,7 +178,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     content = i18n.tr(
                         line.format(player=mention(user_id), notation=i18n.notation(notation))
                     )
-                await self._say(await self.bot.games.game_channel(game), content, job)
+                await self._say(await self.bot.games.core.game_channel(game), content, job)
             await self.scheduler.store.finish(job.id, fired.outcome)
             await self._publish(game.id)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
@@ -189,7 +194,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             )
             with i18n.speaking(game.language):  # in the channel: the game's language
                 content = i18n.tr(reminder)
-            await self._say(await self.bot.games.game_channel(game), content, job, USER_PINGS)
+            await self._say(await self.bot.games.core.game_channel(game), content, job, USER_PINGS)
             if await self.service.wants_dm(user_id):
                 mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
                 with i18n.speaking(mine or game.language):  # a DM: their own language
@@ -197,7 +202,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         return fired.outcome
 
     @commands.Cog.listener()
-    async def on_ps_turn_message(self, game: GameRow, state: Any, message: discord.Message) -> None:
+    async def on_ps_turn_message(
+        self, game: GameRow, state: GameState, message: discord.Message
+    ) -> None:
         """A new game message was posted: DM its player if they asked for it."""
         if state.is_over or state.current_seat is None:
             return
@@ -230,21 +237,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 )
             await interaction.response.send_message(changed, allowed_mentions=NO_PINGS)
             if game.status == "lobby":
-                await self._redraw_lobby(game)
+                await self.bot.publisher.redraw_lobby(game)
             else:
                 await self._publish(game.id)
-
-    async def _redraw_lobby(self, game: GameRow) -> None:
-        stored = await self.bot.storage.message(game.id, "lobby")
-        if stored is None:
-            return
-        message = self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1])
-        with i18n.speaking(game.language):
-            embed, view = embeds.lobby_embed(game), lobby_view(game)
-        try:
-            await message.edit(embed=embed, view=view)
-        except discord.HTTPException:
-            log.warning("could not redraw the lobby", extra={"game_id": game.id})
 
     async def on_notify(self, interaction: discord.Interaction, on: bool) -> None:
         async with answering(interaction):
@@ -270,11 +265,11 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
     async def on_leave(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
             channel_id, user = interaction.channel_id or 0, interaction.user
-            game = await self.bot.games.live_game(channel_id)
+            game = await self.bot.games.core.live_game(channel_id)
             if game is not None and game.status == "lobby":
-                game = await self.bot.games.leave(game.id, None, user.id)
+                game = await self.bot.games.lobby.leave(game.id, None, user.id)
                 await interaction.response.send_message(i18n.tr(ct.LEFT_LOBBY), ephemeral=True)
-                await self._redraw_lobby(game)
+                await self.bot.publisher.redraw_lobby(game)
                 return
             left = await self.service.leave(channel_id, user.id)
             sentence = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
@@ -284,7 +279,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     said += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
             await interaction.response.send_message(said, allowed_mentions=NO_PINGS)
             if left.ended:
-                await self.bot.get_cog("Lobby").close_messages(left.game)  # type: ignore[union-attr]  # cog always loaded
+                await self.bot.publisher.close_messages(left.game)
             else:
                 await self._publish(left.game.id)
 
@@ -326,8 +321,8 @@ def _labels(game: GameRow) -> dict[str, str]:
     }
 
 
-def _cog(interaction: discord.Interaction) -> CorrespondenceCog:
-    return interaction.client.get_cog("Correspondence")  # type: ignore[union-attr,return-value]  # our bot; cog always loaded
+def _cog(interaction: discord.Interaction[PhotosynthesisBot]) -> CorrespondenceCog:
+    return interaction.client.correspondence
 
 
 @app_commands.command(name="settings", description=_("Turn timer and leaving rules (host)"))
@@ -337,7 +332,7 @@ def _cog(interaction: discord.Interaction) -> CorrespondenceCog:
     on_leave=_("When a player leaves a running game: the autopilot takes the seat, or it ends"),
 )
 async def settings_command(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[PhotosynthesisBot],
     turn_timer: TimerChoice | None = None,
     on_timeout: TimeoutChoice | None = None,
     on_leave: LeaveChoice | None = None,
@@ -348,25 +343,30 @@ async def settings_command(
 
 
 @app_commands.command(name="notify", description=_("A direct message when it is your turn"))
-async def notify_command(interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
+async def notify_command(
+    interaction: discord.Interaction[PhotosynthesisBot], mode: Literal["on", "off"]
+) -> None:
     await _cog(interaction).on_notify(interaction, mode == "on")
 
 
 @app_commands.command(name="vacation", description=_("Pause your turn timers while you are away"))
-async def vacation_command(interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
+async def vacation_command(
+    interaction: discord.Interaction[PhotosynthesisBot], mode: Literal["on", "off"]
+) -> None:
     await _cog(interaction).on_vacation(interaction, mode == "on")
 
 
 @app_commands.command(name="leave", description=_("Leave the lobby or the running game here"))
-async def leave_command(interaction: discord.Interaction) -> None:
+async def leave_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
     await _cog(interaction).on_leave(interaction)
 
 
 @app_commands.command(name="games", description=_("Your games in progress in this server"))
-async def games_command(interaction: discord.Interaction) -> None:
+async def games_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
     await _cog(interaction).on_games(interaction)
 
 
 async def setup(bot: PhotosynthesisBot) -> None:
     """Extension entry point."""
-    await bot.add_cog(CorrespondenceCog(bot))
+    bot.correspondence = CorrespondenceCog(bot)
+    await bot.add_cog(bot.correspondence)

@@ -2,7 +2,7 @@
 
 An Expert seat plays as soon as it is its turn: after every committed play (a commit hook of
 the game service) a game whose current seat is an Expert's gets a driver task, which lets the
-Expert think in a worker process (`bot.experts`), commits its turn (`GameService.play_expert`)
+Expert think in a worker process (`bot.experts`), commits its turn (`BotService.play_expert`)
 and brings the game message up to date, until the turn is no Expert's. The click that made it
 the Expert's turn is answered at once; nothing waits for the Expert but its own game. When the
 bot starts, every game left on an Expert's turn (a bot stopped while it thought) is driven again,
@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from engine import GameState
+
 from .. import expert_texts as xt
 from ..experts import is_expert
-from ..games import GameService
 from ..i18n import tr
 from ..replies import answering
+from ..services import GameService
 from ..storage import GameRow, UnreadableGame
 from . import attach, detach
 
@@ -51,19 +53,21 @@ class ExpertCog(commands.Cog, name="Expert"):
 
     async def cog_load(self) -> None:
         attach(self.bot, __name__, hint_command)
-        self.games.commit_hooks.append(self.on_commit)
+        self.games.core.commit_hooks.append(self.on_commit)
         self.resume.start()
 
     async def cog_unload(self) -> None:
         detach(self.bot, "hint")
-        self.games.commit_hooks = [h for h in self.games.commit_hooks if h != self.on_commit]
+        self.games.core.commit_hooks = [
+            h for h in self.games.core.commit_hooks if h != self.on_commit
+        ]
         self.resume.cancel()
         for task in self._drivers.values():
             task.cancel()
 
     # --- the Expert's seats ---
 
-    async def on_commit(self, game: GameRow, state: Any) -> None:
+    async def on_commit(self, game: GameRow, state: GameState) -> None:
         """Commit hook: drive the game when its current seat is an Expert's."""
         if game.status != "active" or state.is_over or state.current_seat is None:
             return
@@ -79,13 +83,12 @@ class ExpertCog(commands.Cog, name="Expert"):
         self._drivers[game_id] = asyncio.create_task(self._drive(game_id))
 
     async def _drive(self, game_id: int) -> None:
-        play = self.bot.get_cog("Play")
         try:
             while True:
                 self._again.discard(game_id)
-                result = await self.games.play_expert(game_id)
+                result = await self.games.bots.play_expert(game_id)
                 if result is not None:
-                    await play.publish(game_id)  # type: ignore[union-attr]  # cog always loaded
+                    await self.bot.publisher.publish(result.game, result.state)
                 elif game_id not in self._again:
                     return
         except Exception:
@@ -108,7 +111,7 @@ class ExpertCog(commands.Cog, name="Expert"):
             if not self.bot.serves(game.guild_id) or game.id in self._drivers:
                 continue  # another process's shard, or being driven
             try:
-                if await self.games.expert_to_play(game.id):
+                if await self.games.bots.expert_to_play(game.id):
                     log.info("the Expert resumes", extra={"game_id": game.id})
                     self.drive(game.id)
             except UnreadableGame:
@@ -124,22 +127,22 @@ class ExpertCog(commands.Cog, name="Expert"):
 
     async def on_hint(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
-            game, state = await self.games.hint_position(
+            game, state = await self.games.bots.hint_position(
                 interaction.channel_id or 0, interaction.user.id
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
-            action = await self.games.hint(game, state)
+            action = await self.games.bots.hint(game, state)
             await interaction.followup.send(
                 tr(xt.HINT.format(explanation=action.explanation or str(action))), ephemeral=True
             )
 
 
 @app_commands.command(name="hint", description=xt.HINT_DESCRIPTION)
-async def hint_command(interaction: discord.Interaction) -> None:
-    cog = interaction.client.get_cog("Expert")  # type: ignore[union-attr]  # cog always loaded
-    await cog.on_hint(interaction)  # type: ignore[union-attr]  # cog always loaded
+async def hint_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    await interaction.client.expert.on_hint(interaction)
 
 
 async def setup(bot: PhotosynthesisBot) -> None:
     """Extension entry point."""
-    await bot.add_cog(ExpertCog(bot))
+    bot.expert = ExpertCog(bot)
+    await bot.add_cog(bot.expert)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import discord
 from discord import app_commands
@@ -16,16 +16,17 @@ from discord.ext import commands
 
 import engine
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
-from translation import _
+from translation import LANGUAGES, _
 
 from .. import embeds, i18n, pictures, texts
 from .. import expert_texts as xt
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..experts import BOT_KINDS
-from ..games import GameService, UserError
 from ..locks import KeyedLocks
-from ..replies import answering, require_channel_permissions
-from ..storage import GameRow
+from ..replies import answering, require_channel_permissions, with_view
+from ..services import GameService
+from ..services.base import UserError
+from ..storage import GameRow, SeatKind
 from ..views import abandon_view, lobby_view, options_from_values
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ RulesTopic = Literal["base", "moonlight", "animals", "cynthia"]
 #: `/ps new language:` and `/ps language`: each language by its own name.
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=f"{i18n.LANGUAGE_NAMES[lang]} ({lang})", value=lang)
-    for lang in i18n.LANGUAGES
+    for lang in LANGUAGES
 ]
 SETTING_CHOICES = [
     *LANGUAGE_CHOICES,
@@ -72,7 +73,10 @@ def sample_position_png(lang: str | None = None) -> tuple[bytes, str]:
     """The board picture for `/ps rules`: a game a few rounds in (pure; run it in a thread)."""
     state = engine.new_game(engine.Config(seats=("cynthia",) * 3), seed=RULES_SAMPLE_SEED)
     for _ply in range(RULES_SAMPLE_PLIES):
-        state = engine.apply(state, engine.auto_action(state))
+        action = engine.auto_action(state)
+        if action is None:  # over (it is not, this early)
+            break
+        state = engine.apply(state, action)
     return pictures.board_picture(state, names=["Ash", "Birch", "Cedar"], lang=lang)
 
 
@@ -144,7 +148,7 @@ class Lobby(commands.Cog, name="Lobby"):
                     except discord.NotFound:
                         pass
                 channel = self.bot.get_partial_messageable(game.channel_id)
-                sent = await channel.send(embed=embed, view=view)
+                sent = await channel.send(embed=embed, **with_view(view))
                 await self.bot.storage.set_message(game.id, "lobby", game.channel_id, sent.id)
                 log.info("lobby message redrawn after a restart", extra={"game_id": game.id})
             except Exception:
@@ -198,7 +202,7 @@ class Lobby(commands.Cog, name="Lobby"):
             if getattr(interaction.channel, "type", None) in THREADS:
                 raise UserError(texts.NEW_IN_THREAD)
             require_channel_permissions(interaction)
-            options = {
+            options: dict[str, Any] = {
                 "revolutions": revolutions,
                 "shadow_rule": shadow_rule,
                 "random_seats": random_seats,
@@ -226,7 +230,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 )
                 language = i18n.choose_language(None, None, server) if server else None
                 language = language or i18n.choose_language(None, interaction.guild_locale)
-            game = await self.games.new_lobby(
+            game = await self.games.lobby.new_lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
@@ -236,7 +240,7 @@ class Lobby(commands.Cog, name="Lobby"):
             )
             with i18n.speaking(game.language):  # the lobby is a channel message
                 embed, view = embeds.lobby_embed(game), lobby_view(game)
-            response = await interaction.response.send_message(embed=embed, view=view)
+            response = await interaction.response.send_message(embed=embed, **with_view(view))
             if response.message_id is not None:
                 await self.bot.storage.set_message(
                     game.id, "lobby", interaction.channel_id, response.message_id
@@ -248,24 +252,25 @@ class Lobby(commands.Cog, name="Lobby"):
         self, interaction: discord.Interaction, action: str, game_id: int, version: int
     ) -> None:
         """Join / Leave / Remove bot / Start (Add Cynthia / Remove Cynthia: older messages)."""
-        user = interaction.user
+        user, lobby, here = interaction.user, self.games.lobby, interaction.channel_id
         async with answering(interaction, self.fresh_view):
             if action == "start":
                 require_channel_permissions(interaction)
-                result = await self.games.start(game_id, version, user.id)
+                result = await lobby.start(game_id, version, user.id, channel_id=here)
                 await self._show_lobby(interaction, result.game)
-                await self.bot.get_cog("Play").publish(result.game.id)  # type: ignore[union-attr]  # cog always loaded
+                await self.bot.publisher.publish(result.game, result.state)
                 return
             if action == "join":
-                game = await self.games.join(game_id, version, user.id, user.display_name)
+                name = user.display_name
+                game = await lobby.join(game_id, version, user.id, name, channel_id=here)
             elif action == "leave":
-                game = await self.games.leave(game_id, version, user.id)
+                game = await lobby.leave(game_id, version, user.id, channel_id=here)
             elif action == "rembot":
-                game = await self.games.remove_bot(game_id, version, user.id)
+                game = await lobby.remove_bot(game_id, version, user.id, channel_id=here)
             elif action == "addcyn":
-                game = await self.games.add_cynthia(game_id, version, user.id)
+                game = await lobby.add_cynthia(game_id, version, user.id, channel_id=here)
             else:
-                game = await self.games.remove_cynthia(game_id, version, user.id)
+                game = await lobby.remove_cynthia(game_id, version, user.id, channel_id=here)
             await self._show_lobby(interaction, game)
 
     async def on_add_bot(
@@ -276,7 +281,10 @@ class Lobby(commands.Cog, name="Lobby"):
             kind = values[0] if values else ""
             if kind not in BOT_KINDS:  # a forged choice
                 raise UserError(texts.UNKNOWN_COMPONENT)
-            game = await self.games.add_bot(game_id, version, interaction.user.id, kind)
+            seat_kind = cast("SeatKind", kind)  # one of BOT_KINDS, checked above
+            game = await self.games.lobby.add_bot(
+                game_id, version, interaction.user.id, seat_kind, channel_id=interaction.channel_id
+            )
             await self._show_lobby(interaction, game)
 
     async def _show_lobby(self, interaction: discord.Interaction, game: GameRow) -> None:
@@ -285,7 +293,7 @@ class Lobby(commands.Cog, name="Lobby"):
         After clicks at the same moment (several Join) the answers go out one at a time, each
         drawn from the lobby as stored then, so the last one drawn shows the latest seats."""
         async with self._redraws.hold(game.id):
-            game = await self.games.get_game(game.id) or game
+            game = await self.games.core.get_game(game.id) or game
             with i18n.speaking(game.language):  # the lobby message speaks the game's language
                 embed, view = embeds.lobby_embed(game), lobby_view(game)
                 public_view = lobby_view(game)
@@ -305,8 +313,12 @@ class Lobby(commands.Cog, name="Lobby"):
     ) -> None:
         """The host changed the options select."""
         async with answering(interaction, self.fresh_view):
-            game = await self.games.set_options(
-                game_id, version, interaction.user.id, options_from_values(values)
+            game = await self.games.lobby.set_options(
+                game_id,
+                version,
+                interaction.user.id,
+                options_from_values(values),
+                channel_id=interaction.channel_id,
             )
             await self._show_lobby(interaction, game)
 
@@ -315,14 +327,14 @@ class Lobby(commands.Cog, name="Lobby"):
     @ps.command(name="status", description=_("Show the game in this channel"))
     async def status(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
-            game = await self.games.shown_game(interaction.channel_id or 0)
+            game = await self.games.records.shown_game(interaction.channel_id or 0)
             if game is None:
                 raise UserError(texts.NO_GAME_HERE)
             if game.status == "abandoned":
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                state = await self.games.state(game)  # a started game: it has a config
+                state = await self.games.core.state(game)  # a started game: it has a config
                 picture = await pictures.picture(
-                    state, names=[s.name for s in game.seats], lang=i18n.current()
+                    state, names=xt.seat_names(game), lang=i18n.current()
                 )
                 file = pictures.as_file(picture, embeds.BOARD_FILE)
                 embed = embeds.ended_embed(game, state)
@@ -330,21 +342,20 @@ class Lobby(commands.Cog, name="Lobby"):
                 return
             if game.status == "lobby":
                 await interaction.response.send_message(
-                    embed=embeds.lobby_embed(game), view=lobby_view(game), ephemeral=True
+                    embed=embeds.lobby_embed(game), ephemeral=True, **with_view(lobby_view(game))
                 )
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
-            play = self.bot.get_cog("Play")
-            embed, file, view = await play.game_message_parts(  # type: ignore[union-attr]  # cog always loaded
-                game, background=False
+            embed, file, view = await self.bot.publisher.game_message_parts(game, background=False)
+            await interaction.followup.send(
+                embed=embed, file=file, ephemeral=True, **with_view(view)
             )
-            await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
 
     @ps.command(name="abandon", description=_("End the game in this channel (host or moderators)"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         """Ask first: one command must not end a game for everyone by mistake."""
         async with answering(interaction):
-            game = await self.games.may_abandon(
+            game = await self.games.endings.may_abandon(
                 interaction.channel_id or 0, interaction.user.id, _can_manage(interaction)
             )
             await interaction.response.send_message(
@@ -356,8 +367,11 @@ class Lobby(commands.Cog, name="Lobby"):
     async def on_abandon_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Abandon the game": end it, tell the channel, take the buttons off its messages."""
         async with answering(interaction):
-            game = await self.games.abandon_game(
-                game_id, interaction.user.id, _can_manage(interaction)
+            game = await self.games.endings.abandon_game(
+                game_id,
+                interaction.user.id,
+                _can_manage(interaction),
+                channel_id=interaction.channel_id,
             )
             await interaction.response.edit_message(
                 content=i18n.tr(texts.ABANDONED.format(user=interaction.user.mention)), view=None
@@ -372,48 +386,28 @@ class Lobby(commands.Cog, name="Lobby"):
                 )
             except discord.HTTPException:
                 log.warning("could not announce an abandon", extra={"game_id": game.id})
-            await self.close_messages(game)
+            await self.bot.publisher.close_messages(game)
 
     async def on_keep(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Keep playing": nothing changes."""
         async with answering(interaction):
+            await self.games.core.game_here(game_id, interaction.channel_id)
             await interaction.response.edit_message(content=i18n.tr(texts.ABANDON_KEPT), view=None)
 
     async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Rematch": a new lobby in the game's channel, same seats and options."""
         async with answering(interaction):
-            game = await self.games.rematch(game_id, interaction.user.id)
+            game = await self.games.lobby.rematch(
+                game_id, interaction.user.id, channel_id=interaction.channel_id
+            )
             channel = self.bot.get_partial_messageable(game.channel_id)
             with i18n.speaking(game.language):
                 embed, view = embeds.lobby_embed(game), lobby_view(game)
-            sent = await channel.send(embed=embed, view=view)
+            sent = await channel.send(embed=embed, **with_view(view))
             await self.bot.storage.set_message(game.id, "lobby", game.channel_id, sent.id)
             await interaction.response.send_message(
                 i18n.tr(texts.REMATCH_OPEN.format(channel=game.channel_id)), ephemeral=True
             )
-
-    async def close_messages(self, game: GameRow) -> None:
-        """Take the buttons off a finished game's lobby and game messages."""
-        with i18n.speaking(game.language):
-            await self._close_messages(game)
-
-    async def _close_messages(self, game: GameRow) -> None:
-        for kind in ("lobby", "game"):
-            stored = await self.bot.storage.message(game.id, kind)
-            if stored is None:
-                continue
-            channel_id, message_id = stored
-            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-            try:
-                if kind == "lobby":
-                    await message.edit(embed=embeds.lobby_embed(game), view=None)
-                else:  # the board picture stays; the embed loses the turn and the timer
-                    state = await self.games.state(game) if game.config is not None else None
-                    embed = embeds.ended_embed(game, state)
-                    content = i18n.tr(texts.GAME_ABANDONED)
-                    await message.edit(content=content, embed=embed, view=None)
-            except discord.HTTPException:
-                log.warning("could not edit a message", extra={"game_id": game.id, "kind": kind})
 
     # --- /ps rules, /ps help ---
 
@@ -425,7 +419,7 @@ class Lobby(commands.Cog, name="Lobby"):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             draw = RULES_PICTURES.get(topic)
-            extra = {}
+            extra: dict[str, Any] = {}
             if draw is not None:
                 key = (topic, i18n.current())
                 if key not in self._rules_png:
@@ -455,7 +449,7 @@ class Lobby(commands.Cog, name="Lobby"):
                 permissions = interaction.permissions
                 if interaction.guild_id is None or not (permissions and permissions.manage_guild):
                     raise UserError(texts.SERVER_LANGUAGE_FORBIDDEN)
-            said = []
+            said: list[str] = []
             if language is not None:
                 chosen = None if language == "auto" else language
                 await storage.set_language("user", interaction.user.id, chosen)
@@ -490,4 +484,5 @@ class Lobby(commands.Cog, name="Lobby"):
 
 async def setup(bot: PhotosynthesisBot) -> None:
     """Extension entry point."""
-    await bot.add_cog(Lobby(bot))
+    bot.lobby = Lobby(bot)
+    await bot.add_cog(bot.lobby)

@@ -5,7 +5,7 @@ An identity is a short text, stable forever (it is stored with every rating):
 - ``user:<discord id>``: a person. A person who left a game (the autopilot finished their seat)
   is still that person: they are rated as their seat finished.
 - ``cynthia:<difficulty>``: the Cynthia automa with the lobby's difficulty options
-  (`bot.games.CYNTHIA_OPTIONS`, `engine.config.CYNTHIA_DIFFICULTY`). The three named difficulties
+  (`bot.services.base.CYNTHIA_OPTIONS`, `engine.config.CYNTHIA_DIFFICULTY`). The three named difficulties
   are ``normal``, ``easier`` (every easier option) and ``harder`` (every harder option); any other
   mix of the options is its own Cynthia, named by its options in a fixed order joined by ``+``
   (``cynthia:easier_grow_plus_one+harder_score_trees``).
@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.config import CYNTHIA_DIFFICULTY
 
-#: Cynthia's difficulty options, in the lobby's order (`bot.games.CYNTHIA_OPTIONS`: the same
+#: Cynthia's difficulty options, in the lobby's order (`bot.services.base.CYNTHIA_OPTIONS`: the same
 #: names; `tests/test_ratings.py` checks that they agree).
 CYNTHIA_OPTIONS: tuple[str, ...] = (
     "easier_no_final_collect",

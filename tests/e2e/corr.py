@@ -16,8 +16,8 @@ from typing import Any
 
 from bot.clock import Clock
 from bot.correspondence import Correspondence
-from bot.games import GameService
 from bot.scheduler import PENDING
+from bot.services import GameService
 from bot.storage import SQLiteStorage
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.test_lobby import db_rows
@@ -114,16 +114,16 @@ async def create_timed_games(
     try:
         games = GameService(storage)
         service = Correspondence(games, clock)
-        games.turn_planner = service.timers.in_commit
-        games.commit_hooks.append(service.timers.on_commit)
+        games.core.turn_planner = service.timers.in_commit
+        games.core.commit_hooks.append(service.timers.on_commit)
         host_id, guest_id = int(host["id"]), int(guest["id"])
         for chan in channels:
-            game = await games.new_lobby(
+            game = await games.lobby.new_lobby(
                 guild_id=int(fake.guild_id), channel_id=int(chan), host_id=host_id,
                 host_name=host["username"], options={"turn_timer": hours},
             )  # fmt: skip
-            await games.join(game.id, None, guest_id, guest["username"])
-            started = (await games.start(game.id, None, host_id)).game
+            await games.lobby.join(game.id, None, guest_id, guest["username"])
+            started = (await games.lobby.start(game.id, None, host_id)).game
             button = {"type": 2, "style": 1, "label": "Take my turn",
                       "custom_id": f"ps:turn:{game.id}:{started.version}"}  # fmt: skip
             payload = {"content": f"<@{host_id}>, it is your turn.",

@@ -9,8 +9,8 @@ import sqlite3
 import pytest
 
 from bot import correspondence_texts as ct
-from bot.games import GameService
 from bot.scheduler import PENDING, JobStore
+from bot.services import GameService
 from bot.storage import SQLiteStorage
 from tests.e2e.corr import (
     HOUR,
@@ -392,7 +392,7 @@ async def test_a_reminder_and_a_timeout_notice_survive_a_crash(
     try:
         games = GameService(storage)
         (turn,) = {job.turn for job in await JobStore(storage).jobs(1)}
-        result = await games.play_automatically(1, turn, autopilot=False)
+        result = await games.bots.play_automatically(1, turn, autopilot=False)
         assert result is not None
     finally:
         await storage.close()
@@ -466,7 +466,7 @@ async def test_alike_timeout_notices_are_each_posted_once_across_a_crash(
         games = GameService(storage)
         due = [j for j in await JobStore(storage).jobs(1) if j.fired_at is None]
         (turn,) = {j.turn for j in due if j.kind == "deadline"}
-        result = await games.play_automatically(1, turn, autopilot=False)
+        result = await games.bots.play_automatically(1, turn, autopilot=False)
         assert result is not None and result.notations == ["end"]
     finally:
         await storage.close()

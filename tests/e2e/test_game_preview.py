@@ -9,7 +9,7 @@ import engine
 from bot import texts
 from bot.embeds import SUN_CORNERS
 from bot.experts import Experts
-from bot.games import GameService
+from bot.services import GameService
 from bot.storage import SQLiteStorage
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import replay_log, start_game
@@ -39,14 +39,16 @@ async def last_round_game(path: Path, guild_id: int, channel_id: int, user_id: i
     pool = Experts(workers=1, scale=0.01)
     try:
         games = GameService(storage, experts=pool)
-        game = await games.new_lobby(
+        game = await games.lobby.new_lobby(
             guild_id=guild_id, channel_id=channel_id, host_id=user_id, host_name="alice"
         )
-        game = await games.add_cynthia(game.id, None, user_id)
-        result = await games.start(game.id, None, user_id)
+        game = await games.lobby.add_cynthia(game.id, None, user_id)
+        result = await games.lobby.start(game.id, None, user_id)
         state = result.state
         while state.phase == "setup" or state.round < state.config.last_round:
-            played = await games.play_automatically(game.id, engine.turn_id(state), autopilot=True)
+            played = await games.bots.play_automatically(
+                game.id, engine.turn_id(state), autopilot=True
+            )
             assert played is not None
             state = played.state
         assert not state.is_over and state.round == state.config.last_round

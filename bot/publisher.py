@@ -1,0 +1,336 @@
+"""The publisher of a game's channel messages: the one place that draws and posts them.
+
+Every cog that changed a game (a turn played, the Expert's move, a timer run out, settings
+changed, a player left) hands the game to `Publisher.publish`; lobby messages are redrawn by
+`redraw_lobby`, and a game that ended early loses its buttons through `close_messages`. The bot
+holds one publisher (`PhotosynthesisBot.publisher`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Final
+
+import discord
+
+import engine
+from engine import GameState
+
+from . import embeds, i18n, pictures, story, texts
+from . import expert_texts as xt
+from .locks import KeyedLocks
+from .replies import with_view
+from .services.base import seat_label
+from .storage import GameRow, UnreadableGame
+from .views import game_view, lobby_view
+
+if TYPE_CHECKING:
+    from .app import PhotosynthesisBot
+    from .services import GameService
+
+log = logging.getLogger(__name__)
+
+#: Seconds to wait before editing the public game message during a turn: the edits of a burst
+#: of actions are coalesced into one, well within Discord's message edit rate limits.
+EDIT_DELAY = 1.5
+GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
+#: Discord's limit on a thread name; a game thread archives after a week without messages.
+THREAD_NAME_LIMIT = 100
+THREAD_ARCHIVE_MINUTES: Final = 10080
+#: Discord's error code when a thread was already started from that message.
+THREAD_ALREADY_MADE = 160004
+#: After a restart, finished games updated this recently get their final message checked too.
+RESYNC_FINISHED_WITHIN = timedelta(days=1)
+
+
+def final_content(game: GameRow, state: GameState) -> str:
+    """The last game message's line: who won."""
+    winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
+    return i18n.tr(texts.GAME_OVER_WINNERS.format(winners=texts.and_list(winners)))
+
+
+def version_shown(message: discord.Message) -> int | None:
+    """The game version a game message was drawn for (from its buttons' custom_ids)."""
+    for row in message.components:
+        for item in getattr(row, "children", ()):
+            match = GAME_BUTTON.match(getattr(item, "custom_id", None) or "")
+            if match:
+                return int(match["version"])
+    return None
+
+
+class Publisher:
+    """Draws and posts the game message (and the lobby and result messages) of every game."""
+
+    def __init__(self, bot: PhotosynthesisBot) -> None:
+        self.bot = bot
+        self._publish_locks = KeyedLocks()  # an entry only while a redraw holds or waits
+        #: game id -> (game message id, `engine.turn_id` of the turn it shows)
+        self._shown: dict[int, tuple[int, str]] = {}
+        #: game id -> the pending (delayed) edit of its game message
+        self._pending: dict[int, asyncio.Task[None]] = {}
+        #: game id -> the version its messages were last drawn (or closed) for: one number per
+        #: game this process drew, so that a redraw that waited never goes back in time
+        self._drawn: dict[int, int] = {}
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    # --- the game message ---
+
+    async def game_message_parts(
+        self, game: GameRow, state: GameState | None = None, *, background: bool = True
+    ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
+        """Embed, board picture and view of a started game, in the language of the moment (the
+        game's for its channel message, the reader's for a private copy). The channel's picture
+        is drawn in the `background` (nobody waits on it: the players' answers are drawn first);
+        a private copy someone waits for asks `background=False`."""
+        if state is None:
+            state = await self.games.core.state(game)
+        turns = await self.games.records.story(game, state)
+        picture = await pictures.picture(
+            state,
+            highlight=story.changed_spaces(turns),
+            names=xt.seat_names(game),
+            lang=i18n.current(),
+            background=background,
+        )
+        file = pictures.as_file(picture, embeds.BOARD_FILE)
+        notes = await self.games.core.notes(game, state)
+        told = (story.story_title(game, state), story.lines_of(game, turns))
+        return embeds.game_embed(game, state, notes=notes, story=told), file, game_view(game, state)
+
+    async def publish(self, game: GameRow, state: GameState | None = None) -> None:
+        """Bring the channel's game message up to date with `game` as just stored (and its
+        `state`, when the caller has it): what a click's service returned, passed along, not
+        read again.
+
+        When the turn passes (or the game ends) a new message is posted at once, mentioning the
+        next player, and the old one loses its buttons. During one turn the message is edited
+        in place, `EDIT_DELAY` seconds after the first change (later changes ride along).
+        """
+        try:
+            if game.config is None:
+                return
+            with i18n.speaking(game.language):  # a channel message: the game's language
+                if state is None:
+                    state = await self.games.core.state(game)
+                shown = self._shown.get(game.id)
+                if shown is not None and shown[1] == engine.turn_id(state) and not state.is_over:
+                    if game.id not in self._pending:  # (the task keeps the game's language)
+                        self._pending[game.id] = asyncio.create_task(self._delayed_edit(game.id))
+                    return
+                pending = self._pending.pop(game.id, None)
+                if pending is not None:
+                    pending.cancel()
+                await self._publish(game, state)
+        except UnreadableGame:
+            return  # quarantined and logged where it was found
+        except Exception:  # the move is committed; a failed redraw must not read as a refusal
+            log.exception("could not update the game message", extra={"game_id": game.id})
+
+    async def publish_latest(self, game_id: int) -> None:
+        """`publish` the game as stored now (for a caller that holds only its id)."""
+        try:
+            game = await self.games.core.get_game(game_id)
+        except UnreadableGame:
+            return  # quarantined and logged where it was found
+        except Exception:
+            log.exception("could not read a game to publish", extra={"game_id": game_id})
+            return
+        if game is not None:
+            await self.publish(game)
+
+    async def _delayed_edit(self, game_id: int) -> None:
+        await asyncio.sleep(EDIT_DELAY)
+        self._pending.pop(game_id, None)  # from here on a new change schedules a new edit
+        try:
+            game = await self.games.core.get_game(game_id)  # the latest, whatever came since
+            if game is not None:
+                await self._publish(game)
+        except Exception:
+            log.exception("could not edit the game message", extra={"game_id": game_id})
+
+    async def _publish(self, game: GameRow, state: GameState | None = None) -> None:
+        async with self._publish_locks.hold(game.id):
+            if game.version < self._drawn.get(game.id, 0):
+                # A later version was drawn (or the game closed) while this one waited: draw
+                # the game as stored now, never an older position over a newer one.
+                fresh = await self.games.core.get_game(game.id)
+                if fresh is None:
+                    return
+                game, state = fresh, None
+            if game.config is None or game.status not in ("active", "over"):
+                return
+            if state is None:
+                state = await self.games.core.state(game)
+            game_id = game.id
+            embed, file, view = await self.game_message_parts(game, state)
+            content = final_content(game, state) if state.is_over else None
+            if not state.is_over and state.current_seat is not None:
+                current = game.seats[state.current_seat]
+                if current.user_id is not None:
+                    content = i18n.tr(texts.YOUR_TURN_MENTION.format(user=f"<@{current.user_id}>"))
+            channel = self.bot.get_partial_messageable(await self.game_thread(game))
+            stored = await self.bot.storage.message(game_id, "game")
+            shown = self._shown.get(game_id)
+            self._drawn[game_id] = game.version
+            if (
+                stored is not None
+                and shown == (stored[1], engine.turn_id(state))
+                and not state.is_over
+            ):
+                message = channel.get_partial_message(stored[1])
+                await message.edit(content=content, embed=embed, attachments=[file], view=view)
+                return
+            if stored is not None:
+                try:
+                    await channel.get_partial_message(stored[1]).edit(view=None)
+                except discord.HTTPException:
+                    log.info("old game message not editable", extra={"game_id": game_id})
+            message = await channel.send(content=content, embed=embed, file=file, **with_view(view))
+            await self.bot.storage.set_message(game_id, "game", channel.id, message.id)
+            if state.is_over:
+                await self._announce_result(game, state, content)
+            if state.is_over:  # its last message: nothing more is edited in place
+                self._shown.pop(game_id, None)
+            else:
+                self._shown[game_id] = (message.id, engine.turn_id(state))
+            self.bot.dispatch("ps_turn_message", game, state, message)  # e.g. DM the player
+
+    async def game_thread(self, game: GameRow) -> int:
+        """The thread a game is played in (its running messages stay out of the channel),
+        started from its lobby message the first time; the channel itself when the lobby
+        message is unknown or the thread cannot be made.
+
+        A thread started from a message has that message's id, so a thread made just before a
+        crash (its id not yet stored) is found again rather than made twice."""
+        stored = await self.bot.storage.message(game.id, "thread")
+        if stored is not None:
+            return stored[0]
+        lobby = await self.bot.storage.message(game.id, "lobby")
+        if lobby is None:
+            return game.channel_id
+        with i18n.speaking(game.language):
+            names = ", ".join(i18n.tr(name) for name in xt.seat_names(game))
+            name = i18n.tr(texts.THREAD_NAME.format(id=game.id, names=names))[:THREAD_NAME_LIMIT]
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                lobby[0], lobby[1], name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            thread_id = int(data["id"])
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ALREADY_MADE:
+                log.warning("could not start the game's thread", extra={"game_id": game.id})
+                return game.channel_id
+            thread_id = lobby[1]
+        await self.bot.storage.set_message(game.id, "thread", thread_id, thread_id)
+        return thread_id
+
+    async def _announce_result(self, game: GameRow, state: GameState, content: str | None) -> None:
+        """The end of a game in its channel too (once: the channel's second and last message of
+        the game, after the lobby): the winners, the final scores and the picture."""
+        if await self.bot.storage.message(game.id, "result") is not None:
+            return
+        thread = await self.bot.storage.message(game.id, "thread")
+        if thread is None:
+            return  # the game was played in the channel: its final message is already there
+        lobby = await self.bot.storage.message(game.id, "lobby")
+        if lobby is not None:  # its title says the game is over
+            try:
+                partial = self.bot.get_partial_messageable(lobby[0]).get_partial_message(lobby[1])
+                await partial.edit(embed=embeds.lobby_embed(game), view=None)
+            except discord.HTTPException:
+                log.info("could not edit the lobby message", extra={"game_id": game.id})
+        embed, file, view = await self.game_message_parts(game, state)
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        # The nonce makes Discord return the message already made instead of a second one when
+        # the process died after posting it and before storing its id (within a few minutes).
+        message = await channel.send(
+            content=content, embed=embed, file=file, nonce=f"result:{game.id}", **with_view(view)
+        )
+        await self.bot.storage.set_message(game.id, "result", game.channel_id, message.id)
+
+    async def resync(self) -> None:
+        """Bring game messages up to date after a restart (from `Play.cog_load`: logged in, not
+        yet connected to the gateway, so no click can race with it).
+
+        The action log is the truth; a message may lag behind it when the process died between
+        a commit and the redraw (or before a delayed edit). A message drawn for the stored
+        version is adopted as it is; any other is replaced by a fresh one. (A message posted
+        just before a crash, before its id was stored, keeps working buttons: they act on the
+        game by id.)
+        """
+        now = datetime.now(UTC)
+        for game in await self.bot.storage.games_with_status("active", "over"):
+            if game.status == "over" and now - game.updated > RESYNC_FINISHED_WITHIN:
+                continue
+            if not self.bot.serves(game.guild_id):  # another process's shard
+                continue
+            try:
+                stored = await self.bot.storage.message(game.id, "game")
+                if stored is not None:
+                    channel = self.bot.get_partial_messageable(stored[0])
+                    try:
+                        message = await channel.fetch_message(stored[1])
+                    except discord.NotFound:
+                        message = None
+                    if message is not None and version_shown(message) == game.version:
+                        state = await self.games.core.state(game)
+                        self._shown[game.id] = (message.id, engine.turn_id(state))
+                        if state.is_over:  # died between the last game message and the result
+                            with i18n.speaking(game.language):
+                                final = final_content(game, state)
+                                await self._announce_result(game, state, final)
+                        continue
+                log.info("redrawing a game message after a restart", extra={"game_id": game.id})
+                await self.publish(game)
+            except UnreadableGame:
+                continue  # quarantined and logged; every other game is still served
+            except Exception:
+                log.exception("could not resync a game message", extra={"game_id": game.id})
+
+    # --- the lobby message, and the end of a game without a winner ---
+
+    async def redraw_lobby(self, game: GameRow) -> None:
+        """Redraw a game's public lobby message as stored (nothing when it has none)."""
+        stored = await self.bot.storage.message(game.id, "lobby")
+        if stored is None:
+            return
+        message = self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1])
+        with i18n.speaking(game.language):
+            embed, view = embeds.lobby_embed(game), lobby_view(game)
+        try:
+            await message.edit(embed=embed, view=view)
+        except discord.HTTPException:
+            log.warning("could not redraw the lobby", extra={"game_id": game.id})
+
+    async def close_messages(self, game: GameRow) -> None:
+        """Take the buttons off an ended game's lobby and game messages."""
+        self._drawn[game.id] = max(game.version, self._drawn.get(game.id, 0))
+        with i18n.speaking(game.language):
+            for kind in ("lobby", "game"):
+                stored = await self.bot.storage.message(game.id, kind)
+                if stored is None:
+                    continue
+                channel_id, message_id = stored
+                channel = self.bot.get_partial_messageable(channel_id)
+                message = channel.get_partial_message(message_id)
+                try:
+                    if kind == "lobby":
+                        await message.edit(embed=embeds.lobby_embed(game), view=None)
+                    else:  # the board picture stays; the embed loses the turn and the timer
+                        state = (
+                            await self.games.core.state(game) if game.config is not None else None
+                        )
+                        embed = embeds.ended_embed(game, state)
+                        content = i18n.tr(texts.GAME_ABANDONED)
+                        await message.edit(content=content, embed=embed, view=None)
+                except discord.HTTPException:
+                    log.warning(
+                        "could not edit a message", extra={"game_id": game.id, "kind": kind}
+                    )

@@ -1,0 +1,44 @@
+"""The game services between Discord and the engine, each a use case a reader can hold in mind:
+
+- `lobby`: opening a lobby, seats, bots, options, the start, a rematch;
+- `turns`: whose turn it is, a player's actions (clicked or typed), undo;
+- `bots`: Cynthia after a crash, the autopilot, the Expert's seats, hints;
+- `records`: the story the game message tells, the log;
+- `endings`: abandoning a game, expiring idle lobbies;
+
+sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
+hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
+thread. The correspondence rules (timers, leaving, vacations) are `bot.correspondence`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..experts import Experts
+from ..storage import Storage
+from .bots import BotService
+from .core import GameCore
+from .endings import EndingService
+from .lobby import LobbyService
+from .records import RecordService
+from .turns import TurnService
+
+
+class GameService:
+    """The services of one bot process over one `Storage` (`PhotosynthesisBot.games`)."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        seed_source: Callable[[], int] | None = None,
+        experts: Experts | None = None,
+    ) -> None:
+        self.core = GameCore(storage, seed_source=seed_source)
+        self.storage = storage
+        self.lobby = LobbyService(self.core)
+        self.turns = TurnService(self.core)
+        self.bots = BotService(self.core, self.turns, experts)
+        self.records = RecordService(self.core)
+        self.endings = EndingService(self.core)

@@ -1,0 +1,187 @@
+"""The bots' seats and the Expert's help: Cynthia's turns after a crash, a turn played out when
+its timer ran out (the autopilot), the Expert's seats, and `/ps hint`.
+
+The Expert thinks in a worker process (`bot.experts`) without holding the game's lock; its turn
+is committed whole under the lock if the game is still where it thought about it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+
+import engine
+from engine import Action, GameState
+
+from .. import expert_texts as xt
+from .. import experts, texts
+from ..experts import QUICK, Experts, expert_seed, is_expert, seat_to_play
+from ..storage import GameRow
+from ..story import AUTOPILOT_USER_ID
+from .base import Applied, TurnResult, UserError
+from .core import GameCore
+from .plays import apply_turn, run_automa
+from .turns import TurnService
+
+log = logging.getLogger(__name__)
+
+AUTOPILOT_NOTE = "autopilot"
+#: How many times an Expert's turn is thought again when its game changed meanwhile.
+EXPERT_RETRIES = 3
+
+
+class BotService:
+    """Turns no person clicks: Cynthia's, the autopilot's, the Expert's; and hints."""
+
+    def __init__(self, core: GameCore, turns: TurnService, experts: Experts | None = None) -> None:
+        self.core = core
+        self.storage = core.storage
+        self.turns = turns
+        #: The Expert's decisions (its seats, the autopilot, hints), in worker processes.
+        self.experts = experts if experts is not None else _shared_experts()
+
+    async def resume_automa(self, game_id: int) -> TurnResult | None:
+        """Let Cynthia act if it is her turn (after a crash between two commits); else None."""
+        async with self.core.lock(game_id):
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status != "active":
+                return None
+            state, ply = await self.core.state_and_ply(game)
+            new_state, applied = await asyncio.to_thread(run_automa, state, ply + 1)
+            if not applied:
+                return None
+            stored = await self.core.commit_play(
+                game, new_state, applied, status="over" if new_state.is_over else None
+            )
+            self.core.before.pop(game.id, None)
+            return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played=0)
+
+    async def play_automatically(
+        self,
+        game_id: int,
+        turn: str,
+        *,
+        autopilot: bool,
+        job_outcome: Callable[[Sequence[Applied]], tuple[int, str]] | None = None,
+    ) -> TurnResult | None:
+        """Finish the turn `turn` (an `engine.turn_id`) for its seat, through the same path as a
+        player's actions: the autopilot plays it (`autopilot`), or it ends as it is (`end`;
+        a decision that cannot be ended, such as a setup placement, is the autopilot's).
+        Actions are logged with `AUTOPILOT_USER_ID`. None when that turn is no longer being
+        played (already played, game over or ended): a deadline for it is void.
+        `job_outcome(the seat's actions)` gives the timer job's (id, outcome) to record with
+        the turn, in the same commit."""
+        async with self.core.lock(game_id):
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status != "active":
+                return None
+            state, ply = await self.core.state_and_ply(game)
+            if state.is_over or engine.turn_id(state) != turn:
+                return None
+            actions = await self._expert_turn(game, state, QUICK, end_only=not autopilot)
+            new_state, applied = await asyncio.to_thread(
+                apply_turn, state, actions, ply + 1, AUTOPILOT_USER_ID, AUTOPILOT_NOTE
+            )
+            played = len(applied)
+            outcome = job_outcome(applied[:played]) if job_outcome is not None else None
+            new_state, automa = await asyncio.to_thread(run_automa, new_state, ply + 1 + played)
+            applied.extend(automa)
+            stored = await self.core.commit_play(
+                game,
+                new_state,
+                applied,
+                status="over" if new_state.is_over else None,
+                job_outcome=outcome,
+            )
+            self.core.before.pop(game.id, None)
+            if new_state.is_over:
+                self.core.forget_state(game.id)
+            return TurnResult(stored, new_state, tuple(applied), engine.turn_id(state), played)
+
+    async def _expert_turn(
+        self, game: GameRow, state: GameState, kind: str, *, end_only: bool = False
+    ) -> list[Action]:
+        """The Expert's actions for the current seat's turn, thought in a worker process (the
+        one-ply autopilot's if the Expert fails: a game never stalls on it)."""
+        try:
+            return await self.experts.turn(state, kind, expert_seed(game.seed), end_only=end_only)
+        except Exception:
+            log.exception("the Expert failed; the autopilot plays", extra={"game_id": game.id})
+            return await asyncio.to_thread(experts.autopilot_turn, state, end_only)
+
+    async def expert_to_play(self, game_id: int) -> bool:
+        """Whether the game is being played and its current seat is an Expert's."""
+        game = await self.storage.get_game(game_id)
+        if game is None or game.status != "active" or game.config is None:
+            return False
+        state = await self.core.state(game)
+        return not state.is_over and is_expert(game.seats[seat_to_play(state)].kind)
+
+    async def play_expert(self, game_id: int) -> TurnResult | None:
+        """Let an Expert seat play its turn if it is its turn (else None), then any Cynthia.
+
+        The Expert thinks in a worker process without holding the game's lock (other clicks
+        on the game are answered meanwhile: they are refused, it is not their turn); its turn
+        is then applied and committed whole under the lock, if the game is still at the
+        position it thought about (else it thinks again). Its actions are logged with no user
+        and its reason, like Cynthia's. A bot stopped while it thinks has committed nothing:
+        the turn is played again, the same (`expert_seed`), when it restarts."""
+        for _ in range(EXPERT_RETRIES):
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status != "active" or game.config is None:
+                return None
+            state, ply = await self.core.state_and_ply(game)
+            if state.is_over or not is_expert(game.seats[seat_to_play(state)].kind):
+                return None
+            kind, turn = game.seats[seat_to_play(state)].kind, engine.turn_id(state)
+            actions = await self._expert_turn(game, state, kind)
+            async with self.core.lock(game_id):
+                game = await self.storage.get_game(game_id)
+                if game is None or game.status != "active":
+                    return None
+                now, now_ply = await self.core.state_and_ply(game)
+                if (
+                    now_ply != ply
+                    or now.is_over
+                    or engine.turn_id(now) != turn
+                    or game.seats[seat_to_play(now)].kind != kind
+                ):
+                    continue  # the game moved on meanwhile (another process played this turn)
+                new_state, applied = await asyncio.to_thread(
+                    apply_turn, now, actions, ply + 1, None, None
+                )
+                played = len(applied)
+                new_state, automa = await asyncio.to_thread(run_automa, new_state, ply + 1 + played)
+                applied.extend(automa)
+                stored = await self.core.commit_play(
+                    game, new_state, applied, status="over" if new_state.is_over else None
+                )
+                if new_state.is_over:
+                    self.core.forget_state(game.id)
+                log.info("the Expert played", extra={"game_id": game.id, "actions": played})
+                return TurnResult(stored, new_state, tuple(applied), turn, played)
+        return None
+
+    async def hint_position(self, channel_id: int, user_id: int) -> tuple[GameRow, GameState]:
+        """The channel's game and its state, when `user_id` may have a hint now (`hint`).
+        Refusals: no game here, hints off in this game, not started, not a player, not your
+        turn."""
+        game = await self.storage.live_game(channel_id)
+        if game is None:
+            raise UserError(texts.NO_GAME_HERE)
+        if not game.options.get("hints"):
+            raise UserError(xt.HINTS_OFF)
+        if game.status != "active":
+            raise UserError(texts.NOT_STARTED)
+        return game, await self.turns.check_turn(game, user_id)
+
+    async def hint(self, game: GameRow, state: GameState) -> Action:
+        """The Expert's suggestion (at the quick budget) for the player to play in `state`,
+        thought in a worker process; it is not played. Its search sees only what that player
+        sees (`engine.expert`: what is hidden is drawn afresh)."""
+        return await self.experts.decide(state, QUICK, expert_seed(game.seed))
+
+
+def _shared_experts() -> Experts:
+    return experts.shared()

@@ -1,0 +1,244 @@
+"""The core the game services share: storage, each game's lock, the engine state rebuilt from
+the action log (kept while the game's version stands), and the commit of a play with its hooks.
+
+Every change to a game runs under that game's lock, reads the game once there (`open_game`:
+the click's channel, the game's status and the version the click was drawn for are checked),
+applies the engine's rules, commits (`commit_play`), and only then returns, so the cog answers
+the interaction after the change is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, TypeVar
+
+import engine
+from engine import GameState
+
+from .. import texts
+from ..storage import ClockWrite, DamagedSnapshot, GameRow, GameStatus, Storage, UnreadableGame
+from .base import Applied, StaleComponent, UserError, status_error
+from .plays import replay
+
+log = logging.getLogger(__name__)
+
+#: The changes of a commit that the game's row shows (what `turn_planner` is given).
+ROW = ("seats", "options", "config", "status", "host_id")
+
+T = TypeVar("T")
+
+#: A hook awaited after every committed play, with the stored game and its new state.
+CommitHook = Callable[[GameRow, GameState], Awaitable[None]]
+#: A hook awaited when a game or lobby ends without a play, with the stored game.
+EndHook = Callable[[GameRow], Awaitable[None]]
+#: Gives the clock and deadline of the turn a play starts, committed with the play.
+TurnPlanner = Callable[[GameRow, GameState], Awaitable[ClockWrite | None]]
+#: A provider of an extra `(name, value)` field of the game message.
+NoteProvider = Callable[[GameRow, GameState], Awaitable[tuple[str, str] | None]]
+
+
+class GameCore:
+    """Storage, locks, states and commits: what every game service holds (one per process)."""
+
+    def __init__(self, storage: Storage, *, seed_source: Callable[[], int] | None = None) -> None:
+        self.storage = storage
+        self._states: dict[int, tuple[int, int, GameState]] = {}  # id -> (version, ply, state)
+        #: game id -> {ply: the state before it} for the player's single actions of the turn
+        #: being played: what `TurnService.undo` goes back to without replaying the log.
+        self.before: dict[int, dict[int, GameState]] = {}
+        #: game id -> the states of the actions the game message told last (`story.tell`)
+        self.told: dict[int, dict[int, tuple[int, Any]]] = {}
+        sysrand = random.SystemRandom()
+        self.seed_source = seed_source or (lambda: sysrand.randrange(2**31))
+        #: Awaited after every committed play (under the game's lock) with the stored game and
+        #: its new state: the turn timers (`bot.timers`) plan the next deadline there.
+        self.commit_hooks: list[CommitHook] = []
+        #: Awaited before every play's commit (under the game's lock) with the game as it will
+        #: be stored (its next version) and its new state: the turn timers (`bot.timers`) give
+        #: the clock and deadline of the turn it starts, committed in the same transaction.
+        self.turn_planner: TurnPlanner | None = None
+        #: Awaited (under the game's lock) with the stored game when a game or lobby ends
+        #: without a play (abandoned, expired): the turn timers clear its clock and jobs there.
+        self.end_hooks: list[EndHook] = []
+        #: Extra embed fields `(name, value)` for the game message (`notes`).
+        self.note_providers: list[NoteProvider] = []
+
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """The lock every change to this game runs under (`async with service.lock(id):`)."""
+        return self.storage.lock(game_id)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game by id."""
+        return await self.storage.get_game(game_id)
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The game in the lobby or in play in a channel, if any."""
+        return await self.storage.live_game(channel_id)
+
+    async def game_channel(self, game: GameRow) -> int:
+        """Where a game's running messages go: its thread once it has one, else its channel."""
+        thread = await self.storage.message(game.id, "thread")
+        return thread[0] if thread is not None else game.channel_id
+
+    async def belongs_here(self, game: GameRow, channel_id: int | None) -> bool:
+        """Whether an interaction in `channel_id` may act on `game`: its channel or its thread."""
+        return channel_id == game.channel_id or channel_id == await self.game_channel(game)
+
+    async def game_here(self, game_id: int, channel_id: int | None) -> GameRow | None:
+        """A game by id for a click in `channel_id` (None: not from a channel): a game of another
+        channel is refused (a forged custom_id); None when there is no such game."""
+        game = await self.storage.get_game(game_id)
+        here = game is None or channel_id is None or await self.belongs_here(game, channel_id)
+        if not here:
+            raise UserError(texts.OTHER_CHANNEL)
+        return game
+
+    async def open_game(
+        self,
+        game_id: int,
+        version: int | None,
+        *,
+        not_status: GameStatus,
+        refusal: str,
+        channel_id: int | None = None,
+    ) -> GameRow:
+        """The game, read once under its lock: of the click's `channel_id` (when given), still
+        open and not in status `not_status` (refused with `refusal`), at `version` (None: any
+        version)."""
+        game = await self.game_here(game_id, channel_id)
+        if game is None:
+            raise UserError(texts.GAME_GONE)
+        error = status_error(game)
+        if error is not None:
+            raise error
+        if game.status == not_status:
+            raise UserError(refusal)
+        if version is not None and version != game.version:
+            raise StaleComponent(game)
+        return game
+
+    async def state(self, game: GameRow) -> GameState:
+        """The engine state of a started game, from the cache or rebuilt from the log."""
+        return (await self.state_and_ply(game))[0]
+
+    async def state_and_ply(self, game: GameRow) -> tuple[GameState, int]:
+        """The engine state of a started game and the ply of its last logged action."""
+        if game.config is None:
+            raise UserError(texts.NOT_STARTED)
+        cached = self._states.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            return cached[2], cached[1]
+        start, after = await self._snapshot(game)
+        rows = await self.storage.actions(game.id, after_ply=after)
+        state = await self.replaying(
+            game, replay, game.config, game.seed, [r.notation for r in rows], start
+        )
+        ply = rows[-1].ply if rows else after
+        self.keep_state(game, ply, state)
+        return state, ply
+
+    async def _snapshot(self, game: GameRow) -> tuple[GameState | None, int]:
+        """The cached state of a game to replay its log from and its ply, or `(None, 0)`. A
+        snapshot is only a cache: one that does not read (not JSON, or not a state this engine
+        reads) is dropped, logged this once, and the whole log replayed; the game's next change
+        stores a fresh one."""
+        try:
+            snap = await self.storage.snapshot(game.id)
+            if snap is None:
+                return None, 0
+            try:
+                return engine.GameState.from_dict(snap[1]), snap[0]
+            except Exception as exc:
+                raise DamagedSnapshot(f"not a state ({type(exc).__name__})") from None
+        except DamagedSnapshot as exc:
+            log.warning("snapshot dropped, replaying the log: %s", exc, extra={"game_id": game.id})
+            await self.storage.drop_snapshot(game.id)
+            return None, 0
+
+    async def replaying(self, game: GameRow, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)`, a replay of a stored game's log (pure CPU: in a thread). When it
+        fails the stored game itself is damaged (its log or its seed): it is set aside,
+        `UnreadableGame`."""
+        try:
+            return await asyncio.to_thread(function, *args)
+        except Exception as exc:
+            reason = f"its action log no longer replays ({type(exc).__name__})"
+            await self.storage.quarantine(game.id, reason)
+            raise UnreadableGame(game.id, reason) from None
+
+    async def commit_play(
+        self,
+        game: GameRow,
+        state: GameState,
+        applied: Sequence[Applied],
+        *,
+        last_ply: int | None = None,
+        **changes: Any,
+    ) -> GameRow:
+        """Append `applied` to the log with a snapshot of `state`, bump the version, and run the
+        commit hooks (call under the game's lock); the turn it leads to is planned in the same
+        transaction (`turn_planner`)."""
+        if last_ply is None:
+            last_ply = applied[-1].ply if applied else 0
+        changes = {k: v for k, v in changes.items() if v is not None}
+        turn_clock = None
+        if self.turn_planner is not None:
+            row: dict[str, Any] = {
+                k: tuple(v) if k == "seats" else v for k, v in changes.items() if k in ROW
+            }
+            after = dataclasses.replace(game, version=game.version + 1, **row)
+            try:
+                turn_clock = await self.turn_planner(after, state)
+            except Exception:  # the play goes on; its commit hooks plan the turn after it
+                log.exception("turn planner failed", extra={"game_id": game.id})
+        stored = await self.storage.update_game(
+            game.id,
+            game.version,
+            actions=applied,
+            snapshot=(last_ply, state.to_dict()),
+            turn_clock=turn_clock,
+            **changes,
+        )
+        self.keep_state(stored, last_ply, state)
+        for hook in self.commit_hooks:
+            try:
+                await hook(stored, state)
+            except Exception:  # the play is committed; a hook's failure must not undo it
+                log.exception("commit hook failed", extra={"game_id": game.id})
+        return stored
+
+    async def notes(self, game: GameRow, state: GameState) -> list[tuple[str, str]]:
+        """Extra `(name, value)` embed fields for the game message (e.g. the turn deadline)."""
+        notes: list[tuple[str, str]] = []
+        for provider in self.note_providers:
+            note = await provider(game, state)
+            if note is not None:
+                notes.append(note)
+        return notes
+
+    async def run_end_hooks(self, game: GameRow) -> None:
+        """Run `end_hooks` for a game that just ended (call under its lock)."""
+        for hook in self.end_hooks:
+            try:
+                await hook(game)
+            except Exception:  # the game has ended; a hook's failure must not undo that
+                log.exception("end hook failed", extra={"game_id": game.id})
+
+    def keep_state(self, game: GameRow, ply: int, state: GameState) -> None:
+        """Keep `state` as the game's at its stored version (its last logged action: `ply`)."""
+        self._states[game.id] = (game.version, ply, state)
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept of a game that ended (its state, undo points and told story)."""
+        self._states.pop(game_id, None)
+        self.before.pop(game_id, None)
+        self.told.pop(game_id, None)
+
+    def forget_state(self, game_id: int) -> None:
+        """Drop a game's kept state (it is over: nothing reads it often any more)."""
+        self._states.pop(game_id, None)

@@ -1,0 +1,71 @@
+"""What was played: the turns the game message tells, the log and the recent moves. Reading
+only: nothing here takes a game's lock."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from engine import GameState
+
+from .. import story, texts
+from ..storage import GameRow
+from .base import Applied, UserError
+from .core import GameCore
+from .plays import replay_events
+
+
+class RecordService:
+    """The story, the log and the recent moves of a game."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
+        self.storage = core.storage
+
+    async def shown_game(self, channel_id: int) -> GameRow | None:
+        """The game `/ps status` shows: the one in the lobby or in play, or else the channel's
+        last started game (over or abandoned), so its result stays visible after the end."""
+        live = await self.storage.live_game(channel_id)
+        return live if live is not None else await self.storage.latest_started_game(channel_id)
+
+    async def game_for_log(self, channel_id: int) -> tuple[GameRow, list[Applied]]:
+        """The channel's game in play, or else its last started one, with its whole log."""
+        game = await self.storage.latest_started_game(channel_id)
+        if game is None:
+            raise UserError(texts.NO_GAME_HERE)
+        rows = await self.storage.actions(game.id)
+        return game, [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
+
+    async def recent(self, game: GameRow, count: int) -> list[Applied]:
+        """The last `count` logged actions of a game, oldest first."""
+        if game.config is None:
+            return []
+        _, ply = await self.core.state_and_ply(game)
+        rows = await self.storage.actions(game.id, after_ply=max(0, ply - count))
+        return [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
+
+    async def story(self, game: GameRow, state: GameState) -> list[story.Turn]:
+        """The turns the game message tells (`bot.story.tell`): since the player to play last
+        finished a turn, with their events and the spaces they changed."""
+        if game.config is None:
+            return []
+        rows = await self.storage.actions(game.id)
+        keep: dict[int, tuple[int, Any]] = {}
+        turns = await asyncio.to_thread(
+            story.tell, game, state, rows, self.core.told.get(game.id), keep
+        )
+        if game.status == "active" and not state.is_over:
+            self.core.told[game.id] = keep  # the next telling replays only what came since
+        else:
+            self.core.told.pop(game.id, None)
+        return turns
+
+    async def history(self, game: GameRow) -> list[tuple[Applied, tuple[str, ...]]]:
+        """Every logged action of a started game with the events it set off (photosynthesis,
+        Cynthia's card draws, the end of the game), replayed from the log."""
+        if game.config is None:
+            raise UserError(texts.NOT_STARTED)
+        rows = await self.storage.actions(game.id)
+        moves = [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
+        events = await self.core.replaying(game, replay_events, game.config, game.seed, moves)
+        return list(zip(moves, events, strict=True))

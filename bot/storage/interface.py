@@ -1,0 +1,135 @@
+"""What the rest of the bot uses of storage (`Storage`), and what the SQL needs of a driver's
+connection (`Connection`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+from .rows import ActionRow, ClockWrite, GameRow, Job, NewAction, SeatRow
+
+
+class Storage(Protocol):
+    """What the bot needs from a database. Every method is one atomic step."""
+
+    #: Whether several bot processes may share this database (PostgreSQL).
+    shared: bool
+    #: "sqlite" or "postgres"
+    dialect: str
+
+    async def close(self) -> None: ...
+
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """The lock every change to one game runs under: an asyncio lock on SQLite (one
+        process), a database lock on PostgreSQL (every process)."""
+        ...
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any],
+        seed: int,
+        language: str = "en",
+    ) -> GameRow: ...
+
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    async def live_game(self, channel_id: int) -> GameRow | None: ...
+
+    async def latest_started_game(self, channel_id: int) -> GameRow | None: ...
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]: ...
+
+    async def games_of_user(self, guild_id: int, user_id: int, status: str) -> list[GameRow]: ...
+
+    async def quarantine(self, game_id: int, reason: str) -> None: ...
+
+    async def quarantined(self) -> dict[int, str]: ...
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        seats: Sequence[SeatRow] | None = None,
+        options: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+        status: str | None = None,
+        host_id: int | None = None,
+        actions: Sequence[NewAction] = (),
+        truncate_after: int | None = None,
+        snapshot: tuple[int, dict[str, Any]] | None = None,
+        job_outcome: tuple[int, str] | None = None,
+        turn_clock: ClockWrite | None = None,
+    ) -> GameRow: ...
+
+    async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]: ...
+
+    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None: ...
+
+    async def drop_snapshot(self, game_id: int) -> None: ...
+
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int
+    ) -> None: ...
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None: ...
+
+    async def preferences(self, user_id: int) -> dict[str, Any]: ...
+
+    async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None: ...
+
+    async def languages(
+        self, user_id: int, guild_id: int | None
+    ) -> tuple[str | None, str | None]: ...
+
+    async def set_language(self, scope: str, id: int, language: str | None) -> None: ...
+
+    # turn clocks (`bot.timers`)
+
+    async def turn_clock(self, game_id: int) -> Mapping[str, Any] | None: ...
+
+    async def clocks_of_user(self, user_id: int) -> list[Mapping[str, Any]]: ...
+
+    async def write_turn_clock(
+        self, clock: Sequence[Any], jobs: Sequence[tuple[str, float]], replaced_outcome: str
+    ) -> None: ...
+
+    async def clear_turn_clock(self, game_id: int) -> None: ...
+
+    async def set_turn_clock_version(self, game_id: int, version: int) -> None: ...
+
+    async def clear_ended_clocks(self) -> None: ...
+
+    # timer jobs (`bot.scheduler`)
+
+    async def claim_due_jobs(self, now: float, limit: int) -> list[Job]: ...
+
+    async def finish_job(self, job_id: int, outcome: str) -> None: ...
+
+    async def next_due(self) -> float | None: ...
+
+    async def requeue_unfinished_jobs(self, pending: str) -> int: ...
+
+    async def prune_finished_jobs(self, pending: str) -> int: ...
+
+    async def retry_job(self, job_id: int, due_at: float) -> None: ...
+
+    async def timer_jobs(self, game_id: int | None = None) -> list[Job]: ...
+
+
+class Connection(Protocol):
+    """What `SQLStorage` needs of a driver's connection (`?` placeholders, rows by name)."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None: ...
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...

@@ -1,0 +1,243 @@
+"""The rows storage returns: games and their seats, logged actions, timer jobs, turn clocks;
+the statuses and seat kinds they may hold; and how a translatable text is kept in a column.
+Data only: nothing here is said in a reader's language."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol, get_args
+
+import translation
+
+from .errors import UnreadableGame
+
+#: A game's status: a lobby, then played (`active`), then over, abandoned or (a lobby) expired.
+GameStatus = Literal["lobby", "active", "over", "abandoned", "expired"]
+
+STATUSES: tuple[GameStatus, ...] = get_args(GameStatus)
+
+LIVE_STATUSES: tuple[GameStatus, ...] = ("lobby", "active")
+
+#: Who plays a seat: a person, Cynthia the automa, or the Expert (quick or strong).
+SeatKind = Literal["human", "cynthia", "expert", "expert-strong"]
+
+SEAT_KINDS: tuple[SeatKind, ...] = get_args(SeatKind)
+
+#: The prefix of a `translation.Text` kept translatable in a text column (`stored_text`).
+STORED_TEXT = "\x1etext:"
+
+
+def stored_text(text: Any) -> str | None:
+    """A text as the database keeps it: a `translation.Text` stays translatable (its template
+    and parameters, as JSON after `STORED_TEXT`); a plain string as it is."""
+    if text is None or not isinstance(text, translation.Text):
+        return text
+    return STORED_TEXT + json.dumps(translation.to_data(text), ensure_ascii=False)
+
+
+def read_text(stored: str | None) -> Any:
+    """A text `stored_text` kept: the `translation.Text` again (English when read as a string),
+    or the plain string (rows written before texts were kept translatable)."""
+    if stored is None or not stored.startswith(STORED_TEXT):
+        return stored
+    try:
+        return translation.from_data(json.loads(stored[len(STORED_TEXT) :]))
+    except (ValueError, TypeError, KeyError):
+        return stored[len(STORED_TEXT) :]
+
+
+class DatabaseRow(Protocol):
+    """A row a driver's query returns (sqlite3.Row, asyncpg.Record): its columns by name."""
+
+    def __getitem__(self, column: str) -> Any: ...
+
+    def keys(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat: its position (join order in the lobby, seat index once started)."""
+
+    position: int
+    kind: SeatKind
+    #: the name as stored (an Expert's and an autopilot's mark in English: the reader's
+    #: language is the presentation's, `bot.expert_texts.shown_name`)
+    user_id: int | None
+    name: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game as stored."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    options: dict[str, Any]
+    config: dict[str, Any] | None
+    seed: int
+    version: int
+    created_at: str
+    updated_at: str
+    seats: tuple[SeatRow, ...] = field(default=())
+    #: the language of the game's channel messages (`translation.LANGUAGES`)
+    language: str = "en"
+
+    @property
+    def updated(self) -> datetime:
+        """When the game last changed (a stored row whose time has no zone does not read)."""
+        return datetime.fromisoformat(self.updated_at)
+
+    @property
+    def is_live(self) -> bool:
+        """Whether the game still occupies its channel (lobby or in play)."""
+        return self.status in LIVE_STATUSES
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """An action to append to the log."""
+
+    ply: int
+    notation: str
+    seat: int
+    user_id: int | None
+    explanation: str | None = None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One applied action as stored (ply counts from 1)."""
+
+    ply: int
+    notation: str
+    seat: int
+    user_id: int | None
+    explanation: str | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Job:
+    """One scheduled job (`bot.scheduler`): `kind` for the seat `seat` in the turn `turn` of a
+    game."""
+
+    id: int
+    game_id: int
+    turn: str  # engine.turn_id
+    kind: str
+    seat: int
+    user_id: int | None
+    due_at: float
+    fired_at: float | None = None
+    outcome: str | None = None
+    attempts: int = 0  # how many times its handler failed before
+
+    @classmethod
+    def from_row(cls, row: DatabaseRow) -> Job:
+        return cls(
+            id=row["id"],
+            game_id=row["game_id"],
+            turn=row["turn"],
+            kind=row["kind"],
+            seat=row["seat"],
+            user_id=row["user_id"],
+            due_at=row["due_at"],
+            fired_at=row["fired_at"],
+            outcome=row["outcome"],
+            attempts=row["attempts"],
+        )
+
+
+#: The columns of a turn clock (`bot.timers.TurnClock`), in the order `write_turn_clock` takes.
+CLOCK_COLUMNS = (
+    "game_id",
+    "version",
+    "turn",
+    "seat",
+    "user_id",
+    "started_at",
+    "paused_at",
+    "paused_total",
+)
+
+
+@dataclass(frozen=True)
+class ClockWrite:
+    """A change to a game's turn clock and its jobs (`bot.timers`), written on its own or in
+    the transaction of a play (`update_game(turn_clock=...)`): a new `clock` (values in
+    `CLOCK_COLUMNS` order) with its `jobs` (kind, due_at), which replace the game's unfired
+    jobs and the fired ones whose outcome is `replaced_outcome`; or only the clock's `version`
+    (the same turn goes on); or neither: the clock and the unfired jobs go (no turn to time)."""
+
+    game_id: int
+    clock: tuple[Any, ...] | None = None
+    jobs: tuple[tuple[str, float], ...] = ()
+    replaced_outcome: str = ""
+    version: int | None = None
+
+
+def aware_time(text: Any) -> datetime | None:
+    """An ISO 8601 time with its time zone (as `_utcnow` writes), or None for anything else
+    (a time without its zone, as SQLite's `datetime('now')` writes, an empty string, a word)."""
+    try:
+        time = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return time if time.tzinfo is not None else None
+
+
+def decode_game(row: DatabaseRow, seats: tuple[SeatRow, ...]) -> GameRow | UnreadableGame:
+    """The game of a `games` row and its seat rows, or the `UnreadableGame` of a damaged one:
+    each field the bot relies on is checked here, so that a damaged row is quarantined where it
+    is read, never found out later by whatever uses it first."""
+    try:
+        options = json.loads(row["options"])
+        config = json.loads(row["config"]) if row["config"] is not None else None
+    except (TypeError, ValueError) as exc:
+        return UnreadableGame(row["id"], f"its stored row does not read ({exc})")
+    if not isinstance(options, dict) or not isinstance(config, dict | None):
+        return UnreadableGame(row["id"], "its stored options or config are not objects")
+    damage = _damage(row, seats, config)
+    if damage is not None:
+        return UnreadableGame(row["id"], damage)
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        host_id=row["host_id"],
+        status=row["status"],
+        options=options,
+        config=config,
+        seed=row["seed"],
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        seats=seats,
+        language=row["language"] if "language" in row.keys() else "en",  # noqa: SIM118 (a Row)
+    )
+
+
+def _damage(
+    row: DatabaseRow, seats: tuple[SeatRow, ...], config: dict[str, Any] | None
+) -> str | None:
+    """What is wrong with a games row whose options and config read, or None."""
+    for column in ("seed", "version"):
+        if type(row[column]) is not int:  # SQLite stores any value in an INTEGER column
+            return f"its stored {column} is not a whole number ({str(row[column])[:40]!r})"
+    if row["version"] < 0:
+        return f"its stored version is negative ({row['version']})"
+    if aware_time(row["updated_at"]) is None:
+        shown = str(row["updated_at"])[:40]
+        return f"its stored updated_at is not a time with its time zone ({shown!r})"
+    if config is not None:  # started: one seat row per player of its engine config
+        players = config.get("seats")
+        if not isinstance(players, list):
+            return "its stored config has no seats"
+        if [seat.position for seat in seats] != list(range(len(players))):
+            return f"its {len(seats)} stored seats do not match its {len(players)} players"
+    return None

@@ -1,0 +1,253 @@
+"""The SQL of games and seats, and of a play's commit (its actions, snapshot, clock and job)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import ChannelBusy, UnreadableGame, VersionConflict
+from ..interface import Connection
+from ..rows import (
+    STATUSES,
+    ClockWrite,
+    GameRow,
+    NewAction,
+    SeatRow,
+    decode_game,
+    stored_text,
+)
+from .base import SQLBase, _utcnow
+
+log = logging.getLogger(__name__)
+
+#: The games of a channel: those opened in it, and the one whose thread it is (a game is played
+#: in a thread started from its lobby message; its id is stored as the message kind "thread").
+IN_CHANNEL = (
+    "SELECT id FROM games WHERE channel_id = ?"
+    " UNION SELECT game_id FROM messages WHERE kind = 'thread' AND channel_id = ?"
+)
+
+
+class GameSQL(SQLBase):
+    """Games and their seats: create, read, update (a play's whole commit), quarantine."""
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any],
+        seed: int,
+        language: str = "en",
+    ) -> GameRow:
+        """Create a lobby with the host in the first seat. Raises `ChannelBusy`."""
+        now = self._clock()
+        try:
+            async with self._transaction() as conn:
+                row = await conn.fetchrow(
+                    "INSERT INTO games (guild_id, channel_id, host_id, status, options, seed,"
+                    " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, 0, ?, ?)"
+                    " RETURNING id",
+                    (guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
+                )
+                assert row is not None
+                game_id = row["id"]
+                if language != "en":  # (the column's default: a schema before 9 has none)
+                    await conn.execute(
+                        "UPDATE games SET language = ? WHERE id = ?", (language, game_id)
+                    )
+                await conn.execute(
+                    "INSERT INTO seats (game_id, position, kind, user_id, name)"
+                    " VALUES (?, 0, 'human', ?, ?)",
+                    (game_id, host_id, host_name),
+                )
+                (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
+        except self.integrity_errors as exc:
+            raise ChannelBusy(str(exc)) from exc
+        if isinstance(game, UnreadableGame):
+            raise game
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None."""
+        return await self._read_game("id = ?", (game_id,))
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The game in the lobby or in play in this channel, or in this game thread, or None."""
+        return await self._read_game(
+            f"id IN ({IN_CHANNEL}) AND status IN ('lobby', 'active')", (channel_id, channel_id)
+        )
+
+    async def latest_started_game(self, channel_id: int) -> GameRow | None:
+        """The most recent game of a channel (or the game of a game thread) that got past its
+        lobby, or None."""
+        return await self._read_game(
+            f"id = (SELECT MAX(id) FROM games WHERE id IN ({IN_CHANNEL}) AND config IS NOT NULL)",
+            (channel_id, channel_id),
+        )
+
+    async def _read_game(self, where: str, params: Sequence[Any]) -> GameRow | None:
+        """One game; a damaged one is quarantined before it is raised."""
+        games = await self._read_games(where, params, one=True)
+        return games[0] if games else None
+
+    async def _read_games(
+        self, where: str, params: Sequence[Any], *, one: bool = False
+    ) -> list[GameRow]:
+        """The games matching `where`, oldest first, in two queries (games, then all their
+        seats). A damaged one is quarantined; when `one` game was asked for it is raised,
+        else the others are still served."""
+        async with self._reading() as conn:
+            found = await self._fetch_games(conn, where, params)
+        unreadable = [g for g in found if isinstance(g, UnreadableGame)]
+        for exc in unreadable:
+            await self.quarantine(exc.game_id, exc.reason)
+        if one and unreadable:
+            raise unreadable[0]
+        return [g for g in found if isinstance(g, GameRow)]
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]:
+        """Every game whose status is one of `statuses`, oldest first."""
+        marks = ", ".join("?" for _ in statuses)
+        return await self._read_games(f"status IN ({marks})", statuses)
+
+    async def games_of_user(self, guild_id: int, user_id: int, status: str) -> list[GameRow]:
+        """The games of a server with this status in which the user holds a seat, oldest
+        first."""
+        return await self._read_games(
+            "guild_id = ? AND status = ? AND id IN (SELECT game_id FROM seats WHERE user_id = ?)",
+            (guild_id, status, user_id),
+        )
+
+    async def quarantine(self, game_id: int, reason: str) -> None:
+        """Set a game that cannot be loaded aside: marked with its reason (once) and logged."""
+        async with self._transaction() as conn:
+            added = await conn.execute(
+                "INSERT INTO quarantined_games (game_id, reason, at) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id) DO NOTHING",
+                (game_id, reason, _utcnow()),
+            )
+        if added:
+            log.error("game %d quarantined: %s", game_id, reason, extra={"game_id": game_id})
+
+    async def quarantined(self) -> dict[int, str]:
+        """The quarantined games and why each cannot be loaded."""
+        async with self._reading() as conn:
+            rows = await conn.fetch("SELECT game_id, reason FROM quarantined_games")
+        return {row["game_id"]: row["reason"] for row in rows}
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        seats: Sequence[SeatRow] | None = None,
+        options: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+        status: str | None = None,
+        host_id: int | None = None,
+        actions: Sequence[NewAction] = (),
+        truncate_after: int | None = None,
+        snapshot: tuple[int, dict[str, Any]] | None = None,
+        job_outcome: tuple[int, str] | None = None,
+        turn_clock: ClockWrite | None = None,
+    ) -> GameRow:
+        """Apply one change atomically and bump the game's version.
+
+        `truncate_after` removes the logged actions with a greater ply (an undo) before
+        `actions` are appended. `job_outcome` (job id, outcome) records, in the same
+        transaction, what a timer job did (a deadline's turn and its pending notice: never one
+        without the other). `turn_clock` plans the turn the change leads to, in the same
+        transaction too (a turn is never committed without its clock and deadline).
+
+        Raises `VersionConflict` when the stored version is not `expected_version`.
+        """
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        now = self._clock()
+        sets: list[str] = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
+        for column, value in (
+            ("options", None if options is None else json.dumps(options)),
+            ("config", None if config is None else json.dumps(config)),
+            ("status", status),
+            ("host_id", host_id),
+        ):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        async with self._transaction() as conn:
+            changed = await conn.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                (*params, game_id, expected_version),
+            )
+            if changed != 1:
+                raise VersionConflict(f"game {game_id} is not at version {expected_version}")
+            if seats is not None:
+                await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                await conn.executemany(
+                    "INSERT INTO seats (game_id, position, kind, user_id, name)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, s.position, s.kind, s.user_id, s.name) for s in seats],
+                )
+            if truncate_after is not None:
+                await conn.execute(
+                    "DELETE FROM actions WHERE game_id = ? AND ply > ?", (game_id, truncate_after)
+                )
+            if actions:
+                await conn.executemany(
+                    "INSERT INTO actions (game_id, ply, notation, seat, user_id, explanation,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            game_id,
+                            a.ply,
+                            a.notation,
+                            a.seat,
+                            a.user_id,
+                            stored_text(a.explanation),
+                            now,
+                        )
+                        for a in actions
+                    ],
+                )
+            if snapshot is not None:
+                ply, state = snapshot
+                await conn.execute(
+                    "INSERT INTO snapshots (game_id, ply, state) VALUES (?, ?, ?)"
+                    " ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply, state = excluded.state",
+                    (game_id, ply, json.dumps(state)),
+                )
+            if job_outcome is not None:
+                job_id, outcome = job_outcome
+                await conn.execute(
+                    "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
+                )
+            if turn_clock is not None:
+                await self._write_clock(conn, turn_clock)
+            (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
+        if isinstance(game, UnreadableGame):
+            raise game
+        return game
+
+    async def _fetch_games(
+        self, conn: Connection, where: str, params: Sequence[Any]
+    ) -> list[GameRow | UnreadableGame]:
+        """The games matching `where` with their seats, in two queries; a row that does not
+        read comes back as its `UnreadableGame`."""
+        rows = await conn.fetch(f"SELECT * FROM games WHERE {where} ORDER BY id", tuple(params))
+        if not rows:
+            return []
+        seats: dict[int, list[SeatRow]] = {row["id"]: [] for row in rows}
+        marks = ", ".join("?" for _ in seats)
+        for r in await conn.fetch(
+            "SELECT game_id, position, kind, user_id, name FROM seats"
+            f" WHERE game_id IN ({marks}) ORDER BY game_id, position",
+            tuple(seats),
+        ):
+            seats[r["game_id"]].append(SeatRow(r["position"], r["kind"], r["user_id"], r["name"]))
+        return [decode_game(row, tuple(seats[row["id"]])) for row in rows]
