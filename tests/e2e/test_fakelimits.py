@@ -54,6 +54,12 @@ class Rest:
         return await self("POST", f"/channels/{channel_id}/messages", {"content": content})
 
 
+@pytest.fixture(autouse=True)
+def limits_on(fake: FakeDiscord) -> None:
+    """Discord's rate limits, which the fake leaves off by default (see `FakeDiscord`)."""
+    fake.limits.enabled = True
+
+
 @pytest.fixture
 async def rest(fake: FakeDiscord) -> Any:
     async with aiohttp.ClientSession() as http:
