@@ -42,9 +42,11 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 
+# pytest on 4 workers (pytest-xdist): the e2e tests mostly wait on their bot processes, so 4
+# workers keep 2 cores busy; `worksteal` evens out the slow tests at the end.
 test: $(STAMP) postgres raqm lint
 	$(PY) -m bot.i18n check
-	$(PY) -m pytest
+	$(PY) -m pytest -n 4 --dist worksteal
 
 demo: $(STAMP)
 	$(PY) -m render.demo
