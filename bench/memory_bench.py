@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from bot.games import GameService  # noqa: E402
+from bot.services import GameService  # noqa: E402
 from bot.storage import SQLiteStorage  # noqa: E402
 
 HOST = 1
@@ -35,21 +35,23 @@ def rss_mb() -> float:
 def tables(games: GameService) -> dict[str, int]:
     """The per-game in-memory tables of the service and their sizes."""
     return {
-        "states": len(games._states),
-        "last_typed": len(games._last_typed),
+        "states": len(games.core._states),
+        "last_typed": len(games.turns._last_typed),
         "locks": len(getattr(games.storage, "_game_locks", ())),
     }
 
 
 async def play_one(games: GameService, index: int) -> None:
-    game = await games.new_lobby(
+    game = await games.lobby.new_lobby(
         guild_id=1, channel_id=10_000 + index, host_id=HOST, host_name="host", options={}
     )
-    game = await games.add_cynthia(game.id, None, HOST)
-    result = await games.start(game.id, None, HOST)
+    game = await games.lobby.add_cynthia(game.id, None, HOST)
+    result = await games.lobby.start(game.id, None, HOST)
     state = result.state
     while not state.is_over:
-        result = await games.play_automatically(game.id, engine.turn_id(state), autopilot=False)
+        result = await games.bots.play_automatically(
+            game.id, engine.turn_id(state), autopilot=False
+        )
         assert result is not None
         state = result.state
 

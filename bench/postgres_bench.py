@@ -11,7 +11,7 @@
    games are in its shard's guild, all played at once.
 2. The game service alone, `--games` games per process playing the first legal move as fast as
    they can: one process on SQLite, one on PostgreSQL, two processes on one PostgreSQL (each
-   its own games); the time of each `GameService.play`, median and p99.
+   its own games); the time of each `TurnService.play`, median and p99.
 3. The scheduler with `--jobs` games, one deadline each, all due: the time until every one
    fired, that each fired exactly once (one scheduler on SQLite; two on one PostgreSQL, as two
    processes would), and the CPU this process then uses while idle for `IDLE` seconds (the
@@ -36,12 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.games import GameService, UserError  # noqa: E402
-
 import engine  # noqa: E402
 from bench.bot_latency import Game, percentile  # noqa: E402
 from bot.clock import RealClock  # noqa: E402
 from bot.scheduler import Job, JobStore, Scheduler  # noqa: E402
+from bot.services import GameService  # noqa: E402
+from bot.services.base import UserError  # noqa: E402
 from bot.storage import SQLiteStorage, SQLStorage  # noqa: E402
 from bot.storage.postgres import PostgresStorage  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, shard_of  # noqa: E402
@@ -141,23 +141,23 @@ async def play_games(storage: SQLStorage, games: int, plies: int, first_channel:
     service = GameService(storage, seed_source=lambda: 3)
     ids = []
     for i in range(games):
-        lobby = await service.new_lobby(
+        lobby = await service.lobby.new_lobby(
             guild_id=1, channel_id=first_channel + i, host_id=1, host_name="a", options={}
         )
-        await service.join(lobby.id, None, 2, "b")
-        ids.append((await service.start(lobby.id, None, 1)).game.id)
+        await service.lobby.join(lobby.id, None, 2, "b")
+        ids.append((await service.lobby.start(lobby.id, None, 1)).game.id)
     times: list[float] = []
 
     async def one(game_id: int) -> None:
         for _ in range(plies):
-            game = await service.get_game(game_id)
-            state = await service.state(game)
+            game = await service.core.get_game(game_id)
+            state = await service.core.state(game)
             if state.is_over:
                 return
             user = game.seats[state.current_seat].user_id
             t = time.perf_counter()
             try:
-                await service.play(game_id, user, str(engine.legal_actions(state)[0]))
+                await service.turns.play(game_id, user, str(engine.legal_actions(state)[0]))
             except UserError:
                 continue
             times.append(time.perf_counter() - t)
@@ -180,7 +180,7 @@ def _play_in_process(url: str, games: int, plies: int, first_channel: int, out) 
 async def service_latency(server: PostgresServer, games: int, plies: int = 12) -> None:
     import multiprocessing
 
-    print(f"2. GameService.play, {games} games per process played at once, {plies} moves each")
+    print(f"2. TurnService.play, {games} games per process played at once, {plies} moves each")
     with tempfile.TemporaryDirectory() as tmp:
         storage = await SQLiteStorage.open(str(Path(tmp) / "b.db"))
         print(figures("SQLite, 1 process", await play_games(storage, games, plies, 1000)))
