@@ -234,35 +234,37 @@ def shadow_mask(hex_r: float, height: int) -> Image.Image:
     return mask.point(lambda v: v * a // 255)
 
 
-@lru_cache(maxsize=16)
-def highlight_ring(hex_r: float) -> tuple[Image.Image, tuple[int, int]]:
-    """An RGBA outline drawn around a space that the last actions touched."""
+def _ring(
+    hex_r: float, radius: float, halo: tuple[int, float], line: tuple[P.RGB, float]
+) -> tuple[Image.Image, tuple[int, int]]:
+    """An RGBA hexagonal ring around a space: ``radius`` of the hex's, a dark halo of (alpha,
+    width) under a line of (colour, width), widths as shares of the hex's radius."""
     w = math.ceil(hex_r * math.sqrt(3)) + 8
     h = math.ceil(hex_r * 2) + 8
     R = hex_r * SS
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     c = (w * SS / 2, h * SS / 2)
-    halo = hex_points(*c, R * 0.97)
-    d.line(halo + halo[:1], fill=P.HIGHLIGHT_HALO + (200,), width=round(R * 0.16), joint="curve")
-    d.line(halo + halo[:1], fill=P.HIGHLIGHT + (255,), width=round(R * 0.08), joint="curve")
+    ring = hex_points(*c, R * radius)
+    (alpha, halo_w), (colour, line_w) = halo, line
+    d.line(
+        ring + ring[:1], fill=P.HIGHLIGHT_HALO + (alpha,), width=round(R * halo_w), joint="curve"
+    )
+    d.line(ring + ring[:1], fill=colour + (255,), width=round(R * line_w), joint="curve")
     return _down(big, (w, h)), (w // 2, h // 2)
+
+
+@lru_cache(maxsize=16)
+def highlight_ring(hex_r: float) -> tuple[Image.Image, tuple[int, int]]:
+    """An RGBA outline drawn around a space that the last actions touched."""
+    return _ring(hex_r, 0.97, (200, 0.16), (P.HIGHLIGHT, 0.08))
 
 
 @lru_cache(maxsize=16)
 def mark_ring(hex_r: float) -> tuple[Image.Image, tuple[int, int]]:
     """An RGBA ring, thicker than the highlight and in the sun's gold, around a space a lesson
     talks about."""
-    w = math.ceil(hex_r * math.sqrt(3)) + 8
-    h = math.ceil(hex_r * 2) + 8
-    R = hex_r * SS
-    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    c = (w * SS / 2, h * SS / 2)
-    halo = hex_points(*c, R * 0.93)
-    d.line(halo + halo[:1], fill=P.HIGHLIGHT_HALO + (220,), width=round(R * 0.24), joint="curve")
-    d.line(halo + halo[:1], fill=P.SUN + (255,), width=round(R * 0.14), joint="curve")
-    return _down(big, (w, h)), (w // 2, h // 2)
+    return _ring(hex_r, 0.93, (220, 0.24), (P.SUN, 0.14))
 
 
 @lru_cache(maxsize=32)
