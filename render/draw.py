@@ -14,7 +14,7 @@ from engine import GameState
 from translation import is_right_to_left
 
 from . import board, moonlight, panel, text
-from .layout import DEFAULT_WIDTH, layout, phone_layout
+from .layout import DEFAULT_WIDTH, Layout, layout, phone_layout
 from .model import View, view
 from .png_palette import PALETTE
 
@@ -31,18 +31,16 @@ DISPLAY_WIDTH = 550
 LAYOUTS = ("wide", "phone")
 
 
-def compose(v: View, width: int = DEFAULT_WIDTH, layout_name: str = "wide") -> Image.Image:
-    """The picture of a ``View`` as an RGB image, in the layout ``layout_name``."""
-    if layout_name == "phone":
-        return compose_phone(v, width)
-    if layout_name != "wide":
-        raise ValueError(f"no layout {layout_name!r} (one of {', '.join(LAYOUTS)})")
+def _draw_board(im: Image.Image, lay: Layout, v: View, *, shaded_labels: bool = False) -> None:
+    """The board of either layout on its base: the expansion's ground, the shadows (and, with
+    ``shaded_labels``, the labels of shaded spaces drawn again over them), moonlight,
+    highlights, a lesson's marks, the pieces, the sun and the moon."""
     mv = v.moon
-    lay = layout(width, len(v.seats), mv is not None and mv.rows, mv is not None and mv.gap >= 0)
-    im = board.base(lay, panel.draw_static, v.lang).copy()
     if mv is not None:
         moonlight.draw_ground(im, lay, v)
     board.draw_shadows(im, lay, v)
+    if shaded_labels:
+        board.draw_shaded_labels(im, lay, v)
     if mv is not None:
         moonlight.draw_moonlight(im, lay, v)
     board.draw_highlights(im, lay, v)
@@ -54,6 +52,18 @@ def compose(v: View, width: int = DEFAULT_WIDTH, layout_name: str = "wide") -> I
     board.draw_sun(im, lay, v)
     if mv is not None:
         moonlight.draw_moon(im, lay, v)
+
+
+def compose(v: View, width: int = DEFAULT_WIDTH, layout_name: str = "wide") -> Image.Image:
+    """The picture of a ``View`` as an RGB image, in the layout ``layout_name``."""
+    if layout_name == "phone":
+        return compose_phone(v, width)
+    if layout_name != "wide":
+        raise ValueError(f"no layout {layout_name!r} (one of {', '.join(LAYOUTS)})")
+    mv = v.moon
+    lay = layout(width, len(v.seats), mv is not None and mv.rows, mv is not None and mv.gap >= 0)
+    im = board.base(lay, panel.draw_static, v.lang).copy()
+    _draw_board(im, lay, v)
     d = panel.draw_strip(im, lay, v)
     if mv is not None:
         if mv.now_gap >= 0:
@@ -70,21 +80,7 @@ def compose_phone(v: View, width: int = DEFAULT_WIDTH) -> Image.Image:
     mv = v.moon
     lay = phone_layout(width, mv is not None and mv.rows, mv is not None and mv.gap >= 0)
     im = board.base(lay, panel.draw_phone_static, v.lang).copy()
-    if mv is not None:
-        moonlight.draw_ground(im, lay, v)
-    board.draw_shadows(im, lay, v)
-    board.draw_shaded_labels(im, lay, v)
-    if mv is not None:
-        moonlight.draw_moonlight(im, lay, v)
-    board.draw_highlights(im, lay, v)
-    board.draw_marks(im, lay, v)
-    if mv is None:
-        board.draw_pieces(im, lay, v)
-    else:
-        moonlight.draw_board_objects(im, lay, v)
-    board.draw_sun(im, lay, v)
-    if mv is not None:
-        moonlight.draw_moon(im, lay, v)
+    _draw_board(im, lay, v, shaded_labels=True)
     d = panel.draw_phone(im, lay, v)
     if mv is not None and mv.now_gap >= 0:
         moonlight.header_line(im, d, lay, v, panel.phone_row(lay, 3), lay.s(panel.PHONE_BODY),
