@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,9 +19,9 @@ from discord.ext import commands
 import engine
 import render
 from render.alt import alt_text
-from translation import _
+from translation import Text, _, _n
 
-from .. import embeds, i18n, pictures, story, texts
+from .. import embeds, export, i18n, pictures, story, texts
 from .. import expert_texts as xt
 from ..replies import answering
 from ..services import GameService
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: A game record is a few kilobytes; anything much larger is not one.
 MAX_RECORD_BYTES = 256 * 1024
+#: An export of a server's games (`/ps export`) holds many records.
+MAX_EXPORT_BYTES = 8 * 1024 * 1024
 #: The replay animation shows at most this many frames (one per round, then the final one).
 MAX_FRAMES = 40
 ANIMATION_FILE = "replay.gif"
@@ -121,6 +124,60 @@ def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
         step = -(-len(frames) // MAX_FRAMES)
         frames = [*frames[:-1:step], frames[-1]]
     return record, frames
+
+
+def _first_line(text: str) -> str:
+    return next((line for line in text.splitlines() if line.strip()), "")
+
+
+def _is_jsonl_export(text: str) -> bool:
+    """Whether a file is a JSON lines export (`bot.export`): its first line is an object with a
+    ``format`` (a record's first line is an object with a ``config``)."""
+    try:
+        first = json.loads(_first_line(text))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(first, dict) and "format" in first
+
+
+def export_record(data: bytes, game_id: int | None) -> tuple[bytes, Text | None]:
+    """The record to replay in a file: the file itself when it is a record; for an export of
+    `/ps export` (JSON lines or CSV), the record of its game numbered `game_id` (default the
+    first), with a sentence saying which game of the file it is. Raises `UserError` with one
+    sentence when the file is an export without that game, or a damaged one."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _bad(_("it is not a text file")) from None
+    if _first_line(text).startswith(export.COLUMNS[0] + ","):  # a CSV export's header
+        try:
+            games = [(g.game_id, g.record) for g in export.read_csv(text)]
+        except export.ExportError:
+            raise _bad(_("it is a damaged CSV export")) from None
+    elif _is_jsonl_export(text):
+        games = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                game = export.read_jsonl(line)[0]
+            except export.ExportError:
+                raise _bad(_("line {number} of the export is damaged", number=number)) from None
+            games.append((game.game_id, game.record))
+    else:
+        return data, None
+    if not games:
+        raise _bad(_("it is an export without games"))
+    chosen = next((g for g in games if g[0] == game_id), None) if game_id else games[0]
+    if chosen is None:
+        raise _bad(_("the export has no game #{game}", game=game_id))
+    which = _n(
+        "Game #{game} of an export of {n} game.",
+        "Game #{game} of an export of {n} games (the option `game` chooses another).",
+        len(games),
+        game=i18n.isolate(str(chosen[0])),
+    )
+    return chosen[1].to_text().encode(), which
 
 
 def _replay_pictures(
@@ -230,18 +287,22 @@ class Board(commands.Cog, name="Board"):
             await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
 
     async def on_replay_command(
-        self, interaction: discord.Interaction, record: discord.Attachment
+        self, interaction: discord.Interaction, record: discord.Attachment, game: int | None
     ) -> None:
-        """`/ps replay <file>`: the final position and an animation of a game record."""
+        """`/ps replay <file> [game]`: the final position and an animation of a game record,
+        or of one game of an export (`/ps export`)."""
         async with answering(interaction):
-            if record.size > MAX_RECORD_BYTES:
+            if record.size > MAX_EXPORT_BYTES:
                 raise UserError(texts.REPLAY_BAD.format(reason=_("it is far too large")))
             await interaction.response.defer(ephemeral=True, thinking=True)
-            data = await record.read()
+            data, which = await asyncio.to_thread(export_record, await record.read(), game)
+            if len(data) > MAX_RECORD_BYTES:
+                raise UserError(texts.REPLAY_BAD.format(reason=_("it is far too large")))
             parsed, frames = await asyncio.to_thread(read_record, data)
             names = list(parsed.players) or _seat_names(parsed.config.seats)
             final, gif = await asyncio.to_thread(_replay_pictures, frames, names, i18n.current())
             await interaction.followup.send(
+                content=discord.utils.MISSING if which is None else i18n.tr(which),
                 embed=embeds.replay_embed(names, frames[-1], len(parsed.actions)),
                 files=[
                     pictures.as_file(final, embeds.BOARD_FILE),
@@ -268,11 +329,16 @@ def _seat_names(kinds: tuple[str, ...]) -> list[str]:
 
 
 @app_commands.command(name="replay", description=_("Replay a game record from /ps log"))
-@app_commands.describe(record=_("The record file /ps log gave (photosynthesis-N.txt)"))
+@app_commands.describe(
+    record=_("The record file /ps log gave (photosynthesis-N.txt), or an export of /ps export"),
+    game=_("In an export: the number of the game to replay (default: the first)"),
+)
 async def replay_command(
-    interaction: discord.Interaction[PhotosynthesisBot], record: discord.Attachment
+    interaction: discord.Interaction[PhotosynthesisBot],
+    record: discord.Attachment,
+    game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
 ) -> None:
-    await interaction.client.board.on_replay_command(interaction, record)
+    await interaction.client.board.on_replay_command(interaction, record, game)
 
 
 @app_commands.command(name="board", description=_("The game in this channel as text"))
