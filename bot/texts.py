@@ -75,6 +75,9 @@ QUARANTINED = _(
 GAME_ABANDONED = _("This game was abandoned.")
 GAME_EXPIRED = _("This lobby expired.")
 NOT_A_PLAYER = _("You are not playing in this game.")
+FORGET_IN_GAME = _(
+    "You still have a seat in a game that is not over: finish or leave it, then ask again."
+)
 NOT_YOUR_TURN = _("It is not your turn: it is {player}'s turn.")
 TURN_OVER_AFTER = _("Your turn ends after {actions}; nothing was played.")
 ALREADY_APPLIED = _(
