@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .cogs.expert import ExpertCog
     from .cogs.lobby import Lobby
     from .cogs.play import Play
+    from .cogs.players import Players
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ EXTENSIONS = (
     "bot.cogs.board",
     "bot.cogs.correspondence",
     "bot.cogs.expert",
+    "bot.cogs.players",
 )
 
 #: A lobby nobody touched for this long is closed and its channel freed.
@@ -82,6 +84,7 @@ class PhotosynthesisBot(commands.Bot):
     board: Board
     correspondence: CorrespondenceCog
     expert: ExpertCog
+    players: Players
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()

@@ -37,6 +37,7 @@ from . import expert_texts as xt
 from .experts import BOT_KINDS
 from .i18n import tr
 from .offered import component_offered
+from .player_views import PLAYER_ITEMS
 from .replies import answering
 from .services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from .storage import GameRow
@@ -440,6 +441,7 @@ PERSISTENT_ITEMS = (
     GameMessageButton,
     PanelButton,
     PanelSelect,
+    *PLAYER_ITEMS,
 )
 
 

@@ -175,7 +175,7 @@ def export_record(data: bytes, game_id: int | None) -> tuple[bytes, Text | None]
         "Game #{game} of an export of {n} game.",
         "Game #{game} of an export of {n} games (the option `game` chooses another).",
         len(games),
-        game=i18n.isolate(str(chosen[0])),
+        game=str(chosen[0]),  # a string: isolated in a right-to-left sentence
     )
     return chosen[1].to_text().encode(), which
 

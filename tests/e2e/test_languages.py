@@ -177,7 +177,8 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
     assert end_turn["name_localizations"] == {"nl": "beurt beëindigen", "fr": "fin du tour"}
     assert sorted(sub) == sorted(
         ["new", "status", "abandon", "rules", "language", "help", "play", "undo", "log", "hint",
-         "replay", "board", "settings", "notify", "vacation", "leave", "games"]
+         "replay", "board", "settings", "notify", "vacation", "leave", "games", "profile",
+         "leaderboard", "history", "export", "forget"]
     )  # fmt: skip
 
 
