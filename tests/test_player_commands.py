@@ -1,12 +1,16 @@
-"""The players' commands (issue 45) without Discord: `/ps replay` of an export."""
+"""The players' commands (issue 45) without Discord: `/ps replay` of an export, the pages'
+and the questions' components, the names on a leaderboard."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot import export
+from bot import export, i18n
 from bot.cogs.board import export_record, read_record
+from bot.cogs.players import identity_name
+from bot.player_views import forget_view, history_view, leaderboard_view
 from bot.services.base import UserError
+from bot.views import unknown_component
 from tests.test_export import _games
 
 
@@ -49,3 +53,49 @@ def test_an_export_without_the_game_or_damaged_gets_one_sentence(text, reason):
     with pytest.raises(UserError) as refused:
         export_record(files[text].encode(), 7)
     assert refused.value.args[0] == f"This file is not a game record I can replay: {reason}."
+
+
+def _buttons(view) -> list:
+    return [getattr(item, "item", item) for item in view.children]  # a DynamicItem's button
+
+
+def _ids(view) -> list[tuple[str, bool]]:
+    return [(button.custom_id, button.disabled) for button in _buttons(view)]
+
+
+def test_history_pages_carry_their_player_and_page_and_each_game_a_replay_button():
+    assert _ids(history_view(7, 1, 3, [5, 4])) == [
+        ("ps:replay:open:5", False),
+        ("ps:replay:open:4", False),
+        ("ps:hist:7:0", False),
+        ("ps:hist:7:2", False),
+    ]
+    assert _ids(history_view(7, 0, 2, [9])) == [
+        ("ps:replay:open:9", False),
+        ("ps:hist:7:0", True),  # Previous, on the first page
+        ("ps:hist:7:1", False),
+    ]
+    assert [button.label for button in _buttons(history_view(7, 2, 3, []))] == ["Previous", "Next"]
+    assert history_view(7, 0, 1, []) is None
+
+
+def test_leaderboard_pages_and_forget_answers_are_the_bots_own_components():
+    assert leaderboard_view("base", "server", 0, 1) is None
+    assert _ids(leaderboard_view("moonlight", "all", 1, 2)) == [
+        ("ps:lb:moonlight:all:0", False),
+        ("ps:lb:moonlight:all:2", True),  # Next, on the last page
+    ]
+    assert _ids(forget_view()) == [("ps:forget:yes", False), ("ps:forget:no", False)]
+    for custom_id in ("ps:lb:base:server:3", "ps:hist:12:0", "ps:forget:yes"):
+        assert not unknown_component(custom_id)
+    for custom_id in ("ps:lb:moon:server:3", "ps:lb:base:server:-1", "ps:forget:maybe"):
+        assert unknown_component(custom_id)
+
+
+def test_bots_are_named_on_a_leaderboard():
+    assert identity_name("cynthia:harder") == "Cynthia (harder)"
+    assert identity_name("cynthia:easier_grow_plus_one") == "Cynthia (own difficulty)"
+    assert identity_name("expert:strong") == "Expert (strong)"
+    assert identity_name("user:42") == "<@42>"
+    with i18n.speaking("he"):
+        assert identity_name("user:42") == "\u2068<@42>\u2069"
