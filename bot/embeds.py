@@ -16,6 +16,7 @@ from translation import _, _p
 
 from . import animals, texts
 from . import expert_texts as xt
+from . import player_texts as pt
 from .i18n import isolate, notation, tr
 from .services.base import (
     CYNTHIA_OPTIONS,
@@ -471,4 +472,6 @@ def help_embed() -> discord.Embed:
         embed.add_field(name=tr(name), value=tr(value), inline=False)
         if name == "/ps undo":
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
+    for name, value in pt.HELP_PLAYERS:
+        embed.add_field(name=name, value=tr(value), inline=False)
     return embed

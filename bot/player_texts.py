@@ -101,3 +101,16 @@ CYNTHIA_LEVELS = {
     "harder": _("Cynthia (harder)"),
 }
 CYNTHIA_MIXED = _("Cynthia (own difficulty)")
+
+#: The players' commands in `/ps help` (after the others).
+HELP_PLAYERS = (
+    ("/ps profile [player] [hide]", _(
+        "games, scores, favourite animal, rating and its chart, recent games; `hide:` takes "
+        "your profile off others' view and the leaderboards (`False` shows it again)")),
+    ("/ps leaderboard, /ps history", _(
+        "the best rated players (5 rated games or more) of this server or all servers, and "
+        "your rank; a player's finished games, each to replay")),
+    ("/ps export, /ps forget", _(
+        "the server's finished games as JSON lines and CSV (Manage Server); remove your name "
+        "and id from every stored game, after a confirmation")),
+)  # fmt: skip

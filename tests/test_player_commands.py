@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import export, i18n
+from bot import embeds, export, i18n
 from bot.cogs.board import export_record, read_record
 from bot.cogs.players import identity_name
 from bot.player_views import forget_view, history_view, leaderboard_view
@@ -99,3 +99,13 @@ def test_bots_are_named_on_a_leaderboard():
     assert identity_name("user:42") == "<@42>"
     with i18n.speaking("he"):
         assert identity_name("user:42") == "\u2068<@42>\u2069"
+
+
+def test_help_lists_the_players_commands_last():
+    fields = [field.name for field in embeds.help_embed().fields]
+    assert fields[-3:] == [
+        "/ps profile [player] [hide]",
+        "/ps leaderboard, /ps history",
+        "/ps export, /ps forget",
+    ]
+    assert len(fields) <= 25  # Discord's limit on an embed's fields
