@@ -19,8 +19,8 @@ from discord.ext import commands
 from render.chart import FAMILY_NAMES, ChartPoint, number, rating_chart, rating_chart_alt
 from translation import Text, _
 
+from .. import embeds, export, i18n, pictures, texts
 from .. import expert_texts as xt
-from .. import export, i18n, pictures, texts
 from .. import player_texts as pt
 from ..animals import animal_name
 from ..player_views import forget_view, history_view, leaderboard_view, replay_button
@@ -39,14 +39,11 @@ if TYPE_CHECKING:
 
 RulesChoice = Literal["base", "moonlight"]
 ScopeChoice = Literal["server", "all"]
-#: The width the rating chart is drawn at (Discord shows it 360 to 550 pixels wide).
-CHART_WIDTH = 800
 #: Discord's limit on a bot's attachments in one message (without server boosts).
 ATTACHMENTS_LIMIT = 10 * 1024 * 1024
-GREEN = discord.Colour(0x3A7D44)
 
 
-def _n(value: float | None) -> str:
+def _decimal(value: float | None) -> str:
     """A score or rating with one decimal, in the reader's way of writing numbers."""
     return "-" if value is None else number(value, i18n.current())
 
@@ -109,7 +106,9 @@ def _scope_name(scope: int) -> Text:
 
 def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
     """A player's profile: games, scores, favourite animal, ratings, recent games."""
-    embed = discord.Embed(title=i18n.tr(pt.PROFILE_TITLE.format(player=_who(player))), colour=GREEN)
+    embed = discord.Embed(
+        title=i18n.tr(pt.PROFILE_TITLE.format(player=_who(player))), colour=embeds.GREEN
+    )
     lines = []
     if profile.hidden:
         lines.append(i18n.tr(pt.YOURS_HIDDEN))
@@ -118,7 +117,9 @@ def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
     else:
         lines.append(i18n.tr(pt.PLAYED_WON.format(played=profile.played, won=profile.won)) + ".")
         lines.append(
-            i18n.tr(pt.SCORES.format(average=_n(profile.average_score), best=profile.best_score))
+            i18n.tr(
+                pt.SCORES.format(average=_decimal(profile.average_score), best=profile.best_score)
+            )
         )
     if profile.favourite_animal:
         animal = i18n.tr(animal_name(profile.favourite_animal))
@@ -133,7 +134,7 @@ def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
                         s.seat_count,
                         rules=FAMILY_NAMES[s.family],
                         played_won=pt.PLAYED_WON.format(played=s.played, won=s.won),
-                        average=_n(s.average_score),
+                        average=_decimal(s.average_score),
                         best=s.best_score,
                     )
                 )
@@ -146,7 +147,7 @@ def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
             pt.RATING_LINE.format(
                 rules=FAMILY_NAMES[r.family],
                 scope=_scope_name(r.scope),
-                rating=_n(r.ordinal),
+                rating=_decimal(r.ordinal),
                 games=texts.plural(r.games, "game"),
             )
         )
@@ -174,7 +175,7 @@ def chart_of(profile: Profile) -> tuple[bytes, str] | None:
     rating = max(profile.ratings, key=lambda r: (r.games, r.scope != GLOBAL))
     points = [ChartPoint(p.finished_at, p.ordinal) for p in rating.history]
     lang = i18n.current()
-    picture = rating_chart(points, rating.family, lang, CHART_WIDTH)
+    picture = rating_chart(points, rating.family, lang)  # Discord shows it 360 to 550 px wide
     out = io.BytesIO()
     picture.save(out, format="PNG", optimize=True)
     return out.getvalue(), rating_chart_alt(points, rating.family, lang)
@@ -189,7 +190,9 @@ def leaderboard_embed(board: LeaderboardPage, scope: str) -> discord.Embed:
     lines = [
         f"**{i18n.isolate(str(e.rank))}.** {identity_name(e.identity)} \N{EM DASH} "
         + i18n.tr(
-            pt.LEADERBOARD_LINE.format(rating=_n(e.ordinal), games=texts.plural(e.games, "game"))
+            pt.LEADERBOARD_LINE.format(
+                rating=_decimal(e.ordinal), games=texts.plural(e.games, "game")
+            )
         )
         for e in board.entries
     ]
@@ -202,13 +205,13 @@ def leaderboard_embed(board: LeaderboardPage, scope: str) -> discord.Embed:
                 pt.YOUR_RANK.format(
                     rank=board.reader.rank,
                     total=board.total,
-                    rating=_n(board.reader.ordinal),
+                    rating=_decimal(board.reader.ordinal),
                 )
             )
         )
     else:
         lines.append(i18n.tr(pt.YOU_UNRANKED.format(n=board.min_games)))
-    embed = discord.Embed(title=i18n.tr(title), description="\n".join(lines), colour=GREEN)
+    embed = discord.Embed(title=i18n.tr(title), description="\n".join(lines), colour=embeds.GREEN)
     if board.pages > 1:
         embed.set_footer(text=i18n.tr(pt.PAGE.format(page=board.page + 1, pages=board.pages)))
     return embed
@@ -224,7 +227,7 @@ def history_embed(history: HistoryPage) -> discord.Embed:
             [i18n.tr(pt.HISTORY_TITLE.format(player=player))]
             + [game_line(g, seats=True) for g in history.games]
         )
-    embed = discord.Embed(description=description, colour=GREEN)
+    embed = discord.Embed(description=description, colour=embeds.GREEN)
     if history.pages > 1:
         embed.set_footer(text=i18n.tr(pt.PAGE.format(page=history.page + 1, pages=history.pages)))
     return embed
