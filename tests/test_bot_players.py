@@ -5,8 +5,12 @@ hidden players, the profile and history, the export, and forgetting a person."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import os
 import random
+import re
+import sys
 from typing import Any
 
 import pytest
@@ -18,7 +22,7 @@ from bot.ratings import GLOBAL, digest, identity
 from bot.services import GameService
 from bot.services.base import UserError
 from bot.services.players import Hidden, LeaderboardPage, Profile
-from bot.storage import FORMER_NAME, GameRow, NewAction, SeatRow, SQLStorage
+from bot.storage import FORMER_NAME, GameRow, NewAction, SeatRow, SQLiteStorage, SQLStorage
 
 GUILD, OTHER_GUILD = 7001, 7002
 ANN, BOB, CAT = 1_000_000_000_000_001, 1_000_000_000_000_002, 1_000_000_000_000_003
@@ -321,3 +325,76 @@ async def test_forget_me_leaves_no_trace_and_the_games_whole(any_storage: SQLSto
     assert (await service.players.profile(GUILD, ANN, ANN)).played == 0
     (first, *_) = await service.players.export(GUILD)
     assert [s.user_id for s in first.seats] == [None, BOB, None]
+
+
+async def test_an_abandoned_game_is_not_rated(any_storage: SQLStorage) -> None:
+    service = GameService(any_storage)
+    game = await service.lobby.new_lobby(
+        guild_id=GUILD, channel_id=51, host_id=ANN, host_name="Ann", options={}
+    )
+    game = await service.lobby.join(game.id, game.version, BOB, "Bob")
+    await service.lobby.start(game.id, game.version, ANN)
+    await service.endings.abandon(51, ANN, False)
+    assert await any_storage.stored_ratings() == {}
+    assert (await service.players.history(ANN, GUILD, 0)).total == 0
+    assert (await service.players.rebuild()).games == 0
+
+
+async def test_games_ending_at_once_in_two_processes_rate_as_the_rebuild(open_db) -> None:
+    """Two processes (two storages on one database) end games of the same players at once:
+    the updates are made one after the other in the order of their finish times, so the
+    rebuild gives the same ratings."""
+    first, second = GameService(await open_db()), GameService(await open_db())
+    people = [(ANN, "Ann"), (BOB, "Bob")]
+    await asyncio.gather(
+        *(
+            finish_game(service, 60 + i, people, seed=10 + i)
+            for i, service in enumerate([first, second, first, second, first, second])
+        )
+    )
+    live = await first.storage.stored_ratings()
+    assert {k.identity: r.games for k, r in live.items()} == {
+        identity.person(ANN): 6, identity.person(BOB): 6,
+    }  # fmt: skip
+    assert (await second.players.rebuild()).digest == digest(live)
+    assert await first.storage.stored_ratings() == live
+
+
+@pytest.mark.parametrize(
+    "dialect", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+async def test_python_m_bot_ratings_rebuild_on_the_configured_database(
+    dialect: str, tmp_path, request
+) -> None:
+    """The command reads the database the bot is configured with (DATABASE_URL, else
+    DATABASE_PATH), rebuilds, and prints the digest of the live ratings."""
+    if dialect == "sqlite":
+        path = str(tmp_path / "games.db")
+        storage: SQLStorage = await SQLiteStorage.open(path)
+        env = {"DATABASE_PATH": path}
+    else:
+        from bot.storage.postgres import PostgresStorage
+        from tests.pg_server import fresh_database
+
+        url = await fresh_database(request.getfixturevalue("postgres_server"))
+        storage = await PostgresStorage.open(url)
+        env = {"DATABASE_URL": url}
+    try:
+        service = GameService(storage)
+        await finish_game(service, 71, [(ANN, "Ann"), (BOB, "Bob")], cynthia=True, seed=4)
+        await finish_game(service, 72, [(CAT, "Cat"), (ANN, "Ann")], seed=6)
+        live = await storage.stored_ratings()
+    finally:
+        await storage.close()
+    done = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.ratings", "rebuild",
+        cwd=tmp_path, env={"PATH": os.environ["PATH"], **env},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await done.communicate()
+    assert done.returncode == 0, err.decode()
+    assert re.fullmatch(
+        rf"ratings: rebuilt from 2 games \(0 recorded first\): {len(live)} ratings, digest"
+        rf" {digest(live)} \(\d+\.\d s\)\n",
+        out.decode(),
+    )
