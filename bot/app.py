@@ -126,6 +126,11 @@ class PhotosynthesisBot(commands.Bot):
                 "FIXED GAME SEED IN USE (tests only): every game gets it", extra={"seed": seed}
             )
         self.games = GameService(self.storage, seed_source=None if seed is None else lambda: seed)
+        rebuilt = await self.games.players.catch_up()  # games finished before results were kept
+        if rebuilt is not None:
+            log.info(
+                "ratings rebuilt", extra={"games": rebuilt.games, "recorded": rebuilt.recorded}
+            )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*PERSISTENT_ITEMS)

@@ -275,14 +275,9 @@ class PlayerService:
         total = sum(s.score_sum for s in stats)
         scopes = (GLOBAL,) if guild_id is None else (guild_id, GLOBAL)
         ratings = []
-        for row in await self.storage.ratings_of(who):
-            if row.scope not in scopes:
-                continue
-            rank = None
-            if not hidden:
-                ranked = await self.storage.rank_of(row.scope, row.family, who, MIN_GAMES)
-                rank = None if ranked is None else ranked[0]
-            points = await self.storage.rating_history(who, row.scope, row.family, HISTORY_POINTS)
+        for row, rank, points in await self.storage.player_ratings(
+            who, scopes, MIN_GAMES, HISTORY_POINTS
+        ):
             ratings.append(
                 PlayerRating(
                     row.scope,

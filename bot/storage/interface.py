@@ -152,6 +152,10 @@ class Storage(Protocol):
 
     async def ratings_of(self, identity: str) -> list[RatingRow]: ...
 
+    async def player_ratings(
+        self, identity: str, scopes: Sequence[int], min_games: int, points: int
+    ) -> list[tuple[RatingRow, int | None, list[HistoryRow]]]: ...
+
     async def rating_history(
         self, identity: str, scope: int, family: str, limit: int = 1000
     ) -> list[HistoryRow]: ...

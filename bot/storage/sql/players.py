@@ -46,6 +46,13 @@ def _rating(row: Any) -> RatingRow:
     )  # fmt: skip
 
 
+def _history(r: Any) -> HistoryRow:
+    return HistoryRow(
+        r["scope"], r["family"], r["games"], r["game_id"], r["finished_at"], float(r["mu"]),
+        float(r["sigma"]), r["place"],
+    )  # fmt: skip
+
+
 class PlayerSQL(GameSQL):
     """Results, ratings, leaderboards, privacy."""
 
@@ -176,6 +183,41 @@ class PlayerSQL(GameSQL):
             )
         return [_rating(r) for r in rows]
 
+    async def player_ratings(
+        self, identity: str, scopes: Sequence[int], min_games: int, points: int
+    ) -> list[tuple[RatingRow, int | None, list[HistoryRow]]]:
+        """An identity's ratings in these scopes (each family), each with its rank on its
+        leaderboard (None: not ranked) and its last `points` history points, oldest first: one
+        read for a profile."""
+        marks = ", ".join("?" for _ in scopes)
+        found = []
+        async with self._reading() as conn:
+            rows = await conn.fetch(
+                f"SELECT * FROM ratings WHERE identity = ? AND scope IN ({marks})"
+                " ORDER BY scope, family",
+                (identity, *scopes),
+            )
+            hidden = await conn.fetchrow(
+                "SELECT 1 AS hidden FROM hidden_players WHERE identity = ?", (identity,)
+            )
+            for row in rows:
+                rank = None
+                if row["games"] >= min_games and hidden is None and ri.is_ranked(identity):
+                    ahead = await conn.fetchrow(
+                        f"SELECT COUNT(*) AS n FROM ratings WHERE {RANKED}"
+                        " AND (ordinal > ? OR (ordinal = ? AND identity < ?))",
+                        (row["scope"], row["family"], min_games, row["ordinal"], row["ordinal"],
+                         identity),
+                    )  # fmt: skip
+                    rank = 1 + (0 if ahead is None else int(ahead["n"]))
+                history = await conn.fetch(
+                    "SELECT * FROM rating_history WHERE identity = ? AND scope = ?"
+                    " AND family = ? ORDER BY games DESC LIMIT ?",
+                    (identity, row["scope"], row["family"], points),
+                )
+                found.append((_rating(row), rank, [_history(r) for r in reversed(history)]))
+        return found
+
     async def rating_history(
         self, identity: str, scope: int, family: str, limit: int = 1000
     ) -> list[HistoryRow]:
@@ -186,19 +228,7 @@ class PlayerSQL(GameSQL):
                 " ORDER BY games DESC LIMIT ?",
                 (identity, scope, family, limit),
             )
-        return [
-            HistoryRow(
-                r["scope"],
-                r["family"],
-                r["games"],
-                r["game_id"],
-                r["finished_at"],
-                float(r["mu"]),
-                float(r["sigma"]),
-                r["place"],
-            )  # fmt: skip
-            for r in reversed(rows)
-        ]
+        return [_history(r) for r in reversed(rows)]
 
     async def leaderboard(
         self, scope: int, family: str, min_games: int, limit: int, offset: int = 0
