@@ -180,6 +180,16 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     assert embed["image"]["url"] == "attachment://rating.png"
     alt = it.response.payload(fake)["attachments"][0]["description"]
     assert alt.startswith("Rating history (base game): 5 rated games from ")
+    it = await answered(await fake.slash(alice, "ps history", channel_id=chan))
+    lines = it.embeds[0]["description"].splitlines()
+    link = f"[#{games[-1]}](https://discord.com/channels/{fake.guild_id}/{thread})"
+    assert lines[0] == f"Finished games of {mention(alice)}"
+    assert (
+        lines[1].startswith(f"{link} \N{MIDDLE DOT} 20")
+        and " \N{MIDDLE DOT} base game " in lines[1]
+    )
+    assert lines[2].startswith("Alice ") and ", Bobbelina " in lines[2]
+    assert len(lines) == 1 + 2 * 5 and "footer" not in it.embeds[0]  # one page
 
     # Bob reads in Hebrew (his setting): the leaderboard, his profile and alice's history.
     await answered(
@@ -205,7 +215,6 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     lines = it.embeds[0]["description"].splitlines()
     assert lines[0] == f"המשחקים שהסתיימו של {iso(mention(alice))}"
     assert len(lines) == 1 + 2 * 5
-    link = f"[#{games[-1]}](https://discord.com/channels/{fake.guild_id}/{thread})"
     assert lines[1].startswith(f"{iso(link)} \N{MIDDLE DOT} {FSI}20")
     assert [b["custom_id"] for b in it.response.buttons] == [
         f"ps:replay:open:{g}" for g in reversed(games)
