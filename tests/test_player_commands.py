@@ -3,13 +3,24 @@ and the questions' components, the names on a leaderboard."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from bot import embeds, export, i18n
 from bot.cogs.board import export_record, read_record
-from bot.cogs.players import identity_name
+from bot.cogs.players import Players, identity_name
 from bot.player_views import forget_view, history_view, leaderboard_view
+from bot.ratings import GLOBAL
 from bot.services.base import UserError
+from bot.services.players import (
+    GameSeat,
+    Hidden,
+    HistoryPage,
+    LeaderboardEntry,
+    LeaderboardPage,
+    PlayedGame,
+)
 from bot.views import unknown_component
 from tests.test_export import _games
 
@@ -109,3 +120,108 @@ def test_help_lists_the_players_commands_last():
         "/ps export, /ps forget",
     ]
     assert len(fields) <= 25  # Discord's limit on an embed's fields
+
+
+# --- the pages' clicks, with the service's answers given -----------------------------------
+
+
+class _Response:
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    async def edit_message(self, **kwargs) -> None:
+        self.sent.append({"edit": True, **kwargs})
+
+    async def send_message(self, content=None, **kwargs) -> None:
+        self.sent.append({"content": content, **kwargs})
+
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
+
+class _Players:
+    """The player service's answers, and what it was asked."""
+
+    def __init__(self, answer) -> None:
+        self.answer, self.asked = answer, []
+
+    async def history(self, *args):
+        self.asked.append(args)
+        return self.answer
+
+    async def leaderboard(self, *args):
+        self.asked.append(args)
+        return self.answer
+
+
+def _click(answer, locale: str = "en-US"):
+    service = _Players(answer)
+    games = SimpleNamespace(players=service)
+    interaction = SimpleNamespace(
+        user=SimpleNamespace(id=7),
+        guild_id=100,
+        channel_id=5,
+        locale=locale,
+        client=SimpleNamespace(games=games),
+        response=_Response(),
+    )
+    return Players(SimpleNamespace(games=games)), interaction, service
+
+
+def _game(game_id: int) -> PlayedGame:
+    seats = tuple(
+        GameSeat(i, f"user:{uid}", uid, name, "human", place, score, {"tokens": score}, None, False)
+        for i, (uid, name, place, score) in enumerate([(42, "Ann", 2, 30), (7, "Bo", 1, 41)])
+    )
+    return PlayedGame(game_id, 100, 5, 900 + game_id, "2026-05-01T10:00:00+00:00", "base", seats, 0)
+
+
+async def test_a_history_page_click_shows_that_page_in_place():
+    cog, interaction, service = _click(HistoryPage(42, 100, 1, 2, 11, (_game(3),)))
+    await cog.on_history_page(interaction, 42, 1)
+    assert service.asked == [(42, 100, 1, 7)]  # the reader is the one who clicks
+    (sent,) = interaction.response.sent
+    assert sent["embed"].description == (
+        "Finished games of <@42>\n"
+        "[#3](https://discord.com/channels/100/903) \N{MIDDLE DOT} 2026-05-01 \N{MIDDLE DOT} "
+        "base game \N{MIDDLE DOT} place 2 of 2 \N{MIDDLE DOT} 30 points\n"
+        "Ann 30, Bo 41"
+    )
+    assert sent["embed"].footer.text == "Page 2 of 2"
+    assert _ids(sent["view"]) == [
+        ("ps:replay:open:3", False),
+        ("ps:hist:42:0", False),
+        ("ps:hist:42:2", True),
+    ]
+    cog, interaction, _ = _click(Hidden(42), locale="fr")
+    await cog.on_history_page(interaction, 42, 0)
+    assert interaction.response.sent == [
+        {"content": "<@42> garde son profil et ses parties masqués.", "ephemeral": True}
+    ]
+
+
+async def test_a_leaderboard_page_click_names_people_and_bots_and_the_readers_rank():
+    entries = (
+        LeaderboardEntry(11, "cynthia:harder", None, 30.0, 2.0, 40),
+        LeaderboardEntry(12, "user:42", 42, 27.5, 2.5, 9),
+    )
+    board = LeaderboardPage("moonlight", GLOBAL, 1, 3, 25, entries, entries[1])
+    cog, interaction, service = _click(board)
+    await cog.on_leaderboard_page(interaction, "moonlight", "all", 1)
+    assert service.asked == [("moonlight", GLOBAL, 1, 7)]
+    (sent,) = interaction.response.sent
+    embed = sent["embed"]
+    assert embed.title == "Leaderboard: Under the Moonlight, all servers"
+    assert embed.description == (
+        "**11.** Cynthia (harder) \N{EM DASH} 24.0 after 40 games\n"
+        "**12.** <@42> \N{EM DASH} 20.0 after 9 games\n\n"
+        "Your rank: 12 of 25, 20.0."
+    )
+    assert embed.footer.text == "Page 2 of 3"
+    assert _ids(sent["view"]) == [
+        ("ps:lb:moonlight:all:0", False),
+        ("ps:lb:moonlight:all:2", False),
+    ]
+    cog, interaction, service = _click(board)
+    await cog.on_leaderboard_page(interaction, "base", "server", 0)
+    assert service.asked == [("base", 100, 0, 7)]  # this server: the interaction's
