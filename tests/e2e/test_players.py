@@ -220,6 +220,18 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
         f"ps:replay:open:{g}" for g in reversed(games)
     ]
 
+    # Carol has played nothing; nobody hides another's profile.
+    it = await answered(await fake.slash(carol, "ps profile", channel_id=chan))
+    assert it.embeds[0]["description"] == "No finished games yet."
+    assert it.embeds[0]["fields"] == [
+        {"name": "Rating", "value": "No rated games yet.", "inline": False}
+    ]
+    assert it.attachments == [] and it.response.buttons == []
+    await refused(
+        await fake.slash(carol, "ps profile", options={"player": bob, "hide": True}),
+        "You can hide or show only your own profile.",
+    )
+
     # Bob hides his profile: alice cannot read it, and he leaves the leaderboard.
     it = await answered(
         await fake.slash(bob, "ps profile", options={"hide": True}, channel_id=chan)
@@ -261,6 +273,12 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
 
     # Bob asks to be forgotten and confirms: neither his id nor his name stays in any table.
     assert traces(bot.database_path, [bob["id"], "bobbelina"])
+    it = await answered(await fake.slash(bob, "ps forget", channel_id=chan))
+    keep = await answered(
+        await fake.click(bob, it.response, it.response.find_button(label="להשאיר הכול"))
+    )
+    assert keep.response.content == "לא השתנה דבר: לא נשכחת." and keep.response.buttons == []
+    assert traces(bot.database_path, [bob["id"]])
     it = await answered(await fake.slash(bob, "ps forget", channel_id=chan))
     assert it.ephemeral and [b["label"] for b in it.response.buttons] == [
         "לשכוח אותי",
