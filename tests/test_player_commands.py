@@ -9,17 +9,20 @@ import pytest
 
 from bot import embeds, export, i18n
 from bot.cogs.board import export_record, read_record
-from bot.cogs.players import Players, identity_name
+from bot.cogs.players import Players, identity_name, profile_embed
 from bot.player_views import forget_view, history_view, leaderboard_view
 from bot.ratings import GLOBAL
 from bot.services.base import UserError
 from bot.services.players import (
+    FamilyStats,
     GameSeat,
     Hidden,
     HistoryPage,
     LeaderboardEntry,
     LeaderboardPage,
     PlayedGame,
+    PlayerRating,
+    Profile,
 )
 from bot.views import unknown_component
 from tests.test_export import _games
@@ -225,3 +228,39 @@ async def test_a_leaderboard_page_click_names_people_and_bots_and_the_readers_ra
     cog, interaction, service = _click(board)
     await cog.on_leaderboard_page(interaction, "base", "server", 0)
     assert service.asked == [("base", 100, 0, 7)]  # this server: the interaction's
+
+
+def test_a_hidden_profile_read_by_its_owner_in_hebrew():
+    profile = Profile(
+        user_id=7,
+        guild_id=100,
+        played=3,
+        won=2,
+        average_score=41.5,
+        best_score=52,
+        by_family=(
+            FamilyStats("base", 2, 1, 1, 38.0, 38),
+            FamilyStats("moonlight", 3, 2, 1, 43.25, 52),
+        ),
+        favourite_animal="owl",
+        recent=(_game(3),),
+        ratings=(PlayerRating(100, "moonlight", 25.0, 8.0, 2, None, ()),),
+        hidden=True,
+    )
+    player = SimpleNamespace(display_name="Bo")
+    with i18n.speaking("he"):
+        embed = profile_embed(profile, player)
+    assert embed.title == "הפרופיל של \u2068Bo\u2069"
+    assert embed.description == (
+        "הפרופיל שלך מוסתר: רק את/ה רואה אותו.\n"
+        "משחקים: 3, ניצחונות: 2.\n"
+        "ניקוד ממוצע \u206841.5\u2069, הטוב ביותר 52.\n"
+        "החיה האהובה: ינשוף."
+    )
+    assert [field.name for field in embed.fields] == ["משחקים", "דירוג", "משחקים אחרונים"]
+    assert embed.fields[0].value.splitlines()[1] == (
+        "Under the Moonlight, 3 מושבים — משחקים: 2, ניצחונות: 1, ממוצע \u206843.2\u2069, הטוב ביותר 52"
+    )
+    assert embed.fields[1].value == (
+        "Under the Moonlight, השרת הזה: \u20681.0\u2069 אחרי 2 משחקים, לא מדורג/ת בטבלה"
+    )

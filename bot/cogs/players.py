@@ -122,7 +122,7 @@ def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
             )
         )
     if profile.favourite_animal:
-        animal = i18n.tr(animal_name(profile.favourite_animal))
+        animal = animal_name(profile.favourite_animal)
         lines.append(i18n.tr(pt.FAVOURITE_ANIMAL.format(animal=animal)))
     embed.description = "\n".join(lines)
     if profile.by_family:
