@@ -55,24 +55,22 @@ def _who(user: discord.abc.User) -> str:
 
 def identity_name(identity: str) -> str:
     """A leaderboard's name for an identity: a person's mention, Cynthia at her difficulty or
-    the Expert at its budget, in the reader's language."""
+    the Expert at its budget, in the reader's language (`i18n.isolate` translates a text)."""
     kind, _sep, rest = identity.partition(":")
     if kind == ri.PERSON:
         return i18n.isolate(f"<@{rest}>")
     if kind == ri.CYNTHIA:
-        return i18n.isolate(i18n.tr(pt.CYNTHIA_LEVELS.get(rest, pt.CYNTHIA_MIXED)))
+        return i18n.isolate(pt.CYNTHIA_LEVELS.get(rest, pt.CYNTHIA_MIXED))
     if kind == ri.EXPERT:
-        return i18n.isolate(
-            i18n.tr(xt.BOT_LABELS["expert" if rest == "quick" else "expert-strong"])
-        )
+        return i18n.isolate(xt.BOT_LABELS["expert" if rest == "quick" else "expert-strong"])
     return i18n.isolate(identity)
 
 
 def _seat_name(game: PlayedGame, position: int) -> str:
     seat = game.seats[position]
     if seat.name == FORMER_NAME:
-        return i18n.isolate(i18n.tr(pt.FORMER_PLAYER))
-    return i18n.isolate(i18n.tr(xt.seat_name(seat.kind, seat.name)))
+        return i18n.isolate(pt.FORMER_PLAYER)
+    return i18n.isolate(xt.seat_name(seat.kind, seat.name))
 
 
 def _result(game: PlayedGame) -> str:
