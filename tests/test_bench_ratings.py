@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from bench.ratings_bench import bench_database, games
-from bot.ratings import digest, rate
+from bot.ratings import PARTS, digest, merged, rate
 from bot.storage import SQLiteStorage
 
 
@@ -28,3 +28,15 @@ async def test_the_database_bench_prints_its_figures_and_rebuilds_as_the_core(
     core = rate(games(300, 45))
     assert digest(stored) == digest(core.table)
     assert f"digest {digest(core.table)}" in capsys.readouterr().out
+
+
+async def test_a_rebuild_in_parts_gives_the_whole_rebuilds_ratings(monkeypatch) -> None:
+    """The global scope and the servers' scopes rated apart (in two processes) and merged are
+    exactly the one rebuild: the same ratings, histories and count of games."""
+    from bot.services import players
+
+    results = list(games(1500, 7))
+    whole = rate(results)
+    assert merged([rate(results, part) for part in PARTS]) == whole
+    monkeypatch.setattr(players, "PARALLEL_FROM", 1000)
+    assert await players.rate_in_parts(results) == whole

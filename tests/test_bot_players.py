@@ -398,3 +398,21 @@ async def test_python_m_bot_ratings_rebuild_on_the_configured_database(
         rf" {digest(live)} \(\d+\.\d s\)\n",
         out.decode(),
     )
+
+
+async def test_the_history_pages_newest_first(any_storage: SQLStorage, monkeypatch) -> None:
+    from bot.services import players
+
+    monkeypatch.setattr(players, "HISTORY_PAGE", 2)
+    service = GameService(any_storage)
+    games = await play_three(service)
+    first = await service.players.history(ANN, None, 0)
+    assert not isinstance(first, Hidden)
+    assert (first.total, first.pages, first.page) == (3, 2, 0)
+    assert [g.game_id for g in first.games] == [games[2].id, games[1].id]
+    assert first.games[0].mine.user_id == ANN and first.games[0].position == 1
+    last = await service.players.history(ANN, None, 7)
+    assert (last.page, [g.game_id for g in last.games]) == (1, [games[0].id])
+    here = await service.players.history(ANN, OTHER_GUILD, 0)
+    assert [g.game_id for g in here.games] == [games[2].id] and here.pages == 1
+    assert (await service.players.history(CAT, OTHER_GUILD, 3)).games == ()

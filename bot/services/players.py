@@ -13,14 +13,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import engine
 
 from .. import texts
 from ..export import ExportGame, SeatInfo, exported_game
-from ..ratings import FAMILIES, GLOBAL, Family, digest, rate
+from ..ratings import (
+    FAMILIES,
+    GLOBAL,
+    PARTS,
+    Family,
+    GameResult,
+    Ratings,
+    digest,
+    merged,
+    rate,
+    rate_part,
+)
 from ..ratings import identity as ri
 from ..storage import FinishedGame, RatingRow
 from .base import UserError
@@ -36,7 +49,9 @@ LEADERBOARD_PAGE = 10
 HISTORY_PAGE = 10
 RECENT_GAMES = 5
 #: The rating history points a profile's chart gets (the latest).
-HISTORY_POINTS = 500
+HISTORY_POINTS = 200
+#: From how many games a rebuild rates its parts (`bot.ratings.PARTS`) in processes of their own.
+PARALLEL_FROM = 20_000
 
 
 @dataclass(frozen=True)
@@ -270,7 +285,7 @@ class PlayerService:
         who = ri.person(user_id)
         stats = await self.storage.player_stats(who, guild_id)
         animals = await self.storage.player_animals(who, guild_id)
-        recent, _ = await self.storage.player_games(who, guild_id, RECENT_GAMES)
+        recent, _, _ = await self.storage.player_games(who, guild_id, RECENT_GAMES)
         played = sum(s.played for s in stats)
         total = sum(s.score_sum for s in stats)
         scopes = (GLOBAL,) if guild_id is None else (guild_id, GLOBAL)
@@ -319,19 +334,16 @@ class PlayerService:
         (`GLOBAL`), with the reader's own rank. A page past the end shows the last one."""
         if family not in FAMILIES:
             raise ValueError(f"not a rule family: {family!r}")
-        _, total = await self.storage.leaderboard(scope, family, MIN_GAMES, 0)
-        pages = _pages(total, LEADERBOARD_PAGE)
-        page = min(max(page, 0), pages - 1)
-        rows, total = await self.storage.leaderboard(
-            scope, family, MIN_GAMES, LEADERBOARD_PAGE, page * LEADERBOARD_PAGE
+        reader = None if reader_id is None else ri.person(reader_id)
+        rows, total, page, mine = await self.storage.leaderboard(
+            scope, family, MIN_GAMES, LEADERBOARD_PAGE, page, reader
         )
         first = page * LEADERBOARD_PAGE + 1
         entries = tuple(_entry(first + i, row) for i, row in enumerate(rows))
-        reader = None
-        if reader_id is not None:
-            ranked = await self.storage.rank_of(scope, family, ri.person(reader_id), MIN_GAMES)
-            reader = None if ranked is None else _entry(*ranked)
-        return LeaderboardPage(family, scope, page, pages, total, entries, reader)
+        pages = _pages(total, LEADERBOARD_PAGE)
+        return LeaderboardPage(
+            family, scope, page, pages, total, entries, None if mine is None else _entry(*mine)
+        )
 
     async def history(
         self, user_id: int, guild_id: int | None, page: int, reader_id: int | None = None
@@ -342,12 +354,8 @@ class PlayerService:
         if reader_id not in (None, user_id) and await self.storage.is_hidden(user_id):
             return Hidden(user_id)
         who = ri.person(user_id)
-        _, total = await self.storage.player_games(who, guild_id, 0)
+        games, total, page = await self.storage.player_games(who, guild_id, HISTORY_PAGE, page)
         pages = _pages(total, HISTORY_PAGE)
-        page = min(max(page, 0), pages - 1)
-        games, total = await self.storage.player_games(
-            who, guild_id, HISTORY_PAGE, page * HISTORY_PAGE
-        )
         return HistoryPage(
             user_id, guild_id, page, pages, total, tuple(_played(g, who) for g in games)
         )
@@ -405,7 +413,7 @@ class PlayerService:
         for _ in range(attempts):
             mark = await self.storage.results_mark()
             results = await self.storage.rated_results()
-            ratings = await asyncio.to_thread(rate, results)
+            ratings = await rate_in_parts(results)
             if await self.storage.replace_ratings(ratings, mark):
                 return Rebuilt(ratings.games, len(ratings.table), digest(ratings.table), recorded)
         raise RuntimeError(f"games kept ending during {attempts} rebuilds")
@@ -416,6 +424,21 @@ class PlayerService:
         if not await self.storage.unrecorded_games():
             return None
         return await self.rebuild()
+
+
+async def rate_in_parts(results: Sequence[GameResult]) -> Ratings:
+    """`bot.ratings.rate` of the games (pure CPU): in a thread, or, from `PARALLEL_FROM` games,
+    in one process per part (the global scope, the servers' scopes: `bot.ratings.PARTS`), whose
+    ratings are merged into exactly those of one rebuild."""
+    if len(results) < PARALLEL_FROM:
+        return await asyncio.to_thread(rate, results)
+    loop = asyncio.get_running_loop()
+    spawn = multiprocessing.get_context("spawn")  # (a fork would copy the bot's threads)
+    with ProcessPoolExecutor(len(PARTS), mp_context=spawn) as pool:
+        parts = await asyncio.gather(
+            *(loop.run_in_executor(pool, rate_part, results, part) for part in PARTS)
+        )
+    return merged(parts)
 
 
 def _exported(games: Sequence[FinishedGame]) -> list[ExportGame]:

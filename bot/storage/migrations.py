@@ -37,6 +37,20 @@ class Migration:
 #: The seat kinds: a person, Cynthia, the Expert quick or strong (`bot.experts`).
 SEAT_KINDS_SQL = ", ".join(f"'{kind}'" for kind in SEAT_KINDS)
 
+#: The ratings' history (migration 11), one row per rated game of each rating.
+RATING_HISTORY = """CREATE TABLE rating_history (
+            identity TEXT NOT NULL,
+            scope {int} NOT NULL,
+            family TEXT NOT NULL,
+            games {int} NOT NULL,
+            game_id {int} NOT NULL,
+            finished_at TEXT NOT NULL,
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            place {int} NOT NULL,
+            PRIMARY KEY (identity, scope, family, games)
+        )"""
+
 #: Forward migrations: MIGRATIONS[i] brings the schema from version i to version i + 1.
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: games, seats, the action log, message ids.
@@ -246,6 +260,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX seat_results_player ON seat_results (identity, finished_at, game_id)",
             """CREATE INDEX seat_results_player_guild
             ON seat_results (identity, guild_id, finished_at, game_id)""",
+            """CREATE INDEX seat_results_stats
+            ON seat_results (identity, guild_id, family, seat_count, place, score, animal)""",
             "CREATE INDEX seat_results_order ON seat_results (finished_at, game_id, position)",
             "CREATE INDEX seat_results_guild ON seat_results (guild_id, game_id)",
             """CREATE TABLE ratings (
@@ -260,24 +276,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
             "CREATE INDEX ratings_board ON ratings (scope, family, ordinal DESC, identity)",
             "CREATE INDEX ratings_identity ON ratings (identity)",
-            """CREATE TABLE rating_history (
-            identity TEXT NOT NULL,
-            scope {int} NOT NULL,
-            family TEXT NOT NULL,
-            games {int} NOT NULL,
-            game_id {int} NOT NULL,
-            finished_at TEXT NOT NULL,
-            mu {real} NOT NULL,
-            sigma {real} NOT NULL,
-            place {int} NOT NULL,
-            PRIMARY KEY (identity, scope, family, games)
-        )""",
             """CREATE TABLE hidden_players (
             user_id {int} PRIMARY KEY,
             identity TEXT NOT NULL UNIQUE,
             since TEXT NOT NULL
         )""",
-        )
+        ),
+        # A rating's history is read in key order (a profile's chart): SQLite keeps the table
+        # in that order (WITHOUT ROWID); on PostgreSQL the rebuild writes it in that order.
+        sqlite_only=(RATING_HISTORY.format(**DIALECT_TYPES["sqlite"]) + " WITHOUT ROWID",),
+        postgres_only=(RATING_HISTORY.format(**DIALECT_TYPES["postgres"]),),
     ),
 )
 

@@ -95,21 +95,24 @@ class PlayerSQL(GameSQL):
         return [(r["animal"], int(r["n"])) for r in rows]
 
     async def player_games(
-        self, identity: str, guild_id: int | None, limit: int, offset: int = 0
-    ) -> tuple[list[FinishedGame], int]:
-        """A page of a player's finished games, newest first, and how many there are."""
+        self, identity: str, guild_id: int | None, size: int, page: int = 0
+    ) -> tuple[list[FinishedGame], int, int]:
+        """A page of `size` of a player's finished games, newest first, in one read: the
+        games, how many there are, and the page shown (from 0; past the end: the last)."""
         where, params = _where_player(identity, guild_id)
         async with self._reading() as conn:
-            total = await conn.fetchrow(
+            counted = await conn.fetchrow(
                 f"SELECT COUNT(*) AS n FROM seat_results WHERE {where}", params
             )
+            total = 0 if counted is None else int(counted["n"])
+            page = max(0, min(page, (total - 1) // size if total else 0))
             ids = await conn.fetch(
                 f"SELECT game_id FROM seat_results WHERE {where}"
                 " ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?",
-                (*params, limit, offset),
+                (*params, size, page * size),
             )
             games = await self._finished(conn, [r["game_id"] for r in ids])
-        return games, 0 if total is None else int(total["n"])
+        return games, total, page
 
     async def finished_games(self, guild_id: int) -> list[FinishedGame]:
         """Every finished game of a server, oldest first, with its log (the export)."""
@@ -231,19 +234,26 @@ class PlayerSQL(GameSQL):
         return [_history(r) for r in reversed(rows)]
 
     async def leaderboard(
-        self, scope: int, family: str, min_games: int, limit: int, offset: int = 0
-    ) -> tuple[list[RatingRow], int]:
-        """A page of the ranked ratings of a scope and family, best first (ordinal, then
-        identity), and how many are ranked."""
+        self, scope: int, family: str, min_games: int, size: int, page: int, reader: str | None
+    ) -> tuple[list[RatingRow], int, int, tuple[int, RatingRow] | None]:
+        """A page of `size` ranked ratings of a scope and family, best first (ordinal, then
+        identity), in one read: its rows, how many are ranked, the page shown (counting from
+        0; a page past the end is the last one), and the rank and rating of the `reader`
+        identity (None: not ranked there)."""
         params = (scope, family, min_games)
         async with self._reading() as conn:
-            total = await conn.fetchrow(f"SELECT COUNT(*) AS n FROM ratings WHERE {RANKED}", params)
+            counted = await conn.fetchrow(
+                f"SELECT COUNT(*) AS n FROM ratings WHERE {RANKED}", params
+            )
+            total = 0 if counted is None else int(counted["n"])
+            page = max(0, min(page, (total - 1) // size if total else 0))
             rows = await conn.fetch(
                 f"SELECT * FROM ratings WHERE {RANKED} ORDER BY ordinal DESC, identity"
                 " LIMIT ? OFFSET ?",
-                (*params, limit, offset),
+                (*params, size, page * size),
             )
-        return [_rating(r) for r in rows], 0 if total is None else int(total["n"])
+            mine = None if reader is None else await self._rank(conn, *params, reader)
+        return [_rating(r) for r in rows], total, page, mine
 
     async def rank_of(
         self, scope: int, family: str, identity: str, min_games: int
@@ -251,17 +261,22 @@ class PlayerSQL(GameSQL):
         """An identity's rank (1 = best) on a leaderboard and its rating, or None when it is not
         ranked there."""
         async with self._reading() as conn:
-            row = await conn.fetchrow(
-                f"SELECT * FROM ratings WHERE {RANKED} AND identity = ?",
-                (scope, family, min_games, identity),
-            )
-            if row is None:
-                return None
-            ahead = await conn.fetchrow(
-                f"SELECT COUNT(*) AS n FROM ratings WHERE {RANKED}"
-                " AND (ordinal > ? OR (ordinal = ? AND identity < ?))",
-                (scope, family, min_games, row["ordinal"], row["ordinal"], identity),
-            )
+            return await self._rank(conn, scope, family, min_games, identity)
+
+    async def _rank(
+        self, conn: Connection, scope: int, family: str, min_games: int, identity: str
+    ) -> tuple[int, RatingRow] | None:
+        row = await conn.fetchrow(
+            f"SELECT * FROM ratings WHERE {RANKED} AND identity = ?",
+            (scope, family, min_games, identity),
+        )
+        if row is None:
+            return None
+        ahead = await conn.fetchrow(
+            f"SELECT COUNT(*) AS n FROM ratings WHERE {RANKED}"
+            " AND (ordinal > ? OR (ordinal = ? AND identity < ?))",
+            (scope, family, min_games, row["ordinal"], row["ordinal"], identity),
+        )
         return 1 + (0 if ahead is None else int(ahead["n"])), _rating(row)
 
     # --- the rebuild ---
@@ -314,7 +329,14 @@ class PlayerSQL(GameSQL):
             await conn.insert_rows(
                 "rating_history",
                 HISTORY_COLUMNS,
-                [history_row(k, p) for k, points in ratings.history.items() for p in points],
+                [  # in the key order a profile reads them in (`player_ratings`)
+                    history_row(k, p)
+                    for k, points in sorted(
+                        ratings.history.items(),
+                        key=lambda kv: (kv[0].identity, kv[0].scope, kv[0].family),  # fmt: skip
+                    )
+                    for p in points
+                ],
             )
         return True
 
