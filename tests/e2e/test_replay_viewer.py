@@ -71,23 +71,24 @@ class Expected:
             for i in range(1, len(self.states))
             if self.states[i].round != self.states[i - 1].round
         ]
-        self._pngs: dict[int, bytes] = {}
+        self._pictures: dict[int, tuple[bytes, str]] = {}
 
     @property
     def last(self) -> int:
         return len(self.states) - 1
 
-    def png(self, step: int) -> bytes:
-        if step not in self._pngs:
+    def picture(self, step: int) -> tuple[bytes, str]:
+        """The PNG and its alt text."""
+        if step not in self._pictures:
             start = max((s for s in self.turn_starts if s < step), default=0)
             spaces: set[str] = set()
             for i in range(start, step):
                 before, after = self.states[i], self.states[i + 1]
                 spaces |= story.changed(story.marks(before), after, self.notations[i])
-            self._pngs[step] = pictures.board_png(
+            self._pictures[step] = pictures.board_picture(
                 self.states[step], highlight=sorted(spaces), names=NAMES, lang="en"
             )
-        return self._pngs[step]
+        return self._pictures[step]
 
 
 def picture(viewer: FakeMessage) -> bytes:
@@ -95,14 +96,20 @@ def picture(viewer: FakeMessage) -> bytes:
     return png
 
 
+def alt(viewer: FakeMessage) -> str | None:
+    (described,) = [a.description for a in viewer.files if a.filename == "board.png"]
+    return described
+
+
 def footer(viewer: FakeMessage) -> str:
     return viewer.embeds[0]["footer"]["text"]
 
 
 def at(viewer: FakeMessage, expected: Expected, step: int) -> None:
-    """The viewer shows `step`: its footer counts it, its picture is the engine's position."""
+    """The viewer shows `step`: its footer counts it, its picture is the engine's position (the
+    alt text too)."""
     assert footer(viewer).endswith(f"action {step} of {expected.last}"), footer(viewer)
-    assert picture(viewer) == expected.png(step), f"picture of step {step}"
+    assert (picture(viewer), alt(viewer)) == expected.picture(step), f"picture of step {step}"
 
 
 async def press(fake: FakeDiscord, user: dict, viewer: FakeMessage, label: str) -> FakeMessage:
@@ -183,6 +190,23 @@ async def test_the_replay_viewer_steps_through_a_finished_game(
     at(viewer, expected, expected.round_starts[3] + 1)
     await press(fake, alice, from_file, FORWARD)
     at(from_file, expected, expected.round_starts[0] + 1)
+
+    # In Hebrew: the viewer's words are the reader's, its picture drawn in Hebrew.
+    carol = fake.add_user("carol")
+    await answered(
+        await fake.slash(carol, "ps language", options={"language": "he"}, channel_id=chan)
+    )
+    it = await answered(await fake.click(carol, final, final.find_button(label="Replay")))
+    hebrew = it.response
+    assert hebrew.embeds[0]["title"] == "צפייה חוזרת במשחק 1"
+    assert footer(hebrew) == f"הכנת המשחק · פעולה 0 מתוך {expected.last}"
+    assert [b["label"] for b in hebrew.buttons][3:] == [
+        "פעולה \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}",
+        "תור \N{BLACK RIGHT-POINTING TRIANGLE}",
+        "סבב \N{BLACK RIGHT-POINTING DOUBLE TRIANGLE}",
+    ]
+    start = pictures.board_picture(expected.states[0], highlight=[], names=NAMES, lang="he")
+    assert (picture(hebrew), alt(hebrew)) == start
 
     # `/ps replay game:` opens the same viewer; a wrong number or a forged step is refused.
     it = await answered(await fake.slash(alice, "ps replay", options={"game": 1}, channel_id=chan))
