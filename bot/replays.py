@@ -191,7 +191,7 @@ class Lru(Generic[K, V]):
 
 #: Replays kept (a 4-seat game's positions are a few megabytes at most).
 REPLAYS_KEPT = 8
-#: Pictures kept (about 100 KB each): a whole 2-person game, back and forth.
+#: Pictures kept (about 70 KB each): a whole 2-person game, back and forth.
 PICTURES_KEPT = 160
 
 

@@ -113,3 +113,12 @@ async def test_only_a_finished_game_of_this_server_is_replayed(service: GameServ
         with pytest.raises(UserError) as info:
             await records.finished_game(game_id, guild)
         assert info.value.args[0] == sentence
+
+
+def test_the_caches_keep_the_most_recently_used() -> None:
+    cache: replays.Lru[str, int] = replays.Lru(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1  # now the most recent
+    cache.put("c", 3)
+    assert (cache.get("a"), cache.get("b"), cache.get("c"), len(cache)) == (1, None, 3, 2)

@@ -248,15 +248,18 @@ class Board(commands.Cog, name="Board"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             data = await record.read()
             replay = await asyncio.to_thread(file_replay, data)
-            key = f"f{record.id}:{i18n.current()}"
-            self.games.records.replays.replays.put(key, replay)
-            embed, picture, view = await self._viewer(replay, "f", key, 0)
-            await interaction.followup.send(
+            embed, picture, view = await self._viewer(replay, "f", None, 0)
+            sent = await interaction.followup.send(
                 embed=embed,
                 files=[discord.File(io.BytesIO(data), filename=RECORD_FILE), picture],
                 view=view,
                 ephemeral=True,
+                wait=True,
             )
+            # the viewer's buttons find the replay by the record the viewer carries
+            for carried in sent.attachments:
+                if carried.filename == RECORD_FILE:
+                    self.games.records.replays.replays.put(_file_key(carried), replay)
 
     async def on_replay_open(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Replay button of a finished game: the viewer, privately, at the start."""
@@ -294,15 +297,12 @@ class Board(commands.Cog, name="Board"):
                 replay = await records.replay(game)
             else:
                 message = interaction.message
-                files = (
-                    [a for a in message.attachments if a.filename == RECORD_FILE]
-                    if (message is not None)
-                    else []
-                )
+                attached = message.attachments if message is not None else []
+                files = [a for a in attached if a.filename == RECORD_FILE]
                 if not files:
                     raise UserError(texts.REPLAY_FILE_GONE)
                 kept = files[:1]
-                key = f"f{kept[0].id}:{i18n.current()}"
+                key = _file_key(kept[0])
                 await interaction.response.defer()
                 found = records.replays.replays.get(key)
                 if found is None:
@@ -331,13 +331,14 @@ class Board(commands.Cog, name="Board"):
             raise UserError(texts.REPLAY_FILE_GONE) from None
 
     async def _viewer(
-        self, replay: replays.Replay, source: str, key: str, step: int
+        self, replay: replays.Replay, source: str, key: str | None, step: int
     ) -> tuple[discord.Embed, discord.File, discord.ui.View]:
-        """The viewer at `step`: its embed, its picture (drawn once for the source, step and
-        language: `ReplayCache`) and its components."""
+        """The viewer at `step`: its embed, its picture (drawn once for the replay's `key`, the
+        step and the language: `ReplayCache`; a file's first picture, before its viewer has a
+        key, drawn without) and its components."""
         lang = i18n.current()
         cache = self.games.records.replays.pictures
-        picture = cache.get((key, step, lang))
+        picture = None if key is None else cache.get((key, step, lang))
         if picture is None:
             picture = await pictures.picture(
                 replay.states[step],
@@ -345,7 +346,8 @@ class Board(commands.Cog, name="Board"):
                 names=xt.seat_names(replay.game),
                 lang=lang,
             )
-            cache.put((key, step, lang), picture)
+            if key is not None:
+                cache.put((key, step, lang), picture)
         if source.startswith("g"):
             title = texts.REPLAY_GAME_TITLE.format(id=replay.game.id)
         else:
@@ -353,6 +355,12 @@ class Board(commands.Cog, name="Board"):
         embed = embeds.replay_embed(title, replay, step)
         view = replay_view(source, step, replay.last, replay.rounds())
         return embed, pictures.as_file(picture, embeds.BOARD_FILE), view
+
+
+def _file_key(record: discord.Attachment) -> str:
+    """The cache key of the replay of the record file a viewer carries (its seats' names,
+    when the record has none, are in the reader's language)."""
+    return f"f{record.id}:{i18n.current()}"
 
 
 def _seat_names(kinds: tuple[str, ...]) -> list[str]:
