@@ -8,7 +8,7 @@ import random
 import pytest
 
 import engine
-from bot import i18n, replays, texts
+from bot import i18n, pictures, replays, texts
 from bot.cogs.board import file_replay
 from bot.services import GameService
 from bot.services.base import UserError
@@ -91,6 +91,17 @@ def test_an_animal_kept_and_not_placed_stays_hidden() -> None:
         lines = [translate(line, "en") for line in replay.lines(1)]
     assert lines == ["\N{LARGE ORANGE CIRCLE} Ash: kept an animal"]
     assert replay.moves[0].notation == "animal ?"
+    # the other animal kept instead: the replay's story and picture are the same
+    other = str(engine.legal_actions(state)[1])
+    assert other == "animal turtle"
+    twin = of(engine.Record(config, 3, [other], tuple(NAMES)))
+    with i18n.speaking("en"):
+        assert [translate(line, "en") for line in twin.lines(1)] == lines
+    drawn = [
+        pictures.board_picture(r.states[1], highlight=r.changed(1), names=NAMES, lang="en")
+        for r in (replay, twin)
+    ]
+    assert drawn[0] == drawn[1]
 
 
 @pytest.fixture
