@@ -31,6 +31,8 @@ from .storage import GameRow, NewAction, SeatRow
 MOVES = ("r-", "t-", "a-", "a+", "t+", "r+")
 #: The select's options at most (Discord's limit).
 SELECT_LIMIT = 25
+#: The story of step 0.
+REPLAY_START = _("The start: every seat is about to place its first trees.")
 
 
 @dataclass(frozen=True)
@@ -63,8 +65,11 @@ class Replay:
         """Where a button leads from `step`: the step before or after it by action, the start
         of the turn (or the next one), the start of the round (or the next one, the end after
         the last); None when there is no such step (the start or the end already)."""
-        ends = {"a": range(self.last + 1), "t": self.turn_starts, "r": self.round_starts()}
-        points = [*ends[move[0]], self.last] if move[0] != "a" else list(ends["a"])
+        if move[0] == "a":
+            points = list(range(self.last + 1))
+        else:
+            starts = self.turn_starts if move[0] == "t" else self.round_starts()
+            points = [*starts, self.last]
         if move[1] == "-":
             before = [p for p in points if p < step]
             return max(before) if before else None
@@ -109,10 +114,6 @@ class Replay:
         else:
             where = _("Round {n} of {rounds}", n=int(state.round), rounds=state.config.last_round)
         return _("{where} · action {step} of {count}", where=where, step=step, count=self.last)
-
-
-#: The story of step 0.
-REPLAY_START = _("The start: every seat is about to place its first trees.")
 
 
 def replay(game: GameRow, log: Sequence[Any], states: Sequence[GameState] | None = None) -> Replay:
