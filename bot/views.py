@@ -19,6 +19,11 @@ custom_id formats (at most 100 characters):
     ps:pick:<game>:<version>:<kind>:<part>  a select of the turn panel (act: actions to play,
                                             src: "<verb> <space>", the piece a two-step kind
                                             acts from, e.g. the tree to plant from)
+    ps:replay:open:<game>                   "Replay" on a finished game's messages: the viewer
+    ps:rv:<source>:<move>:<step>            a button of the private replay viewer (source
+                                            g<game> or f, the record file of its message;
+                                            move r-, t-, a-, a+, t+ or r+ from step <step>)
+    ps:rv:<source>:go:<step>                the viewer's select of rounds (values: steps)
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from engine import GameState
-from translation import _
+from translation import _, _p
 
 from . import choices, texts
 from . import expert_texts as xt
@@ -424,6 +429,141 @@ class EndingButton(
             await lobby.on_keep(interaction, self.game_id)
 
 
+#: A replay's source in a custom_id: `g<game id>` a stored game, `f` the record file attached
+#: to the viewer's message.
+REPLAY_SOURCE = r"(?P<src>g[0-9]{1,18}|f)"
+#: The viewer's buttons: label (the arrows around it) by move, in order (`replays.MOVES`).
+REPLAY_BUTTONS = {
+    "r-": ("\N{BLACK LEFT-POINTING DOUBLE TRIANGLE} {}", _p("replay", "Round")),
+    "t-": ("\N{BLACK LEFT-POINTING TRIANGLE} {}", _p("replay", "Turn")),
+    "a-": ("\N{SINGLE LEFT-POINTING ANGLE QUOTATION MARK} {}", _p("replay", "Action")),
+    "a+": ("{} \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}", _p("replay", "Action")),
+    "t+": ("{} \N{BLACK RIGHT-POINTING TRIANGLE}", _p("replay", "Turn")),
+    "r+": ("{} \N{BLACK RIGHT-POINTING DOUBLE TRIANGLE}", _p("replay", "Round")),
+}
+
+
+class ReplayOpenButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:replay:open:(?P<game>[0-9]{1,18})",
+):
+    """ "Replay" on a finished game's messages (and wherever games are listed): opens the
+    move-by-move viewer privately, for anyone in the server."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(_("Replay")),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ps:replay:open:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayOpenButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        await interaction.client.board.on_replay_open(interaction, self.game_id)
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:rv:" + REPLAY_SOURCE + r":(?P<move>[rta][+-]):(?P<step>[0-9]{1,6})",
+):
+    """A button of the private replay viewer: back or forward by round, turn or action from
+    the step shown (`step`)."""
+
+    def __init__(self, source: str, move: str, step: int, *, disabled: bool = False) -> None:
+        shape, word = REPLAY_BUTTONS[move]
+        super().__init__(
+            discord.ui.Button(
+                label=shape.format(tr(word)),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ps:rv:{source}:{move}:{step}",
+                disabled=disabled,
+            )
+        )
+        self.source, self.move, self.step = source, move, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        return cls(match["src"], match["move"], int(match["step"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, 0, private=True):
+            return
+        await interaction.client.board.on_replay_step(
+            interaction, self.source, self.step, self.move
+        )
+
+
+class ReplaySelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ps:rv:" + REPLAY_SOURCE + r":go:(?P<step>[0-9]{1,6})",
+):
+    """The replay viewer's select: jump to the setup, a round or the final position (each
+    option's value is the step it starts at)."""
+
+    def __init__(self, source: str, step: int, options: Sequence[tuple[str, int]] = ()) -> None:
+        chosen = max((s for _, s in options if s <= step), default=-1)
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"ps:rv:{source}:go:{step}",
+            placeholder=tr(_("Jump to a round")),
+            options=[
+                discord.SelectOption(label=tr(label), value=str(s), default=s == chosen)
+                for label, s in options
+            ]
+            or [discord.SelectOption(label="-", value="-")],
+        )
+        super().__init__(select)
+        self.source, self.step = source, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplaySelect:
+        return cls(match["src"], int(match["step"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, 0, private=True):
+            return
+        await interaction.client.board.on_replay_step(
+            interaction, self.source, self.step, "go", _values(interaction)
+        )
+
+
+def replay_view(
+    source: str, step: int, last: int, rounds: Sequence[tuple[str, int]]
+) -> discord.ui.View:
+    """The replay viewer's components at `step` (of 0..`last`): back by round, turn and action
+    on the first row, forward on the second (those leading nowhere disabled), the rounds'
+    select on the third."""
+    view = discord.ui.View(timeout=None)
+    for move in REPLAY_BUTTONS:
+        forward = move.endswith("+")
+        button = ReplayButton(source, move, step, disabled=step >= last if forward else step <= 0)
+        button.row = int(forward)
+        view.add_item(button)
+    first: dict[int, str] = {}  # one option a step (a record that stops as a round starts)
+    for label, at in rounds:
+        first.setdefault(at, label)
+    jump = ReplaySelect(source, step, [(label, at) for at, label in first.items()])
+    jump.row = 2
+    view.add_item(jump)
+    return view
+
+
 def abandon_view(game_id: int) -> discord.ui.View:
     """The question `/ps abandon` asks: abandon, or keep playing."""
     view = discord.ui.View(timeout=None)
@@ -434,6 +574,9 @@ def abandon_view(game_id: int) -> discord.ui.View:
 
 PERSISTENT_ITEMS = (
     EndingButton,
+    ReplayOpenButton,
+    ReplayButton,
+    ReplaySelect,
     LobbyButton,
     OptionsSelect,
     BotSelect,
@@ -463,7 +606,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
-    is played; Game log and Rematch once it is over (None when it was abandoned)."""
+    is played; Game log, Rematch and Replay once it is over (None when it was abandoned)."""
     if game.status not in ("active", "over"):
         return None
     view = discord.ui.View(timeout=None)
@@ -473,6 +616,7 @@ def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     view.add_item(GameMessageButton("log", game.id, game.version))
     if game.status == "over":
         view.add_item(EndingButton("rematch", game.id))
+        view.add_item(ReplayOpenButton(game.id))
     return view
 
 
