@@ -268,8 +268,10 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     assert it.content == (
         f"Game #{games[2]} of an export of 5 games (the option `game` chooses another)."
     )
-    seats = it.embeds[0]["description"].splitlines()[1:]
-    assert [line.rsplit(": ", 1)[1] for line in seats] == [f"{s.score} points" for s in third.seats]
+    # the viewer carries the export's third game as its record, and opens at its start
+    carried = dict(it.attachments)
+    assert carried["record.txt"].decode() == third.record.to_text()
+    assert set(carried) == {"record.txt", "board.png"}
 
     # Bob asks to be forgotten and confirms: neither his id nor his name stays in any table.
     assert traces(bot.database_path, [bob["id"], "bobbelina"])
