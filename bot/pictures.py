@@ -51,8 +51,10 @@ def board_png(
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
     lang: str | None = None,
+    marks: Sequence[str] = (),
 ) -> bytes:
-    """`render.board_png` (same arguments; `lang` the language of the picture's words)."""
+    """`render.board_png` (same arguments; `lang` the language of the picture's words,
+    `marks` the spaces a lesson of the tutorial talks about)."""
     return render.board_png(
         state,
         highlight=highlight,
@@ -60,6 +62,7 @@ def board_png(
         viewer_seat=viewer_seat,
         names=_names(names, lang),
         lang=lang,
+        marks=marks,
     )
 
 

@@ -5,6 +5,7 @@
 - `bots`: Cynthia after a crash, the autopilot, the Expert's seats, hints;
 - `records`: the story the game message tells, the log;
 - `endings`: abandoning a game, expiring idle lobbies;
+- `tutorial`: each learner's place in the lessons of `/ps learn`;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -23,6 +24,7 @@ from .endings import EndingService
 from .lobby import LobbyService
 from .records import RecordService
 from .turns import TurnService
+from .tutorial import TutorialService
 
 
 class GameService:
@@ -42,3 +44,4 @@ class GameService:
         self.bots = BotService(self.core, self.turns, experts)
         self.records = RecordService(self.core)
         self.endings = EndingService(self.core)
+        self.tutorial = TutorialService(storage)

@@ -206,6 +206,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             f"ALTER TABLE seats ADD CONSTRAINT seats_kind_check CHECK (kind IN ({SEAT_KINDS_SQL}))",
         ),
     ),
+    # 11: each learner's place in the tutorial of `/ps learn` (issue 47): the JSON of
+    #    `engine.tutorial.Progress.to_json`.
+    Migration(
+        (
+            """CREATE TABLE tutorial_progress (
+            user_id {int} PRIMARY KEY,
+            progress TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )""",
+        )
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
