@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from ..app import PhotosynthesisBot
 
 LESSON_FILE = "lesson.png"
+#: The lessons' pictures: the board large, read 360-550 px wide (what a seat has is in the
+#: screen's words: its panel says the light, the lunar points and the animal).
+LAYOUT = "phone"
 Place = tuple[str, int]
 
 
@@ -93,7 +96,7 @@ class Learn(commands.Cog, name="Learn"):
             return []
         names = [interaction.user.display_name, lt.OPPONENT]
         drawn = await pictures.picture(
-            state, viewer_seat=0, names=names, lang=i18n.current(), **kwargs
+            state, viewer_seat=0, names=names, lang=i18n.current(), layout=LAYOUT, **kwargs
         )
         return [pictures.as_file(drawn, LESSON_FILE)]
 

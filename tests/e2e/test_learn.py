@@ -5,13 +5,15 @@ tutorial ends with a real game against the easier Cynthia. One bot start (and on
 
 from __future__ import annotations
 
+import asyncio
 import json
+from functools import cache
 
 import engine
 from bot import learn_texts as lt
 from bot import pictures
 from bot.choices import spaces_of
-from bot.cogs.learn import LESSON_FILE
+from bot.cogs.learn import LAYOUT, LESSON_FILE
 from engine import tutorial
 from engine.tutorial import Progress
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
@@ -26,10 +28,10 @@ BASE_BUDGET = 60
 class Learner:
     """A user playing the tutorial; counts every interaction they send."""
 
-    def __init__(self, fake: FakeDiscord, name: str, lang: str, chan: str) -> None:
+    def __init__(self, fake: FakeDiscord, lang: str, chan: str, name: str = "learner") -> None:
         self.fake, self.lang, self.chan = fake, lang, chan
         self.user = fake.add_user(name)
-        self.name = name.capitalize()
+        self.name = name.capitalize()  # the fake's display name
         self.sent = 0
 
     def tr(self, text: str) -> str:
@@ -86,9 +88,20 @@ def wrong_move(step: tutorial.Step, screen: FakeMessage) -> str:
     return next((n for n in wrong if n.split()[0] == verb), wrong[0])
 
 
-def picture(learner: Learner, state: engine.GameState, **kwargs) -> bytes:
-    names = [learner.name, lt.OPPONENT]
-    return pictures.board_png(state, viewer_seat=0, names=names, lang=learner.lang, **kwargs)
+@cache
+def _picture(name: str, lang: str, index: int, step_no: int, after: bool) -> bytes:
+    step = tutorial.LESSONS[index].steps[step_no]
+    state, kwargs = step.position(), {"marks": step.marks}
+    if after:  # the position after the answer, its spaces outlined
+        state = engine.apply(state, step.answers[0])
+        kwargs = {"highlight": spaces_of(step.answers[0])}
+    names = [name, lt.OPPONENT]
+    return pictures.board_png(state, viewer_seat=0, names=names, lang=lang, layout=LAYOUT, **kwargs)
+
+
+def picture(learner: Learner, index: int, step_no: int, *, after: bool = False) -> bytes:
+    """The picture of a step (`after`: of the position its answer leads to)."""
+    return _picture(learner.name, learner.lang, index, step_no, after)
 
 
 def shows_step(learner: Learner, screen: FakeMessage, index: int, step_no: int) -> None:
@@ -101,8 +114,7 @@ def shows_step(learner: Learner, screen: FakeMessage, index: int, step_no: int) 
     assert learner.tr(step.text) in screen.content
     assert learner.tr(lt.ASK.format(ask=step.ask)) in screen.content
     ((name, png),) = screen.attachments
-    state = step.position()
-    assert name == LESSON_FILE and png == picture(learner, state, marks=step.marks)
+    assert name == LESSON_FILE and png == picture(learner, index, step_no)
     assert all(f":{lesson.key}:{step_no}:" in c["custom_id"] for c in screen.selects)
 
 
@@ -132,9 +144,7 @@ async def play_base(learner: Learner, screen: FakeMessage, *, wrong_first: bool)
         done = lt.LESSON_DONE.format(title=lesson.title)
         assert f"**{learner.tr(done)}**" in screen.content
         ((name, png),) = screen.attachments  # the position after the answer, outlined
-        after = engine.apply(lesson.steps[-1].position(), lesson.steps[-1].answers[0])
-        highlight = spaces_of(lesson.steps[-1].answers[0])
-        assert png == picture(learner, after, highlight=highlight)
+        assert png == picture(learner, index, len(lesson.steps) - 1, after=True)
     assert learner.tr(lt.BASE_DONE) in screen.content
     return screen
 
@@ -153,33 +163,40 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     chan = fake.add_channel("learning")
     base_steps = sum(len(lesson.steps) for lesson in tutorial.BASE)
 
-    for lang in ("en", "he"):
-        for wrong_first in (False, True):
-            learner = Learner(fake, f"{lang}{'wrong' if wrong_first else 'right'}", lang, chan)
-            if lang == "he":
-                it = await fake.slash(
+    async def learn_the_base_game(lang: str, wrong_first: bool) -> Learner:
+        learner = Learner(fake, lang, chan)
+        if lang == "he":
+            await answered(
+                await fake.slash(
                     learner.user, "ps language", options={"language": "he"}, channel_id=chan
                 )
-                await answered(it)
-            first = await learner.learn()
-            assert first.ephemeral
-            await play_base(learner, first.response, wrong_first=wrong_first)
-            # /ps learn, an answer per step (two with a wrong move first), Next between lessons
-            expected = 1 + base_steps * (2 if wrong_first else 1) + len(tutorial.BASE) - 1
-            assert learner.sent == expected <= BASE_BUDGET
-            assert stored(bot, learner) == {
-                "version": 1,
-                "lesson": tutorial.BASE[-1].key,
-                "step": len(tutorial.BASE[-1].steps),
-                "tries": 0,
-            }
+            )
+        first = await learner.learn()
+        assert first.ephemeral
+        await play_base(learner, first.response, wrong_first=wrong_first)
+        # /ps learn, an answer per step (two with a wrong move first), Next between lessons
+        expected = 1 + base_steps * (2 if wrong_first else 1) + len(tutorial.BASE) - 1
+        assert learner.sent == expected <= BASE_BUDGET
+        assert stored(bot, learner) == {
+            "version": 1,
+            "lesson": tutorial.BASE[-1].key,
+            "step": len(tutorial.BASE[-1].steps),
+            "tries": 0,
+        }
+        return learner
+
+    # Four learners at once: right first time and with a wrong move first, in both languages.
+    learners = await asyncio.gather(
+        *(learn_the_base_game(lang, wrong) for lang in ("en", "he") for wrong in (False, True))
+    )
+    learner = learners[-1]
 
     # The rules point to the tutorial.
     rules = await answered(await fake.slash(learner.user, "ps rules", channel_id=chan))
     assert rules.content == translate(lt.RULES_LINE, "he")
 
     # Another learner stops after a lesson and a half, and the bot restarts.
-    learner = Learner(fake, "ana", "en", chan)
+    learner = Learner(fake, "en", chan, "ana")
     first = (await learner.learn()).response
     await learner.play(first, tutorial.BASE[0].steps[0].answers[0])
     await learner.click(first, ":next")
@@ -204,6 +221,19 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     select = again.selects[0]
     it = await fake.select(learner.user, again, select, [select["options"][0]["value"]])
     await refused(it, lt.STALE_STEP)
+    assert stored(bot, learner) == {"version": 1, "lesson": "light", "step": 1, "tries": 0}
+
+    # Forged tutorial buttons: one sentence each, and nothing changes.
+    forged = {
+        "ps:learn:reach:0:next": lt.STALE_STEP,  # a lesson not reached
+        "ps:learn:zzz:0:next": lt.STALE_STEP,  # no such lesson
+        "ps:learn:light:1:game": lt.STALE_STEP,  # the game before the base game is learnt
+        "ps:learn:light:1:play grow D3": lt.NO_STEP,  # an answer between lessons
+    }
+    for custom_id, sentence in forged.items():
+        again.buttons[0]["custom_id"] = custom_id
+        it = await answered(await fake.click(learner.user, again, custom_id))
+        assert (custom_id, it.ephemeral, it.content) == (custom_id, True, sentence)
     assert stored(bot, learner) == {"version": 1, "lesson": "light", "step": 1, "tries": 0}
 
     # Typed answers, as with /ps play: the rest of the base game.
