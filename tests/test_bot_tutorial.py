@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot import learn_texts as lt
-from bot.learn_views import LearnButton, LearnSelect, screen
+from bot.learn_views import LearnButton, LearnSelect, outcome_line, screen
 from bot.services.base import UserError
-from bot.services.tutorial import TutorialService, base_done
+from bot.services.tutorial import TutorialService, base_done, place
 from bot.storage import SQLiteStorage
 from engine import tutorial
 from engine.tutorial import Progress
@@ -100,3 +100,66 @@ def test_the_screens_offer_the_steps_panel_then_next_then_the_game() -> None:
     content, view = screen(Progress(len(tutorial.LESSONS), 0, 0))
     assert content == lt.ALL_DONE
     assert components(view) == ["ps:learn:done:0:game", "ps:learn:done:0:again"]
+
+
+async def test_a_second_wrong_answer_shows_the_answer_and_goes_on(service) -> None:
+    await service.answer(ANA, "grow C2", ("shadows", 0))
+    outcome = await service.answer(ANA, "buy seed", ("shadows", 0))
+    assert (outcome.kind, outcome.answer) == ("shown", "grow E4")
+    assert outcome.progress == Progress(0, 1, 0)
+    said = outcome_line(outcome, "buy seed")
+    assert said == (
+        "\N{CROSS MARK} `buy seed`: buy seed is allowed here, but not what this step asks: "
+        "Grow your small tree that stands in the light. The answer was `grow E4`."
+    )
+    assert await stored(service) == {"version": 1, "lesson": "shadows", "step": 1, "tries": 0}
+
+
+async def test_start_over_goes_back_to_the_first_lesson(service) -> None:
+    finished = Progress(len(tutorial.LESSONS), 0, 0)
+    await service.storage.set_tutorial_progress(ANA, finished.to_json())
+    with pytest.raises(UserError):
+        await service.start_over(ANA, ("shadows", 0))
+    await service.may_play(ANA, ("done", 0))
+    assert await service.start_over(ANA, ("done", 0)) == Progress(0, 0, 0)
+    assert await service.progress(ANA) == (Progress(0, 0, 0), False)
+
+
+def reach(progress: Progress, notation: str) -> int:
+    """Answer a step through its screens as a person would (a select offering the action, else
+    the piece it acts from, else its kind's own screen); the interactions it took."""
+    verb, source = notation.split()[0], notation.split()[1]
+    menu = src = None
+    for clicks in range(1, 4):
+        _content, view = screen(progress, menu=menu, source=src)
+        for item in view.children:
+            if notation == "end" and item.item.custom_id.endswith(":play end"):
+                return clicks
+            values = [o.value for o in getattr(item.item, "options", [])]
+            if notation in values:
+                assert item.item.custom_id.split(":")[4] == "act"
+                return clicks
+            if f"{verb} {source}" in values:
+                menu, src = verb, source
+                break
+        else:
+            assert f"ps:learn:{place(progress)[0]}:{progress.step}:menu {verb}" in components(view)
+            menu = verb
+    raise AssertionError(f"{notation} is not offered")
+
+
+def test_every_lessons_answer_is_offered_by_its_panel_in_one_or_two_choices() -> None:
+    """Every step, the expansion's too, is answered through the game's panel; the base game's
+    in one choice each (the interaction count of the e2e test relies on it)."""
+    for index, lesson in enumerate(tutorial.LESSONS):
+        for step_no, step in enumerate(lesson.steps):
+            for answer in step.answers:
+                clicks = reach(Progress(index, step_no, 0), answer)
+                assert clicks == 1 if not lesson.expansion else clicks <= 2, (lesson.key, answer)
+
+
+def test_an_expansion_step_previews_the_next_photosynthesis_and_is_headed_as_such() -> None:
+    index = len(tutorial.BASE)
+    content, _view = screen(Progress(index, 0, 0))
+    assert content.startswith("**Under the Moonlight, lesson 1 of 3: The moon and moonlight**")
+    assert tutorial.LESSONS[index].steps[0].preview

@@ -163,14 +163,7 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     chan = fake.add_channel("learning")
     base_steps = sum(len(lesson.steps) for lesson in tutorial.BASE)
 
-    async def learn_the_base_game(lang: str, wrong_first: bool) -> Learner:
-        learner = Learner(fake, lang, chan)
-        if lang == "he":
-            await answered(
-                await fake.slash(
-                    learner.user, "ps language", options={"language": "he"}, channel_id=chan
-                )
-            )
+    async def learn_the_base_game(learner: Learner, wrong_first: bool) -> Learner:
         first = await learner.learn()
         assert first.ephemeral
         await play_base(learner, first.response, wrong_first=wrong_first)
@@ -185,11 +178,19 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
         }
         return learner
 
-    # Four learners at once: right first time and with a wrong move first, in both languages.
-    learners = await asyncio.gather(
-        *(learn_the_base_game(lang, wrong) for lang in ("en", "he") for wrong in (False, True))
-    )
-    learner = learners[-1]
+    # Four learners: right first time and with a wrong move first, in both languages; the
+    # first alone (the bot's first picture starts its drawing workers), then three at once.
+    learners = [
+        (Learner(fake, lang, chan), wrong) for lang in ("en", "he") for wrong in (False, True)
+    ]
+    for learner, _wrong in learners[2:]:
+        it = await fake.slash(
+            learner.user, "ps language", options={"language": "he"}, channel_id=chan
+        )
+        await answered(it)
+    await learn_the_base_game(*learners[0])
+    await asyncio.gather(*(learn_the_base_game(*pair) for pair in learners[1:]))
+    learner = learners[-1][0]
 
     # The rules point to the tutorial.
     rules = await answered(await fake.slash(learner.user, "ps rules", channel_id=chan))
