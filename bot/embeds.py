@@ -16,6 +16,7 @@ from translation import _, _p
 
 from . import animals, texts
 from . import expert_texts as xt
+from . import learn_texts as lt
 from .i18n import isolate, notation, tr
 from .services.base import (
     CYNTHIA_OPTIONS,
@@ -471,4 +472,5 @@ def help_embed() -> discord.Embed:
         embed.add_field(name=tr(name), value=tr(value), inline=False)
         if name == "/ps undo":
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
+    embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
     return embed

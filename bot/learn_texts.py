@@ -29,3 +29,7 @@ START_OVER = _("Start over")
 OPPONENT = _("Opponent")
 GAME_STARTED = _("Your game against the easier Cynthia has started in <#{channel}>. Good luck!")
 RULES_LINE = _("New to the game? `/ps learn` teaches it step by step on the board.")
+HELP_LEARN = _(
+    "the tutorial, privately: short lessons on the board answered with the turn panel or typed "
+    "(`/ps learn action:`), then a game against the easier Cynthia; it goes on where you stopped"
+)

@@ -195,6 +195,12 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     # The rules point to the tutorial.
     rules = await answered(await fake.slash(learner.user, "ps rules", channel_id=chan))
     assert rules.content == translate(lt.RULES_LINE, "he")
+    helped = await answered(await fake.slash(learner.user, "ps help", channel_id=chan))
+    assert helped.embeds[0]["fields"][-1] == {
+        "name": "/ps learn",
+        "value": translate(lt.HELP_LEARN, "he"),
+        "inline": False,
+    }
 
     # Another learner stops after a lesson and a half, and the bot restarts.
     learner = Learner(fake, "en", chan, "ana")
