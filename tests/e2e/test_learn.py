@@ -163,8 +163,11 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     chan = fake.add_channel("learning")
     base_steps = sum(len(lesson.steps) for lesson in tutorial.BASE)
 
+    started = asyncio.Event()
+
     async def learn_the_base_game(learner: Learner, wrong_first: bool) -> Learner:
         first = await learner.learn()
+        started.set()
         assert first.ephemeral
         await play_base(learner, first.response, wrong_first=wrong_first)
         # /ps learn, an answer per step (two with a wrong move first), Next between lessons
@@ -179,7 +182,8 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
         return learner
 
     # Four learners: right first time and with a wrong move first, in both languages; the
-    # first alone (the bot's first picture starts its drawing workers), then three at once.
+    # first alone until its first screen (the bot's first picture starts its drawing workers),
+    # then the four at once.
     learners = [
         (Learner(fake, lang, chan), wrong) for lang in ("en", "he") for wrong in (False, True)
     ]
@@ -188,8 +192,14 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
             learner.user, "ps language", options={"language": "he"}, channel_id=chan
         )
         await answered(it)
-    await learn_the_base_game(*learners[0])
-    await asyncio.gather(*(learn_the_base_game(*pair) for pair in learners[1:]))
+
+    async def after_the_first(learner: Learner, wrong_first: bool) -> Learner:
+        await started.wait()
+        return await learn_the_base_game(learner, wrong_first)
+
+    await asyncio.gather(
+        learn_the_base_game(*learners[0]), *(after_the_first(*pair) for pair in learners[1:])
+    )
     learner = learners[-1][0]
 
     # The rules point to the tutorial.
@@ -260,3 +270,4 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     assert engine.Config.from_dict(json.loads(config[0])) == tutorial.final_game_config()
     message = await next_turn(fake, thread)
     assert message.content == f"<@{learner.user['id']}>, it is your turn."
+    assert fake.late_interactions == []  # every click answered within Discord's 3 seconds
