@@ -135,7 +135,7 @@ LEARN_ITEMS = (LearnButton, LearnSelect)
 class LessonItems(PanelItems):
     """The turn panel's components for a step of a lesson."""
 
-    def __init__(self, lesson: str, step: int) -> None:  # noqa: D107 (no game of its own)
+    def __init__(self, lesson: str, step: int) -> None:  # no game: the lesson and the step
         self.lesson, self.step = lesson, step
 
     def button(
@@ -174,14 +174,14 @@ def heading(progress: Progress) -> str:
 
 def outcome_line(outcome: Outcome, notation: str) -> str:
     """What the answer was: right, wrong (why; try again), or wrong twice (why; the answer)."""
-    shown = notation  # isolated in a right-to-left sentence by `tr`
-    if outcome.kind == "right":
-        return "\N{WHITE HEAVY CHECK MARK} " + tr(lt.RIGHT.format(notation=shown))
+    if outcome.kind == "right":  # (`tr` isolates a notation in a right-to-left sentence)
+        return "\N{WHITE HEAVY CHECK MARK} " + tr(lt.RIGHT.format(notation=notation))
     reason = outcome.reason or ""
     if outcome.kind == "wrong":
-        return "\N{CROSS MARK} " + tr(lt.WRONG.format(notation=shown, reason=reason))
+        return "\N{CROSS MARK} " + tr(lt.WRONG.format(notation=notation, reason=reason))
     answer = outcome.answer or ""
-    return "\N{CROSS MARK} " + tr(lt.SHOWN.format(notation=shown, reason=reason, answer=answer))
+    said = lt.SHOWN.format(notation=notation, reason=reason, answer=answer)
+    return "\N{CROSS MARK} " + tr(said)
 
 
 def screen(

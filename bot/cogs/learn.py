@@ -129,9 +129,7 @@ class Learn(commands.Cog, name="Learn"):
                 progress, damaged = await self.tutorial.progress(interaction.user.id)
                 content, view = screen(progress, said=i18n.tr(lt.DAMAGED) if damaged else None)
                 files = await self.picture(interaction, progress)
-            await interaction.followup.send(
-                content, files=files, ephemeral=True, **with_view(view if view.children else None)
-            )
+            await interaction.followup.send(content, files=files, view=view, ephemeral=True)
 
     async def autocomplete(
         self, interaction: discord.Interaction, current: str
