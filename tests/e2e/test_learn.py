@@ -227,6 +227,10 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     # /ps learn goes on where they stopped; the screen from before the restart still works.
     again = (await learner.learn()).response
     shows_step(learner, again, 1, 0)
+    offered_typed = await fake.autocomplete(
+        learner.user, "ps learn", focused="action", options={"action": "gro"}, channel_id=chan
+    )
+    assert [c["value"] for c in offered_typed] == ["grow D3"]  # the step's legal actions
     wrong = wrong_move(tutorial.BASE[1].steps[0], first)
     await learner.play(first, wrong)
     assert first.content.startswith("\N{CROSS MARK} ")
