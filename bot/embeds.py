@@ -16,6 +16,7 @@ from translation import _, _p
 
 from . import animals, texts
 from . import expert_texts as xt
+from . import learn_texts as lt
 from . import player_texts as pt
 from .i18n import isolate, notation, tr
 from .replays import Replay
@@ -489,4 +490,5 @@ def help_embed() -> discord.Embed:
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
     for name, value in pt.HELP_PLAYERS:
         embed.add_field(name=name, value=tr(value), inline=False)
+    embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
     return embed

@@ -51,8 +51,11 @@ def board_png(
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
     lang: str | None = None,
+    marks: Sequence[str] = (),
+    layout: str = "wide",
 ) -> bytes:
-    """`render.board_png` (same arguments; `lang` the language of the picture's words)."""
+    """`render.board_png` (same arguments; `lang` the language of the picture's words,
+    `marks` the spaces a lesson of the tutorial talks about, `layout` "wide" or "phone")."""
     return render.board_png(
         state,
         highlight=highlight,
@@ -60,6 +63,8 @@ def board_png(
         viewer_seat=viewer_seat,
         names=_names(names, lang),
         lang=lang,
+        marks=marks,
+        layout=layout,
     )
 
 
@@ -74,7 +79,8 @@ def board_picture(state: GameState, **kwargs: Any) -> tuple[bytes, str]:
     both in the language `lang` (English when not given)."""
     if kwargs.get("names") is not None:
         kwargs["names"] = _names(kwargs["names"], kwargs.get("lang"))
-    return board_png(state, **kwargs), alt_text(state, **kwargs)
+    said = {k: v for k, v in kwargs.items() if k != "layout"}  # the same words either way
+    return board_png(state, **kwargs), alt_text(state, **said)
 
 
 def _draw(state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:

@@ -630,8 +630,30 @@ def _chunks(items: Sequence[tuple[str, str]], size: int) -> list[Sequence[tuple[
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+class PanelItems:
+    """The components a turn panel is made of: a game's `PanelButton` and `PanelSelect`, their
+    custom_ids carrying its id and version. The tutorial (`bot.learn_views`) draws the same
+    panel with components of its own."""
+
+    def __init__(self, game: GameRow) -> None:
+        self.game_id, self.version = game.id, game.version
+
+    def button(
+        self,
+        key: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> discord.ui.Item[Any]:
+        return PanelButton(self.game_id, self.version, key, label, style)
+
+    def select(
+        self, kind: str, options: Sequence[tuple[str, str]], placeholder: str, part: int
+    ) -> discord.ui.Item[Any]:
+        return PanelSelect(self.game_id, self.version, kind, options, placeholder, part=part)
+
+
 def panel(
-    game: GameRow,
+    game: GameRow | None,
     state: GameState,
     legal: Sequence[str],
     *,
@@ -639,6 +661,7 @@ def panel(
     source: str | None = None,
     can_undo: bool = False,
     labels: dict[str, str] | None = None,
+    items: PanelItems | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The ephemeral turn panel for the current player: only legal choices.
 
@@ -646,7 +669,11 @@ def panel(
     costs and gives. In setup it is one select of spaces; in play a button per kind of action
     (`choices.KINDS`; Undo when `can_undo`, and End turn), then a select of that kind's actions.
     A two-step kind (planting) first asks for the piece to act from when there is a choice.
+    `items` makes the components (default: the `game`'s own).
     """
+    if items is None:
+        assert game is not None, "a game's panel, or components of its own"
+        items = PanelItems(game)
     view = discord.ui.View(timeout=None)
     have = choices.resources(state)
     labels = labels or {}
@@ -656,7 +683,7 @@ def panel(
 
     def add_selects(options: Sequence[tuple[str, str]], kind: str, placeholder: str) -> None:
         for part, chunk in enumerate(_chunks(options, SELECT_LIMIT)[:MAX_SELECTS]):
-            item = PanelSelect(game.id, game.version, kind, chunk, placeholder, part=part)
+            item = items.select(kind, chunk, placeholder, part)
             item.row = part
             view.add_item(item)
 
@@ -673,7 +700,7 @@ def panel(
         return (f"{prompt}\n{details}" if details else prompt), view
 
     if menu is None or menu not in by_verb:
-        return _top_panel(game, state, by_verb, labels, have, can_undo)
+        return _top_panel(items, state, by_verb, labels, have, can_undo)
 
     kind = choices.kind(menu)
     actions = by_verb[menu]
@@ -702,7 +729,7 @@ def panel(
         details = tr(choices.choose_details(menu, source))
         if details:
             content = f"{content}\n{details}"
-    back = PanelButton(game.id, game.version, "back", _("Back"))
+    back = items.button("back", _("Back"))
     back.row = MAX_SELECTS
     view.add_item(back)
     return content, view
@@ -744,7 +771,7 @@ def _direct_choices(
 
 
 def _top_panel(
-    game: GameRow,
+    make: PanelItems,
     state: GameState,
     by_verb: dict[str, list[str]],
     labels: dict[str, Any],
@@ -771,15 +798,11 @@ def _top_panel(
         buttons.insert(0, selects.pop()[0])
     items: list[discord.ui.Item[Any]] = []
     for verb in buttons:
-        items.append(PanelButton(game.id, game.version, f"menu {verb}", choices.kind(verb).button))
+        items.append(make.button(f"menu {verb}", choices.kind(verb).button))
     if can_undo:
-        items.append(PanelButton(game.id, game.version, "undo", _("Undo")))
+        items.append(make.button("undo", _("Undo")))
     if "end" in by_verb:
-        items.append(
-            PanelButton(
-                game.id, game.version, "play end", _("End turn"), discord.ButtonStyle.danger
-            )
-        )
+        items.append(make.button("play end", _("End turn"), discord.ButtonStyle.danger))
     out = discord.ui.View(timeout=None)
     for item in items:
         item.row = 0
@@ -787,7 +810,7 @@ def _top_panel(
     for row, (verb, select_kind, options) in enumerate(selects, start=1):
         kind = choices.kind(verb)
         placeholder = kind.prompt if select_kind == "act" else kind.step_prompt
-        item = PanelSelect(game.id, game.version, select_kind, options, placeholder, part=row)
+        item = make.select(select_kind, options, placeholder, row)
         item.row = row
         out.add_item(item)
     status = choices.animal_status(state)
@@ -799,9 +822,9 @@ def _top_panel(
     return content, out
 
 
-def unknown_component(custom_id: str) -> bool:
+def unknown_component(
+    custom_id: str, items: Sequence[type[discord.ui.DynamicItem[Any]]] = PERSISTENT_ITEMS
+) -> bool:
     """Whether a component's custom_id matches none of the bot's components (forged, or a
     game or version id too large to be one of ours: at most 18 digits fit SQLite's integers)."""
-    return not any(
-        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in PERSISTENT_ITEMS
-    )
+    return not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in items)

@@ -287,6 +287,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         sqlite_only=(RATING_HISTORY.format(**DIALECT_TYPES["sqlite"]) + " WITHOUT ROWID",),
         postgres_only=(RATING_HISTORY.format(**DIALECT_TYPES["postgres"]),),
     ),
+    # 12: each learner's place in the tutorial of `/ps learn` (issue 47): the JSON of
+    #    `engine.tutorial.Progress.to_json`.
+    Migration(
+        (
+            """CREATE TABLE tutorial_progress (
+            user_id {int} PRIMARY KEY,
+            progress TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )""",
+        )
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
