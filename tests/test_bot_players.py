@@ -416,3 +416,20 @@ async def test_the_history_pages_newest_first(any_storage: SQLStorage, monkeypat
     here = await service.players.history(ANN, OTHER_GUILD, 0)
     assert [g.game_id for g in here.games] == [games[2].id] and here.pages == 1
     assert (await service.players.history(CAT, OTHER_GUILD, 3)).games == ()
+
+
+async def test_two_processes_starting_at_once_record_an_old_game_once(open_db) -> None:
+    """A game finished before results were kept is recorded once, however many processes
+    catch up at their start at the same time."""
+    first = GameService(await open_db())
+    game = await finish_game(first, 81, [(ANN, "Ann"), (BOB, "Bob")], seed=12)
+    async with first.storage.transaction() as conn:  # as a database from before issue 45 holds
+        for table in ("ratings", "rating_history", "seat_results"):
+            await conn.execute(f"DELETE FROM {table}")
+        await conn.execute("UPDATE games SET finished_at = NULL WHERE id = ?", (game.id,))
+    second = GameService(await open_db())
+    done = await asyncio.gather(first.players.record_missing(), second.players.record_missing())
+    assert sorted(done) == [0, 1]
+    history = await first.players.history(ANN, None, 0)
+    assert [g.finished_at for g in history.games] == [game.updated_at]
+    assert await first.players.catch_up() is None  # nothing left to record

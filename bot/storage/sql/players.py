@@ -355,11 +355,18 @@ class PlayerSQL(GameSQL):
         """The finished games whose results are not kept (finished before they were)."""
         return await self._read_games("status = 'over' AND finished_at IS NULL", ())
 
-    async def record_results(self, game_id: int, finish: Finish, finished_at: str) -> None:
+    async def record_results(self, game_id: int, finish: Finish, finished_at: str) -> bool:
         """Keep the results of a game that finished before results were kept (not rated:
-        the rebuild rates every game after)."""
+        the rebuild rates every game after); False when they are kept already (another
+        process starting at the same time recorded them)."""
         async with self._transaction() as conn:
+            if self.ratings_lock:
+                await conn.execute(self.ratings_lock)
+            row = await conn.fetchrow("SELECT finished_at FROM games WHERE id = ?", (game_id,))
+            if row is None or row["finished_at"] is not None:
+                return False
             await self._record_finish(conn, game_id, finish, finished_at=finished_at, rate=False)
+        return True
 
     # --- privacy ---
 
