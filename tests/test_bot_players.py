@@ -229,7 +229,12 @@ async def test_the_leaderboard_pages_ranks_and_hides(any_storage: SQLStorage) ->
     last = await service.players.leaderboard("base", GUILD, 5, 99)
     assert last.page == 1 and [e.rank for e in last.entries] == [11, 12, 13, 14]
     assert last.entries[-1].user_id == 112 and last.reader is None  # 4 games: not ranked
+    profile = await service.players.profile(GUILD, 105, 105)
+    assert [(r.scope, r.rank, r.games) for r in profile.ratings] == [(GUILD, 7, 10)]
+    assert (await service.players.profile(GUILD, 99, 99)).ratings[0].rank is None
     await service.players.set_hidden(101, True)
+    assert (await service.players.profile(GUILD, 101, 101)).ratings[0].rank is None
+    assert (await service.players.profile(GUILD, 102, 102)).ratings[0].rank == 3
     hidden = await service.players.leaderboard("base", GUILD, 0, 101)
     assert hidden.total == 13 and hidden.reader is None
     assert identity.person(101) not in [e.identity for e in hidden.entries]

@@ -32,6 +32,14 @@ RANKED = (
     " AND NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.identity = ratings.identity)"
 )
 
+#: How many ranked ratings are ahead of the rating `r` on its leaderboard (`RANKED`'s order).
+AHEAD = (
+    "SELECT COUNT(*) FROM ratings o WHERE o.scope = r.scope AND o.family = r.family"
+    " AND o.games >= ? AND o.identity NOT LIKE 'former:%'"
+    " AND NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.identity = o.identity)"
+    " AND (o.ordinal > r.ordinal OR (o.ordinal = r.ordinal AND o.identity < r.identity))"
+)
+
 
 def _where_player(identity: str, guild_id: int | None) -> tuple[str, tuple[Any, ...]]:
     if guild_id is None:
@@ -191,35 +199,38 @@ class PlayerSQL(GameSQL):
     ) -> list[tuple[RatingRow, int | None, list[HistoryRow]]]:
         """An identity's ratings in these scopes (each family), each with its rank on its
         leaderboard (None: not ranked) and its last `points` history points, oldest first: one
-        read for a profile."""
+        read of three statements (a profile's)."""
         marks = ", ".join("?" for _ in scopes)
-        found = []
         async with self._reading() as conn:
-            rows = await conn.fetch(
-                f"SELECT * FROM ratings WHERE identity = ? AND scope IN ({marks})"
-                " ORDER BY scope, family",
-                (identity, *scopes),
-            )
             hidden = await conn.fetchrow(
                 "SELECT 1 AS hidden FROM hidden_players WHERE identity = ?", (identity,)
             )
-            for row in rows:
-                rank = None
-                if row["games"] >= min_games and hidden is None and ri.is_ranked(identity):
-                    ahead = await conn.fetchrow(
-                        f"SELECT COUNT(*) AS n FROM ratings WHERE {RANKED}"
-                        " AND (ordinal > ? OR (ordinal = ? AND identity < ?))",
-                        (row["scope"], row["family"], min_games, row["ordinal"], row["ordinal"],
-                         identity),
-                    )  # fmt: skip
-                    rank = 1 + (0 if ahead is None else int(ahead["n"]))
-                history = await conn.fetch(
-                    "SELECT * FROM rating_history WHERE identity = ? AND scope = ?"
-                    " AND family = ? ORDER BY games DESC LIMIT ?",
-                    (identity, row["scope"], row["family"], points),
+            rows = await conn.fetch(
+                f"SELECT r.*, ({AHEAD}) AS ahead FROM ratings r"
+                f" WHERE r.identity = ? AND r.scope IN ({marks}) ORDER BY r.scope, r.family",
+                (min_games, identity, *scopes),
+            )
+            history: dict[tuple[int, str], list[HistoryRow]] = {
+                (r["scope"], r["family"]): [] for r in rows
+            }
+            if rows:
+                latest = " UNION ALL ".join(
+                    f"SELECT * FROM (SELECT * FROM rating_history WHERE identity = ?"
+                    f" AND scope = ? AND family = ? ORDER BY games DESC LIMIT ?) AS h{i}"
+                    for i in range(len(rows))
                 )
-                found.append((_rating(row), rank, [_history(r) for r in reversed(history)]))
-        return found
+                params = [v for r in rows for v in (identity, r["scope"], r["family"], points)]
+                for h in await conn.fetch(latest, params):
+                    history[(h["scope"], h["family"])].append(_history(h))
+        ranked = hidden is None and ri.is_ranked(identity)
+        return [
+            (
+                _rating(r),
+                1 + int(r["ahead"]) if ranked and r["games"] >= min_games else None,
+                sorted(history[(r["scope"], r["family"])], key=lambda h: h.games),
+            )
+            for r in rows
+        ]
 
     async def rating_history(
         self, identity: str, scope: int, family: str, limit: int = 1000
