@@ -22,7 +22,15 @@ from bot.ratings import GLOBAL, digest, identity
 from bot.services import GameService
 from bot.services.base import UserError
 from bot.services.players import Hidden, LeaderboardPage, Profile
-from bot.storage import FORMER_NAME, GameRow, NewAction, SeatRow, SQLiteStorage, SQLStorage
+from bot.storage import (
+    FORMER_NAME,
+    Finish,
+    GameRow,
+    NewAction,
+    SeatRow,
+    SQLiteStorage,
+    SQLStorage,
+)
 
 GUILD, OTHER_GUILD = 7001, 7002
 ANN, BOB, CAT = 1_000_000_000_000_001, 1_000_000_000_000_002, 1_000_000_000_000_003
@@ -438,3 +446,22 @@ async def test_two_processes_starting_at_once_record_an_old_game_once(open_db) -
     history = await first.players.history(ANN, None, 0)
     assert [g.finished_at for g in history.games] == [game.updated_at]
     assert await first.players.catch_up() is None  # nothing left to record
+
+
+async def test_a_result_that_fails_never_stops_the_games_end(any_storage, monkeypatch) -> None:
+    """Our bug in recording a result (here: no seat's result) leaves the game ended without
+    it, and the next start records it (replayed) and rates it."""
+    from bot.services import core
+
+    monkeypatch.setattr(core, "finish_of", lambda state: Finish(()))
+    service = GameService(any_storage)
+    game = await finish_game(service, 91, [(ANN, "Ann"), (BOB, "Bob")], seed=13)
+    assert game.status == "over"
+    assert await any_storage.stored_ratings() == {}
+    assert [g.id for g in await any_storage.unrecorded_games()] == [game.id]
+    monkeypatch.undo()
+    rebuilt = await GameService(any_storage).players.catch_up()
+    assert rebuilt is not None and (rebuilt.recorded, rebuilt.games) == (1, 1)
+    assert {k.identity for k in await any_storage.stored_ratings()} == {
+        identity.person(ANN), identity.person(BOB),
+    }  # fmt: skip
