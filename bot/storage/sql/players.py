@@ -13,6 +13,7 @@ from ...ratings import identity as ri
 from ..interface import Connection
 from ..rows import (
     FORMER_NAME,
+    DatabaseRow,
     Finish,
     FinishedGame,
     GameRow,
@@ -47,14 +48,14 @@ def _where_player(identity: str, guild_id: int | None) -> tuple[str, tuple[Any, 
     return "identity = ? AND guild_id = ?", (identity, guild_id)
 
 
-def _rating(row: Any) -> RatingRow:
+def _rating(row: DatabaseRow) -> RatingRow:
     return RatingRow(
         row["scope"], row["family"], row["identity"], float(row["mu"]), float(row["sigma"]),
         row["games"],
     )  # fmt: skip
 
 
-def _history(r: Any) -> HistoryRow:
+def _history(r: DatabaseRow) -> HistoryRow:
     return HistoryRow(
         r["scope"], r["family"], r["games"], r["game_id"], r["finished_at"], float(r["mu"]),
         float(r["sigma"]), r["place"],
