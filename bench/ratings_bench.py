@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import json
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -165,6 +166,13 @@ def engine_kind(kind: str) -> str:
     return "cynthia" if kind == "cynthia" else "human"
 
 
+def _cpu() -> float:
+    """The CPU seconds of this process and of its finished child processes (the rebuild's
+    parts)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -175,9 +183,9 @@ async def bench_database(storage: SQLStorage, n: int, seed: int, samples: int) -
     results = list(games(n, seed))
     await fill(storage, results)
     players = GameService(storage).players
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), _cpu()
     rebuilt = await players.rebuild()
-    took = time.perf_counter() - began
+    took, cpu = time.perf_counter() - began, _cpu() - cpu
     rng = random.Random(seed)
     people = sorted({u for r in results for s in r.seats
                      if (u := identity.user_id_of(s.identity)) is not None})  # fmt: skip
@@ -193,8 +201,9 @@ async def bench_database(storage: SQLStorage, n: int, seed: int, samples: int) -
         await players.profile(rng.choice((None, *SERVERS)), reader, reader)
         profiles.append(time.perf_counter() - t)
     print(
-        f"    ({storage.dialect}: {rebuilt.games} rated, {rebuilt.ratings} ratings, "
-        f"digest {rebuilt.digest}; {samples} leaderboards and profiles)"
+        f"    ({storage.dialect}: rebuild {cpu:.1f} s of CPU in this process and its parts';"
+        f" {rebuilt.games} rated, {rebuilt.ratings} ratings, digest {rebuilt.digest};"
+        f" {samples} leaderboards and profiles)"
     )
     return (
         f"ratings: rebuild {n} games in {took:.1f} s; leaderboard p99"

@@ -22,7 +22,15 @@ from bot.ratings import GLOBAL, digest, identity
 from bot.services import GameService
 from bot.services.base import UserError
 from bot.services.players import Hidden, LeaderboardPage, Profile
-from bot.storage import FORMER_NAME, GameRow, NewAction, SeatRow, SQLiteStorage, SQLStorage
+from bot.storage import (
+    FORMER_NAME,
+    Finish,
+    GameRow,
+    NewAction,
+    SeatRow,
+    SQLiteStorage,
+    SQLStorage,
+)
 
 GUILD, OTHER_GUILD = 7001, 7002
 ANN, BOB, CAT = 1_000_000_000_000_001, 1_000_000_000_000_002, 1_000_000_000_000_003
@@ -229,7 +237,12 @@ async def test_the_leaderboard_pages_ranks_and_hides(any_storage: SQLStorage) ->
     last = await service.players.leaderboard("base", GUILD, 5, 99)
     assert last.page == 1 and [e.rank for e in last.entries] == [11, 12, 13, 14]
     assert last.entries[-1].user_id == 112 and last.reader is None  # 4 games: not ranked
+    profile = await service.players.profile(GUILD, 105, 105)
+    assert [(r.scope, r.rank, r.games) for r in profile.ratings] == [(GUILD, 7, 10)]
+    assert (await service.players.profile(GUILD, 99, 99)).ratings[0].rank is None
     await service.players.set_hidden(101, True)
+    assert (await service.players.profile(GUILD, 101, 101)).ratings[0].rank is None
+    assert (await service.players.profile(GUILD, 102, 102)).ratings[0].rank == 3
     hidden = await service.players.leaderboard("base", GUILD, 0, 101)
     assert hidden.total == 13 and hidden.reader is None
     assert identity.person(101) not in [e.identity for e in hidden.entries]
@@ -416,3 +429,39 @@ async def test_the_history_pages_newest_first(any_storage: SQLStorage, monkeypat
     here = await service.players.history(ANN, OTHER_GUILD, 0)
     assert [g.game_id for g in here.games] == [games[2].id] and here.pages == 1
     assert (await service.players.history(CAT, OTHER_GUILD, 3)).games == ()
+
+
+async def test_two_processes_starting_at_once_record_an_old_game_once(open_db) -> None:
+    """A game finished before results were kept is recorded once, however many processes
+    catch up at their start at the same time."""
+    first = GameService(await open_db())
+    game = await finish_game(first, 81, [(ANN, "Ann"), (BOB, "Bob")], seed=12)
+    async with first.storage.transaction() as conn:  # as a database from before issue 45 holds
+        for table in ("ratings", "rating_history", "seat_results"):
+            await conn.execute(f"DELETE FROM {table}")
+        await conn.execute("UPDATE games SET finished_at = NULL WHERE id = ?", (game.id,))
+    second = GameService(await open_db())
+    done = await asyncio.gather(first.players.record_missing(), second.players.record_missing())
+    assert sorted(done) == [0, 1]
+    history = await first.players.history(ANN, None, 0)
+    assert [g.finished_at for g in history.games] == [game.updated_at]
+    assert await first.players.catch_up() is None  # nothing left to record
+
+
+async def test_a_result_that_fails_never_stops_the_games_end(any_storage, monkeypatch) -> None:
+    """Our bug in recording a result (here: no seat's result) leaves the game ended without
+    it, and the next start records it (replayed) and rates it."""
+    from bot.services import core
+
+    monkeypatch.setattr(core, "finish_of", lambda state: Finish(()))
+    service = GameService(any_storage)
+    game = await finish_game(service, 91, [(ANN, "Ann"), (BOB, "Bob")], seed=13)
+    assert game.status == "over"
+    assert await any_storage.stored_ratings() == {}
+    assert [g.id for g in await any_storage.unrecorded_games()] == [game.id]
+    monkeypatch.undo()
+    rebuilt = await GameService(any_storage).players.catch_up()
+    assert rebuilt is not None and (rebuilt.recorded, rebuilt.games) == (1, 1)
+    assert {k.identity for k in await any_storage.stored_ratings()} == {
+        identity.person(ANN), identity.person(BOB),
+    }  # fmt: skip

@@ -401,8 +401,8 @@ class PlayerService:
             if not state.is_over:
                 log.error("a game over whose log is not", extra={"game_id": game.id})
                 continue
-            await self.storage.record_results(game.id, finish_of(state), game.updated_at)
-            recorded += 1
+            if await self.storage.record_results(game.id, finish_of(state), game.updated_at):
+                recorded += 1
         return recorded
 
     async def rebuild(self, attempts: int = 5) -> Rebuilt:

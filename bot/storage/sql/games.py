@@ -167,9 +167,10 @@ class GameSQL(ResultSQL):
         without the other). `turn_clock` plans the turn the change leads to, in the same
         transaction too (a turn is never committed without its clock and deadline). `finish`
         records the result of a game that ends (status `over`) and updates the ratings, in the
-        same transaction too (`ResultSQL._record_finish`). A person whose seat of a started game
-        passes to the autopilot (their user id gone from it) is kept as the seat's leaver: they
-        are rated as the seat finishes.
+        same transaction too (`ResultSQL._record_finish`); should that fail (our bug), the game
+        still ends, without its result, which the next start records (`unrecorded_games`). A
+        person whose seat of a started game passes to the autopilot (their user id gone from
+        it) is kept as the seat's leaver: they are rated as the seat finishes.
 
         Raises `VersionConflict` when the stored version is not `expected_version`.
         """
@@ -238,8 +239,14 @@ class GameSQL(ResultSQL):
                 )
             if turn_clock is not None:
                 await self._write_clock(conn, turn_clock)
-            if finish is not None:
-                await self._record_finish(conn, game_id, finish)
+            if finish is not None:  # never in the way of the game's end (see below)
+                await conn.execute("SAVEPOINT finish")
+                try:
+                    await self._record_finish(conn, game_id, finish)
+                except Exception:
+                    await conn.execute("ROLLBACK TO SAVEPOINT finish")
+                    log.exception("a game's result not recorded", extra={"game_id": game_id})
+                await conn.execute("RELEASE SAVEPOINT finish")
             (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
         if isinstance(game, UnreadableGame):
             raise game

@@ -13,6 +13,7 @@ from ...ratings import identity as ri
 from ..interface import Connection
 from ..rows import (
     FORMER_NAME,
+    DatabaseRow,
     Finish,
     FinishedGame,
     GameRow,
@@ -32,6 +33,14 @@ RANKED = (
     " AND NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.identity = ratings.identity)"
 )
 
+#: How many ranked ratings are ahead of the rating `r` on its leaderboard (`RANKED`'s order).
+AHEAD = (
+    "SELECT COUNT(*) FROM ratings o WHERE o.scope = r.scope AND o.family = r.family"
+    " AND o.games >= ? AND o.identity NOT LIKE 'former:%'"
+    " AND NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.identity = o.identity)"
+    " AND (o.ordinal > r.ordinal OR (o.ordinal = r.ordinal AND o.identity < r.identity))"
+)
+
 
 def _where_player(identity: str, guild_id: int | None) -> tuple[str, tuple[Any, ...]]:
     if guild_id is None:
@@ -39,14 +48,14 @@ def _where_player(identity: str, guild_id: int | None) -> tuple[str, tuple[Any, 
     return "identity = ? AND guild_id = ?", (identity, guild_id)
 
 
-def _rating(row: Any) -> RatingRow:
+def _rating(row: DatabaseRow) -> RatingRow:
     return RatingRow(
         row["scope"], row["family"], row["identity"], float(row["mu"]), float(row["sigma"]),
         row["games"],
     )  # fmt: skip
 
 
-def _history(r: Any) -> HistoryRow:
+def _history(r: DatabaseRow) -> HistoryRow:
     return HistoryRow(
         r["scope"], r["family"], r["games"], r["game_id"], r["finished_at"], float(r["mu"]),
         float(r["sigma"]), r["place"],
@@ -191,35 +200,38 @@ class PlayerSQL(GameSQL):
     ) -> list[tuple[RatingRow, int | None, list[HistoryRow]]]:
         """An identity's ratings in these scopes (each family), each with its rank on its
         leaderboard (None: not ranked) and its last `points` history points, oldest first: one
-        read for a profile."""
+        read of three statements (a profile's)."""
         marks = ", ".join("?" for _ in scopes)
-        found = []
         async with self._reading() as conn:
-            rows = await conn.fetch(
-                f"SELECT * FROM ratings WHERE identity = ? AND scope IN ({marks})"
-                " ORDER BY scope, family",
-                (identity, *scopes),
-            )
             hidden = await conn.fetchrow(
                 "SELECT 1 AS hidden FROM hidden_players WHERE identity = ?", (identity,)
             )
-            for row in rows:
-                rank = None
-                if row["games"] >= min_games and hidden is None and ri.is_ranked(identity):
-                    ahead = await conn.fetchrow(
-                        f"SELECT COUNT(*) AS n FROM ratings WHERE {RANKED}"
-                        " AND (ordinal > ? OR (ordinal = ? AND identity < ?))",
-                        (row["scope"], row["family"], min_games, row["ordinal"], row["ordinal"],
-                         identity),
-                    )  # fmt: skip
-                    rank = 1 + (0 if ahead is None else int(ahead["n"]))
-                history = await conn.fetch(
-                    "SELECT * FROM rating_history WHERE identity = ? AND scope = ?"
-                    " AND family = ? ORDER BY games DESC LIMIT ?",
-                    (identity, row["scope"], row["family"], points),
+            rows = await conn.fetch(
+                f"SELECT r.*, ({AHEAD}) AS ahead FROM ratings r"
+                f" WHERE r.identity = ? AND r.scope IN ({marks}) ORDER BY r.scope, r.family",
+                (min_games, identity, *scopes),
+            )
+            history: dict[tuple[int, str], list[HistoryRow]] = {
+                (r["scope"], r["family"]): [] for r in rows
+            }
+            if rows:
+                latest = " UNION ALL ".join(
+                    f"SELECT * FROM (SELECT * FROM rating_history WHERE identity = ?"
+                    f" AND scope = ? AND family = ? ORDER BY games DESC LIMIT ?) AS h{i}"
+                    for i in range(len(rows))
                 )
-                found.append((_rating(row), rank, [_history(r) for r in reversed(history)]))
-        return found
+                params = [v for r in rows for v in (identity, r["scope"], r["family"], points)]
+                for h in await conn.fetch(latest, params):
+                    history[(h["scope"], h["family"])].append(_history(h))
+        ranked = hidden is None and ri.is_ranked(identity)
+        return [
+            (
+                _rating(r),
+                1 + int(r["ahead"]) if ranked and r["games"] >= min_games else None,
+                sorted(history[(r["scope"], r["family"])], key=lambda h: h.games),
+            )
+            for r in rows
+        ]
 
     async def rating_history(
         self, identity: str, scope: int, family: str, limit: int = 1000
@@ -355,11 +367,18 @@ class PlayerSQL(GameSQL):
         """The finished games whose results are not kept (finished before they were)."""
         return await self._read_games("status = 'over' AND finished_at IS NULL", ())
 
-    async def record_results(self, game_id: int, finish: Finish, finished_at: str) -> None:
+    async def record_results(self, game_id: int, finish: Finish, finished_at: str) -> bool:
         """Keep the results of a game that finished before results were kept (not rated:
-        the rebuild rates every game after)."""
+        the rebuild rates every game after); False when they are kept already (another
+        process starting at the same time recorded them)."""
         async with self._transaction() as conn:
+            if self.ratings_lock:
+                await conn.execute(self.ratings_lock)
+            row = await conn.fetchrow("SELECT finished_at FROM games WHERE id = ?", (game_id,))
+            if row is None or row["finished_at"] is not None:
+                return False
             await self._record_finish(conn, game_id, finish, finished_at=finished_at, rate=False)
+        return True
 
     # --- privacy ---
 
