@@ -178,7 +178,7 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
     assert sorted(sub) == sorted(
         ["new", "status", "abandon", "rules", "language", "help", "play", "undo", "log", "hint",
          "replay", "board", "settings", "notify", "vacation", "leave", "games", "profile",
-         "leaderboard", "history", "export", "forget"]
+         "leaderboard", "history", "export", "forget", "learn"]
     )  # fmt: skip
 
 
