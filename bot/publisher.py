@@ -52,6 +52,14 @@ def final_content(game: GameRow, state: GameState) -> str:
     return i18n.tr(texts.GAME_OVER_WINNERS.format(winners=texts.and_list(winners)))
 
 
+def bot_to_play(game: GameRow, state: GameState) -> bool:
+    """Whether the seat to play is played by no person (an Expert's, or the autopilot's for a
+    player who left): its turn gets no game message of its own."""
+    if state.is_over or state.current_seat is None:
+        return False
+    return game.seats[state.current_seat].user_id is None
+
+
 def version_shown(message: discord.Message) -> int | None:
     """The game version a game message was drawn for (from its buttons' custom_ids)."""
     for row in message.components:
@@ -109,9 +117,11 @@ class Publisher:
         `state`, when the caller has it): what a click's service returned, passed along, not
         read again.
 
-        When the turn passes (or the game ends) a new message is posted at once, mentioning the
-        next player, and the old one loses its buttons. During one turn the message is edited
-        in place, `EDIT_DELAY` seconds after the first change (later changes ride along).
+        When the turn passes to a person (or the game ends) a new message is posted at once,
+        mentioning the next player, and the old one loses its buttons. During one turn the
+        message is edited in place, `EDIT_DELAY` seconds after the first change (later changes
+        ride along); so is it when a bot's turn begins (`bot_to_play`): a bot's turn gets no
+        message of its own, the next person's message tells it.
         """
         try:
             if game.config is None:
@@ -179,13 +189,18 @@ class Publisher:
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
             self._drawn[game_id] = game.version
+            turn = engine.turn_id(state)
             if (
                 stored is not None
-                and shown == (stored[1], engine.turn_id(state))
                 and not state.is_over
+                and (shown == (stored[1], turn) or bot_to_play(game, state))
             ):
+                # The same turn goes on, or a bot's turn (the Expert, the autopilot) begins:
+                # no message of its own, the last one is brought up to date in place and the
+                # next person's message tells what the bot did.
                 message = channel.get_partial_message(stored[1])
                 await message.edit(content=content, embed=embed, attachments=[file], view=view)
+                self._shown[game_id] = (stored[1], turn)
                 return
             if stored is not None:
                 try:
