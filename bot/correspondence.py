@@ -21,7 +21,7 @@ from .scheduler import PENDING, Job
 from .services import GameService
 from .services.base import TurnResult, UserError, normalize_options
 from .storage import GameRow, SeatRow
-from .timers import DEADLINE, POSTPONED, TurnTimers
+from .timers import DEADLINE, POSTPONED, TURN_DM, TurnTimers
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,7 @@ class Fired:
     result: TurnResult | None = None  # a deadline that played a turn
     deadline: float | None = None  # a reminder to send
     notice_only: bool = False  # a deadline played before a crash: only its notice is left
+    dm_to: int | None = None  # a turn's DM to send to this player
 
 
 class Correspondence:
@@ -184,7 +185,36 @@ class Correspondence:
             return Fired("void")
         if job.kind == DEADLINE:
             return await self._deadline(game, job)
+        if job.kind == TURN_DM:
+            return await self._turn_dm(game, job)
         return await self._reminder(game, job)
+
+    async def _turn_dm(self, game: GameRow, job: Job) -> Fired:
+        """The DM of a turn that has waited for its player: "void" when the turn is over,
+        "acted" when they played some of it meanwhile, "off" when they want no DMs; else
+        "sent" (with the turn's deadline, if any)."""
+        state = await self.games.core.state(game)
+        if state.is_over or engine.turn_id(state) != job.turn:
+            return Fired("void", game)
+        user_id = game.seats[job.seat].user_id
+        if user_id is None:
+            return Fired("void", game)
+        if not job.turn.startswith("setup") and await self._acted(game, job.seat, user_id):
+            return Fired("acted", game)
+        if not await self.wants_dm(user_id):
+            return Fired("off", game)
+        _, deadline = await self.timers.deadline(game, state)
+        return Fired("sent", game, deadline=deadline, dm_to=user_id)
+
+    async def _acted(self, game: GameRow, seat: int, user_id: int) -> bool:
+        """Whether the player has played some of the turn their seat is playing now: the log's
+        last actions of that seat since its last `end` (in play: a setup turn is one action)."""
+        for row in reversed(await self.games.core.storage.actions(game.id)):
+            if row.seat != seat or row.notation == "end":
+                return False
+            if row.user_id == user_id:
+                return True
+        return False
 
     async def _deadline(self, game: GameRow, job: Job) -> Fired:
         seat = game.seats[job.seat]

@@ -11,7 +11,10 @@ start whichever process is up:
   ``reminder-90``) at half time and when a tenth of the time is left;
 - for a seat whose player left the game (the autopilot holds it): a ``deadline`` due at once, so
   the autopilot plays that turn straight away, through the scheduler;
-- no timer: no jobs.
+- no timer: no deadline and no reminders;
+- for a person's turn, whatever the timer: a ``turn-dm`` `TURN_DM_AFTER` seconds after it starts,
+  which DMs the player (if they asked for DMs) when they have not acted in the turn by then: a
+  turn that comes back to them at once and is played at once sends no DM.
 
 Vacation pauses the clock of every turn the player holds: while away their turns have no jobs;
 back home, the time away is added to the turn (``paused_total``) and the jobs are planned again,
@@ -50,6 +53,9 @@ HOUR = 3600.0
 #: Reminders: (kind, fraction of the timer elapsed when it is sent).
 REMINDERS = (("reminder-50", 0.5), ("reminder-90", 0.9))
 DEADLINE = "deadline"
+#: The job that DMs a player their turn when it has waited for them, and after how long.
+TURN_DM = "turn-dm"
+TURN_DM_AFTER = 300.0
 #: The outcome a deadline gets when its player is away (planned again on their return).
 POSTPONED = "postponed"
 
@@ -100,11 +106,16 @@ def planned_jobs(game: GameRow, clock: TurnClock, now: float) -> list[tuple[str,
         return []
     if seat.user_id is None:  # the player left: the autopilot plays at once
         return [(DEADLINE, clock.started_at)]
+    jobs = []
+    if clock.paused_at is None:
+        nudge = clock.started_at + clock.paused_total + TURN_DM_AFTER
+        if nudge > now:  # (planned again later in the turn: its time has passed, not again)
+            jobs.append((TURN_DM, nudge))
     deadline = clock.deadline(timer_hours(game))
     if deadline is None:
-        return []
+        return jobs
     span = timer_hours(game) * HOUR
-    jobs = [(DEADLINE, deadline)]
+    jobs.append((DEADLINE, deadline))
     for kind, fraction in REMINDERS:
         due = deadline - (1 - fraction) * span
         if due > now:

@@ -16,7 +16,7 @@ from bot.correspondence import Correspondence
 from bot.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
 from bot.services import GameService
 from bot.story import AUTOPILOT_USER_ID
-from bot.timers import HOUR
+from bot.timers import HOUR, TURN_DM, TURN_DM_AFTER
 
 ALICE, BOB, CAROL = 11, 22, 33
 T0 = 1_800_000_000.0
@@ -218,8 +218,10 @@ async def test_a_failed_deadline_that_succeeds_on_retry_plays_once(corr) -> None
     scheduler.start()
     try:
         await wait_for(clock, lambda: clock.sleeps and clock.sleeps[-1] == T0 + HOUR + 60)
-        clock.advance(60)  # the retry plays the turn; Bob's turn gets its own jobs
-        await wait_for(clock, lambda: clock.sleeps and clock.sleeps[-1] == clock.now() + HOUR / 2)
+        clock.advance(60)  # the retry plays the turn; Bob's turn gets its own jobs (first: its DM)
+        await wait_for(
+            clock, lambda: clock.sleeps and clock.sleeps[-1] == clock.now() + TURN_DM_AFTER
+        )
     finally:
         await scheduler.stop()
     (deadline,) = [
@@ -340,8 +342,52 @@ async def started(service: Correspondence, **options):
 
 
 async def pending(service: Correspondence, game_id: int) -> dict[str, float]:
+    """The unfired deadline and reminders of a game (its turn DM apart: `turn_dm`)."""
     jobs = await JobStore(service.games.storage).jobs(game_id)
-    return {j.kind: j.due_at for j in jobs if j.fired_at is None}
+    return {j.kind: j.due_at for j in jobs if j.fired_at is None and j.kind != TURN_DM}
+
+
+async def turn_dm(service: Correspondence, game_id: int) -> Job | None:
+    """The unfired turn DM job of a game's current turn, if any."""
+    jobs = await JobStore(service.games.storage).jobs(game_id)
+    return next((j for j in jobs if j.fired_at is None and j.kind == TURN_DM), None)
+
+
+async def test_a_turn_dm_only_when_the_turn_waited_for_its_player(corr) -> None:
+    """Issue 44: a player who asked for DMs gets one for a turn only when it has waited for
+    them `TURN_DM_AFTER` seconds (with or without a timer); a turn played at once, or one they
+    began playing meanwhile, sends none; nor does a turn of someone who wants no DM."""
+    service, clock = corr
+    games = service.games
+    await service.set_notify(ALICE, True)
+    await service.set_notify(BOB, True)
+    game, state = await started(service)  # no turn timer
+    first = await turn_dm(service, game.id)
+    assert first is not None and (first.user_id, first.due_at) == (ALICE, T0 + TURN_DM_AFTER)
+    await games.turns.play(game.id, ALICE, "place A1")  # at once
+    second = await turn_dm(service, game.id)
+    assert second is not None and second.user_id == BOB
+    clock.advance(TURN_DM_AFTER)
+    assert (await service.fire(first)).outcome == "void"  # her turn is over
+    fired = await service.fire(second)  # Bob's turn waited for him
+    assert (fired.outcome, fired.dm_to, fired.deadline) == ("sent", BOB, None)
+    for user, space in ((BOB, "G1"), (ALICE, "D7"), (BOB, "G4")):
+        result = await games.turns.play(game.id, user, f"place {space}")
+    state = result.state
+    assert state.phase == "play"
+    player = game.seats[state.current_seat].user_id
+    job = await turn_dm(service, game.id)
+    assert job is not None and job.user_id == player
+    some = next(str(a) for a in engine.legal_actions(state) if str(a) != "end")
+    await games.turns.play(game.id, player, some)  # begun, not finished
+    clock.advance(TURN_DM_AFTER)
+    assert (await service.fire(job)).outcome == "acted"
+    await games.turns.play(game.id, player, "end")
+    await service.set_notify(BOB if player == ALICE else ALICE, False)
+    job = await turn_dm(service, game.id)
+    assert job is not None and job.user_id != player
+    clock.advance(TURN_DM_AFTER)
+    assert (await service.fire(job)).outcome == "off"  # they asked for no DMs
 
 
 async def test_a_turn_is_timed_in_the_commit_that_starts_it(corr) -> None:
@@ -406,7 +452,9 @@ async def started_elsewhere(service: Correspondence):
 async def test_a_deadline_ends_the_turn_once_and_a_played_turn_voids_it(corr) -> None:
     service, clock = corr
     game, state = await started(service, turn_timer=1)
-    job = next(j for j in await JobStore(service.games.storage).jobs(game.id))
+    job = next(
+        j for j in await JobStore(service.games.storage).jobs(game.id) if j.kind == "deadline"
+    )
     clock.advance(HOUR)
     # In setup there is no "end": the autopilot places for the player.
     fired = await service.fire(job)

@@ -181,6 +181,8 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 await self._say(await self.bot.games.core.game_channel(game), content, job)
             await self.scheduler.store.finish(job.id, fired.outcome)
             await self._publish(game.id)
+        elif fired.dm_to is not None and game is not None:
+            await self._turn_dm(game, fired.dm_to, fired.deadline, job)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
             user_id = game.seats[job.seat].user_id
             if user_id is None:
@@ -201,23 +203,15 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     await self._dm(user_id, i18n.tr(reminder), job)
         return fired.outcome
 
-    @commands.Cog.listener()
-    async def on_ps_turn_message(
-        self, game: GameRow, state: GameState, message: discord.Message
-    ) -> None:
-        """A new game message was posted: DM its player if they asked for it."""
-        if state.is_over or state.current_seat is None:
-            return
-        user_id = game.seats[state.current_seat].user_id
-        if user_id is None or not await self.service.wants_dm(user_id):
-            return
-        _, deadline = await self.service.timers.deadline(game, state)
+    async def _turn_dm(self, game: GameRow, user_id: int, deadline: float | None, job: Job) -> None:
+        """DM a player the turn that has waited for them (`bot.timers.TURN_DM`), with a link
+        to its game message."""
         suffix = ct.TURN_DM_DEADLINE.format(deadline=int(deadline)) if deadline else ""
-        link = jump_link(game.guild_id, message.channel.id, message.id)
+        link = await self._link(game)
         mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
         with i18n.speaking(mine or game.language):  # a DM: their language, else the game's
             dm = i18n.tr(ct.TURN_DM.format(game=game.id, deadline=suffix, link=link))
-        await self._dm(user_id, dm)
+        await self._dm(user_id, dm, job)
 
     # --- commands ---
 
