@@ -246,6 +246,22 @@ class Publisher:
         await self.bot.storage.set_message(game.id, "thread", thread_id, thread_id)
         return thread_id
 
+    async def announce(self, game: GameRow, content: str) -> bool:
+        """Tell a game's players something about it (a setting changed, a player left, the game
+        abandoned) in its thread, pinging no one; False, and nothing posted, when the game has
+        no thread (a lobby): the channel keeps only its lobby and result messages."""
+        thread = await self.bot.storage.message(game.id, "thread")
+        if thread is None:
+            return False
+        try:
+            await self.bot.get_partial_messageable(thread[0]).send(
+                content, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException:
+            log.warning("could not post in the game's thread", extra={"game_id": game.id})
+            return False
+        return True
+
     async def _announce_result(self, game: GameRow, state: GameState, content: str | None) -> None:
         """The end of a game in its channel too (once: the channel's second and last message of
         the game, after the lobby): the winners, the final scores and the picture."""

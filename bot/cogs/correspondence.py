@@ -225,11 +225,10 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     i18n.tr(ct.settings_line(game.options)), ephemeral=True
                 )
                 return
-            with i18n.speaking(game.language):  # said in the channel: the game's language
-                changed = i18n.tr(
-                    ct.SETTINGS_CHANGED.format(user=interaction.user.mention, **_labels(game))
-                )
-            await interaction.response.send_message(changed, allowed_mentions=NO_PINGS)
+            said = ct.SETTINGS_CHANGED.format(user=interaction.user.mention, **_labels(game))
+            await interaction.response.send_message(i18n.tr(said), ephemeral=True)
+            with i18n.speaking(game.language):  # told in its thread: the game's language
+                await self.bot.publisher.announce(game, i18n.tr(said))
             if game.status == "lobby":
                 await self.bot.publisher.redraw_lobby(game)
             else:
@@ -267,11 +266,16 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 return
             left = await self.service.leave(channel_id, user.id)
             sentence = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
-            with i18n.speaking(left.game.language):  # said in the channel: the game's language
-                said = i18n.tr(sentence.format(user=user.mention))
+
+            def said() -> str:
+                text = i18n.tr(sentence.format(user=user.mention))
                 if left.new_host is not None:
-                    said += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
-            await interaction.response.send_message(said, allowed_mentions=NO_PINGS)
+                    text += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
+                return text
+
+            await interaction.response.send_message(said(), ephemeral=True)
+            with i18n.speaking(left.game.language):  # told in its thread: the game's language
+                await self.bot.publisher.announce(left.game, said())
             if left.ended:
                 await self.bot.publisher.close_messages(left.game)
             else:

@@ -185,7 +185,7 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
             channel_id=chan,
         )
     )
-    assert not it.ephemeral and "**12 hours**" in it.content
+    assert it.ephemeral and "**12 hours**" in it.content  # a lobby: told in its message
     await fake.wait_until(
         lambda: "turn timer 12 h, then the autopilot" in field(lobby, "Options"), 10, "lobby"
     )
@@ -245,7 +245,12 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
             channel_id=chan,
         )
     )
-    assert not it.ephemeral and "**1 hour**" in it.content
+    assert it.ephemeral and "**1 hour**" in it.content
+    # Told in the game's thread too, never in the channel (issue 44): the channel holds only
+    # the lobby message.
+    told = await fake.wait_for_message(chan, lambda m: m.content == it.content)
+    assert told.channel_id == fake.threads_of(chan)[0] and not told.embeds
+    assert [m.id for m in fake.messages(chan)] == [lobby.id]
     new_deadline = clock.now + HOUR
     await fake.wait_until(
         lambda: rel(new_deadline) in (timer_field(bob_msg) or ""), 10, "the new deadline"
@@ -299,7 +304,9 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     # once, through the scheduler.
     it = await answered(await fake.slash(alice, "ps leave", channel_id=chan))
     left = ct.LEFT_AUTOPILOT + " " + ct.NEW_HOST.format(host=mention(bob))
-    assert not it.ephemeral and it.content == left.format(user=mention(alice))
+    assert it.ephemeral and it.content == left.format(user=mention(alice))
+    told = await fake.wait_for_message(chan, lambda m: m.content == it.content)
+    assert told.channel_id == fake.threads_of(chan)[0]  # said in the game's thread too
     assert seat_rows(bot)[0] == (0, "human", None)
     assert db_rows(bot, "SELECT host_id FROM games WHERE id = 1") == [(int(bob["id"]),)]
     await play(fake, bob, chan, "place G1")
@@ -322,7 +329,10 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     chan2 = fake.add_channel("strict")
     await two_player_game(fake, chan2, alice, bob, on_leave="end game")
     it = await answered(await fake.slash(bob, "ps leave", channel_id=chan2))
-    assert it.content == ct.LEFT_ENDED.format(user=mention(bob))
+    assert it.ephemeral and it.content == ct.LEFT_ENDED.format(user=mention(bob))
+    told = await fake.wait_for_message(chan2, lambda m: m.content == it.content)
+    assert told.channel_id == fake.threads_of(chan2)[0]
+    assert len(fake.messages(chan)) == len(fake.messages(chan2)) == 1  # their lobby messages
     assert game_rows(bot)[1][1] == "abandoned"
 
     # In a lobby, /ps leave gives up the seat like the Leave button.
