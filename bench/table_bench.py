@@ -51,6 +51,8 @@ from tests.e2e.gameplay import is_final, kinds, next_turn, turn_owner  # noqa: E
 from tests.e2e.test_lobby import bot_select  # noqa: E402
 
 DISPLAY = 400
+#: The Expert thinks a tenth of its budget (as in the tests): its strength is not measured here.
+EXPERT_ENV = {"PS_EXPERT_BUDGET_SCALE": "0.1", "EXPERT_WORKERS": "1"}
 #: The order a turn tries the kinds of action in; the turn then ends.
 SCRIPT = ("buy", "plant", "grow")
 
@@ -164,7 +166,7 @@ async def run(args) -> None:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"LOG_LEVEL": "WARNING", FIXED_SEED_ENV: str(args.seed)}
+        env = {"LOG_LEVEL": "WARNING", FIXED_SEED_ENV: str(args.seed), **EXPERT_ENV}
         bot = BotProcess(fake, tmp, env=env)
         try:
             await bot.start()

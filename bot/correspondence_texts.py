@@ -37,7 +37,8 @@ NO_GAMES = _("You have no game in progress in this server.")
 # --- confirmations and notices ---
 
 SETTINGS = _("Turn timer: **{timer}**; when it runs out, {timeout}; when a player leaves, {leave}.")
-SETTINGS_CHANGED = "{user} changed the settings. " + SETTINGS
+SETTINGS_NO_TIMER = _("**No turn timer**; when a player leaves, {leave}.")
+SETTINGS_CHANGED = _("{user} changed the settings. {settings}")
 NOTIFY_ON = _("You will get a direct message when it is your turn.")
 NOTIFY_OFF = _("No more direct messages when it is your turn.")
 VACATION_ON = _(
@@ -78,11 +79,16 @@ TIMER_PAUSED = _("Paused: {player} is on vacation.")
 
 
 def settings_line(options: dict) -> str:
-    """The correspondence settings of a game in one sentence."""
+    """The correspondence settings of a game in one sentence (without a timer, nothing about
+    its running out)."""
+    leave = LEAVE_LABEL.get(options.get("on_leave", "autopilot"), LEAVE_LABEL["autopilot"])
+    hours = options.get("turn_timer") or 0
+    if hours not in TIMER_LABEL or not hours:
+        return SETTINGS_NO_TIMER.format(leave=leave)
     return SETTINGS.format(
-        timer=TIMER_LABEL.get(options.get("turn_timer", 0), TIMER_LABEL[0]),
+        timer=TIMER_LABEL[hours],
         timeout=TIMEOUT_LABEL.get(options.get("on_timeout", "end"), TIMEOUT_LABEL["end"]),
-        leave=LEAVE_LABEL.get(options.get("on_leave", "autopilot"), LEAVE_LABEL["autopilot"]),
+        leave=leave,
     )
 
 

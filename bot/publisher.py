@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final
 
@@ -47,9 +48,30 @@ RESYNC_FINISHED_WITHIN = timedelta(days=1)
 
 
 def final_content(game: GameRow, state: GameState) -> str:
-    """The last game message's line: who won."""
-    winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
-    return i18n.tr(texts.GAME_OVER_WINNERS.format(winners=texts.and_list(winners)))
+    """The last game message's line: who won (congratulated, unless the autopilot holds a
+    winning seat for a player who left)."""
+    seats = [game.seats[w] for w in engine.winners(state)]
+    names = texts.and_list([seat_label(seat) for seat in seats])
+    left = any(seat.kind == "human" and seat.user_id is None for seat in seats)
+    line = texts.GAME_OVER_WON if left else texts.GAME_OVER_WINNERS
+    return i18n.tr(line.format(winners=names))
+
+
+def thread_name(game_id: int, names: Sequence[str]) -> str:
+    """A game thread's name (in the current language): every player named, the longest names
+    cut ("Bartholomew…" as "Bartho…") only as much as Discord's `THREAD_NAME_LIMIT` needs."""
+
+    def made(cut: int | None) -> str:
+        shown = [n if cut is None or len(n) <= cut else n[: cut - 1] + "\N{HORIZONTAL ELLIPSIS}"
+                 for n in names]  # fmt: skip
+        return i18n.tr(texts.THREAD_NAME.format(id=game_id, names=", ".join(shown)))
+
+    longest = max((len(n) for n in names), default=0)
+    for cut in (None, *range(longest - 1, 1, -1)):
+        name = made(cut)
+        if len(name) <= THREAD_NAME_LIMIT:
+            return name
+    return made(2)[:THREAD_NAME_LIMIT]
 
 
 def bot_to_play(game: GameRow, state: GameState) -> bool:
@@ -231,8 +253,7 @@ class Publisher:
         if lobby is None:
             return game.channel_id
         with i18n.speaking(game.language):
-            names = ", ".join(i18n.tr(name) for name in xt.seat_names(game))
-            name = i18n.tr(texts.THREAD_NAME.format(id=game.id, names=names))[:THREAD_NAME_LIMIT]
+            name = thread_name(game.id, [i18n.tr(name) for name in xt.seat_names(game)])
         try:
             data = await self.bot.http.start_thread_with_message(
                 lobby[0], lobby[1], name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES

@@ -225,7 +225,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     i18n.tr(ct.settings_line(game.options)), ephemeral=True
                 )
                 return
-            said = ct.SETTINGS_CHANGED.format(user=interaction.user.mention, **_labels(game))
+            said = ct.SETTINGS_CHANGED.format(
+                user=interaction.user.mention, settings=ct.settings_line(game.options)
+            )
             await interaction.response.send_message(i18n.tr(said), ephemeral=True)
             with i18n.speaking(game.language):  # told in its thread: the game's language
                 await self.bot.publisher.announce(game, i18n.tr(said))
@@ -308,15 +310,6 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             description = "\n".join(i18n.tr(line) for line in lines)[:4000]
             embed = discord.Embed(title=i18n.tr(ct.GAMES_TITLE), description=description)
             await interaction.response.send_message(embed=embed, ephemeral=True)
-
-
-def _labels(game: GameRow) -> dict[str, str]:
-    options = game.options
-    return {
-        "timer": ct.TIMER_LABEL.get(options.get("turn_timer", 0), ""),
-        "timeout": ct.TIMEOUT_LABEL.get(options.get("on_timeout", "end"), ""),
-        "leave": ct.LEAVE_LABEL.get(options.get("on_leave", "autopilot"), ""),
-    }
 
 
 def _cog(interaction: discord.Interaction[PhotosynthesisBot]) -> CorrespondenceCog:
