@@ -93,6 +93,20 @@ class Correspondence:
         log.info("vacation", extra={"user_id": user_id, "on": on, "games": changed})
         return changed
 
+    # --- muting or following one game ---
+
+    async def set_follow(self, channel_id: int, user_id: int, mode: str | None) -> GameRow:
+        """Mute (`mode` "mute": no pings, no DMs) or follow ("follow": its turn messages ping
+        them) the channel's game for one person, anyone, or go back to the default (None)."""
+        game = await self._live(channel_id)
+        await self.games.storage.set_follow_mode(game.id, user_id, mode)
+        log.info("follow mode", extra={"game_id": game.id, "user_id": user_id, "mode": mode})
+        return game
+
+    async def muted(self, game_id: int, user_id: int) -> bool:
+        """Whether the person muted the game (`set_follow`)."""
+        return (await self.games.storage.follow_modes(game_id)).get(user_id) == "mute"
+
     # --- settings ---
 
     async def _live(self, channel_id: int) -> GameRow:
@@ -191,7 +205,8 @@ class Correspondence:
 
     async def _turn_dm(self, game: GameRow, job: Job) -> Fired:
         """The DM of a turn that has waited for its player: "void" when the turn is over,
-        "acted" when they played some of it meanwhile, "off" when they want no DMs; else
+        "acted" when they played some of it meanwhile, "off" when they want no DMs (or muted
+        the game); else
         "sent" (with the turn's deadline, if any)."""
         state = await self.games.core.state(game)
         if state.is_over or engine.turn_id(state) != job.turn:
@@ -201,7 +216,7 @@ class Correspondence:
             return Fired("void", game)
         if not job.turn.startswith("setup") and await self._acted(game, job.seat, user_id):
             return Fired("acted", game)
-        if not await self.wants_dm(user_id):
+        if not await self.wants_dm(user_id) or await self.muted(game.id, user_id):
             return Fired("off", game)
         _, deadline = await self.timers.deadline(game, state)
         return Fired("sent", game, deadline=deadline, dm_to=user_id)

@@ -26,7 +26,13 @@ TIMER_LABEL = {
 TIMEOUT_LABEL = {"end": _("the turn ends as it is"), "autopilot": _("the autopilot plays the turn")}
 LEAVE_LABEL = {"autopilot": _("the autopilot takes the seat"), "end": _("the game ends")}
 #: The choices' names of `/ps new` and `/ps settings` (Discord shows them translated).
-CHOICE_NAMES = (_("off"), _("end turn"), _("autopilot"), _("end game"), _("on"))
+CHOICE_NAMES = (
+    _("off"), _("end turn"), _("autopilot"), _("end game"), _("on"),
+    _("mute"), _("follow"), _("default"),
+)  # fmt: skip
+#: `/ps follow` choices -> the stored mode (None: as by default).
+FOLLOW_CHOICES: dict[str, str | None] = {"mute": "mute", "follow": "follow", "default": None}
+FollowChoice = Literal["mute", "follow", "default"]
 
 # --- refusals ---
 
@@ -53,6 +59,15 @@ NEW_HOST = _("{host} is the host now.")
 LEFT_ENDED = _("{user} left the game, so the game ends.")
 LEFT_LOBBY = _("You left the lobby.")
 AUTOPILOT_SEAT = _("{name} (autopilot)")
+
+FOLLOW_MUTED = _(
+    "Game #{game} is muted for you: no pings and no direct messages about it "
+    "(`/ps follow default` undoes it)."
+)
+FOLLOW_ON = _("You follow game #{game}: each of its turn messages pings you.")
+FOLLOW_DEFAULT = _(
+    "Game #{game} is back to usual for you: a player is pinged on their turns, no one else."
+)
 
 TIMED_OUT_ENDED = _("\N{ALARM CLOCK} Time ran out for {player}: the turn ended (`{notation}`).")
 TIMED_OUT_AUTOPILOT = _(

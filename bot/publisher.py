@@ -74,6 +74,22 @@ def thread_name(game_id: int, names: Sequence[str]) -> str:
     return made(2)[:THREAD_NAME_LIMIT]
 
 
+def pinged(
+    content: str | None, to_play: int | None, modes: dict[int, str]
+) -> tuple[str | None, discord.AllowedMentions]:
+    """A new game message's line and whom it pings (`/ps follow`): the player to play, unless
+    they muted the game, and each follower, named on a small line of their own."""
+    followers = [user for user, mode in sorted(modes.items()) if mode == "follow"]
+    followers = [user for user in followers if user != to_play]
+    if followers:
+        named = "-# " + " ".join(f"<@{user}>" for user in followers)
+        content = f"{content}\n{named}" if content else named
+    users = [u for u in (to_play, *followers) if u is not None and modes.get(u) != "mute"]
+    return content, discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(id=u) for u in users]
+    )
+
+
 def bot_to_play(game: GameRow, state: GameState) -> bool:
     """Whether the seat to play is played by no person (an Expert's, or the autopilot's for a
     player who left): its turn gets no game message of its own."""
@@ -229,7 +245,11 @@ class Publisher:
                     await channel.get_partial_message(stored[1]).edit(view=None)
                 except discord.HTTPException:
                     log.info("old game message not editable", extra={"game_id": game_id})
-            message = await channel.send(content=content, embed=embed, file=file, **with_view(view))
+            to_play = None if state.is_over else game.seats[state.current_seat or 0].user_id
+            content, pings = pinged(content, to_play, await self.bot.storage.follow_modes(game_id))
+            message = await channel.send(
+                content=content, embed=embed, file=file, allowed_mentions=pings, **with_view(view)
+            )
             await self.bot.storage.set_message(game_id, "game", channel.id, message.id)
             if state.is_over:
                 await self._announce_result(game, state, content)

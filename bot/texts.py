@@ -329,7 +329,10 @@ HELP_COMMANDS = (
      "next sun, and the moves with the photosynthesis events, privately")),
     ("/ps abandon", _("end the game in this channel (host or Manage Channels)")),
     ("/ps settings", _("the turn timer, what happens when it runs out or a player leaves (host)")),
-    ("/ps notify, /ps vacation", _("a DM when it is your turn; pause your timers while away")),
+    ("/ps notify, /ps vacation", _("a DM when your turn has waited for you a few minutes; pause "
+     "your timers while away")),
+    ("/ps follow", _("this game only: mute it (no pings, no DMs) or follow it as a spectator (its "
+     "turn messages ping you)")),
     ("/ps leave, /ps games", _("leave the game here; your games in progress in this server")),
     ("/ps language", _("your language for private answers (English, Dutch, French, Hebrew, or "
      "automatic: your Discord language); `server:` the server's default (Manage Server)")),

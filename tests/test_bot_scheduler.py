@@ -356,7 +356,8 @@ async def turn_dm(service: Correspondence, game_id: int) -> Job | None:
 async def test_a_turn_dm_only_when_the_turn_waited_for_its_player(corr) -> None:
     """Issue 44: a player who asked for DMs gets one for a turn only when it has waited for
     them `TURN_DM_AFTER` seconds (with or without a timer); a turn played at once, or one they
-    began playing meanwhile, sends none; nor does a turn of someone who wants no DM."""
+    began playing meanwhile, sends none; nor does a turn of someone who wants no DM, or who
+    muted the game."""
     service, clock = corr
     games = service.games
     await service.set_notify(ALICE, True)
@@ -383,11 +384,15 @@ async def test_a_turn_dm_only_when_the_turn_waited_for_its_player(corr) -> None:
     clock.advance(TURN_DM_AFTER)
     assert (await service.fire(job)).outcome == "acted"
     await games.turns.play(game.id, player, "end")
-    await service.set_notify(BOB if player == ALICE else ALICE, False)
+    other = BOB if player == ALICE else ALICE
     job = await turn_dm(service, game.id)
-    assert job is not None and job.user_id != player
+    assert job is not None and job.user_id == other
+    await service.set_follow(7, other, "mute")  # `/ps follow mute`: no DMs for this game
     clock.advance(TURN_DM_AFTER)
-    assert (await service.fire(job)).outcome == "off"  # they asked for no DMs
+    assert (await service.fire(job)).outcome == "off"
+    await service.set_follow(7, other, None)
+    await service.set_notify(other, False)  # nor when they asked for none
+    assert (await service.fire(job)).outcome == "off"
 
 
 async def test_a_turn_is_timed_in_the_commit_that_starts_it(corr) -> None:

@@ -25,7 +25,13 @@ from .. import correspondence_texts as ct
 from .. import i18n, texts
 from ..clock import clock_from_env, install_poke_signal
 from ..correspondence import Correspondence
-from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
+from ..correspondence_texts import (
+    FollowChoice,
+    LeaveChoice,
+    TimeoutChoice,
+    TimerChoice,
+    timer_options,
+)
 from ..replies import answering
 from ..scheduler import SHARED_POLL, Job, JobStore, Scheduler
 from ..services.base import UserError, mention, seat_label
@@ -36,7 +42,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("settings", "notify", "vacation", "leave", "games")
+COMMANDS = ("settings", "notify", "vacation", "leave", "games", "follow")
 NO_PINGS = discord.AllowedMentions.none()
 USER_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
@@ -79,7 +85,8 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         if not isinstance(group, app_commands.Group):
             raise RuntimeError("load bot.cogs.lobby before bot.cogs.correspondence")
         ours: tuple[app_commands.Command[Any, Any, None], ...] = (
-            settings_command, notify_command, vacation_command, leave_command, games_command
+            settings_command, notify_command, vacation_command, leave_command, games_command,
+            follow_command,
         )  # fmt: skip
         for command in ours:
             group.add_command(command)
@@ -196,8 +203,10 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             )
             with i18n.speaking(game.language):  # in the channel: the game's language
                 content = i18n.tr(reminder)
-            await self._say(await self.bot.games.core.game_channel(game), content, job, USER_PINGS)
-            if await self.service.wants_dm(user_id):
+            muted = await self.service.muted(game.id, user_id)
+            pings = NO_PINGS if muted else USER_PINGS
+            await self._say(await self.bot.games.core.game_channel(game), content, job, pings)
+            if not muted and await self.service.wants_dm(user_id):
                 mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
                 with i18n.speaking(mine or game.language):  # a DM: their own language
                     await self._dm(user_id, i18n.tr(reminder), job)
@@ -283,6 +292,18 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             else:
                 await self._publish(left.game.id)
 
+    async def on_follow(self, interaction: discord.Interaction, mode: str | None) -> None:
+        async with answering(interaction):
+            game = await self.service.set_follow(
+                interaction.channel_id or 0, interaction.user.id, mode
+            )
+            said = {"mute": ct.FOLLOW_MUTED, "follow": ct.FOLLOW_ON}.get(
+                mode or "", ct.FOLLOW_DEFAULT
+            )
+            await interaction.response.send_message(
+                i18n.tr(said.format(game=game.id)), ephemeral=True
+            )
+
     async def on_games(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
             user_id = interaction.user.id
@@ -350,6 +371,15 @@ async def vacation_command(
 @app_commands.command(name="leave", description=_("Leave the lobby or the running game here"))
 async def leave_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
     await _cog(interaction).on_leave(interaction)
+
+
+@app_commands.command(
+    name="follow", description=_("This game: mute it (no pings, no DMs) or follow it (pings)")
+)
+async def follow_command(
+    interaction: discord.Interaction[PhotosynthesisBot], mode: FollowChoice
+) -> None:
+    await _cog(interaction).on_follow(interaction, ct.FOLLOW_CHOICES[mode])
 
 
 @app_commands.command(name="games", description=_("Your games in progress in this server"))

@@ -57,3 +57,27 @@ class SettingsSQL(SQLBase):
                 " language = excluded.language, updated_at = excluded.updated_at",
                 (scope, id, language, self._clock()),
             )
+
+    async def follow_modes(self, game_id: int) -> dict[int, str]:
+        """Who chose what for a game (`/ps follow`): user id -> 'mute' or 'follow'."""
+        async with self._reading() as conn:
+            rows = await conn.fetch(
+                "SELECT user_id, mode FROM game_follows WHERE game_id = ?", (game_id,)
+            )
+        return {row["user_id"]: row["mode"] for row in rows}
+
+    async def set_follow_mode(self, game_id: int, user_id: int, mode: str | None) -> None:
+        """Store a person's choice for a game, 'mute' or 'follow'; None: as by default."""
+        async with self._transaction() as conn:
+            if mode is None:
+                await conn.execute(
+                    "DELETE FROM game_follows WHERE game_id = ? AND user_id = ?",
+                    (game_id, user_id),
+                )
+                return
+            await conn.execute(
+                "INSERT INTO game_follows (game_id, user_id, mode, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET mode = excluded.mode,"
+                " updated_at = excluded.updated_at",
+                (game_id, user_id, mode, self._clock()),
+            )
