@@ -1,15 +1,16 @@
 """Correspondence games, the service side (no Discord): settings, leaving a running game,
 vacation, turn notifications, the list of a player's games, and what a fired job does.
 
-Every change runs under the game's lock (`GameCore.lock`) and plans the turn again
-(`TurnTimers.plan`) before the lock is released, so the scheduler never sees a half-made change.
+Every change runs under the game's lock (`GameCore.lock`) and plans the turn again in the same
+transaction (`TurnTimers.for_change`), so the scheduler never sees a half-made change.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 
 NOTIFY = "notify"
 VACATION = "vacation_since"
+#: At most this many games' locks are held at once when a vacation pauses or resumes their turns.
+VACATION_BATCH = 8
 
 
 @dataclass(frozen=True)
@@ -85,11 +88,27 @@ class Correspondence:
         paused or resumed."""
         if on == await self.on_vacation(user_id):
             return []
-        await self._set_preference(user_id, VACATION, self.clock.now() if on else None)
-        changed = []
-        for clock in await self.timers.clocks_of_user(user_id):
-            await self.timers.replan(self.games, clock.game_id)
-            changed.append(clock.game_id)
+        prefs = await self.games.storage.preferences(user_id)
+        if on:
+            prefs[VACATION] = self.clock.now()
+        else:
+            prefs.pop(VACATION, None)
+        changed = sorted({clock.game_id for clock in await self.timers.clocks_of_user(user_id)})
+        # The preference and the clocks it pauses or resumes in one commit, under those games'
+        # locks (taken in id order); a player with more games commits them in batches (each
+        # writes the same preference again): never more locks at once than `VACATION_BATCH`.
+        for start in range(0, max(len(changed), 1), VACATION_BATCH):
+            async with AsyncExitStack() as locks:
+                writes = []
+                for game_id in changed[start : start + VACATION_BATCH]:
+                    await locks.enter_async_context(self.games.core.lock(game_id))
+                    game = await self.games.core.get_game(game_id)
+                    if game is not None and game.config is not None:
+                        state = await self.games.core.state(game)
+                        writes.append(await self.timers.for_change(game, state, away=on))
+                clocks = [write for write in writes if write is not None]
+                await self.games.storage.set_preferences(user_id, prefs, clocks)
+            self.timers.committed(*clocks)
         log.info("vacation", extra={"user_id": user_id, "on": on, "games": changed})
         return changed
 
@@ -132,11 +151,16 @@ class Correspondence:
             if user_id != game.host_id:
                 raise UserError(ct.HOST_ONLY_SETTINGS.format(host=f"<@{game.host_id}>"))
             merged = normalize_options({**game.options, **changes})
-            stored = await self.games.storage.update_game(game.id, game.version, options=merged)
-            if stored.status == "active":
-                state = await self.games.core.state(stored)
+            clock = None
+            if game.status == "active":  # the turn's clock, in the same commit
                 restart = merged["turn_timer"] != game.options.get("turn_timer")
-                await self.timers.plan(stored, state, force=True, restart=restart)
+                after = replace(game, version=game.version + 1, options=merged)
+                state = await self.games.core.state(game)
+                clock = await self.timers.for_change(after, state, restart=restart)
+            stored = await self.games.storage.update_game(
+                game.id, game.version, options=merged, turn_clock=clock
+            )
+            self.timers.committed(clock)
         return stored
 
     # --- leaving a running game ---
@@ -154,11 +178,13 @@ class Correspondence:
             if seat is None:
                 raise UserError(texts.NOT_A_PLAYER)
             others = [s for s in game.seats if s.user_id not in (None, user_id)]
+            state = await self.games.core.state(game)  # (seats and status do not change it)
             if game.options.get("on_leave") == "end" or not others:
+                after = replace(game, version=game.version + 1, status="abandoned")
+                clock = await self.timers.for_change(after, state)  # the clock goes with it
                 stored = await self.games.storage.update_game(
-                    game.id, game.version, status="abandoned"
+                    game.id, game.version, status="abandoned", turn_clock=clock
                 )
-                await self.timers.plan(stored, await self.games.core.state(stored))
                 log.info("player left, game ended", extra={"game_id": game.id})
                 return Left(stored, seat, ended=True)
             name = ct.AUTOPILOT_SEAT.format(name=seat.name)
@@ -171,10 +197,17 @@ class Correspondence:
                 count = len(game.seats)
                 after = [game.seats[(seat.position + i) % count] for i in range(1, count)]
                 new_host = next(s.user_id for s in after if s in others)
-            stored = await self.games.storage.update_game(
-                game.id, game.version, seats=seats, host_id=new_host
+            after = replace(
+                game,
+                version=game.version + 1,
+                seats=tuple(seats),
+                host_id=game.host_id if new_host is None else new_host,
             )
-            await self.timers.plan(stored, await self.games.core.state(stored), force=True)
+            clock = await self.timers.for_change(after, state)  # the autopilot's turn, at once
+            stored = await self.games.storage.update_game(
+                game.id, game.version, seats=seats, host_id=new_host, turn_clock=clock
+            )
+            self.timers.committed(clock)
             log.info(
                 "player left, autopilot seated", extra={"game_id": game.id, "new_host": new_host}
             )

@@ -173,6 +173,20 @@ class TurnTimers:
         self._in_commit[game.id] = (game.version, jobs)
         return write
 
+    async def for_change(
+        self, game: GameRow, state: GameState, *, restart: bool = False, away: bool | None = None
+    ) -> ClockWrite | None:
+        """The clock write a change commits with it: of the game itself (its settings, its
+        seats, its status: `game` as it will be stored), or of its player's vacation (`away`,
+        as it will be stored); `plan(force=True)` (call under the game's lock; then
+        `committed`)."""
+        return (await self._planned(game, state, force=True, restart=restart, away=away))[1]
+
+    def committed(self, *writes: ClockWrite | None) -> None:
+        """Wake the scheduler for the jobs a change committed (`for_change`)."""
+        if any(write is not None and write.jobs for write in writes):
+            self.poke()
+
     async def on_commit(self, game: GameRow, state: GameState) -> None:
         """`GameService` commit hook: wake the scheduler for the jobs the commit planned, or
         plan the turn now if it was not planned in the commit (no planner, or it failed)."""
@@ -210,9 +224,16 @@ class TurnTimers:
             await self.storage.clear_turn_clock(write.game_id)
 
     async def _planned(
-        self, game: GameRow, state: GameState, *, force: bool = False, restart: bool = False
+        self,
+        game: GameRow,
+        state: GameState,
+        *,
+        force: bool = False,
+        restart: bool = False,
+        away: bool | None = None,
     ) -> tuple[TurnClock | None, ClockWrite | None]:
-        """The turn's clock (`plan`) and what to write for it (None: nothing)."""
+        """The turn's clock (`plan`) and what to write for it (None: nothing); `away`: whether
+        its player is on vacation, when the caller is about to store it (else it is read)."""
         now = self.clock.now()
         if game.status != "active" or state.is_over or state.current_seat is None:
             return None, ClockWrite(game.id)
@@ -223,7 +244,8 @@ class TurnTimers:
             if old.version == game.version:
                 return old, None
             return old, ClockWrite(game.id, version=game.version)
-        away = seat.user_id is not None and bool(await self.on_vacation(seat.user_id))
+        if away is None:
+            away = seat.user_id is not None and bool(await self.on_vacation(seat.user_id))
         if same and old is not None and not restart:
             started, paused_at, total = old.started_at, old.paused_at, old.paused_total
             if paused_at is not None and not away:  # back home: the time away is added
@@ -238,16 +260,6 @@ class TurnTimers:
         values = tuple(getattr(clock, column) for column in CLOCK_COLUMNS)
         jobs = tuple(planned_jobs(game, clock, now))
         return clock, ClockWrite(game.id, values, jobs, POSTPONED)
-
-    async def replan(self, games: GameService, game_id: int) -> None:
-        """Plan a game's current turn again (its settings, seats or player's vacation changed)."""
-        async with games.core.lock(game_id):
-            game = await games.core.get_game(game_id)
-            if game is None:
-                return
-            state = await games.core.state(game) if game.config is not None else None
-            if state is not None:
-                await self.plan(game, state, force=True)
 
     async def reconcile(self, games: GameService) -> int:
         """At start: plan every active game whose clock is missing or older than the game (a

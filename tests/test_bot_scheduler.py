@@ -540,6 +540,50 @@ async def test_a_player_who_leaves_is_replaced_by_the_autopilot_at_once(corr) ->
     assert (await service.leave(7, BOB)).ended
 
 
+async def test_settings_vacation_and_leaving_time_the_turn_in_their_own_commit(corr) -> None:
+    """Issue 44 (the gap issue 48 left): a new setting, a vacation and a player leaving write
+    the turn's clock and jobs in the transaction of the change itself, as a play does; nothing
+    is planned after the commit (a planning afterwards that dies stands for a killed process)."""
+    service, clock = corr
+    games = service.games
+    game, _ = await started(service, turn_timer=24)
+
+    class Killed(BaseException):
+        pass
+
+    async def die(*args, **kwargs) -> None:
+        raise Killed
+
+    service.timers.plan = die  # nothing may be left to plan after a commit
+
+    async def clock_version() -> tuple[int, int]:
+        turn_clock = await service.timers.turn_clock(game.id)
+        assert turn_clock is not None
+        return turn_clock.version, (await games.core.get_game(game.id)).version
+
+    clock.advance(HOUR)
+    await service.update_settings(7, ALICE, {"turn_timer": 1})
+    assert await pending(service, game.id) == {
+        "deadline": clock.now() + HOUR,
+        "reminder-50": clock.now() + HOUR / 2,
+        "reminder-90": clock.now() + 0.9 * HOUR,
+    }
+    version, stored = await clock_version()
+    assert version == stored
+    assert await service.set_vacation(ALICE, True) == [game.id]
+    assert await pending(service, game.id) == {}
+    assert (await service.timers.turn_clock(game.id)).paused_at == clock.now()
+    clock.advance(HOUR)
+    assert await service.set_vacation(ALICE, False) == [game.id]
+    assert (await pending(service, game.id))["deadline"] == clock.now() + HOUR  # + time away
+    left = await service.leave(7, ALICE)
+    jobs = await pending(service, game.id)
+    assert list(jobs) == ["deadline"] and jobs["deadline"] <= clock.now()  # the autopilot's
+    version, stored = await clock_version()
+    assert version == stored == left.game.version
+    assert (await service.timers.turn_clock(game.id)).user_id is None
+
+
 async def test_new_timer_restarts_the_turn_clock(corr) -> None:
     service, clock = corr
     game, state = await started(service, turn_timer=72)

@@ -82,7 +82,9 @@ class Storage(Protocol):
 
     async def preferences(self, user_id: int) -> dict[str, Any]: ...
 
-    async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None: ...
+    async def set_preferences(
+        self, user_id: int, preferences: dict[str, Any], turn_clocks: Sequence[ClockWrite] = ()
+    ) -> None: ...
 
     async def languages(
         self, user_id: int, guild_id: int | None

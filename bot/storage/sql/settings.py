@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 
+from ..rows import ClockWrite
 from .base import SQLBase
 
 log = logging.getLogger(__name__)
@@ -22,8 +24,11 @@ class SettingsSQL(SQLBase):
             )
         return {} if row is None else json.loads(row["preferences"])
 
-    async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None:
-        """Replace a user's preferences."""
+    async def set_preferences(
+        self, user_id: int, preferences: dict[str, Any], turn_clocks: Sequence[ClockWrite] = ()
+    ) -> None:
+        """Replace a user's preferences, and write the `turn_clocks` they change (vacation) in
+        the same transaction."""
         async with self._transaction() as conn:
             await conn.execute(
                 "INSERT INTO user_preferences (user_id, preferences, updated_at) VALUES (?, ?, ?)"
@@ -31,6 +36,8 @@ class SettingsSQL(SQLBase):
                 " updated_at = excluded.updated_at",
                 (user_id, json.dumps(preferences), self._clock()),
             )
+            for write in turn_clocks:
+                await self._write_clock(conn, write)
 
     async def languages(self, user_id: int, guild_id: int | None) -> tuple[str | None, str | None]:
         """A user's own language and the server's default (None where not set), in one query."""
