@@ -75,16 +75,17 @@ def thread_name(game_id: int, names: Sequence[str]) -> str:
 
 
 def pinged(
-    content: str | None, to_play: int | None, modes: dict[int, str]
+    content: str | None, named: Sequence[int], modes: dict[int, str]
 ) -> tuple[str | None, discord.AllowedMentions]:
-    """A new game message's line and whom it pings (`/ps follow`): the player to play, unless
-    they muted the game, and each follower, named on a small line of their own."""
+    """A new game message's line and whom it pings (`/ps follow`): the people it `named` (the
+    player to play, or the winners) unless they muted the game, and each follower, named on a
+    small line of their own."""
     followers = [user for user, mode in sorted(modes.items()) if mode == "follow"]
-    followers = [user for user in followers if user != to_play]
+    followers = [user for user in followers if user not in named]
     if followers:
-        named = "-# " + " ".join(f"<@{user}>" for user in followers)
-        content = f"{content}\n{named}" if content else named
-    users = [u for u in (to_play, *followers) if u is not None and modes.get(u) != "mute"]
+        line = "-# " + " ".join(f"<@{user}>" for user in followers)
+        content = f"{content}\n{line}" if content else line
+    users = [u for u in (*named, *followers) if modes.get(u) != "mute"]
     return content, discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(id=u) for u in users]
     )
@@ -218,11 +219,19 @@ class Publisher:
                 state = await self.games.core.state(game)
             game_id = game.id
             embed, file, view = await self.game_message_parts(game, state)
-            content = final_content(game, state) if state.is_over else None
-            if not state.is_over and state.current_seat is not None:
-                current = game.seats[state.current_seat]
-                if current.user_id is not None:
-                    content = i18n.tr(texts.YOUR_TURN_MENTION.format(user=f"<@{current.user_id}>"))
+            if state.is_over:  # the winners are named, and pinged
+                said = final_content(game, state)
+                named = [game.seats[w].user_id for w in engine.winners(state)]
+            else:  # the person to play (none for a bot)
+                seat = None if state.current_seat is None else game.seats[state.current_seat]
+                named = [None if seat is None else seat.user_id]
+                said = (
+                    None
+                    if named[0] is None
+                    else i18n.tr(texts.YOUR_TURN_MENTION.format(user=f"<@{named[0]}>"))
+                )
+            modes = await self.bot.storage.follow_modes(game_id)
+            content, pings = pinged(said, [u for u in named if u is not None], modes)
             channel = self.bot.get_partial_messageable(await self.game_thread(game))
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
@@ -245,14 +254,12 @@ class Publisher:
                     await channel.get_partial_message(stored[1]).edit(view=None)
                 except discord.HTTPException:
                     log.info("old game message not editable", extra={"game_id": game_id})
-            to_play = None if state.is_over else game.seats[state.current_seat or 0].user_id
-            content, pings = pinged(content, to_play, await self.bot.storage.follow_modes(game_id))
             message = await channel.send(
                 content=content, embed=embed, file=file, allowed_mentions=pings, **with_view(view)
             )
             await self.bot.storage.set_message(game_id, "game", channel.id, message.id)
             if state.is_over:
-                await self._announce_result(game, state, content)
+                await self._announce_result(game, state, said)
             if state.is_over:  # its last message: nothing more is edited in place
                 self._shown.pop(game_id, None)
             else:
