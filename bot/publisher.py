@@ -264,7 +264,7 @@ class Publisher:
                 self._shown.pop(game_id, None)
             else:
                 self._shown[game_id] = (message.id, engine.turn_id(state))
-            self.bot.dispatch("ps_turn_message", game, state, message)  # e.g. DM the player
+            self.bot.dispatch("ps_turn_message", game, state, message)  # (turn DMs: bot.timers)
 
     async def game_thread(self, game: GameRow) -> int:
         """The thread a game is played in (its running messages stay out of the channel),
