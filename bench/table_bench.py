@@ -1,11 +1,12 @@
-"""The table, measured as a player meets it: a scripted 2-person game through the real bot and
-the loopback Discord (issue 14).
+"""The table, measured as a player meets it: a scripted game of two people and an Expert seat
+through the real bot and the loopback Discord (issues 14 and 44).
 
-    .venv/bin/python bench/table_bench.py [--seed N]
+    .venv/bin/python bench/table_bench.py [--seed N] [--correspondence]
 
 The game's seed (``--seed N``, or drawn at random and printed) is given to the bot as its fixed
 test seed (``PS_TEST_SEED``), so the same seed plays the same game and prints the same lines.
-Two people play a whole base game through "Take my turn" and the panel. Each turn the player
+Two people and the Expert (quick) play a whole base game, the people through "Take my turn" and
+the panel. Each turn the player
 buys the cheapest piece offered (when 2 light points are left after it, for a planting and a
 growth), plants the first planting offered, grows the cheapest piece offered, then ends the
 turn, each when the panel offers it. Counted:
@@ -14,9 +15,15 @@ turn, each when the panel offers it. Counted:
   ended): every button press and select submission counts one, "Take my turn" included;
 - M, messages the bot posted in the channel itself during the game (its running messages are in
   the game's thread);
-- P, the smallest text on the board picture, in pixels, when the picture is shown 550 px wide,
+- T, messages the bot posted in the game's thread (a bot seat's turn posts none: goal T <= the
+  turns the people took + 3);
+- P, the smallest text on the board picture, in pixels, when the picture is shown 400 px wide,
   over the positions the game went through (render.draw.smallest_text_px);
 - the pings: each turn's message mentions its player.
+
+With ``--correspondence`` the game is a correspondence one (a 24 h turn timer) where ann asked
+for DMs (`/ps notify on`) and ben leaves at once (the autopilot takes his seat): ann plays the
+whole game, answering each turn at once, and D counts the DMs she got.
 
 The last line is the issue's summary. Asserts nothing.
 """
@@ -41,8 +48,11 @@ from engine.record import states  # noqa: E402
 from render.draw import smallest_text_px  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
 from tests.e2e.gameplay import is_final, kinds, next_turn, turn_owner  # noqa: E402
+from tests.e2e.test_lobby import bot_select  # noqa: E402
 
-DISPLAY = 550
+DISPLAY = 400
+#: The Expert thinks a tenth of its budget (as in the tests): its strength is not measured here.
+EXPERT_ENV = {"PS_EXPERT_BUDGET_SCALE": "0.1", "EXPERT_WORKERS": "1"}
 #: The order a turn tries the kinds of action in; the turn then ends.
 SCRIPT = ("buy", "plant", "grow")
 
@@ -60,10 +70,12 @@ def light(content: str) -> int:
 
 
 class Table:
-    """One channel, two people, and a count of everything sent and posted."""
+    """One channel, two people (and an Expert seat, or a correspondence game ben leaves), and a
+    count of everything sent and posted."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeDiscord, *, correspondence: bool = False) -> None:
         self.fake = fake
+        self.correspondence = correspondence
         self.chan = fake.add_channel("table")
         self.users = {u["id"]: u for u in (fake.add_user("ann"), fake.add_user("ben"))}
         self.turns: list[tuple[tuple[str, ...], int]] = []  # (verbs played, interactions)
@@ -75,11 +87,20 @@ class Table:
     async def start(self) -> FakeMessage:
         fake = self.fake
         host, guest = self.users.values()
-        it = await fake.slash(host, "ps new", channel_id=self.chan)
+        options = {"turn_timer": "24h"} if self.correspondence else {}
+        if self.correspondence:
+            await self.send(
+                await fake.slash(host, "ps notify", options={"mode": "on"}, channel_id=self.chan)
+            )
+        it = await fake.slash(host, "ps new", options=options, channel_id=self.chan)
         await self.send(it)
         lobby = it.response
         await self.send(await fake.click(guest, lobby, lobby.find_button(label="Join")))
+        if not self.correspondence:
+            await self.send(await fake.select(host, lobby, bot_select(lobby), ["expert"]))
         await self.send(await fake.click(host, lobby, lobby.find_button(label="Start")))
+        if self.correspondence:  # ben leaves: the autopilot plays his seat from now on
+            await self.send(await fake.slash(guest, "ps leave", channel_id=self.chan))
         return await next_turn(fake, self.chan, timeout=60)
 
     async def turn(self, msg: FakeMessage) -> None:
@@ -145,12 +166,12 @@ async def run(args) -> None:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"LOG_LEVEL": "WARNING", FIXED_SEED_ENV: str(args.seed)}
+        env = {"LOG_LEVEL": "WARNING", FIXED_SEED_ENV: str(args.seed), **EXPERT_ENV}
         bot = BotProcess(fake, tmp, env=env)
         try:
             await bot.start()
             await fake.wait_ready(timeout=60)
-            table = Table(fake)
+            table = Table(fake, correspondence=args.correspondence)
             final = await table.play()
             await fake.wait_until(
                 lambda: len(fake.messages(table.chan)) >= 2, 30, "the result in the channel"
@@ -193,9 +214,17 @@ async def run(args) -> None:
     named = re.sub(r"<@(\d+)>", lambda m: "@" + table.users[m[1]]["username"], final.content)
     print(f"final message in the thread: {named[:60]!r}")
     print(f"smallest board text at {DISPLAY} px wide over {len(sample)} positions: {p:.1f} px")
+    if args.correspondence:
+        host = next(iter(table.users.values()))
+        print(
+            f"dms: {len(fake.dms(host))} DMs to a player in a correspondence game against an "
+            "autopilot seat"
+        )
+        return
     print(
-        f"table: typical turn {c:g} clicks; {len(in_channel)} channel messages per game; "
-        f"smallest board text {p:.1f} px at {DISPLAY} px wide"
+        f"table: typical turn {c:g} clicks; {len(in_channel)} channel messages, {in_threads} "
+        f"thread messages per game ({len(table.turns)} turns taken by people); smallest picture "
+        f"text {p:.1f} px at {DISPLAY} px wide"
     )
 
 
@@ -206,6 +235,11 @@ def main() -> None:
         type=int,
         default=random.randrange(2**31),
         help="the game's seed: the same seed plays the same game (default: drawn at random)",
+    )
+    parser.add_argument(
+        "--correspondence",
+        action="store_true",
+        help="a correspondence game against an autopilot seat: count the DMs to its player",
     )
     asyncio.run(run(parser.parse_args()))
 

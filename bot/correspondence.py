@@ -1,15 +1,16 @@
 """Correspondence games, the service side (no Discord): settings, leaving a running game,
 vacation, turn notifications, the list of a player's games, and what a fired job does.
 
-Every change runs under the game's lock (`GameCore.lock`) and plans the turn again
-(`TurnTimers.plan`) before the lock is released, so the scheduler never sees a half-made change.
+Every change runs under the game's lock (`GameCore.lock`) and plans the turn again in the same
+transaction (`TurnTimers.for_change`), so the scheduler never sees a half-made change.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
@@ -21,12 +22,14 @@ from .scheduler import PENDING, Job
 from .services import GameService
 from .services.base import TurnResult, UserError, normalize_options
 from .storage import GameRow, SeatRow
-from .timers import DEADLINE, POSTPONED, TurnTimers
+from .timers import DEADLINE, POSTPONED, TURN_DM, TurnTimers
 
 log = logging.getLogger(__name__)
 
 NOTIFY = "notify"
 VACATION = "vacation_since"
+#: At most this many games' locks are held at once when a vacation pauses or resumes their turns.
+VACATION_BATCH = 8
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Fired:
     result: TurnResult | None = None  # a deadline that played a turn
     deadline: float | None = None  # a reminder to send
     notice_only: bool = False  # a deadline played before a crash: only its notice is left
+    dm_to: int | None = None  # a turn's DM to send to this player
 
 
 class Correspondence:
@@ -84,13 +88,43 @@ class Correspondence:
         paused or resumed."""
         if on == await self.on_vacation(user_id):
             return []
-        await self._set_preference(user_id, VACATION, self.clock.now() if on else None)
-        changed = []
-        for clock in await self.timers.clocks_of_user(user_id):
-            await self.timers.replan(self.games, clock.game_id)
-            changed.append(clock.game_id)
+        prefs = await self.games.storage.preferences(user_id)
+        if on:
+            prefs[VACATION] = self.clock.now()
+        else:
+            prefs.pop(VACATION, None)
+        changed = sorted({clock.game_id for clock in await self.timers.clocks_of_user(user_id)})
+        # The preference and the clocks it pauses or resumes in one commit, under those games'
+        # locks (taken in id order); a player with more games commits them in batches (each
+        # writes the same preference again): never more locks at once than `VACATION_BATCH`.
+        for start in range(0, max(len(changed), 1), VACATION_BATCH):
+            async with AsyncExitStack() as locks:
+                writes = []
+                for game_id in changed[start : start + VACATION_BATCH]:
+                    await locks.enter_async_context(self.games.core.lock(game_id))
+                    game = await self.games.core.get_game(game_id)
+                    if game is not None and game.config is not None:
+                        state = await self.games.core.state(game)
+                        writes.append(await self.timers.for_change(game, state, away=on))
+                clocks = [write for write in writes if write is not None]
+                await self.games.storage.set_preferences(user_id, prefs, clocks)
+            self.timers.committed(*clocks)
         log.info("vacation", extra={"user_id": user_id, "on": on, "games": changed})
         return changed
+
+    # --- muting or following one game ---
+
+    async def set_follow(self, channel_id: int, user_id: int, mode: str | None) -> GameRow:
+        """Mute (`mode` "mute": no pings, no DMs) or follow ("follow": its turn messages ping
+        them) the channel's game for one person, anyone, or go back to the default (None)."""
+        game = await self._live(channel_id)
+        await self.games.storage.set_follow_mode(game.id, user_id, mode)
+        log.info("follow mode", extra={"game_id": game.id, "user_id": user_id, "mode": mode})
+        return game
+
+    async def muted(self, game_id: int, user_id: int) -> bool:
+        """Whether the person muted the game (`set_follow`)."""
+        return (await self.games.storage.follow_modes(game_id)).get(user_id) == "mute"
 
     # --- settings ---
 
@@ -117,11 +151,16 @@ class Correspondence:
             if user_id != game.host_id:
                 raise UserError(ct.HOST_ONLY_SETTINGS.format(host=f"<@{game.host_id}>"))
             merged = normalize_options({**game.options, **changes})
-            stored = await self.games.storage.update_game(game.id, game.version, options=merged)
-            if stored.status == "active":
-                state = await self.games.core.state(stored)
+            clock = None
+            if game.status == "active":  # the turn's clock, in the same commit
                 restart = merged["turn_timer"] != game.options.get("turn_timer")
-                await self.timers.plan(stored, state, force=True, restart=restart)
+                after = replace(game, version=game.version + 1, options=merged)
+                state = await self.games.core.state(game)
+                clock = await self.timers.for_change(after, state, restart=restart)
+            stored = await self.games.storage.update_game(
+                game.id, game.version, options=merged, turn_clock=clock
+            )
+            self.timers.committed(clock)
         return stored
 
     # --- leaving a running game ---
@@ -139,11 +178,13 @@ class Correspondence:
             if seat is None:
                 raise UserError(texts.NOT_A_PLAYER)
             others = [s for s in game.seats if s.user_id not in (None, user_id)]
+            state = await self.games.core.state(game)  # (seats and status do not change it)
             if game.options.get("on_leave") == "end" or not others:
+                after = replace(game, version=game.version + 1, status="abandoned")
+                clock = await self.timers.for_change(after, state)  # the clock goes with it
                 stored = await self.games.storage.update_game(
-                    game.id, game.version, status="abandoned"
+                    game.id, game.version, status="abandoned", turn_clock=clock
                 )
-                await self.timers.plan(stored, await self.games.core.state(stored))
                 log.info("player left, game ended", extra={"game_id": game.id})
                 return Left(stored, seat, ended=True)
             name = ct.AUTOPILOT_SEAT.format(name=seat.name)
@@ -156,10 +197,17 @@ class Correspondence:
                 count = len(game.seats)
                 after = [game.seats[(seat.position + i) % count] for i in range(1, count)]
                 new_host = next(s.user_id for s in after if s in others)
-            stored = await self.games.storage.update_game(
-                game.id, game.version, seats=seats, host_id=new_host
+            after = replace(
+                game,
+                version=game.version + 1,
+                seats=tuple(seats),
+                host_id=game.host_id if new_host is None else new_host,
             )
-            await self.timers.plan(stored, await self.games.core.state(stored), force=True)
+            clock = await self.timers.for_change(after, state)  # the autopilot's turn, at once
+            stored = await self.games.storage.update_game(
+                game.id, game.version, seats=seats, host_id=new_host, turn_clock=clock
+            )
+            self.timers.committed(clock)
             log.info(
                 "player left, autopilot seated", extra={"game_id": game.id, "new_host": new_host}
             )
@@ -184,7 +232,37 @@ class Correspondence:
             return Fired("void")
         if job.kind == DEADLINE:
             return await self._deadline(game, job)
+        if job.kind == TURN_DM:
+            return await self._turn_dm(game, job)
         return await self._reminder(game, job)
+
+    async def _turn_dm(self, game: GameRow, job: Job) -> Fired:
+        """The DM of a turn that has waited for its player: "void" when the turn is over,
+        "acted" when they played some of it meanwhile, "off" when they want no DMs (or muted
+        the game); else
+        "sent" (with the turn's deadline, if any)."""
+        state = await self.games.core.state(game)
+        if state.is_over or engine.turn_id(state) != job.turn:
+            return Fired("void", game)
+        user_id = game.seats[job.seat].user_id
+        if user_id is None:
+            return Fired("void", game)
+        if not job.turn.startswith("setup") and await self._acted(game, job.seat, user_id):
+            return Fired("acted", game)
+        if not await self.wants_dm(user_id) or await self.muted(game.id, user_id):
+            return Fired("off", game)
+        _, deadline = await self.timers.deadline(game, state)
+        return Fired("sent", game, deadline=deadline, dm_to=user_id)
+
+    async def _acted(self, game: GameRow, seat: int, user_id: int) -> bool:
+        """Whether the player has played some of the turn their seat is playing now: the log's
+        last actions of that seat since its last `end` (in play: a setup turn is one action)."""
+        for row in reversed(await self.games.core.storage.actions(game.id)):
+            if row.seat != seat or row.notation == "end":
+                return False
+            if row.user_id == user_id:
+                return True
+        return False
 
     async def _deadline(self, game: GameRow, job: Job) -> Fired:
         seat = game.seats[job.seat]

@@ -26,7 +26,13 @@ TIMER_LABEL = {
 TIMEOUT_LABEL = {"end": _("the turn ends as it is"), "autopilot": _("the autopilot plays the turn")}
 LEAVE_LABEL = {"autopilot": _("the autopilot takes the seat"), "end": _("the game ends")}
 #: The choices' names of `/ps new` and `/ps settings` (Discord shows them translated).
-CHOICE_NAMES = (_("off"), _("end turn"), _("autopilot"), _("end game"), _("on"))
+CHOICE_NAMES = (
+    _("off"), _("end turn"), _("autopilot"), _("end game"), _("on"),
+    _("mute"), _("follow"), _("default"),
+)  # fmt: skip
+#: `/ps follow` choices -> the stored mode (None: as by default).
+FOLLOW_CHOICES: dict[str, str | None] = {"mute": "mute", "follow": "follow", "default": None}
+FollowChoice = Literal["mute", "follow", "default"]
 
 # --- refusals ---
 
@@ -37,7 +43,8 @@ NO_GAMES = _("You have no game in progress in this server.")
 # --- confirmations and notices ---
 
 SETTINGS = _("Turn timer: **{timer}**; when it runs out, {timeout}; when a player leaves, {leave}.")
-SETTINGS_CHANGED = "{user} changed the settings. " + SETTINGS
+SETTINGS_NO_TIMER = _("**No turn timer**; when a player leaves, {leave}.")
+SETTINGS_CHANGED = _("{user} changed the settings. {settings}")
 NOTIFY_ON = _("You will get a direct message when it is your turn.")
 NOTIFY_OFF = _("No more direct messages when it is your turn.")
 VACATION_ON = _(
@@ -52,6 +59,15 @@ NEW_HOST = _("{host} is the host now.")
 LEFT_ENDED = _("{user} left the game, so the game ends.")
 LEFT_LOBBY = _("You left the lobby.")
 AUTOPILOT_SEAT = _("{name} (autopilot)")
+
+FOLLOW_MUTED = _(
+    "Game #{game} is muted for you: no pings and no direct messages about it "
+    "(`/ps follow default` undoes it)."
+)
+FOLLOW_ON = _("You follow game #{game}: each of its turn messages pings you.")
+FOLLOW_DEFAULT = _(
+    "Game #{game} is back to usual for you: a player is pinged on their turns, no one else."
+)
 
 TIMED_OUT_ENDED = _("\N{ALARM CLOCK} Time ran out for {player}: the turn ended (`{notation}`).")
 TIMED_OUT_AUTOPILOT = _(
@@ -78,11 +94,16 @@ TIMER_PAUSED = _("Paused: {player} is on vacation.")
 
 
 def settings_line(options: dict) -> str:
-    """The correspondence settings of a game in one sentence."""
+    """The correspondence settings of a game in one sentence (without a timer, nothing about
+    its running out)."""
+    leave = LEAVE_LABEL.get(options.get("on_leave", "autopilot"), LEAVE_LABEL["autopilot"])
+    hours = options.get("turn_timer") or 0
+    if hours not in TIMER_LABEL or not hours:
+        return SETTINGS_NO_TIMER.format(leave=leave)
     return SETTINGS.format(
-        timer=TIMER_LABEL.get(options.get("turn_timer", 0), TIMER_LABEL[0]),
+        timer=TIMER_LABEL[hours],
         timeout=TIMEOUT_LABEL.get(options.get("on_timeout", "end"), TIMEOUT_LABEL["end"]),
-        leave=LEAVE_LABEL.get(options.get("on_leave", "autopilot"), LEAVE_LABEL["autopilot"]),
+        leave=leave,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final
 
@@ -47,9 +48,55 @@ RESYNC_FINISHED_WITHIN = timedelta(days=1)
 
 
 def final_content(game: GameRow, state: GameState) -> str:
-    """The last game message's line: who won."""
-    winners = [seat_label(game.seats[w]) for w in engine.winners(state)]
-    return i18n.tr(texts.GAME_OVER_WINNERS.format(winners=texts.and_list(winners)))
+    """The last game message's line: who won (congratulated, unless the autopilot holds a
+    winning seat for a player who left)."""
+    seats = [game.seats[w] for w in engine.winners(state)]
+    names = texts.and_list([seat_label(seat) for seat in seats])
+    left = any(seat.kind == "human" and seat.user_id is None for seat in seats)
+    line = texts.GAME_OVER_WON if left else texts.GAME_OVER_WINNERS
+    return i18n.tr(line.format(winners=names))
+
+
+def thread_name(game_id: int, names: Sequence[str]) -> str:
+    """A game thread's name (in the current language): every player named, the longest names
+    cut ("Bartholomew…" as "Bartho…") only as much as Discord's `THREAD_NAME_LIMIT` needs."""
+
+    def made(cut: int | None) -> str:
+        shown = [n if cut is None or len(n) <= cut else n[: cut - 1] + "\N{HORIZONTAL ELLIPSIS}"
+                 for n in names]  # fmt: skip
+        return i18n.tr(texts.THREAD_NAME.format(id=game_id, names=", ".join(shown)))
+
+    longest = max((len(n) for n in names), default=0)
+    for cut in (None, *range(longest - 1, 1, -1)):
+        name = made(cut)
+        if len(name) <= THREAD_NAME_LIMIT:
+            return name
+    return made(2)[:THREAD_NAME_LIMIT]
+
+
+def pinged(
+    content: str | None, named: Sequence[int], modes: dict[int, str]
+) -> tuple[str | None, discord.AllowedMentions]:
+    """A new game message's line and whom it pings (`/ps follow`): the people it `named` (the
+    player to play, or the winners) unless they muted the game, and each follower, named on a
+    small line of their own."""
+    followers = [user for user, mode in sorted(modes.items()) if mode == "follow"]
+    followers = [user for user in followers if user not in named]
+    if followers:
+        line = "-# " + " ".join(f"<@{user}>" for user in followers)
+        content = f"{content}\n{line}" if content else line
+    users = [u for u in (*named, *followers) if modes.get(u) != "mute"]
+    return content, discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(id=u) for u in users]
+    )
+
+
+def bot_to_play(game: GameRow, state: GameState) -> bool:
+    """Whether the seat to play is played by no person (an Expert's, or the autopilot's for a
+    player who left): its turn gets no game message of its own."""
+    if state.is_over or state.current_seat is None:
+        return False
+    return game.seats[state.current_seat].user_id is None
 
 
 def version_shown(message: discord.Message) -> int | None:
@@ -109,9 +156,11 @@ class Publisher:
         `state`, when the caller has it): what a click's service returned, passed along, not
         read again.
 
-        When the turn passes (or the game ends) a new message is posted at once, mentioning the
-        next player, and the old one loses its buttons. During one turn the message is edited
-        in place, `EDIT_DELAY` seconds after the first change (later changes ride along).
+        When the turn passes to a person (or the game ends) a new message is posted at once,
+        mentioning the next player, and the old one loses its buttons. During one turn the
+        message is edited in place, `EDIT_DELAY` seconds after the first change (later changes
+        ride along); so is it when a bot's turn begins (`bot_to_play`): a bot's turn gets no
+        message of its own, the next person's message tells it.
         """
         try:
             if game.config is None:
@@ -170,37 +219,52 @@ class Publisher:
                 state = await self.games.core.state(game)
             game_id = game.id
             embed, file, view = await self.game_message_parts(game, state)
-            content = final_content(game, state) if state.is_over else None
-            if not state.is_over and state.current_seat is not None:
-                current = game.seats[state.current_seat]
-                if current.user_id is not None:
-                    content = i18n.tr(texts.YOUR_TURN_MENTION.format(user=f"<@{current.user_id}>"))
+            if state.is_over:  # the winners are named, and pinged
+                said = final_content(game, state)
+                named = [game.seats[w].user_id for w in engine.winners(state)]
+            else:  # the person to play (none for a bot)
+                seat = None if state.current_seat is None else game.seats[state.current_seat]
+                named = [None if seat is None else seat.user_id]
+                said = (
+                    None
+                    if named[0] is None
+                    else i18n.tr(texts.YOUR_TURN_MENTION.format(user=f"<@{named[0]}>"))
+                )
+            modes = await self.bot.storage.follow_modes(game_id)
+            content, pings = pinged(said, [u for u in named if u is not None], modes)
             channel = self.bot.get_partial_messageable(await self.game_thread(game))
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
             self._drawn[game_id] = game.version
+            turn = engine.turn_id(state)
             if (
                 stored is not None
-                and shown == (stored[1], engine.turn_id(state))
                 and not state.is_over
+                and (shown == (stored[1], turn) or bot_to_play(game, state))
             ):
+                # The same turn goes on, or a bot's turn (the Expert, the autopilot) begins:
+                # no message of its own, the last one is brought up to date in place and the
+                # next person's message tells what the bot did.
                 message = channel.get_partial_message(stored[1])
                 await message.edit(content=content, embed=embed, attachments=[file], view=view)
+                self._shown[game_id] = (stored[1], turn)
                 return
             if stored is not None:
                 try:
                     await channel.get_partial_message(stored[1]).edit(view=None)
                 except discord.HTTPException:
                     log.info("old game message not editable", extra={"game_id": game_id})
-            message = await channel.send(content=content, embed=embed, file=file, **with_view(view))
+            message = await channel.send(
+                content=content, embed=embed, file=file, allowed_mentions=pings, **with_view(view)
+            )
             await self.bot.storage.set_message(game_id, "game", channel.id, message.id)
             if state.is_over:
-                await self._announce_result(game, state, content)
+                await self._announce_result(game, state, said)
             if state.is_over:  # its last message: nothing more is edited in place
                 self._shown.pop(game_id, None)
             else:
                 self._shown[game_id] = (message.id, engine.turn_id(state))
-            self.bot.dispatch("ps_turn_message", game, state, message)  # e.g. DM the player
+            self.bot.dispatch("ps_turn_message", game, state, message)  # (turn DMs: bot.timers)
 
     async def game_thread(self, game: GameRow) -> int:
         """The thread a game is played in (its running messages stay out of the channel),
@@ -216,8 +280,7 @@ class Publisher:
         if lobby is None:
             return game.channel_id
         with i18n.speaking(game.language):
-            names = ", ".join(i18n.tr(name) for name in xt.seat_names(game))
-            name = i18n.tr(texts.THREAD_NAME.format(id=game.id, names=names))[:THREAD_NAME_LIMIT]
+            name = thread_name(game.id, [i18n.tr(name) for name in xt.seat_names(game)])
         try:
             data = await self.bot.http.start_thread_with_message(
                 lobby[0], lobby[1], name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
@@ -230,6 +293,22 @@ class Publisher:
             thread_id = lobby[1]
         await self.bot.storage.set_message(game.id, "thread", thread_id, thread_id)
         return thread_id
+
+    async def announce(self, game: GameRow, content: str) -> bool:
+        """Tell a game's players something about it (a setting changed, a player left, the game
+        abandoned) in its thread, pinging no one; False, and nothing posted, when the game has
+        no thread (a lobby): the channel keeps only its lobby and result messages."""
+        thread = await self.bot.storage.message(game.id, "thread")
+        if thread is None:
+            return False
+        try:
+            await self.bot.get_partial_messageable(thread[0]).send(
+                content, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException:
+            log.warning("could not post in the game's thread", extra={"game_id": game.id})
+            return False
+        return True
 
     async def _announce_result(self, game: GameRow, state: GameState, content: str | None) -> None:
         """The end of a game in its channel too (once: the channel's second and last message of

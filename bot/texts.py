@@ -161,6 +161,8 @@ CHOOSE_ONE = _("Choose one option.")
 #: The names of `/ps rules` topics (Discord shows them translated).
 TOPIC_NAMES = (_("base"), _("moonlight"), _("animals"), _("cynthia"))
 GAME_OVER_WINNERS = _("The game is over. Congratulations, {winners}!")
+#: When a winner is the autopilot holding the seat of a player who left: no one to congratulate.
+GAME_OVER_WON = _("The game is over. The winner: {winners}.")
 
 #: The panel's prompt when the only decision is one verb (the expansion's setup).
 SINGLE_DECISION = {
@@ -195,7 +197,12 @@ OPTION_LABELS: dict[str, str] = {
     "harder_score_trees": _("Cynthia harder: scores her trees"),
 }
 
-NO_TOKEN = """\
+#: The bot's permissions in its invite link, from Discord's documented bits: View Channels (10),
+#: Send Messages (11), Embed Links (14), Attach Files (15), Read Message History (16), Use
+#: Application Commands (31), Create Public Threads (35), Send Messages in Threads (38).
+INVITE_PERMISSIONS = sum(1 << bit for bit in (10, 11, 14, 15, 16, 31, 35, 38))
+
+NO_TOKEN = f"""\
 DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
 
 To run the bot:
@@ -210,8 +217,9 @@ To run the bot:
   4. Invite the bot: on the "OAuth2" page, URL Generator, tick the scopes
      "bot" and "applications.commands", then the permissions
      Send Messages, Attach Files, Embed Links, Use Application Commands,
-     View Channels and Read Message History, and open the generated URL; or use
-       https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID&scope=bot+applications.commands&permissions=2147601408
+     View Channels, Read Message History, Create Public Threads and Send Messages
+     in Threads, and open the generated URL; or use
+       https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}
   5. Run `make run` again, then type `/ps new` in a channel of your server.
 
 To see the board drawing without Discord, run `make demo`.
@@ -333,7 +341,10 @@ HELP_COMMANDS = (
      "next sun, and the moves with the photosynthesis events, privately")),
     ("/ps abandon", _("end the game in this channel (host or Manage Channels)")),
     ("/ps settings", _("the turn timer, what happens when it runs out or a player leaves (host)")),
-    ("/ps notify, /ps vacation", _("a DM when it is your turn; pause your timers while away")),
+    ("/ps notify, /ps vacation", _("a DM when your turn has waited for you a few minutes; pause "
+     "your timers while away")),
+    ("/ps follow", _("this game only: mute it (no pings, no DMs) or follow it as a spectator (its "
+     "turn messages ping you)")),
     ("/ps leave, /ps games", _("leave the game here; your games in progress in this server")),
     ("/ps language", _("your language for private answers (English, Dutch, French, Hebrew, or "
      "automatic: your Discord language); `server:` the server's default (Manage Server)")),

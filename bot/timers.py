@@ -11,7 +11,10 @@ start whichever process is up:
   ``reminder-90``) at half time and when a tenth of the time is left;
 - for a seat whose player left the game (the autopilot holds it): a ``deadline`` due at once, so
   the autopilot plays that turn straight away, through the scheduler;
-- no timer: no jobs.
+- no timer: no deadline and no reminders;
+- for a person's turn, whatever the timer: a ``turn-dm`` `TURN_DM_AFTER` seconds after it starts,
+  which DMs the player (if they asked for DMs) when they have not acted in the turn by then: a
+  turn that comes back to them at once and is played at once sends no DM.
 
 Vacation pauses the clock of every turn the player holds: while away their turns have no jobs;
 back home, the time away is added to the turn (``paused_total``) and the jobs are planned again,
@@ -50,6 +53,9 @@ HOUR = 3600.0
 #: Reminders: (kind, fraction of the timer elapsed when it is sent).
 REMINDERS = (("reminder-50", 0.5), ("reminder-90", 0.9))
 DEADLINE = "deadline"
+#: The job that DMs a player their turn when it has waited for them, and after how long.
+TURN_DM = "turn-dm"
+TURN_DM_AFTER = 300.0
 #: The outcome a deadline gets when its player is away (planned again on their return).
 POSTPONED = "postponed"
 
@@ -100,11 +106,16 @@ def planned_jobs(game: GameRow, clock: TurnClock, now: float) -> list[tuple[str,
         return []
     if seat.user_id is None:  # the player left: the autopilot plays at once
         return [(DEADLINE, clock.started_at)]
+    jobs = []
+    if clock.paused_at is None:
+        nudge = clock.started_at + clock.paused_total + TURN_DM_AFTER
+        if nudge > now:  # (planned again later in the turn: its time has passed, not again)
+            jobs.append((TURN_DM, nudge))
     deadline = clock.deadline(timer_hours(game))
     if deadline is None:
-        return []
+        return jobs
     span = timer_hours(game) * HOUR
-    jobs = [(DEADLINE, deadline)]
+    jobs.append((DEADLINE, deadline))
     for kind, fraction in REMINDERS:
         due = deadline - (1 - fraction) * span
         if due > now:
@@ -162,6 +173,20 @@ class TurnTimers:
         self._in_commit[game.id] = (game.version, jobs)
         return write
 
+    async def for_change(
+        self, game: GameRow, state: GameState, *, restart: bool = False, away: bool | None = None
+    ) -> ClockWrite | None:
+        """The clock write a change commits with it: of the game itself (its settings, its
+        seats, its status: `game` as it will be stored), or of its player's vacation (`away`,
+        as it will be stored); `plan(force=True)` (call under the game's lock; then
+        `committed`)."""
+        return (await self._planned(game, state, force=True, restart=restart, away=away))[1]
+
+    def committed(self, *writes: ClockWrite | None) -> None:
+        """Wake the scheduler for the jobs a change committed (`for_change`)."""
+        if any(write is not None and write.jobs for write in writes):
+            self.poke()
+
     async def on_commit(self, game: GameRow, state: GameState) -> None:
         """`GameService` commit hook: wake the scheduler for the jobs the commit planned, or
         plan the turn now if it was not planned in the commit (no planner, or it failed)."""
@@ -199,9 +224,16 @@ class TurnTimers:
             await self.storage.clear_turn_clock(write.game_id)
 
     async def _planned(
-        self, game: GameRow, state: GameState, *, force: bool = False, restart: bool = False
+        self,
+        game: GameRow,
+        state: GameState,
+        *,
+        force: bool = False,
+        restart: bool = False,
+        away: bool | None = None,
     ) -> tuple[TurnClock | None, ClockWrite | None]:
-        """The turn's clock (`plan`) and what to write for it (None: nothing)."""
+        """The turn's clock (`plan`) and what to write for it (None: nothing); `away`: whether
+        its player is on vacation, when the caller is about to store it (else it is read)."""
         now = self.clock.now()
         if game.status != "active" or state.is_over or state.current_seat is None:
             return None, ClockWrite(game.id)
@@ -212,7 +244,8 @@ class TurnTimers:
             if old.version == game.version:
                 return old, None
             return old, ClockWrite(game.id, version=game.version)
-        away = seat.user_id is not None and bool(await self.on_vacation(seat.user_id))
+        if away is None:
+            away = seat.user_id is not None and bool(await self.on_vacation(seat.user_id))
         if same and old is not None and not restart:
             started, paused_at, total = old.started_at, old.paused_at, old.paused_total
             if paused_at is not None and not away:  # back home: the time away is added
@@ -227,16 +260,6 @@ class TurnTimers:
         values = tuple(getattr(clock, column) for column in CLOCK_COLUMNS)
         jobs = tuple(planned_jobs(game, clock, now))
         return clock, ClockWrite(game.id, values, jobs, POSTPONED)
-
-    async def replan(self, games: GameService, game_id: int) -> None:
-        """Plan a game's current turn again (its settings, seats or player's vacation changed)."""
-        async with games.core.lock(game_id):
-            game = await games.core.get_game(game_id)
-            if game is None:
-                return
-            state = await games.core.state(game) if game.config is not None else None
-            if state is not None:
-                await self.plan(game, state, force=True)
 
     async def reconcile(self, games: GameService) -> int:
         """At start: plan every active game whose clock is missing or older than the game (a

@@ -611,7 +611,8 @@ def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     if game.status == "active" and not state.is_over:
-        view.add_item(TurnButton(game.id, game.version))
+        if state.current_seat is not None and game.seats[state.current_seat].user_id is not None:
+            view.add_item(TurnButton(game.id, game.version))  # a person's turn, not a bot's
         view.add_item(GameMessageButton("sun", game.id, game.version))
     view.add_item(GameMessageButton("log", game.id, game.version))
     if game.status == "over":

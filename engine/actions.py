@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-from translation import _
+from translation import Text, _
 
 from .geometry import LABELS, parse_label
 from .pieces import SIZE_NAMES, SIZE_WORDS
@@ -186,9 +186,9 @@ PARSERS.update(
     }
 )
 
-_SPLIT = re.compile(r"[\s,;:>→\-–—/]+|(?<=[a-z0-9])(?=[a-g][1-7](?![0-9]))")
+_SPLIT = re.compile(r"[\s,;:>→\-–—/]+|(?<=[a-z0-9])(?=[a-g][1-7](?![0-9]))", re.IGNORECASE)
 _NEGATIVE = re.compile(r"(?:^|[\s,;:])-\s*\d")
-_SPACED_LABEL = re.compile(r"(?<=\s)([a-g])\s+([1-7])\b")
+_SPACED_LABEL = re.compile(r"(?<=\s)([a-g])\s+([1-7])\b", re.IGNORECASE)
 #: Bidirectional marks and isolates (Hebrew texts put them around notation): never part of it.
 _DIRECTION_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"
                                        "\u2066\u2067\u2068\u2069"))  # fmt: skip
@@ -267,10 +267,11 @@ def parse_action(text: str | Action) -> Action:
     if isinstance(text, Action):
         return validate(text)
     text = text.translate(_DIRECTION_MARKS)  # copied from a right-to-left sentence
-    text = _SPACED_LABEL.sub(r"\1\2", text.strip().lower())  # "d 4" -> "d4"
+    text = _SPACED_LABEL.sub(r"\1\2", text.strip())  # "d 4" -> "d4"
     if _NEGATIVE.search(text):
         raise IllegalAction(_("Numbers in actions are never negative."))
-    words = [w for w in _SPLIT.split(text) if w and w not in FILLERS]
+    typed = [w for w in _SPLIT.split(text) if w and w.lower() not in FILLERS]
+    words = [w.lower() for w in typed]
     if not words:
         raise IllegalAction(_("Type an action, for example 'grow D4' or 'end'."))
     verb = VERB_WORDS.get(words[0])
@@ -278,10 +279,26 @@ def parse_action(text: str | Action) -> Action:
         raise IllegalAction(
             _(
                 "'{words}' is not an action. Try place, buy, plant, grow, collect or end.",
-                words=words[0],
+                words=typed[0],
             )
         )
-    return Action(verb, PARSERS[verb](words[1:]))
+    try:
+        return Action(verb, PARSERS[verb](words[1:]))
+    except IllegalAction as exc:  # its refusal quotes the words as they were typed
+        raise IllegalAction(
+            _as_typed(reason_of(exc), dict(zip(words, typed, strict=True)))
+        ) from None
+
+
+def _as_typed(reason: str, typed: dict[str, str]) -> str:
+    """A parser's refusal with each word it quotes (read lower-cased) as the player typed it."""
+    if not isinstance(reason, Text):
+        return reason
+    params = {
+        key: typed.get(value, value) if type(value) is str else value
+        for key, value in reason.params.items()
+    }
+    return Text(reason.template, params, plural=reason.plural, n=reason.n, context=reason.context)
 
 
 def not_in_game(verb: str) -> str:

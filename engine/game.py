@@ -227,6 +227,15 @@ def obstacles(state: GameState) -> int:
     return m
 
 
+def obstacle_name(state: GameState, space: int) -> str:
+    """What the obstacle on ``space`` is ("a moonstone"), for a refusal that says what is
+    there."""
+    for layer in _rules(state).obstacle_layers:
+        if (name := layer.obstacle_name(state, space)) is not None:
+            return name
+    return _("an obstacle")
+
+
 def extra_trees(state: GameState) -> int:
     """Obstacles that count as trees (to keep an automa's starting trees apart)."""
     m = 0
@@ -539,8 +548,14 @@ def _check_plant(state: GameState, a: Action) -> str | None:
         return _("The seed on {src} cannot plant: only trees spread seeds.", src=LABELS[src])
     if state.activated >> src & 1:
         return ALREADY_USED.format(space=LABELS[src])
-    if state.cells[dst] >= 0 or obstacles(state) >> dst & 1:
+    if state.cells[dst] >= 0:
         return _("{dst} is not empty.", dst=LABELS[dst])
+    if obstacles(state) >> dst & 1:  # what is there, not "not empty"
+        return _(
+            "{dst} holds {obstacle}: nothing can be planted there.",
+            dst=LABELS[dst],
+            obstacle=obstacle_name(state, dst),
+        )
     if state.activated >> dst & 1:
         return ALREADY_USED.format(space=LABELS[dst])
     if not WITHIN[PLANT_RANGE[size]][src] >> dst & 1:

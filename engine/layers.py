@@ -156,6 +156,11 @@ class Layer:
         """Bitmask of the spaces holding an obstacle: no seed or tree may go there."""
         return 0
 
+    def obstacle_name(self, state: GameState, space: int) -> str | None:
+        """What the layer's obstacle on ``space`` is, with its article ("a moonstone"), for a
+        refusal that says what is there; None when the layer has none there."""
+        return None
+
     def extra_trees(self, state: GameState) -> int:
         """Bitmask of obstacles that count as trees (to keep starting trees apart)."""
         return 0

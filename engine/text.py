@@ -8,7 +8,16 @@ from typing import cast
 from translation import _, _n, _p, join
 
 from .actions import Action, IllegalAction, parse_action
-from .game import ALREADY_USED, apply, legal_actions, rules_for, scores, shadow_map, turn_id
+from .game import (
+    ALREADY_USED,
+    apply,
+    legal_actions,
+    obstacles,
+    rules_for,
+    scores,
+    shadow_map,
+    turn_id,
+)
 from .geometry import LABEL_INDEX, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
 from .pieces import PLANT_RANGE, SIZE_NAMES
 from .state import PLAY, GameState
@@ -167,9 +176,12 @@ NO_CANDIDATE = {
 
 def _candidates(state: GameState, verb: str) -> list[str]:
     """The attempts worth explaining: every purchase left on the player board, every own piece
-    for grow and collect, and every empty space within reach of an own tree for plant."""
+    for grow and collect, and every empty space within reach of an own tree for plant (not one
+    holding an obstacle, a moonstone, which the player can see: its refusal would hide the
+    reason that stops every planting)."""
     seat = cast(int, state.current_seat)  # explaining an attempt of the seat to act
     own = {i: c & 3 for i, c in enumerate(state.cells) if c >= 0 and c >> 2 == seat}
+    blocked = obstacles(state)
     if verb == "buy":
         store = state.seats[seat].store
         return [f"buy {SIZE_NAMES[z]}" for z in range(4) if store[z] > 0]
@@ -182,7 +194,7 @@ def _candidates(state: GameState, verb: str) -> list[str]:
         for i, z in sorted(own.items())
         if z > 0
         for j in range(N_CELLS)
-        if WITHIN[PLANT_RANGE[z]][i] >> j & 1 and state.cells[j] < 0
+        if WITHIN[PLANT_RANGE[z]][i] >> j & 1 and state.cells[j] < 0 and not blocked >> j & 1
     ]
 
 

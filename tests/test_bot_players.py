@@ -310,6 +310,8 @@ async def test_forget_me_leaves_no_trace_and_the_games_whole(any_storage: SQLSto
     await any_storage.set_preferences(ANN, {"board": "phone"})
     await any_storage.set_language("user", ANN, "nl")
     await service.players.set_hidden(ANN, True)
+    await any_storage.set_follow_mode(games[0].id, ANN, "mute")
+    await any_storage.set_tutorial_progress(ANN, '{"lesson": "light"}')
     before = await _every_value(any_storage)
     assert any(str(ANN) in v for values in before.values() for v in values)
     assert any(name in v for values in before.values() for v in values)

@@ -16,7 +16,7 @@ from bot.correspondence import Correspondence
 from bot.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
 from bot.services import GameService
 from bot.story import AUTOPILOT_USER_ID
-from bot.timers import HOUR
+from bot.timers import HOUR, TURN_DM, TURN_DM_AFTER
 
 ALICE, BOB, CAROL = 11, 22, 33
 T0 = 1_800_000_000.0
@@ -218,8 +218,10 @@ async def test_a_failed_deadline_that_succeeds_on_retry_plays_once(corr) -> None
     scheduler.start()
     try:
         await wait_for(clock, lambda: clock.sleeps and clock.sleeps[-1] == T0 + HOUR + 60)
-        clock.advance(60)  # the retry plays the turn; Bob's turn gets its own jobs
-        await wait_for(clock, lambda: clock.sleeps and clock.sleeps[-1] == clock.now() + HOUR / 2)
+        clock.advance(60)  # the retry plays the turn; Bob's turn gets its own jobs (first: its DM)
+        await wait_for(
+            clock, lambda: clock.sleeps and clock.sleeps[-1] == clock.now() + TURN_DM_AFTER
+        )
     finally:
         await scheduler.stop()
     (deadline,) = [
@@ -340,8 +342,57 @@ async def started(service: Correspondence, **options):
 
 
 async def pending(service: Correspondence, game_id: int) -> dict[str, float]:
+    """The unfired deadline and reminders of a game (its turn DM apart: `turn_dm`)."""
     jobs = await JobStore(service.games.storage).jobs(game_id)
-    return {j.kind: j.due_at for j in jobs if j.fired_at is None}
+    return {j.kind: j.due_at for j in jobs if j.fired_at is None and j.kind != TURN_DM}
+
+
+async def turn_dm(service: Correspondence, game_id: int) -> Job | None:
+    """The unfired turn DM job of a game's current turn, if any."""
+    jobs = await JobStore(service.games.storage).jobs(game_id)
+    return next((j for j in jobs if j.fired_at is None and j.kind == TURN_DM), None)
+
+
+async def test_a_turn_dm_only_when_the_turn_waited_for_its_player(corr) -> None:
+    """Issue 44: a player who asked for DMs gets one for a turn only when it has waited for
+    them `TURN_DM_AFTER` seconds (with or without a timer); a turn played at once, or one they
+    began playing meanwhile, sends none; nor does a turn of someone who wants no DM, or who
+    muted the game."""
+    service, clock = corr
+    games = service.games
+    await service.set_notify(ALICE, True)
+    await service.set_notify(BOB, True)
+    game, state = await started(service)  # no turn timer
+    first = await turn_dm(service, game.id)
+    assert first is not None and (first.user_id, first.due_at) == (ALICE, T0 + TURN_DM_AFTER)
+    await games.turns.play(game.id, ALICE, "place A1")  # at once
+    second = await turn_dm(service, game.id)
+    assert second is not None and second.user_id == BOB
+    clock.advance(TURN_DM_AFTER)
+    assert (await service.fire(first)).outcome == "void"  # her turn is over
+    fired = await service.fire(second)  # Bob's turn waited for him
+    assert (fired.outcome, fired.dm_to, fired.deadline) == ("sent", BOB, None)
+    for user, space in ((BOB, "G1"), (ALICE, "D7"), (BOB, "G4")):
+        result = await games.turns.play(game.id, user, f"place {space}")
+    state = result.state
+    assert state.phase == "play"
+    player = game.seats[state.current_seat].user_id
+    job = await turn_dm(service, game.id)
+    assert job is not None and job.user_id == player
+    some = next(str(a) for a in engine.legal_actions(state) if str(a) != "end")
+    await games.turns.play(game.id, player, some)  # begun, not finished
+    clock.advance(TURN_DM_AFTER)
+    assert (await service.fire(job)).outcome == "acted"
+    await games.turns.play(game.id, player, "end")
+    other = BOB if player == ALICE else ALICE
+    job = await turn_dm(service, game.id)
+    assert job is not None and job.user_id == other
+    await service.set_follow(7, other, "mute")  # `/ps follow mute`: no DMs for this game
+    clock.advance(TURN_DM_AFTER)
+    assert (await service.fire(job)).outcome == "off"
+    await service.set_follow(7, other, None)
+    await service.set_notify(other, False)  # nor when they asked for none
+    assert (await service.fire(job)).outcome == "off"
 
 
 async def test_a_turn_is_timed_in_the_commit_that_starts_it(corr) -> None:
@@ -406,7 +457,9 @@ async def started_elsewhere(service: Correspondence):
 async def test_a_deadline_ends_the_turn_once_and_a_played_turn_voids_it(corr) -> None:
     service, clock = corr
     game, state = await started(service, turn_timer=1)
-    job = next(j for j in await JobStore(service.games.storage).jobs(game.id))
+    job = next(
+        j for j in await JobStore(service.games.storage).jobs(game.id) if j.kind == "deadline"
+    )
     clock.advance(HOUR)
     # In setup there is no "end": the autopilot places for the player.
     fired = await service.fire(job)
@@ -485,6 +538,50 @@ async def test_a_player_who_leaves_is_replaced_by_the_autopilot_at_once(corr) ->
     assert await pending(service, game.id) == {}  # Bob's turn, no timer
     # Bob leaving too: no person left, the game ends.
     assert (await service.leave(7, BOB)).ended
+
+
+async def test_settings_vacation_and_leaving_time_the_turn_in_their_own_commit(corr) -> None:
+    """Issue 44 (the gap issue 48 left): a new setting, a vacation and a player leaving write
+    the turn's clock and jobs in the transaction of the change itself, as a play does; nothing
+    is planned after the commit (a planning afterwards that dies stands for a killed process)."""
+    service, clock = corr
+    games = service.games
+    game, _ = await started(service, turn_timer=24)
+
+    class Killed(BaseException):
+        pass
+
+    async def die(*args, **kwargs) -> None:
+        raise Killed
+
+    service.timers.plan = die  # nothing may be left to plan after a commit
+
+    async def clock_version() -> tuple[int, int]:
+        turn_clock = await service.timers.turn_clock(game.id)
+        assert turn_clock is not None
+        return turn_clock.version, (await games.core.get_game(game.id)).version
+
+    clock.advance(HOUR)
+    await service.update_settings(7, ALICE, {"turn_timer": 1})
+    assert await pending(service, game.id) == {
+        "deadline": clock.now() + HOUR,
+        "reminder-50": clock.now() + HOUR / 2,
+        "reminder-90": clock.now() + 0.9 * HOUR,
+    }
+    version, stored = await clock_version()
+    assert version == stored
+    assert await service.set_vacation(ALICE, True) == [game.id]
+    assert await pending(service, game.id) == {}
+    assert (await service.timers.turn_clock(game.id)).paused_at == clock.now()
+    clock.advance(HOUR)
+    assert await service.set_vacation(ALICE, False) == [game.id]
+    assert (await pending(service, game.id))["deadline"] == clock.now() + HOUR  # + time away
+    left = await service.leave(7, ALICE)
+    jobs = await pending(service, game.id)
+    assert list(jobs) == ["deadline"] and jobs["deadline"] <= clock.now()  # the autopilot's
+    version, stored = await clock_version()
+    assert version == stored == left.game.version
+    assert (await service.timers.turn_clock(game.id)).user_id is None
 
 
 async def test_new_timer_restarts_the_turn_clock(corr) -> None:

@@ -696,3 +696,25 @@ async def test_a_learners_tutorial_progress_round_trips_and_is_replaced(any_stor
     await any_storage.set_tutorial_progress(big + 1, '{"lesson": "shadows"}')
     assert await any_storage.tutorial_progress(big) == '{"lesson": "reach"}'
     assert await any_storage.tutorial_progress(big + 1) == '{"lesson": "shadows"}'
+
+
+async def test_a_persons_choice_for_a_game_is_stored_per_user_and_game(any_storage) -> None:
+    """Issue 44, `/ps follow`: mute or follow one game, changed and cleared; each game its own,
+    Discord-sized ids; the choices go with their game."""
+    big = 1_234_567_890_123_456_789
+    games = [
+        await any_storage.create_game(
+            guild_id=1, channel_id=channel, host_id=big, host_name="h", options={}, seed=1
+        )
+        for channel in (5, 6)
+    ]
+    first, second = (g.id for g in games)
+    assert await any_storage.follow_modes(first) == {}
+    await any_storage.set_follow_mode(first, big, "mute")
+    await any_storage.set_follow_mode(first, big + 1, "follow")
+    await any_storage.set_follow_mode(second, big, "follow")
+    assert await any_storage.follow_modes(first) == {big: "mute", big + 1: "follow"}
+    await any_storage.set_follow_mode(first, big, "follow")  # changed
+    await any_storage.set_follow_mode(first, big + 1, None)  # back to the default
+    assert await any_storage.follow_modes(first) == {big: "follow"}
+    assert await any_storage.follow_modes(second) == {big: "follow"}

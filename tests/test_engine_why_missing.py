@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import engine
+from engine.moonlight import arrange
 from engine.position import build
 from engine.text import why_missing
 
@@ -47,3 +48,21 @@ def test_a_used_space_comes_after_the_other_reasons() -> None:
 
 def test_nothing_is_said_in_setup_or_after_the_game() -> None:
     assert why_missing(engine.new_game(engine.Config(), seed=1)) == {}
+
+
+def test_a_moonstone_is_named_and_never_taken_for_the_reason() -> None:
+    """Issue 44: "Plant: not now. A1 is not empty. Planting costs 1 light point; you have 0."
+    when A1 held a moonstone the player never tried: the reason is the light, and a planting
+    onto a moonstone (or the Great Elder Tree) says what is there."""
+    config = engine.Config(seats=("human", "human"), moonstones=True, elder_tree=True)
+    board = {"B2": (0, 1), "G4": (1, 1)}
+    state = arrange(build(config, board, light=[0, 0]), moonstones=["A1"], elder="C2")
+    assert why_missing(state)["plant"] == "Planting costs 1 light point; you have 0."
+    rich = arrange(build(config, board, light=[5, 0]), moonstones=["A1"], elder="C2")
+    for target, what in (("A1", "a moonstone"), ("C2", "the Great Elder Tree")):
+        try:
+            engine.apply(rich, f"plant B2 {target}")
+        except engine.IllegalAction as refusal:
+            assert str(refusal) == f"{target} holds {what}: nothing can be planted there."
+        else:
+            raise AssertionError(f"planted on {target}")

@@ -598,8 +598,9 @@ def test_the_legal_list_with_a_ready_double_and_fresh_seeds():
 
 def test_obstacles_refuse_planting_and_placing():
     s = pos({"D5": (0, 2)}, animals={0: ("owl", "A1")}, elder="D4", moonstones=["D6"], light=(5, 0))
-    refused(s, "plant D5 D4", "D4 is not empty.")
-    refused(s, "plant D5 D6", "D6 is not empty.")
+    # Each refusal says what is there (issue 44), not "is not empty".
+    refused(s, "plant D5 D4", "D4 holds the Great Elder Tree: nothing can be planted there.")
+    refused(s, "plant D5 D6", "D6 holds a moonstone: nothing can be planted there.")
     targets = {str(a) for a in engine.legal_actions(s) if a.verb == "plant"}
     assert "plant D5 D7" in targets and len(targets) == 16
 

@@ -150,7 +150,7 @@ def test_a_second_wrong_try_shows_the_answer_and_the_lesson_goes_on():
 def test_what_is_not_an_action_costs_no_try():
     outcome = attempt(start(), "grow Z9")
     assert outcome.kind == "invalid" and outcome.progress == start()
-    assert outcome.reason == "'z9' is not a space on the board (A1 to G4)."
+    assert outcome.reason == "'Z9' is not a space on the board (A1 to G4)."  # as typed
 
 
 def test_an_answer_between_lessons_or_after_the_last_changes_nothing():

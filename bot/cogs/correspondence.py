@@ -25,7 +25,13 @@ from .. import correspondence_texts as ct
 from .. import i18n, texts
 from ..clock import clock_from_env, install_poke_signal
 from ..correspondence import Correspondence
-from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
+from ..correspondence_texts import (
+    FollowChoice,
+    LeaveChoice,
+    TimeoutChoice,
+    TimerChoice,
+    timer_options,
+)
 from ..replies import answering
 from ..scheduler import SHARED_POLL, Job, JobStore, Scheduler
 from ..services.base import UserError, mention, seat_label
@@ -36,7 +42,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("settings", "notify", "vacation", "leave", "games")
+COMMANDS = ("settings", "notify", "vacation", "leave", "games", "follow")
 NO_PINGS = discord.AllowedMentions.none()
 USER_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
@@ -79,7 +85,8 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         if not isinstance(group, app_commands.Group):
             raise RuntimeError("load bot.cogs.lobby before bot.cogs.correspondence")
         ours: tuple[app_commands.Command[Any, Any, None], ...] = (
-            settings_command, notify_command, vacation_command, leave_command, games_command
+            settings_command, notify_command, vacation_command, leave_command, games_command,
+            follow_command,
         )  # fmt: skip
         for command in ours:
             group.add_command(command)
@@ -181,6 +188,8 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 await self._say(await self.bot.games.core.game_channel(game), content, job)
             await self.scheduler.store.finish(job.id, fired.outcome)
             await self._publish(game.id)
+        elif fired.dm_to is not None and game is not None:
+            await self._turn_dm(game, fired.dm_to, fired.deadline, job)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
             user_id = game.seats[job.seat].user_id
             if user_id is None:
@@ -194,30 +203,24 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             )
             with i18n.speaking(game.language):  # in the channel: the game's language
                 content = i18n.tr(reminder)
-            await self._say(await self.bot.games.core.game_channel(game), content, job, USER_PINGS)
-            if await self.service.wants_dm(user_id):
+            muted = await self.service.muted(game.id, user_id)
+            pings = NO_PINGS if muted else USER_PINGS
+            await self._say(await self.bot.games.core.game_channel(game), content, job, pings)
+            if not muted and await self.service.wants_dm(user_id):
                 mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
                 with i18n.speaking(mine or game.language):  # a DM: their own language
                     await self._dm(user_id, i18n.tr(reminder), job)
         return fired.outcome
 
-    @commands.Cog.listener()
-    async def on_ps_turn_message(
-        self, game: GameRow, state: GameState, message: discord.Message
-    ) -> None:
-        """A new game message was posted: DM its player if they asked for it."""
-        if state.is_over or state.current_seat is None:
-            return
-        user_id = game.seats[state.current_seat].user_id
-        if user_id is None or not await self.service.wants_dm(user_id):
-            return
-        _, deadline = await self.service.timers.deadline(game, state)
+    async def _turn_dm(self, game: GameRow, user_id: int, deadline: float | None, job: Job) -> None:
+        """DM a player the turn that has waited for them (`bot.timers.TURN_DM`), with a link
+        to its game message."""
         suffix = ct.TURN_DM_DEADLINE.format(deadline=int(deadline)) if deadline else ""
-        link = jump_link(game.guild_id, message.channel.id, message.id)
+        link = await self._link(game)
         mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
         with i18n.speaking(mine or game.language):  # a DM: their language, else the game's
             dm = i18n.tr(ct.TURN_DM.format(game=game.id, deadline=suffix, link=link))
-        await self._dm(user_id, dm)
+        await self._dm(user_id, dm, job)
 
     # --- commands ---
 
@@ -231,11 +234,12 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                     i18n.tr(ct.settings_line(game.options)), ephemeral=True
                 )
                 return
-            with i18n.speaking(game.language):  # said in the channel: the game's language
-                changed = i18n.tr(
-                    ct.SETTINGS_CHANGED.format(user=interaction.user.mention, **_labels(game))
-                )
-            await interaction.response.send_message(changed, allowed_mentions=NO_PINGS)
+            said = ct.SETTINGS_CHANGED.format(
+                user=interaction.user.mention, settings=ct.settings_line(game.options)
+            )
+            await interaction.response.send_message(i18n.tr(said), ephemeral=True)
+            with i18n.speaking(game.language):  # told in its thread: the game's language
+                await self.bot.publisher.announce(game, i18n.tr(said))
             if game.status == "lobby":
                 await self.bot.publisher.redraw_lobby(game)
             else:
@@ -273,15 +277,32 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 return
             left = await self.service.leave(channel_id, user.id)
             sentence = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
-            with i18n.speaking(left.game.language):  # said in the channel: the game's language
-                said = i18n.tr(sentence.format(user=user.mention))
+
+            def said() -> str:
+                text = i18n.tr(sentence.format(user=user.mention))
                 if left.new_host is not None:
-                    said += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
-            await interaction.response.send_message(said, allowed_mentions=NO_PINGS)
+                    text += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
+                return text
+
+            await interaction.response.send_message(said(), ephemeral=True)
+            with i18n.speaking(left.game.language):  # told in its thread: the game's language
+                await self.bot.publisher.announce(left.game, said())
             if left.ended:
                 await self.bot.publisher.close_messages(left.game)
             else:
                 await self._publish(left.game.id)
+
+    async def on_follow(self, interaction: discord.Interaction, mode: str | None) -> None:
+        async with answering(interaction):
+            game = await self.service.set_follow(
+                interaction.channel_id or 0, interaction.user.id, mode
+            )
+            said = {"mute": ct.FOLLOW_MUTED, "follow": ct.FOLLOW_ON}.get(
+                mode or "", ct.FOLLOW_DEFAULT
+            )
+            await interaction.response.send_message(
+                i18n.tr(said.format(game=game.id)), ephemeral=True
+            )
 
     async def on_games(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
@@ -310,15 +331,6 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             description = "\n".join(i18n.tr(line) for line in lines)[:4000]
             embed = discord.Embed(title=i18n.tr(ct.GAMES_TITLE), description=description)
             await interaction.response.send_message(embed=embed, ephemeral=True)
-
-
-def _labels(game: GameRow) -> dict[str, str]:
-    options = game.options
-    return {
-        "timer": ct.TIMER_LABEL.get(options.get("turn_timer", 0), ""),
-        "timeout": ct.TIMEOUT_LABEL.get(options.get("on_timeout", "end"), ""),
-        "leave": ct.LEAVE_LABEL.get(options.get("on_leave", "autopilot"), ""),
-    }
 
 
 def _cog(interaction: discord.Interaction[PhotosynthesisBot]) -> CorrespondenceCog:
@@ -359,6 +371,15 @@ async def vacation_command(
 @app_commands.command(name="leave", description=_("Leave the lobby or the running game here"))
 async def leave_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
     await _cog(interaction).on_leave(interaction)
+
+
+@app_commands.command(
+    name="follow", description=_("This game: mute it (no pings, no DMs) or follow it (pings)")
+)
+async def follow_command(
+    interaction: discord.Interaction[PhotosynthesisBot], mode: FollowChoice
+) -> None:
+    await _cog(interaction).on_follow(interaction, ct.FOLLOW_CHOICES[mode])
 
 
 @app_commands.command(name="games", description=_("Your games in progress in this server"))

@@ -377,16 +377,9 @@ class Lobby(commands.Cog, name="Lobby"):
             await interaction.response.edit_message(
                 content=i18n.tr(texts.ABANDONED.format(user=interaction.user.mention)), view=None
             )
-            channel = self.bot.get_partial_messageable(game.channel_id)
-            try:
-                with i18n.speaking(game.language):
-                    announced = i18n.tr(texts.ABANDONED.format(user=interaction.user.mention))
-                await channel.send(
-                    announced,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-            except discord.HTTPException:
-                log.warning("could not announce an abandon", extra={"game_id": game.id})
+            with i18n.speaking(game.language):  # in its thread (a lobby has none: nowhere)
+                announced = i18n.tr(texts.ABANDONED.format(user=interaction.user.mention))
+            await self.bot.publisher.announce(game, announced)
             await self.bot.publisher.close_messages(game)
 
     async def on_keep(self, interaction: discord.Interaction, game_id: int) -> None:

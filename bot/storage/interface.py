@@ -96,7 +96,9 @@ class Storage(Protocol):
 
     async def preferences(self, user_id: int) -> dict[str, Any]: ...
 
-    async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None: ...
+    async def set_preferences(
+        self, user_id: int, preferences: dict[str, Any], turn_clocks: Sequence[ClockWrite] = ()
+    ) -> None: ...
 
     async def languages(
         self, user_id: int, guild_id: int | None
@@ -109,6 +111,12 @@ class Storage(Protocol):
     async def tutorial_progress(self, user_id: int) -> str | None: ...
 
     async def set_tutorial_progress(self, user_id: int, progress: str) -> None: ...
+
+    # a person's choice for one game (`/ps follow`: 'mute' or 'follow')
+
+    async def follow_modes(self, game_id: int) -> dict[int, str]: ...
+
+    async def set_follow_mode(self, game_id: int, user_id: int, mode: str | None) -> None: ...
 
     # turn clocks (`bot.timers`)
 

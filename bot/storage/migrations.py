@@ -298,6 +298,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         )
     ),
+    # 13: a person's choice for one game (issue 44, `/ps follow`): 'mute' (no pings and no DMs
+    #     about that game) or 'follow' (a spectator pinged by its turn messages).
+    Migration(
+        (
+            """CREATE TABLE game_follows (
+            game_id {int} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            user_id {int} NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('mute', 'follow')),
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        )""",
+        )
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -121,6 +121,12 @@ class MoonlightLayer(Layer):
         ext: Moonlight = state.ext
         return ext.obstacles
 
+    def obstacle_name(self, state: GameState, space: int) -> str | None:
+        ext: Moonlight = state.ext
+        if space == ext.elder:
+            return _("the Great Elder Tree")
+        return _("a moonstone") if ext.stones >> space & 1 else None
+
     def extra_trees(self, state: GameState) -> int:
         elder: int = state.ext.elder
         return 0 if elder < 0 else 1 << elder

@@ -19,6 +19,7 @@ from bot.correspondence import Correspondence
 from bot.scheduler import PENDING
 from bot.services import GameService
 from bot.storage import SQLiteStorage
+from bot.timers import TURN_DM
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.test_lobby import db_rows
 
@@ -57,24 +58,26 @@ class TestClock:
         self.set(self.now + seconds, bot)
 
 
-def jobs(bot: BotProcess, game_id: int = 1) -> list[tuple]:
-    """(kind, due_at, fired_at, outcome) of a game's timer jobs, in id order."""
-    return db_rows(
+def jobs(bot: BotProcess, game_id: int = 1, *, dms: bool = False) -> list[tuple]:
+    """(kind, due_at, fired_at, outcome) of a game's timer jobs, in id order: the deadlines and
+    reminders (with the turns' DMs, `bot.timers.TURN_DM`, when `dms`)."""
+    rows = db_rows(
         bot,
         "SELECT kind, due_at, fired_at, outcome FROM timer_jobs WHERE game_id = ? ORDER BY id",
         (game_id,),
     )
+    return [row for row in rows if dms or row[0] != TURN_DM]
 
 
-def pending(bot: BotProcess, game_id: int = 1) -> dict[str, float]:
-    return {k: due for k, due, fired, _ in jobs(bot, game_id) if fired is None}
+def pending(bot: BotProcess, game_id: int = 1, *, dms: bool = False) -> dict[str, float]:
+    return {k: due for k, due, fired, _ in jobs(bot, game_id, dms=dms) if fired is None}
 
 
-def finished(bot: BotProcess, game_id: int = 1) -> list[tuple[str, str]]:
+def finished(bot: BotProcess, game_id: int = 1, *, dms: bool = False) -> list[tuple[str, str]]:
     """(kind, outcome) of the jobs done (not those whose notice is still being posted)."""
     return [
         (k, outcome)
-        for k, _, fired, outcome in jobs(bot, game_id)
+        for k, _, fired, outcome in jobs(bot, game_id, dms=dms)
         if outcome is not None and not outcome.startswith(PENDING)
     ]
 

@@ -371,6 +371,9 @@ class FakeMessage:
     interaction: FakeInteraction | None = None
     message_reference: dict | None = None
     reactions: list[str] = field(default_factory=list)
+    #: the user ids the message pinged when it was made (its mentions its allowed_mentions let
+    #: through, as Discord does: all of them when it gave none)
+    pinged: list[str] = field(default_factory=list)
 
     @property
     def author_id(self) -> str:
@@ -1925,6 +1928,7 @@ class FakeDiscord:
         message.edited_timestamp = None
         if payload.get("message_reference"):
             message.message_reference = payload["message_reference"]
+        message.pinged = pinged_users(message.content, payload.get("allowed_mentions"))
         self._messages[message.id] = message
         self._touch(message)
         return message
@@ -2888,6 +2892,16 @@ def validate_choices(choices: list[dict]) -> list[str]:
         if isinstance(value, str) and len(value) > 100:
             problems.append(f"choice value {value[:20]!r}... longer than 100 characters")
     return problems
+
+
+def pinged_users(content: str, allowed: dict | None) -> list[str]:
+    """The users a new message with this content pings under its `allowed_mentions`: every
+    user mentioned when there is none; else those its `parse` ("users") or its `users` list let
+    through."""
+    mentioned = re.findall(r"<@!?([0-9]+)>", content)
+    if allowed is None or "users" in (allowed.get("parse") or ()):
+        return mentioned
+    return [user for user in mentioned if user in {str(u) for u in allowed.get("users") or ()}]
 
 
 def validate_message(

@@ -38,7 +38,7 @@ def is_final(message: FakeMessage) -> bool:
 
 def turn_owner(message: FakeMessage) -> str | None:
     """The user id the game message asks to play (None for a Cynthia or a finished game)."""
-    match = MENTION.match(message.content)
+    match = MENTION.match(message.content.split("\n")[0])  # (then its followers, if any)
     return match["id"] if match else None
 
 

@@ -12,6 +12,7 @@ from bot import correspondence_texts as ct
 from bot.scheduler import PENDING, JobStore
 from bot.services import GameService
 from bot.storage import SQLiteStorage
+from bot.timers import TURN_DM_AFTER
 from tests.e2e.corr import (
     HOUR,
     T0,
@@ -86,7 +87,8 @@ async def play(fake: FakeDiscord, user, chan: str, action: str) -> None:
 async def test_turn_timer_reminders_deadline_and_dm(fake: FakeDiscord, bot_process, clock) -> None:
     """A 1 h timer: the deadline in the game message, reminders at 30 and 54 minutes that
     mention the player, then the turn ends as it is (in setup the autopilot places) exactly
-    once; the next player is mentioned and, having opted in, gets a DM with a jump link."""
+    once; the next player is mentioned and, having opted in, gets a DM with a jump link once
+    the turn has waited for him five minutes (issue 44); a turn he plays at once gets none."""
     bot = await bot_process(env=clock.env)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     chan = fake.add_channel("slow")
@@ -96,7 +98,8 @@ async def test_turn_timer_reminders_deadline_and_dm(fake: FakeDiscord, bot_proce
     deadline = T0 + HOUR
     assert msg.content == f"{mention(alice)}, it is your turn."
     assert rel(deadline) in timer_field(msg) and "the turn ends as it is" in timer_field(msg)
-    assert pending(bot) == {
+    assert pending(bot, dms=True) == {
+        "turn-dm": T0 + TURN_DM_AFTER,
         "deadline": deadline,
         "reminder-50": T0 + HOUR / 2,
         "reminder-90": T0 + 0.9 * HOUR,
@@ -127,24 +130,36 @@ async def test_turn_timer_reminders_deadline_and_dm(fake: FakeDiscord, bot_proce
         player=mention(alice), notation=notation
     )
     assert rel(T0 + 2 * HOUR) in timer_field(bob_msg)
+    await wait_db(lambda: pending(bot, dms=True).get("turn-dm") == T0 + HOUR + TURN_DM_AFTER)
+    assert fake.dms(bob) == []  # not yet: the turn has not waited for him
+    clock.advance(TURN_DM_AFTER, bot)
     dm = await fake.wait_for_dm(bob)
     assert (
         f"https://discord.com/channels/{fake.guild_id}/{bob_msg.channel_id}/{bob_msg.id}"
         in dm.content
     )
     assert rel(T0 + 2 * HOUR) in dm.content
-    await wait_db(lambda: len(finished(bot)) == 3)
-    assert sorted(finished(bot)) == [
+    await wait_db(lambda: len(finished(bot, dms=True)) == 5)
+    assert sorted(finished(bot, dms=True)) == [
         ("deadline", f"ended: {notation}"),
         ("reminder-50", "sent"),
         ("reminder-90", "sent"),
+        ("turn-dm", "off"),  # Alice's: she asked for no DMs
+        ("turn-dm", "sent"),
     ]
 
     # Bob plays in time: his turn's jobs are void when their time comes; Alice's turn is timed.
     await play(fake, bob, chan, "place G1")
     alice_msg = await next_game_message(fake, chan, bob_msg)
-    assert rel(T0 + 2 * HOUR) in timer_field(alice_msg)  # Alice's clock started at T0 + 1 h
-    assert len(fake.dms(bob)) == 1  # a DM only when it is Bob's turn
+    assert rel(T0 + 2 * HOUR + TURN_DM_AFTER) in timer_field(alice_msg)  # her clock: from now
+    # Alice places; Bob's next turn comes, he plays it at once: its DM is gone with it.
+    await play(fake, alice, chan, "place D7")
+    bob_msg = await next_game_message(fake, chan, alice_msg)
+    await play(fake, bob, chan, "place G4")
+    await next_game_message(fake, chan, bob_msg)
+    clock.advance(TURN_DM_AFTER, bot)  # Alice's first turn in play has waited for her
+    await wait_db(lambda: finished(bot, dms=True).count(("turn-dm", "off")) == 2)
+    assert len(fake.dms(bob)) == 1  # a DM only when a turn of Bob's waited for him
     assert [r[1] for r in action_rows(bot)][1] == "place G1"
     assert fake.late_interactions == []
 
@@ -170,7 +185,7 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
             channel_id=chan,
         )
     )
-    assert not it.ephemeral and "**12 hours**" in it.content
+    assert it.ephemeral and "**12 hours**" in it.content  # a lobby: told in its message
     await fake.wait_until(
         lambda: "turn timer 12 h, then the autopilot" in field(lobby, "Options"), 10, "lobby"
     )
@@ -230,7 +245,12 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
             channel_id=chan,
         )
     )
-    assert not it.ephemeral and "**1 hour**" in it.content
+    assert it.ephemeral and "**1 hour**" in it.content
+    # Told in the game's thread too, never in the channel (issue 44): the channel holds only
+    # the lobby message.
+    told = await fake.wait_for_message(chan, lambda m: m.content == it.content)
+    assert told.channel_id == fake.threads_of(chan)[0] and not told.embeds
+    assert [m.id for m in fake.messages(chan)] == [lobby.id]
     new_deadline = clock.now + HOUR
     await fake.wait_until(
         lambda: rel(new_deadline) in (timer_field(bob_msg) or ""), 10, "the new deadline"
@@ -284,7 +304,9 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     # once, through the scheduler.
     it = await answered(await fake.slash(alice, "ps leave", channel_id=chan))
     left = ct.LEFT_AUTOPILOT + " " + ct.NEW_HOST.format(host=mention(bob))
-    assert not it.ephemeral and it.content == left.format(user=mention(alice))
+    assert it.ephemeral and it.content == left.format(user=mention(alice))
+    told = await fake.wait_for_message(chan, lambda m: m.content == it.content)
+    assert told.channel_id == fake.threads_of(chan)[0]  # said in the game's thread too
     assert seat_rows(bot)[0] == (0, "human", None)
     assert db_rows(bot, "SELECT host_id FROM games WHERE id = 1") == [(int(bob["id"]),)]
     await play(fake, bob, chan, "place G1")
@@ -307,7 +329,10 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     chan2 = fake.add_channel("strict")
     await two_player_game(fake, chan2, alice, bob, on_leave="end game")
     it = await answered(await fake.slash(bob, "ps leave", channel_id=chan2))
-    assert it.content == ct.LEFT_ENDED.format(user=mention(bob))
+    assert it.ephemeral and it.content == ct.LEFT_ENDED.format(user=mention(bob))
+    told = await fake.wait_for_message(chan2, lambda m: m.content == it.content)
+    assert told.channel_id == fake.threads_of(chan2)[0]
+    assert len(fake.messages(chan)) == len(fake.messages(chan2)) == 1  # their lobby messages
     assert game_rows(bot)[1][1] == "abandoned"
 
     # In a lobby, /ps leave gives up the seat like the Leave button.

@@ -56,7 +56,8 @@ async def test_games_fire_every_deadline_once(
         fake, tmp_path / "bot.db", FileClock(clock.path), channels, 1, alice, bob
     )
     bot = await bot_process(env=clock.env, timeout=60)
-    assert db_rows(bot, "SELECT COUNT(*) FROM timer_jobs WHERE fired_at IS NULL") == [(3 * GAMES,)]
+    # Each game's first turn: its deadline, two reminders and its DM (`bot.timers.TURN_DM`).
+    assert db_rows(bot, "SELECT COUNT(*) FROM timer_jobs WHERE fired_at IS NULL") == [(4 * GAMES,)]
 
     # Half time, then 90 %: one reminder per game each time.
     clock.advance(HOUR / 2, bot)

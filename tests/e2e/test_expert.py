@@ -91,9 +91,11 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
     budget = EXPERT_BUDGETS["expert"] * SCALE
 
     msg = await my_turn(fake, chan, alice)
+    turns = 1  # alice's turns: the Expert's get no message of their own (issue 44)
     while msg.embeds[0]["description"].startswith("Setup"):
         await place_by_typing(fake, alice, chan)
         msg = await my_turn(fake, chan, alice, msg)
+        turns += 1
     # Setup done: the Expert placed after each of alice's placements. Now a few rounds: the
     # first seat passes each round, so alice's `end` is followed by two turns of the Expert
     # (the end of its round, the start of the next), then by none.
@@ -102,6 +104,7 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
         logged = len(log_rows(bot))
         await type_action(fake, alice, chan, "end")
         msg = await my_turn(fake, chan, alice, msg)
+        turns += 1
         theirs = log_rows(bot)[logged + 1 :]
         assert theirs == expert_turns(state, budget, seat=1)
         assert all(isinstance(row[3], Text) for row in theirs)  # kept translatable
@@ -114,6 +117,11 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
         )
         assert "Expert (quick): " in story
         assert story.endswith(f" \N{EM DASH} {theirs[-1][3]}"), story
+    # The thread holds one message per turn of alice's; the Expert's turns only changed the
+    # message before alice's next one (no message, no "Take my turn" of their own).
+    (thread,) = fake.threads_of(chan)
+    assert len(fake.messages(thread)) == turns
+    assert fake.messages(thread)[-1].content == f"{mention(alice)}, it is your turn."
     # The game log tells the Expert's moves with their reasons, like Cynthia's.
     it = await click(fake, alice, msg, "Game log")
     last = [r for r in log_rows(bot) if r[1] == 1][-1]

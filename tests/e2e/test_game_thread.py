@@ -3,6 +3,7 @@ quiet channel); the thread is found again after a crash instead of made twice.""
 
 from __future__ import annotations
 
+from bot import correspondence_texts as ct
 from bot import texts
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import FakeDiscord
@@ -54,6 +55,41 @@ async def test_play_in_the_thread_and_type_in_either_place(fake: FakeDiscord, bo
     await refused(await fake.slash(alice, "ps new", channel_id=thread), texts.NEW_IN_THREAD)
     await refused(await fake.slash(alice, "ps new", channel_id=chan), texts.CHANNEL_BUSY)
     assert fake.messages(chan) == [lobby]
+    # Issue 44, `/ps follow`: Carol, a spectator, follows the game (in the channel), Bob mutes
+    # it (in the thread); each is answered privately. The next turn messages ping Carol, named
+    # on a small line, and no longer Bob; back to the default, Bob is pinged again.
+    carol = fake.add_user("carol")
+    for user, mode, said, where in (
+        (carol, "follow", ct.FOLLOW_ON, chan),
+        (bob, "mute", ct.FOLLOW_MUTED, thread),
+    ):
+        it = await answered(
+            await fake.slash(user, "ps follow", options={"mode": mode}, channel_id=where)
+        )
+        assert it.ephemeral and it.content == said.format(game=1)
+    seen = {}
+    for space in ("D7", "G1"):
+        await play_typed(fake, users[turn_owner(msg)], thread, f"place {space}")
+        msg = await next_turn(fake, chan, msg)
+        owner = users[turn_owner(msg)]
+        assert msg.content == f"{mention(owner)}, it is your turn.\n-# {mention(carol)}"
+        seen[owner["username"]] = msg.pinged
+    assert seen == {"alice": [alice["id"], carol["id"]], "bob": [carol["id"]]}
+    it = await answered(
+        await fake.slash(bob, "ps follow", options={"mode": "default"}, channel_id=thread)
+    )
+    assert it.ephemeral and it.content == ct.FOLLOW_DEFAULT.format(game=1)
+    assert db_rows(bot, "SELECT game_id, user_id, mode FROM game_follows") == [
+        (1, int(carol["id"]), "follow")
+    ]
+    assert fake.messages(chan) == [lobby]
+
+
+async def play_typed(fake: FakeDiscord, user: dict, where: str, action: str) -> None:
+    it = await answered(
+        await fake.slash(user, "ps play", options={"action": action}, channel_id=where)
+    )
+    assert it.ephemeral and it.content.startswith("You played"), it.content
 
 
 async def test_a_thread_made_just_before_a_crash_is_found_again(

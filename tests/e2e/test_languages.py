@@ -178,8 +178,13 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
     assert sorted(sub) == sorted(
         ["new", "status", "abandon", "rules", "language", "help", "play", "undo", "log", "hint",
          "replay", "board", "settings", "notify", "vacation", "leave", "games", "profile",
-         "leaderboard", "history", "export", "forget", "learn"]
+         "leaderboard", "history", "export", "forget", "learn",
+         "follow"]
     )  # fmt: skip
+    mode = {o["name"]: o for o in sub["follow"]["options"]}["mode"]
+    assert {c["value"]: c["name_localizations"]["fr"] for c in mode["choices"]} == {
+        "mute": "sourdine", "follow": "suivre", "default": "par défaut",
+    }  # fmt: skip
 
 
 async def test_a_whole_game_in_hebrew_chosen_by_the_settings(

@@ -403,9 +403,10 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
     )
     assert done.content == texts.ABANDONED.format(user=mention(mod))
     assert game_rows(bot)[0][1] == "abandoned"
-    await fake.wait_for_message(
+    told = await fake.wait_for_message(
         chan, lambda m: m.content == texts.ABANDONED.format(user=mention(mod))
     )
+    assert told.channel_id == game_msg.channel_id != chan  # in the game's thread (issue 44)
     await fake.wait_until(lambda: game_msg.buttons == [], 10, "the game message to close")
     # The closed game message: no turn to play, no timer; the seats and the board stay.
     assert game_msg.content == texts.GAME_ABANDONED

@@ -3,6 +3,7 @@ the same lines (the two run side by side, each its own bot and loopback Discord)
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,4 +35,13 @@ def test_the_same_seed_plays_the_same_game():
     lines = first.splitlines()
     assert lines[0] == "seed: 7"
     assert lines[1].startswith("game: ") and lines[-1].startswith("table: typical turn ")
-    assert "final message in the thread: 'The game is over. Congratulations, @" in first
+    assert "final message in the thread: 'The game is over. Congratulations, " in first
+    # Issue 44: the Expert's turns post no message of their own.
+    table = re.fullmatch(
+        r"table: typical turn \S+ clicks; (\d+) channel messages, (\d+) thread messages per game"
+        r" \((\d+) turns taken by people\); smallest picture text \S+ px at 400 px wide",
+        lines[-1],
+    )
+    assert table is not None, lines[-1]
+    channel, thread, turns = (int(n) for n in table.groups())
+    assert channel == 2 and turns + 1 <= thread <= turns + 3

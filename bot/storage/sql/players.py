@@ -405,7 +405,8 @@ class PlayerSQL(GameSQL):
         """Remove a person's id and name from every table: each seat of theirs becomes a former
         player's (`FORMER_NAME`, no user id; its result the identity `former:<game>:<seat>`),
         their actions, clocks and jobs lose their id, the games they hosted their host (0),
-        their settings, ratings and hidden flag go. The games stay complete (their logs are
+        their settings (language, notifications, followed and muted games, the tutorial's
+        progress), ratings and hidden flag go. The games stay complete (their logs are
         untouched). Returns how many games had a seat of theirs; None, and nothing changed,
         while they hold a seat in a lobby or a game in play."""
         async with self._transaction() as conn:
@@ -447,6 +448,8 @@ class PlayerSQL(GameSQL):
             await conn.execute("DELETE FROM rating_history WHERE identity = ?", (person,))
             await conn.execute("DELETE FROM hidden_players WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM user_preferences WHERE user_id = ?", (user_id,))
+            await conn.execute("DELETE FROM game_follows WHERE user_id = ?", (user_id,))
+            await conn.execute("DELETE FROM tutorial_progress WHERE user_id = ?", (user_id,))
             await conn.execute(
                 "DELETE FROM language_settings WHERE scope = 'user' AND id = ?", (user_id,)
             )

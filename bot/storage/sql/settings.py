@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 
+from ..rows import ClockWrite
 from .base import SQLBase
 
 log = logging.getLogger(__name__)
@@ -22,8 +24,11 @@ class SettingsSQL(SQLBase):
             )
         return {} if row is None else json.loads(row["preferences"])
 
-    async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> None:
-        """Replace a user's preferences."""
+    async def set_preferences(
+        self, user_id: int, preferences: dict[str, Any], turn_clocks: Sequence[ClockWrite] = ()
+    ) -> None:
+        """Replace a user's preferences, and write the `turn_clocks` they change (vacation) in
+        the same transaction."""
         async with self._transaction() as conn:
             await conn.execute(
                 "INSERT INTO user_preferences (user_id, preferences, updated_at) VALUES (?, ?, ?)"
@@ -31,6 +36,8 @@ class SettingsSQL(SQLBase):
                 " updated_at = excluded.updated_at",
                 (user_id, json.dumps(preferences), self._clock()),
             )
+            for write in turn_clocks:
+                await self._write_clock(conn, write)
 
     async def languages(self, user_id: int, guild_id: int | None) -> tuple[str | None, str | None]:
         """A user's own language and the server's default (None where not set), in one query."""
@@ -56,4 +63,28 @@ class SettingsSQL(SQLBase):
                 " VALUES (?, ?, ?, ?) ON CONFLICT (scope, id) DO UPDATE SET"
                 " language = excluded.language, updated_at = excluded.updated_at",
                 (scope, id, language, self._clock()),
+            )
+
+    async def follow_modes(self, game_id: int) -> dict[int, str]:
+        """Who chose what for a game (`/ps follow`): user id -> 'mute' or 'follow'."""
+        async with self._reading() as conn:
+            rows = await conn.fetch(
+                "SELECT user_id, mode FROM game_follows WHERE game_id = ?", (game_id,)
+            )
+        return {row["user_id"]: row["mode"] for row in rows}
+
+    async def set_follow_mode(self, game_id: int, user_id: int, mode: str | None) -> None:
+        """Store a person's choice for a game, 'mute' or 'follow'; None: as by default."""
+        async with self._transaction() as conn:
+            if mode is None:
+                await conn.execute(
+                    "DELETE FROM game_follows WHERE game_id = ? AND user_id = ?",
+                    (game_id, user_id),
+                )
+                return
+            await conn.execute(
+                "INSERT INTO game_follows (game_id, user_id, mode, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET mode = excluded.mode,"
+                " updated_at = excluded.updated_at",
+                (game_id, user_id, mode, self._clock()),
             )
