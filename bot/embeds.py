@@ -488,7 +488,7 @@ def help_embed() -> discord.Embed:
         embed.add_field(name=tr(name), value=tr(value), inline=False)
         if name == "/ps undo":
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
+    embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
     for name, value in pt.HELP_PLAYERS:
         embed.add_field(name=name, value=tr(value), inline=False)
-    embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
     return embed
