@@ -41,6 +41,9 @@ from .workers import ProcessWide, WorkerPool, workers_from_env
 
 #: Pictures kept for repeated requests (about 100 KB each).
 CACHE_SIZE = 32
+#: The game message's picture: the board, the sun, the round and the scoring piles, drawn to
+#: be read on a phone; what each seat has is in the message's text (`embeds.seat_fields`).
+GAME_LAYOUT = "phone"
 
 
 def board_png(
@@ -51,8 +54,11 @@ def board_png(
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
     lang: str | None = None,
+    layout: str = "wide",
+    abandoned: bool = False,
 ) -> bytes:
-    """`render.board_png` (same arguments; `lang` the language of the picture's words)."""
+    """`render.board_png` (same arguments; `lang` the language of the picture's words,
+    `layout` the picture: `GAME_LAYOUT` for the game message; `abandoned`: nobody to play)."""
     return render.board_png(
         state,
         highlight=highlight,
@@ -60,6 +66,8 @@ def board_png(
         viewer_seat=viewer_seat,
         names=_names(names, lang),
         lang=lang,
+        layout=layout,
+        abandoned=abandoned,
     )
 
 
@@ -74,7 +82,8 @@ def board_picture(state: GameState, **kwargs: Any) -> tuple[bytes, str]:
     both in the language `lang` (English when not given)."""
     if kwargs.get("names") is not None:
         kwargs["names"] = _names(kwargs["names"], kwargs.get("lang"))
-    return board_png(state, **kwargs), alt_text(state, **kwargs)
+    words = {k: v for k, v in kwargs.items() if k != "layout"}  # one position, either layout
+    return board_png(state, **kwargs), alt_text(state, **words)
 
 
 def _draw(state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:

@@ -92,4 +92,4 @@ async def test_a_kept_animal_is_shown_to_others_only_once_it_is_placed(
     assert "(orange, Owl) \N{EM DASH} " in field(msg, "Seats").splitlines()[0]
     log = await click(fake, carol, msg, "Game log")
     assert "Alice: `animal owl`" in log.embeds[0]["description"]
-    assert ", owl;" in msg.files[0].description
+    assert ", owl on C3;" in msg.files[0].description  # once placed, where it stands

@@ -471,7 +471,9 @@ class Table:
         game = GameRow(1, 1, 1, 1, "active", {}, json.loads(config), seed, 1, "", "", seats)
         log = [NewAction(*row) for row in action_log(self.bot)]
         highlight = story.changed_spaces(story.tell(game, state, log))
-        assert png == pictures.board_png(state, highlight=highlight, names=self.names)
+        assert png == pictures.board_png(
+            state, highlight=highlight, names=self.names, layout=pictures.GAME_LAYOUT
+        )
         # Its alt text: the same position in words, within Discord's 1,024 characters.
         (file,) = msg.files
         assert file.description == alt_text(state, highlight=highlight, names=self.names)
