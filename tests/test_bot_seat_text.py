@@ -230,3 +230,17 @@ def test_the_expansion_text_says_where_things_are():
     assert f"The Dam on {dam}." in words
     beach = " ".join(embeds.LABELS[i] for i in seen.face_down)
     assert len(seen.face_down) == 4 and f"Face-down Baby Turtle tokens on {beach}." in words
+
+
+def test_the_seats_text_and_a_long_story_stay_within_discords_6000_characters():
+    """The seats' fields come first; the story's oldest lines give way, no line is cut."""
+    state = moon.mid_4()
+    game = game_of(state, [n * 8 for n in MOON_NAMES])
+    told = [f"{k:02} " + "x" * 190 for k in range(60)]
+    notes = [(f"Note {k}", "n" * 400) for k in range(4)]  # (the turn timer's, say)
+    embed = embeds.game_embed(game, state, notes=notes, story=("Since Ann's last turn", told))
+    assert len(embed) <= 6000
+    shown = [line for f in embed.fields if f.name.startswith("Since") for line in
+             f.value.splitlines()]  # fmt: skip
+    assert shown == told[-len(shown) :] and len(shown) >= 10
+    assert sum(1 for f in embed.fields if f.inline) == 4  # every seat's field kept

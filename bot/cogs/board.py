@@ -160,7 +160,7 @@ class Board(commands.Cog, name="Board"):
             marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
             grid = engine.text.board_text(state)
             board = texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)
-            if state.config.expansion:  # the grid's moonstones and Great Elder Tree
+            if state.config.moonstones or state.config.elder_tree:  # the grid's MS and EL
                 board = i18n.tr(board) + " " + i18n.tr(texts.BOARD_TEXT_MOON)
             await interaction.response.send_message(i18n.tr(board), ephemeral=True)
 

@@ -9,6 +9,7 @@ Owl and keeps the Owl; Bob keeps the Turtle; animals are placed backwards from B
 
 from __future__ import annotations
 
+from bot import texts
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMessage
 from tests.e2e.gameplay import next_turn, turn_owner
 from tests.e2e.test_lobby import add_bot, answered, click, field, mention, new_lobby
@@ -30,6 +31,7 @@ async def others_views(fake: FakeDiscord, user: dict, chan: str, msg: FakeMessag
     for command in ("ps log", "ps status", "ps board"):
         asked.append(await answered(await fake.slash(user, command, channel_id=chan)))
     assert all(it.ephemeral for it in asked)
+    assert texts.BOARD_TEXT_MOON not in asked[-1].content  # no MS or EL on its grid to explain
     return [everything(msg), *(everything(it.response) for it in asked)]
 
 
