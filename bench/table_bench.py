@@ -1,11 +1,14 @@
-"""The table, measured as a player meets it: a scripted 2-person game through the real bot and
-the loopback Discord (issue 14).
+"""The table, measured as a player meets it: a scripted game of two people and one Expert seat
+through the real bot and the loopback Discord (issues 14 and 44).
 
     .venv/bin/python bench/table_bench.py [--seed N]
 
 The game's seed (``--seed N``, or drawn at random and printed) is given to the bot as its fixed
 test seed (``PS_TEST_SEED``), so the same seed plays the same game and prints the same lines.
-Two people play a whole base game through "Take my turn" and the panel. Each turn the player
+Two people and an Expert seat (the quick one, its budget scaled down by
+``PS_EXPERT_BUDGET_SCALE``: its decisions are counted in work, not time, so the same seed still
+plays the same game) play a whole base game; the people through "Take my turn" and the panel.
+Each turn the player
 buys the cheapest piece offered (when 2 light points are left after it, for a planting and a
 growth), plants the first planting offered, grows the cheapest piece offered, then ends the
 turn, each when the panel offers it. Counted:
@@ -13,9 +16,10 @@ turn, each when the panel offers it. Counted:
 - C, interactions sent to the bot for a typical turn (one that bought, planted and grew, then
   ended): every button press and select submission counts one, "Take my turn" included;
 - M, messages the bot posted in the channel itself during the game (its running messages are in
-  the game's thread);
-- P, the smallest text on the board picture, in pixels, when the picture is shown 550 px wide,
-  over the positions the game went through (render.draw.smallest_text_px);
+  the game's thread), and T, the messages in the game's thread;
+- P, the smallest text on the picture the game message sends (``bot.pictures.GAME_LAYOUT``), in
+  pixels, when the picture is shown 400 px wide (a phone), over the positions the game went
+  through (render.draw.smallest_text_px);
 - the pings: each turn's message mentions its player.
 
 The last line is the issue's summary. Asserts nothing.
@@ -36,13 +40,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from bot import expert_texts as xt  # noqa: E402
 from bot.config import FIXED_SEED_ENV  # noqa: E402
+from bot.experts import BUDGET_SCALE_ENV  # noqa: E402
+from bot.pictures import GAME_LAYOUT  # noqa: E402
 from engine.record import states  # noqa: E402
 from render.draw import smallest_text_px  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
-from tests.e2e.gameplay import is_final, kinds, next_turn, turn_owner  # noqa: E402
+from tests.e2e.gameplay import is_current, is_final, kinds, turn_owner  # noqa: E402
 
-DISPLAY = 550
+#: A phone shows the picture about this wide.
+DISPLAY = 400
+#: The Expert seat's budget, scaled down (its decisions are the same on any machine).
+EXPERT_SCALE = "0.1"
 #: The order a turn tries the kinds of action in; the turn then ends.
 SCRIPT = ("buy", "plant", "grow")
 
@@ -79,8 +89,21 @@ class Table:
         await self.send(it)
         lobby = it.response
         await self.send(await fake.click(guest, lobby, lobby.find_button(label="Join")))
+        bots = next(s for s in lobby.selects if s["custom_id"].startswith("ps:addbot:"))
+        await self.send(await fake.select(host, lobby, bots, ["expert"]))
         await self.send(await fake.click(host, lobby, lobby.find_button(label="Start")))
-        return await next_turn(fake, self.chan, timeout=60)
+        return await self.next_turn(None, timeout=60)
+
+    async def next_turn(self, after: FakeMessage | None, timeout: float) -> FakeMessage:
+        """The game message of the next person's turn (the Expert plays its own), or the
+        final one."""
+
+        def wanted(m: FakeMessage) -> bool:
+            newer = after is None or int(m.id) > int(after.id)
+            mine = is_current(m) and turn_owner(m) in self.users
+            return newer and (mine or is_final(m))
+
+        return await self.fake.wait_for_message(self.chan, wanted, timeout=timeout)
 
     async def turn(self, msg: FakeMessage) -> None:
         """One turn through the panel, counting the interactions it took."""
@@ -124,7 +147,7 @@ class Table:
         msg = await self.start()
         while not is_final(msg):
             await self.turn(msg)
-            msg = await next_turn(self.fake, self.chan, msg, timeout=120)
+            msg = await self.next_turn(msg, timeout=120)
         return msg
 
 
@@ -145,7 +168,11 @@ async def run(args) -> None:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"LOG_LEVEL": "WARNING", FIXED_SEED_ENV: str(args.seed)}
+        env = {
+            "LOG_LEVEL": "WARNING",
+            FIXED_SEED_ENV: str(args.seed),
+            BUDGET_SCALE_ENV: EXPERT_SCALE,
+        }
         bot = BotProcess(fake, tmp, env=env)
         try:
             await bot.start()
@@ -166,7 +193,8 @@ async def run(args) -> None:
     typical = [n for verbs, n in table.turns if verbs == SCRIPT]
     play_turns = [(v, n) for v, n in table.turns if v != ("place",)]
     sample = seen[:: max(1, len(seen) // 12)] + [seen[-1]]
-    p = min(smallest_text_px(s, DISPLAY) for s in sample)
+    names = [*(u["username"] for u in table.users.values()), xt.BOT_LABELS["expert"]]
+    p = min(smallest_text_px(s, DISPLAY, layout=GAME_LAYOUT, names=names) for s in sample)
     c = statistics.median(typical) if typical else float("nan")
     print(f"seed: {args.seed}")
     print(f"game: {len(table.turns)} turns ({len(play_turns)} in play), {len(seen) - 1} moves")
@@ -192,10 +220,10 @@ async def run(args) -> None:
     print(f"pings: {table.pings} of {len(table.turns)} turn messages mention their player")
     named = re.sub(r"<@(\d+)>", lambda m: "@" + table.users[m[1]]["username"], final.content)
     print(f"final message in the thread: {named[:60]!r}")
-    print(f"smallest board text at {DISPLAY} px wide over {len(sample)} positions: {p:.1f} px")
+    print(f"smallest picture text at {DISPLAY} px wide over {len(sample)} positions: {p:.1f} px")
     print(
-        f"table: typical turn {c:g} clicks; {len(in_channel)} channel messages per game; "
-        f"smallest board text {p:.1f} px at {DISPLAY} px wide"
+        f"table: typical turn {c:g} clicks; {len(in_channel)} channel messages, {in_threads} "
+        f"thread messages per game; smallest picture text {p:.1f} px at {DISPLAY} px wide"
     )
 
 

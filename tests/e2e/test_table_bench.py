@@ -1,8 +1,10 @@
-"""``bench/table_bench.py --seed N`` plays the same game every time: two runs with one seed print
-the same lines (the two run side by side, each its own bot and loopback Discord)."""
+"""``bench/table_bench.py --seed N`` (two people and an Expert seat) plays the same game every
+time: two runs with one seed print the same lines (the two run side by side, each its own bot
+and loopback Discord)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,4 +36,13 @@ def test_the_same_seed_plays_the_same_game():
     lines = first.splitlines()
     assert lines[0] == "seed: 7"
     assert lines[1].startswith("game: ") and lines[-1].startswith("table: typical turn ")
-    assert "final message in the thread: 'The game is over. Congratulations, @" in first
+    assert "final message in the thread: 'The game is over. Congratulations, " in first
+    # The issue's summary line: C clicks, M channel and T thread messages, P px at 400 px wide
+    # on the picture the game message sends (the phone picture: at least 9 px).
+    summary = re.fullmatch(
+        r"table: typical turn (\d+) clicks; (\d+) channel messages, (\d+) thread messages per "
+        r"game; smallest picture text (\d+\.\d) px at 400 px wide",
+        lines[-1],
+    )
+    assert summary is not None, lines[-1]
+    assert int(summary[2]) == 2 and float(summary[4]) >= 9.0
