@@ -195,6 +195,7 @@ class Board(commands.Cog, name="Board"):
                 viewer_seat=viewer,
                 names=xt.seat_names(game),
                 lang=i18n.current(),
+                layout=pictures.GAME_LAYOUT,  # read on a phone; the gains are the embed's text
             )
             await interaction.followup.send(
                 embed=embeds.preview_embed(game, state, sun, gains, lunar),
