@@ -11,19 +11,26 @@ Prints, for the core (the ratings computed from the games in memory, `bot.rating
 
     ratings: rebuild N games in S s (core; C s of CPU; ...)
 
-Goal at N = 100,000 on the 2-core machine: S <= 60. The machine is shared: the CPU time this
-process used (C) says what the rebuild costs when the wall time (S) is stretched by others.
+then, for SQLite and for PostgreSQL (a server started for the bench from the test suite's
+`tests.pg_server`; `--databases sqlite` for SQLite only), a database filled with the same games
+(their rows, seats and results as a game's end stores them), the rebuild the bot's
+`python -m bot.ratings rebuild` runs (`PlayerService.rebuild`: read, rate, write every rating
+and its history), then the leaderboard's and the profile's latency (`PlayerService`):
 
-The database part of the issue's figures (fill SQLite and PostgreSQL with the games, then
-`python -m bot.ratings rebuild`, the leaderboard's and the profile's p99) is `bench_database`,
-to be written once the ratings' storage exists: it takes the same generated games (`games`).
+    ratings: rebuild N games in S s; leaderboard p99 L ms, profile p99 P ms at N games
+
+Goals at N = 100,000 on the 2-core machine: S <= 60, L and P <= 50. The machine is shared: the
+CPU time this process used (C) says what the rebuild costs when the wall time is stretched.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -31,8 +38,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ratings import GameResult, SeatResult, digest, identity, rate  # noqa: E402
+import engine  # noqa: E402
+from bot.ratings import GLOBAL, GameResult, SeatResult, digest, identity, rate  # noqa: E402
 from bot.ratings.core import Family  # noqa: E402
+from bot.services import GameService  # noqa: E402
+from bot.storage import SQLiteStorage, SQLStorage  # noqa: E402
+from bot.storage.sql.results import RESULT_COLUMNS  # noqa: E402
 
 SERVERS = (1001, 1002, 1003, 1004, 1005)
 PEOPLE = 200
@@ -97,12 +108,144 @@ def bench_core(n: int, seed: int) -> float:
     return took
 
 
+GAME_COLUMNS = (
+    "id", "guild_id", "channel_id", "host_id", "status", "options", "config", "seed",
+    "version", "created_at", "updated_at", "language", "finished_at",
+)  # fmt: skip
+SEAT_COLUMNS = ("game_id", "position", "kind", "user_id", "name")
+KINDS = {"cynthia": "cynthia", "expert:quick": "expert", "expert:strong": "expert-strong"}
+
+
+def _kind(who: str) -> str:
+    return "human" if who.startswith("user:") else KINDS.get(who, "cynthia")
+
+
+async def fill(storage: SQLStorage, results: list[GameResult]) -> None:
+    """Store the generated games as finished games are stored (abandoned ones without
+    results), in chunks."""
+    configs: dict[tuple[tuple[str, ...], str], str] = {}
+    for start in range(0, len(results), 5000):
+        games, seats, rows = [], [], []
+        for r in results[start : start + 5000]:
+            kinds = tuple(engine_kind(_kind(s.identity)) for s in r.seats)
+            config = configs.get((kinds, r.family))
+            if config is None:
+                moon = r.family == "moonlight"
+                config = json.dumps(engine.Config(seats=kinds, moon_animals=moon).to_dict())
+                configs[(kinds, r.family)] = config
+            over = r.status == "over"
+            users = [identity.user_id_of(s.identity) for s in r.seats]
+            host = next(u for u in users if u is not None)
+            games.append(
+                (r.game_id, r.server_id, r.game_id, host, r.status, "{}", config, r.game_id, 1,
+                 r.finished_at, r.finished_at, "en", r.finished_at if over else None)
+            )  # fmt: skip
+            for position, (seat, user) in enumerate(zip(r.seats, users)):
+                seats.append((r.game_id, position, _kind(seat.identity), user, seat.identity))
+                if over:
+                    score = 60 - 10 * seat.place
+                    rows.append(
+                        (r.game_id, position, seat.identity, user, r.server_id, r.family,
+                         len(r.seats), seat.place, score, json.dumps({"tokens": score}),
+                         "owl" if r.family == "moonlight" else None, 0, r.finished_at)
+                    )  # fmt: skip
+        async with storage.transaction() as conn:
+            await conn.insert_rows("games", GAME_COLUMNS, games)
+            await conn.insert_rows("seats", SEAT_COLUMNS, seats)
+            await conn.insert_rows("seat_results", RESULT_COLUMNS, rows)
+    if storage.dialect == "postgres":
+        async with storage.transaction() as conn:
+            await conn.execute(
+                "SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT MAX(id) FROM games))"
+            )
+            await conn.execute("ANALYZE")
+
+
+def engine_kind(kind: str) -> str:
+    return "cynthia" if kind == "cynthia" else "human"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def bench_database(storage: SQLStorage, n: int, seed: int, samples: int) -> str:
+    """Fill `storage` with `n` games, rebuild, time the leaderboard and the profile."""
+    results = list(games(n, seed))
+    await fill(storage, results)
+    players = GameService(storage).players
+    began = time.perf_counter()
+    rebuilt = await players.rebuild()
+    took = time.perf_counter() - began
+    rng = random.Random(seed)
+    people = sorted({u for r in results for s in r.seats
+                     if (u := identity.user_id_of(s.identity)) is not None})  # fmt: skip
+    boards, profiles = [], []
+    for _ in range(samples):
+        scope = rng.choice((GLOBAL, *SERVERS))
+        family: Family = rng.choice(("base", "moonlight"))
+        reader = rng.choice(people)
+        t = time.perf_counter()
+        await players.leaderboard(family, scope, rng.randrange(3), reader)
+        boards.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        await players.profile(rng.choice((None, *SERVERS)), reader, reader)
+        profiles.append(time.perf_counter() - t)
+    print(
+        f"    ({storage.dialect}: {rebuilt.games} rated, {rebuilt.ratings} ratings, "
+        f"digest {rebuilt.digest}; {samples} leaderboards and profiles)"
+    )
+    return (
+        f"ratings: rebuild {n} games in {took:.1f} s; leaderboard p99"
+        f" {percentile(boards, 0.99) * 1000:.1f} ms, profile p99"
+        f" {percentile(profiles, 0.99) * 1000:.1f} ms at {n} games"
+    )
+
+
+async def bench_databases(n: int, seed: int, databases: list[str], samples: int) -> list[str]:
+    """The figures of each database (printed as they come)."""
+    lines = []
+    for name in databases:
+        with tempfile.TemporaryDirectory() as tmp:
+            lines.append(await _bench_one(name, tmp, n, seed, samples))
+        print(lines[-1], flush=True)
+    return lines
+
+
+async def _bench_one(name: str, tmp: str, n: int, seed: int, samples: int) -> str:
+    if name == "sqlite":
+        storage: SQLStorage = await SQLiteStorage.open(str(Path(tmp) / "bench.db"))
+        try:
+            return await bench_database(storage, n, seed, samples)
+        finally:
+            await storage.close()
+    from bot.storage.postgres import PostgresStorage
+    from tests.pg_server import PostgresServer, fresh_database
+
+    server = PostgresServer().start()
+    try:
+        storage = await PostgresStorage.open(await fresh_database(server))
+        try:
+            return await bench_database(storage, n, seed, samples)
+        finally:
+            await storage.close()
+    finally:
+        server.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=45)
+    parser.add_argument("--samples", type=int, default=300, help="leaderboards and profiles")
+    parser.add_argument("--databases", default="sqlite,postgres")
+    parser.add_argument("--no-core", action="store_true", help="skip the in-memory rebuild")
     args = parser.parse_args()
-    bench_core(args.games, args.seed)
+    if not args.no_core:
+        bench_core(args.games, args.seed)
+    databases = [d for d in args.databases.split(",") if d]
+    asyncio.run(bench_databases(args.games, args.seed, databases, args.samples))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from discord.ext import commands, tasks
 from . import experts, i18n, pictures, texts
 from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
+from .learn_views import LEARN_ITEMS
 from .offered import offered_component, undeclared_choice
 from .publisher import Publisher
 from .replies import ephemeral
@@ -28,8 +29,10 @@ if TYPE_CHECKING:
     from .cogs.board import Board
     from .cogs.correspondence import CorrespondenceCog
     from .cogs.expert import ExpertCog
+    from .cogs.learn import Learn
     from .cogs.lobby import Lobby
     from .cogs.play import Play
+    from .cogs.players import Players
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,12 @@ EXTENSIONS = (
     "bot.cogs.board",
     "bot.cogs.correspondence",
     "bot.cogs.expert",
+    "bot.cogs.players",
+    "bot.cogs.learn",
 )
+
+#: Every persistent component: the games' and the tutorial's.
+COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS)
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)
@@ -82,6 +90,8 @@ class PhotosynthesisBot(commands.Bot):
     board: Board
     correspondence: CorrespondenceCog
     expert: ExpertCog
+    players: Players
+    learn: Learn
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -123,9 +133,14 @@ class PhotosynthesisBot(commands.Bot):
                 "FIXED GAME SEED IN USE (tests only): every game gets it", extra={"seed": seed}
             )
         self.games = GameService(self.storage, seed_source=None if seed is None else lambda: seed)
+        rebuilt = await self.games.players.catch_up()  # games finished before results were kept
+        if rebuilt is not None:
+            log.info(
+                "ratings rebuilt", extra={"games": rebuilt.games, "recorded": rebuilt.recorded}
+            )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*PERSISTENT_ITEMS)
+        self.add_dynamic_items(*COMPONENTS)
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(i18n.CommandTranslator())
         await self.sync_commands()
@@ -155,7 +170,7 @@ class PhotosynthesisBot(commands.Bot):
             return
         data: Mapping[str, object] = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if unknown_component(custom_id):
+        if unknown_component(custom_id, COMPONENTS):
             sentence = texts.UNKNOWN_COMPONENT
         elif offered_component(interaction) is None:
             sentence = texts.NOT_OFFERED

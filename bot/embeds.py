@@ -20,7 +20,10 @@ from translation import _, _p
 
 from . import animals, texts
 from . import expert_texts as xt
+from . import learn_texts as lt
+from . import player_texts as pt
 from .i18n import isolate, notation, tr
+from .replays import Replay
 from .services.base import (
     CYNTHIA_OPTIONS,
     MAX_SEATS,
@@ -443,8 +446,9 @@ def preview_embed(
     return embed
 
 
-def replay_embed(names: Sequence[str], state: GameState, moves: int) -> discord.Embed:
-    """A replayed record: the final position, its scores and winners; the animation follows."""
+def replay_result(names: Sequence[str], state: GameState, moves: int) -> list[str]:
+    """The result of a replayed game: its final position (or where the record stops), then
+    each seat's score."""
     scores = engine.scores(state)
     lines = [
         f"{SEAT_SWATCH[i]} {isolate(name)}: {tr(texts.plural(scores[i], 'point'))}"
@@ -462,12 +466,25 @@ def replay_embed(names: Sequence[str], state: GameState, moves: int) -> discord.
             "Position after {moves} (the game was not finished).",
             moves=texts.plural(moves, "move"),
         )
-    embed = discord.Embed(
-        title=tr(_("Photosynthesis — replay")),
-        description=tr(status) + "\n" + "\n".join(lines),
-        colour=GREEN,
-    )
+    return [tr(status), *lines]
+
+
+#: Discord's limit on an embed's description.
+DESCRIPTION_LIMIT = 4096
+
+
+def replay_embed(title: str, replay: Replay, step: int) -> discord.Embed:
+    """A step of the replay viewer: what happened (the turn so far and its events), the result
+    at the last step, where the step is in the game; the picture is attached."""
+    lines = [tr(line) for line in replay.lines(step)]
+    if step == replay.last:
+        names = [tr(player_name(replay.game, s.position)) for s in replay.game.seats]
+        lines += ["", *replay_result(names, replay.states[step], replay.last)]
+    while len("\n".join(lines)) > DESCRIPTION_LIMIT and len(lines) > 1:
+        lines.pop(0)
+    embed = discord.Embed(title=tr(title), description="\n".join(lines), colour=GREEN)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text=tr(replay.status(step)))
     return embed
 
 
@@ -571,4 +588,7 @@ def help_embed() -> discord.Embed:
         embed.add_field(name=tr(name), value=tr(value), inline=False)
         if name == "/ps undo":
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
+    for name, value in pt.HELP_PLAYERS:
+        embed.add_field(name=name, value=tr(value), inline=False)
+    embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
     return embed

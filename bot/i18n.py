@@ -118,6 +118,18 @@ async def reader_language(interaction: discord.Interaction) -> str:
     return choose_language(setting, getattr(interaction, "locale", None), server)
 
 
+async def channel_language(interaction: discord.Interaction) -> str:
+    """The language of a new game's channel messages, as `/ps new` chooses it without its
+    `language` option: the server's setting, else the server's Discord locale."""
+    storage = getattr(interaction.client, "storage", None)
+    server = None
+    if storage is not None:
+        _mine, server = await storage.languages(interaction.user.id, interaction.guild_id)
+    if server:
+        return choose_language(None, None, server)
+    return choose_language(None, interaction.guild_locale)
+
+
 # --- texts kept in the database ---
 
 

@@ -54,11 +54,13 @@ def board_png(
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
     lang: str | None = None,
+    marks: Sequence[str] = (),
     layout: str = "wide",
     abandoned: bool = False,
 ) -> bytes:
     """`render.board_png` (same arguments; `lang` the language of the picture's words,
-    `layout` the picture: `GAME_LAYOUT` for the game message; `abandoned`: nobody to play)."""
+    `marks` the spaces a lesson of the tutorial talks about, `layout` "wide" or "phone":
+    `GAME_LAYOUT` for the game message; `abandoned`: nobody to play)."""
     return render.board_png(
         state,
         highlight=highlight,
@@ -66,6 +68,7 @@ def board_png(
         viewer_seat=viewer_seat,
         names=_names(names, lang),
         lang=lang,
+        marks=marks,
         layout=layout,
         abandoned=abandoned,
     )
@@ -82,8 +85,8 @@ def board_picture(state: GameState, **kwargs: Any) -> tuple[bytes, str]:
     both in the language `lang` (English when not given)."""
     if kwargs.get("names") is not None:
         kwargs["names"] = _names(kwargs["names"], kwargs.get("lang"))
-    words = {k: v for k, v in kwargs.items() if k != "layout"}  # one position, either layout
-    return board_png(state, **kwargs), alt_text(state, **words)
+    said = {k: v for k, v in kwargs.items() if k != "layout"}  # the same words either way
+    return board_png(state, **kwargs), alt_text(state, **said)
 
 
 def _draw(state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:

@@ -143,6 +143,27 @@ def chain_of(notations: Sequence[str]) -> list[int]:
     return list(accumulate(notations, lambda h, n: hash((h, n)), initial=0))
 
 
+def told_move(
+    action: Any,
+    said: str,
+    previous: GameState,
+    before: dict[str, tuple[Any, ...]],
+    after: GameState,
+) -> Move:
+    """A logged `action` (ply, notation, seat, user_id, explanation) as the story tells it:
+    `said` is its notation as the viewer may know it (`engine.observed_actions`: a masked one
+    is told without its words or its reason), `previous` and `before` the state before it and
+    its `marks`, `after` the state it led to (its events, the spaces it changed)."""
+    if said == action.notation:
+        words, why = engine.text.action_words(previous, action.notation), action.explanation
+    else:
+        words, why = HIDDEN_WORDS.get(said.split()[0], ""), None
+    return Move(
+        action.ply, said, action.seat, action.user_id, why, tuple(after.events),
+        changed(before, after, said), words,
+    )  # fmt: skip
+
+
 def tell(
     game: GameRow,
     state: GameState,
@@ -191,17 +212,7 @@ def tell(
         if keep is not None:
             keep[i] = (chain[i], after_state)
         if i > first and before is not None and previous is not None:
-            a, said = log[i - 1], seen[i - 1 - first]
-            if said == a.notation:
-                words, why = engine.text.action_words(previous, a.notation), a.explanation
-            else:
-                words, why = HIDDEN_WORDS.get(said.split()[0], ""), None
-            told.append(
-                Move(
-                    a.ply, said, a.seat, a.user_id, why, tuple(after_state.events),
-                    changed(before, after_state, said), words,
-                )
-            )  # fmt: skip
+            told.append(told_move(log[i - 1], seen[i - 1 - first], previous, before, after_state))
         before, previous = marks(after_state), after_state
     if not aftermath:
         return turns_of(told)

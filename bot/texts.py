@@ -75,6 +75,9 @@ QUARANTINED = _(
 GAME_ABANDONED = _("This game was abandoned.")
 GAME_EXPIRED = _("This lobby expired.")
 NOT_A_PLAYER = _("You are not playing in this game.")
+FORGET_IN_GAME = _(
+    "You still have a seat in a game that is not over: finish or leave it, then ask again."
+)
 NOT_YOUR_TURN = _("It is not your turn: it is {player}'s turn.")
 TURN_OVER_AFTER = _("Your turn ends after {actions}; nothing was played.")
 ALREADY_APPLIED = _(
@@ -92,6 +95,15 @@ ABANDON_FORBIDDEN = _("Only the host or someone with Manage Channels can abandon
 GUILD_ONLY = _("Photosynthesis games are played in server channels.")
 ILLEGAL = _("{reason}")
 REPLAY_BAD = _("This file is not a game record I can replay: {reason}.")
+REPLAY_WHICH = _("Give /ps replay a record file or the number of a finished game.")
+REPLAY_NO_GAME = _("There is no finished game #{id} in this server to replay.")
+REPLAY_NOT_OVER = _("Game #{id} is not over yet: it can be replayed once it has ended.")
+REPLAY_NO_STEP = _("This replay has no such position: open the replay again.")
+REPLAY_FILE_GONE = _(
+    "The record file of this replay can no longer be read: run /ps replay with the file again."
+)
+REPLAY_GAME_TITLE = _("Replay of game #{id}")
+REPLAY_FILE_TITLE = _("Replay of a game record")
 RECORD_HIDDEN = _(
     "The game record comes with the log when the game is over: its seed would reveal what the "
     "game keeps hidden ({hidden})."
@@ -143,7 +155,6 @@ BOARD_TEXT = _(
 )
 #: The text board's legend of the expansion's marks.
 BOARD_TEXT_MOON = _("`MS` is a moonstone, `EL` the Great Elder Tree.")
-ANIMATION_ALT = _("An animation of the replayed game: the board after each round.")
 NEW_IN_THREAD = _("Open a new game in the channel itself: each game gets a thread of its own.")
 #: The name of the thread a game is played in.
 THREAD_NAME = _("Photosynthesis #{id}: {names}")
@@ -318,7 +329,8 @@ HELP_COMMANDS = (
      "with Under the Moonlight also `move C3`, `use hunt 2`, `use baby seed E5`")),
     ("/ps undo", _("take back your last action of this turn (also on the panel)")),
     ("/ps log", _("the moves so far, with Cynthia's reasons, and the game record to replay")),
-    ("/ps replay <file>", _("the final position and an animation of a record from `/ps log`")),
+    ("/ps replay <file|game>", _("a finished game move by move, privately: a record from `/ps log` "
+     "or a game number (also the Replay button on a finished game)")),
     (_("Next-sun preview, Game log"), _("buttons on the game message: the shadows and light of the "
      "next sun, and the moves with the photosynthesis events, privately")),
     ("/ps abandon", _("end the game in this channel (host or Manage Channels)")),

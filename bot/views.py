@@ -19,6 +19,11 @@ custom_id formats (at most 100 characters):
     ps:pick:<game>:<version>:<kind>:<part>  a select of the turn panel (act: actions to play,
                                             src: "<verb> <space>", the piece a two-step kind
                                             acts from, e.g. the tree to plant from)
+    ps:replay:open:<game>                   "Replay" on a finished game's messages: the viewer
+    ps:rv:<source>:<move>:<step>            a button of the private replay viewer (source
+                                            g<game> or f, the record file of its message;
+                                            move r-, t-, a-, a+, t+ or r+ from step <step>)
+    ps:rv:<source>:go:<step>                the viewer's select of rounds (values: steps)
 """
 
 from __future__ import annotations
@@ -30,13 +35,14 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from engine import GameState
-from translation import _
+from translation import _, _p
 
 from . import choices, texts
 from . import expert_texts as xt
 from .experts import BOT_KINDS
 from .i18n import tr
 from .offered import component_offered
+from .player_views import PLAYER_ITEMS
 from .replies import answering
 from .services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from .storage import GameRow
@@ -423,6 +429,141 @@ class EndingButton(
             await lobby.on_keep(interaction, self.game_id)
 
 
+#: A replay's source in a custom_id: `g<game id>` a stored game, `f` the record file attached
+#: to the viewer's message.
+REPLAY_SOURCE = r"(?P<src>g[0-9]{1,18}|f)"
+#: The viewer's buttons: label (the arrows around it) by move, in order (`replays.MOVES`).
+REPLAY_BUTTONS = {
+    "r-": ("\N{BLACK LEFT-POINTING DOUBLE TRIANGLE} {}", _p("replay", "Round")),
+    "t-": ("\N{BLACK LEFT-POINTING TRIANGLE} {}", _p("replay", "Turn")),
+    "a-": ("\N{SINGLE LEFT-POINTING ANGLE QUOTATION MARK} {}", _p("replay", "Action")),
+    "a+": ("{} \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}", _p("replay", "Action")),
+    "t+": ("{} \N{BLACK RIGHT-POINTING TRIANGLE}", _p("replay", "Turn")),
+    "r+": ("{} \N{BLACK RIGHT-POINTING DOUBLE TRIANGLE}", _p("replay", "Round")),
+}
+
+
+class ReplayOpenButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:replay:open:(?P<game>[0-9]{1,18})",
+):
+    """ "Replay" on a finished game's messages (and wherever games are listed): opens the
+    move-by-move viewer privately, for anyone in the server."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(_("Replay")),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ps:replay:open:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayOpenButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        await interaction.client.board.on_replay_open(interaction, self.game_id)
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:rv:" + REPLAY_SOURCE + r":(?P<move>[rta][+-]):(?P<step>[0-9]{1,6})",
+):
+    """A button of the private replay viewer: back or forward by round, turn or action from
+    the step shown (`step`)."""
+
+    def __init__(self, source: str, move: str, step: int, *, disabled: bool = False) -> None:
+        shape, word = REPLAY_BUTTONS[move]
+        super().__init__(
+            discord.ui.Button(
+                label=shape.format(tr(word)),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ps:rv:{source}:{move}:{step}",
+                disabled=disabled,
+            )
+        )
+        self.source, self.move, self.step = source, move, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        return cls(match["src"], match["move"], int(match["step"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, 0, private=True):
+            return
+        await interaction.client.board.on_replay_step(
+            interaction, self.source, self.step, self.move
+        )
+
+
+class ReplaySelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ps:rv:" + REPLAY_SOURCE + r":go:(?P<step>[0-9]{1,6})",
+):
+    """The replay viewer's select: jump to the setup, a round or the final position (each
+    option's value is the step it starts at)."""
+
+    def __init__(self, source: str, step: int, options: Sequence[tuple[str, int]] = ()) -> None:
+        chosen = max((s for _, s in options if s <= step), default=-1)
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"ps:rv:{source}:go:{step}",
+            placeholder=tr(_("Jump to a round")),
+            options=[
+                discord.SelectOption(label=tr(label), value=str(s), default=s == chosen)
+                for label, s in options
+            ]
+            or [discord.SelectOption(label="-", value="-")],
+        )
+        super().__init__(select)
+        self.source, self.step = source, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplaySelect:
+        return cls(match["src"], int(match["step"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, 0, private=True):
+            return
+        await interaction.client.board.on_replay_step(
+            interaction, self.source, self.step, "go", _values(interaction)
+        )
+
+
+def replay_view(
+    source: str, step: int, last: int, rounds: Sequence[tuple[str, int]]
+) -> discord.ui.View:
+    """The replay viewer's components at `step` (of 0..`last`): back by round, turn and action
+    on the first row, forward on the second (those leading nowhere disabled), the rounds'
+    select on the third."""
+    view = discord.ui.View(timeout=None)
+    for move in REPLAY_BUTTONS:
+        forward = move.endswith("+")
+        button = ReplayButton(source, move, step, disabled=step >= last if forward else step <= 0)
+        button.row = int(forward)
+        view.add_item(button)
+    first: dict[int, str] = {}  # one option a step (a record that stops as a round starts)
+    for label, at in rounds:
+        first.setdefault(at, label)
+    jump = ReplaySelect(source, step, [(label, at) for at, label in first.items()])
+    jump.row = 2
+    view.add_item(jump)
+    return view
+
+
 def abandon_view(game_id: int) -> discord.ui.View:
     """The question `/ps abandon` asks: abandon, or keep playing."""
     view = discord.ui.View(timeout=None)
@@ -433,6 +574,9 @@ def abandon_view(game_id: int) -> discord.ui.View:
 
 PERSISTENT_ITEMS = (
     EndingButton,
+    ReplayOpenButton,
+    ReplayButton,
+    ReplaySelect,
     LobbyButton,
     OptionsSelect,
     BotSelect,
@@ -440,6 +584,7 @@ PERSISTENT_ITEMS = (
     GameMessageButton,
     PanelButton,
     PanelSelect,
+    *PLAYER_ITEMS,
 )
 
 
@@ -461,7 +606,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
-    is played; Game log and Rematch once it is over (None when it was abandoned)."""
+    is played; Game log, Rematch and Replay once it is over (None when it was abandoned)."""
     if game.status not in ("active", "over"):
         return None
     view = discord.ui.View(timeout=None)
@@ -471,6 +616,7 @@ def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     view.add_item(GameMessageButton("log", game.id, game.version))
     if game.status == "over":
         view.add_item(EndingButton("rematch", game.id))
+        view.add_item(ReplayOpenButton(game.id))
     return view
 
 
@@ -484,8 +630,30 @@ def _chunks(items: Sequence[tuple[str, str]], size: int) -> list[Sequence[tuple[
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+class PanelItems:
+    """The components a turn panel is made of: a game's `PanelButton` and `PanelSelect`, their
+    custom_ids carrying its id and version. The tutorial (`bot.learn_views`) draws the same
+    panel with components of its own."""
+
+    def __init__(self, game: GameRow) -> None:
+        self.game_id, self.version = game.id, game.version
+
+    def button(
+        self,
+        key: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> discord.ui.Item[Any]:
+        return PanelButton(self.game_id, self.version, key, label, style)
+
+    def select(
+        self, kind: str, options: Sequence[tuple[str, str]], placeholder: str, part: int
+    ) -> discord.ui.Item[Any]:
+        return PanelSelect(self.game_id, self.version, kind, options, placeholder, part=part)
+
+
 def panel(
-    game: GameRow,
+    game: GameRow | None,
     state: GameState,
     legal: Sequence[str],
     *,
@@ -493,6 +661,7 @@ def panel(
     source: str | None = None,
     can_undo: bool = False,
     labels: dict[str, str] | None = None,
+    items: PanelItems | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The ephemeral turn panel for the current player: only legal choices.
 
@@ -500,7 +669,11 @@ def panel(
     costs and gives. In setup it is one select of spaces; in play a button per kind of action
     (`choices.KINDS`; Undo when `can_undo`, and End turn), then a select of that kind's actions.
     A two-step kind (planting) first asks for the piece to act from when there is a choice.
+    `items` makes the components (default: the `game`'s own).
     """
+    if items is None:
+        assert game is not None, "a game's panel, or components of its own"
+        items = PanelItems(game)
     view = discord.ui.View(timeout=None)
     have = choices.resources(state)
     labels = labels or {}
@@ -510,7 +683,7 @@ def panel(
 
     def add_selects(options: Sequence[tuple[str, str]], kind: str, placeholder: str) -> None:
         for part, chunk in enumerate(_chunks(options, SELECT_LIMIT)[:MAX_SELECTS]):
-            item = PanelSelect(game.id, game.version, kind, chunk, placeholder, part=part)
+            item = items.select(kind, chunk, placeholder, part)
             item.row = part
             view.add_item(item)
 
@@ -527,7 +700,7 @@ def panel(
         return (f"{prompt}\n{details}" if details else prompt), view
 
     if menu is None or menu not in by_verb:
-        return _top_panel(game, state, by_verb, labels, have, can_undo)
+        return _top_panel(items, state, by_verb, labels, have, can_undo)
 
     kind = choices.kind(menu)
     actions = by_verb[menu]
@@ -556,7 +729,7 @@ def panel(
         details = tr(choices.choose_details(menu, source))
         if details:
             content = f"{content}\n{details}"
-    back = PanelButton(game.id, game.version, "back", _("Back"))
+    back = items.button("back", _("Back"))
     back.row = MAX_SELECTS
     view.add_item(back)
     return content, view
@@ -598,7 +771,7 @@ def _direct_choices(
 
 
 def _top_panel(
-    game: GameRow,
+    make: PanelItems,
     state: GameState,
     by_verb: dict[str, list[str]],
     labels: dict[str, Any],
@@ -625,15 +798,11 @@ def _top_panel(
         buttons.insert(0, selects.pop()[0])
     items: list[discord.ui.Item[Any]] = []
     for verb in buttons:
-        items.append(PanelButton(game.id, game.version, f"menu {verb}", choices.kind(verb).button))
+        items.append(make.button(f"menu {verb}", choices.kind(verb).button))
     if can_undo:
-        items.append(PanelButton(game.id, game.version, "undo", _("Undo")))
+        items.append(make.button("undo", _("Undo")))
     if "end" in by_verb:
-        items.append(
-            PanelButton(
-                game.id, game.version, "play end", _("End turn"), discord.ButtonStyle.danger
-            )
-        )
+        items.append(make.button("play end", _("End turn"), discord.ButtonStyle.danger))
     out = discord.ui.View(timeout=None)
     for item in items:
         item.row = 0
@@ -641,7 +810,7 @@ def _top_panel(
     for row, (verb, select_kind, options) in enumerate(selects, start=1):
         kind = choices.kind(verb)
         placeholder = kind.prompt if select_kind == "act" else kind.step_prompt
-        item = PanelSelect(game.id, game.version, select_kind, options, placeholder, part=row)
+        item = make.select(select_kind, options, placeholder, row)
         item.row = row
         out.add_item(item)
     status = choices.animal_status(state)
@@ -653,9 +822,9 @@ def _top_panel(
     return content, out
 
 
-def unknown_component(custom_id: str) -> bool:
+def unknown_component(
+    custom_id: str, items: Sequence[type[discord.ui.DynamicItem[Any]]] = PERSISTENT_ITEMS
+) -> bool:
     """Whether a component's custom_id matches none of the bot's components (forged, or a
     game or version id too large to be one of ours: at most 18 digits fit SQLite's integers)."""
-    return not any(
-        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in PERSISTENT_ITEMS
-    )
+    return not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in items)

@@ -126,11 +126,15 @@ def draw_highlights(im: Image.Image, lay: Layout, v: View) -> None:
 
 
 def draw_marks(im: Image.Image, lay: Layout, v: View) -> None:
-    """A gold ring around every space a lesson talks about (``View.marks``)."""
+    """A gold ring around every space a lesson talks about (``View.marks``), its label drawn
+    again over the ring (at 360-400 px wide the ring's edge crossed a label: "F2" did not
+    read)."""
     ring, (rx, ry) = sprites.mark_ring(lay.hex_r)
     for label in v.marks:
-        x, y = lay.centres[LABEL_INDEX[label]]
+        i = LABEL_INDEX[label]
+        x, y = lay.centres[i]
         im.paste(ring, (round(x) - rx, round(y) - ry), ring)
+        stamps.paste_label(im, lay, i)
 
 
 def draw_pieces(im: Image.Image, lay: Layout, v: View) -> None:

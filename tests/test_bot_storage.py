@@ -685,3 +685,14 @@ async def test_a_snapshot_that_is_not_json_is_dropped_and_rebuilt_from_the_log(
     assert ply == 2 and engine.GameState.from_dict(state) == after.state
     assert await GameService(any_storage).core.state(after.game) == after.state
     assert await any_storage.quarantined() == {}
+
+
+async def test_a_learners_tutorial_progress_round_trips_and_is_replaced(any_storage) -> None:
+    """`/ps learn`'s progress per learner (a Discord-sized id): None before, then the latest."""
+    big = 1_234_567_890_123_456_789
+    assert await any_storage.tutorial_progress(big) is None
+    await any_storage.set_tutorial_progress(big, '{"lesson": "light"}')
+    await any_storage.set_tutorial_progress(big, '{"lesson": "reach"}')
+    await any_storage.set_tutorial_progress(big + 1, '{"lesson": "shadows"}')
+    assert await any_storage.tutorial_progress(big) == '{"lesson": "reach"}'
+    assert await any_storage.tutorial_progress(big + 1) == '{"lesson": "shadows"}'

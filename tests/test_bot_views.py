@@ -197,13 +197,11 @@ def test_one_point_is_singular_and_an_unused_baby_turtle_part_is_not_shown(monke
     lines = embeds.score_breakdown(GameRow(**{**GAME.__dict__, "seats": seats}), state).splitlines()
     assert "baby turtle" not in lines[0]
     assert "baby turtle 3" in lines[1]
-    replay = embeds.replay_embed(["Ash", "Birch"], SimpleNamespace(is_over=False), 4)
-    assert replay.description.splitlines()[1:] == [
+    replay = embeds.replay_result(["Ash", "Birch"], SimpleNamespace(is_over=False), 4)
+    assert replay[1:] == [
         f"{embeds.SEAT_SWATCH[0]} Ash: 1 point",
         f"{embeds.SEAT_SWATCH[1]} Birch: 3 points",
     ]
-    assert (
-        replay.description.splitlines()[0] == "Position after 4 moves (the game was not finished)."
-    )
-    one = embeds.replay_embed(["Ash", "Birch"], SimpleNamespace(is_over=False), 1)
-    assert one.description.splitlines()[0] == "Position after 1 move (the game was not finished)."
+    assert replay[0] == "Position after 4 moves (the game was not finished)."
+    one = embeds.replay_result(["Ash", "Birch"], SimpleNamespace(is_over=False), 1)
+    assert one[0] == "Position after 1 move (the game was not finished)."

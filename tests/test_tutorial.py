@@ -266,3 +266,33 @@ def test_a_lesson_picture_rings_the_spaces_it_talks_about():
     assert view(state, marks=("e4", "Z9")).marks == ("E4",)
     assert alt_text(state, marks=step.marks).endswith("Marked in gold: B2 C2 E4.")
     assert "Marked in gold" not in alt_text(state)
+
+
+@pytest.mark.parametrize("layout_name", ["wide", "phone"])
+def test_a_marked_spaces_label_reads_over_its_ring(layout_name):
+    """The gold ring's edge runs near a space's label: the label is drawn over it, every one of
+    its pixels as on the picture without marks (at 360 px wide the ring crossed "F2")."""
+    from render import sprites
+    from render.draw import render_image
+    from render.layout import layout, phone_layout
+    from render.stamps import LABEL_SIZE
+
+    step = BASE[5].steps[0]  # activated spaces: D3 and F2 ringed
+    state = step.position()
+    plain = render_image(state, layout=layout_name)
+    marked = render_image(state, marks=step.marks, layout=layout_name)
+    lay = phone_layout() if layout_name == "phone" else layout(plain.width, 2, False, False)
+    for label in step.marks:
+        i = LABEL_INDEX[label]
+        spr = sprites.label(label, lay.s(LABEL_SIZE), max(1, round(lay.s(2.4))))
+        x, y = lay.centres[i]
+        left = round(x - spr.width / 2)
+        top = round(y - lay.hex_r * 0.66 - spr.height / 2)
+        opaque = [
+            (left + dx, top + dy)
+            for dx in range(spr.width)
+            for dy in range(spr.height)
+            if spr.getpixel((dx, dy))[3] == 255
+        ]
+        assert opaque
+        assert [marked.getpixel(p) for p in opaque] == [plain.getpixel(p) for p in opaque], label

@@ -1,4 +1,5 @@
-"""Looking at a game without playing: the next-sun preview, the game log and `/ps replay`.
+"""Looking at a game without playing: the next-sun preview, the game log and the replay viewer
+(`/ps replay` of a record file or a finished game, and the Replay button).
 
 Everything here answers privately and changes nothing, so it needs no game lock. Pictures are
 drawn in a worker thread after the interaction is deferred.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -17,15 +19,17 @@ from discord.ext import commands
 
 import engine
 import render
+from engine import GameState
 from render.alt import alt_text
-from translation import _
+from translation import Text, _, _n
 
-from .. import embeds, i18n, pictures, story, texts
+from .. import embeds, export, i18n, pictures, replays, story, texts
 from .. import expert_texts as xt
 from ..replies import answering
 from ..services import GameService
 from ..services.base import UserError
 from ..storage import GameRow
+from ..views import replay_view
 from . import attach, detach
 
 if TYPE_CHECKING:
@@ -35,9 +39,12 @@ log = logging.getLogger(__name__)
 
 #: A game record is a few kilobytes; anything much larger is not one.
 MAX_RECORD_BYTES = 256 * 1024
-#: The replay animation shows at most this many frames (one per round, then the final one).
-MAX_FRAMES = 40
-ANIMATION_FILE = "replay.gif"
+#: An export of a server's games (`/ps export`) holds many records.
+MAX_EXPORT_BYTES = 8 * 1024 * 1024
+#: The record file a replay viewer of a file carries (its buttons read it again).
+RECORD_FILE = "record.txt"
+#: The largest game number `/ps replay` takes (Discord's integers are exact up to 2**53).
+MAX_GAME_ID = 2**53 - 1
 
 
 def record_file(game: GameRow, notations: list[str]) -> discord.File:
@@ -67,9 +74,10 @@ def _bad(reason: Any) -> UserError:
     return UserError(texts.REPLAY_BAD.format(reason=reason))
 
 
-def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
-    """Parse and replay a record; returns it with the states to animate (one per round and the
-    last). Raises `UserError` with one sentence saying what is wrong (pure CPU: use a thread)."""
+def read_record(data: bytes) -> tuple[engine.Record, list[GameState]]:
+    """Parse and replay a record; returns it with its states (the start, then one after each
+    action). Raises `UserError` with one sentence saying what is wrong (pure CPU: use a
+    thread)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -113,21 +121,71 @@ def read_record(data: bytes) -> tuple[engine.Record, list[Any]]:
             raise _bad(
                 _("move {number}, '{notation}', cannot be played", number=number, notation=notation)
             ) from None
-        if (state.phase, state.round) != (frames[-1].phase, frames[-1].round):
-            frames.append(state)
-    if frames[-1] is not state:
         frames.append(state)
-    if len(frames) > MAX_FRAMES:
-        step = -(-len(frames) // MAX_FRAMES)
-        frames = [*frames[:-1:step], frames[-1]]
     return record, frames
 
 
-def _replay_pictures(
-    frames: list[Any], names: list[str], lang: str | None = None
-) -> tuple[tuple[bytes, str], bytes]:
-    final = pictures.board_picture(frames[-1], names=names, lang=lang)
-    return final, render.animation(frames, names=names, lang=lang)
+def _first_line(text: str) -> str:
+    return next((line for line in text.splitlines() if line.strip()), "")
+
+
+def _is_jsonl_export(text: str) -> bool:
+    """Whether a file is a JSON lines export (`bot.export`): its first line is an object with a
+    ``format`` (a record's first line is an object with a ``config``)."""
+    try:
+        first = json.loads(_first_line(text))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(first, dict) and "format" in first
+
+
+def export_record(data: bytes, game_id: int | None) -> tuple[bytes, Text | None]:
+    """The record to replay in a file: the file itself when it is a record; for an export of
+    `/ps export` (JSON lines or CSV), the record of its game numbered `game_id` (default the
+    first), with a sentence saying which game of the file it is. Raises `UserError` with one
+    sentence when the file is an export without that game, or a damaged one."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _bad(_("it is not a text file")) from None
+    if _first_line(text).startswith(export.COLUMNS[0] + ","):  # a CSV export's header
+        try:
+            games = [(g.game_id, g.record) for g in export.read_csv(text)]
+        except export.ExportError:
+            raise _bad(_("it is a damaged CSV export")) from None
+    elif _is_jsonl_export(text):
+        games = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                game = export.read_jsonl(line)[0]
+            except export.ExportError:
+                raise _bad(_("line {number} of the export is damaged", number=number)) from None
+            games.append((game.game_id, game.record))
+    else:
+        return data, None
+    if not games:
+        raise _bad(_("it is an export without games"))
+    chosen = next((g for g in games if g[0] == game_id), None) if game_id else games[0]
+    if chosen is None:
+        raise _bad(_("the export has no game #{game}", game=game_id))
+    which = _n(
+        "Game #{game} of an export of {n} game.",
+        "Game #{game} of an export of {n} games (the option `game` chooses another).",
+        len(games),
+        game=str(chosen[0]),  # a string: isolated in a right-to-left sentence
+    )
+    return chosen[1].to_text().encode(), which
+
+
+def file_replay(data: bytes) -> replays.Replay:
+    """The replay of a record file (`read_record`; the seats named as the record names them,
+    else "Seat 1"... in the language of the moment). Pure CPU: use a thread."""
+    record, states = read_record(data)
+    shown = list(record.players) or _seat_names(record.config.seats)
+    game = replays.record_game(record, shown)
+    return replays.replay(game, replays.record_log(states, record.actions), states)
 
 
 class Board(commands.Cog, name="Board"):
@@ -233,29 +291,141 @@ class Board(commands.Cog, name="Board"):
             await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
 
     async def on_replay_command(
-        self, interaction: discord.Interaction, record: discord.Attachment
+        self,
+        interaction: discord.Interaction,
+        record: discord.Attachment | None,
+        game_id: int | None,
     ) -> None:
-        """`/ps replay <file>`: the final position and an animation of a game record."""
+        """`/ps replay <file> [game]` or `/ps replay game:<id>`: the private replay viewer of a
+        record, of one game of an export (`/ps export`, the game numbered `game`, else its
+        first), or of a finished game of this server."""
         async with answering(interaction):
-            if record.size > MAX_RECORD_BYTES:
+            if record is None:
+                if game_id is None:
+                    raise UserError(texts.REPLAY_WHICH)
+                await self.open_replay(interaction, game_id)
+                return
+            if record.size > MAX_EXPORT_BYTES:
                 raise UserError(texts.REPLAY_BAD.format(reason=_("it is far too large")))
             await interaction.response.defer(ephemeral=True, thinking=True)
-            data = await record.read()
-            parsed, frames = await asyncio.to_thread(read_record, data)
-            names = list(parsed.players) or _seat_names(parsed.config.seats)
-            final, gif = await asyncio.to_thread(_replay_pictures, frames, names, i18n.current())
-            await interaction.followup.send(
-                embed=embeds.replay_embed(names, frames[-1], len(parsed.actions)),
-                files=[
-                    pictures.as_file(final, embeds.BOARD_FILE),
-                    discord.File(
-                        io.BytesIO(gif),
-                        filename=ANIMATION_FILE,
-                        description=i18n.tr(texts.ANIMATION_ALT),
-                    ),
-                ],
+            data, which = await asyncio.to_thread(export_record, await record.read(), game_id)
+            if len(data) > MAX_RECORD_BYTES:
+                raise UserError(texts.REPLAY_BAD.format(reason=_("it is far too large")))
+            replay = await asyncio.to_thread(file_replay, data)
+            embed, picture, view = await self._viewer(replay, "f", None, 0)
+            sent = await interaction.followup.send(
+                content=discord.utils.MISSING if which is None else i18n.tr(which),
+                embed=embed,
+                files=[discord.File(io.BytesIO(data), filename=RECORD_FILE), picture],
+                view=view,
                 ephemeral=True,
+                wait=True,
             )
+            # the viewer's buttons find the replay by the record the viewer carries
+            for carried in sent.attachments:
+                if carried.filename == RECORD_FILE:
+                    self.games.records.replays.replays.put(_file_key(carried), replay)
+
+    async def on_replay_open(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Replay button of a finished game: the viewer, privately, at the start."""
+        async with answering(interaction):
+            await self.open_replay(interaction, game_id)
+
+    async def open_replay(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Send the viewer of a finished game of this server (`RecordService.finished_game`)
+        privately, at the start (inside `answering`)."""
+        records = self.games.records
+        game = await records.finished_game(game_id, interaction.guild_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        replay = await records.replay(game)
+        embed, picture, view = await self._viewer(replay, f"g{game.id}", f"g{game.id}", 0)
+        await interaction.followup.send(embed=embed, file=picture, view=view, ephemeral=True)
+
+    async def on_replay_step(
+        self,
+        interaction: discord.Interaction,
+        source: str,
+        step: int,
+        move: str,
+        values: list[str] | None = None,
+    ) -> None:
+        """A button or the select of the viewer: the step it leads to, in place. The source
+        and the step shown come from the custom_id (a restart forgets nothing): a finished
+        game of this server, or the record file the viewer's message carries."""
+        async with answering(interaction):
+            records = self.games.records
+            kept: list[discord.Attachment] = []
+            if source.startswith("g"):
+                game = await records.finished_game(int(source[1:]), interaction.guild_id)
+                key = source
+                await interaction.response.defer()
+                replay = await records.replay(game)
+            else:
+                message = interaction.message
+                attached = message.attachments if message is not None else []
+                files = [a for a in attached if a.filename == RECORD_FILE]
+                if not files:
+                    raise UserError(texts.REPLAY_FILE_GONE)
+                kept = files[:1]
+                key = _file_key(kept[0])
+                await interaction.response.defer()
+                found = records.replays.replays.get(key)
+                if found is None:
+                    found = records.replays.replays.put(key, await self._read_again(kept[0]))
+                replay = found
+            if step > replay.last:
+                raise UserError(texts.REPLAY_NO_STEP)
+            if move == "go":
+                to = int(values[0]) if values and values[0].isdigit() else None
+            else:
+                to = replay.target(move, step)
+            if to is None or not 0 <= to <= replay.last:
+                raise UserError(texts.REPLAY_NO_STEP)
+            embed, picture, view = await self._viewer(replay, source, key, to)
+            await interaction.edit_original_response(
+                embed=embed, attachments=[*kept, picture], view=view
+            )
+
+    async def _read_again(self, attachment: discord.Attachment) -> replays.Replay:
+        """The replay of the record file a viewer's message carries (after a restart, or once
+        the cache let it go)."""
+        try:
+            data = await attachment.read()
+            return await asyncio.to_thread(file_replay, data)
+        except (discord.HTTPException, UserError):
+            raise UserError(texts.REPLAY_FILE_GONE) from None
+
+    async def _viewer(
+        self, replay: replays.Replay, source: str, key: str | None, step: int
+    ) -> tuple[discord.Embed, discord.File, discord.ui.View]:
+        """The viewer at `step`: its embed, its picture (drawn once for the replay's `key`, the
+        step and the language: `ReplayCache`; a file's first picture, before its viewer has a
+        key, drawn without) and its components."""
+        lang = i18n.current()
+        cache = self.games.records.replays.pictures
+        picture = None if key is None else cache.get((key, step, lang))
+        if picture is None:
+            picture = await pictures.picture(
+                replay.states[step],
+                highlight=replay.changed(step),
+                names=xt.seat_names(replay.game),
+                lang=lang,
+            )
+            if key is not None:
+                cache.put((key, step, lang), picture)
+        if source.startswith("g"):
+            title = texts.REPLAY_GAME_TITLE.format(id=replay.game.id)
+        else:
+            title = texts.REPLAY_FILE_TITLE
+        embed = embeds.replay_embed(title, replay, step)
+        view = replay_view(source, step, replay.last, replay.rounds())
+        return embed, pictures.as_file(picture, embeds.BOARD_FILE), view
+
+
+def _file_key(record: discord.Attachment) -> str:
+    """The cache key of the replay of the record file a viewer carries (its seats' names,
+    when the record has none, are in the reader's language)."""
+    return f"f{record.id}:{i18n.current()}"
 
 
 def _seat_names(kinds: tuple[str, ...]) -> list[str]:
@@ -270,12 +440,17 @@ def _seat_names(kinds: tuple[str, ...]) -> list[str]:
     return names
 
 
-@app_commands.command(name="replay", description=_("Replay a game record from /ps log"))
-@app_commands.describe(record=_("The record file /ps log gave (photosynthesis-N.txt)"))
+@app_commands.command(name="replay", description=_("Replay a finished game move by move"))
+@app_commands.describe(
+    record=_("The record file /ps log gave (photosynthesis-N.txt), or an export of /ps export"),
+    game=_("A finished game of this server by its number, or the game of an export to replay"),
+)
 async def replay_command(
-    interaction: discord.Interaction[PhotosynthesisBot], record: discord.Attachment
+    interaction: discord.Interaction[PhotosynthesisBot],
+    record: discord.Attachment | None = None,
+    game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
 ) -> None:
-    await interaction.client.board.on_replay_command(interaction, record)
+    await interaction.client.board.on_replay_command(interaction, record, game)
 
 
 @app_commands.command(name="board", description=_("The game in this channel as text"))

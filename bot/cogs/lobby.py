@@ -22,6 +22,7 @@ from .. import embeds, i18n, pictures, texts
 from .. import expert_texts as xt
 from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from ..experts import BOT_KINDS
+from ..learn_texts import RULES_LINE
 from ..locks import KeyedLocks
 from ..replies import answering, require_channel_permissions, with_view
 from ..services import GameService
@@ -430,7 +431,7 @@ class Lobby(commands.Cog, name="Lobby"):
                     self._rules_png[key] = await asyncio.to_thread(draw, i18n.current())
                 extra["file"] = pictures.as_file(self._rules_png[key], embeds.BOARD_FILE)
             await interaction.followup.send(
-                embed=embeds.rules_embed(topic), ephemeral=True, **extra
+                i18n.tr(RULES_LINE), embed=embeds.rules_embed(topic), ephemeral=True, **extra
             )
 
     @ps.command(name="language", description=_("Your language, or (Manage Server) the server's"))

@@ -9,6 +9,7 @@ from . import identity
 from .core import (
     FAMILIES,
     GLOBAL,
+    PARTS,
     Change,
     Family,
     GameResult,
@@ -22,10 +23,12 @@ from .core import (
     family_of,
     game_result,
     keys_of,
+    merged,
     places,
     places_of,
     rate,
     rate_game,
+    rate_part,
     update,
 )
 
@@ -37,6 +40,7 @@ __all__ = [
     "GameResult",
     "HistoryPoint",
     "OutOfOrder",
+    "PARTS",
     "Rating",
     "RatingKey",
     "Ratings",
@@ -46,9 +50,11 @@ __all__ = [
     "game_result",
     "identity",
     "keys_of",
+    "merged",
     "places",
     "places_of",
     "rate",
+    "rate_part",
     "rate_game",
     "update",
 ]

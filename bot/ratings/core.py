@@ -198,6 +198,25 @@ def scopes_of(result: GameResult) -> tuple[int, ...]:
     return (result.server_id, GLOBAL)
 
 
+#: Which of a game's scopes to rate (`scopes_of`, or a part of them: `merged`).
+Scopes = Callable[[GameResult], tuple[int, ...]]
+
+
+def global_scope(result: GameResult) -> tuple[int, ...]:
+    """The global scope of a game only (a part of a rebuild: `merged`)."""
+    return (GLOBAL,)
+
+
+def server_scopes(result: GameResult) -> tuple[int, ...]:
+    """The server scope of a game only, if it has one (a part of a rebuild: `merged`)."""
+    return tuple(scope for scope in scopes_of(result) if scope != GLOBAL)
+
+
+#: The parts a rebuild may be made in, each on its own (another process): the scopes never
+#: share a rating, so each part's numbers are those of the whole rebuild.
+PARTS: tuple[Scopes, ...] = (global_scope, server_scopes)
+
+
 def keys_of(result: GameResult) -> tuple[RatingKey, ...]:
     """The ratings a game changes (when it is rated): each rated seat's in each scope."""
     return tuple(
@@ -211,6 +230,7 @@ def rate_game(
     current: Callable[[RatingKey], Rating],
     result: GameResult,
     objects: dict[RatingKey, PlackettLuceRating] | None = None,
+    scopes: Scopes = scopes_of,
 ) -> tuple[Change, ...]:
     """The changes one game makes, given the ratings before it (``current``: a key's rating,
     `NEW` when it has none). None for a game that is not rated.
@@ -224,7 +244,7 @@ def rate_game(
     if len(seats) < 2:
         return ()
     changes: list[Change] = []
-    for scope in scopes_of(result):
+    for scope in scopes(result):
         keys = [RatingKey(scope, result.family, seat.identity) for seat in seats]
         before = [current(key) for key in keys]
         teams = [[_model_rating(key, r, objects)] for key, r in zip(keys, before)]
@@ -296,15 +316,16 @@ def digest(table: Mapping[RatingKey, Rating]) -> str:
     return h.hexdigest()[:16]
 
 
-def update(ratings: Ratings, result: GameResult) -> tuple[Change, ...]:
+def update(ratings: Ratings, result: GameResult, scopes: Scopes = scopes_of) -> tuple[Change, ...]:
     """Rate one more game into ``ratings`` (in place) and return its changes; a game that is not
-    rated changes nothing. Raises `OutOfOrder` for a game that sorts before the last one rated."""
+    rated changes nothing. Raises `OutOfOrder` for a game that sorts before the last one rated.
+    (``scopes``: of a part of a rebuild, `merged`.)"""
     if ratings.last is not None and result.order <= ratings.last:
         raise OutOfOrder(
             f"game {result.game_id} ({result.finished_at}) sorts before game "
             f"{ratings.last[1]} ({ratings.last[0]}), already rated"
         )
-    changes = rate_game(ratings.get, result, ratings.objects)
+    changes = rate_game(ratings.get, result, ratings.objects, scopes)
     ratings.last = result.order
     if not changes:
         return changes
@@ -317,9 +338,28 @@ def update(ratings: Ratings, result: GameResult) -> tuple[Change, ...]:
     return changes
 
 
-def rate(results: Iterable[GameResult]) -> Ratings:
-    """Every rating from the stored games (a rebuild): deterministic, in the games' order."""
+def rate(results: Iterable[GameResult], scopes: Scopes = scopes_of) -> Ratings:
+    """Every rating from the stored games (a rebuild): deterministic, in the games' order.
+    (``scopes``: one part of a rebuild, `merged`.)"""
     ratings = Ratings()
     for result in sorted(results, key=lambda r: r.order):
-        update(ratings, result)
+        update(ratings, result, scopes)
     return ratings
+
+
+def rate_part(results: Sequence[GameResult], scopes: Scopes) -> Ratings:
+    """`rate` of one part of a rebuild (`PARTS`), without openskill's objects (they do not
+    travel between processes; a merged rebuild has none)."""
+    ratings = rate(results, scopes)
+    ratings.objects.clear()
+    return ratings
+
+
+def merged(parts: Sequence[Ratings]) -> Ratings:
+    """The ratings of a rebuild made in `PARTS` (the global scope's first: it rates every rated
+    game, so it holds their count): exactly `rate` of the same games."""
+    whole = Ratings(last=parts[0].last, games=parts[0].games)
+    for part in parts:
+        whole.table.update(part.table)
+        whole.history.update(part.history)
+    return whole

@@ -5,6 +5,8 @@
 - `bots`: Cynthia after a crash, the autopilot, the Expert's seats, hints;
 - `records`: the story the game message tells, the log;
 - `endings`: abandoning a game, expiring idle lobbies;
+- `players`: the players remembered: profiles, leaderboards, histories, the export, ratings;
+- `tutorial`: each learner's place in the lessons of `/ps learn`;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -21,8 +23,10 @@ from .bots import BotService
 from .core import GameCore
 from .endings import EndingService
 from .lobby import LobbyService
+from .players import PlayerService
 from .records import RecordService
 from .turns import TurnService
+from .tutorial import TutorialService
 
 
 class GameService:
@@ -42,3 +46,5 @@ class GameService:
         self.bots = BotService(self.core, self.turns, experts)
         self.records = RecordService(self.core)
         self.endings = EndingService(self.core)
+        self.players = PlayerService(self.core)
+        self.tutorial = TutorialService(storage)

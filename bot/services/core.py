@@ -23,7 +23,7 @@ from engine import GameState
 from .. import texts
 from ..storage import ClockWrite, DamagedSnapshot, GameRow, GameStatus, Storage, UnreadableGame
 from .base import Applied, StaleComponent, UserError, status_error
-from .plays import replay
+from .plays import finish_of, replay
 
 log = logging.getLogger(__name__)
 
@@ -196,12 +196,15 @@ class GameCore:
                 turn_clock = await self.turn_planner(after, state)
             except Exception:  # the play goes on; its commit hooks plan the turn after it
                 log.exception("turn planner failed", extra={"game_id": game.id})
+        # A game that ends keeps its result and updates the ratings in its last commit.
+        finish = finish_of(state) if changes.get("status") == "over" else None
         stored = await self.storage.update_game(
             game.id,
             game.version,
             actions=applied,
             snapshot=(last_ply, state.to_dict()),
             turn_clock=turn_clock,
+            finish=finish,
             **changes,
         )
         self.keep_state(stored, last_ply, state)

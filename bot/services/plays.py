@@ -10,11 +10,13 @@ from typing import Any
 
 import engine
 from engine import Action, GameState
+from engine import moonlight as ml
 from engine.players import CynthiaPlayer, play_until
 
 from .. import story, texts
 from ..experts import seat_to_play
-from ..storage import ActionRow, NewAction
+from ..ratings import places_of
+from ..storage import ActionRow, Finish, FinishedSeat, NewAction
 from .base import Applied, UserError
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,27 @@ def replay(
     """The state a stored game's log leads to (`engine.record.replay`, from a snapshot
     `start` when there is one)."""
     return engine.record.replay(engine.Config.from_dict(config), seed, notations, start=start)
+
+
+def finish_of(state: GameState) -> Finish:
+    """How each seat of a finished game finished: its place (the rules' order, ties shared:
+    `bot.ratings.places_of`), its score with the score's parts, its Moonlight animal."""
+    places = places_of(state)
+    animals = getattr(state.ext, "animal", None) or ()
+    seats = []
+    for seat in range(len(state.seats)):
+        parts = engine.score_parts(state, seat)
+        animal = animals[seat] if seat < len(animals) and animals[seat] >= 0 else None
+        seats.append(
+            FinishedSeat(
+                seat,
+                places[seat],
+                sum(parts.values()),
+                parts,
+                None if animal is None else ml.ANIMALS[animal],
+            )
+        )
+    return Finish(tuple(seats))
 
 
 def replay_events(

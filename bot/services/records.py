@@ -8,7 +8,8 @@ from typing import Any
 
 from engine import GameState
 
-from .. import story, texts
+from .. import replays, story, texts
+from ..replays import Replay
 from ..storage import GameRow
 from .base import Applied, UserError
 from .core import GameCore
@@ -21,6 +22,8 @@ class RecordService:
     def __init__(self, core: GameCore) -> None:
         self.core = core
         self.storage = core.storage
+        #: the replays of finished games and of record files, and their pictures
+        self.replays = replays.ReplayCache.new()
 
     async def shown_game(self, channel_id: int) -> GameRow | None:
         """The game `/ps status` shows: the one in the lobby or in play, or else the channel's
@@ -69,3 +72,27 @@ class RecordService:
         moves = [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
         events = await self.core.replaying(game, replay_events, game.config, game.seed, moves)
         return list(zip(moves, events, strict=True))
+
+    async def finished_game(self, game_id: int, guild_id: int | None) -> GameRow:
+        """A finished game anyone in the server it was played in may replay (its record is
+        public once it is over). Refused in one sentence: a game unknown, of another server
+        (the same words: nothing said about other servers' games) or abandoned; one still
+        played."""
+        game = await self.storage.get_game(game_id)
+        if game is None or game.config is None or game.guild_id != guild_id:
+            raise UserError(texts.REPLAY_NO_GAME.format(id=game_id))
+        if game.is_live:
+            raise UserError(texts.REPLAY_NOT_OVER.format(id=game_id))
+        if game.status != "over":  # abandoned or expired: it never finished
+            raise UserError(texts.REPLAY_NO_GAME.format(id=game_id))
+        return game
+
+    async def replay(self, game: GameRow) -> Replay:
+        """The replay of a finished game (`finished_game`), kept for the next steps."""
+        key = f"g{game.id}"
+        kept = self.replays.replays.get(key)
+        if kept is not None:
+            return kept
+        rows = await self.storage.actions(game.id)
+        built = await self.core.replaying(game, replays.replay, game, rows)
+        return self.replays.replays.put(key, built)

@@ -40,6 +40,7 @@ from .migrations import (
 )
 from .rows import (
     CLOCK_COLUMNS,
+    FORMER_NAME,
     LIVE_STATUSES,
     SEAT_KINDS,
     STATUSES,
@@ -47,12 +48,19 @@ from .rows import (
     ActionRow,
     ClockWrite,
     DatabaseRow,
+    Finish,
+    FinishedGame,
+    FinishedSeat,
     GameRow,
     GameStatus,
+    HistoryRow,
     Job,
     NewAction,
+    RatingRow,
+    ResultRow,
     SeatKind,
     SeatRow,
+    StatRow,
     read_text,
     stored_text,
 )
@@ -64,6 +72,14 @@ from .url import (
 )
 
 __all__ = [
+    "FORMER_NAME",
+    "Finish",
+    "FinishedGame",
+    "FinishedSeat",
+    "HistoryRow",
+    "RatingRow",
+    "ResultRow",
+    "StatRow",
     "ActionRow",
     "CLOCK_COLUMNS",
     "ChannelBusy",

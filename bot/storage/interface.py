@@ -7,7 +7,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from .rows import ActionRow, ClockWrite, GameRow, Job, NewAction, SeatRow
+from ..ratings import core as rc
+from .rows import (
+    ActionRow,
+    ClockWrite,
+    Finish,
+    FinishedGame,
+    GameRow,
+    HistoryRow,
+    Job,
+    NewAction,
+    RatingRow,
+    SeatRow,
+    StatRow,
+)
 
 
 class Storage(Protocol):
@@ -66,6 +79,7 @@ class Storage(Protocol):
         snapshot: tuple[int, dict[str, Any]] | None = None,
         job_outcome: tuple[int, str] | None = None,
         turn_clock: ClockWrite | None = None,
+        finish: Finish | None = None,
     ) -> GameRow: ...
 
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]: ...
@@ -89,6 +103,12 @@ class Storage(Protocol):
     ) -> tuple[str | None, str | None]: ...
 
     async def set_language(self, scope: str, id: int, language: str | None) -> None: ...
+
+    # the tutorial (`/ps learn`): a learner's progress, `engine.tutorial.Progress.to_json`
+
+    async def tutorial_progress(self, user_id: int) -> str | None: ...
+
+    async def set_tutorial_progress(self, user_id: int, progress: str) -> None: ...
 
     # turn clocks (`bot.timers`)
 
@@ -122,6 +142,56 @@ class Storage(Protocol):
 
     async def timer_jobs(self, game_id: int | None = None) -> list[Job]: ...
 
+    # the players remembered: results, ratings, leaderboards, privacy (issue 45)
+
+    async def player_stats(self, identity: str, guild_id: int | None) -> list[StatRow]: ...
+
+    async def player_animals(
+        self, identity: str, guild_id: int | None
+    ) -> list[tuple[str, int]]: ...
+
+    async def player_games(
+        self, identity: str, guild_id: int | None, size: int, page: int = 0
+    ) -> tuple[list[FinishedGame], int, int]: ...
+
+    async def finished_games(self, guild_id: int) -> list[FinishedGame]: ...
+
+    async def ratings_of(self, identity: str) -> list[RatingRow]: ...
+
+    async def player_ratings(
+        self, identity: str, scopes: Sequence[int], min_games: int, points: int
+    ) -> list[tuple[RatingRow, int | None, list[HistoryRow]]]: ...
+
+    async def rating_history(
+        self, identity: str, scope: int, family: str, limit: int = 1000
+    ) -> list[HistoryRow]: ...
+
+    async def leaderboard(
+        self, scope: int, family: str, min_games: int, size: int, page: int, reader: str | None
+    ) -> tuple[list[RatingRow], int, int, tuple[int, RatingRow] | None]: ...
+
+    async def rank_of(
+        self, scope: int, family: str, identity: str, min_games: int
+    ) -> tuple[int, RatingRow] | None: ...
+
+    async def rated_results(self) -> list[rc.GameResult]: ...
+
+    async def results_mark(self) -> tuple[int, str | None]: ...
+
+    async def replace_ratings(self, ratings: rc.Ratings, mark: tuple[int, str | None]) -> bool: ...
+
+    async def stored_ratings(self) -> dict[rc.RatingKey, rc.Rating]: ...
+
+    async def unrecorded_games(self) -> list[GameRow]: ...
+
+    async def record_results(self, game_id: int, finish: Finish, finished_at: str) -> None: ...
+
+    async def set_hidden(self, user_id: int, hidden: bool) -> None: ...
+
+    async def is_hidden(self, user_id: int) -> bool: ...
+
+    async def forget_user(self, user_id: int) -> int | None: ...
+
 
 class Connection(Protocol):
     """What `SQLStorage` needs of a driver's connection (`?` placeholders, rows by name)."""
@@ -133,3 +203,9 @@ class Connection(Protocol):
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int: ...
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Insert many rows at once (PostgreSQL's COPY; SQLite's executemany)."""
+        ...

@@ -37,6 +37,20 @@ class Migration:
 #: The seat kinds: a person, Cynthia, the Expert quick or strong (`bot.experts`).
 SEAT_KINDS_SQL = ", ".join(f"'{kind}'" for kind in SEAT_KINDS)
 
+#: The ratings' history (migration 11), one row per rated game of each rating.
+RATING_HISTORY = """CREATE TABLE rating_history (
+            identity TEXT NOT NULL,
+            scope {int} NOT NULL,
+            family TEXT NOT NULL,
+            games {int} NOT NULL,
+            game_id {int} NOT NULL,
+            finished_at TEXT NOT NULL,
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            place {int} NOT NULL,
+            PRIMARY KEY (identity, scope, family, games)
+        )"""
+
 #: Forward migrations: MIGRATIONS[i] brings the schema from version i to version i + 1.
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: games, seats, the action log, message ids.
@@ -205,6 +219,84 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE seats DROP CONSTRAINT seats_kind_check",
             f"ALTER TABLE seats ADD CONSTRAINT seats_kind_check CHECK (kind IN ({SEAT_KINDS_SQL}))",
         ),
+    ),
+    # 11: the players remembered (issue 45). When each finished game finished (`finished_at`,
+    #    the order its ratings were updated in); the person who left a seat that the autopilot
+    #    then played (`seat_leavers`: rated as the seat finished); each finished seat's result
+    #    (`seat_results`: whose identity (`bot.ratings.identity`), place, score and its parts,
+    #    animal, with the game's server, rule family and finish time copied in for the
+    #    profile's and the leaderboard's indexes); the ratings (current, per scope, family and
+    #    identity) and their history (one row per rated game); the players hidden from the
+    #    leaderboards. Games finished before this step are recorded by `python -m bot.ratings
+    #    rebuild` (or at the bot's start: `PlayerService.catch_up`), which replays them.
+    Migration(
+        (
+            "ALTER TABLE games ADD COLUMN finished_at TEXT",
+            "CREATE INDEX games_finished ON games (finished_at) WHERE finished_at IS NOT NULL",
+            """CREATE TABLE seat_leavers (
+            game_id {int} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            position {int} NOT NULL,
+            user_id {int} NOT NULL,
+            name TEXT NOT NULL,
+            PRIMARY KEY (game_id, position)
+        )""",
+            "CREATE INDEX seat_leavers_user ON seat_leavers (user_id)",
+            """CREATE TABLE seat_results (
+            game_id {int} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            position {int} NOT NULL,
+            identity TEXT NOT NULL,
+            user_id {int},
+            guild_id {int},
+            family TEXT NOT NULL,
+            seat_count {int} NOT NULL,
+            place {int} NOT NULL,
+            score {int} NOT NULL,
+            parts TEXT NOT NULL,
+            animal TEXT,
+            left_game {int} NOT NULL DEFAULT 0,
+            finished_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, position)
+        )""",
+            "CREATE INDEX seat_results_player ON seat_results (identity, finished_at, game_id)",
+            """CREATE INDEX seat_results_player_guild
+            ON seat_results (identity, guild_id, finished_at, game_id)""",
+            """CREATE INDEX seat_results_stats
+            ON seat_results (identity, guild_id, family, seat_count, place, score, animal)""",
+            "CREATE INDEX seat_results_order ON seat_results (finished_at, game_id, position)",
+            "CREATE INDEX seat_results_guild ON seat_results (guild_id, game_id)",
+            """CREATE TABLE ratings (
+            scope {int} NOT NULL,
+            family TEXT NOT NULL,
+            identity TEXT NOT NULL,
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            games {int} NOT NULL,
+            ordinal {real} NOT NULL,
+            PRIMARY KEY (scope, family, identity)
+        )""",
+            "CREATE INDEX ratings_board ON ratings (scope, family, ordinal DESC, identity)",
+            "CREATE INDEX ratings_identity ON ratings (identity)",
+            """CREATE TABLE hidden_players (
+            user_id {int} PRIMARY KEY,
+            identity TEXT NOT NULL UNIQUE,
+            since TEXT NOT NULL
+        )""",
+        ),
+        # A rating's history is read in key order (a profile's chart): SQLite keeps the table
+        # in that order (WITHOUT ROWID); on PostgreSQL the rebuild writes it in that order.
+        sqlite_only=(RATING_HISTORY.format(**DIALECT_TYPES["sqlite"]) + " WITHOUT ROWID",),
+        postgres_only=(RATING_HISTORY.format(**DIALECT_TYPES["postgres"]),),
+    ),
+    # 12: each learner's place in the tutorial of `/ps learn` (issue 47): the JSON of
+    #    `engine.tutorial.Progress.to_json`.
+    Migration(
+        (
+            """CREATE TABLE tutorial_progress (
+            user_id {int} PRIMARY KEY,
+            progress TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )""",
+        )
     ),
 )
 

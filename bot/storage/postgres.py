@@ -33,6 +33,8 @@ from .sql import SQLStorage, _utcnow
 #: Advisory lock name spaces (the first key of `pg_advisory_lock(int, int)`).
 GAME_LOCKS = 0x5053  # "PS": one lock per game id
 PROCESS_LOCKS = 0x5050  # one lock per running process (`owner`)
+#: The lock of the rating updates (`ResultSQL.ratings_lock`), held until the transaction ends.
+RATINGS_LOCK = (0x5052, 45)
 #: Serialises the migrations of processes starting together.
 MIGRATION_LOCK = (0x5053, 0)
 
@@ -71,6 +73,14 @@ class _PostgresConnection:
         if rows:
             await self.raw.executemany(_numbered(sql), rows)
 
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        if rows:
+            await self.raw.copy_records_to_table(
+                table, columns=list(columns), records=[tuple(r) for r in rows]
+            )
+
 
 class PostgresStorage(SQLStorage):
     """`Storage` on a PostgreSQL database (see the module docstring)."""
@@ -79,6 +89,7 @@ class PostgresStorage(SQLStorage):
     shared = True
     integrity_errors = (asyncpg.IntegrityConstraintViolationError,)
     skip_locked = " FOR UPDATE SKIP LOCKED"
+    ratings_lock = f"SELECT pg_advisory_xact_lock({RATINGS_LOCK[0]}, {RATINGS_LOCK[1]})"
     orphaned_claim = (
         "(claimed_by IS NULL OR claimed_by NOT IN (SELECT objid::bigint FROM pg_locks"
         f" WHERE locktype = 'advisory' AND classid = {PROCESS_LOCKS} AND objsubid = 2"

@@ -241,3 +241,130 @@ def _damage(
         if [seat.position for seat in seats] != list(range(len(players))):
             return f"its {len(seats)} stored seats do not match its {len(players)} players"
     return None
+
+
+# --- the players remembered (issue 45) ---
+
+#: The name a forgotten person's seat keeps (`Storage.forget_user`): stored in English, like an
+#: autopilot's mark; the presentation shows it in the reader's language.
+FORMER_NAME = "a former player"
+
+
+@dataclass(frozen=True)
+class FinishedSeat:
+    """How one seat of a game finished, as the engine scored it: its place (1 = first, equal
+    places a tie), its score and the score's parts (`engine.score_parts`), and its animal
+    (Under the Moonlight's, else None)."""
+
+    position: int
+    place: int
+    score: int
+    parts: dict[str, int]
+    animal: str | None = None
+
+
+@dataclass(frozen=True)
+class Finish:
+    """A finished game's result, written with its end (`update_game(finish=...)`) or, for a
+    game that finished before results were kept, afterwards (`record_results`)."""
+
+    seats: tuple[FinishedSeat, ...]
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One finished seat as stored (`seat_results`): whose (`identity`, the person's
+    `user_id` when a person's, also when they left: `left`), where it finished and how."""
+
+    game_id: int
+    position: int
+    identity: str
+    user_id: int | None
+    guild_id: int | None
+    family: str
+    seat_count: int
+    place: int
+    score: int
+    parts: dict[str, int]
+    animal: str | None
+    left: bool
+    finished_at: str
+
+    @classmethod
+    def from_row(cls, row: DatabaseRow) -> ResultRow:
+        return cls(
+            game_id=row["game_id"],
+            position=row["position"],
+            identity=row["identity"],
+            user_id=row["user_id"],
+            guild_id=row["guild_id"],
+            family=row["family"],
+            seat_count=row["seat_count"],
+            place=row["place"],
+            score=row["score"],
+            parts=json.loads(row["parts"]),
+            animal=row["animal"],
+            left=bool(row["left_game"]),
+            finished_at=row["finished_at"],
+        )
+
+
+@dataclass(frozen=True)
+class StatRow:
+    """A player's finished games of one rule family and seat count: how many, how many won
+    (first place, alone or tied), the sum and the best of their scores."""
+
+    family: str
+    seat_count: int
+    played: int
+    won: int
+    score_sum: int
+    best: int
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A stored rating (`bot.ratings.Rating` with its key)."""
+
+    scope: int
+    family: str
+    identity: str
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """A rating after one game (`rating_history`)."""
+
+    scope: int
+    family: str
+    games: int
+    game_id: int
+    finished_at: str
+    mu: float
+    sigma: float
+    place: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game for the history and the export: its row, its seats' results (in seat
+    order), the people who left a seat (position -> (user id, name)), its thread's id."""
+
+    game: GameRow
+    results: tuple[ResultRow, ...]
+    leavers: dict[int, tuple[int, str]]
+    thread_id: int | None
+    finished_at: str
+    #: the game's logged actions (the export's record), when asked for
+    notations: tuple[str, ...] = ()

@@ -42,6 +42,12 @@ class _SQLiteConnection:
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         self.raw.executemany(sql, [tuple(r) for r in rows])
 
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        marks = ", ".join("?" for _ in columns)
+        self.raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
 
 #: Seconds a write waits for another connection's write lock (another process's, or a test's
 #: second storage on the same file) before it fails with "database is locked".

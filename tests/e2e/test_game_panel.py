@@ -21,8 +21,6 @@ from tests.e2e.gameplay import (
 from tests.e2e.test_correspondence import write_db
 from tests.e2e.test_lobby import answered, click, db_rows, field, mention
 
-GIF_SIGNATURE = b"GIF8"
-
 
 async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     fake: FakeDiscord, bot_process
@@ -59,7 +57,7 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     # The end: the final picture, the score breakdown, the winners.
     assert msg.embeds[0]["description"] == "The game is over."
     assert msg.attachments[0][1].startswith(PNG_SIGNATURE)
-    assert labels(msg) == ["Game log", "Rematch"]
+    assert labels(msg) == ["Game log", "Rematch", "Replay"]
     names = {0: mention(alice), 1: mention(bob), 2: "Cynthia"}
     winners = " and ".join(names[w] for w in engine.winners(final))
     assert msg.content == f"The game is over. Congratulations, {winners}!"
@@ -114,14 +112,19 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     assert record.players == ("Alice", "Bob", "Cynthia")  # /ps replay keeps the names
     it = await fake.slash(alice, "ps replay", options={"record": (name, data)}, channel_id=chan)
     await it.wait_response(timeout=60)
-    assert it.ephemeral and it.embeds[0]["title"] == "Photosynthesis \N{EM DASH} replay"
+    assert it.ephemeral and it.embeds[0]["title"] == "Replay of a game record"
+    assert it.embeds[0]["footer"]["text"] == f"Setup · action 0 of {len(log)}"
+    (kept, text), (board, png) = it.attachments
+    assert (kept, text, board) == ("record.txt", data, "board.png")
+    assert png.startswith(PNG_SIGNATURE)
+    # its last step tells the result, with the record's names
+    (jump,) = it.response.selects
+    assert jump["options"][-1]["label"] == "Final position"
+    await answered(await fake.select(alice, it.response, jump, [jump["options"][-1]["value"]]))
     assert f"Final position after {len(log)} moves." in it.embeds[0]["description"]
-    assert [line.split(":")[0][2:] for line in it.embeds[0]["description"].splitlines()[1:]] == [
+    assert [line.split(":")[0][2:] for line in it.embeds[0]["description"].splitlines()[-3:]] == [
         "Alice", "Bob", "Cynthia",
     ]  # fmt: skip
-    (board, png), (anim, gif) = it.attachments
-    assert (board, anim) == ("board.png", "replay.gif")
-    assert png.startswith(PNG_SIGNATURE) and gif.startswith(GIF_SIGNATURE)
     # A malformed record is refused in one sentence.
     bad = data.decode().replace("\nend\n", "\nend\nfly away\n", 1).encode()
     it = await answered(

@@ -9,10 +9,14 @@ from .games import GameSQL
 from .jobs import JobSQL
 from .log import LogSQL
 from .messages import MessageSQL
+from .players import PlayerSQL
 from .settings import SettingsSQL
+from .tutorials import TutorialSQL
 
 
-class SQLStorage(GameSQL, LogSQL, MessageSQL, SettingsSQL, ClockSQL, JobSQL):
+class SQLStorage(
+    PlayerSQL, GameSQL, LogSQL, MessageSQL, SettingsSQL, ClockSQL, JobSQL, TutorialSQL
+):
     """Every query of `Storage`, written once over a driver (`_reading`, `_transaction`).
 
     A driver subclass sets `dialect`, `integrity_errors` (the exceptions of a broken

@@ -12,13 +12,15 @@ from ..interface import Connection
 from ..rows import (
     STATUSES,
     ClockWrite,
+    Finish,
     GameRow,
     NewAction,
     SeatRow,
     decode_game,
     stored_text,
 )
-from .base import SQLBase, _utcnow
+from .base import _utcnow
+from .results import ResultSQL
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +32,7 @@ IN_CHANNEL = (
 )
 
 
-class GameSQL(SQLBase):
+class GameSQL(ResultSQL):
     """Games and their seats: create, read, update (a play's whole commit), quarantine."""
 
     async def create_game(
@@ -155,6 +157,7 @@ class GameSQL(SQLBase):
         snapshot: tuple[int, dict[str, Any]] | None = None,
         job_outcome: tuple[int, str] | None = None,
         turn_clock: ClockWrite | None = None,
+        finish: Finish | None = None,
     ) -> GameRow:
         """Apply one change atomically and bump the game's version.
 
@@ -162,7 +165,11 @@ class GameSQL(SQLBase):
         `actions` are appended. `job_outcome` (job id, outcome) records, in the same
         transaction, what a timer job did (a deadline's turn and its pending notice: never one
         without the other). `turn_clock` plans the turn the change leads to, in the same
-        transaction too (a turn is never committed without its clock and deadline).
+        transaction too (a turn is never committed without its clock and deadline). `finish`
+        records the result of a game that ends (status `over`) and updates the ratings, in the
+        same transaction too (`ResultSQL._record_finish`). A person whose seat of a started game
+        passes to the autopilot (their user id gone from it) is kept as the seat's leaver: they
+        are rated as the seat finishes.
 
         Raises `VersionConflict` when the stored version is not `expected_version`.
         """
@@ -188,6 +195,8 @@ class GameSQL(SQLBase):
             if changed != 1:
                 raise VersionConflict(f"game {game_id} is not at version {expected_version}")
             if seats is not None:
+                if config is None:  # (not the start: seats are reordered then)
+                    await self._keep_leavers(conn, game_id, seats)
                 await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
                 await conn.executemany(
                     "INSERT INTO seats (game_id, position, kind, user_id, name)"
@@ -229,10 +238,35 @@ class GameSQL(SQLBase):
                 )
             if turn_clock is not None:
                 await self._write_clock(conn, turn_clock)
+            if finish is not None:
+                await self._record_finish(conn, game_id, finish)
             (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
         if isinstance(game, UnreadableGame):
             raise game
         return game
+
+    async def _keep_leavers(self, conn: Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
+        """Keep the person of each seat of a started game that loses its user id (`/ps leave`:
+        the autopilot plays it from now on), with the name they played under."""
+        row = await conn.fetchrow("SELECT config FROM games WHERE id = ?", (game_id,))
+        if row is None or row["config"] is None:
+            return  # a lobby: its seats come and go
+        new = {s.position: s for s in seats}
+        left = []
+        for old in await conn.fetch(
+            "SELECT position, user_id, name FROM seats WHERE game_id = ? AND user_id IS NOT NULL",
+            (game_id,),
+        ):
+            now = new.get(old["position"])
+            if now is not None and now.kind == "human" and now.user_id is None:
+                left.append((game_id, old["position"], old["user_id"], old["name"]))
+        if not left:
+            return
+        await conn.executemany(
+            "INSERT INTO seat_leavers (game_id, position, user_id, name) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, position) DO NOTHING",
+            left,
+        )
 
     async def _fetch_games(
         self, conn: Connection, where: str, params: Sequence[Any]

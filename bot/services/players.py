@@ -1,0 +1,477 @@
+"""The players remembered (issue 45): profiles, leaderboards, histories, the export, the
+rebuild of the ratings, and privacy (hiding, forgetting).
+
+What a player sees is the presentation's (the cogs'); this service returns data only, in the
+frozen dataclasses below. The ratings themselves are `bot.ratings`' (openskill), updated by the
+storage in the commit that ends a game (`GameCore.commit_play`); `rebuild` recomputes them all
+from the stored games.
+
+Pages count from 0. A profile or history of a person who hid it is `Hidden` to anyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import engine
+
+from .. import texts
+from ..export import ExportGame, SeatInfo, exported_game
+from ..ratings import (
+    FAMILIES,
+    GLOBAL,
+    PARTS,
+    Family,
+    GameResult,
+    Ratings,
+    digest,
+    merged,
+    rate,
+    rate_part,
+)
+from ..ratings import identity as ri
+from ..storage import FinishedGame, RatingRow
+from .base import UserError
+from .core import GameCore
+from .plays import finish_of, replay
+
+log = logging.getLogger(__name__)
+
+#: The games a player needs to be ranked on a leaderboard.
+MIN_GAMES = 5
+#: Entries on a leaderboard page; games on a history page; recent games on a profile.
+LEADERBOARD_PAGE = 10
+HISTORY_PAGE = 10
+RECENT_GAMES = 5
+#: The rating history points a profile's chart gets (the latest).
+HISTORY_POINTS = 200
+#: From how many games a rebuild rates its parts (`bot.ratings.PARTS`) in processes of their own.
+PARALLEL_FROM = 20_000
+
+
+@dataclass(frozen=True)
+class FamilyStats:
+    """A player's finished games of one rule family and seat count."""
+
+    family: str
+    seat_count: int
+    played: int
+    won: int
+    average_score: float
+    best_score: int
+
+
+@dataclass(frozen=True)
+class GameSeat:
+    """One seat of a finished game: who (their identity; a person's user id, also when they
+    left), the name they played under (`bot.storage.FORMER_NAME` for a forgotten person), the
+    seat's kind (`bot.storage.SEAT_KINDS`), and how it finished."""
+
+    position: int
+    identity: str
+    user_id: int | None
+    name: str
+    kind: str
+    place: int
+    score: int
+    parts: dict[str, int]
+    animal: str | None
+    left: bool
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game as a player's profile and history list it: where (its server, channel
+    and thread, for a link), when, its rule family, every seat, and the player's own seat."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    finished_at: str
+    family: str
+    seats: tuple[GameSeat, ...]
+    #: the position of the player's seat in `seats`
+    position: int
+
+    @property
+    def mine(self) -> GameSeat:
+        return self.seats[self.position]
+
+    @property
+    def winners(self) -> tuple[GameSeat, ...]:
+        return tuple(s for s in self.seats if s.won)
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A rating after one game (a point of the profile's chart)."""
+
+    game_id: int
+    finished_at: str
+    games: int
+    mu: float
+    sigma: float
+    place: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's rating in one scope (a server's id, or `GLOBAL`) and rule family, the rank
+    it has on that leaderboard (None: not ranked, fewer than `MIN_GAMES` games or hidden),
+    and its history (the latest `HISTORY_POINTS`, oldest first)."""
+
+    scope: int
+    family: str
+    mu: float
+    sigma: float
+    games: int
+    rank: int | None
+    history: tuple[RatingPoint, ...]
+
+    @property
+    def ordinal(self) -> float:
+        """The rating shown and ranked (openskill's ordinal, mu - 3 sigma)."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A person's profile in a server (`guild_id`; None: every server)."""
+
+    user_id: int
+    guild_id: int | None
+    played: int
+    won: int
+    average_score: float | None
+    best_score: int | None
+    by_family: tuple[FamilyStats, ...]
+    favourite_animal: str | None
+    recent: tuple[PlayedGame, ...]
+    ratings: tuple[PlayerRating, ...]
+    #: whether the person hid their profile (only they see it then)
+    hidden: bool
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A profile or history its person hid from others."""
+
+    user_id: int
+
+
+@dataclass(frozen=True)
+class LeaderboardEntry:
+    """One ranked identity: a person (`user_id`), Cynthia at a difficulty or the Expert."""
+
+    rank: int
+    identity: str
+    user_id: int | None
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def is_bot(self) -> bool:
+        return ri.is_bot(self.identity)
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    """A page of a leaderboard (`LEADERBOARD_PAGE` entries), with the reader's own entry (None:
+    not ranked there)."""
+
+    family: str
+    scope: int
+    page: int
+    pages: int
+    total: int
+    entries: tuple[LeaderboardEntry, ...]
+    reader: LeaderboardEntry | None
+    min_games: int = MIN_GAMES
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """A page of a person's finished games, newest first (`HISTORY_PAGE` a page)."""
+
+    user_id: int
+    guild_id: int | None
+    page: int
+    pages: int
+    total: int
+    games: tuple[PlayedGame, ...]
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """What a rebuild did: the games rated, the ratings kept, their digest
+    (`bot.ratings.digest`), and the games whose results it recorded first."""
+
+    games: int
+    ratings: int
+    digest: str
+    recorded: int
+
+
+def _pages(total: int, size: int) -> int:
+    return max(1, -(-total // size))
+
+
+def _entry(rank: int, row: RatingRow) -> LeaderboardEntry:
+    return LeaderboardEntry(
+        rank, row.identity, ri.user_id_of(row.identity), row.mu, row.sigma, row.games
+    )
+
+
+def _played(game: FinishedGame, identity: str) -> PlayedGame:
+    seats = []
+    for r in game.results:
+        seat = game.game.seats[r.position]
+        name = game.leavers[r.position][1] if r.position in game.leavers else seat.name
+        seats.append(
+            GameSeat(
+                r.position,
+                r.identity,
+                r.user_id,
+                name,
+                seat.kind,
+                r.place,
+                r.score,
+                dict(r.parts),
+                r.animal,
+                r.left,
+            )  # fmt: skip
+        )
+    position = next((s.position for s in seats if s.identity == identity), 0)
+    return PlayedGame(
+        game.game.id, game.game.guild_id, game.game.channel_id, game.thread_id, game.finished_at,
+        game.results[0].family, tuple(seats), position,
+    )  # fmt: skip
+
+
+class PlayerService:
+    """Profiles, leaderboards, histories, the export, the rebuild, privacy
+    (`GameService.players`)."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
+        self.storage = core.storage
+
+    # --- reading ---
+
+    async def profile(self, guild_id: int | None, user_id: int, reader_id: int) -> Profile | Hidden:
+        """A person's profile in a server (None: every server), as `reader_id` may see it."""
+        hidden = await self.storage.is_hidden(user_id)
+        if hidden and reader_id != user_id:
+            return Hidden(user_id)
+        who = ri.person(user_id)
+        stats = await self.storage.player_stats(who, guild_id)
+        animals = await self.storage.player_animals(who, guild_id)
+        recent, _, _ = await self.storage.player_games(who, guild_id, RECENT_GAMES)
+        played = sum(s.played for s in stats)
+        total = sum(s.score_sum for s in stats)
+        scopes = (GLOBAL,) if guild_id is None else (guild_id, GLOBAL)
+        ratings = []
+        for row, rank, points in await self.storage.player_ratings(
+            who, scopes, MIN_GAMES, HISTORY_POINTS
+        ):
+            ratings.append(
+                PlayerRating(
+                    row.scope,
+                    row.family,
+                    row.mu,
+                    row.sigma,
+                    row.games,
+                    rank,
+                    tuple(
+                        RatingPoint(p.game_id, p.finished_at, p.games, p.mu, p.sigma, p.place)
+                        for p in points
+                    ),
+                )  # fmt: skip
+            )
+        ratings.sort(key=lambda r: (scopes.index(r.scope), FAMILIES.index(r.family)))
+        return Profile(
+            user_id=user_id,
+            guild_id=guild_id,
+            played=played,
+            won=sum(s.won for s in stats),
+            average_score=total / played if played else None,
+            best_score=max((s.best for s in stats), default=None),
+            by_family=tuple(
+                FamilyStats(
+                    s.family, s.seat_count, s.played, s.won, s.score_sum / s.played, s.best
+                )  # fmt: skip
+                for s in stats
+            ),
+            favourite_animal=animals[0][0] if animals else None,
+            recent=tuple(_played(g, who) for g in recent),
+            ratings=tuple(ratings),
+            hidden=hidden,
+        )
+
+    async def leaderboard(
+        self, family: Family, scope: int, page: int, reader_id: int | None
+    ) -> LeaderboardPage:
+        """A page of a leaderboard: a rule family in a server (its id) or every server
+        (`GLOBAL`), with the reader's own rank. A page past the end shows the last one."""
+        if family not in FAMILIES:
+            raise ValueError(f"not a rule family: {family!r}")
+        reader = None if reader_id is None else ri.person(reader_id)
+        rows, total, page, mine = await self.storage.leaderboard(
+            scope, family, MIN_GAMES, LEADERBOARD_PAGE, page, reader
+        )
+        first = page * LEADERBOARD_PAGE + 1
+        entries = tuple(_entry(first + i, row) for i, row in enumerate(rows))
+        pages = _pages(total, LEADERBOARD_PAGE)
+        return LeaderboardPage(
+            family, scope, page, pages, total, entries, None if mine is None else _entry(*mine)
+        )
+
+    async def history(
+        self, user_id: int, guild_id: int | None, page: int, reader_id: int | None = None
+    ) -> HistoryPage | Hidden:
+        """A page of a person's finished games (in a server, or None: every server), newest
+        first; `Hidden` to another reader when they hid their profile. A page past the end
+        shows the last one."""
+        if reader_id not in (None, user_id) and await self.storage.is_hidden(user_id):
+            return Hidden(user_id)
+        who = ri.person(user_id)
+        games, total, page = await self.storage.player_games(who, guild_id, HISTORY_PAGE, page)
+        pages = _pages(total, HISTORY_PAGE)
+        return HistoryPage(
+            user_id, guild_id, page, pages, total, tuple(_played(g, who) for g in games)
+        )
+
+    async def export(self, guild_id: int) -> list[ExportGame]:
+        """A server's finished games, oldest first, for `bot.export` (JSON lines, CSV)."""
+        games = await self.storage.finished_games(guild_id)
+        return await asyncio.to_thread(_exported, games)
+
+    # --- privacy ---
+
+    async def set_hidden(self, user_id: int, hidden: bool) -> None:
+        """Take a person off the leaderboards and others' view of their profile, or back."""
+        await self.storage.set_hidden(user_id, hidden)
+
+    async def is_hidden(self, user_id: int) -> bool:
+        return await self.storage.is_hidden(user_id)
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a person's id and name from everything stored (`Storage.forget_user`); the
+        number of games that held a seat of theirs. Refused while they hold a seat in a lobby
+        or a game in play."""
+        done = await self.storage.forget_user(user_id)
+        if done is None:
+            raise UserError(texts.FORGET_IN_GAME)
+        return done
+
+    # --- the ratings from the stored games ---
+
+    async def record_missing(self) -> int:
+        """Record the results of the finished games that ended before results were kept
+        (replayed from their logs); how many. Their finish is their last change."""
+        recorded = 0
+        for game in await self.storage.unrecorded_games():
+            rows = await self.storage.actions(game.id)
+            try:
+                state = await self.core.replaying(
+                    game, replay, game.config, game.seed, [r.notation for r in rows]
+                )
+            except Exception:
+                log.exception("a finished game did not replay", extra={"game_id": game.id})
+                continue
+            if not state.is_over:
+                log.error("a game over whose log is not", extra={"game_id": game.id})
+                continue
+            await self.storage.record_results(game.id, finish_of(state), game.updated_at)
+            recorded += 1
+        return recorded
+
+    async def rebuild(self, attempts: int = 5) -> Rebuilt:
+        """Recompute every rating from the stored games (recording first those finished before
+        results were kept): the same games give the same ratings, and the same as the updates
+        made at each game's end. Tried again when a game ends meanwhile."""
+        recorded = await self.record_missing()
+        for _ in range(attempts):
+            mark = await self.storage.results_mark()
+            results = await self.storage.rated_results()
+            ratings = await rate_in_parts(results)
+            if await self.storage.replace_ratings(ratings, mark):
+                return Rebuilt(ratings.games, len(ratings.table), digest(ratings.table), recorded)
+        raise RuntimeError(f"games kept ending during {attempts} rebuilds")
+
+    async def catch_up(self) -> Rebuilt | None:
+        """At the bot's start: when finished games have no results yet (a database from before
+        they were kept), record them and rebuild the ratings; else nothing (None)."""
+        if not await self.storage.unrecorded_games():
+            return None
+        return await self.rebuild()
+
+
+async def rate_in_parts(results: Sequence[GameResult]) -> Ratings:
+    """`bot.ratings.rate` of the games (pure CPU): in a thread, or, from `PARALLEL_FROM` games,
+    in one process per part (the global scope, the servers' scopes: `bot.ratings.PARTS`), whose
+    ratings are merged into exactly those of one rebuild."""
+    if len(results) < PARALLEL_FROM:
+        return await asyncio.to_thread(rate, results)
+    loop = asyncio.get_running_loop()
+    spawn = multiprocessing.get_context("spawn")  # (a fork would copy the bot's threads)
+    with ProcessPoolExecutor(len(PARTS), mp_context=spawn) as pool:
+        parts = await asyncio.gather(
+            *(loop.run_in_executor(pool, rate_part, results, part) for part in PARTS)
+        )
+    return merged(parts)
+
+
+def _exported(games: Sequence[FinishedGame]) -> list[ExportGame]:
+    """The export of finished games (replayed to score them: pure CPU)."""
+    out = []
+    for g in games:
+        seats = []
+        for r in g.results:
+            seat = g.game.seats[r.position]
+            left = g.leavers.get(r.position)
+            seats.append(
+                SeatInfo(
+                    seat.kind,
+                    left[0] if left else seat.user_id,
+                    left[1] if left else seat.name,
+                    left is not None,
+                )
+            )
+        record = engine.Record(
+            engine.Config.from_dict(g.game.config or {}),
+            g.game.seed,
+            list(g.notations),
+            tuple(s.name for s in seats),
+        )
+        out.append(
+            exported_game(
+                g.game.id,
+                g.game.guild_id,
+                g.game.created_at,
+                g.finished_at,
+                g.game.options,
+                record,
+                seats,
+            )  # fmt: skip
+        )
+    return out

@@ -1,0 +1,418 @@
+"""The players remembered (issue 45), at the service level on SQLite and PostgreSQL: a game's
+end records its result and updates the ratings in the same commit (checked against openskill's
+own numbers), the rebuild gives the live ratings again, the leaderboard's pages, minimum and
+hidden players, the profile and history, the export, and forgetting a person."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import random
+import re
+import sys
+from typing import Any
+
+import pytest
+from openskill.models import PlackettLuce
+
+import engine
+from bot.export import read_jsonl, write_jsonl
+from bot.ratings import GLOBAL, digest, identity
+from bot.services import GameService
+from bot.services.base import UserError
+from bot.services.players import Hidden, LeaderboardPage, Profile
+from bot.storage import FORMER_NAME, GameRow, NewAction, SeatRow, SQLiteStorage, SQLStorage
+
+GUILD, OTHER_GUILD = 7001, 7002
+ANN, BOB, CAT = 1_000_000_000_000_001, 1_000_000_000_000_002, 1_000_000_000_000_003
+
+
+async def finish_game(
+    service: GameService,
+    channel: int,
+    people: list[tuple[int, str]],
+    *,
+    guild: int | None = GUILD,
+    cynthia: bool = False,
+    options: dict[str, Any] | None = None,
+    seed: int = 1,
+    leave: int | None = None,
+) -> GameRow:
+    """A game of `people` (and Cynthia) started through the lobby and played to its end by
+    random legal actions, committed at once through `GameCore.commit_play` (every game's end
+    goes through it). `leave`: that person leaves (`/ps leave`) before the end."""
+    host, host_name = people[0]
+    game = await service.lobby.new_lobby(
+        guild_id=guild, channel_id=channel, host_id=host, host_name=host_name,
+        options=options or {},
+    )  # fmt: skip
+    for user_id, name in people[1:]:
+        game = await service.lobby.join(game.id, game.version, user_id, name)
+    if cynthia:
+        game = await service.lobby.add_bot(game.id, game.version, host, "cynthia")
+    game = (await service.lobby.start(game.id, game.version, host)).game
+    if leave is not None:  # what `/ps leave` stores (`bot.correspondence`)
+        seats = [
+            SeatRow(s.position, s.kind, None, f"{s.name} (autopilot)") if s.user_id == leave else s
+            for s in game.seats
+        ]
+        game = await service.storage.update_game(game.id, game.version, seats=seats)
+    state, ply = await service.core.state_and_ply(game)
+    rnd = random.Random(seed)
+    applied = []
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
+        action = rnd.choice(engine.legal_actions(state))
+        state = engine.apply(state, action)
+        applied.append(
+            NewAction(ply + 1 + len(applied), str(action), seat, game.seats[seat].user_id)
+        )
+    async with service.core.lock(game.id):
+        return await service.core.commit_play(game, state, applied, status="over")
+
+
+def places(state: engine.GameState) -> list[int]:
+    """The finishing places by the rules, worked out here: the higher score first, then the
+    most seeds and trees on the board; equal on both is a tie."""
+    key = [(s, state.board_count(i)) for i, s in enumerate(engine.scores(state))]
+    return [1 + sum(other > mine for other in key) for mine in key]
+
+
+async def play_three(service: GameService) -> list[GameRow]:
+    """Three finished games: Ann, Bob and Cynthia here; Ann and Cat with the moon's animals
+    here; Bob and Ann on another server."""
+    return [
+        await finish_game(service, 11, [(ANN, "Ann"), (BOB, "Bob")], cynthia=True, seed=1),
+        await finish_game(
+            service, 12, [(ANN, "Ann"), (CAT, "Cat")], options={"moon_animals": True}, seed=2
+        ),
+        await finish_game(service, 13, [(BOB, "Bob"), (ANN, "Ann")], guild=OTHER_GUILD, seed=3),
+    ]
+
+
+async def test_a_games_end_rates_its_seats_as_openskill_does(any_storage: SQLStorage) -> None:
+    """Each game's end updates the ratings of its seats in its server's scope and the global
+    one, per rule family, exactly as openskill's Plackett-Luce rates the finishing order."""
+    service = GameService(any_storage)
+    games = await play_three(service)
+    model = PlackettLuce()
+    expected: dict[tuple[int, str, str], Any] = {}
+    counts: dict[tuple[int, str, str], int] = {}
+    for game in games:
+        state = await service.core.state(game)
+        assert state.is_over and game.status == "over"
+        ranks = places(state)
+        family = "moonlight" if game.options.get("moon_animals") else "base"
+        who = [identity.person(s.user_id) if s.user_id else "cynthia:normal" for s in game.seats]
+        for scope in (game.guild_id, GLOBAL):
+            keys = [(scope, family, w) for w in who]
+            teams = [[expected.get(k) or model.rating()] for k in keys]
+            rated = model.rate(teams, ranks=[float(r) for r in ranks])
+            for k, (r,) in zip(keys, rated):
+                expected[k] = r
+                counts[k] = counts.get(k, 0) + 1
+    stored = await any_storage.stored_ratings()
+    assert {tuple(k): (r.mu, r.sigma, r.games) for k, r in stored.items()} == {
+        k: (r.mu, r.sigma, counts[k]) for k, r in expected.items()
+    }
+    assert len(stored) == 6 + 4 + 2  # the third game adds its server's ratings only
+    # The profile says the same, with each game's result.
+    profile = await service.players.profile(GUILD, ANN, ANN)
+    assert isinstance(profile, Profile)
+    assert profile.played == 2
+    assert {(r.scope, r.family): r.games for r in profile.ratings} == {
+        (GUILD, "base"): 1, (GUILD, "moonlight"): 1, (GLOBAL, "base"): 2, (GLOBAL, "moonlight"): 1,
+    }  # fmt: skip
+    glob = next(r for r in profile.ratings if (r.scope, r.family) == (GLOBAL, "base"))
+    assert glob.mu == expected[(GLOBAL, "base", identity.person(ANN))].mu
+    assert [p.game_id for p in glob.history] == [games[0].id, games[2].id]
+    assert glob.rank is None  # fewer than 5 games
+    moon_state = await service.core.state(games[1])
+    assert profile.favourite_animal == engine.moonlight.ANIMALS[moon_state.ext.animal[0]]
+    assert [g.game_id for g in profile.recent] == [games[1].id, games[0].id]
+    first = await service.core.state(games[0])
+    mine = profile.recent[1].mine
+    assert (mine.score, mine.place) == (engine.scores(first)[0], places(first)[0])
+    assert mine.parts == engine.score_parts(first, 0)
+    assert profile.best_score == max(engine.scores(first)[0], engine.scores(moon_state)[0])
+
+
+async def test_the_rebuild_gives_the_live_ratings_again(any_storage: SQLStorage) -> None:
+    """`rebuild` from the stored games gives the ratings and histories the games' ends gave,
+    to the last bit; a game finished before results were kept is recorded (replayed) first."""
+    service = GameService(any_storage)
+    games = await play_three(service)
+    live = await any_storage.stored_ratings()
+    async with any_storage.reading() as conn:
+        history = await conn.fetch(
+            "SELECT * FROM rating_history ORDER BY identity, scope, family, games"
+        )
+        live_history = [tuple(r) for r in history]
+    async with any_storage.transaction() as conn:  # as a database from before issue 45 holds
+        await conn.execute("DELETE FROM ratings")
+        await conn.execute("DELETE FROM rating_history")
+        await conn.execute("DELETE FROM seat_results WHERE game_id = ?", (games[0].id,))
+        await conn.execute("UPDATE games SET finished_at = NULL WHERE id = ?", (games[0].id,))
+    # The game's last change is its end: its finish time, from before the others'.
+    done = await service.players.rebuild()
+    assert (done.games, done.ratings, done.recorded) == (3, len(live), 1)
+    assert done.digest == digest(live)
+    assert await any_storage.stored_ratings() == live
+    async with any_storage.reading() as conn:
+        history = await conn.fetch(
+            "SELECT * FROM rating_history ORDER BY identity, scope, family, games"
+        )
+        rebuilt = [tuple(r) for r in history]
+    assert [r[:5] + r[6:] for r in rebuilt] == [r[:5] + r[6:] for r in live_history]
+    again = await service.players.rebuild()
+    assert (again.digest, again.recorded) == (done.digest, 0)
+
+
+async def test_a_person_who_left_is_rated_as_their_seat_finished(any_storage: SQLStorage) -> None:
+    """Bob leaves and the autopilot finishes his seat: he is rated and his history, profile and
+    the export show the game as his, under the name he played with, marked as left."""
+    service = GameService(any_storage)
+    game = await finish_game(
+        service, 21, [(ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")], seed=5, leave=BOB
+    )
+    assert game.seats[1].user_id is None
+    ratings = await any_storage.stored_ratings()
+    assert {k.identity for k in ratings} == {identity.person(u) for u in (ANN, BOB, CAT)}
+    page = await service.players.history(BOB, GUILD, 0)
+    assert not isinstance(page, Hidden)
+    assert [g.game_id for g in page.games] == [game.id]
+    seat = page.games[0].mine
+    assert (seat.user_id, seat.name, seat.left, seat.position) == (BOB, "Bob", True, 1)
+    (exported,) = read_jsonl(write_jsonl(await service.players.export(GUILD)))
+    state = await service.core.state(game)
+    assert [(s.user_id, s.name, s.left) for s in exported.seats] == [
+        (ANN, "Ann", False), (BOB, "Bob", True), (CAT, "Cat", False),
+    ]  # fmt: skip
+    assert [s.place for s in exported.seats] == places(state)
+    assert exported.record.state().to_dict() == state.to_dict()
+
+
+async def _rate(storage: SQLStorage, rows: list[tuple[str, float, int]]) -> None:
+    """Ratings as stored (identity, mu, games), in this server's base family."""
+    async with storage.transaction() as conn:
+        await conn.insert_rows(
+            "ratings",
+            ("scope", "family", "identity", "mu", "sigma", "games", "ordinal"),
+            [(GUILD, "base", who, mu, 1.0, n, mu - 3.0) for who, mu, n in rows],
+        )
+
+
+async def test_the_leaderboard_pages_ranks_and_hides(any_storage: SQLStorage) -> None:
+    """Ten a page, best first; only 5 games or more are ranked; a forgotten seat never, a
+    hidden person not (nor their own rank); a page past the end shows the last one."""
+    service = GameService(any_storage)
+    people = [(identity.person(100 + i), 30.0 - i, 5 + i) for i in range(13)]
+    await _rate(
+        any_storage,
+        [
+            *people,
+            (identity.person(99), 40.0, 4),
+            ("former:1:0", 50.0, 9),
+            ("cynthia:harder", 29.5, 9),
+        ],
+    )
+    first = await service.players.leaderboard("base", GUILD, 0, 105)
+    assert isinstance(first, LeaderboardPage)
+    assert (first.total, first.pages, first.page) == (14, 2, 0)
+    assert [(e.rank, e.identity) for e in first.entries][:3] == [
+        (1, identity.person(100)), (2, "cynthia:harder"), (3, identity.person(101)),
+    ]  # fmt: skip
+    assert len(first.entries) == 10 and first.entries[1].is_bot
+    assert first.reader is not None and (first.reader.rank, first.reader.user_id) == (7, 105)
+    last = await service.players.leaderboard("base", GUILD, 5, 99)
+    assert last.page == 1 and [e.rank for e in last.entries] == [11, 12, 13, 14]
+    assert last.entries[-1].user_id == 112 and last.reader is None  # 4 games: not ranked
+    await service.players.set_hidden(101, True)
+    hidden = await service.players.leaderboard("base", GUILD, 0, 101)
+    assert hidden.total == 13 and hidden.reader is None
+    assert identity.person(101) not in [e.identity for e in hidden.entries]
+    assert hidden.entries[2].identity == identity.person(102) and hidden.entries[2].rank == 3
+    assert (await service.players.leaderboard("base", GLOBAL, 0, 101)).total == 0
+    await service.players.set_hidden(101, False)
+    assert (await service.players.leaderboard("base", GUILD, 0, 101)).reader.rank == 3
+
+
+async def test_a_hidden_profile_is_its_owners_only(any_storage: SQLStorage) -> None:
+    service = GameService(any_storage)
+    await finish_game(service, 31, [(ANN, "Ann"), (BOB, "Bob")], seed=7)
+    await service.players.set_hidden(ANN, True)
+    assert await service.players.profile(GUILD, ANN, BOB) == Hidden(ANN)
+    assert await service.players.history(ANN, GUILD, 0, BOB) == Hidden(ANN)
+    own = await service.players.profile(None, ANN, ANN)
+    assert isinstance(own, Profile) and own.hidden and own.played == 1
+    assert [r.rank for r in own.ratings] == [None]
+    await service.players.set_hidden(ANN, False)
+    assert isinstance(await service.players.profile(GUILD, ANN, BOB), Profile)
+
+
+async def _every_value(storage: SQLStorage) -> dict[str, list[str]]:
+    """Every value of every table of the database, as text, by table."""
+    async with storage.reading() as conn:
+        if storage.dialect == "sqlite":
+            names = await conn.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")
+        else:
+            names = await conn.fetch(
+                "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'"
+            )
+        found = {}
+        for row in names:
+            rows = await conn.fetch(f'SELECT * FROM "{row["name"]}"')
+            found[row["name"]] = [str(value) for r in rows for value in tuple(r)]
+    return found
+
+
+async def test_forget_me_leaves_no_trace_and_the_games_whole(any_storage: SQLStorage) -> None:
+    """After `forget`, no table holds the person's id or name; their seats are a former
+    player's, the games replay to the same end, the others' results stay."""
+    service = GameService(any_storage)
+    name = "Annabelle Quux"
+    games = [
+        await finish_game(service, 41, [(ANN, name), (BOB, "Bob")], cynthia=True, seed=8),
+        await finish_game(service, 42, [(BOB, "Bob"), (ANN, name)], seed=9, leave=ANN),
+    ]
+    # A game played click by click (Cynthia's explanations, the log's user ids), its thread.
+    lobby = await service.lobby.new_lobby(
+        guild_id=GUILD, channel_id=43, host_id=ANN, host_name=name, options={}
+    )
+    lobby = await service.lobby.add_bot(lobby.id, lobby.version, ANN, "cynthia")
+    played = (await service.lobby.start(lobby.id, lobby.version, ANN)).game
+    await any_storage.set_message(played.id, "thread", 4300, 4301)
+    rnd = random.Random(3)
+    state = await service.core.state(played)
+    with pytest.raises(UserError):  # not while in a game being played
+        await service.players.forget(ANN)
+    while not state.is_over:
+        result = await service.turns.play(
+            played.id, ANN, str(rnd.choice(engine.legal_actions(state)))
+        )
+        state = result.state
+    games.append(result.game)
+    await any_storage.set_preferences(ANN, {"board": "phone"})
+    await any_storage.set_language("user", ANN, "nl")
+    await service.players.set_hidden(ANN, True)
+    before = await _every_value(any_storage)
+    assert any(str(ANN) in v for values in before.values() for v in values)
+    assert any(name in v for values in before.values() for v in values)
+    ends = [(await service.core.state(g)).to_dict() for g in games]
+    bob = await service.players.profile(GUILD, BOB, BOB)
+
+    assert await service.players.forget(ANN) == 3
+
+    after = await _every_value(any_storage)
+    traces = {
+        table: [v for v in values if str(ANN) in v or name in v] for table, values in after.items()
+    }
+    assert {t: v for t, v in traces.items() if v} == {}
+    service = GameService(any_storage)  # nothing kept in memory
+    for game, end in zip(games, ends):
+        stored = await service.core.get_game(game.id)
+        assert stored is not None and stored.status == "over"
+        assert (await service.core.state(stored)).to_dict() == end
+        assert FORMER_NAME in [s.name for s in stored.seats]
+    now = await service.players.profile(GUILD, BOB, BOB)
+    assert isinstance(now, Profile) and isinstance(bob, Profile)
+    assert dataclasses.replace(now, recent=()) == dataclasses.replace(bob, recent=())
+    assert [(s.identity, s.name) for s in now.recent[0].seats] == [
+        (identity.person(BOB), "Bob"), (identity.former(games[1].id, 1), FORMER_NAME),
+    ]  # fmt: skip
+    assert (await service.players.profile(GUILD, ANN, ANN)).played == 0
+    (first, *_) = await service.players.export(GUILD)
+    assert [s.user_id for s in first.seats] == [None, BOB, None]
+
+
+async def test_an_abandoned_game_is_not_rated(any_storage: SQLStorage) -> None:
+    service = GameService(any_storage)
+    game = await service.lobby.new_lobby(
+        guild_id=GUILD, channel_id=51, host_id=ANN, host_name="Ann", options={}
+    )
+    game = await service.lobby.join(game.id, game.version, BOB, "Bob")
+    await service.lobby.start(game.id, game.version, ANN)
+    await service.endings.abandon(51, ANN, False)
+    assert await any_storage.stored_ratings() == {}
+    assert (await service.players.history(ANN, GUILD, 0)).total == 0
+    assert (await service.players.rebuild()).games == 0
+
+
+async def test_games_ending_at_once_in_two_processes_rate_as_the_rebuild(open_db) -> None:
+    """Two processes (two storages on one database) end games of the same players at once:
+    the updates are made one after the other in the order of their finish times, so the
+    rebuild gives the same ratings."""
+    first, second = GameService(await open_db()), GameService(await open_db())
+    people = [(ANN, "Ann"), (BOB, "Bob")]
+    await asyncio.gather(
+        *(
+            finish_game(service, 60 + i, people, seed=10 + i)
+            for i, service in enumerate([first, second, first, second, first, second])
+        )
+    )
+    live = await first.storage.stored_ratings()
+    assert {k.identity: r.games for k, r in live.items()} == {
+        identity.person(ANN): 6, identity.person(BOB): 6,
+    }  # fmt: skip
+    assert (await second.players.rebuild()).digest == digest(live)
+    assert await first.storage.stored_ratings() == live
+
+
+@pytest.mark.parametrize(
+    "dialect", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+async def test_python_m_bot_ratings_rebuild_on_the_configured_database(
+    dialect: str, tmp_path, request
+) -> None:
+    """The command reads the database the bot is configured with (DATABASE_URL, else
+    DATABASE_PATH), rebuilds, and prints the digest of the live ratings."""
+    if dialect == "sqlite":
+        path = str(tmp_path / "games.db")
+        storage: SQLStorage = await SQLiteStorage.open(path)
+        env = {"DATABASE_PATH": path}
+    else:
+        from bot.storage.postgres import PostgresStorage
+        from tests.pg_server import fresh_database
+
+        url = await fresh_database(request.getfixturevalue("postgres_server"))
+        storage = await PostgresStorage.open(url)
+        env = {"DATABASE_URL": url}
+    try:
+        service = GameService(storage)
+        await finish_game(service, 71, [(ANN, "Ann"), (BOB, "Bob")], cynthia=True, seed=4)
+        await finish_game(service, 72, [(CAT, "Cat"), (ANN, "Ann")], seed=6)
+        live = await storage.stored_ratings()
+    finally:
+        await storage.close()
+    done = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.ratings", "rebuild",
+        cwd=tmp_path, env={"PATH": os.environ["PATH"], **env},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await done.communicate()
+    assert done.returncode == 0, err.decode()
+    assert re.fullmatch(
+        rf"ratings: rebuilt from 2 games \(0 recorded first\): {len(live)} ratings, digest"
+        rf" {digest(live)} \(\d+\.\d s\)\n",
+        out.decode(),
+    )
+
+
+async def test_the_history_pages_newest_first(any_storage: SQLStorage, monkeypatch) -> None:
+    from bot.services import players
+
+    monkeypatch.setattr(players, "HISTORY_PAGE", 2)
+    service = GameService(any_storage)
+    games = await play_three(service)
+    first = await service.players.history(ANN, None, 0)
+    assert not isinstance(first, Hidden)
+    assert (first.total, first.pages, first.page) == (3, 2, 0)
+    assert [g.game_id for g in first.games] == [games[2].id, games[1].id]
+    assert first.games[0].mine.user_id == ANN and first.games[0].position == 1
+    last = await service.players.history(ANN, None, 7)
+    assert (last.page, [g.game_id for g in last.games]) == (1, [games[0].id])
+    here = await service.players.history(ANN, OTHER_GUILD, 0)
+    assert [g.game_id for g in here.games] == [games[2].id] and here.pages == 1
+    assert (await service.players.history(CAT, OTHER_GUILD, 3)).games == ()

@@ -1,0 +1,266 @@
+"""The players' commands (issue 45) without Discord: `/ps replay` of an export, the pages'
+and the questions' components, the names on a leaderboard."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from bot import embeds, export, i18n
+from bot.cogs.board import export_record, read_record
+from bot.cogs.players import Players, identity_name, profile_embed
+from bot.player_views import forget_view, history_view, leaderboard_view
+from bot.ratings import GLOBAL
+from bot.services.base import UserError
+from bot.services.players import (
+    FamilyStats,
+    GameSeat,
+    Hidden,
+    HistoryPage,
+    LeaderboardEntry,
+    LeaderboardPage,
+    PlayedGame,
+    PlayerRating,
+    Profile,
+)
+from bot.views import unknown_component
+from tests.test_export import _games
+
+
+def test_replay_takes_the_chosen_or_first_game_of_an_export_and_says_which():
+    games = _games()
+    for text in (export.write_jsonl(games), export.write_csv(games)):
+        data, which = export_record(text.encode(), None)
+        assert read_record(data)[0] == games[0].record
+        assert which == "Game #1 of an export of 3 games (the option `game` chooses another)."
+        data, which = export_record(text.encode(), 3)
+        assert read_record(data)[0] == games[2].record
+        assert which is not None and which.startswith("Game #3 of")
+    line = export.write_jsonl(games[1:2])
+    data, which = export_record(line.encode(), None)
+    assert read_record(data)[0] == games[1].record
+    assert which == "Game #2 of an export of 1 game."
+    record = games[0].record.to_text().encode()  # a record file is replayed as it is
+    assert export_record(record, 2) == (record, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("jsonl", "the export has no game #7"),
+        ("damaged", "line 2 of the export is damaged"),
+        ("csv", "the export has no game #7"),
+        ("header", "it is an export without games"),
+    ],
+)
+def test_an_export_without_the_game_or_damaged_gets_one_sentence(text, reason):
+    games = _games()
+    lines = export.write_jsonl(games).splitlines(keepends=True)
+    lines[1] = lines[1].replace('"version":1', '"version":9')
+    files = {
+        "jsonl": export.write_jsonl(games),
+        "damaged": "".join(lines),
+        "csv": export.write_csv(games),
+        "header": export.write_csv([]),
+    }
+    with pytest.raises(UserError) as refused:
+        export_record(files[text].encode(), 7)
+    assert refused.value.args[0] == f"This file is not a game record I can replay: {reason}."
+
+
+def _buttons(view) -> list:
+    return [getattr(item, "item", item) for item in view.children]  # a DynamicItem's button
+
+
+def _ids(view) -> list[tuple[str, bool]]:
+    return [(button.custom_id, button.disabled) for button in _buttons(view)]
+
+
+def test_history_pages_carry_their_player_and_page_and_each_game_a_replay_button():
+    assert _ids(history_view(7, 1, 3, [5, 4])) == [
+        ("ps:replay:open:5", False),
+        ("ps:replay:open:4", False),
+        ("ps:hist:7:0", False),
+        ("ps:hist:7:2", False),
+    ]
+    assert _ids(history_view(7, 0, 2, [9])) == [
+        ("ps:replay:open:9", False),
+        ("ps:hist:7:0", True),  # Previous, on the first page
+        ("ps:hist:7:1", False),
+    ]
+    assert [button.label for button in _buttons(history_view(7, 2, 3, []))] == ["Previous", "Next"]
+    assert history_view(7, 0, 1, []) is None
+
+
+def test_leaderboard_pages_and_forget_answers_are_the_bots_own_components():
+    assert leaderboard_view("base", "server", 0, 1) is None
+    assert _ids(leaderboard_view("moonlight", "all", 1, 2)) == [
+        ("ps:lb:moonlight:all:0", False),
+        ("ps:lb:moonlight:all:2", True),  # Next, on the last page
+    ]
+    assert _ids(forget_view()) == [("ps:forget:yes", False), ("ps:forget:no", False)]
+    for custom_id in ("ps:lb:base:server:3", "ps:hist:12:0", "ps:forget:yes"):
+        assert not unknown_component(custom_id)
+    for custom_id in ("ps:lb:moon:server:3", "ps:lb:base:server:-1", "ps:forget:maybe"):
+        assert unknown_component(custom_id)
+
+
+def test_bots_are_named_on_a_leaderboard():
+    assert identity_name("cynthia:harder") == "Cynthia (harder)"
+    assert identity_name("cynthia:easier_grow_plus_one") == "Cynthia (own difficulty)"
+    assert identity_name("expert:strong") == "Expert (strong)"
+    assert identity_name("user:42") == "<@42>"
+    with i18n.speaking("he"):
+        assert identity_name("user:42") == "\u2068<@42>\u2069"
+
+
+def test_help_lists_the_players_commands_last():
+    fields = [field.name for field in embeds.help_embed().fields]
+    assert fields[-3:] == [
+        "/ps profile [player] [hide]",
+        "/ps leaderboard, /ps history",
+        "/ps export, /ps forget",
+    ]
+    assert len(fields) <= 25  # Discord's limit on an embed's fields
+
+
+# --- the pages' clicks, with the service's answers given -----------------------------------
+
+
+class _Response:
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    async def edit_message(self, **kwargs) -> None:
+        self.sent.append({"edit": True, **kwargs})
+
+    async def send_message(self, content=None, **kwargs) -> None:
+        self.sent.append({"content": content, **kwargs})
+
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
+
+class _Players:
+    """The player service's answers, and what it was asked."""
+
+    def __init__(self, answer) -> None:
+        self.answer, self.asked = answer, []
+
+    async def history(self, *args):
+        self.asked.append(args)
+        return self.answer
+
+    async def leaderboard(self, *args):
+        self.asked.append(args)
+        return self.answer
+
+
+def _click(answer, locale: str = "en-US"):
+    service = _Players(answer)
+    games = SimpleNamespace(players=service)
+    interaction = SimpleNamespace(
+        user=SimpleNamespace(id=7),
+        guild_id=100,
+        channel_id=5,
+        locale=locale,
+        client=SimpleNamespace(games=games),
+        response=_Response(),
+    )
+    return Players(SimpleNamespace(games=games)), interaction, service
+
+
+def _game(game_id: int) -> PlayedGame:
+    seats = tuple(
+        GameSeat(i, f"user:{uid}", uid, name, "human", place, score, {"tokens": score}, None, False)
+        for i, (uid, name, place, score) in enumerate([(42, "Ann", 2, 30), (7, "Bo", 1, 41)])
+    )
+    return PlayedGame(game_id, 100, 5, 900 + game_id, "2026-05-01T10:00:00+00:00", "base", seats, 0)
+
+
+async def test_a_history_page_click_shows_that_page_in_place():
+    cog, interaction, service = _click(HistoryPage(42, 100, 1, 2, 11, (_game(3),)))
+    await cog.on_history_page(interaction, 42, 1)
+    assert service.asked == [(42, 100, 1, 7)]  # the reader is the one who clicks
+    (sent,) = interaction.response.sent
+    assert sent["embed"].description == (
+        "Finished games of <@42>\n"
+        "[#3](https://discord.com/channels/100/903) \N{MIDDLE DOT} 2026-05-01 \N{MIDDLE DOT} "
+        "base game \N{MIDDLE DOT} place 2 of 2 \N{MIDDLE DOT} 30 points\n"
+        "Ann 30, Bo 41"
+    )
+    assert sent["embed"].footer.text == "Page 2 of 2"
+    assert _ids(sent["view"]) == [
+        ("ps:replay:open:3", False),
+        ("ps:hist:42:0", False),
+        ("ps:hist:42:2", True),
+    ]
+    cog, interaction, _ = _click(Hidden(42), locale="fr")
+    await cog.on_history_page(interaction, 42, 0)
+    assert interaction.response.sent == [
+        {"content": "<@42> garde son profil et ses parties masqués.", "ephemeral": True}
+    ]
+
+
+async def test_a_leaderboard_page_click_names_people_and_bots_and_the_readers_rank():
+    entries = (
+        LeaderboardEntry(11, "cynthia:harder", None, 30.0, 2.0, 40),
+        LeaderboardEntry(12, "user:42", 42, 27.5, 2.5, 9),
+    )
+    board = LeaderboardPage("moonlight", GLOBAL, 1, 3, 25, entries, entries[1])
+    cog, interaction, service = _click(board)
+    await cog.on_leaderboard_page(interaction, "moonlight", "all", 1)
+    assert service.asked == [("moonlight", GLOBAL, 1, 7)]
+    (sent,) = interaction.response.sent
+    embed = sent["embed"]
+    assert embed.title == "Leaderboard: Under the Moonlight, all servers"
+    assert embed.description == (
+        "**11.** Cynthia (harder) \N{EM DASH} 24.0 after 40 games\n"
+        "**12.** <@42> \N{EM DASH} 20.0 after 9 games\n\n"
+        "Your rank: 12 of 25, 20.0."
+    )
+    assert embed.footer.text == "Page 2 of 3"
+    assert _ids(sent["view"]) == [
+        ("ps:lb:moonlight:all:0", False),
+        ("ps:lb:moonlight:all:2", False),
+    ]
+    cog, interaction, service = _click(board)
+    await cog.on_leaderboard_page(interaction, "base", "server", 0)
+    assert service.asked == [("base", 100, 0, 7)]  # this server: the interaction's
+
+
+def test_a_hidden_profile_read_by_its_owner_in_hebrew():
+    profile = Profile(
+        user_id=7,
+        guild_id=100,
+        played=3,
+        won=2,
+        average_score=41.5,
+        best_score=52,
+        by_family=(
+            FamilyStats("base", 2, 1, 1, 38.0, 38),
+            FamilyStats("moonlight", 3, 2, 1, 43.25, 52),
+        ),
+        favourite_animal="owl",
+        recent=(_game(3),),
+        ratings=(PlayerRating(100, "moonlight", 25.0, 8.0, 2, None, ()),),
+        hidden=True,
+    )
+    player = SimpleNamespace(display_name="Bo")
+    with i18n.speaking("he"):
+        embed = profile_embed(profile, player)
+    assert embed.title == "הפרופיל של \u2068Bo\u2069"
+    assert embed.description == (
+        "הפרופיל שלך מוסתר: רק את/ה רואה אותו.\n"
+        "משחקים: 3, ניצחונות: 2.\n"
+        "ניקוד ממוצע \u206841.5\u2069, הטוב ביותר 52.\n"
+        "החיה האהובה: ינשוף."
+    )
+    assert [field.name for field in embed.fields] == ["משחקים", "דירוג", "משחקים אחרונים"]
+    assert embed.fields[0].value.splitlines()[1] == (
+        "Under the Moonlight, 3 מושבים — משחקים: 2, ניצחונות: 1, ממוצע \u206843.2\u2069, הטוב ביותר 52"
+    )
+    assert embed.fields[1].value == (
+        "Under the Moonlight, השרת הזה: \u20681.0\u2069 אחרי 2 משחקים, לא מדורג/ת בטבלה"
+    )
