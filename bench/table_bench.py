@@ -221,10 +221,10 @@ async def run(args) -> None:
             "autopilot seat"
         )
         return
+    print(f"turns taken by people: {len(table.turns)}")
     print(
         f"table: typical turn {c:g} clicks; {len(in_channel)} channel messages, {in_threads} "
-        f"thread messages per game ({len(table.turns)} turns taken by people); smallest picture "
-        f"text {p:.1f} px at {DISPLAY} px wide"
+        f"thread messages per game; smallest picture text {p:.1f} px at {DISPLAY} px wide"
     )
 
 

@@ -12,6 +12,10 @@ import engine
 from engine import GameState
 from engine import game as engine_game
 from engine import moonlight as ml
+from engine.geometry import LABELS
+from render import alt as picture_words
+from render.model import SeatView, View
+from render.model import view as picture_view
 from translation import _, _p
 
 from . import animals, texts
@@ -35,7 +39,8 @@ from .story import AUTOPILOT_USER_ID, SEAT_SWATCH, named, player_name, who
 GREEN = discord.Colour(0x2F6B2C)
 GREY = discord.Colour(0x6B7B8C)
 BOARD_FILE = "board.png"
-SEAT_COLOUR = (_("orange"), _("blue"), _("yellow"), _("purple"))
+#: The seats' colours as the alt text names them (one word for both: "orange" in each).
+SEAT_COLOUR = picture_words.SEAT_COLOURS
 SUN_CORNERS = (
     _p("corner", "NE"),
     _p("corner", "E"),
@@ -144,6 +149,8 @@ def _moon_line(state: GameState) -> str:
 
 #: Room for the last moves on the game message (Discord: 1,024 a field, 6,000 an embed).
 LAST_MOVES_CHARS = 3000
+#: Discord's limit on all the text of an embed.
+EMBED_CHARS = 6000
 
 
 def _field_values(lines: Sequence[str], limit: int = 1024) -> list[str]:
@@ -238,13 +245,18 @@ def game_embed(
         embed.add_field(name=tr(_("Turn")), value=tr(to_play), inline=False)
         for name, value in notes:
             embed.add_field(name=tr(name), value=tr(value), inline=False)
+    for name, value in seat_fields(game, state):
+        embed.add_field(name=name, value=value, inline=True)
     title, told = story if story is not None else (_("Last moves"), [])
     lines = list(told)
     title = tr(title)
     if story is None and recent:
         lines = _move_lines(game, state, list(recent)[-8:])
     lines = [tr(line).replace("\n", " ") for line in lines]  # a reason in full, on one line
-    while len(lines) > 1 and sum(len(line) + 1 for line in lines) > LAST_MOVES_CHARS:
+    # Within Discord's 6,000 characters an embed (the footer and the fields' names to come
+    # counted): the seats' fields first, the oldest lines of the story give way.
+    room = min(LAST_MOVES_CHARS, EMBED_CHARS - len(embed) - 200)
+    while len(lines) > 1 and sum(len(line) + 1 for line in lines) > room:
         lines.pop(0)  # the oldest lines go first; a line (a reason) is never cut
     for i, value in enumerate(_field_values(lines)):
         name = title if i == 0 else tr(_("{title} (continued)", title=title))
@@ -260,6 +272,94 @@ def _animal(seen: dict, seat: int) -> str:
     moonlight = seen.get("moonlight")
     animal = moonlight["seats"][seat]["animal"] if moonlight else None
     return f", {tr(animals.animal_name(animal))}" if animal else ""
+
+
+#: The piece sizes, as the alt text names them.
+SIZES = picture_words.SIZE_WORDS
+NONE_LEFT = "\N{EN DASH}"
+
+
+def _pieces(counts: Sequence[int], prices: Sequence[int | None] = ()) -> str:
+    """`seed 2 · small 4 · medium 1 · large 0`, with the next price of each size when given:
+    `seed 2 (1) · … · large 0 (–)`."""
+    out = []
+    for size, count in enumerate(counts):
+        piece = f"{tr(SIZES[size])} {count}"
+        if prices:
+            price = prices[size]
+            piece += f" ({NONE_LEFT if price is None else price})"
+        out.append(piece)
+    return " \N{MIDDLE DOT} ".join(out)
+
+
+def _tokens(seat: SeatView) -> str:
+    """`Tokens (3): 14 + 13 + 12 = 39`: their count first, so that no number reads as one more
+    token; or `Tokens: none yet`."""
+    if not seat.tokens:
+        return tr(_("Tokens: none yet"))
+    values = [points for _leaves, points in seat.tokens]
+    sum_line = " + ".join(map(str, values)) + f" = {sum(values)}"
+    return tr(_("Tokens ({n}): {values}", n=len(values), values=notation(sum_line)))
+
+
+def _moon_lines(seen: View, seat: SeatView) -> list[str]:
+    """A seat's expansion facts: its animal and the animal's space, its abilities (those used
+    this turn said so), its face-up Baby Turtle tokens and what they left pending."""
+    mv = seen.moon
+    if mv is None or not mv.rows:
+        return []
+    if seat.is_cynthia:
+        return [tr(_("Cynthia has no animal and no lunar points."))]
+    ms = mv.seats[seat.index]
+    if ms.animal is None:  # (a kept animal is seen by its seat only, until it is placed)
+        return [tr(_("No animal on the board yet"))]
+    placed = [a for a in mv.animals if a.seat == seat.index]
+    name = tr(animals.animal_name(ms.animal))
+    if placed:
+        space = notation(LABELS[placed[0].space])
+        lines = [tr(_("Animal: {animal} on {space}", animal=name, space=space))]
+    else:
+        lines = [tr(_("Animal: {animal}", animal=name))]
+    if ms.abilities:
+        abilities = [
+            tr(_("{ability} (used this turn)", ability=tr(word))) if used else tr(word)
+            for word, used in ms.abilities
+        ]
+        lines.append(tr(_("Abilities: {abilities}", abilities=", ".join(abilities))))
+    held = [tr(baby) for baby in ms.babies]
+    if ms.scoring:
+        held.append(tr(_("Scoring +{n}", n=3 * ms.scoring)))
+    if ms.rich:
+        held.append(tr(_("Rich soil next")))
+    if held:
+        lines.append(tr(_("Baby Turtle tokens: {tokens}", tokens=", ".join(held))))
+    return lines
+
+
+def seat_fields(game: GameRow, state: GameState) -> list[tuple[str, str]]:
+    """Each seat's own facts as the seat cards of the wide picture showed them, in text: one
+    `(name, value)` field per seat, headed by its colour and name: its available area, its
+    store with the next price of each size, its scoring tokens (counted), the first player's
+    mark and, with the expansion, its animal and the animal's space, abilities and Baby Turtle
+    tokens. Only what every seat may see (`render.model.view` without a viewer: a kept animal
+    shows once placed)."""
+    seen = picture_view(state, names=[xt.shown_name(s) for s in game.seats], lang=None)
+    fields = []
+    for seat in game.seats:
+        facts = seen.seats[seat.position]
+        lines = [tr(_("Available: {pieces}", pieces=_pieces(facts.available)))]
+        if facts.is_cynthia:
+            lines.append(tr(_("Cynthia has no store")))
+        else:
+            store = _pieces(facts.store, facts.prices)
+            lines.append(tr(_("Store (next price in light): {pieces}", pieces=store)))
+        lines.append(_tokens(facts))
+        lines += _moon_lines(seen, facts)
+        if seat.position == seen.first_seat and seen.phase == "play":
+            lines.append(tr(_("First player this round")))
+        name = f"{SEAT_SWATCH[seat.position]} {isolate(xt.shown_name(seat))}"
+        fields.append((name[:256], "\n".join(lines)[:1024]))
+    return fields
 
 
 PART_NAMES = {

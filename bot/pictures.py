@@ -41,6 +41,9 @@ from .workers import ProcessWide, WorkerPool, workers_from_env
 
 #: Pictures kept for repeated requests (about 100 KB each).
 CACHE_SIZE = 32
+#: The game message's picture: the board, the sun, the round and the scoring piles, drawn to
+#: be read on a phone; what each seat has is in the message's text (`embeds.seat_fields`).
+GAME_LAYOUT = "phone"
 
 
 def board_png(
@@ -53,9 +56,11 @@ def board_png(
     lang: str | None = None,
     marks: Sequence[str] = (),
     layout: str = "wide",
+    abandoned: bool = False,
 ) -> bytes:
     """`render.board_png` (same arguments; `lang` the language of the picture's words,
-    `marks` the spaces a lesson of the tutorial talks about, `layout` "wide" or "phone")."""
+    `marks` the spaces a lesson of the tutorial talks about, `layout` "wide" or "phone":
+    `GAME_LAYOUT` for the game message; `abandoned`: nobody to play)."""
     return render.board_png(
         state,
         highlight=highlight,
@@ -65,6 +70,7 @@ def board_png(
         lang=lang,
         marks=marks,
         layout=layout,
+        abandoned=abandoned,
     )
 
 

@@ -144,6 +144,7 @@ class Publisher:
             highlight=story.changed_spaces(turns),
             names=xt.seat_names(game),
             lang=i18n.current(),
+            layout=pictures.GAME_LAYOUT,
             background=background,
         )
         file = pictures.as_file(picture, embeds.BOARD_FILE)
@@ -388,6 +389,17 @@ class Publisher:
         except discord.HTTPException:
             log.warning("could not redraw the lobby", extra={"game_id": game.id})
 
+    async def _abandoned_picture(self, game: GameRow, state: GameState) -> discord.File:
+        """The game message's picture of an abandoned game (nobody to play, in words too)."""
+        picture = await pictures.picture(
+            state,
+            names=xt.seat_names(game),
+            lang=i18n.current(),
+            layout=pictures.GAME_LAYOUT,
+            abandoned=True,
+        )
+        return pictures.as_file(picture, embeds.BOARD_FILE)
+
     async def close_messages(self, game: GameRow) -> None:
         """Take the buttons off an ended game's lobby and game messages."""
         self._drawn[game.id] = max(game.version, self._drawn.get(game.id, 0))
@@ -402,13 +414,19 @@ class Publisher:
                 try:
                     if kind == "lobby":
                         await message.edit(embed=embeds.lobby_embed(game), view=None)
-                    else:  # the board picture stays; the embed loses the turn and the timer
+                    else:  # no turn, no timer: the embed and the picture say the game was abandoned
                         state = (
                             await self.games.core.state(game) if game.config is not None else None
                         )
                         embed = embeds.ended_embed(game, state)
                         content = i18n.tr(texts.GAME_ABANDONED)
-                        await message.edit(content=content, embed=embed, view=None)
+                        picture = (
+                            None if state is None else await self._abandoned_picture(game, state)
+                        )
+                        files = [] if picture is None else [picture]
+                        await message.edit(
+                            content=content, embed=embed, view=None, attachments=files
+                        )
                 except discord.HTTPException:
                     log.warning(
                         "could not edit a message", extra={"game_id": game.id, "kind": kind}

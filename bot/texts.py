@@ -153,6 +153,8 @@ BOARD_TEXT = _(
     "Letters are the seats ({marks}), the digit the size (0 seed, 1 small, 2 medium, "
     "3 large); `.3` is an empty 3-leaf space; `*` a space in shadow now."
 )
+#: The text board's legend of the expansion's marks.
+BOARD_TEXT_MOON = _("`MS` is a moonstone, `EL` the Great Elder Tree.")
 NEW_IN_THREAD = _("Open a new game in the channel itself: each game gets a thread of its own.")
 #: The name of the thread a game is played in.
 THREAD_NAME = _("Photosynthesis #{id}: {names}")

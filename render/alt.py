@@ -9,21 +9,22 @@ from engine import GameState
 from engine.geometry import LABELS, SUN_CORNER_NAMES
 from engine.moon import BORDER, FULL, HALF, N_GAPS, PHASE_TITLES
 from engine.moonlight.names import ANIMAL_INDEX, ANIMAL_NAMES
-from translation import _, _n, _p, isolate, join, translate
+from translation import Text, _, _n, _p, isolate, join, translate
 
 from . import palette as P
-from .model import View, view
+from .model import MoonView, View, view
 
 #: Discord's limit for an attachment's description.
 ALT_TEXT_LIMIT = 1024
 SIZE_WORDS = (_p("size", "seed"), _p("size", "small"), _p("size", "medium"), _p("size", "large"))
-#: The seats' colours and marks, as the alt text names them.
-COLOUR_WORDS = {
-    "vermillion": _p("colour", "vermillion"),
-    "blue": _p("colour", "blue"),
-    "yellow": _p("colour", "yellow"),
-    "purple": _p("colour", "purple"),
-}
+#: The seats' colours by seat, as the alt text and the game message name them (one word for
+#: both: the first seat's vermillion is "orange", as its swatch).
+SEAT_COLOURS = (
+    _p("colour", "orange"),
+    _p("colour", "blue"),
+    _p("colour", "yellow"),
+    _p("colour", "purple"),
+)
 MARK_WORDS = {
     "circle": _p("mark", "circle"),
     "square": _p("mark", "square"),
@@ -82,6 +83,8 @@ def describe(v: View, detailed: bool = True) -> str:
             out.append(_("Game over, won by {name}.", name=win[0]))
         else:
             out.append(_("Game over."))
+    elif v.abandoned:
+        out.append(_("The game was abandoned."))
     elif v.current_seat is not None:
         out.append(_("{name} to play.", name=isolate(v.seats[v.current_seat].name, lang)))
     mv = v.moon
@@ -93,8 +96,8 @@ def describe(v: View, detailed: bool = True) -> str:
         else:
             out.append(_("{phase} Moon between {spaces}.", phase=phase, spaces=where))
     for s in v.seats:
-        colour = P.SEAT_COLOUR_NAMES[s.index % 4]
-        mark = _("{colour} {mark}", colour=COLOUR_WORDS.get(colour, colour),
+        colour = SEAT_COLOURS[s.index % len(SEAT_COLOURS)]
+        mark = _("{colour} {mark}", colour=colour,
                  mark=MARK_WORDS.get(P.seat_mark(s.index), P.seat_mark(s.index)))  # fmt: skip
         extra = []
         if s.gain is not None:
@@ -104,8 +107,12 @@ def describe(v: View, detailed: bool = True) -> str:
             animal = mv.seats[s.index].animal
             if animal:
                 index = ANIMAL_INDEX.get(animal)
-                extra.append(_(", {animal}", animal=ANIMAL_NAMES[index] if index is not None
-                               else animal))  # fmt: skip
+                name = ANIMAL_NAMES[index] if index is not None else animal
+                at = [a.space for a in mv.animals if a.seat == s.index]
+                if at:  # where it stands (a kept one in hand is seen by its seat only)
+                    extra.append(_(", {animal} on {space}", animal=name, space=LABELS[at[0]]))
+                else:
+                    extra.append(_(", {animal}", animal=name))
         line = _n(
             "{name} ({mark}): {n} point, {light} light{extra}; {pieces}.",
             "{name} ({mark}): {n} points, {light} light{extra}; {pieces}.",
@@ -117,6 +124,8 @@ def describe(v: View, detailed: bool = True) -> str:
             pieces=_pieces_of(v, s.index, detailed),
         )
         out.append(line)
+    if mv is not None:
+        out += _where(mv)
     if mv is not None and mv.elder >= 0:
         out.append(_("Great Elder Tree on {space}.", space=LABELS[mv.elder]))
     if mv is not None and mv.stones:
@@ -134,6 +143,29 @@ def describe(v: View, detailed: bool = True) -> str:
     return translate(join(out), lang)
 
 
+def _spaces(mask: int | Sequence[int]) -> str:
+    """Space labels in board order, of a mask or of space indices."""
+    if isinstance(mask, int):
+        return " ".join(LABELS[i] for i in range(len(LABELS)) if mask >> i & 1)
+    return " ".join(LABELS[i] for i in sorted(mask))
+
+
+def _where(mv: MoonView) -> list[Text]:
+    """Where the expansion's things are that the picture draws: the moonlight (where an
+    animal gets lunar points), a beam the Great Elder Tree stops, the Dam, the face-down
+    Baby Turtle tokens on the beaches."""
+    out = []
+    if mv.gap >= 0 and mv.lit:
+        out.append(_("Moonlight on {spaces}.", spaces=_spaces(mv.lit)))
+    if any(mv.blocked):
+        out.append(_("The Great Elder Tree stops a beam."))
+    if mv.dam:
+        out.append(_("The Dam on {spaces}.", spaces=_spaces(mv.dam)))
+    if mv.face_down:
+        out.append(_("Face-down Baby Turtle tokens on {spaces}.", spaces=_spaces(mv.face_down)))
+    return out
+
+
 def _gap_labels(gap: int) -> str:
     return _("{first} and {second}", first=LABELS[BORDER[gap]],
              second=LABELS[BORDER[(gap + 1) % N_GAPS]])  # fmt: skip
@@ -148,6 +180,7 @@ def alt_text(
     names: Sequence[str | None] | None = None,
     lang: str | None = None,
     marks: Sequence[str] = (),
+    abandoned: bool = False,
 ) -> str:
     """A concise description of the picture ``board_png`` draws with the same arguments, at
     most 1,024 characters (the spaces of every piece when they fit, else counts by size)."""
@@ -160,6 +193,7 @@ def alt_text(
         lang=lang,
         marks=marks,
         drawn_names=False,
+        abandoned=abandoned,
     )
     return text_of(v)
 

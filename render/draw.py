@@ -99,6 +99,7 @@ def render_image(
     lang: str | None = None,
     marks: Sequence[str] = (),
     layout: str = "wide",
+    abandoned: bool = False,
 ) -> Image.Image:
     """The picture of ``state`` as an RGB image (see ``board_png`` for the arguments)."""
     v = view(
@@ -109,6 +110,7 @@ def render_image(
         names=names,
         lang=lang,
         marks=marks,
+        abandoned=abandoned,
     )
     return compose(v, width, layout)
 
@@ -144,6 +146,7 @@ def board_png(
     lang: str | None = None,
     marks: Sequence[str] = (),
     layout: str = "wide",
+    abandoned: bool = False,
 ) -> bytes:
     """Draw a game state as PNG bytes (landscape, made to be read 400-550 pixels wide).
 
@@ -159,6 +162,7 @@ def board_png(
     ringed in gold (the tutorial's pictures). ``layout``: ``"wide"`` (the board and a card per
     seat, read 400-550 px wide) or ``"phone"`` (the board, the sun, the round and the scoring
     piles, no seat cards: what a seat has goes in text beside it; read 360-400 px wide).
+    ``abandoned``: the game was abandoned (the picture says so, and nobody is to play).
     """
     im = render_image(
         state,
@@ -170,6 +174,7 @@ def board_png(
         lang=lang,
         marks=marks,
         layout=layout,
+        abandoned=abandoned,
     )
     return encode_png(im)
 

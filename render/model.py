@@ -131,6 +131,7 @@ class View:
     lunar_cap: int = LUNAR_CAP
     lang: str | None = None  # the language of the picture's words (None: English)
     marks: tuple[str, ...] = ()  # spaces a lesson talks about (labels), ringed in the sun's gold
+    abandoned: bool = False  # the game was abandoned: nobody is to play
 
     def t(self, text: str) -> str:
         """``text`` in the picture's language (``words``)."""
@@ -319,10 +320,12 @@ def view(
     lang: str | None = None,
     marks: Sequence[str] = (),
     drawn_names: bool = True,
+    abandoned: bool = False,
 ) -> View:
     """Read a game state into a ``View`` (what ``viewer_seat`` may see; None: anyone);
     ``marks``: space labels a lesson talks about (see ``View.marks``); ``drawn_names``: the
-    names as a picture draws them (``seat_names``)."""
+    names as a picture draws them (``seat_names``); ``abandoned``: the game was abandoned
+    (nobody is to play)."""
     obs = engine.observation(state, viewer_seat)
     shadow_sun = int(obs["sun"]) if preview_sun is None else int(preview_sun) % 6
     preview = preview_sun is not None
@@ -368,7 +371,7 @@ def view(
         round=int(obs["round"]),
         revolution=int(obs["revolution"]),
         revolutions=int(obs["config"].get("revolutions", 3)),
-        current_seat=obs["current_seat"],
+        current_seat=None if abandoned else obs["current_seat"],
         first_seat=int(obs.get("first_seat", 0)),
         seats=tuple(seats),
         piles=piles,
@@ -380,4 +383,5 @@ def view(
         moon=moon_v,
         lang=lang,
         marks=tuple(label.upper() for label in marks if label.upper() in LABEL_INDEX),
+        abandoned=abandoned,
     )

@@ -26,6 +26,8 @@ SETUP_WORDS = {
     "moonstone": _("{name} places a moonstone"),
 }
 TO_PLAY = _("{name} to play")
+#: Instead of whose turn, in the picture of an abandoned game.
+ABANDONED = _("Game abandoned")
 #: Heights of the piece icons in the cards (design units), by size.
 ICON_H = (10, 15, 20, 24)
 #: Text sizes (design units); none is below ``layout.MIN_TEXT``.
@@ -143,6 +145,9 @@ def _header(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> No
         line = v.t(_n("★ {names} wins", "★ {names} win", len(win), names=names))
         text.draw(d, (x, y2), text.fit(line, s_(BODY), h.w, True), s_(BODY), P.SUN, bold=True,
                   anchor="lm")  # fmt: skip
+    elif v.abandoned:
+        line = text.fit(v.t(ABANDONED), s_(BODY), h.w, True)
+        text.draw(d, (x, y2), line, s_(BODY), P.TEXT_DIM, bold=True, anchor="lm")
     elif v.current_seat is not None:
         s = v.seats[v.current_seat]
         ic = sprites.icon(s.index, 1, round(s_(22)))
@@ -482,6 +487,10 @@ def draw_phone(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
                         size, h.w, True)  # fmt: skip
         w = text.width(line, size, True)
         text.draw(d, (at(0, w), y1), line, size, P.SUN, bold=True, anchor="lm")
+    elif v.abandoned:
+        line = text.fit(v.t(ABANDONED), size, h.w, True)
+        w = text.width(line, size, True)
+        text.draw(d, (at(0, w), y1), line, size, P.TEXT_DIM, bold=True, anchor="lm")
     elif v.current_seat is not None:
         s = v.seats[v.current_seat]
         ic = sprites.icon(s.index, 1, round(s_(26)))

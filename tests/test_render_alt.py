@@ -14,7 +14,7 @@ def test_a_position_in_words() -> None:
                   light=[5, 2])  # fmt: skip
     assert alt_text(state, names=["Ann", "Ben"], highlight=["D4"]) == (
         "Photosynthesis board, round 1 of 18 (revolution 1 of 3). Sun at NE. Ann to play. "
-        f"Ann (vermillion circle): {engine.scores(state)[0]} point"
+        f"Ann (orange circle): {engine.scores(state)[0]} point"
         f"{'' if engine.scores(state)[0] == 1 else 's'}, 5 light; large D4, small A1. "
         f"Ben (blue square): {engine.scores(state)[1]} points, 2 light; small G4, seed C3. "
         "Outlined: D4."

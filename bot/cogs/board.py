@@ -218,6 +218,8 @@ class Board(commands.Cog, name="Board"):
             marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
             grid = engine.text.board_text(state)
             board = texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)
+            if state.config.moonstones or state.config.elder_tree:  # the grid's MS and EL
+                board = i18n.tr(board) + " " + i18n.tr(texts.BOARD_TEXT_MOON)
             await interaction.response.send_message(i18n.tr(board), ephemeral=True)
 
     async def _started(self, game_id: int, channel_id: int | None) -> GameRow:
@@ -251,6 +253,7 @@ class Board(commands.Cog, name="Board"):
                 viewer_seat=viewer,
                 names=xt.seat_names(game),
                 lang=i18n.current(),
+                layout=pictures.GAME_LAYOUT,  # read on a phone; the gains are the embed's text
             )
             await interaction.followup.send(
                 embed=embeds.preview_embed(game, state, sun, gains, lunar),

@@ -335,7 +335,11 @@ class Lobby(commands.Cog, name="Lobby"):
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 state = await self.games.core.state(game)  # a started game: it has a config
                 picture = await pictures.picture(
-                    state, names=xt.seat_names(game), lang=i18n.current()
+                    state,
+                    names=xt.seat_names(game),
+                    lang=i18n.current(),
+                    layout=pictures.GAME_LAYOUT,
+                    abandoned=True,  # nobody to play, in the picture and its alt text
                 )
                 file = pictures.as_file(picture, embeds.BOARD_FILE)
                 embed = embeds.ended_embed(game, state)

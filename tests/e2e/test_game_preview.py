@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+
+from PIL import Image
 
 import engine
 from bot import texts
@@ -28,6 +31,11 @@ async def test_preview_in_setup_shows_round_one_sun(fake: FakeDiscord, bot_proce
     gains = engine.light_for_sun(state, 0)
     lines = it.embeds[0]["description"].splitlines()[1:]
     assert [line.split(": ")[1] for line in lines] == [f"+{g} light (has 0)" for g in gains]
+    # The phone picture (taller than wide, no seat cards), as the game message's: the gains are
+    # the embed's text.
+    ((name, png),) = it.attachments
+    picture = Image.open(io.BytesIO(png))
+    assert name == "board.png" and picture.height > picture.width
 
 
 async def last_round_game(path: Path, guild_id: int, channel_id: int, user_id: int) -> int:

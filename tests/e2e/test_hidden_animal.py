@@ -9,6 +9,7 @@ Owl and keeps the Owl; Bob keeps the Turtle; animals are placed backwards from B
 
 from __future__ import annotations
 
+from bot import texts
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMessage
 from tests.e2e.gameplay import next_turn, turn_owner
 from tests.e2e.test_lobby import add_bot, answered, click, field, mention, new_lobby
@@ -30,6 +31,7 @@ async def others_views(fake: FakeDiscord, user: dict, chan: str, msg: FakeMessag
     for command in ("ps log", "ps status", "ps board"):
         asked.append(await answered(await fake.slash(user, command, channel_id=chan)))
     assert all(it.ephemeral for it in asked)
+    assert texts.BOARD_TEXT_MOON not in asked[-1].content  # no MS or EL on its grid to explain
     return [everything(msg), *(everything(it.response) for it in asked)]
 
 
@@ -92,4 +94,4 @@ async def test_a_kept_animal_is_shown_to_others_only_once_it_is_placed(
     assert "(orange, Owl) \N{EM DASH} " in field(msg, "Seats").splitlines()[0]
     log = await click(fake, carol, msg, "Game log")
     assert "Alice: `animal owl`" in log.embeds[0]["description"]
-    assert ", owl;" in msg.files[0].description
+    assert ", owl on C3;" in msg.files[0].description  # once placed, where it stands

@@ -206,7 +206,8 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     rules = await answered(await fake.slash(learner.user, "ps rules", channel_id=chan))
     assert rules.content == translate(lt.RULES_LINE, "he")
     helped = await answered(await fake.slash(learner.user, "ps help", channel_id=chan))
-    assert helped.embeds[0]["fields"][-1] == {
+    (learn,) = [f for f in helped.embeds[0]["fields"] if f["name"] == "/ps learn"]
+    assert learn == {
         "name": "/ps learn",
         "value": translate(lt.HELP_LEARN, "he"),
         "inline": False,

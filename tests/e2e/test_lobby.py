@@ -422,10 +422,17 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
         )
     )
     assert [name for name, _ in game_msg.attachments] == ["board.png"]
+    # Its picture and alt text say so too: nobody is to play (they said "alice to play").
+    await fake.wait_until(
+        lambda: "The game was abandoned." in (game_msg.files[0].description or ""), 10, "redrawn"
+    )
+    assert " to play" not in game_msg.files[0].description
     # /ps status still shows the abandoned game (issue 14: it said there was no game), privately.
     status = await answered(await fake.slash(bob, "ps status", channel_id=chan))
     assert status.ephemeral and status.embeds[0]["description"] == texts.GAME_ABANDONED
     assert [name for name, _ in status.attachments] == ["board.png"]
+    alt = status.response.files[0].description
+    assert " to play" not in alt and "The game was abandoned." in alt
     again = await new_lobby(fake, bob, chan)
     assert field(again, "Seats") == f"1. {mention(bob)}"
 

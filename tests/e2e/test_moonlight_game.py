@@ -231,6 +231,12 @@ async def test_moonlight_game_from_lobby_to_final_scores(fake: FakeDiscord, bot_
     seats = field(msg, "Seats").splitlines()
     assert "(orange, Owl) \N{EM DASH} " in seats[0] and ", 2 lunar, " in seats[0]
     assert "(blue, Turtle) \N{EM DASH} " in seats[1] and " lunar" not in seats[2]
+    # The text board: its legend explains the moonstones' and the Great Elder Tree's marks, its
+    # words say where the animals stand.
+    board = await answered(await fake.slash(carol, "ps board", channel_id=chan))
+    assert " MS" in board.content and " EL" in board.content
+    assert board.content.endswith(texts.BOARD_TEXT_MOON)
+    assert ", owl on " in board.content and ", turtle on " in board.content
     table = Table(fake, bot, chan, alice, bob)
     hunts = 0
     while not is_final(msg):
@@ -471,7 +477,9 @@ class Table:
         game = GameRow(1, 1, 1, 1, "active", {}, json.loads(config), seed, 1, "", "", seats)
         log = [NewAction(*row) for row in action_log(self.bot)]
         highlight = story.changed_spaces(story.tell(game, state, log))
-        assert png == pictures.board_png(state, highlight=highlight, names=self.names)
+        assert png == pictures.board_png(
+            state, highlight=highlight, names=self.names, layout=pictures.GAME_LAYOUT
+        )
         # Its alt text: the same position in words, within Discord's 1,024 characters.
         (file,) = msg.files
         assert file.description == alt_text(state, highlight=highlight, names=self.names)

@@ -55,15 +55,27 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     assert select["placeholder"] == "Buy from your player board"
     options = [o["value"] for o in select["options"]]
     assert "buy seed" in options and all(v.startswith("buy ") for v in options)
-    edits, attachment = msg.edits, msg.attachments[0][1]
+    edits = msg.edits
+    pieces = field(msg, "\N{LARGE ORANGE CIRCLE} Alice").splitlines()
+    assert pieces[:2] == [
+        "Available: seed 2 \N{MIDDLE DOT} small 2 \N{MIDDLE DOT} medium 1 \N{MIDDLE DOT} large 0",
+        "Store (next price in light): seed 4 (1) \N{MIDDLE DOT} small 4 (2) \N{MIDDLE DOT} "
+        "medium 3 (3) \N{MIDDLE DOT} large 2 (4)",
+    ]
     it = await answered(await fake.select(alice, panel.response, select, ["buy seed"]))
     assert it.response is panel.response and it.content.startswith(
         "You played `buy seed`.\nYour turn: you have 1 light. Choose an action, or end your turn."
     )
-    # Same turn: the game message is edited in place with a new picture.
+    # Same turn: the game message is edited in place; its text tells the seed bought (the
+    # phone picture holds the board, not the player boards).
     await fake.wait_until(lambda: msg.edits > edits, 10, "the game message edited")
     assert f"{mention(alice)} (orange) \N{EM DASH} 1 light" in field(msg, "Seats")
-    assert msg.attachments[0][1] != attachment and msg.attachments[0][1].startswith(PNG_SIGNATURE)
+    assert field(msg, "\N{LARGE ORANGE CIRCLE} Alice").splitlines()[:2] == [
+        "Available: seed 3 \N{MIDDLE DOT} small 2 \N{MIDDLE DOT} medium 1 \N{MIDDLE DOT} large 0",
+        "Store (next price in light): seed 3 (1) \N{MIDDLE DOT} small 4 (2) \N{MIDDLE DOT} "
+        "medium 3 (3) \N{MIDDLE DOT} large 2 (4)",
+    ]
+    assert msg.attachments[0][1].startswith(PNG_SIGNATURE)
     story = field(msg, "Since Alice's last turn").splitlines()
     assert story[-2].startswith("\N{BLACK SUN WITH RAYS} Round 1, sun at the NE corner: ")
     assert "photosynthesis Alice +" in story[-2] and ", Bob +" in story[-2]  # names, not seats
