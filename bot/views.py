@@ -15,6 +15,7 @@ custom_id formats (at most 100 characters):
     ps:turn:<game>:<version>                "Take my turn" on the game message
     ps:sun:<game>:<version>                 "Next-sun preview" on the game message
     ps:log:<game>:<version>                 "Game log" on the game message
+    ps:review:<game>                        "Review" on a finished game's messages
     ps:panel:<game>:<version>:<key>         a button of the ephemeral turn panel
     ps:pick:<game>:<version>:<kind>:<part>  a select of the turn panel (act: actions to play,
                                             src: "<verb> <space>", the piece a two-step kind
@@ -34,6 +35,7 @@ from translation import _
 
 from . import choices, texts
 from . import expert_texts as xt
+from . import review_texts as rt
 from .experts import BOT_KINDS
 from .i18n import tr
 from .offered import component_offered
@@ -423,6 +425,36 @@ class EndingButton(
             await lobby.on_keep(interaction, self.game_id)
 
 
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:review:(?P<game>[0-9]{1,18})",
+):
+    """ "Review" on a finished game's messages: the Expert's review of the game (anyone who
+    sees the game may ask; `bot.services.reviews`)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(rt.REVIEW_BUTTON),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ps:review:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReviewButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        await interaction.client.expert.on_review_button(interaction, self.game_id)
+
+
 def abandon_view(game_id: int) -> discord.ui.View:
     """The question `/ps abandon` asks: abandon, or keep playing."""
     view = discord.ui.View(timeout=None)
@@ -433,6 +465,7 @@ def abandon_view(game_id: int) -> discord.ui.View:
 
 PERSISTENT_ITEMS = (
     EndingButton,
+    ReviewButton,
     LobbyButton,
     OptionsSelect,
     BotSelect,
@@ -461,7 +494,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
-    is played; Game log and Rematch once it is over (None when it was abandoned)."""
+    is played; Game log, Rematch and Review once it is over (None when it was abandoned)."""
     if game.status not in ("active", "over"):
         return None
     view = discord.ui.View(timeout=None)
@@ -471,6 +504,7 @@ def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     view.add_item(GameMessageButton("log", game.id, game.version))
     if game.status == "over":
         view.add_item(EndingButton("rematch", game.id))
+        view.add_item(ReviewButton(game.id))
     return view
 
 

@@ -5,6 +5,7 @@
 - `bots`: Cynthia after a crash, the autopilot, the Expert's seats, hints;
 - `records`: the story the game message tells, the log;
 - `endings`: abandoning a game, expiring idle lobbies;
+- `reviews`: the Expert's review of a finished game;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -22,6 +23,7 @@ from .core import GameCore
 from .endings import EndingService
 from .lobby import LobbyService
 from .records import RecordService
+from .reviews import ReviewService
 from .turns import TurnService
 
 
@@ -42,3 +44,4 @@ class GameService:
         self.bots = BotService(self.core, self.turns, experts)
         self.records = RecordService(self.core)
         self.endings = EndingService(self.core)
+        self.reviews = ReviewService(self.core, self.bots.experts)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from .rows import ActionRow, ClockWrite, GameRow, Job, NewAction, SeatRow
+from .rows import ActionRow, ClockWrite, GameRow, Job, NewAction, ReviewRow, SeatRow
 
 
 class Storage(Protocol):
@@ -121,6 +121,25 @@ class Storage(Protocol):
     async def retry_job(self, job_id: int, due_at: float) -> None: ...
 
     async def timer_jobs(self, game_id: int | None = None) -> list[Job]: ...
+
+    # the Expert's reviews of finished games (`bot.services.reviews`)
+
+    async def review(self, game_id: int) -> ReviewRow | None: ...
+
+    async def start_review(self, game_id: int) -> tuple[ReviewRow, bool]: ...
+
+    async def update_review(
+        self,
+        game_id: int,
+        *,
+        status: str | None = None,
+        attempts: int | None = None,
+        next_ply: int | None = None,
+        decisions: list[dict[str, Any]] | None = None,
+        posted: int | None = None,
+    ) -> None: ...
+
+    async def reviews_to_finish(self) -> list[ReviewRow]: ...
 
 
 class Connection(Protocol):

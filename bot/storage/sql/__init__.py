@@ -9,10 +9,11 @@ from .games import GameSQL
 from .jobs import JobSQL
 from .log import LogSQL
 from .messages import MessageSQL
+from .reviews import ReviewSQL
 from .settings import SettingsSQL
 
 
-class SQLStorage(GameSQL, LogSQL, MessageSQL, SettingsSQL, ClockSQL, JobSQL):
+class SQLStorage(GameSQL, LogSQL, MessageSQL, SettingsSQL, ClockSQL, JobSQL, ReviewSQL):
     """Every query of `Storage`, written once over a driver (`_reading`, `_transaction`).
 
     A driver subclass sets `dialect`, `integrity_errors` (the exceptions of a broken
