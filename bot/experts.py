@@ -145,19 +145,33 @@ T = TypeVar("T")
 #: The nice value of a review's thread in a worker (`niced`): the review yields the cores to
 #: the bot's process, its pictures and the Expert's seats, which run at the usual priority.
 REVIEW_NICE = 15
+#: `PS_REVIEW_NICE` (tests only, like `PS_EXPERT_BUDGET_SCALE`): another nice value for the
+#: reviews, so that an end-to-end test's review is not starved by a busy test machine.
+REVIEW_NICE_ENV = "PS_REVIEW_NICE"
 
 
-def niced(function: Callable[..., T], *args: Any) -> T:
-    """`function(*args)` in a thread of lower priority (`REVIEW_NICE`; Linux sets a nice value
+def review_nice(env: Mapping[str, str] | None = None) -> int:
+    """The reviews' nice value: `PS_REVIEW_NICE` (tests only, 0 to 19), else `REVIEW_NICE`."""
+    value = (os.environ if env is None else env).get(REVIEW_NICE_ENV, "").strip()
+    if not value:
+        return REVIEW_NICE
+    if not value.isdigit() or int(value) > 19:
+        raise ConfigError(f"{REVIEW_NICE_ENV} must be a whole number from 0 to 19, not {value!r}.")
+    return int(value)
+
+
+def niced(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`function(*args, **kwargs)` in a thread of lower priority (`review_nice`; Linux sets a nice value
     per thread, and a thread may lower its own priority, never raise it back: so the work runs
     in a thread of its own and the worker itself keeps its priority for the next job)."""
     out: list[tuple[bool, Any]] = []
+    nice = review_nice()
 
     def run() -> None:
         with contextlib.suppress(AttributeError, OSError):  # elsewhere: the same, unniced
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), REVIEW_NICE)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
         try:
-            out.append((True, function(*args)))
+            out.append((True, function(*args, **kwargs)))
         except BaseException as exc:  # handed to the caller as it is
             out.append((False, exc))
 

@@ -4,11 +4,15 @@ once after a restart, stored when done."""
 
 from __future__ import annotations
 
+import os
+import threading
 from typing import Any
 
 import pytest
 
 import engine
+from bot.config import ConfigError
+from bot.experts import REVIEW_NICE, niced, review_nice
 from bot.services.base import UserError
 from bot.services.core import GameCore
 from bot.services.reviews import CHUNK_PLIES, ReviewService, people
@@ -118,3 +122,17 @@ async def test_only_a_finished_game_of_this_channel_is_reviewed(any_storage) -> 
     with pytest.raises(UserError, match="Only a finished game"):
         await service.ask(running.id, CHANNEL + 2)
     assert await any_storage.review(running.id) is None
+
+
+def test_a_review_runs_in_a_niced_thread_and_the_worker_keeps_its_priority() -> None:
+    def nice_here() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    before = nice_here()
+    assert niced(nice_here) == max(before, REVIEW_NICE) == REVIEW_NICE
+    assert nice_here() == before
+    with pytest.raises(ZeroDivisionError):
+        niced(lambda: 1 / 0)
+    assert review_nice({}) == 15 and review_nice({"PS_REVIEW_NICE": "0"}) == 0
+    with pytest.raises(ConfigError, match="PS_REVIEW_NICE must be a whole number"):
+        review_nice({"PS_REVIEW_NICE": "-3"})
