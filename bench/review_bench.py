@@ -13,6 +13,7 @@ seat no Expert), so they compete for the same two cores as they would inside the
 
 Prints `review: a 2-person game reviewed in S s (4-person: S4 s); other games' click-to-answer
 p99 X ms during reviews` (X over the clicks and `/ps play` answered while a review ran), then
+the same p99 over the `--baseline` seconds before the reviews (the same games, no review) and
 the load average. Asserts nothing.
 """
 
@@ -86,7 +87,14 @@ async def bench(args: argparse.Namespace) -> None:
             starts = await asyncio.gather(*(g.start() for g in games))
             play = asyncio.gather(*(g.run(s) for g, s in zip(games, starts, strict=True)))
             await asyncio.sleep(args.think * 2)  # every game under way
+            quiet = [(len(g.latencies), len(g.typed_latencies)) for g in games]
+            await asyncio.sleep(args.baseline)  # the same load without a review, to compare
             before = [(len(g.latencies), len(g.typed_latencies)) for g in games]
+            baseline = [
+                x
+                for g, (a, b), (c, d) in zip(games, quiet, before, strict=True)
+                for x in g.latencies[a:c] + g.typed_latencies[b:d]
+            ]
             s2 = await review(service, storage, two)
             s4 = await review(service, storage, four)
             during = [
@@ -108,9 +116,11 @@ async def bench(args: argparse.Namespace) -> None:
         f"review: a 2-person game reviewed in {s2:.1f} s (4-person: {s4:.1f} s); "
         f"other games' click-to-answer p99 {p99:.0f} ms during reviews"
     )
+    quiet = percentile(baseline, 0.99) * 1000 if baseline else float("nan")
     print(
-        f"({len(during)} answers during the reviews; load average (1, 5, 15 min) at their end:"
-        f" {load}, {os.cpu_count()} cores)"
+        f"({len(during)} answers during the reviews; in the {args.baseline:.0f} s before them,"
+        f" without a review, p99 {quiet:.0f} ms over {len(baseline)} answers; load average"
+        f" (1, 5, 15 min) at the reviews' end: {load}, {os.cpu_count()} cores)"
     )
 
 
@@ -119,6 +129,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50, help="other games played meanwhile")
     parser.add_argument("--think", type=float, default=6.0, help="mean seconds per action")
     parser.add_argument("--actions", type=int, default=1000, help="actions per game at most")
+    parser.add_argument(
+        "--baseline", type=float, default=60.0, help="seconds measured before the reviews"
+    )
     parser.add_argument("--per-turn", type=int, default=3, help="actions per turn at most")
     args = parser.parse_args()
     asyncio.run(bench(args))

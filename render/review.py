@@ -116,15 +116,17 @@ def progress_chart(
     edge, anchor = ((width - 20 * s), "ra") if rtl else (20 * s, "la")
     title = text.fit(words(_("Score and light over the rounds"), lang), TITLE * s, room, bold=True)
     text.draw(d, (edge, 14 * s), title, TITLE * s, P.TEXT, bold=True, anchor=anchor)
-    # The legend: each seat's name in its colour.
-    x = 20 * s
+    # The legend: each seat's name after a dot in its colour, from the reader's side.
+    x, y, r = 20 * s, 70 * s, 8 * s
     for seat, name in enumerate(names):
-        r = 8 * s
-        y = 70 * s
-        d.ellipse((x, y - r, x + 2 * r, y + r), fill=P.seat_colour(seat))
         shown = text.fit(words(name, lang), BODY * s, room / max(1, len(names)) - 30 * s)
-        x += 2 * r + 6 * s + text.draw(d, (x + 2 * r + 6 * s, y), shown, BODY * s, P.TEXT,
-                                       anchor="lm") + 24 * s  # fmt: skip
+        wide = 2 * r + 6 * s + text.width(shown, BODY * s)
+        left = width - x - wide if rtl else x
+        dot = left + wide - 2 * r if rtl else left
+        d.ellipse((dot, y - r, dot + 2 * r, y + r), fill=P.seat_colour(seat))
+        at = left if rtl else left + 2 * r + 6 * s
+        text.draw(d, (at, y), shown, BODY * s, P.TEXT, anchor="lm")
+        x += wide + 24 * s
     n = len(points)
     for which, box, label in (
         (0, SCORE_PLOT, _("Score")),

@@ -5,6 +5,9 @@ from __future__ import annotations
 import engine
 from engine.expert.review import Decision, decision_loss, progress, review_plies, worst
 from engine.players import AutopilotPlayer
+from render.draw import render_image
+from render.palette import seat_colour
+from render.review import CAPTION, decision_alt, decision_picture, progress_alt, progress_chart
 
 CONFIG = engine.Config(seats=("human", "human"))
 SEED = 11
@@ -80,3 +83,30 @@ def test_progress_has_every_seat_at_each_round_and_the_final_scores() -> None:
     final = engine.replay(CONFIG, SEED, notations)
     assert len(points) == CONFIG.revolutions * 6 + 1
     assert points[-1] == [(s, seat.light) for s, seat in zip(engine.scores(final), final.seats)]
+
+
+def test_the_chart_says_every_seats_score_and_light_and_its_legend_starts_on_the_readers_side():
+    points = [[(0, 2), (0, 2)], [(5, 7), (3, 4)]]
+    assert progress_alt(points, ["Ann", "Bob"], "en") == (
+        "Score and light at the start of each round and at the end: "
+        "Ann: score 0, 5; light 2, 7; Bob: score 0, 3; light 2, 4."
+    )
+    for lang, side in (("en", "left"), ("he", "right")):
+        im = progress_chart(points, ["Ann", "Bob"], lang, 400)
+        assert im.size == (400, 320)
+        y = round(70 * 400 / 800)
+        xs = [x for x in range(400) if im.getpixel((x, y)) == seat_colour(0)]
+        assert xs and (max(xs) < 200 if side == "left" else min(xs) > 200), (lang, xs)
+
+
+def test_a_decision_picture_shows_three_captioned_boards() -> None:
+    notations, blunder = blundered_game()
+    before = engine.replay(CONFIG, SEED, notations[:blunder])
+    im = decision_picture(before, notations[blunder], "collect E4", width=400)
+    board = render_image(before, width=400)
+    assert im.size == (400, 3 * (board.height + round(CAPTION * 400)))
+    assert decision_alt(before, notations[blunder], "collect E4", "en") == (
+        f"Three boards of round {before.round}: the position before the decision, then after "
+        f"{notations[blunder]} (played), then after collect E4 (the Expert's choice); the spaces "
+        "each action touched are outlined."
+    )
