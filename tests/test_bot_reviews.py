@@ -84,7 +84,8 @@ async def test_a_review_is_resumed_once_after_a_restart_and_stored_when_done(
     # The restart: resumed once, from where it stopped.
     experts = StubExperts()
     restarted = ReviewService(core, experts)  # type: ignore[arg-type]
-    assert [r.game_id for r in await restarted.to_resume()] == [game_id]
+    (left,) = await restarted.to_finish()
+    assert left.game_id == game_id and await restarted.resume(left)
     done = await restarted.run(game_id)
     assert experts.ranges[0] == range(2 * CHUNK_PLIES, 3 * CHUNK_PLIES)
     assert experts.ranges[-1].stop == len(notations)
@@ -104,8 +105,11 @@ async def test_a_review_interrupted_twice_is_given_up(any_storage) -> None:
     core = GameCore(any_storage)
     service = ReviewService(core, StubExperts())  # type: ignore[arg-type]
     await service.ask(game_id, CHANNEL)
-    assert [r.game_id for r in await service.to_resume()] == [game_id]  # the second run
-    assert await service.to_resume() == []  # a third restart: given up
+    (left,) = await service.to_finish()
+    assert await service.resume(left)  # the second run
+    (left,) = await service.to_finish()
+    assert left.attempts == 2 and not await service.resume(left)  # a third: given up
+    assert await service.to_finish() == []
     assert (await any_storage.review(game_id)).status == "failed"
     with pytest.raises(UserError, match="could not review"):
         await service.ask(game_id, CHANNEL)

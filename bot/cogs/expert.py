@@ -184,17 +184,23 @@ class ExpertCog(commands.Cog, name="Expert"):
                 del self._reviews[game_id]
 
     async def resume_reviews(self) -> None:
-        """At start: resume the reviews a restart interrupted (once), post those done."""
+        """At start: resume the reviews of this process's games that a restart interrupted
+        (once), post those done. One review's failure is logged, the others go on."""
         try:
-            reviews = await self.games.reviews.to_resume()
+            reviews = await self.games.reviews.to_finish()
         except Exception:
             log.exception("could not list the reviews to resume")
             return
         for review in reviews:
-            game = await self.bot.storage.get_game(review.game_id)
-            if game is not None and self.bot.serves(game.guild_id):
-                log.info("a review resumes", extra={"game_id": game.id})
-                self.start_review(game.id)
+            try:
+                game = await self.bot.storage.get_game(review.game_id)
+                if game is None or not self.bot.serves(game.guild_id):
+                    continue  # another process's shard
+                if await self.games.reviews.resume(review):
+                    log.info("a review resumes", extra={"game_id": game.id})
+                    self.start_review(game.id)
+            except Exception:
+                log.exception("could not resume a review", extra={"game_id": review.game_id})
 
     async def post_review(self, game_id: int) -> None:
         """Post a done review in the game's thread, in the game's language: each message not

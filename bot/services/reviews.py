@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from engine.expert.review import REVIEW_BUDGET_S, Decision, worst
@@ -63,20 +64,22 @@ class ReviewService:
             raise UserError(REVIEW_FAILED)
         return game, review, made
 
-    async def to_resume(self) -> list[ReviewRow]:
-        """At start: the reviews a restart interrupted. A running one is resumed once more
-        (its attempts counted here) or given up ("failed") after `MAX_ATTEMPTS` runs; a done
-        one has messages left to post."""
-        out = []
-        for review in await self.storage.reviews_to_finish():
-            if review.status == "running":
-                if review.attempts >= MAX_ATTEMPTS:
-                    await self.storage.update_review(review.game_id, status="failed")
-                    log.error("a review failed twice", extra={"game_id": review.game_id})
-                    continue
-                await self.storage.update_review(review.game_id, attempts=review.attempts + 1)
-            out.append(review)
-        return out
+    async def to_finish(self) -> list[ReviewRow]:
+        """At start: the reviews a restart interrupted (running, or done and not all posted)."""
+        return await self.storage.reviews_to_finish()
+
+    async def resume(self, review: ReviewRow) -> bool:
+        """Whether an interrupted review (`to_finish`) goes on: a running one is resumed once
+        more (its attempts counted here) or given up ("failed", logged) after `MAX_ATTEMPTS`
+        runs; a done one has messages left to post."""
+        if review.status != "running":
+            return True
+        if review.attempts >= MAX_ATTEMPTS:
+            await self.storage.update_review(review.game_id, status="failed")
+            log.error("a review was interrupted twice", extra={"game_id": review.game_id})
+            return False
+        await self.storage.update_review(review.game_id, attempts=review.attempts + 1)
+        return True
 
     async def run(self, game_id: int) -> ReviewRow:
         """Compute a running review to its end from where it stopped, storing its progress
@@ -101,6 +104,8 @@ class ReviewService:
                 ply = stop
                 await self.storage.update_review(game_id, next_ply=ply, decisions=decisions)
             await self.storage.update_review(game_id, status="done")
+        except BrokenProcessPool:
+            raise  # the workers stopped with the bot: resumed at the next start
         except Exception:
             log.exception("could not review a game", extra={"game_id": game_id})
             await self.storage.update_review(game_id, status="failed")
