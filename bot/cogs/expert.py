@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -53,6 +54,8 @@ RESUME_EVERY_MINUTES = 30
 #: about 550 px wide).
 REVIEW_WIDTH = 550
 GREEN = 0x2E8B57
+#: Done reviews whose pictures are kept for the next click (about 1 MB each).
+REVIEW_PICTURES_KEPT = 8
 
 
 def review_nonce(game_id: int, part: int, channel_id: int) -> str:
@@ -72,6 +75,8 @@ class ExpertCog(commands.Cog, name="Expert"):
         self._again: set[int] = set()
         #: game id -> the task computing and posting its review
         self._reviews: dict[int, asyncio.Task[None]] = {}
+        #: (game id, language) -> a done review's pictures, the latest shown last
+        self._review_pictures: OrderedDict[tuple[int, str], Any] = OrderedDict()
 
     @property
     def games(self) -> GameService:
@@ -228,10 +233,16 @@ class ExpertCog(commands.Cog, name="Expert"):
         names = [tr(story.player_name(game, seat.position)) for seat in game.seats]
         notations = [row.notation for row in await self.bot.storage.actions(game.id)]
         assert game.config is not None
-        drawn, chart = await self.games.bots.experts.review_pictures(
-            game.config, game.seed, notations, [d.to_dict() for d in shown], names,
-            i18n.current(), REVIEW_WIDTH,
-        )  # fmt: skip
+        key = (game.id, i18n.current())
+        if key not in self._review_pictures:
+            self._review_pictures[key] = await self.games.bots.experts.review_pictures(
+                game.config, game.seed, notations, [d.to_dict() for d in shown], names,
+                i18n.current(), REVIEW_WIDTH,
+            )  # fmt: skip
+            while len(self._review_pictures) > REVIEW_PICTURES_KEPT:
+                self._review_pictures.popitem(last=False)
+        self._review_pictures.move_to_end(key)
+        drawn, chart = self._review_pictures[key]
         head = discord.Embed(
             title=tr(rt.REVIEW_TITLE.format(id=game.id)), description=tr(rt.REVIEW_INTRO),
             colour=GREEN,
