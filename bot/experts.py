@@ -22,11 +22,14 @@ warning when it is set. Never set it in production.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import pickle
-from collections.abc import Mapping
-from typing import Any, Literal
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, TypeVar
 
 import engine
 from engine import GameState
@@ -138,6 +141,99 @@ def _decide_job(state_bytes: bytes, budget_s: float, seed: int) -> Any:
     return engine.expert_action(pickle.loads(state_bytes), budget_s=budget_s, seed=seed)
 
 
+T = TypeVar("T")
+#: The nice value of a review's thread in a worker (`niced`): the review yields the cores to
+#: the bot's process, its pictures and the Expert's seats, which run at the usual priority.
+REVIEW_NICE = 15
+#: `PS_REVIEW_NICE` (tests only, like `PS_EXPERT_BUDGET_SCALE`): another nice value for the
+#: reviews, so that an end-to-end test's review is not starved by a busy test machine.
+REVIEW_NICE_ENV = "PS_REVIEW_NICE"
+
+
+def review_nice(env: Mapping[str, str] | None = None) -> int:
+    """The reviews' nice value: `PS_REVIEW_NICE` (tests only, 0 to 19), else `REVIEW_NICE`."""
+    value = (os.environ if env is None else env).get(REVIEW_NICE_ENV, "").strip()
+    if not value:
+        return REVIEW_NICE
+    if not value.isdigit() or int(value) > 19:
+        raise ConfigError(f"{REVIEW_NICE_ENV} must be a whole number from 0 to 19, not {value!r}.")
+    return int(value)
+
+
+def niced(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`function(*args, **kwargs)` in a thread of lower priority (`review_nice`; Linux sets a nice value
+    per thread, and a thread may lower its own priority, never raise it back: so the work runs
+    in a thread of its own and the worker itself keeps its priority for the next job)."""
+    out: list[tuple[bool, Any]] = []
+    nice = review_nice()
+
+    def run() -> None:
+        with contextlib.suppress(AttributeError, OSError):  # elsewhere: the same, unniced
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+        try:
+            out.append((True, function(*args, **kwargs)))
+        except BaseException as exc:  # handed to the caller as it is
+            out.append((False, exc))
+
+    thread = threading.Thread(target=run, name="review", daemon=True)
+    thread.start()
+    thread.join()
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value  # type: ignore[no-any-return]
+
+
+def _review_job(
+    config: dict[str, Any], seed: int, notations: Sequence[str], persons: Sequence[int],
+    start: int, stop: int, budget_s: float,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """In a worker, at low priority: the decisions of `persons` among plies `start` to `stop`
+    reviewed (`engine.expert.review.review_plies`), as dicts."""
+    from engine.expert.review import review_plies
+
+    decisions = niced(
+        review_plies, engine.Config.from_dict(config), seed, notations, persons,
+        range(start, stop), budget_s=budget_s, review_seed=seed,
+    )  # fmt: skip
+    return [d.to_dict() for d in decisions]
+
+
+def _review_pictures_job(
+    config: dict[str, Any], seed: int, notations: Sequence[str], shown: Sequence[dict[str, Any]],
+    names: Sequence[str], lang: str | None, width: int,
+) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:  # fmt: skip
+    """In a worker, at low priority: the pictures of a review (`render.review`): one per
+    decision `shown` (before and after, with its alt text) and the chart."""
+    return niced(_review_pictures, config, seed, notations, shown, names, lang, width)
+
+
+def _review_pictures(
+    config: dict[str, Any], seed: int, notations: Sequence[str], shown: Sequence[dict[str, Any]],
+    names: Sequence[str], lang: str | None, width: int,
+) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:  # fmt: skip
+    from engine.expert.review import progress
+    from render.draw import encode_png
+    from render.review import decision_alt, decision_picture, progress_alt, progress_chart
+
+    cfg = engine.Config.from_dict(config)
+    plies = sorted({int(d["ply"]) for d in shown})
+    before: dict[int, GameState] = {}
+    state = engine.new_game(cfg, seed)
+    for ply, notation in enumerate(notations):
+        if ply in plies:
+            before[ply] = state
+        state = engine.apply(state, notation)
+    pictures = []
+    for d in shown:
+        at, played, best = before[int(d["ply"])], str(d["played"]), str(d["best"])
+        im = decision_picture(at, played, best, names=names, lang=lang, width=width)
+        pictures.append((encode_png(im), decision_alt(at, played, best, lang)))
+    points = progress(cfg, seed, notations)
+    chart = progress_chart(points, names, lang, width)
+    return pictures, (encode_png(chart), progress_alt(points, names, lang))
+
+
 class Experts:
     """The Expert's decisions, made in worker processes."""
 
@@ -150,6 +246,8 @@ class Experts:
                 extra={"scale": self.scale},
             )
         self._pool = WorkerPool(self.workers, preload=["engine", "bot.experts"])
+        #: One review job at a time (`review`), made on first use (in the event loop).
+        self._review_lock: asyncio.Lock | None = None
 
     def budget(self, kind: str) -> float:
         """The budget per decision of an Expert seat kind, in seconds (scaled in tests)."""
@@ -166,6 +264,45 @@ class Experts:
         """The Expert's next decision for the current seat, in a worker (a hint)."""
         data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         return await self._pool.run(_decide_job, data, self.budget(kind), seed)
+
+    async def review(
+        self,
+        config: dict[str, Any],
+        seed: int,
+        notations: Sequence[str],
+        persons: Sequence[int],
+        plies: range,
+        budget_s: float,
+    ) -> list[dict[str, Any]]:
+        """Some plies of a finished game reviewed (`_review_job`) in a worker, one review job
+        at a time in the whole process: the other worker stays free for the Expert's seats."""
+        async with self._review_turn():
+            return await self._pool.run(
+                _review_job, config, seed, list(notations), list(persons), plies.start,
+                plies.stop, budget_s,
+            )  # fmt: skip
+
+    async def review_pictures(
+        self,
+        config: dict[str, Any],
+        seed: int,
+        notations: Sequence[str],
+        shown: Sequence[dict[str, Any]],
+        names: Sequence[str],
+        lang: str | None,
+        width: int,
+    ) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:
+        """A review's pictures (`_review_pictures_job`), in a worker."""
+        async with self._review_turn():
+            return await self._pool.run(
+                _review_pictures_job, config, seed, list(notations), list(shown), list(names),
+                lang, width,
+            )  # fmt: skip
+
+    def _review_turn(self) -> asyncio.Lock:
+        if self._review_lock is None:
+            self._review_lock = asyncio.Lock()
+        return self._review_lock
 
     def worker_pids(self) -> list[int]:
         return self._pool.worker_pids()

@@ -15,6 +15,7 @@ custom_id formats (at most 100 characters):
     ps:turn:<game>:<version>                "Take my turn" on the game message
     ps:sun:<game>:<version>                 "Next-sun preview" on the game message
     ps:log:<game>:<version>                 "Game log" on the game message
+    ps:review:<game>                        "Review" on a finished game's messages
     ps:panel:<game>:<version>:<key>         a button of the ephemeral turn panel
     ps:pick:<game>:<version>:<kind>:<part>  a select of the turn panel (act: actions to play,
                                             src: "<verb> <space>", the piece a two-step kind
@@ -39,6 +40,7 @@ from translation import _, _p
 
 from . import choices, texts
 from . import expert_texts as xt
+from . import review_texts as rt
 from .experts import BOT_KINDS
 from .i18n import tr
 from .offered import component_offered
@@ -564,6 +566,36 @@ def replay_view(
     return view
 
 
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ps:review:(?P<game>[0-9]{1,18})",
+):
+    """ "Review" on a finished game's messages: the Expert's review of the game (anyone who
+    sees the game may ask; `bot.services.reviews`)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(rt.REVIEW_BUTTON),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ps:review:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReviewButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await _forged(interaction, self.game_id):
+            return
+        await interaction.client.expert.on_review_button(interaction, self.game_id)
+
+
 def abandon_view(game_id: int) -> discord.ui.View:
     """The question `/ps abandon` asks: abandon, or keep playing."""
     view = discord.ui.View(timeout=None)
@@ -577,6 +609,7 @@ PERSISTENT_ITEMS = (
     ReplayOpenButton,
     ReplayButton,
     ReplaySelect,
+    ReviewButton,
     LobbyButton,
     OptionsSelect,
     BotSelect,
@@ -606,7 +639,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
-    is played; Game log, Rematch and Replay once it is over (None when it was abandoned)."""
+    is played; Game log, Rematch, Replay and Review once it is over (None when it was abandoned)."""
     if game.status not in ("active", "over"):
         return None
     view = discord.ui.View(timeout=None)
@@ -618,6 +651,7 @@ def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
     if game.status == "over":
         view.add_item(EndingButton("rematch", game.id))
         view.add_item(ReplayOpenButton(game.id))
+        view.add_item(ReviewButton(game.id))
     return view
 
 

@@ -7,6 +7,7 @@
 - `endings`: abandoning a game, expiring idle lobbies;
 - `players`: the players remembered: profiles, leaderboards, histories, the export, ratings;
 - `tutorial`: each learner's place in the lessons of `/ps learn`;
+- `reviews`: the Expert's review of a finished game;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -25,6 +26,7 @@ from .endings import EndingService
 from .lobby import LobbyService
 from .players import PlayerService
 from .records import RecordService
+from .reviews import ReviewService
 from .turns import TurnService
 from .tutorial import TutorialService
 
@@ -48,3 +50,4 @@ class GameService:
         self.endings = EndingService(self.core)
         self.players = PlayerService(self.core)
         self.tutorial = TutorialService(storage)
+        self.reviews = ReviewService(self.core, self.bots.experts)

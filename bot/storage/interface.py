@@ -18,6 +18,7 @@ from .rows import (
     Job,
     NewAction,
     RatingRow,
+    ReviewRow,
     SeatRow,
     StatRow,
 )
@@ -199,6 +200,25 @@ class Storage(Protocol):
     async def is_hidden(self, user_id: int) -> bool: ...
 
     async def forget_user(self, user_id: int) -> int | None: ...
+
+    # the Expert's reviews of finished games (`bot.services.reviews`)
+
+    async def review(self, game_id: int) -> ReviewRow | None: ...
+
+    async def start_review(self, game_id: int) -> tuple[ReviewRow, bool]: ...
+
+    async def update_review(
+        self,
+        game_id: int,
+        *,
+        status: str | None = None,
+        attempts: int | None = None,
+        next_ply: int | None = None,
+        decisions: list[dict[str, Any]] | None = None,
+        posted: int | None = None,
+    ) -> None: ...
+
+    async def reviews_to_finish(self) -> list[ReviewRow]: ...
 
 
 class Connection(Protocol):

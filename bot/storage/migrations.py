@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rows import SEAT_KINDS
+from .rows import REVIEW_STATUSES, SEAT_KINDS
 
 #: Column types per dialect, named in the migrations' DDL as {id}, {int} and {real}: Discord ids
 #: need 64 bits (PostgreSQL's INTEGER has 32; SQLite's has up to 64).
@@ -36,6 +36,8 @@ class Migration:
 
 #: The seat kinds: a person, Cynthia, the Expert quick or strong (`bot.experts`).
 SEAT_KINDS_SQL = ", ".join(f"'{kind}'" for kind in SEAT_KINDS)
+#: A review's states (`bot.services.reviews`).
+REVIEW_STATUSES_SQL = ", ".join(f"'{status}'" for status in REVIEW_STATUSES)
 
 #: The ratings' history (migration 11), one row per rated game of each rating.
 RATING_HISTORY = """CREATE TABLE rating_history (
@@ -308,6 +310,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             mode TEXT NOT NULL CHECK (mode IN ('mute', 'follow')),
             updated_at TEXT NOT NULL,
             PRIMARY KEY (game_id, user_id)
+        )""",
+        )
+    ),
+    # 14 (issue 47): the Expert's review of a finished game (`bot.services.reviews`), computed
+    #    once: its progress (a restart resumes it), its decisions, and the messages posted.
+    Migration(
+        (
+            f"""CREATE TABLE reviews (
+            game_id {{int}} PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            status TEXT NOT NULL CHECK (status IN ({REVIEW_STATUSES_SQL})),
+            attempts {{int}} NOT NULL DEFAULT 1,
+            next_ply {{int}} NOT NULL DEFAULT 0,
+            decisions TEXT NOT NULL DEFAULT '[]',
+            posted {{int}} NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL
         )""",
         )
     ),

@@ -368,3 +368,39 @@ class FinishedGame:
     finished_at: str
     #: the game's logged actions (the export's record), when asked for
     notations: tuple[str, ...] = ()
+
+
+#: The states of a game's review (`bot.services.reviews`): being computed, computed (its
+#: messages being posted), posted in the game's thread, or given up.
+REVIEW_STATUSES = ("running", "done", "posted", "failed")
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """The Expert's review of a finished game (`bot.services.reviews`): its `status`, how many
+    times a run of it was started (`attempts`: a restart resumes it once), the first ply not yet
+    reviewed (`next_ply`), the decisions reviewed so far (`engine.expert.review.Decision` as
+    dicts) and how many of its messages were posted in the game's thread (`posted`)."""
+
+    game_id: int
+    status: str
+    attempts: int
+    next_ply: int
+    decisions: list[dict[str, Any]]
+    posted: int
+    updated: str
+
+    @classmethod
+    def from_row(cls, row: DatabaseRow) -> ReviewRow:
+        decisions = json.loads(row["decisions"])
+        if not isinstance(decisions, list):
+            raise ValueError("a review's decisions are not a list")
+        return cls(
+            game_id=row["game_id"],
+            status=row["status"],
+            attempts=row["attempts"],
+            next_ply=row["next_ply"],
+            decisions=decisions,
+            posted=row["posted"],
+            updated=row["updated_at"],
+        )

@@ -57,7 +57,7 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     # The end: the final picture, the score breakdown, the winners.
     assert msg.embeds[0]["description"] == "The game is over."
     assert msg.attachments[0][1].startswith(PNG_SIGNATURE)
-    assert labels(msg) == ["Game log", "Rematch", "Replay"]
+    assert labels(msg) == ["Game log", "Rematch", "Replay", "Review"]
     names = {0: mention(alice), 1: mention(bob), 2: "Cynthia"}
     winners = " and ".join(names[w] for w in engine.winners(final))
     assert msg.content == f"The game is over. Congratulations, {winners}!"

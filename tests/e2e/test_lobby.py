@@ -519,7 +519,7 @@ async def test_rules_help_no_game_of_cynthias_alone_a_typed_game_and_shutdown(
     await click(fake, alice, lobby, "Start")
     final = await play_to_the_end_by_typing(fake, chan, alice)
     assert final.content.startswith("The game is over. Congratulations, ")
-    assert [b["label"] for b in final.buttons] == ["Game log", "Rematch", "Replay"]
+    assert [b["label"] for b in final.buttons] == ["Game log", "Rematch", "Replay", "Review"]
     assert final.embeds[0]["description"] == "The game is over."
     assert game_rows(bot)[0][1] == "over"
     assert len(action_rows(bot)) > 40

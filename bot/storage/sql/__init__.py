@@ -10,12 +10,21 @@ from .jobs import JobSQL
 from .log import LogSQL
 from .messages import MessageSQL
 from .players import PlayerSQL
+from .reviews import ReviewSQL
 from .settings import SettingsSQL
 from .tutorials import TutorialSQL
 
 
 class SQLStorage(
-    PlayerSQL, GameSQL, LogSQL, MessageSQL, SettingsSQL, ClockSQL, JobSQL, TutorialSQL
+    PlayerSQL,
+    GameSQL,
+    LogSQL,
+    MessageSQL,
+    SettingsSQL,
+    ClockSQL,
+    JobSQL,
+    TutorialSQL,
+    ReviewSQL,
 ):
     """Every query of `Storage`, written once over a driver (`_reading`, `_transaction`).
 

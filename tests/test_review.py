@@ -1,0 +1,112 @@
+"""The Expert's review of a finished game (issue 47): the costliest decisions of each person."""
+
+from __future__ import annotations
+
+import engine
+from engine.expert.review import Decision, decision_loss, progress, review_plies, worst
+from engine.players import AutopilotPlayer
+from render.draw import render_image
+from render.palette import seat_colour
+from render.review import CAPTION, decision_alt, decision_picture, progress_alt, progress_chart
+
+CONFIG = engine.Config(seats=("human", "human"))
+SEED = 11
+
+
+def blundered_game() -> tuple[list[str], int]:
+    """A game the autopilot plays for both seats, but seat 0 in its turn of the last round
+    buys a seed and plants it (it can never grow: the game ends, the light is spent for
+    nothing) and ends the turn without the collect it could make. Returns the notations and
+    the blunder's first ply."""
+    state = engine.new_game(CONFIG, SEED)
+    player = AutopilotPlayer()
+    notations: list[str] = []
+    blunder = -1
+    last = CONFIG.revolutions * 6
+    while not state.is_over:
+        legal = engine.legal_actions(state)
+        collects = [a for a in legal if a.verb == "collect"]
+        if blunder < 0 and state.round == last and state.current_seat == 0 and collects:
+            blunder = len(notations)
+            for verb in ("buy", "plant"):
+                wasted = [a for a in engine.legal_actions(state) if a.verb == verb]
+                if verb == "buy":
+                    wasted = [a for a in wasted if str(a) == "buy seed"]
+                if wasted:
+                    notations.append(str(wasted[0]))
+                    state = engine.apply(state, wasted[0])
+            action = next(a for a in engine.legal_actions(state) if a.verb == "end")
+        else:
+            action = player.step(state)
+        notations.append(str(action))
+        state = engine.apply(state, action)
+    assert blunder >= 0
+    return notations, blunder
+
+
+def test_the_review_finds_a_collect_left_undone_and_a_seed_planted_in_vain() -> None:
+    notations, blunder = blundered_game()
+    state = engine.replay(CONFIG, SEED, notations[:blunder])
+    start = next(
+        ply
+        for ply in range(len(notations))
+        if engine.replay(CONFIG, SEED, notations[:ply]).round >= state.round - 1
+    )
+    decisions = review_plies(CONFIG, SEED, notations, [0, 1], range(start, len(notations)))
+    three = worst(decisions, 0)
+    blunders = [d for d in three if blunder <= d.ply <= blunder + 2]
+    # The seed planted in vain and the collect left undone are among the three, and the Expert
+    # would have collected instead (a large tree's token: 12 points or more at stake).
+    assert any(d.played.startswith("plant") for d in blunders), three
+    assert any(d.played == "end" for d in blunders), three
+    assert all(d.best.startswith("collect") and d.loss >= 5 for d in blunders), blunders
+    assert all(d.seat == 0 and d.round == state.round for d in blunders)
+    # Every reviewed decision is a person's, with a choice, in order, its loss never negative.
+    assert [d.ply for d in decisions] == sorted(d.ply for d in decisions)
+    assert all(d.loss >= 0 for d in decisions)
+
+
+def test_the_experts_own_choice_loses_nothing() -> None:
+    notations, blunder = blundered_game()
+    state = engine.replay(CONFIG, SEED, notations[:blunder])
+    best, loss = decision_loss(state, engine.legal_actions(state)[0])
+    again, none = decision_loss(state, best)
+    assert (again, none) == (best, 0.0)
+    assert Decision.from_dict(Decision(3, 0, 18, "end", str(best), 4.25).to_dict()) == Decision(
+        3, 0, 18, "end", str(best), 4.25
+    )
+
+
+def test_progress_has_every_seat_at_each_round_and_the_final_scores() -> None:
+    notations, _blunder = blundered_game()
+    points = progress(CONFIG, SEED, notations)
+    final = engine.replay(CONFIG, SEED, notations)
+    assert len(points) == CONFIG.revolutions * 6 + 1
+    assert points[-1] == [(s, seat.light) for s, seat in zip(engine.scores(final), final.seats)]
+
+
+def test_the_chart_says_every_seats_score_and_light_and_its_legend_starts_on_the_readers_side():
+    points = [[(0, 2), (0, 2)], [(5, 7), (3, 4)]]
+    assert progress_alt(points, ["Ann", "Bob"], "en") == (
+        "Score and light at the start of each round and at the end: "
+        "Ann: score 0, 5; light 2, 7; Bob: score 0, 3; light 2, 4."
+    )
+    for lang, side in (("en", "left"), ("he", "right")):
+        im = progress_chart(points, ["Ann", "Bob"], lang, 400)
+        assert im.size == (400, 320)
+        y = round(70 * 400 / 800)
+        xs = [x for x in range(400) if im.getpixel((x, y)) == seat_colour(0)]
+        assert xs and (max(xs) < 200 if side == "left" else min(xs) > 200), (lang, xs)
+
+
+def test_a_decision_picture_shows_three_captioned_boards() -> None:
+    notations, blunder = blundered_game()
+    before = engine.replay(CONFIG, SEED, notations[:blunder])
+    im = decision_picture(before, notations[blunder], "collect E4", width=400)
+    board = render_image(before, width=400)
+    assert im.size == (400, 3 * (board.height + round(CAPTION * 400)))
+    assert decision_alt(before, notations[blunder], "collect E4", "en") == (
+        f"Three boards of round {before.round}: the position before the decision, then after "
+        f"{notations[blunder]} (played), then after collect E4 (the Expert's choice); the spaces "
+        "each action touched are outlined."
+    )
