@@ -17,8 +17,9 @@ turn, each when the panel offers it. Counted:
   the game's thread);
 - T, messages the bot posted in the game's thread (a bot seat's turn posts none: goal T <= the
   turns the people took + 3);
-- P, the smallest text on the board picture, in pixels, when the picture is shown 400 px wide,
-  over the positions the game went through (render.draw.smallest_text_px);
+- P, the smallest text on the picture the game message sends (``bot.pictures.GAME_LAYOUT``), in
+  pixels, when the picture is shown 400 px wide (a phone), over the positions the game went
+  through (render.draw.smallest_text_px);
 - the pings: each turn's message mentions its player.
 
 With ``--correspondence`` the game is a correspondence one (a 24 h turn timer) where ann asked
@@ -43,7 +44,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from bot import expert_texts as xt  # noqa: E402
 from bot.config import FIXED_SEED_ENV  # noqa: E402
+from bot.pictures import GAME_LAYOUT  # noqa: E402
 from engine.record import states  # noqa: E402
 from render.draw import smallest_text_px  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
@@ -187,7 +190,8 @@ async def run(args) -> None:
     typical = [n for verbs, n in table.turns if verbs == SCRIPT]
     play_turns = [(v, n) for v, n in table.turns if v != ("place",)]
     sample = seen[:: max(1, len(seen) // 12)] + [seen[-1]]
-    p = min(smallest_text_px(s, DISPLAY) for s in sample)
+    names = [*(u["username"] for u in table.users.values()), xt.BOT_LABELS["expert"]]
+    p = min(smallest_text_px(s, DISPLAY, layout=GAME_LAYOUT, names=names) for s in sample)
     c = statistics.median(typical) if typical else float("nan")
     print(f"seed: {args.seed}")
     print(f"game: {len(table.turns)} turns ({len(play_turns)} in play), {len(seen) - 1} moves")
@@ -213,7 +217,7 @@ async def run(args) -> None:
     print(f"pings: {table.pings} of {len(table.turns)} turn messages mention their player")
     named = re.sub(r"<@(\d+)>", lambda m: "@" + table.users[m[1]]["username"], final.content)
     print(f"final message in the thread: {named[:60]!r}")
-    print(f"smallest board text at {DISPLAY} px wide over {len(sample)} positions: {p:.1f} px")
+    print(f"smallest picture text at {DISPLAY} px wide over {len(sample)} positions: {p:.1f} px")
     if args.correspondence:
         host = next(iter(table.users.values()))
         print(
