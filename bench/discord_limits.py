@@ -245,7 +245,12 @@ async def evening(args, url: str | None) -> None:
                 for i in range(args.games)
             ]
             t_setup = time.monotonic()
-            starts = await asyncio.gather(*(p.start() for p in players))
+
+            async def arrive(player: Player):  # the evening's players come over a minute
+                await asyncio.sleep(player.rng.uniform(0, args.arrivals))
+                return await player.start()
+
+            starts = await asyncio.gather(*(arrive(p) for p in players))
             print(f"  {len(players)} games set up in {time.monotonic() - t_setup:.0f} s")
             limits = fake.limits
             rate_limited0, invalid0 = len(limits.rate_limited), len(limits.invalid)
@@ -318,6 +323,7 @@ if __name__ == "__main__":
     parser.add_argument("--think", type=float, default=6.0, help="mean seconds between actions")
     parser.add_argument("--outage", type=float, default=60.0, help="seconds of REST 5xx")
     parser.add_argument("--no-outage", action="store_true", help="no REST 5xx stretch")
+    parser.add_argument("--arrivals", type=float, default=60.0, help="seconds the starts spread")
     parser.add_argument("--drop-every", type=float, default=30.0, help="seconds between faults")
     parsed = parser.parse_args()
     if parsed.games is None:

@@ -67,6 +67,14 @@ def version_shown(message: discord.Message) -> int | None:
     return None
 
 
+def _worth_retrying(exc: Exception) -> bool:
+    """Whether a request that failed may land if tried again: Discord's 5xx, a rate limit that
+    discord.py gave up waiting out (429), a dropped connection or a timeout; not a 4xx."""
+    if isinstance(exc, discord.HTTPException):
+        return isinstance(exc, discord.DiscordServerError) or exc.status == 429
+    return True
+
+
 class Publisher:
     """Draws and posts the game message (and the lobby and result messages) of every game."""
 
@@ -211,7 +219,9 @@ class Publisher:
             try:
                 await self._publish(game, state)
                 return
-            except (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, OSError):
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError, OSError) as exc:
+                if not _worth_retrying(exc):
+                    raise
                 log.warning("the game message did not land: retrying", extra={"game_id": game.id})
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX_S)
@@ -301,12 +311,12 @@ class Publisher:
                     try:
                         await message.edit(view=None)
                         break
-                    except (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, OSError):
+                    except (discord.HTTPException, aiohttp.ClientError, TimeoutError, OSError) as e:
+                        if not _worth_retrying(e):
+                            log.info("old game message not editable", extra={"game_id": game_id})
+                            break
                         await asyncio.sleep(pause)
                         pause = min(pause * 2, RETRY_MAX_S)
-                    except discord.HTTPException:
-                        log.info("old game message not editable", extra={"game_id": game_id})
-                        break
         finally:
             self._to_strip.pop(game_id, None)
             if self._strippers.get(game_id) is asyncio.current_task():

@@ -36,6 +36,11 @@ class Channel:
     post_gate: asyncio.Event = field(default_factory=asyncio.Event)
     edit_gate: asyncio.Event = field(default_factory=asyncio.Event)
     post_failures: list[bool] = field(default_factory=list)  # True: it landed all the same
+    failure: discord.HTTPException = field(
+        default_factory=lambda: discord.DiscordServerError(
+            SimpleNamespace(status=503, reason="down"), "down"
+        )
+    )
     id: int = THREAD
 
     async def send(self, **fields: Any) -> SimpleNamespace:
@@ -48,7 +53,7 @@ class Channel:
         if self.post_failures:
             if not self.post_failures.pop(0) and not earlier:
                 self.posts.remove(landed)
-            raise discord.DiscordServerError(SimpleNamespace(status=503, reason="down"), "down")
+            raise self.failure
         return SimpleNamespace(id=landed["id"])
 
     def get_partial_message(self, message_id: int) -> SimpleNamespace:
@@ -183,3 +188,21 @@ async def test_a_post_that_keeps_failing_gives_way_to_a_newer_position(world) ->
     await settle(publisher)
     assert [p["embed"] for p in channel.posts] == ["embed v2"]
     assert storage.messages[(7, "game")] == (THREAD, channel.posts[0]["id"])
+
+
+async def test_a_rate_limit_given_up_is_tried_again_a_4xx_is_not(world) -> None:
+    publisher, channel, storage = world
+    first, second = turns(2)
+    channel.post_gate.set()
+    too_many = SimpleNamespace(status=429, reason="Too Many Requests")
+    channel.failure = discord.HTTPException(too_many, "You are being rate limited.")
+    channel.post_failures = [False, False]
+    await publisher.publish(game_at(1), first)
+    await settle(publisher)
+    assert [p["embed"] for p in channel.posts] == ["embed v1"] and channel.post_failures == []
+    # A 4xx is our mistake or a channel gone: logged, not tried again.
+    channel.failure = discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "no")
+    channel.post_failures = [False, False]
+    await publisher.publish(game_at(2), second)
+    await settle(publisher)
+    assert [p["embed"] for p in channel.posts] == ["embed v1"] and channel.post_failures == [False]
