@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +58,37 @@ UPKEEP_EVERY_MINUTES = 30
 # The bot has no voice features: silence discord.py's warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+#: Fields of a command that Discord adds to what the bot sent (compared by `same_commands`).
+ADDED_BY_DISCORD = frozenset({"id", "application_id", "version", "guild_id", "default_permission"})
+
+
+def same_commands(
+    ours: Sequence[Mapping[str, object]], theirs: Sequence[Mapping[str, object]]
+) -> bool:
+    """Whether the commands Discord has (`theirs`, as fetched) are the ones the bot would sync
+    (`ours`, the payload of a sync): the same names, and in each the same fields, values and
+    option order, a field that is absent counting as empty (None, false, [] or {}) and the
+    fields Discord adds (`ADDED_BY_DISCORD`) left out. Any doubt reads as a difference: a
+    needless sync costs one request, a missed one leaves the old commands."""
+    by_name = {command.get("name"): command for command in theirs}
+    if len(by_name) != len(ours) or set(by_name) != {c.get("name") for c in ours}:
+        return False
+    return all(_same_field(command, by_name[command.get("name")]) for command in ours)
+
+
+def _same_field(ours: object, theirs: object) -> bool:
+    if isinstance(ours, Mapping) and isinstance(theirs, Mapping):
+        keys = (ours.keys() | theirs.keys()) - ADDED_BY_DISCORD
+        return all(_same_field(ours.get(key), theirs.get(key)) for key in keys)
+    if isinstance(ours, list) and isinstance(theirs, list):
+        return len(ours) == len(theirs) and all(map(_same_field, ours, theirs))
+    if ours in (None, False, [], {}) and theirs in (None, False, [], {}):
+        return True
+    if isinstance(ours, (int, str)) and isinstance(theirs, (int, str)):
+        return ours == theirs or (type(ours) is not type(theirs) and str(ours) == str(theirs))
+    return ours == theirs
 
 
 class NotOffered(app_commands.CheckFailure):
@@ -149,18 +180,29 @@ class PhotosynthesisBot(commands.Bot):
 
     async def sync_commands(self) -> None:
         """Sync the slash commands: to the development guild when DEV_GUILD_ID is set
-        (instant), otherwise globally."""
+        (instant), otherwise globally; only when Discord's differ from ours (`same_commands`):
+        a restart with the same commands sends no sync, whose limits are shared by every
+        process of the application."""
+        guild = None
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info(
-                "commands synced to the development guild",
-                extra={"guild_id": guild.id, "count": len(synced)},
-            )
+        translator = self.tree.translator
+        assert self.application_id is not None and translator is not None  # (set up above)
+        ours = [  # what `tree.sync` would send
+            await command.get_translated_payload(self.tree, translator)
+            for command in self.tree._get_all_commands(guild=guild)
+        ]
+        if guild is None:
+            theirs = await self.http.get_global_commands(self.application_id)
         else:
-            synced = await self.tree.sync()
-            log.info("commands synced globally", extra={"count": len(synced)})
+            theirs = await self.http.get_guild_commands(self.application_id, guild.id)
+        where = {"guild_id": guild.id} if guild is not None else {}
+        if same_commands(ours, theirs):
+            log.info("commands unchanged: not synced", extra={"count": len(ours), **where})
+            return
+        synced = await self.tree.sync(guild=guild)
+        log.info("commands synced", extra={"count": len(synced), **where})
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component none of ours answers to (a forged or unknown custom_id), or one the

@@ -51,6 +51,8 @@ BUDGET_SCALE_ENV = "PS_EXPERT_BUDGET_SCALE"
 #: The largest `PS_EXPERT_BUDGET_SCALE`: a strong decision of 40 s.
 MAX_BUDGET_SCALE = 20
 WORKERS_ENV = "EXPERT_WORKERS"
+#: How far below the bot's priority the Expert's worker processes run (`os.nice`).
+EXPERT_NICENESS = 10
 #: The automa never needs this many decisions in a turn; the cap only guards against a bug.
 MAX_TURN_STEPS = 2000
 
@@ -245,7 +247,11 @@ class Experts:
                 "EXPERT BUDGET SCALED (tests only): every decision is weaker",
                 extra={"scale": self.scale},
             )
-        self._pool = WorkerPool(self.workers, preload=["engine", "bot.experts"])
+        # Below the bot's priority: an Expert thinking never delays a click's answer (it thinks
+        # a fixed number of simulations, so it decides the same, only later on a busy machine).
+        self._pool = WorkerPool(
+            self.workers, preload=["engine", "bot.experts"], niceness=EXPERT_NICENESS
+        )
         #: One review job at a time (`review`), made on first use (in the event loop).
         self._review_lock: asyncio.Lock | None = None
 

@@ -9,12 +9,14 @@ holds one publisher (`PhotosynthesisBot.publisher`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final
 
+import aiohttp
 import discord
 
 import engine
@@ -22,7 +24,6 @@ from engine import GameState
 
 from . import embeds, i18n, pictures, story, texts
 from . import expert_texts as xt
-from .locks import KeyedLocks
 from .replies import with_view
 from .services.base import seat_label
 from .storage import GameRow, UnreadableGame
@@ -37,6 +38,10 @@ log = logging.getLogger(__name__)
 #: Seconds to wait before editing the public game message during a turn: the edits of a burst
 #: of actions are coalesced into one, well within Discord's message edit rate limits.
 EDIT_DELAY = 1.5
+#: A game message that did not land (Discord's 5xx, a dropped connection) is tried again after
+#: this pause, doubled each time up to `RETRY_MAX_S`, until it lands or a newer one is wanted.
+RETRY_FIRST_S = 1.0
+RETRY_MAX_S = 8.0
 GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
 #: Discord's limit on a thread name; a game thread archives after a week without messages.
 THREAD_NAME_LIMIT = 100
@@ -109,16 +114,33 @@ def version_shown(message: discord.Message) -> int | None:
     return None
 
 
+def _worth_retrying(exc: Exception) -> bool:
+    """Whether a request that failed may land if tried again: Discord's 5xx, a rate limit that
+    discord.py gave up waiting out (429), a dropped connection or a timeout; not a 4xx."""
+    if isinstance(exc, discord.HTTPException):
+        return isinstance(exc, discord.DiscordServerError) or exc.status == 429
+    return True
+
+
 class Publisher:
     """Draws and posts the game message (and the lobby and result messages) of every game."""
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
-        self._publish_locks = KeyedLocks()  # an entry only while a redraw holds or waits
         #: game id -> (game message id, `engine.turn_id` of the turn it shows)
         self._shown: dict[int, tuple[int, str]] = {}
-        #: game id -> the pending (delayed) edit of its game message
-        self._pending: dict[int, asyncio.Task[None]] = {}
+        #: game id -> the newest position asked for and not yet drawn (latest wins)
+        self._wanted: dict[int, tuple[GameRow, GameState]] = {}
+        #: game id -> its worker, drawing its wanted positions one at a time
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        #: game id -> the edit of its message in flight (cancelled when a new turn comes)
+        self._editing: dict[int, asyncio.Task[discord.Message]] = {}
+        #: game id -> set when a new turn cuts the worker's wait before an edit short
+        self._woken: dict[int, asyncio.Event] = {}
+        #: game id -> old game messages whose buttons are still to be taken off, and the task
+        #: doing it
+        self._to_strip: dict[int, list[tuple[int, int]]] = {}
+        self._strippers: dict[int, asyncio.Task[None]] = {}
         #: game id -> the version its messages were last drawn (or closed) for: one number per
         #: game this process drew, so that a redraw that waited never goes back in time
         self._drawn: dict[int, int] = {}
@@ -157,27 +179,38 @@ class Publisher:
         `state`, when the caller has it): what a click's service returned, passed along, not
         read again.
 
-        When the turn passes to a person (or the game ends) a new message is posted at once,
-        mentioning the next player, and the old one loses its buttons. During one turn the
-        message is edited in place, `EDIT_DELAY` seconds after the first change (later changes
-        ride along); so is it when a bot's turn begins (`bot_to_play`): a bot's turn gets no
-        message of its own, the next person's message tells it.
+        The message is drawn by the game's own worker (`_work`) and this returns at once: the
+        game's newest position is kept (a later call replaces an earlier one not yet drawn),
+        so that under Discord's rate limits the newest position wins and nothing waits behind
+        a stale picture. When the turn passes to a person (or the game ends) a new message is
+        posted, mentioning the next player, and the old one loses its buttons (`_strip`, on its
+        own); an edit of the old turn still waiting for its rate limit is dropped. During one
+        turn the message is edited in place, `EDIT_DELAY` seconds after the first change (later
+        changes ride along); so is it when a bot's turn begins (`bot_to_play`): a bot's turn
+        gets no message of its own, the next person's message tells it. A post or edit that
+        fails on Discord's side (5xx, a dropped connection) is retried until it lands or a
+        newer position replaces it; a post carries a nonce (`enforce_nonce`), so a retried post
+        that had landed is not doubled.
         """
         try:
             if game.config is None:
                 return
-            with i18n.speaking(game.language):  # a channel message: the game's language
+            with i18n.speaking(game.language):
                 if state is None:
                     state = await self.games.core.state(game)
-                shown = self._shown.get(game.id)
-                if shown is not None and shown[1] == engine.turn_id(state) and not state.is_over:
-                    if game.id not in self._pending:  # (the task keeps the game's language)
-                        self._pending[game.id] = asyncio.create_task(self._delayed_edit(game.id))
-                    return
-                pending = self._pending.pop(game.id, None)
-                if pending is not None:
-                    pending.cancel()
-                await self._publish(game, state)
+            wanted = self._wanted.get(game.id)
+            if wanted is None or game.version >= wanted[0].version:
+                self._wanted[game.id] = (game, state)
+            if self._new_turn(game.id, state):
+                editing = self._editing.get(game.id)
+                if editing is not None:  # an edit of the old turn (waiting on its bucket)
+                    editing.cancel()
+                woken = self._woken.get(game.id)
+                if woken is not None:  # a delayed edit: post the new turn now instead
+                    woken.set()
+            worker = self._workers.get(game.id)
+            if worker is None or worker.done():
+                self._workers[game.id] = asyncio.create_task(self._work(game.id))
         except UnreadableGame:
             return  # quarantined and logged where it was found
         except Exception:  # the move is committed; a failed redraw must not read as a refusal
@@ -195,27 +228,67 @@ class Publisher:
         if game is not None:
             await self.publish(game)
 
-    async def _delayed_edit(self, game_id: int) -> None:
-        await asyncio.sleep(EDIT_DELAY)
-        self._pending.pop(game_id, None)  # from here on a new change schedules a new edit
+    async def settled(self, game_id: int) -> None:
+        """Wait until the game's worker has drawn everything asked of it (tests, shutdown)."""
+        while (worker := self._workers.get(game_id)) is not None and not worker.done():
+            await asyncio.wait({worker})
+
+    def _new_turn(self, game_id: int, state: GameState) -> bool:
+        """Whether `state` needs a new game message (not an edit of the one shown)."""
+        shown = self._shown.get(game_id)
+        return shown is None or shown[1] != engine.turn_id(state) or state.is_over
+
+    async def _work(self, game_id: int) -> None:
+        """Draw the game's newest wanted position until none is left (one worker per game)."""
         try:
-            game = await self.games.core.get_game(game_id)  # the latest, whatever came since
-            if game is not None:
-                await self._publish(game)
-        except Exception:
-            log.exception("could not edit the game message", extra={"game_id": game_id})
+            while (wanted := self._wanted.pop(game_id, None)) is not None:
+                game, state = wanted
+                if not self._new_turn(game_id, state):
+                    # During a turn: wait a little (a new turn cuts it short), then edit once
+                    # with whatever came since.
+                    woken = self._woken[game_id] = asyncio.Event()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(woken.wait(), EDIT_DELAY)
+                    self._woken.pop(game_id, None)
+                    game, state = self._wanted.pop(game_id, (game, state))
+                try:
+                    await self._until_landed(game, state)
+                except UnreadableGame:
+                    return  # quarantined and logged where it was found
+                except Exception:
+                    log.exception("could not update the game message", extra={"game_id": game_id})
+        finally:
+            if self._workers.get(game_id) is asyncio.current_task():
+                del self._workers[game_id]
+
+    async def _until_landed(self, game: GameRow, state: GameState) -> None:
+        """Draw `game` (post or edit); on Discord's failure (5xx, a dropped connection) try
+        again after a pause, until it lands or a newer position is wanted (drawn next)."""
+        pause = RETRY_FIRST_S
+        while True:
+            try:
+                await self._publish(game, state)
+                return
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError, OSError) as exc:
+                if not _worth_retrying(exc):
+                    raise
+                log.warning("the game message did not land: retrying", extra={"game_id": game.id})
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MAX_S)
+            if game.id in self._wanted:
+                return  # a newer position is drawn instead
 
     async def _publish(self, game: GameRow, state: GameState | None = None) -> None:
-        async with self._publish_locks.hold(game.id):
-            if game.version < self._drawn.get(game.id, 0):
-                # A later version was drawn (or the game closed) while this one waited: draw
-                # the game as stored now, never an older position over a newer one.
-                fresh = await self.games.core.get_game(game.id)
-                if fresh is None:
-                    return
-                game, state = fresh, None
-            if game.config is None or game.status not in ("active", "over"):
+        if game.version < self._drawn.get(game.id, 0):
+            # A later version was drawn (or the game closed) while this one waited: draw the
+            # game as stored now, never an older position over a newer one.
+            fresh = await self.games.core.get_game(game.id)
+            if fresh is None:
                 return
+            game, state = fresh, None
+        if game.config is None or game.status not in ("active", "over"):
+            return
+        with i18n.speaking(game.language):  # a channel message: the game's language
             if state is None:
                 state = await self.games.core.state(game)
             game_id = game.id
@@ -236,7 +309,6 @@ class Publisher:
             channel = self.bot.get_partial_messageable(await self.game_thread(game))
             stored = await self.bot.storage.message(game_id, "game")
             shown = self._shown.get(game_id)
-            self._drawn[game_id] = game.version
             turn = engine.turn_id(state)
             if (
                 stored is not None
@@ -247,18 +319,34 @@ class Publisher:
                 # no message of its own, the last one is brought up to date in place and the
                 # next person's message tells what the bot did.
                 message = channel.get_partial_message(stored[1])
-                await message.edit(content=content, embed=embed, attachments=[file], view=view)
-                self._shown[game_id] = (stored[1], turn)
-                return
-            if stored is not None:
+                edit = asyncio.create_task(
+                    message.edit(content=content, embed=embed, attachments=[file], view=view)
+                )
+                self._editing[game_id] = edit
                 try:
-                    await channel.get_partial_message(stored[1]).edit(view=None)
-                except discord.HTTPException:
-                    log.info("old game message not editable", extra={"game_id": game_id})
+                    await asyncio.wait({edit})
+                finally:
+                    if self._editing.get(game_id) is edit:
+                        del self._editing[game_id]
+                if not edit.cancelled():  # (cancelled: a new turn is posted instead)
+                    edit.result()
+                    self._drawn[game_id] = max(game.version, self._drawn.get(game_id, 0))
+                    self._shown[game_id] = (stored[1], turn)
+                return
+            # The nonce makes Discord return the message already made instead of a second one
+            # when a post is retried (a 5xx after it landed, a restart before its id was kept).
             message = await channel.send(
-                content=content, embed=embed, file=file, allowed_mentions=pings, **with_view(view)
+                content=content,
+                embed=embed,
+                file=file,
+                allowed_mentions=pings,
+                nonce=f"g{game_id}.{game.version}",
+                **with_view(view),
             )
+            self._drawn[game_id] = max(game.version, self._drawn.get(game_id, 0))
             await self.bot.storage.set_message(game_id, "game", channel.id, message.id)
+            if stored is not None and stored[1] != message.id:
+                self._strip(game_id, stored)
             if state.is_over:
                 await self._announce_result(game, state, said)
             if state.is_over:  # its last message: nothing more is edited in place
@@ -266,6 +354,37 @@ class Publisher:
             else:
                 self._shown[game_id] = (message.id, engine.turn_id(state))
             self.bot.dispatch("ps_turn_message", game, state, message)  # (turn DMs: bot.timers)
+
+    def _strip(self, game_id: int, message: tuple[int, int]) -> None:
+        """Take the buttons off an old game message, beside the game's worker (the next turn's
+        post never waits for this edit's rate limit)."""
+        self._to_strip.setdefault(game_id, []).append(message)
+        stripper = self._strippers.get(game_id)
+        if stripper is None or stripper.done():
+            self._strippers[game_id] = asyncio.create_task(self._strip_all(game_id))
+
+    async def _strip_all(self, game_id: int) -> None:
+        try:
+            while self._to_strip.get(game_id):
+                channel_id, message_id = self._to_strip[game_id].pop(0)
+                message = self.bot.get_partial_messageable(channel_id).get_partial_message(
+                    message_id
+                )
+                pause = RETRY_FIRST_S
+                while True:
+                    try:
+                        await message.edit(view=None)
+                        break
+                    except (discord.HTTPException, aiohttp.ClientError, TimeoutError, OSError) as e:
+                        if not _worth_retrying(e):
+                            log.info("old game message not editable", extra={"game_id": game_id})
+                            break
+                        await asyncio.sleep(pause)
+                        pause = min(pause * 2, RETRY_MAX_S)
+        finally:
+            self._to_strip.pop(game_id, None)
+            if self._strippers.get(game_id) is asyncio.current_task():
+                del self._strippers[game_id]
 
     async def game_thread(self, game: GameRow) -> int:
         """The thread a game is played in (its running messages stay out of the channel),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -28,14 +29,52 @@ def clipped(text: str) -> str:
     return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
+#: An answer not ready this long after the interaction came is preceded by a deferral (where a
+#: handler asks for it: `answering(defer_after=...)`): Discord wants the first answer in 3 s.
+DEFER_AFTER_S = 1.0
+#: `interaction.extras` key: the interaction was deferred publicly ("thinking") by `Deferral`.
+PUBLIC_THINKING = "ps_public_thinking"
+
+
+class Deferral:
+    """Defers `interaction` publicly ("thinking") if it is not answered within `after`
+    seconds; `settle` ends the wait (before the answer) and says whether it was deferred."""
+
+    def __init__(self, interaction: discord.Interaction, after: float) -> None:
+        self.interaction = interaction
+        self.deferring = False
+        self.task = asyncio.create_task(self._defer_later(after))
+
+    async def _defer_later(self, after: float) -> None:
+        await asyncio.sleep(after)
+        if self.interaction.response.is_done():
+            return
+        self.deferring = True  # from here the deferral is never cancelled half-sent
+        self.interaction.extras[PUBLIC_THINKING] = True
+        await self.interaction.response.defer(thinking=True)
+
+    async def settle(self) -> bool:
+        """Stop waiting to defer (or let a deferral under way land); whether it deferred."""
+        if not self.deferring:
+            self.task.cancel()
+            return False
+        with suppress(discord.HTTPException):
+            await asyncio.shield(self.task)
+        return self.interaction.response.is_done()
+
+
 async def ephemeral(
     interaction: discord.Interaction, content: str, *, view: discord.ui.View | None = None
 ) -> None:
     """Send `content` privately (in the language of the moment), whether or not the
-    interaction was answered already."""
+    interaction was answered already (after a public deferral its "thinking" message goes
+    first: a private sentence may not replace it)."""
     kwargs: dict[str, Any] = {"content": clipped(i18n.tr(content)), "ephemeral": True}
     if view is not None:
         kwargs["view"] = view
+    if interaction.extras.pop(PUBLIC_THINKING, False):
+        with suppress(discord.HTTPException):
+            await interaction.delete_original_response()
     if interaction.response.is_done():
         await interaction.followup.send(**kwargs)
     else:
@@ -72,21 +111,31 @@ def require_channel_permissions(interaction: discord.Interaction) -> None:
 async def answering(
     interaction: discord.Interaction,
     fresh_view: Callable[[GameRow], Awaitable[discord.ui.View | None]] | None = None,
-) -> AsyncIterator[None]:
+    *,
+    defer_after: float | None = None,
+) -> AsyncIterator[Deferral | None]:
     """Run a handler body so a user never sees a traceback or an unanswered interaction.
 
     `UserError` becomes one ephemeral sentence, and so does a game that cannot be loaded
     (`UnreadableGame`, quarantined); `StaleComponent` also offers the component
     `fresh_view(game)` builds; any other exception is logged and answered with an apology.
     The body and every answer speak the reader's language (`i18n.reader_language`).
+    With `defer_after`, an interaction not answered by then is deferred publicly (`Deferral`,
+    yielded: the body settles it before its answer; a refusal then replaces the deferral by a
+    private sentence).
     """
+    deferral = Deferral(interaction, defer_after) if defer_after is not None else None
     try:
         i18n.use(await i18n.reader_language(interaction))
     except Exception:  # the settings could not be read: answer in the interaction's locale
         log.exception("could not read the language settings")
         i18n.use(i18n.choose_language(None, getattr(interaction, "locale", None)))
     try:
-        yield
+        try:
+            yield deferral
+        finally:
+            if deferral is not None:
+                await deferral.settle()
     except StaleComponent as exc:
         view = await fresh_view(exc.game) if fresh_view is not None else None
         await ephemeral(

@@ -47,8 +47,11 @@ def workers_from_env(variable: str, env: dict[str, str] | None = None) -> int:
 OWNER_POLL_S = 0.5
 
 
-def _watch_owner(owner: int) -> None:
-    """In a worker, first thing: exit as soon as the process `owner` (the bot) is gone."""
+def _watch_owner(owner: int, niceness: int = 0) -> None:
+    """In a worker, first thing: exit as soon as the process `owner` (the bot) is gone; run
+    `niceness` steps below the bot's priority."""
+    if niceness:
+        os.nice(niceness)
     threading.Thread(target=_exit_with, args=(owner,), name="owner-watch", daemon=True).start()
 
 
@@ -84,8 +87,12 @@ class WorkerPool:
         *,
         preload: Sequence[str] = (),
         warm: Callable[[], Any] | None = None,
+        niceness: int = 0,
     ) -> None:
+        """`niceness`: the workers' lower priority (`os.nice`), for long work that must never
+        take the CPU from the bot's event loop (the Expert's thinking, on a busy machine)."""
         self.workers = workers
+        self.niceness = niceness
         self.preload = list(preload)
         self.warm = warm
         self._pool: ProcessPoolExecutor | None = None
@@ -103,7 +110,7 @@ class WorkerPool:
                     max_workers=self.workers,
                     mp_context=ctx,
                     initializer=_watch_owner,
-                    initargs=(os.getpid(),),
+                    initargs=(os.getpid(), self.niceness),
                 )
                 if self.warm is not None:
                     for _ in range(self.workers):
@@ -121,13 +128,15 @@ class WorkerPool:
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """`function(*args)` in a worker (once more in a fresh pool if a worker died meanwhile;
         in a thread when there are no workers)."""
-        loop = asyncio.get_running_loop()
         for _ in range(2):
-            pool = self._executor()
+            # Starting a pool, and a job that starts a worker, wait for the forkserver to fork
+            # (seconds on a busy machine, the first time): never in the event loop.
+            pool = await asyncio.to_thread(self._executor)
             if pool is None:
                 break
             try:
-                return await loop.run_in_executor(pool, function, *args)
+                future = await asyncio.to_thread(pool.submit, function, *args)
+                return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 if self._closed:  # terminated by `close`: the job is dropped, not redone
                     raise

@@ -66,3 +66,17 @@ def test_the_workers_and_the_forkserver_exit_when_their_owner_is_killed() -> Non
         for pid in locals().get("children", []):
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+async def test_the_experts_workers_run_below_the_bots_priority() -> None:
+    """The Expert thinks at a lower priority than the bot answers clicks (issue 46: a click is
+    answered within Discord's 3 s while a strong Expert thinks on a busy machine)."""
+    from bot.experts import EXPERT_NICENESS, Experts
+
+    experts = Experts(workers=1, scale=1.0)
+    try:
+        assert (
+            await experts._pool.run(os.nice, 0) == os.nice(0) + EXPERT_NICENESS == os.nice(0) + 10
+        )
+    finally:
+        experts.close()

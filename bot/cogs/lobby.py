@@ -24,7 +24,7 @@ from ..correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, time
 from ..experts import BOT_KINDS
 from ..learn_texts import RULES_LINE
 from ..locks import KeyedLocks
-from ..replies import answering, require_channel_permissions, with_view
+from ..replies import DEFER_AFTER_S, answering, require_channel_permissions, with_view
 from ..services import GameService
 from ..services.base import UserError
 from ..storage import GameRow, SeatKind
@@ -197,7 +197,7 @@ class Lobby(commands.Cog, name="Lobby"):
         hints: bool = False,
         language: str | None = None,
     ) -> None:
-        async with answering(interaction):
+        async with answering(interaction, defer_after=DEFER_AFTER_S) as deferral:
             if interaction.channel_id is None:
                 raise UserError(texts.GUILD_ONLY)
             if getattr(interaction.channel, "type", None) in THREADS:
@@ -241,10 +241,16 @@ class Lobby(commands.Cog, name="Lobby"):
             )
             with i18n.speaking(game.language):  # the lobby is a channel message
                 embed, view = embeds.lobby_embed(game), lobby_view(game)
-            response = await interaction.response.send_message(embed=embed, **with_view(view))
-            if response.message_id is not None:
+            message_id: int | None
+            if deferral is not None and await deferral.settle():  # a slow start: deferred
+                sent = await interaction.followup.send(embed=embed, wait=True, **with_view(view))
+                message_id = sent.id
+            else:
+                response = await interaction.response.send_message(embed=embed, **with_view(view))
+                message_id = response.message_id
+            if message_id is not None:
                 await self.bot.storage.set_message(
-                    game.id, "lobby", interaction.channel_id, response.message_id
+                    game.id, "lobby", interaction.channel_id, message_id
                 )
 
     # --- lobby components ---

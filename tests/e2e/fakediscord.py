@@ -54,17 +54,16 @@ advances (``fake.clock.advance(900)``) instead of sleeping:
   route and major parameter (channel, guild, webhook id and token); over a bucket the answer is
   429 with ``retry_after``, ``global``, ``message``, ``code``, ``Retry-After`` and
   ``X-RateLimit-Scope``. Defaults (strict): message sends 6 per 5 s per channel
-  (``message_send_limit``; Discord's 5 per 5 s is ``fakelimits.DISCORD_MESSAGE_SEND_LIMIT``, a
-  notch stricter than the project's bot copes with today), message edits 5 per 5 s per channel, deletes 5 a second, reactions
-  one per 0.25 s, an interaction's webhook 5 per 2 s, any other route 5 a second; all requests
-  but the interaction endpoints together 50 a second (429 with ``global: true``);
-  off unless ``rate_limits=True`` (or ``FAKE_DISCORD_RATE_LIMITS=1``), ``bucket_limits``
-  changes any;
+  (``message_send_limit``; Discord's 5 per 5 s is ``fakelimits.DISCORD_MESSAGE_SEND_LIMIT``),
+  message edits 5 per 5 s per channel, deletes 5 a second, reactions one per 0.25 s, an
+  interaction's webhook 5 per 2 s, any other route 5 a second; all requests but the interaction
+  endpoints together 50 a second (429 with ``global: true``); on unless ``rate_limits=False``
+  (or ``FAKE_DISCORD_RATE_LIMITS=0``), ``bucket_limits`` changes any;
 * invalid requests (401, 403, and 429 other than of scope ``shared``) are counted:
   :meth:`FakeDiscord.invalid_requests_last_10min`;
 * an interaction's first answer later than the deadline fails with 10062 Unknown interaction
-  (``interaction_deadline``: Discord's is 3 s, the fake's default 5 s for this loaded machine;
-  answers later than 3 s are listed in ``late_interactions`` either way); its webhook (follow-ups, edits) after 15 minutes with 401 50027 Invalid
+  (``interaction_deadline``: Discord's 3 s by default; answers later than 3 s are listed in
+  ``late_interactions`` either way); its webhook (follow-ups, edits) after 15 minutes with 401 50027 Invalid
   Webhook Token;
 * faults a test schedules: REST 500/502/503/504 for a stretch of seconds
   (:meth:`FakeDiscord.schedule_rest_outage`); gateway closes with 1006, 4000, 4008 (resumable) or
@@ -117,11 +116,9 @@ FLAG_COMPONENTS_V2 = 1 << 15
 
 #: Discord's deadline for an interaction's first answer (callback), in seconds.
 INTERACTION_DEADLINE_S = 3.0
-#: The fake's default deadline: Discord's 3 s plus 2 s for this loaded 2-core machine (the
-#: project's bot once answered in 3.46 s there under load; see `late_interactions` for every
-#: first answer later than 3 s). `FakeDiscord(interaction_deadline=INTERACTION_DEADLINE_S)` is
-#: Discord's own.
-DEFAULT_INTERACTION_DEADLINE_S = 5.0
+#: The fake's default deadline: Discord's own (see `late_interactions` for every first answer
+#: later than 3 s, whatever the deadline).
+DEFAULT_INTERACTION_DEADLINE_S = INTERACTION_DEADLINE_S
 #: How long an interaction's token is valid for follow-ups and edits (15 minutes).
 INTERACTION_TOKEN_TTL_S = 900.0
 #: The gateway's heartbeat interval in HELLO, milliseconds (Discord's usual value).
@@ -713,14 +710,12 @@ class FakeDiscord:
     ) -> None:
         """``interaction_deadline``: a first answer (callback) later than this many seconds
         after the interaction was sent fails with 10062 Unknown interaction, as on Discord
-        (default 5 s, Discord's 3 s plus a margin for a loaded machine; None: never); every
+        (default Discord's 3 s; None: never); every
         first answer later than Discord's 3 s is listed in :attr:`late_interactions`.
         ``check_spec``: check every request and response against Discord's OpenAPI spec (in a
         worker process, so that the fake answers at once; see :meth:`spec_report`).
-        ``rate_limits``: enforce Discord's rate limits (`tests.e2e.fakelimits`; by default off, on
-        with the environment variable ``FAKE_DISCORD_RATE_LIMITS=1``: the bot does not yet keep
-        to them, and discord.py waiting out the buckets makes the e2e suite about three times
-        slower; `tests/e2e/test_fakelimits.py` turns them on for the fake's own tests);
+        ``rate_limits``: enforce Discord's rate limits (`tests.e2e.fakelimits`; by default on,
+        off with the environment variable ``FAKE_DISCORD_RATE_LIMITS=0``);
         ``message_send_limit`` changes the per-channel limit of message sends (default 6 per
         5 s), ``bucket_limits`` any bucket's limit by name."""
         self.check_spec = check_spec
@@ -731,7 +726,7 @@ class FakeDiscord:
             bucket_limits = {**(bucket_limits or {}), "message-create": message_send_limit}
         #: Rate limits, invalid requests and scheduled REST faults (`tests.e2e.fakelimits`).
         if rate_limits is None:
-            rate_limits = os.environ.get("FAKE_DISCORD_RATE_LIMITS", "0") == "1"
+            rate_limits = os.environ.get("FAKE_DISCORD_RATE_LIMITS", "1") == "1"
         self.limits = RateLimits(self.clock, enabled=rate_limits, bucket_limits=bucket_limits)
         self.heartbeat_interval_ms = HEARTBEAT_INTERVAL_MS
         #: Heartbeats received, and how many of the next ones get no ACK (None: none at all).
@@ -1279,8 +1274,11 @@ class FakeDiscord:
     # -- readiness -----------------------------------------------------------------------------
 
     def reset_ready(self, *, expect_client_ready: bool | None = None) -> None:
-        """Forget readiness (called when a bot process starts) so wait_ready waits anew."""
-        self._state_logged_in = self._state_synced = False
+        """Forget readiness (called when a bot process starts) so wait_ready waits anew (for a
+        command sync only when no command is there yet: a bot finding its commands as they are
+        does not sync them again)."""
+        self._state_logged_in = False
+        self._state_synced = bool(self.global_commands or any(self.guild_commands.values()))
         self._state_identified = self._state_client_ready = False
         if expect_client_ready is not None:
             self._expect_client_ready = expect_client_ready
@@ -2300,7 +2298,13 @@ class FakeDiscord:
         if it.callback_type is None:
             raise FakeDiscordError(404, 10015, "Unknown Webhook")
         payload, files = await self._read_body(request)
-        if it.callback_type == CB_DEFERRED_MESSAGE and it.original and it.original.loading:
+        original = it.original
+        if (
+            it.callback_type == CB_DEFERRED_MESSAGE
+            and original is not None
+            and original.loading
+            and not original.deleted  # (once deleted, a follow-up is a message of its own)
+        ):
             # Discord: the first follow-up after a "thinking" deferral replaces that message.
             self._reject("follow-up", payload, validate_message(payload, files, creating=False))
             message = it.original

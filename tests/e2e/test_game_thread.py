@@ -101,17 +101,21 @@ async def test_a_thread_made_just_before_a_crash_is_found_again(
     first = await start_game(fake, chan, alice, [bob], cynthias=0)
     (thread,) = fake.threads_of(chan)
     # The process died after Discord made the thread, before its id and the game message's
-    # were stored: at the restart the game message is drawn again, in the same thread.
+    # were stored: at the restart the game message is posted again, in the same thread, with
+    # the same nonce: Discord answers with the message already made, which is kept (not
+    # doubled).
     bot.kill()
     await bot.wait_exit()
     write_db(bot, "DELETE FROM messages WHERE kind IN ('thread', 'game')")
     await bot.start()
     await fake.wait_ready()
-    again = await fake.wait_for_message(
-        thread, lambda m: m.id != first.id and m.content == first.content, timeout=20
-    )
-    assert fake.threads_of(chan) == [thread] and again.channel_id == thread
-    threads = "SELECT channel_id FROM messages WHERE kind = 'thread'"
-    assert await wait_db(lambda: db_rows(bot, threads)) == [(int(thread),)]
+    stored = "SELECT kind, channel_id, message_id FROM messages WHERE kind IN ('game', 'thread')"
+    assert await wait_db(lambda: len(db_rows(bot, stored)) == 2, what="the ids stored again")
+    assert sorted(db_rows(bot, stored)) == [
+        ("game", int(thread), int(first.id)),
+        ("thread", int(thread), int(thread)),
+    ]
+    assert fake.threads_of(chan) == [thread]
+    assert [m.id for m in fake.messages(thread) if m.content == first.content] == [first.id]
     await crash_and_restart(fake, bot)
     assert fake.threads_of(chan) == [thread]

@@ -194,7 +194,8 @@ async def test_new_lobby_to_the_first_round_board(fake: FakeDiscord, bot_process
     played.append(await place_with_panel(fake, alice, game_msg))
     bob_msg = await next_game_message(fake, chan, game_msg)
     assert bob_msg.content == f"{mention(bob)}, it is your turn."
-    assert game_msg.buttons == []  # the previous turn's message loses its button
+    # The previous turn's message loses its buttons (in an edit of its own, after the post).
+    await fake.wait_until(lambda: game_msg.buttons == [], 10, "the old message to close")
     played.append(await place_by_typing(fake, bob, chan))
     # Cynthia placed right after bob; the next message is alice's second placement.
     alice_msg = await next_game_message(fake, chan, bob_msg)

@@ -49,3 +49,7 @@ async def test_a_lobby_whose_message_never_went_out_is_drawn_at_start(
     # A lobby whose message is there is redrawn in place: no second message.
     await restart(fake, bot)
     assert [m.id for m in fake.messages(chan) if is_lobby(m)] == [lobby.id]
+    # The slash commands were synced at the first start only: at each restart the bot found
+    # them as they are (one GET each) and sent no sync.
+    gets = [r for r in fake.requests if r[0] == "GET" and r[1].endswith("/commands")]
+    assert fake.command_syncs == 1 and len(gets) == 3

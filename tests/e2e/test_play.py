@@ -86,7 +86,8 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     )
     assert it.content == f"You played `end`. {texts.PANEL_DONE}"
     bob_msg = await next_game_message(fake, chan, msg)
-    assert bob_msg.content == f"{mention(bob)}, it is your turn." and msg.buttons == []
+    assert bob_msg.content == f"{mention(bob)}, it is your turn."
+    await fake.wait_until(lambda: msg.buttons == [], 10, "the old message to close")
 
     # Bob types: autocomplete narrows to what he may do; growing to medium costs 2 light.
     choices = await fake.autocomplete(
