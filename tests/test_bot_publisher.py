@@ -78,6 +78,9 @@ class Storage:
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         self.messages[(game_id, kind)] = (channel_id, message_id)
 
+    async def follow_modes(self, game_id: int) -> dict[int, str]:
+        return {}  # nobody muted or followed the game
+
 
 @pytest.fixture
 def world(monkeypatch: pytest.MonkeyPatch) -> tuple[Publisher, Channel, Storage]:
