@@ -84,6 +84,15 @@ async def seed_games(path: Path, guild: str, channel: str, tables: list[list[dic
     conn.close()
 
 
+async def rebuild(path: Path) -> None:
+    """`python -m bot.ratings rebuild`'s work, on the bot's database file (the bot running)."""
+    storage = await open_storage(None, str(path))
+    try:
+        await GameService(storage).players.rebuild()
+    finally:
+        await storage.close()
+
+
 async def play_by_typing(fake: FakeDiscord, chan: str, users: dict[str, dict]) -> None:
     """Each person's turns with `/ps play`: the first offered placement, then `end`."""
     message = await next_turn(fake, chan)
@@ -194,6 +203,12 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     after = ratings(bot, fake.guild_id)
     assert (after[a][2], after[b][2]) == (SEEDED + 1, SEEDED + 1)
     assert after[a][:2] != before[a][:2] and after[b][:2] != before[b][:2]
+    # A rebuild from the stored games gives the live ratings again, to the last bit.
+    live = db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity")
+    assert len(live) == 2 * (CROWD + 2)  # this server's and all servers'
+    await rebuild(tmp_path / "bot.db")
+    assert db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity") == live
+
     # Twelve ranked: two pages, alice's own rank under each; Next, then Previous.
     board = ranked(bot, fake.guild_id)
     rank = 1 + [line.split()[1] for line in board].index(mention(alice))
@@ -437,4 +452,8 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     )
     assert done.response.content.startswith("בוצע: נשכחת.")
     assert traces(bot.database_path, [bob["id"], "bobbelina"]) == []
+    # his ratings are a nameless player's: a rebuild still gives every rating as it was
+    live = db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity")
+    await rebuild(tmp_path / "bot.db")
+    assert db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity") == live
     assert fake.late_interactions == []
