@@ -452,6 +452,8 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     )
     assert done.response.content.startswith("בוצע: נשכחת.")
     assert traces(bot.database_path, [bob["id"], "bobbelina"]) == []
+    logged = bot.log_path.read_text().lower()
+    assert bob["id"] not in logged and "bobbelina" not in logged
     # his ratings are a nameless player's: a rebuild still gives every rating as it was
     live = db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity")
     await rebuild(tmp_path / "bot.db")
