@@ -271,6 +271,10 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     assert embed["image"]["url"] == "attachment://rating.png"
     alt = it.response.payload(fake)["attachments"][0]["description"]
     assert alt.startswith("Rating history (base game): 5 rated games from ")
+    viewer = await answered(
+        await fake.click(alice, it.response, it.response.find_button(label=f"Replay #{games[-1]}"))
+    )
+    assert viewer.ephemeral and viewer.embeds[0]["title"] == f"Replay of game #{games[-1]}"
     it = await answered(await fake.slash(alice, "ps history", channel_id=chan))
     lines = it.embeds[0]["description"].splitlines()
     link = f"[#{games[-1]}](https://discord.com/channels/{fake.guild_id}/{thread})"
