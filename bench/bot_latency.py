@@ -73,6 +73,8 @@ class Game:
         self.latencies: list[float] = []
         self.typed_latencies: list[float] = []
         self.turn_ends: list[float] = []  # a turn's end that does not end the game
+        #: rounds left at the bot's start (0: a new game; postgres_bench's args have none)
+        self.to_the_end: int = getattr(args, "to_the_end", 0)
         self.game_ends: list[float] = []  # the turn's end that ends the game (--to-the-end)
 
     def user(self, message: FakeMessage) -> dict:
@@ -97,7 +99,7 @@ class Game:
         game = await service.lobby.join(game.id, game.version, int(guest["id"]), guest["username"])
         result = await service.lobby.start(game.id, game.version, int(host["id"]))
         state = result.state
-        while state.round <= state.config.last_round - self.args.to_the_end:
+        while state.round <= state.config.last_round - self.to_the_end:
             legal = [str(a) for a in engine.legal_actions(state)]
             moves = [a for a in legal if a != "end"]
             ending = "end" in legal and (not moves or self.rng.random() < 0.4)
@@ -109,7 +111,7 @@ class Game:
 
     async def start(self) -> FakeMessage:
         fake, host, guest = self.fake, *self.users
-        if self.args.to_the_end:  # seeded: the game message the bot redrew at its start
+        if self.to_the_end:  # seeded: the game message the bot redrew at its start
             return await next_turn(fake, self.chan, timeout=120)
         it = await fake.slash(host, "ps new", channel_id=self.chan)
         await complete(it)
@@ -197,7 +199,7 @@ class Game:
 
     async def run(self, start: FakeMessage) -> None:
         msg, turn = start, 0
-        left = 10**9 if self.args.to_the_end else self.args.actions
+        left = 10**9 if self.to_the_end else self.args.actions
         while left > 0 and "Take my turn" in [b["label"] for b in msg.buttons]:
             play = self.panel_turn if turn % 2 == 0 else self.typed_turn
             left -= await play(msg, left)
