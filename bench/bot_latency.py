@@ -1,7 +1,7 @@
 """Bot latency: the real bot process driven through the loopback fake of Discord.
 
     .venv/bin/python bench/bot_latency.py [--games 1 50 100] [--actions 12] [--think 1.0]
-        [--before ../wt-before17] [--profile DIR]
+        [--to-the-end 2] [--before ../wt-before17] [--profile DIR]
 
 For each number of concurrent games (one channel and two people each, no Cynthia), every game
 is set up by typing, then its players act: each turn they open their panel and play actions
@@ -15,6 +15,13 @@ median and 99th percentile, for 1, 50 and 100 games, and the CPU time each actio
 process, its picture workers and this process (a figure the machine's other load barely moves,
 unlike the latencies). The fake runs in this process and the bot in
 its own, so both share this machine's cores; asserts nothing.
+
+`--to-the-end R` measures games that end during the run: each game is first played through the
+game service on the bot's database (random legal moves) until R rounds are left, the bot starts
+on it (its games' messages redrawn as after a restart), and the players play those rounds as
+above, with no limit on actions, to the game's end. Then it also prints the time from the turn
+end that ends a game to its answer, which comes after the commit that records the result and
+updates the ratings (issue 45), and how many game ends were measured.
 
 `--before TREE` also runs the bot of another checkout (its own `.venv` and launcher, e.g. a
 worktree of the commit before a change) under the same load, right before this tree's bot, and
@@ -38,8 +45,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import engine  # noqa: E402
+from bot.databases import open_storage  # noqa: E402
+from bot.services import GameService  # noqa: E402
 from tests.e2e.fakediscord import LAUNCHER, BotProcess, FakeDiscord, FakeMessage  # noqa: E402
-from tests.e2e.gameplay import kinds, next_turn, turn_owner  # noqa: E402
+from tests.e2e.gameplay import is_final, kinds, next_turn, turn_owner  # noqa: E402
 
 VERBS = ("collect", "grow", "plant", "buy")
 
@@ -62,6 +72,10 @@ class Game:
         self.users = [fake.add_user(f"p{index}{side}", guild_id=guild_id) for side in "ab"]
         self.latencies: list[float] = []
         self.typed_latencies: list[float] = []
+        self.turn_ends: list[float] = []  # a turn's end that does not end the game
+        #: rounds left at the bot's start (0: a new game; postgres_bench's args have none)
+        self.to_the_end: int = getattr(args, "to_the_end", 0)
+        self.game_ends: list[float] = []  # the turn's end that ends the game (--to-the-end)
 
     def user(self, message: FakeMessage) -> dict:
         owner = turn_owner(message)
@@ -71,8 +85,34 @@ class Game:
         if self.args.think > 0:
             await asyncio.sleep(self.rng.expovariate(1 / self.args.think))
 
+    async def seed(self, service: GameService) -> None:
+        """Play the game through the service (random legal moves, the bot not started yet) until
+        `--to-the-end` rounds are left."""
+        host, guest = self.users
+        game = await service.lobby.new_lobby(
+            guild_id=int(self.fake.guild_id),
+            channel_id=int(self.chan),
+            host_id=int(host["id"]),
+            host_name=host["username"],
+            options={},
+        )
+        game = await service.lobby.join(game.id, game.version, int(guest["id"]), guest["username"])
+        result = await service.lobby.start(game.id, game.version, int(host["id"]))
+        state = result.state
+        while state.round <= state.config.last_round - self.to_the_end:
+            legal = [str(a) for a in engine.legal_actions(state)]
+            moves = [a for a in legal if a != "end"]
+            ending = "end" in legal and (not moves or self.rng.random() < 0.4)
+            action = "end" if ending else self.rng.choice(moves)
+            result = await service.turns.play(
+                game.id, result.game.seats[state.current_seat].user_id, action
+            )
+            state = result.state
+
     async def start(self) -> FakeMessage:
         fake, host, guest = self.fake, *self.users
+        if self.to_the_end:  # seeded: the game message the bot redrew at its start
+            return await next_turn(fake, self.chan, timeout=120)
         it = await fake.slash(host, "ps new", channel_id=self.chan)
         await complete(it)
         lobby = it.response
@@ -124,7 +164,9 @@ class Game:
             self.latencies.append(await complete(it))
             assert panel.attachments and panel.attachments[0][0] == "preview.png", panel.content
             played += 1
-        await complete(await fake.click(user, panel, panel.find_button(label="End turn")))
+        self.turn_ends.append(
+            await complete(await fake.click(user, panel, panel.find_button(label="End turn")))
+        )
         return played
 
     async def typed_turn(self, msg: FakeMessage, budget: int) -> int:
@@ -152,16 +194,19 @@ class Game:
             assert it.attachments and it.attachments[0][0] == "preview.png", it.content
             played += 1
         it = await fake.slash(user, "ps play", options={"action": "end"}, channel_id=self.chan)
-        await complete(it)
+        self.turn_ends.append(await complete(it))
         return played
 
     async def run(self, start: FakeMessage) -> None:
-        msg, left, turn = start, self.args.actions, 0
+        msg, turn = start, 0
+        left = 10**9 if self.to_the_end else self.args.actions
         while left > 0 and "Take my turn" in [b["label"] for b in msg.buttons]:
             play = self.panel_turn if turn % 2 == 0 else self.typed_turn
             left -= await play(msg, left)
             turn += 1
             msg = await next_turn(self.fake, self.chan, msg, timeout=120)
+            if is_final(msg):  # that turn's end ended the game
+                self.game_ends.append(self.turn_ends.pop())
 
 
 def cpu_seconds(root: int) -> tuple[float, float]:
@@ -235,6 +280,19 @@ class Profiler:
             await self.process.wait()
 
 
+async def seed(games: list[Game], path: Path) -> float:
+    """Play each game through the game service until `--to-the-end` rounds are left; seconds."""
+    began = time.monotonic()
+    storage = await open_storage(None, str(path))
+    try:
+        service = GameService(storage, seed_source=lambda: 45)
+        for game in games:
+            await game.seed(service)
+    finally:
+        await storage.close()
+    return time.monotonic() - began
+
+
 async def measure(n_games: int, args, tree: Path | None = None, label: str = "") -> list:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
@@ -243,10 +301,14 @@ async def measure(n_games: int, args, tree: Path | None = None, label: str = "")
         bot = TreeBot(fake, tmp, env=env, module=args.module, tree=tree)
         profiler = None
         try:
-            await bot.start()
-            await fake.wait_ready(timeout=120)
             rng = random.Random(n_games)
             games = [Game(fake, i, random.Random(rng.random()), args) for i in range(n_games)]
+            if args.to_the_end:
+                took = await seed(games, bot.database_path)
+                print(f"{label} {n_games} game(s) played to {args.to_the_end} round(s) from their"
+                      f" end in {took:.0f} s, before the bot starts")  # fmt: skip
+            await bot.start()
+            await fake.wait_ready(timeout=120)
             starts = await asyncio.gather(*(g.start() for g in games))
             assert bot.process is not None
             if args.profile:
@@ -288,6 +350,21 @@ async def measure(n_games: int, args, tree: Path | None = None, label: str = "")
         f"    CPU per action: bot {cpu[0] * per:.0f} ms, its picture workers {cpu[1] * per:.0f} ms,"
         f" this process (fake Discord and players) {cpu[2] * per:.0f} ms"
     )
+    ends = [x for g in games for x in g.game_ends]
+    if args.to_the_end:
+        turns = [x for g in games for x in g.turn_ends]
+        for name, values in (("turn end", turns), ("game end", ends)):
+            if values:
+                print(
+                    f"    {name:<12} median {statistics.median(values) * 1000:6.0f} ms   "
+                    f"p99 {percentile(values, 0.99) * 1000:6.0f} ms   "
+                    f"max {max(values) * 1000:6.0f} ms   (n={len(values)})"
+                )
+        print(
+            f"    {len(ends)} of {n_games} game(s) ended during the run (rating update included);"
+            f" p99 of every answer (actions, turn ends, game ends) "
+            f"{percentile(both + turns + ends, 0.99) * 1000:.0f} ms"
+        )
     if fake.late_interactions:
         print(f"    {len(fake.late_interactions)} interaction(s) acknowledged after 3 s")
     return [
@@ -323,6 +400,13 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="another checkout to measure first")
     parser.add_argument("--profile", type=Path, help="record the bot with py-spy into DIR")
     parser.add_argument("--games", type=int, nargs="+", default=[1, 50, 100])
+    parser.add_argument(
+        "--to-the-end",
+        type=int,
+        default=0,
+        metavar="R",
+        help="start the games R rounds from their end and play them to it (game ends measured)",
+    )
     args = parser.parse_args()
     print("time from sending an action to the answer carrying the new picture")
     print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}, {os.cpu_count()} cores")

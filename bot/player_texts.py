@@ -8,6 +8,10 @@ from typing import Any
 
 from translation import Text, _, _n
 
+#: The names of `/ps leaderboard`'s scope choices (Discord shows them translated; its rules
+#: choices, "base" and "moonlight", are `texts.TOPIC_NAMES`').
+SCOPE_CHOICES = (_("server"), _("all"))
+
 # --- refusals (one sentence, private) ---
 
 PROFILE_HIDDEN = _("{player} keeps their profile and games hidden.")

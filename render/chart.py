@@ -57,6 +57,17 @@ def number(value: float, lang: str | None) -> str:
     return format_decimal(round(value, 1) + 0.0, format="0.0", locale=lang or "en")  # no "-0.0"
 
 
+def drawn_number(value: float, lang: str | None) -> str:
+    """`number` for a line of the picture. The pictures' text drops direction marks and
+    isolates (`render.text` lays a right-to-left line out without them), so there an isolated
+    "-2.4" would be drawn "2.4-": in a right-to-left language a negative number's minus is
+    written after its digits, where the right-to-left layout draws it, before them."""
+    shown = number(value, lang)
+    if is_right_to_left(lang) and shown.startswith("-"):
+        return shown[1:] + "-"
+    return shown
+
+
 def _date(finished_at: str) -> str:
     return finished_at[:10]
 
@@ -106,8 +117,8 @@ def rating_chart(
             "now {now}, best {best}, {n} rated game",
             "now {now}, best {best}, {n} rated games",
             len(points),
-            now=number(points[-1].rating, lang),
-            best=number(max(p.rating for p in points), lang),
+            now=drawn_number(points[-1].rating, lang),
+            best=drawn_number(max(p.rating for p in points), lang),
         ),
         lang,
     )

@@ -281,9 +281,19 @@ async def _every_value(storage: SQLStorage) -> dict[str, list[str]]:
     return found
 
 
+async def _history(storage: SQLStorage) -> list[tuple]:
+    """Every rating's history, in key order, without its finish time (written as the game's)."""
+    async with storage.reading() as conn:
+        rows = await conn.fetch(
+            "SELECT * FROM rating_history ORDER BY identity, scope, family, games"
+        )
+    return [tuple(r)[:5] + tuple(r)[6:] for r in rows]
+
+
 async def test_forget_me_leaves_no_trace_and_the_games_whole(any_storage: SQLStorage) -> None:
     """After `forget`, no table holds the person's id or name; their seats are a former
-    player's, the games replay to the same end, the others' results stay."""
+    player's (one nameless identity), the games replay to the same end, the others' results and
+    ratings stay, and a rebuild gives the same ratings again."""
     service = GameService(any_storage)
     name = "Annabelle Quux"
     games = [
@@ -319,6 +329,13 @@ async def test_forget_me_leaves_no_trace_and_the_games_whole(any_storage: SQLSto
     bob = await service.players.profile(GUILD, BOB, BOB)
 
     assert await service.players.forget(ANN) == 3
+    rated, history = await any_storage.stored_ratings(), await _history(any_storage)
+    (nameless,) = {k.identity for k in rated} - {
+        identity.person(BOB),
+        identity.cynthia({}),
+        identity.person(ANN),
+    }
+    assert nameless.startswith("former:") and str(ANN) not in nameless
 
     after = await _every_value(any_storage)
     traces = {
@@ -335,8 +352,11 @@ async def test_forget_me_leaves_no_trace_and_the_games_whole(any_storage: SQLSto
     assert isinstance(now, Profile) and isinstance(bob, Profile)
     assert dataclasses.replace(now, recent=()) == dataclasses.replace(bob, recent=())
     assert [(s.identity, s.name) for s in now.recent[0].seats] == [
-        (identity.person(BOB), "Bob"), (identity.former(games[1].id, 1), FORMER_NAME),
+        (identity.person(BOB), "Bob"), (nameless, FORMER_NAME),
     ]  # fmt: skip
+    # The rebuild rates the former player's seats as one player, as they were rated live.
+    assert await service.players.rebuild() and await any_storage.stored_ratings() == rated
+    assert await _history(any_storage) == history
     assert (await service.players.profile(GUILD, ANN, ANN)).played == 0
     (first, *_) = await service.players.export(GUILD)
     assert [s.user_id for s in first.seats] == [None, BOB, None]

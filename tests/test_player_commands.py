@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import discord
 import pytest
+from discord import app_commands
 
 from bot import embeds, export, i18n
 from bot.cogs.board import export_record, read_record
-from bot.cogs.players import Players, identity_name, profile_embed
+from bot.cogs.players import Players, identity_name, leaderboard_command, profile_embed
 from bot.player_views import forget_view, history_view, leaderboard_view
 from bot.ratings import GLOBAL
 from bot.services.base import UserError
@@ -115,9 +117,10 @@ def test_bots_are_named_on_a_leaderboard():
         assert identity_name("user:42") == "\u2068<@42>\u2069"
 
 
-def test_help_lists_the_players_commands_last():
+def test_help_lists_the_players_commands_together():
     fields = [field.name for field in embeds.help_embed().fields]
-    assert fields[-3:] == [
+    at = fields.index("/ps profile [player] [hide]")
+    assert fields[at : at + 3] == [
         "/ps profile [player] [hide]",
         "/ps leaderboard, /ps history",
         "/ps export, /ps forget",
@@ -264,3 +267,28 @@ def test_a_hidden_profile_read_by_its_owner_in_hebrew():
     assert embed.fields[1].value == (
         "Under the Moonlight, השרת הזה: \u20681.0\u2069 אחרי 2 משחקים, לא מדורג/ת בטבלה"
     )
+
+
+async def test_the_leaderboards_choices_are_named_in_dutch_and_french():
+    translator = i18n.CommandTranslator()
+    context = app_commands.TranslationContext(
+        location=app_commands.TranslationContextLocation.choice_name, data=None
+    )
+    names = {}
+    for parameter in leaderboard_command.parameters:
+        for choice in parameter.choices:
+            for locale in (discord.Locale.dutch, discord.Locale.french):
+                said = await translator.translate(
+                    app_commands.locale_str(choice.name), locale, context
+                )
+                names[choice.name, locale.value] = said
+    assert names == {
+        ("base", "nl"): "basis",
+        ("base", "fr"): None,  # the same word
+        ("moonlight", "nl"): "maanlicht",
+        ("moonlight", "fr"): "clair de lune",
+        ("server", "nl"): "deze server",
+        ("server", "fr"): "ce serveur",
+        ("all", "nl"): "alle servers",
+        ("all", "fr"): "tous les serveurs",
+    }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image, ImageDraw
 
 from render import palette as P
 from render import text
@@ -11,6 +12,7 @@ from render.chart import (
     DESIGN_WIDTH,
     PLOT,
     ChartPoint,
+    drawn_number,
     number,
     rating_chart,
     rating_chart_alt,
@@ -95,3 +97,33 @@ def test_numbers_and_ticks():
     assert ticks(0.0, 0.3) == [-1.0, 0.0, 1.0, 2.0]
     assert ticks(-3.2, 27.9) == [-10.0, 0.0, 10.0, 20.0, 30.0]
     assert ticks(10.0, 12.0) == [10.0, 10.5, 11.0, 11.5, 12.0]
+
+
+def _ink(im: Image.Image) -> list[int]:
+    """The height in rows of each group of inked columns, left to right."""
+    px = im.load()
+    columns = [sum(1 for y in range(im.height) if px[x, y]) for x in range(im.width)]
+    groups: list[int] = []
+    for x, rows in enumerate(columns):
+        if rows and (x == 0 or not columns[x - 1]):
+            groups.append(0)
+        if rows:
+            start = next(y for y in range(im.height) if px[x, y])
+            end = max(y for y in range(im.height) if px[x, y])
+            groups[-1] = max(groups[-1], end - start + 1)
+    return groups
+
+
+def test_a_negative_rating_reads_with_its_minus_first_in_hebrew():
+    points = [ChartPoint("2026-01-03T10:00:00+00:00", -2.35), ChartPoint("2026-01-04", -7.4)]
+    with text.words_drawn() as drawn:
+        rating_chart(points, "base", "he")
+    (summary,) = [t for t in drawn if t.startswith("עכשיו")]
+    # "now -7.4" as the picture draws it (right to left, the marks dropped): the leftmost ink is
+    # the minus (a short dash), then the digit 7
+    im = Image.new("L", (400, 80))
+    text.draw(ImageDraw.Draw(im), (390, 10), summary.split(",")[0], 40, 255, anchor="ra")
+    assert _ink(im)[0] <= 5 and _ink(im)[1] >= 25
+    assert (drawn_number(-7.4, "he"), drawn_number(7.4, "he")) == ("7.4-", "7.4")
+    assert drawn_number(-7.4, "en") == "-7.4"
+    assert "-7.4" in rating_chart_alt(points, "base", "he")  # words keep their isolates

@@ -10,14 +10,18 @@ An identity is a short text, stable forever (it is stored with every rating):
   mix of the options is its own Cynthia, named by its options in a fixed order joined by ``+``
   (``cynthia:easier_grow_plus_one+harder_score_trees``).
 - ``expert:quick`` and ``expert:strong``: the Expert at each budget (`bot.experts.EXPERT_BUDGETS`).
-- ``former:<game id>:<seat>``: the seat of a person who asked to be forgotten. It is no one: a new
-  player in each game, never shown on a leaderboard.
+- ``former:<random>``: a person who asked to be forgotten (`forgotten`): one nameless identity
+  for all their seats, which takes over their ratings, so that a rebuild rates their games as
+  they were rated; drawn at random, it holds nothing of their id. Never shown on a leaderboard.
+- ``former:<game id>:<seat>``: a human seat without a person, whose result was recorded after the
+  person was forgotten (a game that finished before results were kept): a new player.
 
 This module is pure: it imports neither the bot's storage nor Discord.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,8 +75,13 @@ def expert(kind: str) -> str:
 
 
 def former(game_id: int, position: int) -> str:
-    """The seat of a forgotten person: no one, a new player in each game."""
+    """A seat without a person, recorded after its person was forgotten: a new player."""
     return f"{FORMER}:{game_id}:{position}"
+
+
+def forgotten() -> str:
+    """A new nameless identity for a person who asks to be forgotten (random: nothing of them)."""
+    return f"{FORMER}:{secrets.token_hex(8)}"
 
 
 def seat_identity(

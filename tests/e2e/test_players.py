@@ -6,7 +6,9 @@ trace of the person in the database.
 Four finished games between the two players are stored before the bot starts (played through
 the game service on the bot's database file, so their ends are rated as a game's end in the bot
 is); the fifth is played through Discord, after which both have the 5 rated games a leaderboard
-asks for."""
+asks for. A crowd of 10 more people has played 15 four-seat games among themselves (one of them
+all 15, the others 5 each), so that the leaderboard and a history have two pages to click
+through."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import csv
 import io
 import json
 import random
+import re
 import sqlite3
 from pathlib import Path
 
@@ -21,11 +24,13 @@ import engine
 from bot import export
 from bot.databases import open_storage
 from bot.services import GameService
+from render.chart import number
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord
 from tests.e2e.gameplay import is_final, next_turn, start_game, turn_owner
 from tests.e2e.test_lobby import answered, db_rows, mention, refused
 
 SEEDED = 4
+CROWD, CROWD_GAMES = 10, 15
 LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 
 
@@ -34,15 +39,21 @@ def iso(value: str) -> str:
     return f"{FSI}{value}{PDI}"
 
 
-async def seed_games(path: Path, guild: str, channel: str, people: list[dict]) -> None:
-    """`SEEDED` finished games of `people` (random legal moves, or `end`) in the bot's database
-    file."""
+def crowd_tables(crowd: list[dict]) -> list[list[dict]]:
+    """The crowd's `CROWD_GAMES` games: the first of them in each, with three of the nine others
+    in turn (5 games each)."""
+    first, *others = crowd
+    return [[first, *others[3 * (k % 3) : 3 * (k % 3) + 3]] for k in range(CROWD_GAMES)]
+
+
+async def seed_games(path: Path, guild: str, channel: str, tables: list[list[dict]]) -> None:
+    """A finished game of each table's people (random legal moves, or `end`) in the bot's
+    database file, finished days ago."""
     storage = await open_storage(None, str(path))
     service = GameService(storage, seed_source=lambda: 5)
     rng = random.Random(45)
-    host, *others = people
     try:
-        for _ in range(SEEDED):
+        for host, *others in tables:
             game = await service.lobby.new_lobby(
                 guild_id=int(guild),
                 channel_id=int(channel),
@@ -64,6 +75,20 @@ async def seed_games(path: Path, guild: str, channel: str, people: list[dict]) -
                 chosen = "end" if ending else rng.choice(moves)
                 result = await service.turns.play(game.id, user_id, chosen)
                 state = result.state
+    finally:
+        await storage.close()
+    # They changed last days ago: the bot's start leaves their messages alone (no redraw).
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE games SET updated_at = '2026-01-01T00:00:00.000+00:00'")
+    conn.close()
+
+
+async def rebuild(path: Path) -> None:
+    """`python -m bot.ratings rebuild`'s work, on the bot's database file (the bot running)."""
+    storage = await open_storage(None, str(path))
+    try:
+        await GameService(storage).players.rebuild()
     finally:
         await storage.close()
 
@@ -100,6 +125,30 @@ def shown(mu: float, sigma: float) -> str:
     return f"{mu - 3 * sigma:.1f}"
 
 
+def ranked(bot: BotProcess, guild: str, lang: str = "en") -> list[str]:
+    """This server's base-game leaderboard as its lines should read: the identities with 5
+    rated games or more (a visible profile), by rating, then identity."""
+    rows = db_rows(
+        bot,
+        "SELECT identity, mu, sigma, games FROM ratings WHERE scope = ? AND family = 'base'"
+        " AND games >= 5 AND identity NOT IN (SELECT identity FROM hidden_players)",
+        (int(guild),),
+    )
+    rows.sort(key=lambda r: (-(r[1] - 3 * r[2]), r[0]))
+    after = {"en": "after {} games", "he": "אחרי {} משחקים"}[lang]
+    isolate = iso if lang == "he" else str
+    return [
+        f"**{isolate(str(rank))}.** {isolate(f'<@{who[5:]}>')} \N{EM DASH} "
+        f"{isolate(number(mu - 3 * sigma, lang))} {after.format(games)}"
+        for rank, (who, mu, sigma, games) in enumerate(rows, 1)
+    ]
+
+
+def numbered(embed: dict) -> list[int]:
+    """The games a page of history lists, in order (their numbers, linked)."""
+    return [int(n) for n in re.findall(r"\[#([0-9]+)\]", embed["description"])]
+
+
 def traces(path: Path, needles: list[str]) -> list[tuple[str, str]]:
     """(table, row) of every row of every table holding one of `needles`."""
     conn = sqlite3.connect(path)
@@ -120,16 +169,29 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     alice = fake.add_user("alice", administrator=True)
     bob = fake.add_user("bobbelina")
     carol = fake.add_user("carol")
+    crowd = [fake.add_user(f"crowd{i}") for i in range(CROWD)]
     chan, elsewhere = fake.add_channel("games"), fake.add_channel("earlier")
-    await seed_games(tmp_path / "bot.db", fake.guild_id, elsewhere, [alice, bob])
+    tables = [[alice, bob]] * SEEDED + crowd_tables(crowd)
+    await seed_games(tmp_path / "bot.db", fake.guild_id, elsewhere, tables)
     bot = await bot_process()
     a, b = f"user:{alice['id']}", f"user:{bob['id']}"
     before = ratings(bot, fake.guild_id)
     assert (before[a][2], before[b][2]) == (SEEDED, SEEDED)
 
-    # Four rated games: no one is on the leaderboard yet.
+    # Four rated games: alice is not on the leaderboard yet (the crowd is, on one page); no one
+    # has played Under the Moonlight.
     it = await answered(await fake.slash(alice, "ps leaderboard", channel_id=chan))
     assert it.ephemeral and it.embeds[0]["title"] == "Leaderboard: base game, this server"
+    assert it.embeds[0]["description"].split("\n") == [
+        *ranked(bot, fake.guild_id),
+        "",
+        "You are not ranked here: it takes 5 rated games and a visible profile.",
+    ]
+    assert len(ranked(bot, fake.guild_id)) == CROWD and it.response.buttons == []
+    it = await answered(
+        await fake.slash(alice, "ps leaderboard", options={"rules": "moonlight"}, channel_id=chan)
+    )
+    assert it.embeds[0]["title"] == "Leaderboard: Under the Moonlight, this server"
     assert it.embeds[0]["description"] == (
         "No one is ranked yet: it takes 5 rated games.\n\n"
         "You are not ranked here: it takes 5 rated games and a visible profile."
@@ -141,20 +203,49 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     after = ratings(bot, fake.guild_id)
     assert (after[a][2], after[b][2]) == (SEEDED + 1, SEEDED + 1)
     assert after[a][:2] != before[a][:2] and after[b][:2] != before[b][:2]
-    first, second = sorted((a, b), key=lambda i: -(after[i][0] - 3 * after[i][1]))
+    # A rebuild from the stored games gives the live ratings again, to the last bit.
+    live = db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity")
+    assert len(live) == 2 * (CROWD + 2)  # this server's and all servers'
+    await rebuild(tmp_path / "bot.db")
+    assert db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity") == live
+
+    # Twelve ranked: two pages, alice's own rank under each; Next, then Previous.
+    board = ranked(bot, fake.guild_id)
+    rank = 1 + [line.split()[1] for line in board].index(mention(alice))
+    mine = f"Your rank: {rank} of {CROWD + 2}, {shown(*after[a][:2])}."
     it = await answered(await fake.slash(alice, "ps leaderboard", channel_id=chan))
-    rank = 1 if first == a else 2
-    assert it.embeds[0]["description"] == (
-        f"**1.** <@{first[5:]}> \N{EM DASH} {shown(*after[first][:2])} after 5 games\n"
-        f"**2.** <@{second[5:]}> \N{EM DASH} {shown(*after[second][:2])} after 5 games\n\n"
-        f"Your rank: {rank} of 2, {shown(*after[a][:2])}."
+    assert it.embeds[0]["description"].split("\n") == [*board[:10], "", mine]
+    assert it.embeds[0]["footer"]["text"] == "Page 1 of 2"
+    assert [(b["label"], b.get("disabled", False)) for b in it.response.buttons] == [
+        ("Previous", True),
+        ("Next", False),
+    ]
+    page = await answered(
+        await fake.click(alice, it.response, it.response.find_button(label="Next"))
     )
+    assert page.response.embeds[0]["description"].split("\n") == [*board[10:], "", mine]
+    assert page.response.embeds[0]["footer"]["text"] == "Page 2 of 2"
+    assert [(b["label"], b.get("disabled", False)) for b in page.response.buttons] == [
+        ("Previous", False),
+        ("Next", True),
+    ]
+    page = await answered(
+        await fake.click(alice, page.response, page.response.find_button(label="Previous"))
+    )
+    assert page.response.embeds[0]["description"].split("\n") == [*board[:10], "", mine]
     it = await answered(
         await fake.slash(alice, "ps leaderboard", options={"scope": "all"}, channel_id=chan)
     )
     assert it.embeds[0]["title"] == "Leaderboard: base game, all servers"
-    assert f"Your rank: {rank} of 2" in it.embeds[0]["description"]
-    games = [g for (g,) in db_rows(bot, "SELECT id FROM games WHERE status = 'over' ORDER BY id")]
+    assert it.embeds[0]["description"].split("\n")[-1] == mine
+    games = [
+        g
+        for (g,) in db_rows(
+            bot,
+            "SELECT id FROM games WHERE status = 'over' AND host_id = ? ORDER BY id",
+            (int(alice["id"]),),
+        )
+    ]
     assert len(games) == SEEDED + 1
     thread = fake.threads_of(chan)[0]
 
@@ -180,6 +271,10 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     assert embed["image"]["url"] == "attachment://rating.png"
     alt = it.response.payload(fake)["attachments"][0]["description"]
     assert alt.startswith("Rating history (base game): 5 rated games from ")
+    viewer = await answered(
+        await fake.click(alice, it.response, it.response.find_button(label=f"Replay #{games[-1]}"))
+    )
+    assert viewer.ephemeral and viewer.embeds[0]["title"] == f"Replay of game #{games[-1]}"
     it = await answered(await fake.slash(alice, "ps history", channel_id=chan))
     lines = it.embeds[0]["description"].splitlines()
     link = f"[#{games[-1]}](https://discord.com/channels/{fake.guild_id}/{thread})"
@@ -190,17 +285,69 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     )
     assert lines[2].startswith("Alice ") and ", Bobbelina " in lines[2]
     assert len(lines) == 1 + 2 * 5 and "footer" not in it.embeds[0]  # one page
+    # Replay, under a game of the history: the viewer of that game, at its start.
+    viewer = await answered(
+        await fake.click(
+            alice, it.response, it.response.find_button(custom_id=f"ps:replay:open:{games[1]}")
+        )
+    )
+    assert viewer.ephemeral and viewer.embeds[0]["title"] == f"Replay of game #{games[1]}"
+    assert [name for name, _png in viewer.attachments] == ["board.png"]
+    assert {b["custom_id"].split(":")[2] for b in viewer.response.buttons} == {f"g{games[1]}"}
+
+    # The crowd's first played 15 games: a history of two pages, newest first.
+    crowds = [
+        g
+        for (g,) in db_rows(
+            bot,
+            "SELECT id FROM games WHERE status = 'over' AND host_id = ? ORDER BY id DESC",
+            (int(crowd[0]["id"]),),
+        )
+    ]
+    assert len(crowds) == CROWD_GAMES
+    it = await answered(
+        await fake.slash(alice, "ps history", options={"player": crowd[0]}, channel_id=chan)
+    )
+    assert numbered(it.embeds[0]) == crowds[:10]
+    assert it.embeds[0]["footer"]["text"] == "Page 1 of 2"
+    assert [b["label"] for b in it.response.buttons] == [
+        *(f"Replay #{g}" for g in crowds[:10]),
+        "Previous",
+        "Next",
+    ]
+    page = await answered(
+        await fake.click(alice, it.response, it.response.find_button(label="Next"))
+    )
+    assert numbered(page.response.embeds[0]) == crowds[10:]
+    assert page.response.embeds[0]["footer"]["text"] == "Page 2 of 2"
+    assert [(b["label"], b.get("disabled", False)) for b in page.response.buttons] == [
+        *((f"Replay #{g}", False) for g in crowds[10:]),
+        ("Previous", False),
+        ("Next", True),
+    ]
+    page = await answered(
+        await fake.click(alice, page.response, page.response.find_button(label="Previous"))
+    )
+    assert numbered(page.response.embeds[0]) == crowds[:10]
 
     # Bob reads in Hebrew (his setting): the leaderboard, his profile and alice's history.
     await answered(
         await fake.slash(bob, "ps language", options={"language": "he"}, channel_id=chan)
     )
     it = await answered(await fake.slash(bob, "ps leaderboard", channel_id=chan))
-    rank_b = 3 - rank
+    board = ranked(bot, fake.guild_id, "he")
+    rank_b = 1 + [line.split()[1] for line in board].index(iso(mention(bob)))
+    mine = f"הדירוג שלך: {rank_b} מתוך {CROWD + 2}, {iso(shown(*after[b][:2]))}."
     assert it.embeds[0]["title"] == "טבלת המובילים: המשחק הבסיסי, השרת הזה"
-    assert it.embeds[0]["description"].splitlines()[-1] == (
-        f"הדירוג שלך: {rank_b} מתוך 2, {iso(shown(*after[b][:2]))}."
-    )
+    assert it.embeds[0]["description"].split("\n") == [*board[:10], "", mine]
+    assert it.embeds[0]["footer"]["text"] == "עמוד 1 מתוך 2"
+    page = await answered(await fake.click(bob, it.response, it.response.find_button(label="הבא")))
+    assert page.response.embeds[0]["description"].split("\n") == [*board[10:], "", mine]
+    assert page.response.embeds[0]["footer"]["text"] == "עמוד 2 מתוך 2"
+    assert [(b["label"], b.get("disabled", False)) for b in page.response.buttons] == [
+        ("הקודם", False),
+        ("הבא", True),
+    ]
     it = await answered(await fake.slash(bob, "ps profile", channel_id=chan))
     assert it.embeds[0]["title"] == f"הפרופיל של {iso('Bobbelina')}"
     fields = {f["name"]: f["value"] for f in it.embeds[0]["fields"]}
@@ -218,6 +365,21 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     assert lines[1].startswith(f"{iso(link)} \N{MIDDLE DOT} {FSI}20")
     assert [b["custom_id"] for b in it.response.buttons] == [
         f"ps:replay:open:{g}" for g in reversed(games)
+    ]
+    it = await answered(
+        await fake.slash(bob, "ps history", options={"player": crowd[0]}, channel_id=chan)
+    )
+    assert it.embeds[0]["footer"]["text"] == "עמוד 1 מתוך 2"
+    page = await answered(await fake.click(bob, it.response, it.response.find_button(label="הבא")))
+    assert numbered(page.response.embeds[0]) == crowds[10:]
+    assert page.response.embeds[0]["description"].splitlines()[0] == (
+        f"המשחקים שהסתיימו של {iso(mention(crowd[0]))}"
+    )
+    assert page.response.embeds[0]["footer"]["text"] == "עמוד 2 מתוך 2"
+    assert [b["label"] for b in page.response.buttons] == [
+        *(f"שחזור #{g}" for g in crowds[10:]),
+        "הקודם",
+        "הבא",
     ]
 
     # Carol has played nothing; nobody hides another's profile.
@@ -242,8 +404,10 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
         "Bobbelina keeps their profile and games hidden.",
     )
     it = await answered(await fake.slash(alice, "ps leaderboard", channel_id=chan))
-    assert it.embeds[0]["description"].startswith(f"**1.** <@{alice['id']}> ")
-    assert f"<@{bob['id']}>" not in it.embeds[0]["description"]
+    board = ranked(bot, fake.guild_id)
+    assert len(board) == CROWD + 1 and mention(bob) not in "".join(board)
+    assert it.embeds[0]["description"].split("\n")[:10] == board[:10]
+    assert it.embeds[0]["footer"]["text"] == "Page 1 of 2"
 
     # The export: Manage Server only; both files replay through /ps replay.
     await refused(
@@ -254,8 +418,9 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     files = dict(it.attachments)
     jsonl = files[f"photosynthesis-{fake.guild_id}.jsonl"].decode()
     rows = list(csv.reader(io.StringIO(files[f"photosynthesis-{fake.guild_id}.csv"].decode())))
-    assert [json.loads(line)["game"] for line in jsonl.splitlines()] == games
-    assert [int(row[0]) for row in rows[1:]] == games
+    everything = sorted([*games, *crowds])
+    assert [json.loads(line)["game"] for line in jsonl.splitlines()] == everything
+    assert [int(row[0]) for row in rows[1:]] == everything
     third = export.read_jsonl(jsonl)[2]
     it = await answered(
         await fake.slash(
@@ -266,7 +431,7 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
         )
     )
     assert it.content == (
-        f"Game #{games[2]} of an export of 5 games (the option `game` chooses another)."
+        f"Game #{games[2]} of an export of {len(everything)} games (the option `game` chooses another)."
     )
     # the viewer carries the export's third game as its record, and opens at its start
     carried = dict(it.attachments)
@@ -291,4 +456,10 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     )
     assert done.response.content.startswith("בוצע: נשכחת.")
     assert traces(bot.database_path, [bob["id"], "bobbelina"]) == []
+    logged = bot.log_path.read_text().lower()
+    assert bob["id"] not in logged and "bobbelina" not in logged
+    # his ratings are a nameless player's: a rebuild still gives every rating as it was
+    live = db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity")
+    await rebuild(tmp_path / "bot.db")
+    assert db_rows(bot, "SELECT * FROM ratings ORDER BY scope, family, identity") == live
     assert fake.late_interactions == []

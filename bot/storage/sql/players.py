@@ -403,12 +403,12 @@ class PlayerSQL(GameSQL):
 
     async def forget_user(self, user_id: int) -> int | None:
         """Remove a person's id and name from every table: each seat of theirs becomes a former
-        player's (`FORMER_NAME`, no user id; its result the identity `former:<game>:<seat>`),
-        their actions, clocks and jobs lose their id, the games they hosted their host (0),
-        their settings (language, notifications, followed and muted games, the tutorial's
-        progress), ratings and hidden flag go. The games stay complete (their logs are
-        untouched). Returns how many games had a seat of theirs; None, and nothing changed,
-        while they hold a seat in a lobby or a game in play."""
+        player's (`FORMER_NAME`, no user id; its result, and their ratings, a new nameless
+        identity's: `identity.forgotten`), their actions, clocks and jobs lose their id, the
+        games they hosted their host (0), their settings (language, notifications, followed and
+        muted games, the tutorial's progress) and hidden flag go. The games stay complete
+        (their logs are untouched). Returns how many games had a seat of theirs; None, and
+        nothing changed, while they hold a seat in a lobby or a game in play."""
         async with self._transaction() as conn:
             live = await conn.fetchrow(
                 "SELECT 1 AS live FROM seats s JOIN games g ON g.id = s.game_id"
@@ -422,6 +422,7 @@ class PlayerSQL(GameSQL):
                 " UNION SELECT game_id, position FROM seat_leavers WHERE user_id = ?",
                 (user_id, user_id),
             )
+            person, nameless = ri.person(user_id), ri.forgotten()
             for seat in seats:
                 game_id, position = seat["game_id"], seat["position"]
                 await conn.execute(
@@ -431,7 +432,7 @@ class PlayerSQL(GameSQL):
                 await conn.execute(
                     "UPDATE seat_results SET identity = ?, user_id = NULL"
                     " WHERE game_id = ? AND position = ?",
-                    (ri.former(game_id, position), game_id, position),
+                    (nameless, game_id, position),
                 )
             await conn.execute("DELETE FROM seat_leavers WHERE user_id = ?", (user_id,))
             # Any result still holding them (a seat they held twice cannot be; kept safe).
@@ -443,9 +444,11 @@ class PlayerSQL(GameSQL):
                     f"UPDATE {table} SET user_id = NULL WHERE user_id = ?", (user_id,)
                 )
             await conn.execute("UPDATE games SET host_id = 0 WHERE host_id = ?", (user_id,))
-            person = ri.person(user_id)
-            await conn.execute("DELETE FROM ratings WHERE identity = ?", (person,))
-            await conn.execute("DELETE FROM rating_history WHERE identity = ?", (person,))
+            # Their ratings become the nameless identity's: a rebuild gives the same numbers.
+            for table in ("ratings", "rating_history"):
+                await conn.execute(
+                    f"UPDATE {table} SET identity = ? WHERE identity = ?", (nameless, person)
+                )
             await conn.execute("DELETE FROM hidden_players WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM user_preferences WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM game_follows WHERE user_id = ?", (user_id,))
