@@ -72,6 +72,11 @@ KINDS: dict[str, Kind] = {
             step_prompt=_("Use an ability: choose which"),
             sort_sources=False,
         ),
+        # Under the Moonlight's setup: one decision each (the select's "{verb}: choose")
+        Kind("animal", _("Animal..."), _("Your animal")),
+        Kind("settle", _("Settle..."), _("Your animal's space")),
+        Kind("elder", _("Great Elder Tree..."), _("The Great Elder Tree's space")),
+        Kind("moonstone", _("Moonstone..."), _("A moonstone's space")),
     )
 }
 #: Order of the verb buttons on the panel; verbs without a row follow in the engine's order.

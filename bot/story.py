@@ -283,12 +283,13 @@ def player_name(game: GameRow, seat: int) -> str:
     """A seat's player's own name (a seat the autopilot took over after its player left is
     stored as "Bob (autopilot)": that player's own earlier moves stay Bob's)."""
     name = shown_name(game.seats[seat])
-    return name.removesuffix(AUTOPILOT_SEAT.format(name=""))
+    mark = AUTOPILOT_SEAT.format(name="")
+    return name.removesuffix(mark) if name.endswith(mark) else name  # an Expert's: a Text
 
 
 def who(game: GameRow, seat: int, user_id: int | None) -> str:
     """``🟠 Ann`` for an action, ``🟠 Bob (autopilot)`` for one the autopilot played."""
-    name = f"{SEAT_SWATCH[seat]} {player_name(game, seat)}"
+    name = join([SEAT_SWATCH[seat], player_name(game, seat)])  # each said in its language
     return AUTOPILOT_SEAT.format(name=name) if user_id == AUTOPILOT_USER_ID else name
 
 
