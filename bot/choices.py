@@ -167,7 +167,14 @@ def describe(state: GameState, notation: str, *, _before: dict | None = None) ->
         if light == 0 and after_seat.light == LIGHT_CAP:
             parts.append(_("light stays at {cap}, the most you can hold", cap=LIGHT_CAP))
     for leaves, points in after_seat.tokens[len(before_seat.tokens) :]:
-        parts.append(_("takes a {leaves}-leaf token worth {points}", leaves=leaves, points=points))
+        parts.append(  # a count: French "un jeton à 1 feuille"
+            _n(
+                "takes a {n}-leaf token worth {points}",
+                "takes a {n}-leaf token worth {points}",
+                leaves,
+                points=points,
+            )
+        )
     if verb == "collect" and len(after_seat.tokens) == len(before_seat.tokens):
         parts.append(_("no token left"))
     if verb == "plant":
@@ -179,11 +186,16 @@ def describe(state: GameState, notation: str, *, _before: dict | None = None) ->
     return join(parts, _DOT)
 
 
+def soil(leaves: int) -> Text:
+    """``3-leaf soil`` (French: "sol à 1 feuille", "sol à 3 feuilles")."""
+    return _n("{n}-leaf soil", "{n}-leaf soil", leaves)
+
+
 def soil_and_shade(state: GameState, label: str) -> list[Text]:
     """What a target space offers: its soil (leaves) and whether a shadow covers it at the next
     photosynthesis (``3-leaf soil``, ``in shade next round``)."""
     space = LABEL_INDEX[label]
-    out = [_("{leaves}-leaf soil", leaves=LEAVES[space])]
+    out = [soil(LEAVES[space])]
     sun = engine.next_photosynthesis_sun(state)
     if sun is not None:
         shaded = engine.shadow_map(state, sun)[space] > 0
@@ -201,7 +213,7 @@ def placement_notes(after: GameState, verb: str, label: str) -> list[Text]:
     lights the animals next to it), ``in the moonlight at the first photosynthesis`` for an
     animal; the Great Elder Tree gets its soil only (it blocks moonlight, it is never lit)."""
     space = LABEL_INDEX[label]
-    out = [] if verb == "settle" else [_("{leaves}-leaf soil", leaves=LEAVES[space])]
+    out = [] if verb == "settle" else [soil(LEAVES[space])]
     if verb != "elder" and ml.moonlit_next_photosynthesis(after) >> space & 1:
         out.append(
             _("shines at the first photosynthesis")

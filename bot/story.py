@@ -19,7 +19,7 @@ from typing import Any
 
 import engine
 from engine import GameState
-from translation import Text, _, join, translate
+from translation import Text, _, french_names, join, translate
 
 from . import i18n
 from .choices import spaces_of
@@ -276,6 +276,8 @@ def _named_text(event: Text, names: Sequence[str]) -> str:
     said = re.sub(rf"Cynthia \((?:{either})\s*{mark}\)", name, said)
     said = re.sub(rf"(?:{either})\s*{mark}", name, said)
     said = re.sub(mark, name, said)
+    if lang == "fr":  # "castor du joueur 2" named: "castor de Bob", "castor de l'Expert"
+        said = french_names(said, [isolate(n) for n in names])
     return _MARK.sub(lambda m: m[1], said)
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 import string
 from collections.abc import Sequence
 from functools import cache
@@ -196,7 +197,35 @@ def translate(text: Any, lang: str | None) -> str:
             template = catalog.pgettext(text.context, text.template)
         else:
             template = catalog.gettext(text.template)
-    return template.format(**params) if params or text.params else template
+    said = template.format(**params) if params or text.params else template
+    if lang == "fr":  # "de Alice" -> "d'Alice", "du Expert" -> "de l'Expert"
+        said = french_names(said, [v for k, v in params.items() if k in _NAME_PARAMS])
+    return said
+
+
+#: The parameters that name a player or a seat (French grammar joins "de" to them).
+_NAME_PARAMS = frozenset({"player", "name", "host", "user", "owner", "winner"})
+#: A seat's name that is a role, not a person's name: it takes the article ("l'Expert").
+_ROLES = ("Expert",)
+
+
+def french_names(said: str, names: Sequence[Any]) -> str:
+    """French's "de" and "du" before each of `names` in `said`: "de Alice" becomes "d'Alice";
+    "du Bob" (a template written for a noun, "du castor") becomes "de Bob"; the Expert, a role,
+    keeps its article: "de l'Expert", "du Expert" -> "de l'Expert"."""
+    for name in {str(n) for n in names if isinstance(n, str) and n.strip()}:
+        bare = name.lstrip(_FSI + _LRI)
+        escaped = re.escape(name)
+        if bare.startswith(_ROLES):
+            said = re.sub(rf"\b(?:du|de) {escaped}", lambda m, n=name: f"de l'{n}", said)
+        elif bare[:1] in _VOWELS:
+            said = re.sub(rf"\b(?:du|de) {escaped}", lambda m, n=name: f"d'{n}", said)
+        else:
+            said = re.sub(rf"\bdu {escaped}", lambda m, n=name: f"de {n}", said)
+    return said
+
+
+_VOWELS = frozenset("AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiouyàâäéèêëîïôöùûü")
 
 
 def _value(value: Any, lang: str | None) -> Any:
