@@ -75,7 +75,9 @@ def test_both_domains_translate_a_shared_entry_alike() -> None:
         for domain in ("game", "bot"):
             with (CATALOGS / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
                 entries[domain] = {
-                    (m.context, m.id): m.string for m in read_po(f) if isinstance(m.id, str) and m.id
+                    (m.context, m.id): m.string
+                    for m in read_po(f)
+                    if isinstance(m.id, str) and m.id
                 }
         shared = entries["game"].keys() & entries["bot"].keys()
         differ = {k: (entries["game"][k], entries["bot"][k]) for k in shared
