@@ -153,6 +153,10 @@ def describe(state: GameState, notation: str, *, _before: dict | None = None) ->
         if was is not None and now is not None and was != now:
             text = join([f"{text}:", SIZE_NAMES[was], "\N{RIGHTWARDS ARROW}", SIZE_NAMES[now]])
     parts: list[str | Text] = [text]
+    words = notation.split()
+    if verb == "use" and words[1] == "dam":  # "use dam 10": where the Dam goes, and what it does
+        parts.append(_("Dam on {gap}: its pieces grow one size free",
+                       gap=ml.gap_words(int(words[2]))))  # fmt: skip
     light = before_seat.light - after_seat.light
     if light > 0:
         parts.append(_("{n} light", n=light))

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import pytest
 from babel.messages.pofile import read_po
 
 import engine
-from bot import choices, i18n, story
+from bot import choices, embeds, i18n, story
 from bot import expert_texts as xt
 from bot.player_texts import PROFILE_TITLE
+from engine import cynthia
+from engine import moonlight as ml
+from engine.expert import search
 from engine.moon import PHASE_TITLES
 from engine.moonlight.names import ANIMAL_NAMES
 from translation import CATALOGS, LANGUAGES, SOURCE, _, translate
@@ -83,3 +87,72 @@ def test_both_domains_translate_a_shared_entry_alike() -> None:
         differ = {k: (entries["game"][k], entries["bot"][k]) for k in shared
                   if entries["game"][k] != entries["bot"][k]}  # fmt: skip
         assert differ == {}, lang
+
+
+# --- every term a reason, a hint or a label uses is explained in /ps rules ----------------------
+
+ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def _rules(topic: str, lang: str) -> str:
+    with i18n.speaking(lang):
+        embed = embeds.rules_embed(topic)
+    text = " ".join([embed.description or ""] + [f"{f.name} {f.value}" for f in embed.fields])
+    return text.translate(ISOLATES)
+
+
+def _said(text, lang: str) -> str:
+    return translate(text, lang).translate(ISOLATES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_cynthias_words_are_explained(lang: str) -> None:
+    """Each fixed word of Cynthia's reasons (her tie-breakers, "higher FLP", "both large trees
+    on the board in the late half") is in `/ps rules cynthia`, in the game's language."""
+    rules = _rules("cynthia", lang)
+    words = [cynthia.CLOSEST, cynthia.HIGHER_FLP, cynthia.HIGHEST_OWN_FLP,
+             cynthia.LOWEST_OPPONENTS_FLP, cynthia.MOST_EMPTY, cynthia.SMALLEST,
+             cynthia.OUTERMOST, cynthia.BOTH_LARGE_LATE, cynthia.ONLY_CHOICE]  # fmt: skip
+    missing = [_said(w, lang) for w in words if _said(w, lang) not in rules]
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_experts_reasons_and_the_moons_gap_are_explained(lang: str) -> None:
+    """The Expert's reasons ("best of 18 simulations", "best of 7 turn plans", "expected
+    margin +16.3 points", "nothing beats ending the turn") and why `/ps hint` gives one action
+    are in `/ps rules expert`; the moon's "gap 5 (F5-G4)" in `/ps rules moonlight`."""
+    rules = _rules("expert", lang)
+    reasons = [
+        search.simulated_reason("grow D4", 18, 16.3),
+        search.planned_reason("grow D4", 7, 16.3),
+        _(
+            "{action}: nothing beats ending the turn, expected margin {margin} points",
+            action="end",
+            margin="+16.3",
+        ),  # fmt: skip
+    ]
+    for reason in reasons:
+        said = _said(reason, lang)
+        words = said.split(":", 1)[1].strip() if lang != "fr" else said.split(" : ", 1)[1]
+        for part in words.split(", "):
+            assert part in rules, (part, lang)
+    assert "`/ps hint`" in rules
+    assert _said(ml.gap_words(5), lang) in _rules("moonlight", lang)
+
+
+def test_the_dam_says_where_it_goes_and_what_it_does() -> None:
+    """The Beaver's choice reads more than "use dam 10 · 6 lunar"."""
+    from tests.test_moonlight_animals import pos
+
+    state = pos(
+        {"F1": (0, 0), "E1": (1, 1), "E2": (0, 3)},
+        animals={0: ("beaver", "F1"), 1: ("fox", "A4")},
+    )
+    label = choices.describe(state, "use dam 10")
+    assert str(label) == (
+        "use dam 10 \N{MIDDLE DOT} Dam on gap 10 (F1-E1): its pieces grow one size free "
+        "\N{MIDDLE DOT} 6 lunar \N{MIDDLE DOT} E1: small \N{RIGHTWARDS ARROW} medium"
+        " \N{MIDDLE DOT} F1: seed \N{RIGHTWARDS ARROW} small"
+    )
+    assert "barrage en écart 10 (F1-E1)" in translate(label, "fr")
