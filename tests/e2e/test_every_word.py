@@ -227,7 +227,10 @@ async def _read_views(fake: FakeDiscord, chan: str, host: dict, msg: FakeMessage
         ("ps status", {}),
         ("ps hint", {}),
         ("ps help", {}),
-        *[("ps rules", {"topic": t}) for t in ("base", "moonlight", "animals", "cynthia", "expert")],
+        *[
+            ("ps rules", {"topic": t})
+            for t in ("base", "moonlight", "animals", "cynthia", "expert")
+        ],
     ):
         await answered(await fake.slash(host, command, options=options, channel_id=chan))
 
