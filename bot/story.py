@@ -19,7 +19,7 @@ from typing import Any
 
 import engine
 from engine import GameState
-from translation import Text, _, french_names, join, translate
+from translation import Text, _, french_names, join, name_of, translate
 
 from . import i18n
 from .choices import spaces_of
@@ -291,7 +291,10 @@ def player_name(game: GameRow, seat: int) -> str:
 
 def who(game: GameRow, seat: int, user_id: int | None) -> str:
     """``🟠 Ann`` for an action, ``🟠 Bob (autopilot)`` for one the autopilot played."""
-    name = join([SEAT_SWATCH[seat], player_name(game, seat)])  # each said in its language
+    player = player_name(game, seat)
+    name = f"{SEAT_SWATCH[seat]} {player}"  # a person's: a plain name, isolated where it is said
+    if isinstance(player, Text):  # an Expert's seat: said in the reader's language
+        name = name_of(join([SEAT_SWATCH[seat], player]))
     return AUTOPILOT_SEAT.format(name=name) if user_id == AUTOPILOT_USER_ID else name
 
 

@@ -10,12 +10,13 @@ import engine
 from bot import choices, embeds, i18n, story
 from bot import expert_texts as xt
 from bot.player_texts import PROFILE_TITLE
+from bot.storage import SeatRow
 from engine import cynthia
 from engine import moonlight as ml
 from engine.expert import search
 from engine.moon import PHASE_TITLES
 from engine.moonlight.names import ANIMAL_NAMES
-from translation import CATALOGS, LANGUAGES, SOURCE, _, translate
+from translation import CATALOGS, LANGUAGES, SOURCE, _, join, translate
 
 
 def test_buying_a_seed_in_french_is_une_graine() -> None:
@@ -156,3 +157,42 @@ def test_the_dam_says_where_it_goes_and_what_it_does() -> None:
         " \N{MIDDLE DOT} F1: seed \N{RIGHTWARDS ARROW} small"
     )
     assert "barrage en écart 10 (F1-E1)" in translate(label, "fr")
+
+
+# --- Hebrew: every name said in Hebrew and isolated -------------------------------------------
+
+
+def _table() -> tuple:
+    from tests.test_bot_story import game_with
+
+    seats = (
+        SeatRow(0, "human", 1, "Alice"),
+        SeatRow(1, "expert", None, "Expert (quick)"),
+        SeatRow(2, "human", None, "Bob (autopilot)"),
+    )
+    return game_with(seats, engine.Config(seats=("human", "human", "human")))
+
+
+def test_an_experts_seat_in_a_hebrew_story_line_is_hebrew_and_isolated() -> None:
+    game = _table()
+    with i18n.speaking("he"):
+        said = [i18n.tr(join([story.who(game, s, None), ": grow"], "")) for s in range(3)]
+    swatch = story.SEAT_SWATCH
+    assert said == [
+        f"\u2068{swatch[0]} Alice\u2069\u2068: grow\u2069",
+        f"\u2068{swatch[1]} מומחה (מהיר)\u2069\u2068: grow\u2069",
+        f"\u2068{swatch[2]} Bob\u2069\u2068: grow\u2069",
+    ]
+    assert translate(story.who(game, 1, None), "fr") == f"{swatch[1]} Expert (rapide)"
+
+
+def test_the_alt_text_names_the_expert_in_hebrew_inside_isolates() -> None:
+    """The alt text (and `/ps board`) says the seat "מומחה (מהיר)" whole, isolated, so that a
+    screen reader does not read ")מהיר(מומחה"; no English name is left."""
+    from render.alt import alt_text
+
+    game = _table()
+    state = engine.new_game(engine.Config(seats=("human", "human", "human")), seed=3)
+    words = alt_text(state, names=xt.seat_names(game), lang="he")
+    assert "\u2068מומחה (מהיר)\u2069" in words
+    assert "Expert" not in words and "autopilot" not in words

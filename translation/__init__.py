@@ -150,6 +150,14 @@ def join(parts: Sequence[str], sep: str = " ") -> Text:
 
 
 _JOIN = "\x00join"  # not in any catalog: a join is never looked up
+_NAME = "\x00name"  # nor is a name
+
+
+def name_of(value: str) -> Text:
+    """A name made of texts (an Expert's seat with its colour: "🟣 Expert (quick)"), said in
+    the reader's language as one isolated unit in a right-to-left sentence (as a plain name
+    is)."""
+    return Text("{name}", {"name": value}, context=_NAME)
 
 
 @cache
@@ -182,6 +190,8 @@ def translate(text: Any, lang: str | None) -> str:
     its own direction."""
     if not isinstance(text, Text):
         return str(text)
+    if text.context == _NAME:  # a name said in the language, one isolated unit
+        return isolate(translate(text.params["name"], lang), lang)
     params = {k: _value(v, lang) for k, v in text.params.items()}
     if text.context == _JOIN or not lang or lang == SOURCE:
         template = text.plural if text.plural is not None and text.n != 1 else text.template
