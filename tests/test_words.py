@@ -196,3 +196,16 @@ def test_the_alt_text_names_the_expert_in_hebrew_inside_isolates() -> None:
     words = alt_text(state, names=xt.seat_names(game), lang="he")
     assert "\u2068מומחה (מהיר)\u2069" in words
     assert "Expert" not in words and "autopilot" not in words
+
+
+def test_cynthias_moonstone_reason_names_the_piece_in_the_language() -> None:
+    """Her setup reason "card 10 setup: a moonstone on B2 ..." said "a moonstone" in English
+    in a Hebrew game: the piece's words are a text."""
+    config = engine.Config(seats=("human", "cynthia"), moonstones=True)
+    what = engine.game.rules_for(config).setup_verbs["moonstone"].what
+    assert str(what) == "a moonstone"
+    assert [translate(what, lang) for lang in ("nl", "fr", "he")] == [
+        "een maansteen",
+        "une pierre de lune",
+        "אבן ירח",
+    ]
