@@ -82,16 +82,22 @@ def _catalog_words(lang: str | None) -> frozenset[str]:
     return frozenset(words)
 
 
+#: A notation word after an English article is a word of an English sentence: "a moonstone".
+_PROSE = re.compile(r"\b(?:a|an|the|your|her|its) (?:" + "|".join(_NOTATION_WORDS) + r")\b")
+
+
 def english_words(text: str, lang: str, names: tuple[str, ...] = ()) -> list[str]:
     """The English words of `text` in a game in `lang`: a word of the bot's English catalogs,
     of three letters or more, that no translation of `lang` uses, once notation, mentions,
-    commands and the players' `names` are taken out."""
+    commands and the players' `names` are taken out; and a notation word after an English
+    article ("a moonstone": notation is otherwise left unread)."""
     text = _NOT_WORDS.sub(" ", text)
+    prose = _PROSE.findall(text) if lang != "en" else []
     text = _NOTATION.sub(" ", text)
     for name in names:
         text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
     english, local = _catalog_words(None), _catalog_words(lang)
-    return [
+    return prose + [
         w
         for w in _WORD.findall(text)
         if len(w) > 2 and w.isascii() and w.lower() in english and w.lower() not in local
@@ -108,6 +114,7 @@ def test_the_detector_finds_english() -> None:
     assert english_words("Anouk speelt use hunt 1 en move owl C3.", "nl", ("anouk",)) == []
     assert english_words("Anouk, it is your turn.", "nl", ("anouk",)) == ["your", "turn"]
     assert english_words("<@123>, מומחה (מהיר) /ps rules topic:cynthia", "he") == []
+    assert english_words("קלף 10: \u2068a moonstone\u2069 על B2", "he") == ["a moonstone"]
 
 
 def _language_of(fake: FakeDiscord, chans: dict[str, str], users: dict[str, str]):
