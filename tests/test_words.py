@@ -209,3 +209,14 @@ def test_cynthias_moonstone_reason_names_the_piece_in_the_language() -> None:
         "une pierre de lune",
         "אבן ירח",
     ]
+
+
+def test_du_before_an_animal_stays_in_french() -> None:
+    """Only names get "de"/"d'": "la capacité du castor" keeps its article."""
+    reason = _(
+        "{title} is the {owner}'s ability; your animal is the {animal}.",
+        title="X",
+        owner=ANIMAL_NAMES[6],
+        animal=ANIMAL_NAMES[3],
+    )
+    assert "capacité du castor" in translate(reason, "fr")

@@ -209,7 +209,12 @@ def translate(text: Any, lang: str | None) -> str:
             template = catalog.gettext(text.template)
     said = template.format(**params) if params or text.params else template
     if lang == "fr":  # "de Alice" -> "d'Alice", "du Expert" -> "de l'Expert"
-        said = french_names(said, [v for k, v in params.items() if k in _NAME_PARAMS])
+        names = [
+            v
+            for k, v in params.items()
+            if k in _NAME_PARAMS and (type(text.params[k]) is str or v.startswith(_ROLES))
+        ]  # a person's name, or an Expert's seat (not "du castor": an animal is a text)
+        said = french_names(said, names)
     return said
 
 
