@@ -6,7 +6,8 @@ Cynthia, an Expert and a player who leaves at once (the autopilot plays their se
 opens the panel each turn, places by the autocomplete's first choice in setup, plays one action
 and ends every turn after; near the end they read the game's text views (`/ps board`, `/ps log`,
 the Game log, the next-sun preview, `/ps status`, `/ps hint`, every `/ps rules` topic,
-`/ps help`), and `/ps log` again once the game is over.
+`/ps help`), and `/ps log` again once the game is over. The host asked for turn DMs: the
+clock moves once so that a turn of theirs waits 5 minutes, and its DM comes.
 
 Every text the fake Discord received from the bot (`FakeDiscord.shown`: each version of each
 message, embed, component, alt text, DM, autocomplete choice) is then read for English: its
@@ -20,14 +21,17 @@ from __future__ import annotations
 import asyncio
 import re
 from functools import cache
+from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+from bot.timers import TURN_DM_AFTER
 from engine.actions import VERB_WORDS
 from engine.moonlight import ABILITY_WORDS
 from engine.moonlight.names import ANIMALS
 from engine.pieces import SIZE_NAMES
-from tests.e2e.fakediscord import FakeDiscord, FakeMessage
+from tests.e2e.corr import TestClock
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import is_final
 from tests.e2e.test_lobby import add_bot, answered, new_lobby
 from translation import CATALOGS, DOMAINS
@@ -141,13 +145,18 @@ def _language_of(fake: FakeDiscord, chans: dict[str, str], users: dict[str, str]
     return language
 
 
-async def _play(fake: FakeDiscord, lang: str, chan: str, host: dict, leaver: dict) -> None:
-    """A whole game in `lang`: the host against Cynthia, the Expert and the autopilot."""
+async def _play(
+    fake: FakeDiscord, bot: BotProcess, clock: TestClock, lang: str, chan: str, host: dict,
+    leaver: dict,
+) -> None:  # fmt: skip
+    """A whole game in `lang`: the host against Cynthia, the Expert and the autopilot; the
+    host's turn DM once (they asked for them, and a turn waits for them 5 minutes)."""
     if lang == "he":  # Discord has no Hebrew: the host chooses it
         for user in (host, leaver):
             await answered(await fake.slash(user, "ps language", options={"language": "he"}))
     options = {"language": lang, "hints": True, **(MODES if lang != "nl" else {})}
     lobby = await new_lobby(fake, host, chan, **options)
+    await answered(await fake.slash(host, "ps notify", options={"mode": "on"}, channel_id=chan))
     await answered(await fake.click(leaver, lobby, lobby.find_button(custom_id=_join(lobby))))
     await add_bot(fake, host, lobby, "cynthia")
     await add_bot(fake, host, lobby, "expert")
@@ -168,6 +177,9 @@ async def _play(fake: FakeDiscord, lang: str, chan: str, host: dict, leaver: dic
             )
         ]
         state_round = _round(msg)
+        if state_round == 2 and not fake.dms(host):  # the turn waits: its DM comes
+            clock.advance(TURN_DM_AFTER + 1, bot)
+            await fake.wait_until(lambda: fake.dms(host), 20, f"the turn DM in {lang}")
         if "end" not in values:
             actions = [values[0]]
         elif not played_one:
@@ -242,8 +254,11 @@ async def _read_views(fake: FakeDiscord, chan: str, host: dict, msg: FakeMessage
         await answered(await fake.slash(host, command, options=options, channel_id=chan))
 
 
-async def test_every_word_in_the_games_language(fake: FakeDiscord, bot_process) -> None:
-    await bot_process(env=SCALE_ENV)
+async def test_every_word_in_the_games_language(
+    fake: FakeDiscord, bot_process, tmp_path: Path
+) -> None:
+    clock = TestClock(tmp_path)
+    bot = await bot_process(env={**SCALE_ENV, **clock.env})
     chans: dict[str, str] = {}
     users: dict[str, str] = {}
     games = []
@@ -254,7 +269,7 @@ async def test_every_word_in_the_games_language(fake: FakeDiscord, bot_process) 
         chan = fake.add_channel(f"game-{lang}")
         chans[chan] = lang
         users[host["id"]] = users[leaver["id"]] = lang
-        games.append(_play(fake, lang, chan, host, leaver))
+        games.append(_play(fake, bot, clock, lang, chan, host, leaver))
     await asyncio.gather(*games)
 
     language = _language_of(fake, chans, users)
