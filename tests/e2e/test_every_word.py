@@ -108,6 +108,21 @@ def english_words(text: str, lang: str, names: tuple[str, ...] = ()) -> list[str
     ]
 
 
+#: What a right-to-left text may hold unisolated: code, mentions and links, and isolates.
+_SPANS = re.compile(r"`[^`]*`|<[^>]*>|https?://\S+|[\u2066\u2067\u2068][^\u2069]*\u2069")
+_LATIN_RUN = re.compile(r"/?[A-Za-z][A-Za-z0-9_]*(?:(?:[ \-/.:_]|, )?[A-Za-z0-9_]+)*")
+_HEBREW = re.compile("[\u0590-\u05ff]")
+
+
+def unisolated(text: str) -> list[str]:
+    """The runs of Latin letters (names, notation, labels) a Hebrew `text` shows outside
+    isolates and code (where they would lose their direction); none for a text without
+    Hebrew."""
+    if not _HEBREW.search(text):
+        return []
+    return _LATIN_RUN.findall(_SPANS.sub(" ", text))
+
+
 def test_the_detector_finds_english() -> None:
     """English among the game's language is flagged; notation, names and the language's own
     words are not."""
@@ -119,6 +134,8 @@ def test_the_detector_finds_english() -> None:
     assert english_words("Anouk, it is your turn.", "nl", ("anouk",)) == ["your", "turn"]
     assert english_words("<@123>, מומחה (מהיר) /ps rules topic:cynthia", "he") == []
     assert english_words("קלף 10: \u2068a moonstone\u2069 על B2", "he") == ["a moonstone"]
+    assert unisolated("קלף 10: \u2068a moonstone\u2069 על B2 `grow D4` <@1>") == ["B2"]
+    assert unisolated("Expert (quick)") == []  # (no Hebrew: another check's business)
 
 
 def _language_of(fake: FakeDiscord, chans: dict[str, str], users: dict[str, str]):
@@ -284,3 +301,8 @@ async def test_every_word_in_the_games_language(
         lang: {w: t for words, t in reversed(shown) for w in words} for lang, shown in found.items()
     }
     assert found == {}, f"English shown to players: {report}"
+    # Hebrew: every name and piece of notation is isolated (a Latin run keeps its direction)
+    loose = {
+        t[:200]: runs for src, t in fake.shown if language(src) == "he" and (runs := unisolated(t))
+    }
+    assert loose == {}, f"Latin outside isolates in Hebrew: {loose}"
