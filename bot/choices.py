@@ -72,6 +72,11 @@ KINDS: dict[str, Kind] = {
             step_prompt=_("Use an ability: choose which"),
             sort_sources=False,
         ),
+        # Under the Moonlight's setup: one decision each (the select's "{verb}: choose")
+        Kind("animal", _("Animal..."), _("Your animal")),
+        Kind("settle", _("Settle..."), _("Your animal's space")),
+        Kind("elder", _("Great Elder Tree..."), _("The Great Elder Tree's space")),
+        Kind("moonstone", _("Moonstone..."), _("A moonstone's space")),
     )
 }
 #: Order of the verb buttons on the panel; verbs without a row follow in the engine's order.
@@ -148,6 +153,10 @@ def describe(state: GameState, notation: str, *, _before: dict | None = None) ->
         if was is not None and now is not None and was != now:
             text = join([f"{text}:", SIZE_NAMES[was], "\N{RIGHTWARDS ARROW}", SIZE_NAMES[now]])
     parts: list[str | Text] = [text]
+    words = notation.split()
+    if verb == "use" and words[1] == "dam":  # "use dam 10": where the Dam goes, and what it does
+        parts.append(_("Dam on {gap}: its pieces grow one size free",
+                       gap=ml.gap_words(int(words[2]))))  # fmt: skip
     light = before_seat.light - after_seat.light
     if light > 0:
         parts.append(_("{n} light", n=light))
@@ -162,7 +171,14 @@ def describe(state: GameState, notation: str, *, _before: dict | None = None) ->
         if light == 0 and after_seat.light == LIGHT_CAP:
             parts.append(_("light stays at {cap}, the most you can hold", cap=LIGHT_CAP))
     for leaves, points in after_seat.tokens[len(before_seat.tokens) :]:
-        parts.append(_("takes a {leaves}-leaf token worth {points}", leaves=leaves, points=points))
+        parts.append(  # a count: French "un jeton à 1 feuille"
+            _n(
+                "takes a {n}-leaf token worth {points}",
+                "takes a {n}-leaf token worth {points}",
+                leaves,
+                points=points,
+            )
+        )
     if verb == "collect" and len(after_seat.tokens) == len(before_seat.tokens):
         parts.append(_("no token left"))
     if verb == "plant":
@@ -174,11 +190,16 @@ def describe(state: GameState, notation: str, *, _before: dict | None = None) ->
     return join(parts, _DOT)
 
 
+def soil(leaves: int) -> Text:
+    """``3-leaf soil`` (French: "sol à 1 feuille", "sol à 3 feuilles")."""
+    return _n("{n}-leaf soil", "{n}-leaf soil", leaves)
+
+
 def soil_and_shade(state: GameState, label: str) -> list[Text]:
     """What a target space offers: its soil (leaves) and whether a shadow covers it at the next
     photosynthesis (``3-leaf soil``, ``in shade next round``)."""
     space = LABEL_INDEX[label]
-    out = [_("{leaves}-leaf soil", leaves=LEAVES[space])]
+    out = [soil(LEAVES[space])]
     sun = engine.next_photosynthesis_sun(state)
     if sun is not None:
         shaded = engine.shadow_map(state, sun)[space] > 0
@@ -196,7 +217,7 @@ def placement_notes(after: GameState, verb: str, label: str) -> list[Text]:
     lights the animals next to it), ``in the moonlight at the first photosynthesis`` for an
     animal; the Great Elder Tree gets its soil only (it blocks moonlight, it is never lit)."""
     space = LABEL_INDEX[label]
-    out = [] if verb == "settle" else [_("{leaves}-leaf soil", leaves=LEAVES[space])]
+    out = [] if verb == "settle" else [soil(LEAVES[space])]
     if verb != "elder" and ml.moonlit_next_photosynthesis(after) >> space & 1:
         out.append(
             _("shines at the first photosynthesis")

@@ -19,7 +19,7 @@ from typing import Any
 
 import engine
 from engine import GameState
-from translation import Text, _, join, translate
+from translation import Text, _, french_names, join, name_of, translate
 
 from . import i18n
 from .choices import spaces_of
@@ -276,6 +276,8 @@ def _named_text(event: Text, names: Sequence[str]) -> str:
     said = re.sub(rf"Cynthia \((?:{either})\s*{mark}\)", name, said)
     said = re.sub(rf"(?:{either})\s*{mark}", name, said)
     said = re.sub(mark, name, said)
+    if lang == "fr":  # "castor du joueur 2" named: "castor de Bob", "castor de l'Expert"
+        said = french_names(said, [isolate(n) for n in names])
     return _MARK.sub(lambda m: m[1], said)
 
 
@@ -283,12 +285,16 @@ def player_name(game: GameRow, seat: int) -> str:
     """A seat's player's own name (a seat the autopilot took over after its player left is
     stored as "Bob (autopilot)": that player's own earlier moves stay Bob's)."""
     name = shown_name(game.seats[seat])
-    return name.removesuffix(AUTOPILOT_SEAT.format(name=""))
+    mark = AUTOPILOT_SEAT.format(name="")
+    return name.removesuffix(mark) if name.endswith(mark) else name  # an Expert's: a Text
 
 
 def who(game: GameRow, seat: int, user_id: int | None) -> str:
     """``🟠 Ann`` for an action, ``🟠 Bob (autopilot)`` for one the autopilot played."""
-    name = f"{SEAT_SWATCH[seat]} {player_name(game, seat)}"
+    player = player_name(game, seat)
+    name = f"{SEAT_SWATCH[seat]} {player}"  # a person's: a plain name, isolated where it is said
+    if isinstance(player, Text):  # an Expert's seat: said in the reader's language
+        name = name_of(join([SEAT_SWATCH[seat], player]))
     return AUTOPILOT_SEAT.format(name=name) if user_id == AUTOPILOT_USER_ID else name
 
 

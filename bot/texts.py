@@ -8,7 +8,8 @@ domain `bot` hold the translations.
 
 from __future__ import annotations
 
-from translation import Text, _, _n
+from engine import cynthia
+from translation import Text, _, _n, join
 
 #: `plural(n, "point")` and its kin: the nouns the bot counts.
 _COUNTED = {
@@ -296,13 +297,18 @@ CYNTHIA_TERMS = (
     (_("ring 3, rings 2-3-1-4"), _("rings are named by their soil: 4 the centre, 3, 2, 1 the outer "
      "ring. The card lists the rings to plant on in order; she takes the first with a free "
      "space in reach of one of her trees.")),
-    (_("closest to centre, highest own FLP, lowest opponents' FLP, most empty neighbours, "
-     "smallest, outermost ring"), _("tie-breakers, tried in this order until one space is left.")),
+    (join([cynthia.CLOSEST, cynthia.HIGHEST_OWN_FLP, cynthia.LOWEST_OPPONENTS_FLP,
+           cynthia.MOST_EMPTY, cynthia.SMALLEST, cynthia.OUTERMOST], ", "),
+     _("tie-breakers, tried in this order until one space is left.")),
     (_("Directional Selection (ccw 2 among B2 C1 F1)"), _("the last tie-breaker: on the ring of "
      "the spaces still tied, start at the ring's reference space (on the line from A4 to D4) "
      "and walk clockwise (cw) or counter-clockwise (ccw), counting the tied spaces (the start "
      "included), until the card's number is reached.")),
-    (_("the only valid choice"), _("one space met the card's conditions: no tie-breaker needed.")),
+    (cynthia.HIGHER_FLP, _("collecting, when two large trees tie on the closest to the centre: she "
+     "collects the one that leaves her the higher FLP.")),
+    (cynthia.BOTH_LARGE_LATE, _("in the late half, with both her "
+     "large trees on the board, she collects one whatever her FLP.")),
+    (cynthia.ONLY_CHOICE, _("one space met the card's conditions: no tie-breaker needed.")),
     (_("setup"), _("at the start she places her trees (and with the expansion her Great Elder Tree "
      "and moonstones) on a border space (moonstones: an empty 2-leaf space) not next to a "
      "tree, by her card's setup arrow and number (Directional Selection).")),
@@ -312,17 +318,42 @@ RULES_ANIMALS = _(
     "may be used once per turn, and abilities can be combined. A seed placed or moved by an "
     "ability cannot grow in the same turn. Every animal takes one step per turn (`move C3`)."
 )
+RULES_EXPERT = _(
+    "**The Expert** is a seat the host adds (quick: 0.25 s a decision; strong: 2 s, more "
+    "simulations); `/ps hint` asks it about your own turn, privately, when the host allowed "
+    "hints.\n\n"
+    "**How it decides.** It makes a few plans for the whole turn, then plays each one out many "
+    "times to the end of the game, the other seats playing quick plausible moves and what is "
+    "hidden (cards, animals, tokens) drawn at random. It keeps the plan with the best result.\n"
+    "**Its reasons, word by word.** *best of 18 simulations*: it compared its plans over 18 "
+    "games played out; *best of 7 turn plans*: there was no time to play them out, so it chose "
+    "among 7 plans by its judgement of the position after each. *expected margin +16.3 "
+    "points*: in those games it finished on average 16.3 points ahead of the best other seat "
+    "(negative: behind). *nothing beats ending the turn*: no action improved that margin.\n"
+    "**Why `/ps hint` gives one action.** The Expert plans a whole turn but says only its "
+    "first action: after you play it, ask again, for the board (and what the next action is "
+    "worth) has changed; it never plays for you."
+)
+RULES_MOON = _(
+    "**The moon's place.** The 18 gaps between neighbouring outer spaces are numbered 0 to 17 "
+    "around the board; *gap 5 (F5-G4)* is the moon between the spaces F5 and G4. Its two "
+    "beams start there and run straight into the board."
+)
 #: `/ps rules topic:...`: (title, text).
 RULES_TOPICS = {
     "base": (_("the rules in short"), RULES_SUMMARY),
-    "moonlight": (_("Under the Moonlight"), RULES_MOONLIGHT),
+    "moonlight": (
+        _("Under the Moonlight"),
+        _("{rules}\n{moon}", rules=RULES_MOONLIGHT, moon=RULES_MOON),
+    ),
     "animals": (_("the forest animals"), RULES_ANIMALS),
     "cynthia": (
         _("Cynthia, the automa"),
         _("{rules}\n\n**Her reasons, word by word.**", rules=RULES_CYNTHIA),
     ),
+    "expert": (_("the Expert and /ps hint"), RULES_EXPERT),
 }
-RULES_MORE = _("More: /ps rules topic: base, moonlight, animals or cynthia.")
+RULES_MORE = _("More: /ps rules topic: base, moonlight, animals, cynthia or expert.")
 
 HELP_COMMANDS = (
     ("/ps new", _("open a lobby in this channel (options: revolutions, shadow rule, "

@@ -723,7 +723,7 @@ class CynthiaLayer(Layer):
         s.seat_ext = tuple(None if c is None else deck_from_dict(c) for c in d["cynthia"])
 
     def hidden(self, config: Config) -> dict[str, str]:
-        return {"cynthia.deck": "the order of each Cynthia's action cards"}
+        return {"cynthia.deck": _("the order of each Cynthia's action cards")}
 
     def observe(self, state: GameState, seat: int | None, d: PositionData) -> None:
         d["cynthia"] = [

@@ -65,6 +65,8 @@ GROW_ACTIONS = tuple(Action("grow", (space,)) for space in range(N_CELLS))
 COLLECT_ACTIONS = tuple(Action("collect", (space,)) for space in range(N_CELLS))
 PLACE_ACTIONS = tuple(Action("place", (space,)) for space in range(N_CELLS))
 TREE_NAMES = (_("seed"), _("small tree"), _("medium tree"), _("large tree"))
+#: The pieces with their article, said whole (French: "une graine", "un petit arbre").
+A_TREE_NAMES = (_("a seed"), _("a small tree"), _("a medium tree"), _("a large tree"))
 ALREADY_USED = _("{space} was already used this turn (one action per space per turn).")
 
 
@@ -515,8 +517,8 @@ def _check_buy(state: GameState, a: Action) -> str | None:
         return _("Your player board has no {piece} left to buy.", piece=TREE_NAMES[size])
     if price > seat_state.light:
         return _(
-            "Buying a {piece} costs {cost}; you have {light}.",
-            piece=TREE_NAMES[size],
+            "Buying {piece} costs {cost}; you have {light}.",
+            piece=A_TREE_NAMES[size],
             cost=light_points(price),
             light=seat_state.light,
         )

@@ -268,8 +268,9 @@ def seat_names(
     c = 0
     for i, kind in enumerate(kinds):
         given = names[i] if names is not None and i < len(names) and names[i] else None
-        if given:
-            given = clean(str(given)) if drawn else " ".join(str(given).split())
+        if given:  # an Expert's or an autopilot's seat name is a Text: said in `lang`
+            given = translate(given, lang)
+            given = clean(given) if drawn else " ".join(given.split())
         else:
             given = ""
         if kind == "cynthia":

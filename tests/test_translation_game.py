@@ -99,9 +99,9 @@ def test_a_refusal_in_each_language_equals_its_catalog_translation(lang):
     error = refused.value
     assert str(error) == "Buying a large tree costs 4 light points; you have 2."
     assert isinstance(error.text, Text)
-    sentence = entry(lang, "Buying a {piece} costs {cost}; you have {light}.")
+    sentence = entry(lang, "Buying {piece} costs {cost}; you have {light}.")
     cost = catalog(lang).get(("{n} light point", "{n} light points")).string[1]
-    expected = sentence.format(piece=entry(lang, "large tree"), cost=cost.format(n=4), light=2)
+    expected = sentence.format(piece=entry(lang, "a large tree"), cost=cost.format(n=4), light=2)
     assert translate(error.text, lang) == expected
     assert translate(error.text, lang) != str(error)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 import string
 from collections.abc import Sequence
 from functools import cache
@@ -149,6 +150,14 @@ def join(parts: Sequence[str], sep: str = " ") -> Text:
 
 
 _JOIN = "\x00join"  # not in any catalog: a join is never looked up
+_NAME = "\x00name"  # nor is a name
+
+
+def name_of(value: str) -> Text:
+    """A name made of texts (an Expert's seat with its colour: "🟣 Expert (quick)"), said in
+    the reader's language as one isolated unit in a right-to-left sentence (as a plain name
+    is)."""
+    return Text("{name}", {"name": value}, context=_NAME)
 
 
 @cache
@@ -181,6 +190,8 @@ def translate(text: Any, lang: str | None) -> str:
     its own direction."""
     if not isinstance(text, Text):
         return str(text)
+    if text.context == _NAME:  # a name said in the language, one isolated unit
+        return isolate(translate(text.params["name"], lang), lang)
     params = {k: _value(v, lang) for k, v in text.params.items()}
     if text.context == _JOIN or not lang or lang == SOURCE:
         template = text.plural if text.plural is not None and text.n != 1 else text.template
@@ -196,7 +207,40 @@ def translate(text: Any, lang: str | None) -> str:
             template = catalog.pgettext(text.context, text.template)
         else:
             template = catalog.gettext(text.template)
-    return template.format(**params) if params or text.params else template
+    said = template.format(**params) if params or text.params else template
+    if lang == "fr":  # "de Alice" -> "d'Alice", "du Expert" -> "de l'Expert"
+        names = [
+            v
+            for k, v in params.items()
+            if k in _NAME_PARAMS and (type(text.params[k]) is str or v.startswith(_ROLES))
+        ]  # a person's name, or an Expert's seat (not "du castor": an animal is a text)
+        said = french_names(said, names)
+    return said
+
+
+#: The parameters that name a player or a seat (French grammar joins "de" to them).
+_NAME_PARAMS = frozenset({"player", "name", "host", "user", "owner", "winner"})
+#: A seat's name that is a role, not a person's name: it takes the article ("l'Expert").
+_ROLES = ("Expert",)
+
+
+def french_names(said: str, names: Sequence[Any]) -> str:
+    """French's "de" and "du" before each of `names` in `said`: "de Alice" becomes "d'Alice";
+    "du Bob" (a template written for a noun, "du castor") becomes "de Bob"; the Expert, a role,
+    keeps its article: "de l'Expert", "du Expert" -> "de l'Expert"."""
+    for name in {str(n) for n in names if isinstance(n, str) and n.strip()}:
+        bare = name.lstrip(_FSI + _LRI)
+        escaped = re.escape(name)
+        if bare.startswith(_ROLES):
+            said = re.sub(rf"\b(?:du|de) {escaped}", lambda m, n=name: f"de l'{n}", said)
+        elif bare[:1] in _VOWELS:
+            said = re.sub(rf"\b(?:du|de) {escaped}", lambda m, n=name: f"d'{n}", said)
+        else:
+            said = re.sub(rf"\bdu {escaped}", lambda m, n=name: f"de {n}", said)
+    return said
+
+
+_VOWELS = frozenset("AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiouyàâäéèêëîïôöùûü")
 
 
 def _value(value: Any, lang: str | None) -> Any:

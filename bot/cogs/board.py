@@ -21,7 +21,7 @@ import engine
 import render
 from engine import GameState
 from render.alt import alt_text
-from translation import Text, _, _n
+from translation import Text, _, _n, join
 
 from .. import embeds, export, i18n, pictures, replays, story, texts
 from .. import expert_texts as xt
@@ -215,7 +215,7 @@ class Board(commands.Cog, name="Board"):
             state = await self.games.core.state(game)
             names = xt.seat_names(game)
             words = await asyncio.to_thread(alt_text, state, names=names, lang=i18n.current())
-            marks = ", ".join(f"{story.SEAT_MARKS[i]} {name}" for i, name in enumerate(names))
+            marks = join([join([story.SEAT_MARKS[i], name]) for i, name in enumerate(names)], ", ")
             grid = engine.text.board_text(state)
             board = texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)
             if state.config.moonstones or state.config.elder_tree:  # the grid's MS and EL

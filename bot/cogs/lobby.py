@@ -58,7 +58,7 @@ RULES_SAMPLE_SEED = 7
 #: people played by the autopilot and a Cynthia, a few rounds in.
 MOON_SAMPLE_SEED = 46
 MOON_SAMPLE_ROUND = 4
-RulesTopic = Literal["base", "moonlight", "animals", "cynthia"]
+RulesTopic = Literal["base", "moonlight", "animals", "cynthia", "expert"]
 #: `/ps new language:` and `/ps language`: each language by its own name.
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=f"{i18n.LANGUAGE_NAMES[lang]} ({lang})", value=lang)
@@ -417,7 +417,9 @@ class Lobby(commands.Cog, name="Lobby"):
 
     @ps.command(name="rules", description=_("A short illustrated summary of the rules"))
     @app_commands.describe(
-        topic=_("base game (default), Under the Moonlight, its animals, or Cynthia the automa")
+        topic=_(
+            "base game (default), Under the Moonlight, its animals, Cynthia the automa or the Expert"
+        )
     )
     async def rules(self, interaction: discord.Interaction, topic: RulesTopic = "base") -> None:
         async with answering(interaction):

@@ -294,8 +294,8 @@ class MoonlightLayer(Layer):
         if not config.moon_animals:
             return {}
         return {
-            "moonlight.seats.dealt": "the two animals dealt to each other seat",
-            "moonlight.beach": "which Baby Turtle token lies face down on each beach",
+            "moonlight.seats.dealt": _("the two animals dealt to each other seat"),
+            "moonlight.beach": _("which Baby Turtle token lies face down on each beach"),
         }
 
     def observe(self, state: GameState, seat: int | None, d: PositionData) -> None:

@@ -247,6 +247,6 @@ VERBS = (
         _do_moonstone,
         _legal_moonstone,
         setup_kind="moonstone",
-        what="a moonstone",
+        what=_("a moonstone"),
     ),
 )

@@ -265,6 +265,26 @@ def iter_components(components: Iterable[dict]) -> Iterator[dict]:
             yield from iter_components([component["component"]])
 
 
+def shown_texts(payload: dict) -> list[str]:
+    """The texts a reader sees in a message or modal payload: its content or title, its embeds'
+    words and its components' labels, placeholders, options, text displays and descriptions."""
+    out = [payload.get("content") or "", payload.get("title") or ""]
+    for embed in payload.get("embeds") or ():
+        out += [embed.get("title", ""), embed.get("description", "")]
+        out += [
+            (embed.get(k) or {}).get(n, "") for k, n in (("footer", "text"), ("author", "name"))
+        ]
+        for f in embed.get("fields", []):
+            out += [f.get("name", ""), f.get("value", "")]
+    for c in iter_components(payload.get("components") or ()):
+        out += [c.get(k) or "" for k in ("label", "placeholder", "content", "description")]
+        for option in c.get("options") or ():
+            out += [option.get("label", ""), option.get("description", "")]
+        out.append((c.get("media") or {}).get("description") or "")  # a thumbnail's alt text
+        out += [item.get("description") or "" for item in c.get("items") or ()]  # gallery
+    return [t for t in out if t]
+
+
 def find_component(
     message: FakeMessage | list[dict],
     *,
@@ -778,6 +798,10 @@ class FakeDiscord:
         self._interactions_by_token: dict[str, FakeInteraction] = {}
 
         self.violations: list[str] = []
+        #: Every text the bot showed, as (message or interaction id, text), in order: each
+        #: version of its messages (content, embeds, components, alt texts; `shown_texts`),
+        #: its autocomplete choices and its modals (`tests/e2e/test_every_word.py` reads them).
+        self.shown: list[tuple[str, str]] = []
         #: What the bot sent, or the fake answered, that Discord's OpenAPI spec does not allow
         #: (`tests.e2e.discord_spec`); the `fake` fixture fails the test when any is left.
         self.spec_violations: list[str] = []
@@ -1970,6 +1994,11 @@ class FakeDiscord:
             message.files = kept
         for index in sorted(set(files) - used):
             message.files.append(self._store_file(files[index], {}))
+        if message.author_id == self.application_id:
+            texts = shown_texts({"content": message.content, "embeds": message.embeds,
+                                 "components": message.components})  # fmt: skip
+            texts += [a.description for a in message.files if a.description]
+            self.shown += [(message.id, t) for t in texts]
 
     def _store_file(self, upload: FakeAttachment, spec: dict) -> FakeAttachment:
         attachment = FakeAttachment(
@@ -2248,8 +2277,10 @@ class FakeDiscord:
             it.messages.append(message)
         elif cb_type == CB_AUTOCOMPLETE:
             it.choices = list(data.get("choices", []))
+            self.shown += [(it.id, c.get("name", "")) for c in it.choices]
         elif cb_type == CB_MODAL:
             it.modal = data
+            self.shown += [(it.id, t) for t in shown_texts(data)]
         else:  # deferred update: nothing visible yet
             message = None
         self._touch()

@@ -498,7 +498,7 @@ async def test_rules_cover_the_expansion_and_every_animal(fake: FakeDiscord, bot
     chan = fake.add_channel("rules")
     it = await answered(await fake.slash(alice, "ps rules", channel_id=chan))
     assert it.embeds[0]["title"] == "Photosynthesis \N{EM DASH} the rules in short"
-    assert "topic: base, moonlight, animals or cynthia" in it.embeds[0]["footer"]["text"]
+    assert "topic: base, moonlight, animals, cynthia or expert" in it.embeds[0]["footer"]["text"]
 
     it = await answered(
         await fake.slash(alice, "ps rules", options={"topic": "moonlight"}, channel_id=chan)
