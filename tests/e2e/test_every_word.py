@@ -86,8 +86,11 @@ def _catalog_words(lang: str | None) -> frozenset[str]:
     return frozenset(words)
 
 
-#: A notation word after an English article is a word of an English sentence: "a moonstone".
-_PROSE = re.compile(r"\b(?:a|an|the|your|her|its) (?:" + "|".join(_NOTATION_WORDS) + r")\b")
+#: A notation word after an English article is a word of an English sentence: "a moonstone"
+#: (not French's "a" after an elision: "Cynthia n'a pas de plateau").
+_PROSE = re.compile(
+    r"(?<!['\u2019])\b(?:a|an|the|your|her|its) (?:" + "|".join(_NOTATION_WORDS) + r")\b"
+)
 
 
 def english_words(text: str, lang: str, names: tuple[str, ...] = ()) -> list[str]:
@@ -129,6 +132,7 @@ def test_the_detector_finds_english() -> None:
     assert english_words("Jean — Expert (quick) : grow D4, fin.", "fr") == ["quick"]
     assert english_words("Jean — Expert (rapide) : `grow D4`, grow D4, fin.", "fr") == []
     assert english_words("Settle : choisissez un espace.", "fr") == ["Settle"]
+    assert english_words("Cynthia n'a pas de plateau.", "fr") == []
     assert english_words("Animal: בחרו", "he") == ["Animal"]
     assert english_words("Anouk speelt use hunt 1 en move owl C3.", "nl", ("anouk",)) == []
     assert english_words("Anouk, it is your turn.", "nl", ("anouk",)) == ["your", "turn"]
