@@ -87,8 +87,9 @@ class Expected:
                 before, after = self.states[i], self.states[i + 1]
                 spaces |= story.changed(story.marks(before), after, self.notations[i])
             self._pictures[step] = pictures.board_picture(
-                self.states[step], highlight=sorted(spaces), names=NAMES, lang="en"
-            )
+                self.states[step], highlight=sorted(spaces), names=NAMES, lang="en",
+                layout="phone",
+            )  # fmt: skip
         return self._pictures[step]
 
 
@@ -111,6 +112,15 @@ def at(viewer: FakeMessage, expected: Expected, step: int) -> None:
     alt text too)."""
     assert footer(viewer).endswith(f"action {step} of {expected.last}"), footer(viewer)
     assert (picture(viewer), alt(viewer)) == expected.picture(step), f"picture of step {step}"
+    # The phone picture has no seat cards: each seat's light and score are the embed's.
+    state = expected.states[step]
+    seats = viewer.embeds[0]["fields"][0]
+    assert seats["name"] == "Seats"
+    assert [line.rsplit(" \N{EM DASH} ", 1)[1] for line in seats["value"].splitlines()] == [
+        f"{seat.light} light, {score} point{'' if score == 1 else 's'}"
+        for seat, score in zip(state.seats, engine.scores(state), strict=True)
+    ]
+    assert [f["name"].split(" ", 1)[1] for f in viewer.embeds[0]["fields"][1:]] == NAMES
 
 
 async def press(fake: FakeDiscord, user: dict, viewer: FakeMessage, label: str) -> FakeMessage:
@@ -206,7 +216,9 @@ async def test_the_replay_viewer_steps_through_a_finished_game(
         "תור \N{BLACK RIGHT-POINTING TRIANGLE}",
         "סבב \N{BLACK RIGHT-POINTING DOUBLE TRIANGLE}",
     ]
-    start = pictures.board_picture(expected.states[0], highlight=[], names=NAMES, lang="he")
+    start = pictures.board_picture(
+        expected.states[0], highlight=[], names=NAMES, lang="he", layout="phone"
+    )
     assert (picture(hebrew), alt(hebrew)) == start
 
     # `/ps replay game:` opens the same viewer; a wrong number or a forged step is refused.
