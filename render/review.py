@@ -29,6 +29,10 @@ from .draw import render_image
 from .model import words
 
 DESIGN_WIDTH = 800
+#: The boards' layout: the phone's (the board, the sun, the round and the scoring piles), which
+#: reads 360-400 px wide where the wide one's seat cards do not; the review's sentences say
+#: what each decision changed.
+LAYOUT = "phone"
 #: The height of a caption over a board, in pixels per pixel of width.
 CAPTION = 0.07
 
@@ -70,7 +74,11 @@ def decision_picture(
         _caption(band, caption, lang)
         parts.append(band)
         highlight = [(seat, t) for t in touched] if seat is not None else list(touched)
-        parts.append(render_image(state, highlight=highlight, names=names, width=width, lang=lang))
+        parts.append(
+            render_image(
+                state, highlight=highlight, names=names, width=width, lang=lang, layout=LAYOUT
+            )
+        )
     out = Image.new("RGB", (width, sum(p.height for p in parts)), P.BACKGROUND)
     y = 0
     for part in parts:

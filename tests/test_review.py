@@ -103,7 +103,7 @@ def test_a_decision_picture_shows_three_captioned_boards() -> None:
     notations, blunder = blundered_game()
     before = engine.replay(CONFIG, SEED, notations[:blunder])
     im = decision_picture(before, notations[blunder], "collect E4", width=400)
-    board = render_image(before, width=400)
+    board = render_image(before, width=400, layout="phone")
     assert im.size == (400, 3 * (board.height + round(CAPTION * 400)))
     assert decision_alt(before, notations[blunder], "collect E4", "en") == (
         f"Three boards of round {before.round}: the position before the decision, then after "
