@@ -142,10 +142,12 @@ def review_plies(
     *,
     budget_s: float = REVIEW_BUDGET_S,
     review_seed: int = 0,
+    start: GameState | None = None,
 ) -> list[Decision]:
     """The decisions of ``persons`` among the game's ``plies`` (indexes of ``notations``),
-    reviewed (``decision_loss``); the game is replayed from its start."""
-    state = new_game(config, seed)
+    reviewed (``decision_loss``); the game is replayed from its start (``start``, when given:
+    a position built for a test)."""
+    state = new_game(config, seed) if start is None else start
     out: list[Decision] = []
     for ply, notation in enumerate(notations):
         if ply >= plies.stop:
