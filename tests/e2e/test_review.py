@@ -31,7 +31,7 @@ from tests.e2e.test_lobby import answered, db_rows
 SCALE = 0.2
 ENV = {"PS_EXPERT_BUDGET_SCALE": str(SCALE), "PS_REVIEW_NICE": "0"}
 #: The plies the bot still reviews after the restart.
-LEFT = 2 * CHUNK_PLIES
+LEFT = CHUNK_PLIES
 CONFIG = engine.Config(seats=("human", "cynthia"))
 SEED = 23
 TITLE = "The Expert's review of game #1"
