@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import GameState, apply
+from engine.expert.review import unseen_redrawn
 from translation import _, is_right_to_left, join, notation, translate
 
 from . import palette as P
@@ -61,12 +62,17 @@ def decision_picture(
     width: int = DESIGN_WIDTH,
 ) -> Image.Image:
     """The decision in ``before``: that position, then the board after ``played`` and after
-    ``best`` (notations), each with a caption."""
+    ``best`` (notations), each with a caption. The Expert's board shows no hidden token:
+    ``best`` is played where the face-down ones are drawn afresh (``unseen_redrawn``)."""
     seat = before.current_seat
     boards = [
         (_("Before: round {round}", round=before.round), before, ()),
         (_("Played: {action}", action=notation(played, lang)), apply(before, played), (played,)),
-        (_("The Expert: {action}", action=notation(best, lang)), apply(before, best), (best,)),
+        (
+            _("The Expert: {action}", action=notation(best, lang)),
+            apply(unseen_redrawn(before), best),  # a token it turns up is not the hidden one
+            (best,),
+        ),
     ]
     parts: list[Image.Image] = []
     for caption, state, touched in boards:

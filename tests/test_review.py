@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 import engine
+import render.review
 from engine.expert.review import MIN_LOSS, Decision, decision_loss, progress, review_plies, worst
 from engine.geometry import ADJACENT_MASK, LABEL_INDEX, bits
+from engine.moonlight import arrange
 from engine.players import AutopilotPlayer
 from engine.position import build
 from engine.tutorial import caster
@@ -141,3 +145,25 @@ def test_a_decision_picture_shows_three_captioned_boards() -> None:
         f"{notations[blunder]} (played), then after collect E4 (the Expert's choice); the spaces "
         "each action touched are outlined."
     )
+
+
+@pytest.mark.parametrize("layout", ["phone", "wide"])
+def test_the_experts_board_turns_up_no_face_down_token(layout, monkeypatch) -> None:
+    """The Turtle on a beach: the Expert would have hatched its Baby Turtle, the person ended
+    the turn. The game kept the token face down, so the Expert's board is the same whichever
+    token lies there (the face-down ones drawn afresh), in either layout (the wide one's seat
+    cards show each seat's face-up tokens)."""
+    monkeypatch.setattr(render.review, "LAYOUT", layout)
+    config = engine.Config(seats=("human", "human"), moon_animals=True)
+    base = build(config, {"C3": (0, 2), "B4": (1, 1)}, light=[3, 3], round=5)
+    drawn, events = [], []
+    for token in ("double", "rich"):
+        before = arrange(
+            base, animals={0: ("turtle", "A1"), 1: ("fox", "G4")}, moon=(10, False),
+            lunar=[6, 2], beach={"A1": token},
+        )  # fmt: skip
+        assert "use hatch" in [str(a) for a in engine.legal_actions(before)]
+        drawn.append(decision_picture(before, "end", "use hatch", width=400).tobytes())
+        events.append(engine.apply(before, "use hatch").ext.babies[0])
+    assert events[0] != events[1]  # the real hatchings differ...
+    assert drawn[0] == drawn[1]  # ...the Expert's board does not tell which lies there
