@@ -207,32 +207,7 @@ def game_embed(
     included): the oldest give way when they do not fit."""
     title = tr(_("Photosynthesis \N{EM DASH} game #{id}", id=game.id))
     embed = discord.Embed(title=title, description=_phase_line(state), colour=GREEN)
-    scores = engine.scores(state)
-    expansion = bool(getattr(getattr(state, "config", None), "expansion", False))
-    seen = engine.observation(state, None)  # what every seat may see
-    lines = []
-    for seat in game.seats:
-        i = seat.position
-        marker = "\N{BLACK RIGHT-POINTING TRIANGLE} " if i == state.current_seat else ""
-        if expansion and seat.kind != "cynthia":
-            points = _(
-                "{light} light, {lunar} lunar, {points}",
-                light=state.seats[i].light,
-                lunar=state.seats[i].lunar,
-                points=texts.plural(scores[i], "point"),
-            )
-        else:
-            points = _(
-                "{light} light, {points}",
-                light=state.seats[i].light,
-                points=texts.plural(scores[i], "point"),
-            )
-        animal = _animal(seen, i)
-        lines.append(
-            f"{marker}{SEAT_SWATCH[i]} {isolate(seat_label(seat))} ({tr(SEAT_COLOUR[i])}{animal})"
-            f" \N{EM DASH} {tr(points)}"
-        )
-    embed.add_field(name=tr(_("Seats")), value="\n".join(lines), inline=False)
+    embed.add_field(name=tr(_("Seats")), value=seats_value(game, state), inline=False)
     if state.is_over:
         winners = engine.winners(state)
         names = ", ".join(isolate(seat_label(game.seats[w])) for w in winners)
@@ -264,6 +239,37 @@ def game_embed(
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=tr(_("Game #{id}", id=game.id)))
     return embed
+
+
+def seats_value(game: GameRow, state: GameState) -> str:
+    """The "Seats" field: a line per seat with its light (and lunar points) and score, the seat
+    to play marked; only what every seat may see (a kept animal shows once placed)."""
+    scores = engine.scores(state)
+    expansion = bool(getattr(getattr(state, "config", None), "expansion", False))
+    seen = engine.observation(state, None)  # what every seat may see
+    lines = []
+    for seat in game.seats:
+        i = seat.position
+        marker = "\N{BLACK RIGHT-POINTING TRIANGLE} " if i == state.current_seat else ""
+        if expansion and seat.kind != "cynthia":
+            points = _(
+                "{light} light, {lunar} lunar, {points}",
+                light=state.seats[i].light,
+                lunar=state.seats[i].lunar,
+                points=texts.plural(scores[i], "point"),
+            )
+        else:
+            points = _(
+                "{light} light, {points}",
+                light=state.seats[i].light,
+                points=texts.plural(scores[i], "point"),
+            )
+        animal = _animal(seen, i)
+        lines.append(
+            f"{marker}{SEAT_SWATCH[i]} {isolate(seat_label(seat))} ({tr(SEAT_COLOUR[i])}{animal})"
+            f" \N{EM DASH} {tr(points)}"
+        )
+    return "\n".join(lines)
 
 
 def _animal(seen: dict, seat: int) -> str:
@@ -475,16 +481,25 @@ DESCRIPTION_LIMIT = 4096
 
 def replay_embed(title: str, replay: Replay, step: int) -> discord.Embed:
     """A step of the replay viewer: what happened (the turn so far and its events), the result
-    at the last step, where the step is in the game; the picture is attached."""
+    at the last step, each seat's light, score and facts as the game message gives them (the
+    picture is the phone's, without seat cards), where the step is in the game; the picture
+    is attached."""
+    state = replay.states[step]
     lines = [tr(line) for line in replay.lines(step)]
     if step == replay.last:
         names = [tr(player_name(replay.game, s.position)) for s in replay.game.seats]
-        lines += ["", *replay_result(names, replay.states[step], replay.last)]
-    while len("\n".join(lines)) > DESCRIPTION_LIMIT and len(lines) > 1:
-        lines.pop(0)
-    embed = discord.Embed(title=tr(title), description="\n".join(lines), colour=GREEN)
-    embed.set_image(url=f"attachment://{BOARD_FILE}")
+        lines += ["", *replay_result(names, state, replay.last)]
+    embed = discord.Embed(title=tr(title), colour=GREEN)
+    embed.add_field(name=tr(_("Seats")), value=seats_value(replay.game, state), inline=False)
+    for name, value in seat_fields(replay.game, state):
+        embed.add_field(name=name, value=value, inline=True)
     embed.set_footer(text=tr(replay.status(step)))
+    # Within Discord's 6,000 characters an embed: the oldest lines of the story give way.
+    room = min(DESCRIPTION_LIMIT, EMBED_CHARS - len(embed))
+    while len("\n".join(lines)) > room and len(lines) > 1:
+        lines.pop(0)
+    embed.description = "\n".join(lines)
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
 
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import GameState, apply
+from engine.expert.review import unseen_redrawn
 from translation import _, is_right_to_left, join, notation, translate
 
 from . import palette as P
@@ -29,6 +30,10 @@ from .draw import render_image
 from .model import words
 
 DESIGN_WIDTH = 800
+#: The boards' layout: the phone's (the board, the sun, the round and the scoring piles), which
+#: reads 360-400 px wide where the wide one's seat cards do not; the review's sentences say
+#: what each decision changed.
+LAYOUT = "phone"
 #: The height of a caption over a board, in pixels per pixel of width.
 CAPTION = 0.07
 
@@ -57,12 +62,17 @@ def decision_picture(
     width: int = DESIGN_WIDTH,
 ) -> Image.Image:
     """The decision in ``before``: that position, then the board after ``played`` and after
-    ``best`` (notations), each with a caption."""
+    ``best`` (notations), each with a caption. The Expert's board shows no hidden token:
+    ``best`` is played where the face-down ones are drawn afresh (``unseen_redrawn``)."""
     seat = before.current_seat
     boards = [
         (_("Before: round {round}", round=before.round), before, ()),
         (_("Played: {action}", action=notation(played, lang)), apply(before, played), (played,)),
-        (_("The Expert: {action}", action=notation(best, lang)), apply(before, best), (best,)),
+        (
+            _("The Expert: {action}", action=notation(best, lang)),
+            apply(unseen_redrawn(before), best),  # a token it turns up is not the hidden one
+            (best,),
+        ),
     ]
     parts: list[Image.Image] = []
     for caption, state, touched in boards:
@@ -70,7 +80,11 @@ def decision_picture(
         _caption(band, caption, lang)
         parts.append(band)
         highlight = [(seat, t) for t in touched] if seat is not None else list(touched)
-        parts.append(render_image(state, highlight=highlight, names=names, width=width, lang=lang))
+        parts.append(
+            render_image(
+                state, highlight=highlight, names=names, width=width, lang=lang, layout=LAYOUT
+            )
+        )
     out = Image.new("RGB", (width, sum(p.height for p in parts)), P.BACKGROUND)
     y = 0
     for part in parts:

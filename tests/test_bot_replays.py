@@ -8,7 +8,7 @@ import random
 import pytest
 
 import engine
-from bot import i18n, pictures, replays, texts
+from bot import embeds, i18n, pictures, replays, texts
 from bot.cogs.board import file_replay
 from bot.services import GameService
 from bot.services.base import UserError
@@ -98,10 +98,17 @@ def test_an_animal_kept_and_not_placed_stays_hidden() -> None:
     with i18n.speaking("en"):
         assert [translate(line, "en") for line in twin.lines(1)] == lines
     drawn = [
-        pictures.board_picture(r.states[1], highlight=r.changed(1), names=NAMES, lang="en")
+        pictures.board_picture(
+            r.states[1], highlight=r.changed(1), names=NAMES, lang="en", layout="phone"
+        )
         for r in (replay, twin)
     ]
     assert drawn[0] == drawn[1]
+    # nor the viewer's embed: the seats' fields show no animal in hand
+    with i18n.speaking("en"):
+        shown = [embeds.replay_embed("Replay", r, 1).to_dict() for r in (replay, twin)]
+    assert shown[0] == shown[1]
+    assert "Beaver" not in str(shown[0]) and "Turtle" not in str(shown[0])
 
 
 @pytest.fixture

@@ -410,6 +410,7 @@ class Board(commands.Cog, name="Board"):
                 highlight=replay.changed(step),
                 names=xt.seat_names(replay.game),
                 lang=lang,
+                layout=pictures.GAME_LAYOUT,  # read on a phone; the seats' facts are fields
             )
             if key is not None:
                 cache.put((key, step, lang), picture)

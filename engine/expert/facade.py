@@ -18,7 +18,7 @@ from translation import Text, _
 from ..actions import Action
 from ..config import CYNTHIA, Config
 from ..game import apply, auto_action, legal_actions, light_for_sun, obstacles, perform_unchecked
-from ..moonlight import ANIMALS, BABIES
+from ..moonlight import ANIMALS, BABIES, Moonlight
 from ..state import GameState
 from .eval import opening_value, position_margin
 from .fast import DECKS_SLOT, fresh_decks
@@ -142,6 +142,15 @@ def _opening(after: GameState, seat: int, space: int) -> float:
     return opening_value(light, space, after.occupied() | obstacles(after))
 
 
+def redrawn_beach(ext: Moonlight, rnd: random.Random) -> Moonlight:
+    """The expansion's pieces (``Moonlight``) with the face-down Baby Turtle tokens on the
+    beaches drawn afresh from those nobody has seen face up."""
+    seen = {t for tokens in ext.babies for t in tokens}
+    pool = [t for t in range(len(BABIES)) if t not in seen]
+    rnd.shuffle(pool)
+    return ext._replace(beach=tuple((i, pool[k]) for k, (i, _) in enumerate(ext.beach)))
+
+
 def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:
     """A copy where what ``seat`` cannot see is drawn afresh (see the module docstring)."""
     s = state.copy()
@@ -153,10 +162,7 @@ def determinise(state: GameState, seat: int, rnd: random.Random) -> GameState:
     if ext is None:
         return s
     if ext.beach:
-        seen = {t for tokens in ext.babies for t in tokens}
-        pool = [t for t in range(len(BABIES)) if t not in seen]
-        rnd.shuffle(pool)
-        ext = ext._replace(beach=tuple((i, pool[k]) for k, (i, _) in enumerate(ext.beach)))
+        ext = redrawn_beach(ext, rnd)
     if any(ext.dealt):
         # Another seat's animal shows once it stands on the board; until then it is in hand.
         mine = set(ext.dealt[seat])

@@ -26,7 +26,7 @@ from ..actions import Action
 from ..config import Config
 from ..game import apply, legal_actions, new_game, scores
 from ..state import GameState
-from .facade import FacadePosition
+from .facade import FacadePosition, redrawn_beach
 from .fast import FastGame, code_of
 from .search import first_moves, plan_turn, root_plans, simulate
 
@@ -142,10 +142,12 @@ def review_plies(
     *,
     budget_s: float = REVIEW_BUDGET_S,
     review_seed: int = 0,
+    start: GameState | None = None,
 ) -> list[Decision]:
     """The decisions of ``persons`` among the game's ``plies`` (indexes of ``notations``),
-    reviewed (``decision_loss``); the game is replayed from its start."""
-    state = new_game(config, seed)
+    reviewed (``decision_loss``); the game is replayed from its start (``start``, when given:
+    a position built for a test)."""
+    state = new_game(config, seed) if start is None else start
     out: list[Decision] = []
     for ply, notation in enumerate(notations):
         if ply >= plies.stop:
@@ -158,6 +160,19 @@ def review_plies(
             out.append(Decision(ply, seat, state.round, notation, str(best), loss))
         state = apply(state, notation)
     return out
+
+
+def unseen_redrawn(state: GameState, seed: int = 0) -> GameState:
+    """``state`` with what nobody at the table may know by the end of the game drawn afresh
+    (``seed`` chooses): the face-down Baby Turtle tokens on the beaches. A review draws what
+    the Expert would have played from it, so that a hatching the game never made turns up no
+    token the game kept face down."""
+    ext = state.ext
+    if ext is None or not ext.beach:
+        return state
+    s = state.copy()
+    s.ext = redrawn_beach(ext, random.Random(f"review-unseen:{seed}"))
+    return s
 
 
 def worst(decisions: Sequence[Decision], seat: int, k: int = 3) -> list[Decision]:

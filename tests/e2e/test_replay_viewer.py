@@ -1,27 +1,21 @@
-"""The move-by-move replay viewer, end to end (one bot, restarted once): a finished game opened
-from its final message's Replay button, `/ps replay game:` and `/ps replay` of its record file;
+"""The move-by-move replay viewer, end to end (one bot, restarted once): a finished game (written
+into the bot's database before it starts, as `/ps replay` sees any stored game) opened from its
+final message's Replay button, `/ps replay game:` and `/ps replay` of its record file;
 each picture is the engine's position at its step, forward and back, by action, turn and round,
 the select jumps to a round, and the viewer keeps working after a restart."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import engine
 from bot import pictures, replays, story, texts
 from bot.storage import NewAction
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.test_correspondence import write_db
-from tests.e2e.test_lobby import (
-    add_bot,
-    answered,
-    click,
-    db_rows,
-    is_game_message,
-    new_lobby,
-    next_game_message,
-    refused,
-)
+from tests.e2e.test_lobby import answered, db_rows, refused
+from tests.e2e.test_review import write_finished_game
 
 NAMES = ["Alice", "Cynthia"]
 FORWARD = "Action \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"
@@ -31,24 +25,10 @@ NEXT_ROUND = "Round \N{BLACK RIGHT-POINTING DOUBLE TRIANGLE}"
 PREVIOUS_ROUND = "\N{BLACK LEFT-POINTING DOUBLE TRIANGLE} Round"
 
 
-async def finish_a_game(fake: FakeDiscord, alice: dict, chan: str) -> FakeMessage:
-    """Alice against Cynthia: Alice places where autocomplete offers first, then only ends her
-    turns (the fastest whole game); the final message."""
-    lobby = await new_lobby(fake, alice, chan)
-    await add_bot(fake, alice, lobby)
-    await click(fake, alice, lobby, "Start")
-    msg = await fake.wait_for_message(chan, is_game_message())
-    while "Take my turn" in [b["label"] for b in msg.buttons]:
-        setup = not msg.embeds[0]["description"].startswith("Round ")
-        choices = await fake.autocomplete(
-            alice, "ps play", focused="action", options={"action": ""}, channel_id=chan
-        )
-        action = choices[0]["value"] if setup else "end"
-        await answered(
-            await fake.slash(alice, "ps play", options={"action": action}, channel_id=chan)
-        )
-        msg = await next_game_message(fake, chan, msg)
-    return msg
+def alice_ends(state: engine.GameState) -> str:
+    """Alice places her setup trees where the engine lists first, then only ends her turns (the
+    shortest whole game)."""
+    return "end" if state.phase == "play" else str(engine.legal_actions(state)[0])
 
 
 class Expected:
@@ -87,8 +67,9 @@ class Expected:
                 before, after = self.states[i], self.states[i + 1]
                 spaces |= story.changed(story.marks(before), after, self.notations[i])
             self._pictures[step] = pictures.board_picture(
-                self.states[step], highlight=sorted(spaces), names=NAMES, lang="en"
-            )
+                self.states[step], highlight=sorted(spaces), names=NAMES, lang="en",
+                layout="phone",
+            )  # fmt: skip
         return self._pictures[step]
 
 
@@ -111,6 +92,15 @@ def at(viewer: FakeMessage, expected: Expected, step: int) -> None:
     alt text too)."""
     assert footer(viewer).endswith(f"action {step} of {expected.last}"), footer(viewer)
     assert (picture(viewer), alt(viewer)) == expected.picture(step), f"picture of step {step}"
+    # The phone picture has no seat cards: each seat's light and score are the embed's.
+    state = expected.states[step]
+    seats = viewer.embeds[0]["fields"][0]
+    assert seats["name"] == "Seats"
+    assert [line.rsplit(" \N{EM DASH} ", 1)[1] for line in seats["value"].splitlines()] == [
+        f"{seat.light} light, {score} point{'' if score == 1 else 's'}"
+        for seat, score in zip(state.seats, engine.scores(state), strict=True)
+    ]
+    assert [f["name"].split(" ", 1)[1] for f in viewer.embeds[0]["fields"][1:]] == NAMES
 
 
 async def press(fake: FakeDiscord, user: dict, viewer: FakeMessage, label: str) -> FakeMessage:
@@ -120,12 +110,17 @@ async def press(fake: FakeDiscord, user: dict, viewer: FakeMessage, label: str) 
 
 
 async def test_the_replay_viewer_steps_through_a_finished_game(
-    fake: FakeDiscord, bot_process
+    fake: FakeDiscord, bot_process, tmp_path: Path
 ) -> None:
-    bot = await bot_process()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     chan = fake.add_channel("games")
-    final = await finish_a_game(fake, alice, chan)
+    await write_finished_game(
+        str(tmp_path / "bot.db"), int(fake.guild_id), int(chan), int(alice["id"]), alice_ends
+    )
+    bot = await bot_process()  # its start's resync posts the final message
+    final = await fake.wait_for_message(
+        chan, lambda m: any(b["label"] == "Replay" for b in m.buttons), timeout=30
+    )
     expected = Expected(bot)
     assert expected.states[-1].is_over and expected.last > 60
 
@@ -206,7 +201,9 @@ async def test_the_replay_viewer_steps_through_a_finished_game(
         "תור \N{BLACK RIGHT-POINTING TRIANGLE}",
         "סבב \N{BLACK RIGHT-POINTING DOUBLE TRIANGLE}",
     ]
-    start = pictures.board_picture(expected.states[0], highlight=[], names=NAMES, lang="he")
+    start = pictures.board_picture(
+        expected.states[0], highlight=[], names=NAMES, lang="he", layout="phone"
+    )
     assert (picture(hebrew), alt(hebrew)) == start
 
     # `/ps replay game:` opens the same viewer; a wrong number or a forged step is refused.

@@ -3,8 +3,8 @@ a finished game's message offers Review; a click starts the review, a bot killed
 resumes it at its next start and posts it in the game's channel once; a later click answers
 privately with the stored review, computed once.
 
-The finished game is written into the bot's database while the bot is stopped (a game of
-Alice against Cynthia, played by the autopilot); the restart's resync posts its final message.
+The finished game is written into the bot's database before the bot starts (a game of Alice
+against Cynthia, played by the autopilot); the start's resync posts its final message.
 To keep the test short, while the bot is down after the kill the stored progress is moved on
 to the last `LEFT` plies (as if the review had got that far): the bot reviews those after the
 restart. The review's budget is scaled down and its priority left as it is
@@ -14,11 +14,14 @@ the engine's review at the same budget."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 import engine
 from bot import review_texts as rt
 from bot.services.reviews import CHUNK_PLIES
 from bot.storage import NewAction, SeatRow, SQLiteStorage
+from engine import GameState
 from engine.expert.review import REVIEW_BUDGET_S, Decision, review_plies, worst
 from engine.players import AutopilotPlayer
 from tests.e2e.corr import wait_db
@@ -28,16 +31,27 @@ from tests.e2e.test_lobby import answered, db_rows
 SCALE = 0.2
 ENV = {"PS_EXPERT_BUDGET_SCALE": str(SCALE), "PS_REVIEW_NICE": "0"}
 #: The plies the bot still reviews after the restart.
-LEFT = 2 * CHUNK_PLIES
+LEFT = CHUNK_PLIES
 CONFIG = engine.Config(seats=("human", "cynthia"))
 SEED = 23
 TITLE = "The Expert's review of game #1"
 
 
-async def write_finished_game(path: str, guild: int, channel: int, alice: int) -> list[str]:
+async def write_finished_game(
+    path: str,
+    guild: int,
+    channel: int,
+    alice: int,
+    alices: Callable[[GameState], str] | None = None,
+) -> list[str]:
+    """Write a finished game of Alice against Cynthia into the bot's database (made when
+    missing), each action the autopilot's (Alice's `alices`, when given); its notations."""
     state, notations, seats_of = engine.new_game(CONFIG, SEED), [], []
     while not state.is_over:
-        action = AutopilotPlayer().step(state)
+        if alices is not None and state.current_seat == 0:
+            action = engine.parse_action(alices(state))
+        else:
+            action = AutopilotPlayer().step(state)
         notations.append(str(action))
         seats_of.append(state.current_seat)
         state = engine.apply(state, action)
@@ -62,17 +76,14 @@ async def write_finished_game(path: str, guild: int, channel: int, alice: int) -
 
 
 async def test_review_is_posted_once_after_a_restart_and_shown_again(
-    fake: FakeDiscord, bot_process
+    fake: FakeDiscord, bot_process, tmp_path: Path
 ) -> None:
-    bot = await bot_process(env=ENV)
     alice = fake.add_user("alice")
     chan = fake.add_channel("games")
-    await bot.stop()
     notations = await write_finished_game(
-        str(bot.database_path), int(fake.guild_id), int(chan), int(alice["id"])
+        str(tmp_path / "bot.db"), int(fake.guild_id), int(chan), int(alice["id"])
     )
-    await bot.start()
-    await fake.wait_ready(timeout=30)
+    bot = await bot_process(env=ENV)  # its start's resync posts the final message
     final = await fake.wait_for_message(
         chan, lambda m: any(b["label"] == "Review" for b in m.buttons), timeout=30
     )
