@@ -232,9 +232,9 @@ class Learn(commands.Cog, name="Learn"):
         channel = self.bot.get_partial_messageable(channel_id)
         sent = await channel.send(embed=embed, **with_view(view))
         await self.bot.storage.set_message(game.id, "lobby", channel_id, sent.id)
+        # the game's thread first (the game message is drawn beside this answer, after it)
+        where = await self.bot.publisher.game_thread(result.game)
         await self.bot.publisher.publish(result.game, result.state)
-        thread = await self.bot.storage.message(game.id, "thread")
-        where = thread[0] if thread is not None else channel_id
         await _edit(interaction, content=i18n.tr(lt.GAME_STARTED.format(channel=where)), view=None)
 
 

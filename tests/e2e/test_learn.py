@@ -269,7 +269,8 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
 
     # The game against the easier Cynthia, in a thread of its own as any game.
     it = await learner.click(screen, ":game")
-    (thread,) = fake.threads_of(chan)
+    # (the game's thread is made when its first message is posted, beside the answer)
+    (thread,) = await fake.wait_until(lambda: fake.threads_of(chan), 30, "the game's thread")
     assert it.content == lt.GAME_STARTED.format(channel=thread)
     (config,) = db_rows(bot, "SELECT config FROM games WHERE id = 1")
     assert engine.Config.from_dict(json.loads(config[0])) == tutorial.final_game_config()
