@@ -3,6 +3,7 @@ PostgreSQL server (started once per session, `tests.pg_server`; marker `postgres
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -10,10 +11,20 @@ from typing import Any
 import pytest
 
 from bot.storage import SQLiteStorage, SQLStorage
+from tests import durations
 from tests.pg_server import PostgresServer, fresh_database
 
 #: The databases every storage test runs on.
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.hookimpl(trylast=True)  # after the deselection by `-m`
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under `-n N --dist worksteal` the slow tests first, spread over the workers
+    (`tests.durations`); every worker collects, and orders alike."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers > 1 and config.getoption("dist", "no") == "worksteal":
+        items[:] = durations.order(items, workers, durations.load_table())
 
 
 @pytest.fixture(scope="session")
