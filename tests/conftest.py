@@ -46,9 +46,13 @@ async def open_db(request, tmp_path: Path):
     if request.param == "postgres":
         from bot.storage.postgres import PostgresStorage
 
-        url = await fresh_database(request.getfixturevalue("postgres_server"))
+        server = request.getfixturevalue("postgres_server")
+        url: str | None = None
 
         async def open_one(**options: Any) -> SQLStorage:
+            nonlocal url
+            if url is None:  # the schema copied in, unless the test migrates step by step
+                url = await fresh_database(server, migrated="migrate_to" not in options)
             opened.append(await PostgresStorage.open(url, **options))
             return opened[-1]
     else:
