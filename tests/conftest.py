@@ -3,6 +3,8 @@ PostgreSQL server (started once per session, `tests.pg_server`; marker `postgres
 
 from __future__ import annotations
 
+import compileall
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,23 @@ from tests.pg_server import PostgresServer, fresh_database
 
 #: The databases every storage test runs on.
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The sources every bot process (tests/e2e) and its worker processes import.
+PACKAGES = ("bot", "engine", "render", "translation", "tests")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the project's sources to bytecode once, before the workers start: every e2e test
+    starts bot processes (each with its own picture and Expert workers), which are told not to
+    write bytecode (`BotProcess.env`), nor does any process where PYTHONDONTWRITEBYTECODE is
+    set; without the files each of them compiled every module it imports again (importing the
+    bot took 1.1 s of CPU instead of 0.8 s). Only what changed is compiled again; the test
+    modules are left to pytest's assertion rewriting."""
+    if not hasattr(config, "workerinput"):  # the xdist controller, or a run without xdist
+        for package in PACKAGES:
+            compileall.compile_dir(ROOT / package, quiet=1, rx=re.compile(r"/test_[^/]*\.py$"))
 
 
 @pytest.fixture(scope="session")
@@ -35,9 +54,13 @@ async def open_db(request, tmp_path: Path):
     if request.param == "postgres":
         from bot.storage.postgres import PostgresStorage
 
-        url = await fresh_database(request.getfixturevalue("postgres_server"))
+        server = request.getfixturevalue("postgres_server")
+        url: str | None = None
 
         async def open_one(**options: Any) -> SQLStorage:
+            nonlocal url
+            if url is None:  # the schema copied in, unless the test migrates step by step
+                url = await fresh_database(server, migrated="migrate_to" not in options)
             opened.append(await PostgresStorage.open(url, **options))
             return opened[-1]
     else:
