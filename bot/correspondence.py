@@ -195,8 +195,8 @@ class Correspondence:
             new_host = None
             if user_id == game.host_id:  # the host's powers pass to the next person seated
                 count = len(game.seats)
-                after = [game.seats[(seat.position + i) % count] for i in range(1, count)]
-                new_host = next(s.user_id for s in after if s in others)
+                following = [game.seats[(seat.position + i) % count] for i in range(1, count)]
+                new_host = next(s.user_id for s in following if s in others)
             after = replace(
                 game,
                 version=game.version + 1,

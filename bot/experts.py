@@ -183,7 +183,7 @@ def niced(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     ok, value = out[0]
     if not ok:
         raise value
-    return value  # type: ignore[no-any-return]  # the value function returned, a T
+    return value  # (the value `function` returned: a T)
 
 
 def _review_job(

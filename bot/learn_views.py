@@ -53,7 +53,7 @@ async def _refused(interaction: discord.Interaction[PhotosynthesisBot]) -> bool:
 
 
 class LearnButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ps:learn:" + _PLACE + r":(?P<key>[a-z]+(?: [A-Za-z0-9 ]+)?)",
 ):
     """A button of a tutorial screen."""
@@ -87,7 +87,7 @@ class LearnButton(
 
 
 class LearnSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"ps:lpick:" + _PLACE + r":(?P<kind>act|src):(?P<part>[0-9])",
 ):
     """A select of a tutorial screen's panel."""

@@ -293,6 +293,7 @@ class Publisher:
                 state = await self.games.core.state(game)
             game_id = game.id
             embed, file, view = await self.game_message_parts(game, state)
+            said: str | None
             if state.is_over:  # the winners are named, and pinged
                 said = final_content(game, state)
                 named = [game.seats[w].user_id for w in engine.winners(state)]

@@ -231,12 +231,13 @@ def french_names(said: str, names: Sequence[Any]) -> str:
     for name in {str(n) for n in names if isinstance(n, str) and n.strip()}:
         bare = name.lstrip(_FSI + _LRI)
         escaped = re.escape(name)
+        literal = name.replace("\\", "\\\\")  # a replacement template: the name as it is
         if bare.startswith(_ROLES):
-            said = re.sub(rf"\b(?:du|de) {escaped}", lambda m, n=name: f"de l'{n}", said)
+            said = re.sub(rf"\b(?:du|de) {escaped}", f"de l'{literal}", said)
         elif bare[:1] in _VOWELS:
-            said = re.sub(rf"\b(?:du|de) {escaped}", lambda m, n=name: f"d'{n}", said)
+            said = re.sub(rf"\b(?:du|de) {escaped}", f"d'{literal}", said)
         else:
-            said = re.sub(rf"\bdu {escaped}", lambda m, n=name: f"de {n}", said)
+            said = re.sub(rf"\bdu {escaped}", f"de {literal}", said)
     return said
 
 

@@ -217,10 +217,12 @@ class Board(commands.Cog, name="Board"):
             words = await asyncio.to_thread(alt_text, state, names=names, lang=i18n.current())
             marks = join([join([story.SEAT_MARKS[i], name]) for i, name in enumerate(names)], ", ")
             grid = engine.text.board_text(state)
-            board = texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)
+            board = i18n.tr(
+                texts.BOARD_TEXT.format(game=game.id, words=words, grid=grid, marks=marks)
+            )
             if state.config.moonstones or state.config.elder_tree:  # the grid's MS and EL
-                board = i18n.tr(board) + " " + i18n.tr(texts.BOARD_TEXT_MOON)
-            await interaction.response.send_message(i18n.tr(board), ephemeral=True)
+                board += " " + i18n.tr(texts.BOARD_TEXT_MOON)
+            await interaction.response.send_message(board, ephemeral=True)
 
     async def _started(self, game_id: int, channel_id: int | None) -> GameRow:
         """The started game a button of its message acts on (refused in another channel)."""
