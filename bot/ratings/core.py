@@ -155,6 +155,11 @@ class RatingKey(NamedTuple):
     identity: str
 
 
+def ordinal(mu: float, sigma: float) -> float:
+    """The rating shown and ranked: openskill's ordinal, mu - 3 sigma (0 for a newcomer)."""
+    return mu - 3 * sigma
+
+
 class Rating(NamedTuple):
     """A rating: openskill's mean and uncertainty, and the number of games rated.
 
@@ -166,8 +171,8 @@ class Rating(NamedTuple):
 
     @property
     def ordinal(self) -> float:
-        """The rating shown and ranked: openskill's ordinal, mu - 3 sigma (0 for a newcomer)."""
-        return self.mu - 3 * self.sigma
+        """The rating shown and ranked (`ordinal`)."""
+        return ordinal(self.mu, self.sigma)
 
 
 NEW: Final = Rating()

@@ -35,6 +35,7 @@ from ..ratings import (
     rate_part,
 )
 from ..ratings import identity as ri
+from ..ratings.core import ordinal
 from ..storage import FinishedGame, RatingRow
 from .base import UserError
 from .core import GameCore
@@ -125,7 +126,7 @@ class RatingPoint:
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ class PlayerRating:
     @property
     def ordinal(self) -> float:
         """The rating shown and ranked (openskill's ordinal, mu - 3 sigma)."""
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ class LeaderboardEntry:
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
     @property
     def is_bot(self) -> bool:

@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol, get_args
 
 import translation
 
+from ..ratings.core import ordinal
 from .errors import UnreadableGame
 
 #: A game's status: a lobby, then played (`active`), then over, abandoned or (a lobby) expired.
@@ -335,7 +336,7 @@ class RatingRow:
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -353,7 +354,7 @@ class HistoryRow:
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
