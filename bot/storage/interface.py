@@ -165,23 +165,13 @@ class Storage(Protocol):
 
     async def finished_games(self, guild_id: int) -> list[FinishedGame]: ...
 
-    async def ratings_of(self, identity: str) -> list[RatingRow]: ...
-
     async def player_ratings(
         self, identity: str, scopes: Sequence[int], min_games: int, points: int
     ) -> list[tuple[RatingRow, int | None, list[HistoryRow]]]: ...
 
-    async def rating_history(
-        self, identity: str, scope: int, family: str, limit: int = 1000
-    ) -> list[HistoryRow]: ...
-
     async def leaderboard(
         self, scope: int, family: str, min_games: int, size: int, page: int, reader: str | None
     ) -> tuple[list[RatingRow], int, int, tuple[int, RatingRow] | None]: ...
-
-    async def rank_of(
-        self, scope: int, family: str, identity: str, min_games: int
-    ) -> tuple[int, RatingRow] | None: ...
 
     async def rated_results(self) -> list[rc.GameResult]: ...
 

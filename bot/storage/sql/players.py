@@ -187,14 +187,6 @@ class PlayerSQL(GameSQL):
 
     # --- ratings ---
 
-    async def ratings_of(self, identity: str) -> list[RatingRow]:
-        """Every rating of an identity (each scope and family)."""
-        async with self._reading() as conn:
-            rows = await conn.fetch(
-                "SELECT * FROM ratings WHERE identity = ? ORDER BY scope, family", (identity,)
-            )
-        return [_rating(r) for r in rows]
-
     async def player_ratings(
         self, identity: str, scopes: Sequence[int], min_games: int, points: int
     ) -> list[tuple[RatingRow, int | None, list[HistoryRow]]]:
@@ -233,18 +225,6 @@ class PlayerSQL(GameSQL):
             for r in rows
         ]
 
-    async def rating_history(
-        self, identity: str, scope: int, family: str, limit: int = 1000
-    ) -> list[HistoryRow]:
-        """A rating after each of its last `limit` games, oldest first."""
-        async with self._reading() as conn:
-            rows = await conn.fetch(
-                "SELECT * FROM rating_history WHERE identity = ? AND scope = ? AND family = ?"
-                " ORDER BY games DESC LIMIT ?",
-                (identity, scope, family, limit),
-            )
-        return [_history(r) for r in reversed(rows)]
-
     async def leaderboard(
         self, scope: int, family: str, min_games: int, size: int, page: int, reader: str | None
     ) -> tuple[list[RatingRow], int, int, tuple[int, RatingRow] | None]:
@@ -266,14 +246,6 @@ class PlayerSQL(GameSQL):
             )
             mine = None if reader is None else await self._rank(conn, *params, reader)
         return [_rating(r) for r in rows], total, page, mine
-
-    async def rank_of(
-        self, scope: int, family: str, identity: str, min_games: int
-    ) -> tuple[int, RatingRow] | None:
-        """An identity's rank (1 = best) on a leaderboard and its rating, or None when it is not
-        ranked there."""
-        async with self._reading() as conn:
-            return await self._rank(conn, scope, family, min_games, identity)
 
     async def _rank(
         self, conn: Connection, scope: int, family: str, min_games: int, identity: str
