@@ -42,6 +42,8 @@ EDIT_DELAY = 1.5
 #: this pause, doubled each time up to `RETRY_MAX_S`, until it lands or a newer one is wanted.
 RETRY_FIRST_S = 1.0
 RETRY_MAX_S = 8.0
+#: How often `landed` looks again whether a new turn's post is still on its way.
+LANDED_POLL_S = 0.05
 GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
 #: Discord's limit on a thread name; a game thread archives after a week without messages.
 THREAD_NAME_LIMIT = 100
@@ -144,6 +146,8 @@ class Publisher:
         #: game id -> the version its messages were last drawn (or closed) for: one number per
         #: game this process drew, so that a redraw that waited never goes back in time
         self._drawn: dict[int, int] = {}
+        #: the games whose worker is posting a new turn's message (`landed`)
+        self._posting: set[int] = set()
 
     @property
     def games(self) -> GameService:
@@ -233,6 +237,25 @@ class Publisher:
         while (worker := self._workers.get(game_id)) is not None and not worker.done():
             await asyncio.wait({worker})
 
+    async def landed(self, game_id: int, timeout: float) -> bool:
+        """Whether the game's message shows its newest turn, waiting up to `timeout` seconds
+        while a new turn's post is on its way (it may wait for Discord's rate limit)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self._post_pending(game_id):
+            left = deadline - asyncio.get_running_loop().time()
+            worker = self._workers.get(game_id)
+            if left <= 0 or worker is None:
+                return False
+            await asyncio.wait({worker}, timeout=min(left, LANDED_POLL_S))
+        return True
+
+    def _post_pending(self, game_id: int) -> bool:
+        """Whether a new turn is being posted, or waits for the game's worker to post it."""
+        wanted = self._wanted.get(game_id)
+        return game_id in self._posting or (
+            wanted is not None and self._new_turn(game_id, wanted[1])
+        )
+
     def _new_turn(self, game_id: int, state: GameState) -> bool:
         """Whether `state` needs a new game message (not an edit of the one shown)."""
         shown = self._shown.get(game_id)
@@ -251,12 +274,16 @@ class Publisher:
                         await asyncio.wait_for(woken.wait(), EDIT_DELAY)
                     self._woken.pop(game_id, None)
                     game, state = self._wanted.pop(game_id, (game, state))
+                if self._new_turn(game_id, state):
+                    self._posting.add(game_id)
                 try:
                     await self._until_landed(game, state)
                 except UnreadableGame:
                     return  # quarantined and logged where it was found
                 except Exception:
                     log.exception("could not update the game message", extra={"game_id": game_id})
+                finally:
+                    self._posting.discard(game_id)
         finally:
             if self._workers.get(game_id) is asyncio.current_task():
                 del self._workers[game_id]

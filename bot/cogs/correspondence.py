@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 COMMANDS = ("settings", "notify", "vacation", "leave", "games", "follow")
 NO_PINGS = discord.AllowedMentions.none()
 USER_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+#: How long a reminder or turn DM waits for the game's newest message to land (one window of
+#: Discord's per-channel send limit) before it links the game's thread instead.
+LINK_WAIT_S = 5.0
 
 
 def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
@@ -118,9 +121,13 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
 
     # --- helpers ---
 
-    async def _link(self, game: GameRow) -> str:
+    async def _link(self, game: GameRow, *, wait: float = LINK_WAIT_S) -> str:
+        """A link to the game's message, once the newest has landed (waiting up to `wait`
+        seconds); while it is still on its way, to the game's thread, which opens at its newest
+        message."""
+        landed = await self.bot.publisher.landed(game.id, wait)
         stored = await self.bot.storage.message(game.id, "game")
-        if stored is None:
+        if stored is None or not landed:
             return jump_link(game.guild_id, await self.bot.games.core.game_channel(game))
         return jump_link(game.guild_id, stored[0], stored[1])
 
@@ -310,6 +317,10 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
             found = await self.service.my_games(interaction.guild_id or 0, user_id)
             if not found:
                 raise UserError(ct.NO_GAMES)
+            publisher = self.bot.publisher
+            if not all([await publisher.landed(game.id, 0) for game, _ in found]):
+                # A new turn's message is on its way (Discord's rate limit): wait for its link.
+                await interaction.response.defer(ephemeral=True, thinking=True)
             lines = []
             for game, state in found:
                 current = game.seats[state.current_seat] if state.current_seat is not None else None
@@ -330,7 +341,10 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 )
             description = "\n".join(i18n.tr(line) for line in lines)[:4000]
             embed = discord.Embed(title=i18n.tr(ct.GAMES_TITLE), description=description)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            if interaction.response.is_done():
+                await interaction.followup.send(embed=embed, ephemeral=True)
+            else:
+                await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 def _cog(interaction: discord.Interaction[PhotosynthesisBot]) -> CorrespondenceCog:

@@ -53,8 +53,8 @@ advances (``fake.clock.advance(900)``) instead of sleeping:
   ``-Reset-After`` and ``-Bucket`` (and ``Via``, as Discord's proxy adds it); buckets are kept per
   route and major parameter (channel, guild, webhook id and token); over a bucket the answer is
   429 with ``retry_after``, ``global``, ``message``, ``code``, ``Retry-After`` and
-  ``X-RateLimit-Scope``. Defaults (strict): message sends 6 per 5 s per channel
-  (``message_send_limit``; Discord's 5 per 5 s is ``fakelimits.DISCORD_MESSAGE_SEND_LIMIT``),
+  ``X-RateLimit-Scope``. Defaults (strict): message sends 5 per 5 s per channel, as Discord
+  (``message_send_limit``; ``fakelimits.DISCORD_MESSAGE_SEND_LIMIT``),
   message edits 5 per 5 s per channel, deletes 5 a second, reactions one per 0.25 s, an
   interaction's webhook 5 per 2 s, any other route 5 a second; all requests but the interaction
   endpoints together 50 a second (429 with ``global: true``); on unless ``rate_limits=False``
@@ -736,7 +736,7 @@ class FakeDiscord:
         worker process, so that the fake answers at once; see :meth:`spec_report`).
         ``rate_limits``: enforce Discord's rate limits (`tests.e2e.fakelimits`; by default on,
         off with the environment variable ``FAKE_DISCORD_RATE_LIMITS=0``);
-        ``message_send_limit`` changes the per-channel limit of message sends (default 6 per
+        ``message_send_limit`` changes the per-channel limit of message sends (default 5 per
         5 s), ``bucket_limits`` any bucket's limit by name."""
         self.check_spec = check_spec
         #: The fake's time (monotonic seconds): `clock.advance(s)` ages interactions and runs

@@ -88,13 +88,12 @@ ROUTE_BUCKETS: dict[tuple[str, str], str] = {
 #: Discord's limit of message sends per channel.
 DISCORD_MESSAGE_SEND_LIMIT = Limit(5, 5.0)
 
-#: Each bucket's limit: message sends 6 per 5 s per channel (Discord's 5 per 5 s a notch
-#: looser: at 5 the project's bot posts a game message its `/ps games` does not know yet for up
-#: to 5 s, see `DISCORD_MESSAGE_SEND_LIMIT`), edits 5 per 5 s per channel, deletes 5 a second,
+#: Each bucket's limit: message sends 5 per 5 s per channel (`DISCORD_MESSAGE_SEND_LIMIT`),
+#: edits 5 per 5 s per channel, deletes 5 a second,
 #: a reaction every 0.25 s, a webhook (an interaction's follow-ups and edits) 5 per 2 s,
 #: everything else 5 a second per major parameter.
 BUCKET_LIMITS: dict[str, Limit] = {
-    "message-create": Limit(6, 5.0),
+    "message-create": DISCORD_MESSAGE_SEND_LIMIT,
     "message-edit": Limit(5, 5.0),
     "message-delete": Limit(5, 1.0),
     "reaction": Limit(1, 0.25),

@@ -455,6 +455,7 @@ async def test_a_reminder_and_a_timeout_notice_survive_a_crash(
     assert len([m for m in in_threads(fake, chan) if m.content.startswith(HOURGLASS)]) == 1
 
 
+@pytest.mark.long
 async def test_alike_timeout_notices_are_each_posted_once_across_a_crash(
     fake: FakeDiscord, bot_process, clock
 ) -> None:

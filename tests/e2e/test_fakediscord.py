@@ -264,6 +264,7 @@ async def test_a_nonce_with_enforce_nonce_returns_the_message_already_made(
         age(fakediscord.NONCE_WINDOW_S - 1)
         assert await post(session, nonce="n1", enforce_nonce=True) == first
         age(2)  # the window is past: a new message
+        fake.clock.advance(5)  # (a new window of the channel's 5 sends per 5 s)
         later = await post(session, nonce="n1", enforce_nonce=True)
     assert later not in (first, other, loose)
     assert [m.id for m in fake.messages(chan)] == [first, other, loose, later]
