@@ -26,7 +26,10 @@ the games' action logs at the end; doubled: human actions in the logs beyond tho
 (or answered as played twice); messages doubled: game messages in a thread drawn for the same
 game version more than once; U: first answers later than Discord's 3 s (`late_interactions`);
 R: 429s answered; I: invalid requests (401, 403, 429 not shared) scaled to 10 minutes.
-Then the load average of the machine. Asserts nothing.
+Then the play's length, the faults, the players left without an answer, the clicks made again
+(while the bot was reconnecting, or lost by the gateway with a session that ended: Discord loses
+a session's events when the bot must identify anew, and the person sees "This interaction
+failed" after 3 s) and the load average of the machine. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -62,6 +65,9 @@ confirmed: Counter[str] = Counter()
 stuck: list[str] = []
 #: Clicks made again because the bot was reconnecting to the gateway at the first try.
 reconnecting = [0]
+#: Clicks made again because the gateway lost them with a session that ended (Discord showed
+#: the person "This interaction failed"; the bot never got them: `FakeDiscord.lost_by_gateway`).
+lost_by_gateway = [0]
 _complete = bot_latency.complete
 
 
@@ -79,7 +85,8 @@ bot_latency.complete = counting_complete
 class Player(Game):
     """`bot_latency.Game` for a stretch of time, its interactions tagged with their game; a
     click while the bot's gateway connection is down is made again half a second later (Discord
-    would not deliver it either)."""
+    would not deliver it either), and so is one the gateway lost with a session that ended (the
+    person saw "This interaction failed" after 3 s)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -91,12 +98,16 @@ class Player(Game):
                 for _ in range(120):  # while the bot reconnects, the player clicks again
                     try:
                         it = await _original(*a, **k)
-                        break
                     except RuntimeError as exc:
                         if "not connected" not in str(exc):
                             raise
                         reconnecting[0] += 1
                         await asyncio.sleep(0.5)
+                        continue
+                    if name == "autocomplete" or not await lost(fake, it):
+                        break
+                    lost_by_gateway[0] += 1
+                    await asyncio.sleep(0.5)
                 else:
                     raise RuntimeError("the bot did not reconnect within a minute")
                 if name != "autocomplete":  # (which answers the choices)
@@ -120,6 +131,25 @@ class Player(Game):
                 msg = await next_turn(self.fake.real, self.chan, msg, timeout=180)
         except Exception as exc:  # a player left without an answer: counted, the others go on
             stuck.append(f"{self.chan}: {type(exc).__name__}: {exc}"[:300])
+
+
+async def lost(fake: FakeDiscord, it) -> bool:
+    """Whether the gateway lost the interaction: no first answer within Discord's deadline, and
+    the fake says the bot cannot have received it (else the player waits on, as a person would
+    not know either, and a missing answer is the bot's)."""
+    deadline = it.created + (fake.interaction_deadline or 3.0)
+    try:
+        await fake.wait_until(lambda: it.acknowledged, max(0.0, deadline - fake.clock()), "")
+        return False
+    except TimeoutError:
+        pass
+    try:
+        await fake.wait_until(
+            lambda: it.acknowledged or fake.lost_by_gateway(it), 180, "an answer or its loss"
+        )
+    except TimeoutError:
+        return False
+    return not it.acknowledged
 
 
 class _Tagging:
@@ -291,7 +321,8 @@ async def evening(args, url: str | None) -> None:
         f"  {elapsed:.0f} s of play ({len(times) / elapsed:.1f} timed actions/s); gateway faults"
         f" {dict(Counter(done_faults))}; REST faults answered {len(limits.faults)}; players left"
         f" without an answer {len(stuck)}, clicks made again during a reconnect"
-        f" {reconnecting[0]}; load average {os.getloadavg()}"
+        f" {reconnecting[0]}, clicks the gateway lost with a session that ended and made again"
+        f" {lost_by_gateway[0]}; load average {os.getloadavg()}"
     )
     for line in stuck[:5]:
         print(f"    {line}")

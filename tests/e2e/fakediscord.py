@@ -649,17 +649,22 @@ class _GatewaySession:
         self.backlog: deque[tuple[int, str]] = deque(maxlen=5000)
         self.lock = asyncio.Lock()
         self.invalid = False
+        #: The last sequence number the client said it received (heartbeat or RESUME).
+        self.client_seq = 0
 
     @property
     def live(self) -> bool:
         return self.ws is not None and not self.ws.closed
 
-    async def dispatch(self, event: str, data: Any) -> None:
+    async def dispatch(self, event: str, data: Any) -> int:
+        """Send an event (kept in the backlog for a RESUME); its sequence number."""
         async with self.lock:
             self.seq += 1
-            frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
-            self.backlog.append((self.seq, frame))
+            seq = self.seq
+            frame = json.dumps({"op": 0, "t": event, "s": seq, "d": data})
+            self.backlog.append((seq, frame))
             await self._send(frame)
+            return seq
 
     async def _send(self, frame: str) -> None:
         ws = self.ws
@@ -816,6 +821,10 @@ class FakeDiscord:
         self.requests: deque[tuple[str, str]] = deque(maxlen=2000)
         # (author, nonce) -> (message, when): a message created with `enforce_nonce`
         self._nonces: dict[tuple[str, str], tuple[FakeMessage, float]] = {}
+        #: interaction id -> the session and sequence number its INTERACTION_CREATE went out
+        #: with (an interaction not here never went out: see `lost_by_gateway`)
+        self._interaction_sent: dict[str, tuple[_GatewaySession, int]] = {}
+        self._interaction_dropped: set[str] = set()
 
         self._sessions: dict[str, _GatewaySession] = {}
         self._transports: dict[int, Any] = {}  # id(websocket) -> its TCP transport
@@ -1353,11 +1362,29 @@ class FakeDiscord:
             session = self._session_for(guild_id)
             try:
                 if session is not None and not session.invalid:
-                    await session.dispatch(event, data)
+                    seq = await session.dispatch(event, data)
+                    if event == "INTERACTION_CREATE":
+                        self._interaction_sent[data["id"]] = (session, seq)
+                elif event == "INTERACTION_CREATE":  # the shard's session is over: lost
+                    self._interaction_dropped.add(data["id"])
             except Exception as exc:  # never let one bad frame stop the sender
                 self.server_errors.append(f"gateway dispatch {event}: {exc!r}")
             finally:
                 self._outbox.task_done()
+
+    def lost_by_gateway(self, interaction: FakeInteraction) -> bool:
+        """Whether the bot cannot have received an interaction, lost as Discord loses events
+        when a gateway session ends: its INTERACTION_CREATE found its shard's session over, or
+        went out on a session that ended afterwards before the client said (by a heartbeat's
+        sequence number) that it got it. A RESUME replays what a session missed; a new
+        IDENTIFY does not. The person sees "This interaction failed" after 3 s."""
+        if interaction.id in self._interaction_dropped:
+            return True
+        sent = self._interaction_sent.get(interaction.id)
+        if sent is None:  # not sent yet
+            return False
+        session, seq = sent
+        return session.invalid and seq > session.client_seq
 
     async def flush_gateway(self) -> None:
         """Wait until every event queued so far went to its session (sent, or kept in the
@@ -1379,6 +1406,8 @@ class FakeDiscord:
                 frame = json.loads(msg.data)
                 op, data = frame.get("op"), frame.get("d")
                 if op == 1:
+                    if session is not None and isinstance(data, int):
+                        session.client_seq = max(session.client_seq, data)
                     await self._heartbeat(ws, session)
                 elif op == 2:
                     session = await self._identify(ws, data)
@@ -1488,6 +1517,7 @@ class FakeDiscord:
         async with session.lock:
             session.ws = ws
             last = data.get("seq") or 0
+            session.client_seq = max(session.client_seq, last)
             for seq, frame in list(session.backlog):
                 if seq > last:
                     await session._send(frame)

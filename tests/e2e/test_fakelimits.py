@@ -431,6 +431,46 @@ async def test_invalid_session(fake: FakeDiscord, rest: Rest, resumable: bool) -
         await again.close()
 
 
+async def test_an_interaction_is_lost_with_a_session_that_ends_and_kept_by_a_resume(
+    fake: FakeDiscord, rest: Rest
+) -> None:
+    """`lost_by_gateway`: an interaction whose event went out on a session that then ended (op 9,
+    not resumable) before a heartbeat said it arrived is lost, as is one made once it is over;
+    after a resumable close (4000) the RESUME replays it, and it is not lost."""
+    alice = fake.add_user("alice")
+    gateway = await _raw_bot(fake, rest.http)
+    ready = gateway.events("READY")[0]
+    heard = await fake.slash(alice, "mini")
+    await gateway.wait_events("INTERACTION_CREATE")
+    (heard_seq,) = [f["s"] for f in gateway.frames if f.get("t") == "INTERACTION_CREATE"]
+    sent = await fake.slash(alice, "mini")  # goes out, but no heartbeat says it arrived
+    await fake.flush_gateway()
+    await gateway.send(1, heard_seq)
+    await fake.wait_until(lambda: fake.heartbeats >= 1, 10, "the heartbeat")
+    assert not fake.lost_by_gateway(sent) and not fake.lost_by_gateway(heard)
+    await fake.invalidate_session(resumable=False)
+    during = await fake.slash(alice, "mini")  # the socket is still open; the session is over
+    await fake.flush_gateway()
+    await gateway.close(4000)
+    assert [f["id"] for f in gateway.events("INTERACTION_CREATE")] == [heard.id, sent.id]
+    assert [fake.lost_by_gateway(it) for it in (heard, sent, during)] == [False, True, True]
+
+    again = await Gateway(fake).connect(rest.http)
+    await again.identify()
+    kept = await fake.slash(alice, "mini")
+    await fake.drop_connection(4000)
+    await fake.flush_gateway()
+    assert await again.closed() == 4000
+    resumed = await _resume(fake, rest.http, again.events("READY")[0], 2)
+    try:
+        await resumed.wait_events("RESUMED")
+        assert [e["id"] for e in resumed.events("INTERACTION_CREATE")] == [kept.id]
+        assert not fake.lost_by_gateway(kept)
+        assert ready["session_id"] != again.events("READY")[0]["session_id"]
+    finally:
+        await resumed.close()
+
+
 async def test_reconnect_op_7_and_lost_heartbeat_acks(fake: FakeDiscord, rest: Rest) -> None:
     gateway = await Gateway(fake).connect(rest.http)
     await gateway.identify()
