@@ -42,11 +42,13 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 
-# pytest on 4 workers (pytest-xdist): the e2e tests mostly wait on their bot processes, so 4
-# workers keep 2 cores busy; `worksteal` evens out the slow tests at the end.
+# pytest on 6 workers (pytest-xdist): the e2e tests wait on their bot processes and on Discord's
+# rate limits, so 6 workers keep 2 cores busy. The `long` tests come first (tests/conftest.py)
+# and `--dist load --maxschedchunk 1` hands out one test at a time, so that each worker starts
+# on a long one and no long test is left to run alone at the end.
 test: $(STAMP) postgres raqm lint
 	$(PY) -m bot.i18n check
-	$(PY) -m pytest -n 4 --dist worksteal
+	$(PY) -m pytest -n 6 --dist load --maxschedchunk 1
 
 demo: $(STAMP)
 	$(PY) -m render.demo

@@ -33,6 +33,39 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):  # the xdist controller, or a run without xdist
         for package in PACKAGES:
             compileall.compile_dir(ROOT / package, quiet=1, rx=re.compile(r"/test_[^/]*\.py$"))
+        _rewrite_test_modules(config)
+
+
+def _rewrite_test_modules(config: pytest.Config) -> None:
+    """Rewrite the asserts of the test modules once, into the files pytest keeps them in, so that
+    each xdist worker loads them instead of rewriting all of them again (about 5 s of CPU per
+    worker; the workers start at once, so none of them finds the files another wrote). Done
+    with pytest's own rewriting functions (private ones: if they change, each worker rewrites
+    for itself as before, only slower)."""
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash.get(rewrite.assertstate_key, None)
+        if state is None:  # --assert=plain
+            return
+        for source in sorted((ROOT / "tests").rglob("*.py")):
+            if not (source.name.startswith("test_") or source.name == "conftest.py"):
+                continue
+            pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(source, pyc) is not None:
+                continue
+            if rewrite.try_makedirs(pyc.parent):
+                source_hash, code = rewrite._rewrite_test(source, config)
+                rewrite._write_pyc(state, code, source_hash, pyc)
+    except (AttributeError, ImportError, TypeError):
+        return
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The ``long`` tests (whole games, half a minute or more each) run first: with
+    ``--dist load`` the workers take them one by one before the short tests, so that no worker is
+    left with a long test while the others have finished (`make test`)."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 
 from bot.timers import TURN_DM_AFTER
@@ -275,6 +276,7 @@ async def _read_views(fake: FakeDiscord, chan: str, host: dict, msg: FakeMessage
         await answered(await fake.slash(host, command, options=options, channel_id=chan))
 
 
+@pytest.mark.long
 async def test_every_word_in_the_games_language(
     fake: FakeDiscord, bot_process, tmp_path: Path
 ) -> None:

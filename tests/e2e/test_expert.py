@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import engine
 from bot import expert_texts as xt
 from bot import texts
@@ -78,6 +80,7 @@ def expert_turns(state: engine.GameState, budget_s: float, seat: int) -> list[tu
     return rows
 
 
+@pytest.mark.long
 async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot_process) -> None:
     bot = await bot_process(env={**QUICK_ENV, "PS_TEST_SEED": str(SEED)})
     alice = fake.add_user("alice")

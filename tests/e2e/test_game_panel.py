@@ -3,6 +3,8 @@ scores, with the game message's Next-sun preview and Game log, `/ps log` and `/p
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from bot import texts
 from tests.e2e.corr import wait_db
@@ -22,6 +24,7 @@ from tests.e2e.test_correspondence import write_db
 from tests.e2e.test_lobby import answered, click, db_rows, field, mention
 
 
+@pytest.mark.long
 async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     fake: FakeDiscord, bot_process
 ) -> None:

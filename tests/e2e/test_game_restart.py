@@ -4,6 +4,8 @@ message catches up, and the game goes on to its end."""
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from bot import texts
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
@@ -57,6 +59,7 @@ async def type_action(fake: FakeDiscord, user: dict, chan: str, action: str) -> 
     return it.content
 
 
+@pytest.mark.long
 async def test_sigkill_at_several_points_loses_and_repeats_nothing(
     fake: FakeDiscord, bot_process
 ) -> None:

@@ -3,6 +3,8 @@ actions, several actions in one command) to the final scores."""
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from bot import texts
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
@@ -10,6 +12,7 @@ from tests.e2e.gameplay import action_log, is_final, next_turn, replay_log, star
 from tests.e2e.test_lobby import answered, field, mention
 
 
+@pytest.mark.long
 async def test_a_whole_game_typed_with_ps_play(fake: FakeDiscord, bot_process) -> None:
     bot = await bot_process()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")

@@ -4,6 +4,8 @@ private answers (their setting, else their Discord client's locale, else the ser
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from bot import story
 from bot.storage import SQLiteStorage
@@ -71,6 +73,7 @@ async def _play_to_the_end(fake, chan, player, msg, turn, over, played) -> FakeM
     return msg
 
 
+@pytest.mark.long
 async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     bot = await bot_process()
     anna = fake.add_user("anna", locale="nl")
@@ -187,6 +190,7 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
     }  # fmt: skip
 
 
+@pytest.mark.long
 async def test_a_whole_game_in_hebrew_chosen_by_the_settings(
     fake: FakeDiscord, bot_process
 ) -> None:

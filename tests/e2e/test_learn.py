@@ -9,6 +9,8 @@ import asyncio
 import json
 from functools import cache
 
+import pytest
+
 import engine
 from bot import learn_texts as lt
 from bot import pictures
@@ -156,6 +158,7 @@ def stored(bot, learner: Learner) -> dict:
     return json.loads(row[0])
 
 
+@pytest.mark.long
 async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart(
     fake: FakeDiscord, bot_process
 ) -> None:

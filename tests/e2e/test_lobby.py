@@ -10,6 +10,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 import engine
 from bot import expert_texts as xt
 from bot import texts
@@ -481,6 +483,7 @@ async def test_lobby_survives_a_killed_bot(fake: FakeDiscord, bot_process) -> No
 # --- rules, help, a whole automatic game, shutdown ---------------------------------------------
 
 
+@pytest.mark.long
 async def test_rules_help_no_game_of_cynthias_alone_a_typed_game_and_shutdown(
     fake: FakeDiscord, bot_process
 ) -> None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import itertools
 import json
 
+import pytest
+
 import engine
 from bot import pictures, story, texts
 from bot.storage import GameRow, NewAction, SeatRow
@@ -118,6 +120,7 @@ async def take_turn(fake: FakeDiscord, user: dict, msg: FakeMessage) -> FakeMess
     return it.response
 
 
+@pytest.mark.long
 async def test_moonlight_game_from_lobby_to_final_scores(fake: FakeDiscord, bot_process) -> None:
     bot = await bot_process(env={"PS_TEST_SEED": str(SEED)})
     alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")

@@ -3,6 +3,8 @@ edited in place during a turn and posted anew when the turn passes, and `/ps sta
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from bot import texts
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
@@ -170,6 +172,7 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     assert fake.late_interactions == []
 
 
+@pytest.mark.long
 async def test_a_whole_game_against_cynthia_to_the_final_scores(
     fake: FakeDiscord, bot_process
 ) -> None:

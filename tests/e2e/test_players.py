@@ -20,6 +20,8 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 import engine
 from bot import export
 from bot.databases import open_storage
@@ -165,6 +167,7 @@ def traces(path: Path, needles: list[str]) -> list[tuple[str, str]]:
         conn.close()
 
 
+@pytest.mark.long
 async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path) -> None:
     alice = fake.add_user("alice", administrator=True)
     bob = fake.add_user("bobbelina")

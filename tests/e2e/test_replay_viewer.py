@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import engine
 from bot import pictures, replays, story, texts
 from bot.storage import NewAction
@@ -109,6 +111,7 @@ async def press(fake: FakeDiscord, user: dict, viewer: FakeMessage, label: str) 
     return viewer
 
 
+@pytest.mark.long
 async def test_the_replay_viewer_steps_through_a_finished_game(
     fake: FakeDiscord, bot_process, tmp_path: Path
 ) -> None:

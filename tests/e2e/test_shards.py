@@ -83,6 +83,7 @@ class Table:
         return turn_owner(self.shown)
 
 
+@pytest.mark.long
 async def test_two_shards_play_in_both_guilds_one_killed_lose_nothing_fire_deadlines_once(
     fake: FakeDiscord, postgres_server, tmp_path
 ) -> None:

@@ -23,6 +23,7 @@ def start(seed: int) -> subprocess.Popen:
 
 
 @pytest.mark.timeout(400)
+@pytest.mark.long
 def test_the_same_seed_plays_the_same_game():
     runs = [start(7), start(7)]
     outputs = []
