@@ -87,6 +87,9 @@ async def bot_process(
         wait: bool = True,
         timeout: float = 30,
     ) -> BotProcess:
+        # One picture worker a bot (the product's default is one per core): `make test` runs
+        # six tests at once on two cores, and each worker warms up by drawing a picture.
+        env = {"PICTURE_WORKERS": "1", **(env or {})}
         process = BotProcess(fake, tmp_path, env=env, module=module)
         started.append(process)
         await process.start()
