@@ -28,9 +28,7 @@ import pickle
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import discord
+from typing import TYPE_CHECKING, Any
 
 import render
 import translation
@@ -38,6 +36,9 @@ from engine import GameState
 from render.alt import alt_text
 
 from .workers import ProcessWide, WorkerPool, workers_from_env
+
+if TYPE_CHECKING:
+    import discord
 
 #: Pictures kept for repeated requests (about 100 KB each).
 CACHE_SIZE = 32
@@ -238,5 +239,9 @@ def shutdown() -> None:
 
 def as_file(picture: tuple[bytes, str], filename: str) -> discord.File:
     """A picture and its alt text as a Discord attachment."""
+    # (discord.py is imported here: the picture workers' forkserver imports this module, and
+    # does not need discord.py, which took a third of a second of its start)
+    import discord
+
     png, alt = picture
     return discord.File(io.BytesIO(png), filename=filename, description=alt)
