@@ -69,16 +69,29 @@ async def ephemeral(
     """Send `content` privately (in the language of the moment), whether or not the
     interaction was answered already (after a public deferral its "thinking" message goes
     first: a private sentence may not replace it)."""
-    kwargs: dict[str, Any] = {"content": clipped(i18n.tr(content)), "ephemeral": True}
+    kwargs: dict[str, Any] = {"content": clipped(i18n.tr(content))}
     if view is not None:
         kwargs["view"] = view
     if interaction.extras.pop(PUBLIC_THINKING, False):
         with suppress(discord.HTTPException):
             await interaction.delete_original_response()
+    await send_private(interaction, **kwargs)
+
+
+async def send_private(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Answer privately, as the first answer or after a private deferral ("thinking")."""
     if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
+        await interaction.followup.send(ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(**kwargs)
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+async def edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
+    """Edit the message a component belongs to, whether or not the click was deferred."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
 
 
 #: What the bot needs in a game's channel: discord.py's name -> the name Discord's settings show.

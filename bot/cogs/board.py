@@ -25,7 +25,7 @@ from translation import Text, _, _n, join
 
 from .. import embeds, export, i18n, pictures, replays, story, texts
 from .. import expert_texts as xt
-from ..replies import answering
+from ..replies import answering, send_private
 from ..services import GameService
 from ..services.base import UserError
 from ..storage import GameRow
@@ -287,10 +287,7 @@ class Board(commands.Cog, name="Board"):
             embed.set_footer(text=i18n.tr(texts.RECORD_HIDDEN.format(hidden=hidden_words)))
         else:
             extra["file"] = record_file(game, [m.notation for m in moves])
-        if interaction.response.is_done():
-            await interaction.followup.send(embed=embed, ephemeral=True, **extra)
-        else:
-            await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
+        await send_private(interaction, embed=embed, **extra)
 
     async def on_replay_command(
         self,

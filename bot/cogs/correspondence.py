@@ -32,7 +32,7 @@ from ..correspondence_texts import (
     TimerChoice,
     timer_options,
 )
-from ..replies import answering
+from ..replies import answering, send_private
 from ..scheduler import SHARED_POLL, Job, JobStore, Scheduler
 from ..services.base import UserError, mention, seat_label
 from ..storage import GameRow
@@ -341,10 +341,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 )
             description = "\n".join(i18n.tr(line) for line in lines)[:4000]
             embed = discord.Embed(title=i18n.tr(ct.GAMES_TITLE), description=description)
-            if interaction.response.is_done():
-                await interaction.followup.send(embed=embed, ephemeral=True)
-            else:
-                await interaction.response.send_message(embed=embed, ephemeral=True)
+            await send_private(interaction, embed=embed)
 
 
 def _cog(interaction: discord.Interaction[PhotosynthesisBot]) -> CorrespondenceCog:

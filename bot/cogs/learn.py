@@ -24,7 +24,7 @@ from engine.tutorial import Outcome, Progress
 from .. import choices, embeds, i18n, pictures, texts
 from .. import learn_texts as lt
 from ..learn_views import offers, outcome_line, screen
-from ..replies import answering, require_channel_permissions, with_view
+from ..replies import answering, edit_clicked, require_channel_permissions, with_view
 from ..services.base import CYNTHIA_OPTIONS, UserError
 from ..services.tutorial import TutorialService
 from ..views import lobby_view
@@ -40,14 +40,6 @@ LESSON_FILE = "lesson.png"
 #: screen's words: its panel says the light, the lunar points and the animal).
 LAYOUT = "phone"
 Place = tuple[str, int]
-
-
-async def _edit(interaction: discord.Interaction, **fields: Any) -> None:
-    """Edit the screen clicked, whether or not the click was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
 
 
 def final_options() -> dict[str, Any]:
@@ -165,12 +157,12 @@ class Learn(commands.Cog, name="Learn"):
                     progress = await self.tutorial.start_over(user_id, at)
                 content, view = screen(progress)
                 files = await self.picture(interaction, progress)
-                await _edit(interaction, content=content, view=view, attachments=files)
+                await edit_clicked(interaction, content=content, view=view, attachments=files)
                 return
             progress = await self.tutorial.at(user_id, at)
             menu = key[5:] if key.startswith("menu ") else None
             content, view = screen(progress, menu=menu)
-            await _edit(interaction, content=content, view=view)
+            await edit_clicked(interaction, content=content, view=view)
 
     async def on_select(
         self,
@@ -192,17 +184,17 @@ class Learn(commands.Cog, name="Learn"):
                 return
             verb, _, source = values[0].partition(" ")
             content, view = screen(progress, menu=verb, source=source)
-            await _edit(interaction, content=content, view=view)
+            await edit_clicked(interaction, content=content, view=view)
 
     async def _answer(self, interaction: discord.Interaction, notation: str, at: Place) -> None:
         outcome = await self.tutorial.answer(interaction.user.id, notation, at)
         if outcome.kind == "wrong":  # the same step: its picture stays
             content, view, _files = await self._answered(interaction, outcome, notation)
-            await _edit(interaction, content=content, view=view)
+            await edit_clicked(interaction, content=content, view=view)
             return
         await interaction.response.defer()
         content, view, files = await self._answered(interaction, outcome, notation)
-        await _edit(interaction, content=content, view=view, attachments=files or [])
+        await edit_clicked(interaction, content=content, view=view, attachments=files or [])
 
     # --- the game against Cynthia ---
 
@@ -235,7 +227,9 @@ class Learn(commands.Cog, name="Learn"):
         # the game's thread first (the game message is drawn beside this answer, after it)
         where = await self.bot.publisher.game_thread(result.game)
         await self.bot.publisher.publish(result.game, result.state)
-        await _edit(interaction, content=i18n.tr(lt.GAME_STARTED.format(channel=where)), view=None)
+        await edit_clicked(
+            interaction, content=i18n.tr(lt.GAME_STARTED.format(channel=where)), view=None
+        )
 
 
 @app_commands.command(name="learn", description=lt.LEARN_DESCRIBE)

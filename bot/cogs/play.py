@@ -22,7 +22,7 @@ from translation import _
 
 from .. import choices, i18n, pictures, texts
 from .. import expert_texts as xt
-from ..replies import answering
+from ..replies import answering, edit_clicked
 from ..services import GameService
 from ..services.base import Turn, TurnResult, UserError
 from ..services.turns import TurnService
@@ -50,14 +50,6 @@ def _panel(turn: Turn, **kwargs: Any) -> tuple[str, discord.ui.View]:
     legal = _legal(turn.state)
     labels = choices.describe_all(turn.state, legal)
     return panel(turn.game, turn.state, legal, can_undo=turn.can_undo, labels=labels, **kwargs)
-
-
-async def _update(interaction: discord.Interaction, **fields: Any) -> None:
-    """Edit the message a component belongs to, whether or not the click was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
 
 
 class Play(commands.Cog, name="Play"):
@@ -125,7 +117,7 @@ class Play(commands.Cog, name="Play"):
             turn = await self.turns.turn(game_id, user_id, version, channel_id=here)
             menu = key[5:] if key.startswith("menu ") else None
             content, view = _panel(turn, menu=menu)
-            await _update(interaction, content=content, view=view)
+            await edit_clicked(interaction, content=content, view=view)
 
     async def on_panel_select(
         self,
@@ -164,7 +156,7 @@ class Play(commands.Cog, name="Play"):
             if not panel_offers(_legal(turn.state), kind, values[0]):
                 raise UserError(texts.NOT_OFFERED)
             content, view = _panel(turn, menu=verb, source=source or None)
-            await _update(interaction, content=content, view=view)
+            await edit_clicked(interaction, content=content, view=view)
 
     async def _answer_play(
         self, interaction: discord.Interaction, result: TurnResult, *, undone: bool = False
