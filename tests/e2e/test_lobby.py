@@ -563,16 +563,22 @@ async def play_to_the_end_by_typing(fake: FakeDiscord, chan: str, user: dict) ->
         if message.content.startswith("The game is over."):
             return message
         seen = int(message.id)
-        action = "end"
-        if message.embeds[0]["description"].startswith("Setup"):
-            offered = await fake.autocomplete(
-                user, "ps play", focused="action", options={"action": ""}, channel_id=chan
-            )
-            action = offered[0]["value"]
-        it = await answered(
-            await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
+        await type_a_turn(fake, chan, user, message)
+
+
+async def type_a_turn(fake: FakeDiscord, chan: str, user: dict, message: FakeMessage) -> None:
+    """`user`'s turn shown by `message`, with `/ps play`: in setup the first suggested
+    placement, else `end`."""
+    action = "end"
+    if message.embeds[0]["description"].startswith("Setup"):
+        offered = await fake.autocomplete(
+            user, "ps play", focused="action", options={"action": ""}, channel_id=chan
         )
-        assert it.content.startswith(f"You played `{action}`."), it.content
+        action = offered[0]["value"]
+    it = await answered(
+        await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
+    )
+    assert it.content.startswith(f"You played `{action}`."), it.content
 
 
 async def test_a_wrong_token_fails_cleanly_without_logging_it(

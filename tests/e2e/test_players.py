@@ -29,7 +29,7 @@ from bot.services import GameService
 from render.chart import number
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord
 from tests.e2e.gameplay import is_final, next_turn, start_game, turn_owner
-from tests.e2e.test_lobby import answered, db_rows, mention, refused
+from tests.e2e.test_lobby import answered, db_rows, mention, refused, type_a_turn
 
 SEEDED = 4
 CROWD, CROWD_GAMES = 10, 15
@@ -99,17 +99,7 @@ async def play_by_typing(fake: FakeDiscord, chan: str, users: dict[str, dict]) -
     """Each person's turns with `/ps play`: the first offered placement, then `end`."""
     message = await next_turn(fake, chan)
     while not is_final(message):
-        user = users[turn_owner(message)]
-        action = "end"
-        if message.embeds[0]["description"].startswith("Setup"):
-            offered = await fake.autocomplete(
-                user, "ps play", focused="action", options={"action": ""}, channel_id=chan
-            )
-            action = offered[0]["value"]
-        it = await answered(
-            await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
-        )
-        assert it.content.startswith(f"You played `{action}`."), it.content
+        await type_a_turn(fake, chan, users[turn_owner(message)], message)
         message = await next_turn(fake, chan, message)
 
 
