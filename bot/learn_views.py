@@ -26,30 +26,17 @@ import engine
 from engine import tutorial
 from engine.tutorial import Outcome, Progress
 
-from . import choices, texts
+from . import choices
 from . import learn_texts as lt
 from .i18n import tr
-from .offered import component_offered
-from .replies import answering
-from .services.base import UserError
+from .offered import refused_unless_offered
 from .services.tutorial import base_done, place
 from .views import OPTION_LABEL_LIMIT, PanelItems, _fit, _values, ours, panel, panel_offers
 
 if TYPE_CHECKING:
-    from .app import PhotosynthesisBot
+    pass
 
 _PLACE = r"(?P<lesson>[a-z]{1,20}):(?P<step>[0-9]{1,2})"
-
-
-async def _refused(interaction: discord.Interaction[PhotosynthesisBot]) -> bool:
-    """Whether a click is forged (a component or value the message does not offer, or a
-    tutorial component on a message that is not private), then answered in one sentence."""
-    message = interaction.message
-    if component_offered(interaction) and message is not None and message.flags.ephemeral:
-        return False
-    async with answering(interaction):
-        raise UserError(texts.NOT_OFFERED)
-    return True
 
 
 class LearnButton(
@@ -81,7 +68,7 @@ class LearnButton(
 
     async def callback(self, click: discord.Interaction) -> None:
         interaction = ours(click)
-        if await _refused(interaction):
+        if await refused_unless_offered(interaction, private=True):
             return
         await interaction.client.learn.on_button(interaction, (self.lesson, self.step), self.key)
 
@@ -122,7 +109,7 @@ class LearnSelect(
 
     async def callback(self, click: discord.Interaction) -> None:
         interaction = ours(click)
-        if await _refused(interaction):
+        if await refused_unless_offered(interaction, private=True):
             return
         await interaction.client.learn.on_select(
             interaction, (self.lesson, self.step), self.kind, _values(interaction)

@@ -20,6 +20,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from . import texts
+from .replies import answering
+from .services.base import UserError
+
 
 def _walk(components: Iterable[Any]) -> Iterator[Any]:
     """Every component of a message, those in action rows included."""
@@ -59,6 +63,24 @@ def component_offered(interaction: discord.Interaction) -> bool:
         and len(set(values)) == len(values)
         and component.min_values <= len(values) <= component.max_values
     )
+
+
+async def refused_unless_offered(
+    interaction: discord.Interaction, *, private: bool = False
+) -> bool:
+    """Whether a click of a component of no game (the tutorial's, the players' pages) is
+    refused: a component or value its message does not offer, or a `private` component on a
+    message others can see; answered then with one sentence. (A game's components are checked
+    by `views._forged`, which also says when the game is another channel's.)"""
+    message = interaction.message
+    offered = component_offered(interaction) and (
+        not private or (message is not None and message.flags.ephemeral)
+    )
+    if offered:
+        return False
+    async with answering(interaction):
+        raise UserError(texts.NOT_OFFERED)
+    return True
 
 
 def undeclared_choice(interaction: discord.Interaction) -> str | None:

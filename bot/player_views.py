@@ -24,11 +24,8 @@ import discord
 
 from translation import _
 
-from . import texts
 from .i18n import tr
-from .offered import component_offered
-from .replies import answering
-from .services.base import UserError
+from .offered import refused_unless_offered
 
 if TYPE_CHECKING:
     from .app import PhotosynthesisBot
@@ -45,20 +42,6 @@ NEXT = _("Next")
 def _ours(interaction: discord.Interaction) -> discord.Interaction[PhotosynthesisBot]:
     """A click on one of these items, typed as the bot's (the bot alone registers them)."""
     return cast("discord.Interaction[PhotosynthesisBot]", interaction)
-
-
-async def _forged(interaction: discord.Interaction, *, private: bool = False) -> bool:
-    """Whether a click names a component its message does not offer (or a `private` one on a
-    message others can see): then answered with one sentence."""
-    message = interaction.message
-    offered = component_offered(interaction) and (
-        not private or (message is not None and message.flags.ephemeral)
-    )
-    if offered:
-        return False
-    async with answering(interaction):
-        raise UserError(texts.NOT_OFFERED)
-    return True
 
 
 class LeaderboardPage(
@@ -88,7 +71,7 @@ class LeaderboardPage(
 
     async def callback(self, click: discord.Interaction) -> None:
         interaction = _ours(click)
-        if await _forged(interaction):
+        if await refused_unless_offered(interaction):
             return
         await interaction.client.players.on_leaderboard_page(
             interaction, self.rules, self.scope, self.page
@@ -120,7 +103,7 @@ class HistoryPage(
 
     async def callback(self, click: discord.Interaction) -> None:
         interaction = _ours(click)
-        if await _forged(interaction):
+        if await refused_unless_offered(interaction):
             return
         await interaction.client.players.on_history_page(interaction, self.user_id, self.page)
 
@@ -150,7 +133,7 @@ class ForgetAnswer(
 
     async def callback(self, click: discord.Interaction) -> None:
         interaction = _ours(click)
-        if await _forged(interaction, private=True):
+        if await refused_unless_offered(interaction, private=True):
             return
         await interaction.client.players.on_forget_answer(interaction, self.answer == "yes")
 
