@@ -30,8 +30,9 @@ from . import choices
 from . import learn_texts as lt
 from .i18n import tr
 from .offered import refused_unless_offered
+from .replies import ours
 from .services.tutorial import base_done, place
-from .views import OPTION_LABEL_LIMIT, PanelItems, _fit, _values, ours, panel, panel_offers
+from .views import OPTION_LABEL_LIMIT, PanelItems, _fit, _values, panel, panel_offers
 
 if TYPE_CHECKING:
     pass

@@ -18,7 +18,7 @@ custom_id formats (at most 100 characters):
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -26,9 +26,10 @@ from translation import _
 
 from .i18n import tr
 from .offered import refused_unless_offered
+from .replies import ours
 
 if TYPE_CHECKING:
-    from .app import PhotosynthesisBot
+    pass
 
 #: The leaderboard's rule families and scopes, as the custom_ids and the command's choices
 #: name them.
@@ -37,11 +38,6 @@ SCOPES = ("server", "all")
 
 PREVIOUS = _("Previous")
 NEXT = _("Next")
-
-
-def _ours(interaction: discord.Interaction) -> discord.Interaction[PhotosynthesisBot]:
-    """A click on one of these items, typed as the bot's (the bot alone registers them)."""
-    return cast("discord.Interaction[PhotosynthesisBot]", interaction)
 
 
 class LeaderboardPage(
@@ -70,7 +66,7 @@ class LeaderboardPage(
         return cls(match["rules"], match["scope"], int(match["page"]))
 
     async def callback(self, click: discord.Interaction) -> None:
-        interaction = _ours(click)
+        interaction = ours(click)
         if await refused_unless_offered(interaction):
             return
         await interaction.client.players.on_leaderboard_page(
@@ -102,7 +98,7 @@ class HistoryPage(
         return cls(int(match["user"]), int(match["page"]))
 
     async def callback(self, click: discord.Interaction) -> None:
-        interaction = _ours(click)
+        interaction = ours(click)
         if await refused_unless_offered(interaction):
             return
         await interaction.client.players.on_history_page(interaction, self.user_id, self.page)
@@ -132,7 +128,7 @@ class ForgetAnswer(
         return cls(match["answer"])
 
     async def callback(self, click: discord.Interaction) -> None:
-        interaction = _ours(click)
+        interaction = ours(click)
         if await refused_unless_offered(interaction, private=True):
             return
         await interaction.client.players.on_forget_answer(interaction, self.answer == "yes")

@@ -7,7 +7,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -15,11 +15,20 @@ from . import i18n, texts
 from .services.base import StaleComponent, UserError
 from .storage import GameRow, UnreadableGame
 
+if TYPE_CHECKING:
+    from .app import PhotosynthesisBot
+
 log = logging.getLogger(__name__)
 
 QUOTE_MAX = 40  # a refusal quotes at most this much of what was typed
 MESSAGE_MAX = 2000  # Discord's limit for a message's content
 _LONG_QUOTE = re.compile(r"'([^']{" + str(QUOTE_MAX) + r"})[^']+'")
+
+
+def ours(interaction: discord.Interaction) -> discord.Interaction[PhotosynthesisBot]:
+    """A click on one of the bot's components, typed as the bot's (the bot alone registers
+    them: `PhotosynthesisBot.setup_hook`)."""
+    return cast("discord.Interaction[PhotosynthesisBot]", interaction)
 
 
 def clipped(text: str) -> str:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -45,7 +45,7 @@ from .experts import BOT_KINDS
 from .i18n import tr
 from .offered import component_offered
 from .player_views import PLAYER_ITEMS
-from .replies import answering
+from .replies import answering, ours
 from .services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from .storage import GameRow
 
@@ -115,12 +115,6 @@ def _values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[str]:
     data: Mapping[str, object] = interaction.data or {}
     values = data.get("values", [])
     return [str(value) for value in values] if isinstance(values, list) else []
-
-
-def ours(interaction: discord.Interaction) -> discord.Interaction[PhotosynthesisBot]:
-    """A click on one of the bot's components, typed as the bot's (the bot alone registers
-    them: `PhotosynthesisBot.setup_hook`)."""
-    return cast("discord.Interaction[PhotosynthesisBot]", interaction)
 
 
 class LobbyButton(
