@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.fakediscord import BotProcess, FakeDiscord
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, shared_zygote
 from tests.e2e.launcher import install_guard
 
 E2E = Path(__file__).resolve().parent
@@ -90,7 +90,7 @@ async def bot_process(
         # One picture worker a bot (the product's default is one per core): `make test` runs
         # six tests at once on two cores, and each worker warms up by drawing a picture.
         env = {"PICTURE_WORKERS": "1", **(env or {})}
-        process = BotProcess(fake, tmp_path, env=env, module=module)
+        process = BotProcess(fake, tmp_path, env=env, module=module, zygote=shared_zygote())
         started.append(process)
         await process.start()
         if wait:

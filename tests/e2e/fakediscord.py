@@ -100,6 +100,8 @@ from aiohttp import WSMsgType, web
 
 from tests.e2e import discord_spec
 from tests.e2e.fakelimits import Clock, Limit, Outage, RateLimits
+from tests.e2e.zygote import Zygote, ZygoteProcess
+from tests.e2e.zygote import shared as _shared_zygote
 
 API_VERSION = 10
 #: Where a request's parsed body (JSON, or a multipart payload_json) and its number of files
@@ -3079,6 +3081,28 @@ LAUNCHER = Path(__file__).resolve().with_name("launcher.py")
 STOP_TIMEOUT = 60.0
 
 
+def bot_base_env() -> dict[str, str]:
+    """What every bot process's environment starts from: this process's, without any
+    ``DISCORD_`` variable, with the repository first on ``PYTHONPATH``, unbuffered output and no
+    bytecode written."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    pythonpath = [str(REPO_ROOT), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+    env.update(
+        {
+            "PYTHONPATH": os.pathsep.join(pythonpath),
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+    )
+    return env
+
+
+def shared_zygote() -> Zygote | None:
+    """This test process's zygote for :class:`BotProcess` (started on first use; ``None`` where
+    the system cannot follow a forked child's exit, and the bots start fresh interpreters)."""
+    return _shared_zygote(bot_base_env())
+
+
 class BotProcess:
     """The bot running in its own process under ``launcher.py``, pointed at ``fake``.
 
@@ -3086,6 +3110,11 @@ class BotProcess:
     kept across restarts), ``DEV_GUILD_ID`` (the fake's default guild; ``env={"DEV_GUILD_ID":
     ""}`` syncs the commands globally, for several guilds), plus ``env``.  Output (stdout and
     stderr) goes to ``tmp_path/bot-<n>.log``; see :meth:`output`.
+
+    With ``zygote`` (the e2e fixtures pass :func:`shared_zygote`), each start forks the process
+    from a zygote that has imported the bot already (:mod:`tests.e2e.zygote`) instead of
+    starting a fresh interpreter; the process is the same launcher run with the same arguments,
+    environment, directory, session and log.
     """
 
     _counter = itertools.count(1)
@@ -3096,14 +3125,16 @@ class BotProcess:
         tmp_path: Path | str,
         env: dict[str, str] | None = None,
         module: str = "bot",
+        zygote: Zygote | None = None,
     ) -> None:
         self.fake = fake
+        self.zygote = zygote
         self.tmp_path = Path(tmp_path)
         self.module = module
         self.extra_env = dict(env or {})
         self.database_path = self.tmp_path / "bot.db"
         self.log_path = self.tmp_path / f"bot-{next(self._counter)}.log"
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: asyncio.subprocess.Process | ZygoteProcess | None = None
         self._expected_exit = True
         self._watcher: asyncio.Task | None = None
         self._reaped = True
@@ -3113,16 +3144,12 @@ class BotProcess:
     @property
     def env(self) -> dict[str, str]:
         """The environment the bot process gets."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-        pythonpath = [str(REPO_ROOT), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+        env = bot_base_env()
         env.update(
             {
                 "DISCORD_TOKEN": self.fake.token,
                 "DATABASE_PATH": str(self.database_path),
                 "DEV_GUILD_ID": self.fake.guild_id,
-                "PYTHONPATH": os.pathsep.join(pythonpath),
-                "PYTHONUNBUFFERED": "1",
-                "PYTHONDONTWRITEBYTECODE": "1",
             }
         )
         env.update(self.extra_env)
@@ -3166,7 +3193,21 @@ class BotProcess:
         with open(self.log_path, "ab") as log:
             log.write(f"--- start #{self.starts}: {' '.join(self.command)}\n".encode())
             log.flush()
-            self.process = await asyncio.create_subprocess_exec(
+        if self.zygote is not None:
+            self.process = self.zygote.spawn(
+                self.command[2:], self.env, str(REPO_ROOT), str(self.log_path)
+            )
+        else:
+            self.process = await self._exec()
+        self.fake.client_ready_pids.discard(self.process.pid)  # (a pid used before)
+        self._reaped = False
+        self._expected_exit = False
+        self._watcher = asyncio.create_task(self._watch(self.process))
+
+    async def _exec(self) -> asyncio.subprocess.Process:
+        """A fresh interpreter running the launcher."""
+        with open(self.log_path, "ab") as log:
+            return await asyncio.create_subprocess_exec(
                 *self.command,
                 cwd=str(REPO_ROOT),
                 env=self.env,
@@ -3175,10 +3216,6 @@ class BotProcess:
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,  # its own process group, its picture workers in it
             )
-        self.fake.client_ready_pids.discard(self.process.pid)  # (a pid used before)
-        self._reaped = False
-        self._expected_exit = False
-        self._watcher = asyncio.create_task(self._watch(self.process))
 
     async def wait_ready(self, timeout: float = 30) -> None:
         """Wait until this process's client (all of its shards) reported ``on_ready`` since it
@@ -3190,7 +3227,7 @@ class BotProcess:
             lambda: process.pid in self.fake.client_ready_pids, timeout, f"bot {process.pid} ready"
         )
 
-    async def _watch(self, process: asyncio.subprocess.Process) -> None:
+    async def _watch(self, process: asyncio.subprocess.Process | ZygoteProcess) -> None:
         await process.wait()
         await self.fake._notify()
 
