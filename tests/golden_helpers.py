@@ -12,6 +12,7 @@ the whole picture one pixel to the side to at most 59 (tests/test_golden_compari
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageFilter, ImageStat
@@ -42,10 +43,23 @@ def worst_window_diff(a: Image.Image, b: Image.Image) -> int:
     return windows.getextrema()[1]
 
 
+def load_golden(name: str) -> Image.Image:
+    """The golden picture ``name`` as RGB, decoded once while its file stays the same (a test
+    compares many pictures with one golden); not to be drawn on: copy it first."""
+    path = GOLDEN / f"{name}.png"
+    stat = path.stat()
+    return _decoded(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _decoded(path: Path, mtime_ns: int, size: int) -> Image.Image:
+    return Image.open(path).convert("RGB")
+
+
 def check_golden(name: str, im: Image.Image) -> None:
     """``im`` is the golden picture ``name`` within the tolerance (AssertionError otherwise)."""
     path = GOLDEN / f"{name}.png"
-    golden = Image.open(path).convert("RGB")
+    golden = load_golden(name)
     assert im.size == golden.size
     diff = worst_window_diff(im, golden)
     assert diff <= WINDOW_TOLERANCE, (

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
-from tests.golden_helpers import GOLDEN, check_golden, mean_abs_diff
+from tests.golden_helpers import GOLDEN, check_golden, load_golden, mean_abs_diff
 
 NAMES = sorted(p.stem for p in GOLDEN.glob("*.png"))
 MAGENTA = (255, 0, 255)
 
 
 def golden(name: str) -> Image.Image:
-    return Image.open(GOLDEN / f"{name}.png").convert("RGB")
+    return load_golden(name).copy()
 
 
 def pasted(im: Image.Image, x: int, y: int, side: int = 20, colour=MAGENTA) -> Image.Image:
