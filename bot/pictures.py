@@ -182,14 +182,24 @@ class Pictures:
             task.add_done_callback(self._tasks.discard)
 
     async def _draw(self, request: _Request) -> None:
-        """Draw a queued picture, hand it to its waiters and to the cache, then the next."""
+        """Draw a queued picture, hand it to its waiters and to the cache, then the next.
+
+        Only the event loop's end cancels a drawing (its waiters are shielded from it): the
+        queued pictures are then dropped with it, not started one after the other into an
+        executor that is shut down."""
         try:
             result = await self._run(request.state_bytes, request.kwargs)
-        except BaseException as exc:
+        except asyncio.CancelledError:
+            request.result.cancel()
+            self._drop_queued()
+            raise
+        except Exception as exc:
             if not request.result.done():
                 request.result.set_exception(exc)
-            if not isinstance(exc, Exception):
-                raise
+        except BaseException as exc:  # (the process is exiting)
+            if not request.result.done():
+                request.result.set_exception(exc)
+            raise
         else:
             self.drawn += 1
             self._cache[request.key] = result
@@ -200,7 +210,15 @@ class Pictures:
         finally:
             self._drawing.pop(request.key, None)
             self._busy -= 1
-            self._next()
+        self._next()
+
+    def _drop_queued(self) -> None:
+        """Cancel every queued picture (a cancelled future, unlike a failed one, is not logged
+        when nobody is left to read it)."""
+        for request in self._queue:
+            request.result.cancel()
+            self._drawing.pop(request.key, None)
+        self._queue.clear()
 
     async def _run(self, state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:
         """`_draw` in a worker of the shared machinery (`bot.workers.WorkerPool`: once more in

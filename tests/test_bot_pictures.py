@@ -4,6 +4,8 @@ worker's death, and stop cleanly."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 import os
 import signal
 import subprocess
@@ -125,3 +127,28 @@ def test_the_picture_workers_forkserver_imports_no_discord_py() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_pictures_left_queued_at_the_loops_end_are_dropped_without_an_error(
+    positions, caplog
+) -> None:
+    """A bot that shuts down with game messages' pictures still queued: the loop's end cancels
+    the drawing under way, and the queued ones are dropped with it, not started one after the
+    other into an executor already shut down, each failing with an error nobody reads (which
+    asyncio logged, one ERROR a picture)."""
+    state, later, _ = positions
+    drawer = pictures.Pictures(workers=0)
+
+    async def leave_pictures_queued() -> None:
+        for k in range(4):
+            names = [f"seat {k}", "B", None]
+            asyncio.ensure_future(
+                drawer.picture((state, later)[k % 2], background=True, names=names)
+            )
+        await asyncio.sleep(0)  # the first handed to a thread, three queued
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        asyncio.run(leave_pictures_queued())
+        gc.collect()
+    assert [r.getMessage() for r in caplog.records] == []
+    assert drawer._queue == [] and drawer._drawing == {} and drawer._busy == 0
