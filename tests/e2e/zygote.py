@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -111,6 +112,10 @@ def _serve(channel: socket.socket) -> _Job | None:
         importlib.import_module(name)
     if threading.active_count() != 1:  # a fork copies only the thread that forks
         raise RuntimeError(f"a preloaded module started a thread: {threading.enumerate()}")
+    # What the imports made stays out of every child's garbage collections: a collection that
+    # visited it would write to each object, and copy each page of it into the child.
+    gc.collect()
+    gc.freeze()
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
