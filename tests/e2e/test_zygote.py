@@ -134,3 +134,9 @@ async def test_a_forked_bot_starts_and_stops_as_a_fresh_one_does(bot_process, fa
     out = bot.output()
     assert '"message": "ready"' in out and '"message": "shutting down"' in out
     assert "Warning" not in out and "Traceback" not in out
+
+
+def test_asking_for_the_code_of_no_child_of_its_own_is_refused(zygote: Zygote) -> None:
+    with pytest.raises(RuntimeError, match="is no child of the zygote"):
+        zygote.returncode(os.getpid())
+    assert zygote.alive

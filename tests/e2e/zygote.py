@@ -167,12 +167,13 @@ def _serve(channel: socket.socket) -> _Job | None:
         elif request["op"] == "status":
             pid = request["pid"]
             if pid not in statuses:
-                try:
+                with contextlib.suppress(ChildProcessError):
                     _, status = os.waitpid(pid, 0)
                     statuses[pid] = os.waitstatus_to_exitcode(status)
-                except ChildProcessError:
-                    statuses[pid] = -signal.SIGKILL  # (never ours: cannot happen)
-            reply = {"pid": pid, "returncode": statuses.pop(pid)}
+            if pid in statuses:
+                reply = {"pid": pid, "returncode": statuses.pop(pid)}
+            else:
+                reply = {"error": f"{pid} is no child of the zygote, or its code was given"}
         else:
             reply = {"error": f"unknown op {request['op']!r}"}
         channel.sendall(json.dumps(reply).encode() + b"\n")
