@@ -5,8 +5,9 @@
   (``fake.server_errors``), or a request or response broke Discord's OpenAPI spec
   (``fake.spec_violations``); requests to endpoints the fake lacks (``fake.unhandled``) give a warning.
 * ``bot_process``: a factory ``await bot_process(module="bot", env=None, wait=True)`` that starts a
-  :class:`BotProcess` and (by default) waits until the bot is ready; every process is stopped after
-  the test and its output is printed (pytest shows it when the test fails).
+  :class:`BotProcess` (forked from this test process's zygote, ``tests/e2e/zygote.py``) and (by
+  default) waits until the bot is ready; every process is stopped after the test and its output is
+  printed (pytest shows it when the test fails).
 * ``loopback_only`` (autouse): the test process itself may not connect beyond loopback either.
 """
 
