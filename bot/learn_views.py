@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -33,9 +33,6 @@ from .offered import refused_unless_offered
 from .replies import ours
 from .services.tutorial import base_done, place
 from .views import OPTION_LABEL_LIMIT, PanelItems, _fit, _values, panel, panel_offers
-
-if TYPE_CHECKING:
-    pass
 
 _PLACE = r"(?P<lesson>[a-z]{1,20}):(?P<step>[0-9]{1,2})"
 

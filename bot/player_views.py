@@ -18,7 +18,7 @@ custom_id formats (at most 100 characters):
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -27,9 +27,6 @@ from translation import _
 from .i18n import tr
 from .offered import refused_unless_offered
 from .replies import ours
-
-if TYPE_CHECKING:
-    pass
 
 #: The leaderboard's rule families and scopes, as the custom_ids and the command's choices
 #: name them.
