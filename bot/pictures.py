@@ -193,13 +193,11 @@ class Pictures:
             request.result.cancel()
             self._drop_queued()
             raise
-        except Exception as exc:
+        except BaseException as exc:
             if not request.result.done():
                 request.result.set_exception(exc)
-        except BaseException as exc:  # (the process is exiting)
-            if not request.result.done():
-                request.result.set_exception(exc)
-            raise
+            if not isinstance(exc, Exception):  # (the process is exiting)
+                raise
         else:
             self.drawn += 1
             self._cache[request.key] = result

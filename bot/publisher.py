@@ -240,9 +240,10 @@ class Publisher:
     async def landed(self, game_id: int, timeout: float) -> bool:
         """Whether the game's message shows its newest turn, waiting up to `timeout` seconds
         while a new turn's post is on its way (it may wait for Discord's rate limit)."""
-        deadline = asyncio.get_running_loop().time() + timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         while self._post_pending(game_id):
-            left = deadline - asyncio.get_running_loop().time()
+            left = deadline - loop.time()
             worker = self._workers.get(game_id)
             if left <= 0 or worker is None:
                 return False
