@@ -3157,9 +3157,12 @@ class BotProcess:
 
     @property
     def command(self) -> list[str]:
+        return [sys.executable, str(LAUNCHER), *self.launcher_args]
+
+    @property
+    def launcher_args(self) -> list[str]:
+        """The launcher's arguments: where the fake is, and the module to run."""
         return [
-            sys.executable,
-            str(LAUNCHER),
             "--api",
             self.fake.api_base,
             "--gateway",
@@ -3195,7 +3198,7 @@ class BotProcess:
             log.flush()
         if self.zygote is not None:
             self.process = self.zygote.spawn(
-                self.command[2:], self.env, str(REPO_ROOT), str(self.log_path)
+                self.launcher_args, self.env, str(REPO_ROOT), str(self.log_path)
             )
         else:
             self.process = await self._exec()

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import importlib
 import json
@@ -80,6 +81,7 @@ PRELOAD = (
 )
 
 
+@functools.cache
 def available() -> bool:
     """Whether this system can follow a forked child's exit from another process (Linux's
     pidfd, 5.3 and later); without it the tests start fresh interpreters."""
