@@ -86,6 +86,7 @@ async def test_a_killed_child_reports_the_signal_and_its_group_is_gone(
 ) -> None:
     log = tmp_path / "bot.log"
     child = zygote.spawn(ARGS, {**bot_base_env(), "PROBE_WAIT": "1"}, str(tmp_path), str(log))
+    assert log.exists()  # spawn returns once the child has opened its log
     for _ in range(600):  # until it says it waits (at most a minute)
         if "waiting" in log.read_text():
             break

@@ -15,13 +15,14 @@ started) and then forks a bot process on request. The child makes itself what a 
   ``SystemExit``), as the launcher's own process would.
 
 Nothing of the bot ran in the zygote, and the bot reads its settings from the environment when it
-starts, so a forked bot behaves like a fresh one; the module-level ``random`` generator is
-reseeded in every fork by Python itself. The pytest process talks to its zygote over a socket pair
-(one JSON line a request, one a reply): ``spawn`` returns the child's pid once the child has its
-own session; ``status`` returns an exit code (``-N`` for a signal N, as :mod:`asyncio` reports
-it), reaping the child first if it has not been reaped on its SIGCHLD. :class:`ZygoteProcess` is
-the test side of one child, with the part of :class:`asyncio.subprocess.Process` that
-:class:`~tests.e2e.fakediscord.BotProcess` uses; it learns of the exit from a pidfd.
+starts, so a forked bot behaves like a fresh one; the module-level ``random`` generator is reseeded
+in every fork by Python itself. The pytest process talks to its zygote over a socket pair (one JSON
+line a request, one a reply): ``spawn`` returns the child's pid once the child has its own session
+and has opened its log file; ``status`` returns an exit code (``-N`` for a signal N, as
+:mod:`asyncio` reports it), reaping the child first if it has not been reaped on its SIGCHLD.
+:class:`ZygoteProcess` is the test side of one child, with the part of
+:class:`asyncio.subprocess.Process` that :class:`~tests.e2e.fakediscord.BotProcess` uses; it learns
+of the exit from a pidfd.
 
 The zygote is a test harness, not the product: ``make run`` starts ``python -m bot``, and the
 e2e tests that check the real start (``test_startup_secrets``, the missing module) and the
@@ -156,6 +157,7 @@ def _serve(channel: socket.socket) -> _Job | None:
                 signal.set_wakeup_fd(-1)
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 os.setsid()
+                _take_log(job.log_path)  # before the reply: the log exists once spawn returns
                 for fd in (wake_r, wake_w, started_r):
                     os.close(fd)
                 reader.close()
@@ -181,14 +183,18 @@ def _serve(channel: socket.socket) -> _Job | None:
         channel.sendall(json.dumps(reply).encode() + b"\n")
 
 
-def _become(job: _Job) -> None:
-    """In the forked child: take the job's files, directory and environment, run the launcher."""
+def _take_log(log_path: str) -> None:
+    """In the forked child: stdout and stderr appended to the log file."""
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    log = os.open(job.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     os.dup2(log, 1)
     os.dup2(log, 2)
     os.close(log)
+
+
+def _become(job: _Job) -> None:
+    """In the forked child, its log taken: stdin, directory and environment, then the launcher."""
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
