@@ -288,9 +288,10 @@ class PhotosynthesisBot(commands.Bot):
         log.error("upkeep failed", exc_info=error)
 
     async def close(self) -> None:
-        """Stop the upkeep, disconnect, then close storage."""
+        """Stop the upkeep and the game messages' drawing, disconnect, then close storage."""
         log.info("shutting down")
         self.upkeep.cancel()
+        await self.publisher.stop()
         await super().close()
         storage = getattr(self, "storage", None)
         if storage is not None:

@@ -148,6 +148,8 @@ class Publisher:
         self._drawn: dict[int, int] = {}
         #: the games whose worker is posting a new turn's message (`landed`)
         self._posting: set[int] = set()
+        #: set by `stop` at shutdown: no new work starts
+        self._stopped = False
 
     @property
     def games(self) -> GameService:
@@ -213,7 +215,7 @@ class Publisher:
                 if woken is not None:  # a delayed edit: post the new turn now instead
                     woken.set()
             worker = self._workers.get(game.id)
-            if worker is None or worker.done():
+            if (worker is None or worker.done()) and not self._stopped:
                 self._workers[game.id] = asyncio.create_task(self._work(game.id))
         except UnreadableGame:
             return  # quarantined and logged where it was found
@@ -231,6 +233,18 @@ class Publisher:
             return
         if game is not None:
             await self.publish(game)
+
+    async def stop(self) -> None:
+        """At shutdown, before the connection to Discord closes: cancel the games' workers and
+        the edits taking old messages' buttons off, and wait until they have stopped (left
+        running, each would fail on the closed session and log it as our error). Nothing is
+        lost: every action is stored, and the next start's `resync` redraws a game message that
+        was not brought up to date. Work asked for after this is not started."""
+        self._stopped = True
+        running = [*self._workers.values(), *self._editing.values(), *self._strippers.values()]
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
 
     async def settled(self, game_id: int) -> None:
         """Wait until the game's worker has drawn everything asked of it (tests, shutdown)."""
@@ -389,7 +403,7 @@ class Publisher:
         post never waits for this edit's rate limit)."""
         self._to_strip.setdefault(game_id, []).append(message)
         stripper = self._strippers.get(game_id)
-        if stripper is None or stripper.done():
+        if (stripper is None or stripper.done()) and not self._stopped:
             self._strippers[game_id] = asyncio.create_task(self._strip_all(game_id))
 
     async def _strip_all(self, game_id: int) -> None:

@@ -209,3 +209,31 @@ async def test_a_rate_limit_given_up_is_tried_again_a_4xx_is_not(world) -> None:
     await publisher.publish(game_at(2), second)
     await settle(publisher)
     assert [p["embed"] for p in channel.posts] == ["embed v1"] and channel.post_failures == [False]
+
+
+async def test_stop_cancels_the_posts_edits_and_strips_under_way_and_starts_no_more(world) -> None:
+    """At shutdown nothing is left running on the closed session (each would fail and log an
+    error); the game is stored, and the next start redraws it."""
+    publisher, channel, storage = world
+    states = turns(3)
+    channel.post_gate.set()
+    await publisher.publish(game_at(1), states[0])
+    await settle(publisher)
+    await publisher.publish(game_at(2), states[1])
+    await settle(publisher)
+    # v1's message waits to lose its buttons, and an edit of v2's turn to show v3.
+    await publisher.publish(game_at(3), states[1])
+    await asyncio.sleep(0.1)
+    assert 7 in publisher._editing and 7 in publisher._strippers
+    edit, stripper = publisher._editing[7], publisher._strippers[7]
+    await publisher.stop()
+    assert edit.cancelled() and stripper.cancelled() and channel.cancelled_edits == 2
+    assert publisher._workers == {} and publisher._editing == {} and publisher._strippers == {}
+    channel.post_gate.clear()
+    await publisher.publish(game_at(4), states[2])  # asked for after the stop: not started
+    publisher._strip(7, (THREAD, 1001))
+    assert publisher._workers == {} and publisher._strippers == {}
+    channel.post_gate.set()
+    channel.edit_gate.set()
+    await asyncio.sleep(0.05)
+    assert [p["embed"] for p in channel.posts] == ["embed v1", "embed v2"] and channel.edits == []
