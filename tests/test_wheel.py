@@ -40,12 +40,14 @@ def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> N
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPO / name, source / name)
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-v"]
         + ["--no-index", "-w", str(tmp_path / "dist"), str(source)],
         capture_output=True,
         text=True,
     )
     assert build.returncode == 0, build.stderr
+    # (setuptools warns of a folder that holds data but is not listed: it would be left out)
+    assert "is absent from the `packages` configuration" not in build.stderr + build.stdout
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {
@@ -54,6 +56,13 @@ def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> N
         "photosynthesis_data/fonts/DejaVuSans.ttf",
         "photosynthesis_data/fonts/NotoSansCJKjp-Subset.otf",
     } <= names
+    # The translations, for the bot and the game in every language.
+    catalogs = {
+        str(path.relative_to(REPO))
+        for path in (REPO / "translation" / "catalogs").rglob("*")
+        if path.suffix in (".po", ".pot")
+    }
+    assert len(catalogs) == 8 and catalogs <= names
     # PEP 561: the packages say that they are typed.
     assert {"engine/py.typed", "render/py.typed", "bot/py.typed", "translation/py.typed"} <= names
 
@@ -82,13 +91,16 @@ def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> N
 
 def test_the_listed_packages_are_the_package_folders() -> None:
     """pyproject.toml lists the packages (the data folder is installed under another name): every
-    folder with an ``__init__.py`` is listed, and nothing else."""
+    folder with an ``__init__.py`` or a gettext catalog is listed, and nothing else."""
     setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert setuptools["package-dir"] == {"photosynthesis_data": "data"}
     folders = {
         ".".join(init.parent.relative_to(REPO).parts)
         for root in ("engine", "render", "bot", "translation")
         for init in (REPO / root).rglob("__init__.py")
+    } | {
+        ".".join(catalog.parent.relative_to(REPO).parts)
+        for catalog in (REPO / "translation" / "catalogs").rglob("*.po*")
     }
     assert set(setuptools["packages"]) == folders | {
         "photosynthesis_data",
