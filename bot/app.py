@@ -54,6 +54,11 @@ COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS)
 LOBBY_MAX_AGE = timedelta(hours=24)
 UPKEEP_EVERY_MINUTES = 30
 
+#: At a shutdown (SIGTERM, Ctrl-C), the answers under way and the game messages they changed
+#: get this long to land before the connection to Discord closes (systemd and Docker wait 10 s
+#: before they kill).
+SHUTDOWN_GRACE_S = 5.0
+
 
 # The bot has no voice features: silence discord.py's warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
@@ -144,6 +149,8 @@ class PhotosynthesisBot(commands.Bot):
         self.settings = settings
         #: The one publisher of the games' channel messages, which every cog calls.
         self.publisher = Publisher(self)
+        #: The interactions being answered (`replies.answering`), finished before a shutdown.
+        self.answers_under_way: set[asyncio.Task[Any]] = set()
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a guild, `(guild_id >> 22) % SHARD_COUNT`
@@ -222,6 +229,16 @@ class PhotosynthesisBot(commands.Bot):
             i18n.use(await i18n.reader_language(interaction))
             await ephemeral(interaction, sentence)
 
+    async def _finish_answers(self, deadline: float) -> None:
+        """Wait until no interaction is being answered, or until the loop's `deadline`."""
+        loop = asyncio.get_running_loop()
+        while under_way := self.answers_under_way - {asyncio.current_task()}:
+            left = deadline - loop.time()
+            if left <= 0:
+                log.warning("shutting down with answers under way", extra={"count": len(under_way)})
+                return
+            await asyncio.wait(under_way, timeout=left)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -288,10 +305,14 @@ class PhotosynthesisBot(commands.Bot):
         log.error("upkeep failed", exc_info=error)
 
     async def close(self) -> None:
-        """Stop the upkeep and the game messages' drawing, disconnect, then close storage."""
+        """Stop the upkeep; let the answers under way and the game messages they changed land
+        (`SHUTDOWN_GRACE_S` at most, then they are cancelled: every action is stored, and the
+        next start redraws what was not shown); disconnect, then close storage."""
         log.info("shutting down")
         self.upkeep.cancel()
-        await self.publisher.stop()
+        deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE_S
+        await self._finish_answers(deadline)
+        await self.publisher.stop(deadline)
         await super().close()
         storage = getattr(self, "storage", None)
         if storage is not None:

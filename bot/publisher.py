@@ -234,17 +234,32 @@ class Publisher:
         if game is not None:
             await self.publish(game)
 
-    async def stop(self) -> None:
-        """At shutdown, before the connection to Discord closes: cancel the games' workers and
-        the edits taking old messages' buttons off, and wait until they have stopped (left
-        running, each would fail on the closed session and log it as our error). Nothing is
-        lost: every action is stored, and the next start's `resync` redraws a game message that
-        was not brought up to date. Work asked for after this is not started."""
+    async def stop(self, deadline: float | None = None) -> None:
+        """At shutdown, before the connection to Discord closes: let the games' posts, edits and
+        button strips under way finish until the loop's `deadline`, then cancel what is left and
+        wait until it has stopped (left running, each would fail on the closed session and log
+        it as our error). Nothing is lost: every action is stored, and the next start's `resync`
+        redraws a game message that was not brought up to date. Work asked for after the
+        cancelling is not started."""
+        loop = asyncio.get_running_loop()
+        while deadline is not None and (running := self._running()):
+            left = deadline - loop.time()
+            if left <= 0:
+                break
+            await asyncio.wait(running, timeout=left)
         self._stopped = True
-        running = [*self._workers.values(), *self._editing.values(), *self._strippers.values()]
-        for task in running:
+        left_over = [*self._running(), *self._editing.values()]
+        if left_over:
+            log.info(
+                "shutdown: game messages left to the next start", extra={"count": len(left_over)}
+            )
+        for task in left_over:
             task.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
+        await asyncio.gather(*left_over, return_exceptions=True)
+
+    def _running(self) -> set[asyncio.Task[None]]:
+        """The games' workers and button strips not yet done."""
+        return {t for t in (*self._workers.values(), *self._strippers.values()) if not t.done()}
 
     async def settled(self, game_id: int) -> None:
         """Wait until the game's worker has drawn everything asked of it (tests, shutdown)."""

@@ -144,36 +144,59 @@ async def answering(
     The body and every answer speak the reader's language (`i18n.reader_language`).
     With `defer_after`, an interaction not answered by then is deferred publicly (`Deferral`,
     yielded: the body settles it before its answer; a refusal then replaces the deferral by a
-    private sentence).
+    private sentence). The bot's shutdown waits for the answers under way
+    (`PhotosynthesisBot.answers_under_way`); one that fails once its grace ran out and the
+    connection closed is logged as cut off, not as our error.
     """
+    under_way = _answers_under_way(interaction)
+    task = asyncio.current_task()
+    if under_way is not None and task is not None:
+        under_way.add(task)
     deferral = Deferral(interaction, defer_after) if defer_after is not None else None
     try:
-        i18n.use(await i18n.reader_language(interaction))
-    except Exception:  # the settings could not be read: answer in the interaction's locale
-        log.exception("could not read the language settings")
-        i18n.use(i18n.choose_language(None, getattr(interaction, "locale", None)))
-    try:
         try:
-            yield deferral
-        finally:
-            if deferral is not None:
-                await deferral.settle()
-    except StaleComponent as exc:
-        view = await fresh_view(exc.game) if fresh_view is not None else None
-        await ephemeral(
-            interaction, texts.STALE if view is not None else texts.STALE_NO_FRESH, view=view
-        )
-    except UserError as exc:  # its sentence is a `translation.Text`: in the reader's language
-        await ephemeral(interaction, exc.args[0] if exc.args else str(exc))
-    except UnreadableGame as exc:  # quarantined and logged where it was found
-        await ephemeral(interaction, texts.QUARANTINED.format(game_id=exc.game_id))
-    except Exception:
-        log.exception(
-            "interaction failed",
-            extra={"user_id": interaction.user.id, "channel_id": interaction.channel_id},
-        )
-        with suppress(discord.HTTPException):
-            await ephemeral(interaction, texts.INTERNAL_ERROR)
+            i18n.use(await i18n.reader_language(interaction))
+        except Exception:  # the settings could not be read: answer in the interaction's locale
+            log.exception("could not read the language settings")
+            i18n.use(i18n.choose_language(None, getattr(interaction, "locale", None)))
+        try:
+            try:
+                yield deferral
+            finally:
+                if deferral is not None:
+                    await deferral.settle()
+        except StaleComponent as exc:
+            view = await fresh_view(exc.game) if fresh_view is not None else None
+            await ephemeral(
+                interaction, texts.STALE if view is not None else texts.STALE_NO_FRESH, view=view
+            )
+        except UserError as exc:  # its sentence is a `translation.Text`: in the reader's language
+            await ephemeral(interaction, exc.args[0] if exc.args else str(exc))
+        except UnreadableGame as exc:  # quarantined and logged where it was found
+            await ephemeral(interaction, texts.QUARANTINED.format(game_id=exc.game_id))
+        except Exception:
+            where = {"user_id": interaction.user.id, "channel_id": interaction.channel_id}
+            if _closed(interaction):  # the shutdown's grace ran out: no connection to answer on
+                log.info("an answer cut off by the shutdown", extra=where)
+                return
+            log.exception("interaction failed", extra=where)
+            with suppress(discord.HTTPException):
+                await ephemeral(interaction, texts.INTERNAL_ERROR)
+    finally:
+        if under_way is not None and task is not None:
+            under_way.discard(task)
+
+
+def _answers_under_way(interaction: discord.Interaction) -> set[asyncio.Task[Any]] | None:
+    """The bot's set of the interactions being answered (None for a client without one)."""
+    under_way = getattr(getattr(interaction, "client", None), "answers_under_way", None)
+    return under_way if isinstance(under_way, set) else None
+
+
+def _closed(interaction: discord.Interaction) -> bool:
+    """Whether the bot is closing its connection to Discord (past the shutdown's grace)."""
+    is_closed = getattr(getattr(interaction, "client", None), "is_closed", None)
+    return callable(is_closed) and is_closed() is True
 
 
 def with_view(view: discord.ui.View | None) -> dict[str, Any]:

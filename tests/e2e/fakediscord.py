@@ -815,6 +815,9 @@ class FakeDiscord:
         #: `FAKE_DISCORD_TRAFFIC`: a file that gets one JSON line per HTTP request.
         self.traffic_path = os.environ.get("FAKE_DISCORD_TRAFFIC") or None
         self.server_errors: list[str] = []
+        #: Requests whose client hung up before the fake had read them (a bot closing its
+        #: session with a request still held: not the fake's error, nothing is answered).
+        self.hangups: list[str] = []
         self.unhandled: list[str] = []
         self.rejected: list[tuple[str, dict]] = []
         self.late_interactions: list[FakeInteraction] = []
@@ -1656,6 +1659,11 @@ class FakeDiscord:
             return json_response(exc.body(), status=exc.status)
         except web.HTTPException:
             raise
+        except ConnectionResetError:  # the client is gone: there is no one to answer
+            self.hangups.append(f"{request.method} {request.path}")
+            self._touch()
+            await self._notify()
+            return json_response({"code": 0, "message": "the client hung up"}, 400)
         except Exception as exc:  # a fake bug: report it, answer 400 (500 makes discord.py retry)
             self.server_errors.append(f"{request.method} {request.path}: {exc!r}")
             return json_response({"code": 0, "message": f"fakediscord error: {exc!r}"}, 400)
