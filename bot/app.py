@@ -306,8 +306,9 @@ class PhotosynthesisBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the upkeep; let the answers under way and the game messages they changed land
-        (`SHUTDOWN_GRACE_S` at most, then they are cancelled: every action is stored, and the
-        next start redraws what was not shown); disconnect, then close storage."""
+        (`SHUTDOWN_GRACE_S` at most: then the game messages left are cancelled, and an answer
+        still under way is cut off by the disconnection; every action is stored, and the next
+        start redraws what was not shown); disconnect, then close storage."""
         log.info("shutting down")
         self.upkeep.cancel()
         deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE_S
