@@ -19,7 +19,7 @@ from .config import Settings, fixed_seed_from_env
 from .databases import open_storage
 from .learn_views import LEARN_ITEMS
 from .offered import offered_component, undeclared_choice
-from .publisher import Publisher
+from .publisher import Publisher, until_done
 from .replies import ephemeral
 from .services import GameService
 from .storage import Storage, UnreadableGame
@@ -231,13 +231,10 @@ class PhotosynthesisBot(commands.Bot):
 
     async def _finish_answers(self, deadline: float) -> None:
         """Wait until no interaction is being answered, or until the loop's `deadline`."""
-        loop = asyncio.get_running_loop()
-        while under_way := self.answers_under_way - {asyncio.current_task()}:
-            left = deadline - loop.time()
-            if left <= 0:
-                log.warning("shutting down with answers under way", extra={"count": len(under_way)})
-                return
-            await asyncio.wait(under_way, timeout=left)
+        me = asyncio.current_task()
+        left = await until_done(lambda: self.answers_under_way - {me}, deadline)
+        if left:
+            log.warning("shutting down with answers under way", extra={"count": len(left)})
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -12,9 +12,9 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import aiohttp
 import discord
@@ -122,6 +122,17 @@ def _worth_retrying(exc: Exception) -> bool:
     if isinstance(exc, discord.HTTPException):
         return isinstance(exc, discord.DiscordServerError) or exc.status == 429
     return True
+
+
+async def until_done(
+    running: Callable[[], set[asyncio.Task[Any]]], deadline: float
+) -> set[asyncio.Task[Any]]:
+    """Wait until the tasks `running()` names (asked again after each wait: new ones may have
+    started) are done, or until the loop's `deadline`; the tasks still running then."""
+    loop = asyncio.get_running_loop()
+    while (tasks := running()) and (left := deadline - loop.time()) > 0:
+        await asyncio.wait(tasks, timeout=left)
+    return running()
 
 
 class Publisher:
@@ -241,12 +252,8 @@ class Publisher:
         it as our error). Nothing is lost: every action is stored, and the next start's `resync`
         redraws a game message that was not brought up to date. Work asked for after the
         cancelling is not started."""
-        loop = asyncio.get_running_loop()
-        while deadline is not None and (running := self._running()):
-            left = deadline - loop.time()
-            if left <= 0:
-                break
-            await asyncio.wait(running, timeout=left)
+        if deadline is not None:
+            await until_done(self._running, deadline)
         self._stopped = True
         left_over = [*self._running(), *self._editing.values()]
         if left_over:
@@ -257,7 +264,7 @@ class Publisher:
             task.cancel()
         await asyncio.gather(*left_over, return_exceptions=True)
 
-    def _running(self) -> set[asyncio.Task[None]]:
+    def _running(self) -> set[asyncio.Task[Any]]:
         """The games' workers and button strips not yet done."""
         return {t for t in (*self._workers.values(), *self._strippers.values()) if not t.done()}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeInteraction
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMessage
 from tests.e2e.gameplay import action_log, next_turn, start_game, turn_owner
 from tests.e2e.test_lobby import answered
 
@@ -27,18 +27,12 @@ def log_levels(bot: BotProcess) -> list[str]:
     return [json.loads(line)["level"] for line in bot.output().splitlines() if line[:1] == "{"]
 
 
-async def held_play(fake: FakeDiscord, user: dict, chan: str, action: str) -> FakeInteraction:
-    """`/ps play action`, its first answer held on its way (until the test lets it go)."""
-    typed = await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
-    typed.hold_callback()
-    await fake.wait_until(lambda: typed.held, 10, "the typed command's answer")
-    return typed
-
-
-async def test_sigterm_while_a_click_is_answered_lets_it_and_its_game_message_land(
-    fake: FakeDiscord, bot_process
-) -> None:
-    bot = await bot_process()
+async def a_held_first_move(
+    fake: FakeDiscord,
+) -> tuple[dict, dict, str, FakeMessage, str, FakeInteraction]:
+    """Alice and Bob's new game; Alice types her first move with `/ps play`, and its first
+    answer is held on its way (until the test lets it go). Alice, Bob, the channel, the game
+    message of her turn, the move and the interaction."""
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     chan = fake.add_channel("games")
     msg = await start_game(fake, chan, alice, [bob], cynthias=0)
@@ -47,7 +41,17 @@ async def test_sigterm_while_a_click_is_answered_lets_it_and_its_game_message_la
         alice, "ps play", focused="action", options={"action": ""}, channel_id=chan
     )
     action = offered[0]["value"]
-    typed = await held_play(fake, alice, chan, action)
+    typed = await fake.slash(alice, "ps play", options={"action": action}, channel_id=chan)
+    typed.hold_callback()
+    await fake.wait_until(lambda: typed.held, 10, "the typed command's answer")
+    return alice, bob, chan, msg, action, typed
+
+
+async def test_sigterm_while_a_click_is_answered_lets_it_and_its_game_message_land(
+    fake: FakeDiscord, bot_process
+) -> None:
+    bot = await bot_process()
+    _, bob, chan, msg, action, typed = await a_held_first_move(fake)
     stopping = await told_to_stop(bot)
     assert typed.gate is not None
     typed.gate.set()
@@ -71,14 +75,7 @@ async def test_an_answer_held_past_the_grace_is_cut_off_and_changes_nothing(
     fake: FakeDiscord, bot_process
 ) -> None:
     bot = await bot_process()
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    chan = fake.add_channel("games")
-    msg = await start_game(fake, chan, alice, [bob], cynthias=0)
-    offered = await fake.autocomplete(
-        alice, "ps play", focused="action", options={"action": ""}, channel_id=chan
-    )
-    action = offered[0]["value"]
-    typed = await held_play(fake, alice, chan, action)  # and never let go
+    alice, bob, chan, msg, action, typed = await a_held_first_move(fake)  # and never let go
     stopping = await told_to_stop(bot)
     assert await stopping == 0
     assert typed.callback_type is None and action_log(bot) == []
