@@ -47,7 +47,7 @@ lint: $(STAMP)
 # and `--dist load --maxschedchunk 1` hands out one test at a time, so that each worker starts
 # on a long one and no long test is left to run alone at the end.
 test: $(STAMP) postgres raqm lint
-	$(PY) -m bot.i18n check
+	$(PY) -m bot.present.i18n check
 	$(PY) -m pytest -n 6 --dist load --maxschedchunk 1
 
 demo: $(STAMP)

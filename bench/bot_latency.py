@@ -46,8 +46,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from bot.databases import open_storage  # noqa: E402
 from bot.services import GameService  # noqa: E402
+from bot.storage.databases import open_storage  # noqa: E402
 from tests.e2e.fakediscord import LAUNCHER, BotProcess, FakeDiscord, FakeMessage  # noqa: E402
 from tests.e2e.gameplay import is_final, kinds, next_turn, turn_owner  # noqa: E402
 

@@ -4,7 +4,7 @@ its thinking costs the event loop.
     .venv/bin/python bench/expert_bot_bench.py [--positions 12] [--seed 1]
 
 Positions: 2-seat games of a person (the autopilot) and Cynthia, taken every few rounds; in each
-the person's seat is given to the Expert (`bot.experts.Experts`, one worker process).
+the person's seat is given to the Expert (`bot.services.experts.Experts`, one worker process).
 
 Figures:
 - per strength (quick 0.25 s, strong 2 s), the wall time of one decision through the pool
@@ -24,7 +24,7 @@ import statistics
 import time
 
 import engine
-from bot.experts import EXPERT_BUDGETS, Experts
+from bot.services.experts import EXPERT_BUDGETS, Experts
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 
 TICK = 0.010

@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import discord  # noqa: E402
 
 import engine  # noqa: E402
-from bot import choices, embeds, i18n  # noqa: E402
+from bot.discord.views import panel  # noqa: E402
+from bot.present import choices, embeds, i18n  # noqa: E402
 from bot.storage import GameRow, SeatRow, SQLiteStorage  # noqa: E402
-from bot.views import panel  # noqa: E402
 from engine.autopilot import autopilot_action  # noqa: E402
 from translation import LANGUAGES  # noqa: E402
 

@@ -38,10 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bench.bot_latency import Game, percentile  # noqa: E402
-from bot.clock import RealClock  # noqa: E402
-from bot.scheduler import Job, JobStore, Scheduler  # noqa: E402
 from bot.services import GameService  # noqa: E402
 from bot.services.base import UserError  # noqa: E402
+from bot.services.clock import RealClock  # noqa: E402
+from bot.services.scheduler import Job, JobStore, Scheduler  # noqa: E402
 from bot.storage import SQLiteStorage, SQLStorage  # noqa: E402
 from bot.storage.postgres import PostgresStorage  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, shard_of  # noqa: E402

@@ -4,7 +4,7 @@
 
 Reviews two stored finished games, a 2-person one and a 4-person one (every seat a person,
 played by the autopilot), through the review service and the Expert's worker pool
-(`bot.services.reviews.ReviewService`, `bot.experts.Experts`: two worker processes, the review
+(`bot.services.reviews.ReviewService`, `bot.services.experts.Experts`: two worker processes, the review
 at low priority, one job at a time), while `--games` other games are played in the real bot
 process through the loopback fake of Discord by `bench/bot_latency.py`'s players, acting like
 people (one action every `--think` seconds on average per game). The reviews run in this
@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_latency import Game, percentile  # noqa: E402
 
 import engine  # noqa: E402
-from bot.experts import Experts  # noqa: E402
 from bot.services.core import GameCore  # noqa: E402
+from bot.services.experts import Experts  # noqa: E402
 from bot.services.reviews import ReviewService  # noqa: E402
 from bot.storage import NewAction, SeatRow, SQLiteStorage  # noqa: E402
 from engine.players import AutopilotPlayer  # noqa: E402

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.clock import FileClock, RealClock  # noqa: E402
+from bot.services.clock import FileClock, RealClock  # noqa: E402
 from tests.e2e.corr import HOUR, TestClock, create_timed_games  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord  # noqa: E402
 from tests.e2e.test_lobby import db_rows  # noqa: E402

@@ -17,7 +17,7 @@ turn, each when the panel offers it. Counted:
   the game's thread);
 - T, messages the bot posted in the game's thread (a bot seat's turn posts none: goal T <= the
   turns the people took + 3);
-- P, the smallest text on the picture the game message sends (``bot.pictures.GAME_LAYOUT``), in
+- P, the smallest text on the picture the game message sends (``bot.present.pictures.GAME_LAYOUT``), in
   pixels, when the picture is shown 400 px wide (a phone), over the positions the game went
   through (render.draw.smallest_text_px);
 - the pings: each turn's message mentions its player.
@@ -44,9 +44,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from bot import expert_texts as xt  # noqa: E402
 from bot.config import FIXED_SEED_ENV  # noqa: E402
-from bot.pictures import GAME_LAYOUT  # noqa: E402
+from bot.present import expert_texts as xt  # noqa: E402
+from bot.present.pictures import GAME_LAYOUT  # noqa: E402
 from engine.record import states  # noqa: E402
 from render.draw import smallest_text_px  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402

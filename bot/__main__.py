@@ -9,17 +9,17 @@ import sys
 
 from dotenv import find_dotenv, load_dotenv
 
-from . import texts
-from .config import ConfigError, Settings, load_settings
-from .logs import configure_logging
-from .storage import StorageUnwritable
+from bot.config import ConfigError, Settings, load_settings
+from bot.logs import configure_logging
+from bot.present import texts
+from bot.storage import StorageUnwritable
 
 log = logging.getLogger("bot")
 
 
 async def run(settings: Settings) -> None:
     """Run until disconnected or until SIGTERM/SIGINT asks for a graceful shutdown."""
-    from .app import create_bot
+    from bot.discord.app import create_bot
 
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()

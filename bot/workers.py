@@ -1,6 +1,6 @@
 """A small pool of worker processes for CPU work the event loop must not do itself.
 
-The board pictures (`bot.pictures`) and the Expert's decisions (`bot.experts`) are pure Python
+The board pictures (`bot.present.pictures`) and the Expert's decisions (`bot.services.experts`) are pure Python
 that holds the GIL: in a thread of the bot's process they would stall the event loop, so each
 runs in a pool of its own worker processes and the event loop only waits for the answer.
 
@@ -28,7 +28,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
-from .config import ConfigError
+from bot.config import ConfigError
 
 T = TypeVar("T")
 

@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 
 import engine
-from bot.correspondence import Correspondence
-from bot.scheduler import Job, JobStore, Scheduler
 from bot.services import GameService
 from bot.services.base import UserError
+from bot.services.correspondence import Correspondence
+from bot.services.scheduler import Job, JobStore, Scheduler
 from bot.storage.postgres import PostgresStorage
 
 

@@ -1,4 +1,4 @@
-"""`/ps play` autocomplete (bot.cogs.play.suggestions over engine.text.completions) without
+"""`/ps play` autocomplete (bot.discord.cogs.play.suggestions over engine.text.completions) without
 Discord."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import engine.text
-from bot.cogs import play
+from bot.discord.cogs import play
 
 LEGAL = ["buy large", "buy seed", "grow D4", "plant C3 E5", "end"]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import discord
 
 import engine
-from bot import correspondence_texts as ct
-from bot import i18n, texts
-from bot.publisher import THREAD_NAME_LIMIT, final_content, thread_name
-from bot.replies import CHANNEL_PERMISSIONS
+from bot.discord.publisher import THREAD_NAME_LIMIT, final_content, thread_name
+from bot.discord.replies import CHANNEL_PERMISSIONS
+from bot.present import correspondence_texts as ct
+from bot.present import i18n, texts
 from bot.storage import GameRow, SeatRow
 from tests.play_helpers import random_game
 

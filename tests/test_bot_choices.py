@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from bot import choices
+from bot.present import choices
 
 
 def position_with_a_large_tree() -> engine.GameState:

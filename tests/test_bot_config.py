@@ -54,7 +54,7 @@ def test_every_variable_is_documented_in_env_example() -> None:
 
 
 def test_database_url_and_shards_make_a_sharded_bot_on_postgresql() -> None:
-    from bot.app import PhotosynthesisBot, ShardedPhotosynthesisBot, create_bot
+    from bot.discord.app import PhotosynthesisBot, ShardedPhotosynthesisBot, create_bot
 
     url = "postgresql://bot:secret@db:5432/ps"
     env = {"DISCORD_TOKEN": "t", "DATABASE_URL": url, "SHARD_COUNT": "4", "SHARD_IDS": "3, 1"}

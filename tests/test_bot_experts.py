@@ -9,19 +9,19 @@ import os
 import pytest
 
 import engine
-from bot import expert_texts as xt
-from bot import texts
 from bot.config import ConfigError
-from bot.experts import (
+from bot.present import expert_texts as xt
+from bot.present import texts
+from bot.present.story import AUTOPILOT_USER_ID
+from bot.services import GameService
+from bot.services.base import UserError
+from bot.services.experts import (
     EXPERT_BUDGETS,
     Experts,
     budget_scale_from_env,
     engine_kind,
     play_turn,
 )
-from bot.services import GameService
-from bot.services.base import UserError
-from bot.story import AUTOPILOT_USER_ID
 from engine import moonlight as ml
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 from translation import translate

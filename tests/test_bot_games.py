@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot import texts
+from bot.present import texts
 from bot.services import GameService
 from bot.services.base import StaleComponent, UserError, normalize_options
 

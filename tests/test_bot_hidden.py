@@ -12,16 +12,16 @@ import json
 import pytest
 
 import engine
-from bot import embeds, i18n, pictures, story
-from bot.cogs.board import hidden_by_the_seed
-from bot.correspondence import Correspondence
-from bot.scheduler import PENDING, JobStore
+from bot.discord.cogs.board import hidden_by_the_seed
+from bot.discord.views import game_view
+from bot.present import embeds, i18n, pictures, story
+from bot.present.story import AUTOPILOT_USER_ID
 from bot.services import GameService
+from bot.services.correspondence import Correspondence
 from bot.services.plays import replay_events
+from bot.services.scheduler import PENDING, JobStore
+from bot.services.timers import DEADLINE, HOUR
 from bot.storage import GameRow, NewAction, SeatRow
-from bot.story import AUTOPILOT_USER_ID
-from bot.timers import DEADLINE, HOUR
-from bot.views import game_view
 from engine import moonlight as ml
 from render.alt import alt_text
 from tests.test_bot_scheduler import ManualClock, started

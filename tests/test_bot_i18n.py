@@ -1,5 +1,5 @@
 """The bot's languages: the reader's language in order, the game's, the slash commands'
-translations, the stored settings, and `python -m bot.i18n check`."""
+translations, the stored settings, and `python -m bot.present.i18n check`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
-from bot import i18n, texts
+from bot.present import i18n, texts
 from bot.services import GameService
 from translation import _, translate
 
@@ -151,7 +151,7 @@ def test_engine_events_name_the_players_in_every_language():
     """The engine words a photosynthesis with seat numbers; the story names the players, in
     the language of the moment, whatever that language calls a seat."""
     import engine
-    from bot import story
+    from bot.present import story
 
     state = engine.new_game(engine.Config(seats=("human", "cynthia")), seed=3)
     while not state.events:
@@ -206,7 +206,7 @@ async def test_the_translator_localises_descriptions_for_dutch_and_french_not_na
     assert said == "fin du tour"
 
 
-# --- python -m bot.i18n check ---
+# --- python -m bot.present.i18n check ---
 
 
 def _catalogs(tmp_path: Path, dutch: dict, french: dict | None = None) -> Path:
@@ -331,7 +331,7 @@ def test_the_check_fails_a_plural_form_that_loses_a_placeholder(tmp_path):
 
 def test_the_shipped_catalogs_pass_the_check_from_the_command_line():
     done = subprocess.run(
-        [sys.executable, "-m", "bot.i18n", "check"],
+        [sys.executable, "-m", "bot.present.i18n", "check"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -345,7 +345,7 @@ def test_the_shipped_catalogs_pass_the_check_from_the_command_line():
 
 def test_the_template_holds_exactly_the_texts_of_bot(tmp_path):
     """`bot.pot` is up to date: extracting `bot/` again finds the same messages (a new text
-    needs its translations before `python -m bot.i18n check` passes)."""
+    needs its translations before `python -m bot.present.i18n check` passes)."""
     from babel.messages.pofile import read_po
 
     fresh = tmp_path / "bot.pot"
@@ -363,7 +363,7 @@ def test_the_template_holds_exactly_the_texts_of_bot(tmp_path):
 
 
 def test_every_bot_text_is_in_the_template():
-    """The template is up to date: every text of `bot.texts` is one of its messages."""
+    """The template is up to date: every text of `bot.present.texts` is one of its messages."""
     from babel.messages.pofile import read_po
 
     with (ROOT / "translation" / "catalogs" / "bot.pot").open("rb") as f:
@@ -376,7 +376,7 @@ def test_every_bot_text_is_in_the_template():
 def test_an_absent_players_autopilot_mark_is_said_in_the_readers_language() -> None:
     """The seat is stored as "Bob (autopilot)" (English); read back, the mark translates and the
     name stays the player's own."""
-    from bot.expert_texts import seat_name
+    from bot.present.expert_texts import seat_name
 
     name = seat_name("human", "Bob (autopilot)")
     assert str(name) == "Bob (autopilot)"

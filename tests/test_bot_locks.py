@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.locks import KeyedLocks
+from bot.storage.locks import KeyedLocks
 
 
 async def test_one_holder_per_key_and_other_keys_run_alongside() -> None:

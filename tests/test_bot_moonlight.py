@@ -9,11 +9,11 @@ import itertools
 import pytest
 
 import engine
-from bot import animals, choices, embeds, texts
-from bot.cogs.board import hidden_by_the_seed
 from bot.config import ConfigError, fixed_seed_from_env
+from bot.discord.cogs.board import hidden_by_the_seed
+from bot.discord.views import PanelSelect, panel
+from bot.present import animals, choices, embeds, texts
 from bot.storage import GameRow, SeatRow
-from bot.views import PanelSelect, panel
 from engine import moonlight as ml
 
 GAME = GameRow(

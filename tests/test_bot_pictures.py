@@ -14,8 +14,8 @@ import sys
 import pytest
 
 import engine
-from bot import pictures
 from bot.config import ConfigError
+from bot.present import pictures
 from render.demo import play_through, touched
 
 

@@ -17,20 +17,12 @@ import pytest
 from openskill.models import PlackettLuce
 
 import engine
-from bot.export import read_jsonl, write_jsonl
 from bot.ratings import GLOBAL, digest, identity
 from bot.services import GameService
 from bot.services.base import UserError
+from bot.services.export import read_jsonl, write_jsonl
 from bot.services.players import Hidden, LeaderboardPage, Profile
-from bot.storage import (
-    FORMER_NAME,
-    Finish,
-    GameRow,
-    NewAction,
-    SeatRow,
-    SQLiteStorage,
-    SQLStorage,
-)
+from bot.storage import FORMER_NAME, Finish, GameRow, NewAction, SeatRow, SQLiteStorage, SQLStorage
 
 GUILD, OTHER_GUILD = 7001, 7002
 ANN, BOB, CAT = 1_000_000_000_000_001, 1_000_000_000_000_002, 1_000_000_000_000_003
@@ -60,7 +52,7 @@ async def finish_game(
     if cynthia:
         game = await service.lobby.add_bot(game.id, game.version, host, "cynthia")
     game = (await service.lobby.start(game.id, game.version, host)).game
-    if leave is not None:  # what `/ps leave` stores (`bot.correspondence`)
+    if leave is not None:  # what `/ps leave` stores (`bot.services.correspondence`)
         seats = [
             SeatRow(s.position, s.kind, None, f"{s.name} (autopilot)") if s.user_id == leave else s
             for s in game.seats

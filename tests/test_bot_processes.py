@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.correspondence import Correspondence
-from bot.scheduler import PENDING, JobStore
+from bot.present.story import AUTOPILOT_USER_ID
 from bot.services import GameService
+from bot.services.correspondence import Correspondence
 from bot.services.plays import replay
+from bot.services.scheduler import PENDING, JobStore
+from bot.services.timers import HOUR
 from bot.storage.postgres import PostgresStorage
-from bot.story import AUTOPILOT_USER_ID
-from bot.timers import HOUR
 from tests import pg_worker
 from tests.pg_server import fresh_database
 

@@ -19,8 +19,8 @@ import discord
 import pytest
 
 import engine
-from bot import publisher as publisher_module
-from bot.publisher import Publisher
+from bot.discord import publisher as publisher_module
+from bot.discord.publisher import Publisher
 
 THREAD = 500
 

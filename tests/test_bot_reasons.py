@@ -4,7 +4,7 @@ in full, split over fields, within Discord's limits (1,024 a field, 6,000 an emb
 from __future__ import annotations
 
 import engine
-from bot import embeds
+from bot.present import embeds
 from bot.storage import GameRow, NewAction, SeatRow
 
 GAME = GameRow(
@@ -54,7 +54,7 @@ def cynthia_reasons(seeds: range) -> set[str]:
 def test_every_term_of_cynthias_reasons_is_explained_in_the_rules() -> None:
     import re
 
-    from bot import texts
+    from bot.present import texts
 
     glossary = embeds.rules_embed("cynthia")
     text = " ".join([glossary.description or ""] + [f"{f.name} {f.value}" for f in glossary.fields])

@@ -8,9 +8,9 @@ import random
 import pytest
 
 import engine
-from bot import embeds, i18n, pictures, replays, texts
-from bot.cogs.board import file_replay
-from bot.services import GameService
+from bot.discord.cogs.board import file_replay
+from bot.present import embeds, i18n, pictures, texts
+from bot.services import GameService, replays
 from bot.services.base import UserError
 from translation import translate
 

@@ -12,9 +12,9 @@ import pytest
 
 import engine
 from bot.config import ConfigError
-from bot.experts import REVIEW_NICE, niced, review_nice
 from bot.services.base import UserError
 from bot.services.core import GameCore
+from bot.services.experts import REVIEW_NICE, niced, review_nice
 from bot.services.reviews import CHUNK_PLIES, ReviewService, people
 from bot.storage import NewAction, SeatRow
 from engine.players import AutopilotPlayer

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.clock import FileClock, RealClock, clock_from_env
 from bot.config import ConfigError
-from bot.correspondence import Correspondence
-from bot.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
+from bot.present.story import AUTOPILOT_USER_ID
 from bot.services import GameService
-from bot.story import AUTOPILOT_USER_ID
-from bot.timers import HOUR, TURN_DM, TURN_DM_AFTER
+from bot.services.clock import FileClock, RealClock, clock_from_env
+from bot.services.correspondence import Correspondence
+from bot.services.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
+from bot.services.timers import HOUR, TURN_DM, TURN_DM_AFTER
 
 ALICE, BOB, CAROL = 11, 22, 33
 T0 = 1_800_000_000.0

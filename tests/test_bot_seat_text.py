@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import embeds, i18n, pictures
-from bot import expert_texts as xt
+from bot.present import embeds, i18n, pictures
+from bot.present import expert_texts as xt
 from bot.storage import GameRow, SeatRow
 from render import draw, text
 from render.alt import alt_text
@@ -159,7 +159,7 @@ def test_the_game_message_sends_the_phone_picture_at_least_9_px_at_400_px_wide()
             p = draw.smallest_text_px(state, 400, layout=pictures.GAME_LAYOUT, names=shown,
                                       lang=lang)  # fmt: skip
             assert p >= 9.0, p
-    # The picture bot.pictures draws for it is the phone one (no seat cards' words).
+    # The picture bot.present.pictures draws for it is the phone one (no seat cards' words).
     state = base.build("mid-4")
     with text.words_drawn() as drawn:
         pictures.board_png(state, names=["Ann", "Ben", "Cy", "Dana"], layout=pictures.GAME_LAYOUT)

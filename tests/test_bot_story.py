@@ -4,7 +4,7 @@ last turn, by name, grouped by turn, Cynthia's reasons in full, the spaces to ou
 from __future__ import annotations
 
 import engine
-from bot import story
+from bot.present import story
 from bot.storage import GameRow, NewAction, SeatRow
 from tests.test_bot_moonlight import in_play
 

@@ -1,6 +1,6 @@
 """Issue 46, the bot under Discord's limits without Discord: the slash commands are synced only
-when Discord's differ from the bot's (what `bot.app.same_commands` counts as the same); an
-answer that is slow to come is deferred first, within Discord's 3 s (`bot.replies.Deferral`)."""
+when Discord's differ from the bot's (what `bot.discord.app.same_commands` counts as the same); an
+answer that is slow to come is deferred first, within Discord's 3 s (`bot.discord.replies.Deferral`)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot import i18n, texts
-from bot.app import same_commands
-from bot.replies import PUBLIC_THINKING, answering
+from bot.discord.app import same_commands
+from bot.discord.replies import PUBLIC_THINKING, answering
+from bot.present import i18n, texts
 from bot.services.base import UserError
 
 OURS = [

@@ -1,5 +1,5 @@
 """The tutorial service of `/ps learn` (no Discord): a learner's progress stored and checked
-against the screen clicked, and the screens `bot.learn_views` draws from it."""
+against the screen clicked, and the screens `bot.discord.learn_views` draws from it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import learn_texts as lt
-from bot.learn_views import LearnButton, LearnSelect, outcome_line, screen
+from bot.discord.learn_views import LearnButton, LearnSelect, outcome_line, screen
+from bot.present import learn_texts as lt
 from bot.services.base import UserError
 from bot.services.tutorial import TutorialService, base_done, place
 from bot.storage import SQLiteStorage

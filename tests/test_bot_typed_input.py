@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import texts
-from bot.cogs import play
-from bot.replies import MESSAGE_MAX, clipped
+from bot.discord.cogs import play
+from bot.discord.replies import MESSAGE_MAX, clipped
+from bot.present import texts
 from bot.services import base, plays
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.app import PhotosynthesisBot
+from bot.discord.app import PhotosynthesisBot
 
 
 class Recorder:

@@ -6,8 +6,7 @@ from types import SimpleNamespace
 
 import discord
 
-from bot.storage import GameRow, SeatRow
-from bot.views import (
+from bot.discord.views import (
     BotSelect,
     LobbyButton,
     OptionsSelect,
@@ -18,6 +17,7 @@ from bot.views import (
     options_from_values,
     panel,
 )
+from bot.storage import GameRow, SeatRow
 
 GAME = GameRow(
     id=12, guild_id=1, channel_id=2, host_id=3, status="lobby", options={}, config=None,
@@ -80,7 +80,7 @@ def test_setup_panel_is_one_select_of_spaces() -> None:
 
 
 def _labels(state, legal):
-    from bot import choices
+    from bot.present import choices
 
     return choices.describe_all(state, legal)
 
@@ -157,7 +157,7 @@ def test_a_kind_with_too_many_choices_gets_its_button_and_every_choice_stays_rea
 def test_final_scores_tie_sentence_comes_from_the_engines_winners(monkeypatch) -> None:
     """The breakdown names who won a tie on points as `engine.winners` says (shared or not);
     the light part shows the points the engine gives and the light they came from."""
-    from bot import embeds, texts
+    from bot.present import embeds, texts
 
     seats = (SeatRow(0, "human", 3, "Ash"), SeatRow(1, "human", 4, "Birch"))
     game = GameRow(**{**GAME.__dict__, "status": "over", "seats": seats})
@@ -180,7 +180,7 @@ def test_final_scores_tie_sentence_comes_from_the_engines_winners(monkeypatch) -
 
 def test_one_point_is_singular_and_an_unused_baby_turtle_part_is_not_shown(monkeypatch) -> None:
     """Issue 14's slips: "1 points" and "+ baby turtle 0" for a seat without the Turtle."""
-    from bot import embeds, texts
+    from bot.present import embeds, texts
 
     assert [texts.plural(n, "point") for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
     seats = (SeatRow(0, "human", 3, "Ash"), SeatRow(1, "human", 4, "Birch"))

@@ -71,7 +71,7 @@ def test_the_workers_and_the_forkserver_exit_when_their_owner_is_killed() -> Non
 async def test_the_experts_workers_run_below_the_bots_priority() -> None:
     """The Expert thinks at a lower priority than the bot answers clicks (issue 46: a click is
     answered within Discord's 3 s while a strong Expert thinks on a busy machine)."""
-    from bot.experts import EXPERT_NICENESS, Experts
+    from bot.services.experts import EXPERT_NICENESS, Experts
 
     experts = Experts(workers=1, scale=1.0)
     try:

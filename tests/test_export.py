@@ -10,9 +10,9 @@ from functools import cache
 import pytest
 
 import engine
-from bot import export
-from bot.cogs.board import read_record
-from bot.export import ExportError, SeatInfo, exported_game
+from bot.discord.cogs.board import read_record
+from bot.services import export
+from bot.services.export import ExportError, SeatInfo, exported_game
 from tests.play_helpers import random_game
 
 MOON = {"moon_animals": True, "elder_tree": True, "moonstones": True}

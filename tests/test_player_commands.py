@@ -9,11 +9,13 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import embeds, export, i18n
-from bot.cogs.board import export_record, read_record
-from bot.cogs.players import Players, identity_name, leaderboard_command, profile_embed
-from bot.player_views import forget_view, history_view, leaderboard_view
+from bot.discord.cogs.board import export_record, read_record
+from bot.discord.cogs.players import Players, identity_name, leaderboard_command, profile_embed
+from bot.discord.player_views import forget_view, history_view, leaderboard_view
+from bot.discord.views import unknown_component
+from bot.present import embeds, i18n
 from bot.ratings import GLOBAL
+from bot.services import export
 from bot.services.base import UserError
 from bot.services.players import (
     FamilyStats,
@@ -26,7 +28,6 @@ from bot.services.players import (
     PlayerRating,
     Profile,
 )
-from bot.views import unknown_component
 from tests.test_export import _games
 
 

@@ -10,7 +10,6 @@ from openskill.models import PlackettLuce
 
 import engine
 from bench.ratings_bench import games
-from bot import experts
 from bot.ratings import (
     GLOBAL,
     GameResult,
@@ -31,6 +30,7 @@ from bot.ratings import (
     update,
 )
 from bot.services import base as bot_games
+from bot.services import experts
 from tests.play_helpers import random_game
 
 ANN, BEA, COR, DAN = (identity.person(u) for u in (11, 22, 33, 44))

@@ -7,9 +7,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 import engine
-from bot import choices, embeds, i18n, story
-from bot import expert_texts as xt
-from bot.player_texts import PROFILE_TITLE
+from bot.present import choices, embeds, i18n, story
+from bot.present import expert_texts as xt
+from bot.present.player_texts import PROFILE_TITLE
 from bot.storage import SeatRow
 from engine import cynthia
 from engine import moonlight as ml

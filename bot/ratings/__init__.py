@@ -5,8 +5,8 @@ Pure: `bot.ratings.identity` names whose rating it is, `bot.ratings.core` rates 
 of the ratings and the commands that show them are the bot's (not imported here).
 """
 
-from . import identity
-from .core import (
+from bot.ratings import identity
+from bot.ratings.core import (
     FAMILIES,
     GLOBAL,
     PARTS,

@@ -26,8 +26,8 @@ from dotenv import find_dotenv, load_dotenv
 async def rebuild(url: str | None, path: str | None) -> str:
     """Rebuild the ratings of the database at `url` (or the SQLite file `path`); the line
     printed."""
-    from ..databases import open_storage
-    from ..services import GameService
+    from bot.services import GameService
+    from bot.storage.databases import open_storage
 
     began = time.perf_counter()
     storage = await open_storage(url, path)
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             url = args.database
         else:
             url, path = None, args.database
-    from ..storage import DatabaseUrlError
+    from bot.storage import DatabaseUrlError
 
     try:
         print(asyncio.run(rebuild(url, path)))

@@ -36,8 +36,7 @@ from typing import Any, Final, Literal, NamedTuple
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 import engine
-
-from .identity import is_ranked, seat_identity
+from bot.ratings.identity import is_ranked, seat_identity
 
 Family = Literal["base", "moonlight"]
 FAMILIES: tuple[Family, ...] = ("base", "moonlight")

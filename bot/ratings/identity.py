@@ -9,7 +9,7 @@ An identity is a short text, stable forever (it is stored with every rating):
   are ``normal``, ``easier`` (every easier option) and ``harder`` (every harder option); any other
   mix of the options is its own Cynthia, named by its options in a fixed order joined by ``+``
   (``cynthia:easier_grow_plus_one+harder_score_trees``).
-- ``expert:quick`` and ``expert:strong``: the Expert at each budget (`bot.experts.EXPERT_BUDGETS`).
+- ``expert:quick`` and ``expert:strong``: the Expert at each budget (`bot.services.experts.EXPERT_BUDGETS`).
 - ``former:<random>``: a person who asked to be forgotten (`forgotten`): one nameless identity
   for all their seats, which takes over their ratings, so that a rebuild rates their games as
   they were rated; drawn at random, it holds nothing of their id. Never shown on a leaderboard.
@@ -36,7 +36,7 @@ CYNTHIA_OPTIONS: tuple[str, ...] = (
     "harder_grow_minus_one",
     "harder_score_trees",
 )
-#: The Expert's seat kinds (`bot.experts.EXPERT_BUDGETS`) and their budget's name.
+#: The Expert's seat kinds (`bot.services.experts.EXPERT_BUDGETS`) and their budget's name.
 EXPERT_NAMES: dict[str, str] = {"expert": "quick", "expert-strong": "strong"}
 
 PERSON = "user"

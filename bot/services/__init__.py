@@ -11,24 +11,24 @@
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
-thread. The correspondence rules (timers, leaving, vacations) are `bot.correspondence`'s.
+thread. The correspondence rules (timers, leaving, vacations) are `bot.services.correspondence`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..experts import Experts
-from ..storage import Storage
-from .bots import BotService
-from .core import GameCore
-from .endings import EndingService
-from .lobby import LobbyService
-from .players import PlayerService
-from .records import RecordService
-from .reviews import ReviewService
-from .turns import TurnService
-from .tutorial import TutorialService
+from bot.services.bots import BotService
+from bot.services.core import GameCore
+from bot.services.endings import EndingService
+from bot.services.experts import Experts
+from bot.services.lobby import LobbyService
+from bot.services.players import PlayerService
+from bot.services.records import RecordService
+from bot.services.reviews import ReviewService
+from bot.services.turns import TurnService
+from bot.services.tutorial import TutorialService
+from bot.storage import Storage
 
 
 class GameService:

@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from bot.present import expert_texts as xt
+from bot.present import texts
+from bot.services.experts import engine_kind
+from bot.storage import GameRow, NewAction, SeatRow
 from engine import GameState
-
-from .. import expert_texts as xt
-from .. import texts
-from ..experts import engine_kind
-from ..storage import GameRow, NewAction, SeatRow
 
 MAX_SEATS = 4
 
@@ -37,7 +36,7 @@ CYNTHIA_OPTIONS = (
 #: Under the Moonlight modes, passed to `engine.Config` as they are.
 MOONLIGHT_OPTIONS = ("moon_animals", "elder_tree", "moonstones")
 
-#: Correspondence options (`bot.timers`): the turn timer in hours (0 = off), what happens when it
+#: Correspondence options (`bot.services.timers`): the turn timer in hours (0 = off), what happens when it
 #: runs out (the turn ends as it is, or the autopilot plays it), and what happens when a player
 #: leaves a running game (the autopilot takes the seat, or the game ends). First = default.
 TIMER_CHOICES: dict[str, tuple[Any, ...]] = {

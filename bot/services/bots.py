@@ -1,7 +1,7 @@
 """The bots' seats and the Expert's help: Cynthia's turns after a crash, a turn played out when
 its timer ran out (the autopilot), the Expert's seats, and `/ps hint`.
 
-The Expert thinks in a worker process (`bot.experts`) without holding the game's lock; its turn
+The Expert thinks in a worker process (`bot.services.experts`) without holding the game's lock; its turn
 is committed whole under the lock if the game is still where it thought about it.
 """
 
@@ -12,17 +12,17 @@ import logging
 from collections.abc import Callable, Sequence
 
 import engine
+from bot.present import expert_texts as xt
+from bot.present import texts
+from bot.present.story import AUTOPILOT_USER_ID
+from bot.services import experts
+from bot.services.base import Applied, TurnResult, UserError
+from bot.services.core import GameCore
+from bot.services.experts import QUICK, Experts, expert_seed, is_expert, seat_to_play
+from bot.services.plays import apply_turn, run_automa
+from bot.services.turns import TurnService
+from bot.storage import GameRow
 from engine import Action, GameState
-
-from .. import expert_texts as xt
-from .. import experts, texts
-from ..experts import QUICK, Experts, expert_seed, is_expert, seat_to_play
-from ..storage import GameRow
-from ..story import AUTOPILOT_USER_ID
-from .base import Applied, TurnResult, UserError
-from .core import GameCore
-from .plays import apply_turn, run_automa
-from .turns import TurnService
 
 log = logging.getLogger(__name__)
 

@@ -18,12 +18,11 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
 import engine
+from bot.present import texts
+from bot.services.base import Applied, StaleComponent, UserError, status_error
+from bot.services.plays import finish_of, replay
+from bot.storage import ClockWrite, DamagedSnapshot, GameRow, GameStatus, Storage, UnreadableGame
 from engine import GameState
-
-from .. import texts
-from ..storage import ClockWrite, DamagedSnapshot, GameRow, GameStatus, Storage, UnreadableGame
-from .base import Applied, StaleComponent, UserError, status_error
-from .plays import finish_of, replay
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +55,10 @@ class GameCore:
         sysrand = random.SystemRandom()
         self.seed_source = seed_source or (lambda: sysrand.randrange(2**31))
         #: Awaited after every committed play (under the game's lock) with the stored game and
-        #: its new state: the turn timers (`bot.timers`) plan the next deadline there.
+        #: its new state: the turn timers (`bot.services.timers`) plan the next deadline there.
         self.commit_hooks: list[CommitHook] = []
         #: Awaited before every play's commit (under the game's lock) with the game as it will
-        #: be stored (its next version) and its new state: the turn timers (`bot.timers`) give
+        #: be stored (its next version) and its new state: the turn timers (`bot.services.timers`) give
         #: the clock and deadline of the turn it starts, committed in the same transaction.
         self.turn_planner: TurnPlanner | None = None
         #: Awaited (under the game's lock) with the stored game when a game or lobby ends

@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
-from .. import texts
-from ..storage import GameRow, UnreadableGame, VersionConflict
-from .base import UserError
-from .core import GameCore
+from bot.present import texts
+from bot.services.base import UserError
+from bot.services.core import GameCore
+from bot.storage import GameRow, UnreadableGame, VersionConflict
 
 log = logging.getLogger(__name__)
 

@@ -10,13 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-
-from .. import expert_texts as xt
-from .. import texts
-from ..experts import is_expert
-from ..locks import KeyedLocks
-from ..storage import ChannelBusy, GameRow, SeatKind, SeatRow, VersionConflict
-from .base import (
+from bot.present import expert_texts as xt
+from bot.present import texts
+from bot.services.base import (
     MAX_CYNTHIAS,
     MAX_SEATS,
     MIN_SEATS,
@@ -28,8 +24,11 @@ from .base import (
     mention,
     normalize_options,
 )
-from .core import GameCore
-from .plays import run_automa
+from bot.services.core import GameCore
+from bot.services.experts import is_expert
+from bot.services.plays import run_automa
+from bot.storage import ChannelBusy, GameRow, SeatKind, SeatRow, VersionConflict
+from bot.storage.locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 

@@ -19,10 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import engine
-
-from .. import texts
-from ..export import ExportGame, SeatInfo, exported_game
-from ..ratings import (
+from bot.present import texts
+from bot.ratings import (
     FAMILIES,
     GLOBAL,
     PARTS,
@@ -34,12 +32,13 @@ from ..ratings import (
     rate,
     rate_part,
 )
-from ..ratings import identity as ri
-from ..ratings.core import ordinal
-from ..storage import FinishedGame, RatingRow
-from .base import UserError
-from .core import GameCore
-from .plays import finish_of, replay
+from bot.ratings import identity as ri
+from bot.ratings.core import ordinal
+from bot.services.base import UserError
+from bot.services.core import GameCore
+from bot.services.export import ExportGame, SeatInfo, exported_game
+from bot.services.plays import finish_of, replay
+from bot.storage import FinishedGame, RatingRow
 
 log = logging.getLogger(__name__)
 
@@ -362,7 +361,7 @@ class PlayerService:
         )
 
     async def export(self, guild_id: int) -> list[ExportGame]:
-        """A server's finished games, oldest first, for `bot.export` (JSON lines, CSV)."""
+        """A server's finished games, oldest first, for `bot.services.export` (JSON lines, CSV)."""
         games = await self.storage.finished_games(guild_id)
         return await asyncio.to_thread(_exported, games)
 

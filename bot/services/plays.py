@@ -9,15 +9,14 @@ from contextlib import contextmanager
 from typing import Any
 
 import engine
+from bot.present import story, texts
+from bot.ratings import places_of
+from bot.services.base import Applied, UserError
+from bot.services.experts import seat_to_play
+from bot.storage import ActionRow, Finish, FinishedSeat, NewAction
 from engine import Action, GameState
 from engine import moonlight as ml
 from engine.players import CynthiaPlayer, play_until
-
-from .. import story, texts
-from ..experts import seat_to_play
-from ..ratings import places_of
-from ..storage import ActionRow, Finish, FinishedSeat, NewAction
-from .base import Applied, UserError
 
 log = logging.getLogger(__name__)
 

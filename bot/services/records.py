@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.present import story, texts
+from bot.services import replays
+from bot.services.base import Applied, UserError
+from bot.services.core import GameCore
+from bot.services.plays import replay_events
+from bot.services.replays import Replay
+from bot.storage import GameRow
 from engine import GameState
-
-from .. import replays, story, texts
-from ..replays import Replay
-from ..storage import GameRow
-from .base import Applied, UserError
-from .core import GameCore
-from .plays import replay_events
 
 
 class RecordService:
@@ -48,7 +48,7 @@ class RecordService:
         return [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
 
     async def story(self, game: GameRow, state: GameState) -> list[story.Turn]:
-        """The turns the game message tells (`bot.story.tell`): since the player to play last
+        """The turns the game message tells (`bot.present.story.tell`): since the player to play last
         finished a turn, with their events and the spaces they changed."""
         if game.config is None:
             return []

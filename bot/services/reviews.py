@@ -3,7 +3,7 @@
 For each person at the table the review finds the three decisions that cost them the most by the
 Expert's search (`engine.expert.review`). It is computed once per game, ply range by ply range
 (`CHUNK_PLIES`), each in one of the Expert's worker processes at low priority and one at a time
-(`bot.experts.Experts.review`), so the other games' clicks and the Expert's seats go on at full
+(`bot.services.experts.Experts.review`), so the other games' clicks and the Expert's seats go on at full
 speed. Its progress is stored after each range (`reviews` table): a bot restarted during a review
 resumes it where it stopped, once (`MAX_ATTEMPTS`); the finished review is stored and shown
 again without being computed again.
@@ -16,14 +16,13 @@ from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from bot.present import texts
+from bot.present.review_texts import REVIEW_FAILED, REVIEW_NOT_OVER
+from bot.services.base import UserError
+from bot.services.core import GameCore
+from bot.services.experts import Experts
+from bot.storage import GameRow, ReviewRow
 from engine.expert.review import REVIEW_BUDGET_S, Decision, worst
-
-from .. import texts
-from ..experts import Experts
-from ..review_texts import REVIEW_FAILED, REVIEW_NOT_OVER
-from ..storage import GameRow, ReviewRow
-from .base import UserError
-from .core import GameCore
 
 log = logging.getLogger(__name__)
 

@@ -12,14 +12,13 @@ import logging
 from collections.abc import Callable, Sequence
 
 import engine
+from bot.present import story, texts
+from bot.services.base import Applied, Turn, TurnResult, UserError, seat_label
+from bot.services.core import GameCore
+from bot.services.experts import seat_to_play
+from bot.services.plays import apply_all, replay, run_automa, typed_input, undoable
+from bot.storage import GameRow
 from engine import GameState
-
-from .. import story, texts
-from ..experts import seat_to_play
-from ..storage import GameRow
-from .base import Applied, Turn, TurnResult, UserError, seat_label
-from .core import GameCore
-from .plays import apply_all, replay, run_automa, typed_input, undoable
 
 log = logging.getLogger(__name__)
 

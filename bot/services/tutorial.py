@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import logging
 
+from bot.present import learn_texts as lt
+from bot.services.base import UserError
+from bot.storage import Storage
+from bot.storage.locks import KeyedLocks
 from engine import tutorial
 from engine.tutorial import Outcome, Progress
-
-from .. import learn_texts as lt
-from ..locks import KeyedLocks
-from ..storage import Storage
-from .base import UserError
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ per applied action; `bot.services` rebuild the state by replaying it. Snapshots 
 (with `?` placeholders) over a small driver interface; `SQLiteStorage` (sqlite3, the default:
 WAL journal, foreign keys on) and `bot.storage.postgres.PostgresStorage` (asyncpg, for several
 bot processes sharing one database) are the two drivers. Both migrate from one numbered list
-(`MIGRATIONS`). `bot.databases.open_storage` picks one from the configuration (`database_url`).
+(`MIGRATIONS`). `bot.storage.databases.open_storage` picks one from the configuration (`database_url`).
 
 The package: `rows` (the row types, statuses and seat kinds), `errors`, `interface` (the
 `Storage` protocol and a driver's `Connection`), `migrations`, `url`, `sql` (the queries, one
@@ -18,7 +18,7 @@ module per concern, over the driver interface of `sql.base`), and the drivers `s
 
 from __future__ import annotations
 
-from .errors import (
+from bot.storage.errors import (
     ChannelBusy,
     DamagedSnapshot,
     DatabaseUrlError,
@@ -27,18 +27,15 @@ from .errors import (
     UnreadableGame,
     VersionConflict,
 )
-from .interface import (
-    Connection,
-    Storage,
-)
-from .migrations import (
+from bot.storage.interface import Connection, Storage
+from bot.storage.migrations import (
     DIALECT_TYPES,
     MIGRATIONS,
     SCHEMA_VERSION,
     SEAT_KINDS_SQL,
     Migration,
 )
-from .rows import (
+from bot.storage.rows import (
     CLOCK_COLUMNS,
     FORMER_NAME,
     LIVE_STATUSES,
@@ -65,12 +62,9 @@ from .rows import (
     read_text,
     stored_text,
 )
-from .sql import SQLStorage
-from .sqlite import SQLiteStorage
-from .url import (
-    DEFAULT_PATH,
-    database_url,
-)
+from bot.storage.sql import SQLStorage
+from bot.storage.sqlite import SQLiteStorage
+from bot.storage.url import DEFAULT_PATH, database_url
 
 __all__ = [
     "FORMER_NAME",

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from ..ratings import core as rc
-from .rows import (
+from bot.ratings import core as rc
+from bot.storage.rows import (
     ActionRow,
     ClockWrite,
     Finish,
@@ -119,7 +119,7 @@ class Storage(Protocol):
 
     async def set_follow_mode(self, game_id: int, user_id: int, mode: str | None) -> None: ...
 
-    # turn clocks (`bot.timers`)
+    # turn clocks (`bot.services.timers`)
 
     async def turn_clock(self, game_id: int) -> Mapping[str, Any] | None: ...
 
@@ -135,7 +135,7 @@ class Storage(Protocol):
 
     async def clear_ended_clocks(self) -> None: ...
 
-    # timer jobs (`bot.scheduler`)
+    # timer jobs (`bot.services.scheduler`)
 
     async def claim_due_jobs(self, now: float, limit: int) -> list[Job]: ...
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rows import REVIEW_STATUSES, SEAT_KINDS
+from bot.storage.rows import REVIEW_STATUSES, SEAT_KINDS
 
 #: Column types per dialect, named in the migrations' DDL as {id}, {int} and {real}: Discord ids
 #: need 64 bits (PostgreSQL's INTEGER has 32; SQLite's has up to 64).
@@ -34,7 +34,7 @@ class Migration:
         return ddl + (self.sqlite_only if dialect == "sqlite" else self.postgres_only)
 
 
-#: The seat kinds: a person, Cynthia, the Expert quick or strong (`bot.experts`).
+#: The seat kinds: a person, Cynthia, the Expert quick or strong (`bot.services.experts`).
 SEAT_KINDS_SQL = ", ".join(f"'{kind}'" for kind in SEAT_KINDS)
 #: A review's states (`bot.services.reviews`).
 REVIEW_STATUSES_SQL = ", ".join(f"'{status}'" for status in REVIEW_STATUSES)
@@ -122,7 +122,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         )
     ),
-    # 4: turn timers (bot.timers): the clock of each game's current turn, and the scheduler's
+    # 4: turn timers (bot.services.timers): the clock of each game's current turn, and the scheduler's
     # jobs (deadlines and reminders), each tied to one turn and fired at most once.
     Migration(
         (
@@ -151,7 +151,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX timer_jobs_pending ON timer_jobs (due_at) WHERE fired_at IS NULL",
         )
     ),
-    # 5: how many times a job's handler failed (bot.scheduler plans a failed deadline again).
+    # 5: how many times a job's handler failed (bot.services.scheduler plans a failed deadline again).
     Migration(("ALTER TABLE timer_jobs ADD COLUMN attempts {int} NOT NULL DEFAULT 0",)),
     # 6: games that cannot be loaded, set aside with the reason (`UnreadableGame`).
     Migration(
@@ -196,7 +196,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         )
     ),
-    # 10: the Expert's seats (`bot.experts`), kinds 'expert' (quick) and 'expert-strong'.
+    # 10: the Expert's seats (`bot.services.experts`), kinds 'expert' (quick) and 'expert-strong'.
     #    SQLite cannot change a CHECK constraint in place: the table is rebuilt; PostgreSQL
     #    replaces the constraint.
     Migration(

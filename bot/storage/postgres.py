@@ -25,10 +25,10 @@ from typing import Any
 
 import asyncpg
 
-from ..locks import KeyedLocks
-from .interface import Connection
-from .migrations import SCHEMA_VERSION
-from .sql import SQLStorage, _utcnow
+from bot.storage.interface import Connection
+from bot.storage.locks import KeyedLocks
+from bot.storage.migrations import SCHEMA_VERSION
+from bot.storage.sql import SQLStorage, _utcnow
 
 #: Advisory lock name spaces (the first key of `pg_advisory_lock(int, int)`).
 GAME_LOCKS = 0x5053  # "PS": one lock per game id

@@ -10,9 +10,8 @@ from datetime import datetime
 from typing import Any, Literal, Protocol, get_args
 
 import translation
-
-from ..ratings.core import ordinal
-from .errors import UnreadableGame
+from bot.ratings.core import ordinal
+from bot.storage.errors import UnreadableGame
 
 #: A game's status: a lobby, then played (`active`), then over, abandoned or (a lobby) expired.
 GameStatus = Literal["lobby", "active", "over", "abandoned", "expired"]
@@ -64,7 +63,7 @@ class SeatRow:
     position: int
     kind: SeatKind
     #: the name as stored (an Expert's and an autopilot's mark in English: the reader's
-    #: language is the presentation's, `bot.expert_texts.shown_name`)
+    #: language is the presentation's, `bot.present.expert_texts.shown_name`)
     user_id: int | None
     name: str
 
@@ -124,7 +123,7 @@ class ActionRow:
 
 @dataclass(frozen=True)
 class Job:
-    """One scheduled job (`bot.scheduler`): `kind` for the seat `seat` in the turn `turn` of a
+    """One scheduled job (`bot.services.scheduler`): `kind` for the seat `seat` in the turn `turn` of a
     game."""
 
     id: int
@@ -154,7 +153,7 @@ class Job:
         )
 
 
-#: The columns of a turn clock (`bot.timers.TurnClock`), in the order `write_turn_clock` takes.
+#: The columns of a turn clock (`bot.services.timers.TurnClock`), in the order `write_turn_clock` takes.
 CLOCK_COLUMNS = (
     "game_id",
     "version",
@@ -169,7 +168,7 @@ CLOCK_COLUMNS = (
 
 @dataclass(frozen=True)
 class ClockWrite:
-    """A change to a game's turn clock and its jobs (`bot.timers`), written on its own or in
+    """A change to a game's turn clock and its jobs (`bot.services.timers`), written on its own or in
     the transaction of a play (`update_game(turn_clock=...)`): a new `clock` (values in
     `CLOCK_COLUMNS` order) with its `jobs` (kind, due_at), which replace the game's unfired
     jobs and the fired ones whose outcome is `replaced_outcome`; or only the clock's `version`

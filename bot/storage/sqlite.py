@@ -11,12 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
-from ..locks import KeyedLocks
-from .errors import StorageUnwritable, UnreadableGame
-from .interface import Connection
-from .migrations import SCHEMA_VERSION
-from .rows import GameRow
-from .sql import SQLStorage, _utcnow
+from bot.storage.errors import StorageUnwritable, UnreadableGame
+from bot.storage.interface import Connection
+from bot.storage.locks import KeyedLocks
+from bot.storage.migrations import SCHEMA_VERSION
+from bot.storage.rows import GameRow
+from bot.storage.sql import SQLStorage, _utcnow
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .errors import DatabaseUrlError
+from bot.storage.errors import DatabaseUrlError
 
 
 def database_url(url: str | None, path: str | None = None) -> tuple[str, str]:

@@ -1,7 +1,7 @@
 """Helpers for the correspondence e2e tests: the controllable clock and reads of the timers.
 
 `TestClock` writes the fake UNIX time to a file the bot reads (``PS_FAKE_CLOCK_FILE``) and pokes
-the bot process with SIGUSR1 so its scheduler looks at the new time (see `bot.clock`).
+the bot process with SIGUSR1 so its scheduler looks at the new time (see `bot.services.clock`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.clock import Clock
-from bot.correspondence import Correspondence
-from bot.scheduler import PENDING
 from bot.services import GameService
+from bot.services.clock import Clock
+from bot.services.correspondence import Correspondence
+from bot.services.scheduler import PENDING
+from bot.services.timers import TURN_DM
 from bot.storage import SQLiteStorage
-from bot.timers import TURN_DM
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.test_lobby import db_rows
 
@@ -60,7 +60,7 @@ class TestClock:
 
 def jobs(bot: BotProcess, game_id: int = 1, *, dms: bool = False) -> list[tuple]:
     """(kind, due_at, fired_at, outcome) of a game's timer jobs, in id order: the deadlines and
-    reminders (with the turns' DMs, `bot.timers.TURN_DM`, when `dms`)."""
+    reminders (with the turns' DMs, `bot.services.timers.TURN_DM`, when `dms`)."""
     rows = db_rows(
         bot,
         "SELECT kind, due_at, fired_at, outcome FROM timer_jobs WHERE game_id = ? ORDER BY id",

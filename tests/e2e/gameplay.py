@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 import engine
-from bot import texts
+from bot.present import texts
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.test_lobby import (
     add_bot,

@@ -8,11 +8,11 @@ import sqlite3
 
 import pytest
 
-from bot import correspondence_texts as ct
-from bot.scheduler import PENDING, JobStore
+from bot.present import correspondence_texts as ct
 from bot.services import GameService
+from bot.services.scheduler import PENDING, JobStore
+from bot.services.timers import TURN_DM_AFTER
 from bot.storage import SQLiteStorage
-from bot.timers import TURN_DM_AFTER
 from tests.e2e.corr import (
     HOUR,
     T0,

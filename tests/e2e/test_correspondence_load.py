@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import FileClock
-from bot.scheduler import PENDING
+from bot.services.clock import FileClock
+from bot.services.scheduler import PENDING
 from tests.e2e.corr import HOUR, TestClock, create_timed_games, wait_db
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.test_lobby import db_rows
@@ -56,7 +56,7 @@ async def test_games_fire_every_deadline_once(
         fake, tmp_path / "bot.db", FileClock(clock.path), channels, 1, alice, bob
     )
     bot = await bot_process(env=clock.env, timeout=60)
-    # Each game's first turn: its deadline, two reminders and its DM (`bot.timers.TURN_DM`).
+    # Each game's first turn: its deadline, two reminders and its DM (`bot.services.timers.TURN_DM`).
     assert db_rows(bot, "SELECT COUNT(*) FROM timer_jobs WHERE fired_at IS NULL") == [(4 * GAMES,)]
 
     # Half time, then 90 %: one reminder per game each time.

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.timers import TURN_DM_AFTER
+from bot.services.timers import TURN_DM_AFTER
 from engine.actions import VERB_WORDS
 from engine.moonlight import ABILITY_WORDS
 from engine.moonlight.names import ANIMALS

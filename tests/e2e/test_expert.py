@@ -14,10 +14,10 @@ import re
 import pytest
 
 import engine
-from bot import expert_texts as xt
-from bot import texts
-from bot.experts import EXPERT_BUDGETS, play_turn
-from bot.i18n import read_text
+from bot.present import expert_texts as xt
+from bot.present import texts
+from bot.present.i18n import read_text
+from bot.services.experts import EXPERT_BUDGETS, play_turn
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_current, replay_log, turn_owner
 from tests.e2e.test_lobby import (

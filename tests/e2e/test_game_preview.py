@@ -9,10 +9,10 @@ from pathlib import Path
 from PIL import Image
 
 import engine
-from bot import texts
-from bot.embeds import SUN_CORNERS
-from bot.experts import Experts
+from bot.present import texts
+from bot.present.embeds import SUN_CORNERS
 from bot.services import GameService
+from bot.services.experts import Experts
 from bot.storage import SQLiteStorage
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import replay_log, start_game

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import texts
+from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import action_log, kinds, next_turn, start_game, turn_owner
 from tests.e2e.test_lobby import answered, click, mention, refused

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import texts
+from bot.present import texts
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import (
     action_log,

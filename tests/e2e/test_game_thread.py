@@ -3,8 +3,8 @@ quiet channel); the thread is found again after a crash instead of made twice.""
 
 from __future__ import annotations
 
-from bot import correspondence_texts as ct
-from bot import texts
+from bot.present import correspondence_texts as ct
+from bot.present import texts
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import next_turn, start_game, turn_owner

@@ -9,7 +9,7 @@ Owl and keeps the Owl; Bob keeps the Turtle; animals are placed backwards from B
 
 from __future__ import annotations
 
-from bot import texts
+from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMessage
 from tests.e2e.gameplay import next_turn, turn_owner
 from tests.e2e.test_lobby import add_bot, answered, click, field, mention, new_lobby

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import story
+from bot.present import story
 from bot.storage import SQLiteStorage
 from render.alt import alt_text
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage

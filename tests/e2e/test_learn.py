@@ -12,10 +12,10 @@ from functools import cache
 import pytest
 
 import engine
-from bot import learn_texts as lt
-from bot import pictures
-from bot.choices import spaces_of
-from bot.cogs.learn import LAYOUT, LESSON_FILE
+from bot.discord.cogs.learn import LAYOUT, LESSON_FILE
+from bot.present import learn_texts as lt
+from bot.present import pictures
+from bot.present.choices import spaces_of
 from engine import tutorial
 from engine.tutorial import Progress
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import engine
-from bot import expert_texts as xt
-from bot import texts
+from bot.present import expert_texts as xt
+from bot.present import texts
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord, FakeMessage
 
 # --- helpers ----------------------------------------------------------------------------------

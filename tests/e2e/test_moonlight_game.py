@@ -17,7 +17,7 @@ import json
 import pytest
 
 import engine
-from bot import pictures, story, texts
+from bot.present import pictures, story, texts
 from bot.storage import GameRow, NewAction, SeatRow
 from engine import moon
 from engine import moonlight as ml

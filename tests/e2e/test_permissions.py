@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from aiohttp import ClientSession
 
-from bot import texts
+from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord, Perm
 from tests.e2e.test_lobby import add_bot, answered, click, game_rows, new_lobby
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import texts
+from bot.present import texts
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
 from tests.e2e.gameplay import kinds
 from tests.e2e.test_lobby import (

@@ -23,9 +23,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot import export
-from bot.databases import open_storage
-from bot.services import GameService
+from bot.services import GameService, export
+from bot.storage.databases import open_storage
 from render.chart import number
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord
 from tests.e2e.gameplay import is_final, next_turn, start_game, turn_owner

@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 import engine
-from bot import texts
+from bot.present import texts
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import BotProcess, FakeDiscord
 from tests.e2e.gameplay import action_log, replay_log, start_game, turn_owner

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bot import texts
+from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.test_lobby import answered
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot import pictures, replays, story, texts
+from bot.present import pictures, story, texts
+from bot.services import replays
 from bot.storage import NewAction
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.test_correspondence import write_db

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import engine
-from bot import review_texts as rt
+from bot.present import review_texts as rt
 from bot.services.reviews import CHUNK_PLIES
 from bot.storage import NewAction, SeatRow, SQLiteStorage
 from engine import GameState

@@ -15,7 +15,7 @@ import inspect
 import asyncpg
 import pytest
 
-from bot import correspondence_texts as ct
+from bot.present import correspondence_texts as ct
 from tests.e2e.corr import HOUR, TestClock
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage, shard_of
 from tests.e2e.gameplay import next_turn, turn_owner

@@ -1,6 +1,6 @@
 """A graceful shutdown (SIGTERM, as systemd and Docker stop a service) in the middle of a click:
 the click's answer and the game message it changed land before the connection to Discord
-closes (`bot.app.SHUTDOWN_GRACE_S`), the process exits 0 and logs no error. An answer that
+closes (`bot.discord.app.SHUTDOWN_GRACE_S`), the process exits 0 and logs no error. An answer that
 cannot land within the grace is cut off, logged as such, and changes nothing."""
 
 from __future__ import annotations

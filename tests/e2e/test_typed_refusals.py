@@ -3,8 +3,8 @@ verbs in a base game, and an unknown word of any length (quoted only by a short 
 
 from __future__ import annotations
 
-from bot import texts
-from bot.replies import QUOTE_MAX
+from bot.discord.replies import QUOTE_MAX
+from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import action_log, start_game
 from tests.e2e.test_lobby import answered

@@ -4,7 +4,7 @@ the same moment apply once, and the same command typed again after the answer pl
 
 from __future__ import annotations
 
-from bot import texts
+from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import action_log, next_turn, start_game, turn_owner
 from tests.e2e.test_lobby import answered

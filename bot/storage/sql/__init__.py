@@ -3,16 +3,16 @@ one module per concern; `SQLStorage` is all of them over the driver interface (`
 
 from __future__ import annotations
 
-from .base import SQLBase, _utcnow
-from .clocks import ClockSQL
-from .games import GameSQL
-from .jobs import JobSQL
-from .log import LogSQL
-from .messages import MessageSQL
-from .players import PlayerSQL
-from .reviews import ReviewSQL
-from .settings import SettingsSQL
-from .tutorials import TutorialSQL
+from bot.storage.sql.base import SQLBase, _utcnow
+from bot.storage.sql.clocks import ClockSQL
+from bot.storage.sql.games import GameSQL
+from bot.storage.sql.jobs import JobSQL
+from bot.storage.sql.log import LogSQL
+from bot.storage.sql.messages import MessageSQL
+from bot.storage.sql.players import PlayerSQL
+from bot.storage.sql.reviews import ReviewSQL
+from bot.storage.sql.settings import SettingsSQL
+from bot.storage.sql.tutorials import TutorialSQL
 
 
 class SQLStorage(

@@ -8,13 +8,10 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 
-from ..errors import StorageError
-from ..interface import Connection
-from ..migrations import MIGRATIONS, SCHEMA_VERSION
-from ..rows import (
-    CLOCK_COLUMNS,
-    ClockWrite,
-)
+from bot.storage.errors import StorageError
+from bot.storage.interface import Connection
+from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from bot.storage.rows import CLOCK_COLUMNS, ClockWrite
 
 log = logging.getLogger(__name__)
 

@@ -6,16 +6,14 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..rows import (
-    ClockWrite,
-)
-from .base import SQLBase
+from bot.storage.rows import ClockWrite
+from bot.storage.sql.base import SQLBase
 
 log = logging.getLogger(__name__)
 
 
 class ClockSQL(SQLBase):
-    """The turn clocks of correspondence games (`bot.timers`)."""
+    """The turn clocks of correspondence games (`bot.services.timers`)."""
 
     async def turn_clock(self, game_id: int) -> Mapping[str, Any] | None:
         """The clock row of a game's current turn (`CLOCK_COLUMNS`), if planned."""
@@ -49,7 +47,7 @@ class ClockSQL(SQLBase):
 
     async def set_turn_clock_version(self, game_id: int, version: int) -> None:
         """Mark a game's clock as up to date with the game's version (not waited for: a clock
-        left behind by a crash is planned again at start, `bot.timers.TurnTimers.reconcile`)."""
+        left behind by a crash is planned again at start, `bot.services.timers.TurnTimers.reconcile`)."""
         async with self._unawaited_transaction() as conn:
             await conn.execute(
                 "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (version, game_id)

@@ -7,9 +7,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import ChannelBusy, UnreadableGame, VersionConflict
-from ..interface import Connection
-from ..rows import (
+from bot.storage.errors import ChannelBusy, UnreadableGame, VersionConflict
+from bot.storage.interface import Connection
+from bot.storage.rows import (
     STATUSES,
     ClockWrite,
     Finish,
@@ -19,8 +19,8 @@ from ..rows import (
     decode_game,
     stored_text,
 )
-from .base import _utcnow
-from .results import ResultSQL
+from bot.storage.sql.base import _utcnow
+from bot.storage.sql.results import ResultSQL
 
 log = logging.getLogger(__name__)
 

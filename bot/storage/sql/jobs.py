@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import logging
 
-from ..rows import (
-    Job,
-)
-from .base import SQLBase
+from bot.storage.rows import Job
+from bot.storage.sql.base import SQLBase
 
 log = logging.getLogger(__name__)
 
 
 class JobSQL(SQLBase):
-    """The timer jobs (`bot.scheduler`)."""
+    """The timer jobs (`bot.services.scheduler`)."""
 
     async def claim_due_jobs(self, now: float, limit: int) -> list[Job]:
         """Claim up to `limit` jobs due at `now`, oldest first, in one statement: a job is

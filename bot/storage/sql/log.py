@@ -6,12 +6,9 @@ import json
 import logging
 from typing import Any
 
-from ..errors import DamagedSnapshot
-from ..rows import (
-    ActionRow,
-    read_text,
-)
-from .base import SQLBase
+from bot.storage.errors import DamagedSnapshot
+from bot.storage.rows import ActionRow, read_text
+from bot.storage.sql.base import SQLBase
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from .base import SQLBase
+from bot.storage.sql.base import SQLBase
 
 log = logging.getLogger(__name__)
 

@@ -8,10 +8,10 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ...ratings import core as rc
-from ...ratings import identity as ri
-from ..interface import Connection
-from ..rows import (
+from bot.ratings import core as rc
+from bot.ratings import identity as ri
+from bot.storage.interface import Connection
+from bot.storage.rows import (
     FORMER_NAME,
     DatabaseRow,
     Finish,
@@ -22,8 +22,8 @@ from ..rows import (
     ResultRow,
     StatRow,
 )
-from .games import GameSQL
-from .results import HISTORY_COLUMNS, RATING_COLUMNS, history_row, rating_row
+from bot.storage.sql.games import GameSQL
+from bot.storage.sql.results import HISTORY_COLUMNS, RATING_COLUMNS, history_row, rating_row
 
 log = logging.getLogger(__name__)
 

@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...ratings import core as rc
-from ...ratings import identity as ri
-from ..interface import Connection
-from ..rows import Finish, FinishedSeat
-from .base import SQLBase
+from bot.ratings import core as rc
+from bot.ratings import identity as ri
+from bot.storage.interface import Connection
+from bot.storage.rows import Finish, FinishedSeat
+from bot.storage.sql.base import SQLBase
 
 #: The columns of `seat_results`, in the order the inserts give them.
 RESULT_COLUMNS = (

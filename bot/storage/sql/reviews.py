@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..rows import ReviewRow
-from .base import SQLBase
+from bot.storage.rows import ReviewRow
+from bot.storage.sql.base import SQLBase
 
 COLUMNS = "game_id, status, attempts, next_ply, decisions, posted, updated_at"
 

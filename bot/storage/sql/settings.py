@@ -7,8 +7,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ..rows import ClockWrite
-from .base import SQLBase
+from bot.storage.rows import ClockWrite
+from bot.storage.sql.base import SQLBase
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import SQLBase
+from bot.storage.sql.base import SQLBase
 
 
 class TutorialSQL(SQLBase):

@@ -1,0 +1,461 @@
+"""The players remembered (issue 45): `/ps profile`, `/ps leaderboard`, `/ps history`,
+`/ps export` and `/ps forget`, and their buttons (`bot.discord.player_views`).
+
+Each answer is private and speaks the reader's language; the data comes from one call of
+`PlayerService` (`GameService.players`), the words and the pictures are made here. Names and
+numbers keep their direction in a right-to-left language: a text's string parameters are
+isolated by `translation`, the parts of a line put together here by `i18n.isolate`."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.cogs import attach, detach
+from bot.discord.cogs.correspondence import jump_link
+from bot.discord.player_views import forget_view, history_view, leaderboard_view, replay_button
+from bot.discord.replies import answering, with_view
+from bot.present import embeds, i18n, pictures, texts
+from bot.present import expert_texts as xt
+from bot.present import player_texts as pt
+from bot.present.animals import animal_name
+from bot.ratings import GLOBAL
+from bot.ratings import identity as ri
+from bot.services import GameService, export
+from bot.services.base import UserError
+from bot.services.players import Hidden, HistoryPage, LeaderboardPage, PlayedGame, Profile
+from bot.storage import FORMER_NAME
+from render.chart import FAMILY_NAMES, ChartPoint, number, rating_chart, rating_chart_alt
+from translation import Text, _
+
+if TYPE_CHECKING:
+    from bot.discord.app import PhotosynthesisBot
+
+RulesChoice = Literal["base", "moonlight"]
+ScopeChoice = Literal["server", "all"]
+#: Discord's limit on a bot's attachments in one message (without server boosts).
+ATTACHMENTS_LIMIT = 10 * 1024 * 1024
+
+
+def _decimal(value: float | None) -> str:
+    """A score or rating with one decimal, in the reader's way of writing numbers."""
+    return "-" if value is None else number(value, i18n.current())
+
+
+def _who(user: discord.abc.User) -> str:
+    """A person's name as a text's parameter (isolated there in a right-to-left language)."""
+    return user.display_name
+
+
+def identity_name(identity: str) -> str:
+    """A leaderboard's name for an identity: a person's mention, Cynthia at her difficulty or
+    the Expert at its budget, in the reader's language (`i18n.isolate` translates a text)."""
+    kind, _sep, rest = identity.partition(":")
+    if kind == ri.PERSON:
+        return i18n.isolate(f"<@{rest}>")
+    if kind == ri.CYNTHIA:
+        return i18n.isolate(pt.CYNTHIA_LEVELS.get(rest, pt.CYNTHIA_MIXED))
+    if kind == ri.EXPERT:
+        return i18n.isolate(xt.BOT_LABELS["expert" if rest == "quick" else "expert-strong"])
+    return i18n.isolate(identity)
+
+
+def _seat_name(game: PlayedGame, position: int) -> str:
+    seat = game.seats[position]
+    if seat.name == FORMER_NAME:
+        return i18n.isolate(pt.FORMER_PLAYER)
+    return i18n.isolate(xt.seat_name(seat.kind, seat.name))
+
+
+def _result(game: PlayedGame) -> str:
+    """`won`, or `place 2 of 3`, for the player's own seat."""
+    mine = game.mine
+    if mine.won:
+        return i18n.tr(pt.WON)
+    return i18n.tr(pt.PLACE.format(place=mine.place, seats=len(game.seats)))
+
+
+def game_line(game: PlayedGame, *, seats: bool) -> str:
+    """One finished game: its number (a link to its thread), date, rules, the player's result
+    and score, and (`seats`) every seat with its score."""
+    where = jump_link(game.guild_id, game.thread_id or game.channel_id)
+    parts = [
+        i18n.isolate(f"[#{game.game_id}]({where})"),
+        i18n.isolate(game.finished_at[:10]),
+        i18n.tr(FAMILY_NAMES[game.family]),
+        _result(game),
+        i18n.tr(texts.plural(game.mine.score, "point")),
+    ]
+    line = " \N{MIDDLE DOT} ".join(parts)
+    if seats:
+        line += "\n" + ", ".join(f"{_seat_name(game, s.position)} {s.score}" for s in game.seats)
+    return line
+
+
+def _scope_name(scope: int) -> Text:
+    return pt.ALL_SERVERS if scope == GLOBAL else pt.THIS_SERVER
+
+
+def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
+    """A player's profile: games, scores, favourite animal, ratings, recent games."""
+    embed = discord.Embed(
+        title=i18n.tr(pt.PROFILE_TITLE.format(player=_who(player))), colour=embeds.GREEN
+    )
+    lines = []
+    if profile.hidden:
+        lines.append(i18n.tr(pt.YOURS_HIDDEN))
+    if not profile.played:
+        lines.append(i18n.tr(pt.NO_GAMES))
+    else:
+        lines.append(i18n.tr(pt.PLAYED_WON.format(played=profile.played, won=profile.won)) + ".")
+        lines.append(
+            i18n.tr(
+                pt.SCORES.format(average=_decimal(profile.average_score), best=profile.best_score)
+            )
+        )
+    if profile.favourite_animal:
+        animal = animal_name(profile.favourite_animal)
+        lines.append(i18n.tr(pt.FAVOURITE_ANIMAL.format(animal=animal)))
+    embed.description = "\n".join(lines)
+    if profile.by_family:
+        embed.add_field(
+            name=i18n.tr(pt.GAMES),
+            value="\n".join(
+                i18n.tr(
+                    pt.games_line(
+                        s.seat_count,
+                        rules=FAMILY_NAMES[s.family],
+                        played_won=pt.PLAYED_WON.format(played=s.played, won=s.won),
+                        average=_decimal(s.average_score),
+                        best=s.best_score,
+                    )
+                )
+                for s in profile.by_family
+            ),
+            inline=False,
+        )
+    ratings = [
+        i18n.tr(
+            pt.RATING_LINE.format(
+                rules=FAMILY_NAMES[r.family],
+                scope=_scope_name(r.scope),
+                rating=_decimal(r.ordinal),
+                games=texts.plural(r.games, "game"),
+            )
+        )
+        + ", "
+        + i18n.tr(pt.NOT_RANKED if r.rank is None else pt.RANKED.format(rank=r.rank))
+        for r in profile.ratings
+    ]
+    embed.add_field(
+        name=i18n.tr(pt.RATING), value="\n".join(ratings) or i18n.tr(pt.NO_RATING), inline=False
+    )
+    if profile.recent:
+        embed.add_field(
+            name=i18n.tr(pt.RECENT),
+            value="\n".join(game_line(g, seats=False) for g in profile.recent),
+            inline=False,
+        )
+    return embed
+
+
+def chart_of(profile: Profile) -> tuple[bytes, str] | None:
+    """The chart of the rating with the most games (this server's first), as a PNG with its
+    alt text; None without a rating (pure CPU: a thread)."""
+    if not profile.ratings:
+        return None
+    rating = max(profile.ratings, key=lambda r: (r.games, r.scope != GLOBAL))
+    points = [ChartPoint(p.finished_at, p.ordinal) for p in rating.history]
+    lang = i18n.current()
+    picture = rating_chart(points, rating.family, lang)  # Discord shows it 360 to 550 px wide
+    out = io.BytesIO()
+    picture.save(out, format="PNG", optimize=True)
+    return out.getvalue(), rating_chart_alt(points, rating.family, lang)
+
+
+def leaderboard_embed(board: LeaderboardPage, scope: str) -> discord.Embed:
+    """A page of a leaderboard, with the reader's own rank."""
+    title = pt.LEADERBOARD_TITLE.format(
+        rules=FAMILY_NAMES[board.family],
+        scope=pt.ALL_SERVERS if scope == "all" else pt.THIS_SERVER,
+    )
+    lines = [
+        f"**{i18n.isolate(str(e.rank))}.** {identity_name(e.identity)} \N{EM DASH} "
+        + i18n.tr(
+            pt.LEADERBOARD_LINE.format(
+                rating=_decimal(e.ordinal), games=texts.plural(e.games, "game")
+            )
+        )
+        for e in board.entries
+    ]
+    if not lines:
+        lines.append(i18n.tr(pt.LEADERBOARD_EMPTY.format(n=board.min_games)))
+    lines.append("")
+    if board.reader is not None:
+        lines.append(
+            i18n.tr(
+                pt.YOUR_RANK.format(
+                    rank=board.reader.rank,
+                    total=board.total,
+                    rating=_decimal(board.reader.ordinal),
+                )
+            )
+        )
+    else:
+        lines.append(i18n.tr(pt.YOU_UNRANKED.format(n=board.min_games)))
+    embed = discord.Embed(title=i18n.tr(title), description="\n".join(lines), colour=embeds.GREEN)
+    if board.pages > 1:
+        embed.set_footer(text=i18n.tr(pt.PAGE.format(page=board.page + 1, pages=board.pages)))
+    return embed
+
+
+def history_embed(history: HistoryPage) -> discord.Embed:
+    """A page of a player's finished games, newest first."""
+    player = f"<@{history.user_id}>"
+    if not history.games:
+        description = i18n.tr(pt.HISTORY_EMPTY.format(player=player))
+    else:
+        description = "\n".join(
+            [i18n.tr(pt.HISTORY_TITLE.format(player=player))]
+            + [game_line(g, seats=True) for g in history.games]
+        )
+    embed = discord.Embed(description=description, colour=embeds.GREEN)
+    if history.pages > 1:
+        embed.set_footer(text=i18n.tr(pt.PAGE.format(page=history.page + 1, pages=history.pages)))
+    return embed
+
+
+def _scope_id(scope: str, guild_id: int | None) -> int:
+    return GLOBAL if scope == "all" or guild_id is None else guild_id
+
+
+class Players(commands.Cog, name="Players"):
+    """Profiles, leaderboards, histories, the export and forgetting."""
+
+    def __init__(self, bot: PhotosynthesisBot) -> None:
+        self.bot = bot
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    async def cog_load(self) -> None:
+        attach(
+            self.bot,
+            __name__,
+            profile_command,
+            leaderboard_command,
+            history_command,
+            export_command,
+            forget_command,
+        )
+
+    async def cog_unload(self) -> None:
+        detach(self.bot, "profile", "leaderboard", "history", "export", "forget")
+
+    # --- /ps profile ---
+
+    async def on_profile(
+        self,
+        interaction: discord.Interaction,
+        player: discord.abc.User | None,
+        hide: bool | None,
+    ) -> None:
+        async with answering(interaction):
+            me = interaction.user
+            if hide is not None:
+                if player is not None and player.id != me.id:
+                    raise UserError(pt.HIDE_OTHERS)
+                await self.games.players.set_hidden(me.id, hide)
+                await interaction.response.send_message(
+                    i18n.tr(pt.HIDDEN_NOW if hide else pt.SHOWN_NOW), ephemeral=True
+                )
+                return
+            player = player or me
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            profile = await self.games.players.profile(interaction.guild_id, player.id, me.id)
+            if isinstance(profile, Hidden):
+                raise UserError(pt.PROFILE_HIDDEN.format(player=_who(player)))
+            embed = profile_embed(profile, player)
+            extra: dict[str, Any] = {}
+            chart = await asyncio.to_thread(chart_of, profile)
+            if chart is not None:
+                png, alt = chart
+                embed.set_image(url=f"attachment://{pt.CHART_FILE}")
+                extra["file"] = pictures.as_file((png, alt), pt.CHART_FILE)
+            view = discord.ui.View(timeout=None)
+            for game in profile.recent:
+                view.add_item(replay_button(game.game_id))
+            if view.children:
+                extra["view"] = view
+            await interaction.followup.send(embed=embed, ephemeral=True, **extra)
+
+    # --- /ps leaderboard ---
+
+    async def _leaderboard(
+        self, interaction: discord.Interaction, rules: str, scope: str, page: int
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        board = await self.games.players.leaderboard(
+            rules,  # type: ignore[arg-type]  # one of RULES: the command's choices, a custom_id
+            _scope_id(scope, interaction.guild_id),
+            page,
+            interaction.user.id,
+        )
+        return leaderboard_embed(board, scope), leaderboard_view(
+            rules, scope, board.page, board.pages
+        )
+
+    async def on_leaderboard(
+        self, interaction: discord.Interaction, rules: str, scope: str
+    ) -> None:
+        async with answering(interaction):
+            embed, view = await self._leaderboard(interaction, rules, scope, 0)
+            await interaction.response.send_message(embed=embed, ephemeral=True, **with_view(view))
+
+    async def on_leaderboard_page(
+        self, interaction: discord.Interaction, rules: str, scope: str, page: int
+    ) -> None:
+        async with answering(interaction):
+            embed, view = await self._leaderboard(interaction, rules, scope, page)
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    # --- /ps history ---
+
+    async def _history(
+        self, interaction: discord.Interaction, user_id: int, page: int, player: str
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        history = await self.games.players.history(
+            user_id, interaction.guild_id, page, interaction.user.id
+        )
+        if isinstance(history, Hidden):
+            raise UserError(pt.PROFILE_HIDDEN.format(player=player))
+        embed = history_embed(history)
+        games = [g.game_id for g in history.games]
+        return embed, history_view(user_id, history.page, history.pages, games)
+
+    async def on_history(
+        self, interaction: discord.Interaction, player: discord.abc.User | None
+    ) -> None:
+        async with answering(interaction):
+            player = player or interaction.user
+            embed, view = await self._history(interaction, player.id, 0, _who(player))
+            await interaction.response.send_message(embed=embed, ephemeral=True, **with_view(view))
+
+    async def on_history_page(
+        self, interaction: discord.Interaction, user_id: int, page: int
+    ) -> None:
+        async with answering(interaction):
+            embed, view = await self._history(interaction, user_id, page, f"<@{user_id}>")
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    # --- /ps export ---
+
+    async def on_export(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            permissions = interaction.permissions
+            if interaction.guild_id is None or not (permissions and permissions.manage_guild):
+                raise UserError(pt.EXPORT_FORBIDDEN)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            games = await self.games.players.export(interaction.guild_id)
+            if not games:
+                raise UserError(pt.EXPORT_EMPTY)
+            jsonl, csv = await asyncio.to_thread(
+                lambda: (export.write_jsonl(games).encode(), export.write_csv(games).encode())
+            )
+            size = len(jsonl) + len(csv)
+            if size > ATTACHMENTS_LIMIT:
+                raise UserError(
+                    pt.EXPORT_TOO_LARGE.format(
+                        size=-(-size // 2**20), limit=ATTACHMENTS_LIMIT // 2**20
+                    )
+                )
+            name = f"photosynthesis-{interaction.guild_id}"
+            await interaction.followup.send(
+                i18n.tr(pt.EXPORTED.format(n=len(games))),
+                files=[
+                    discord.File(io.BytesIO(jsonl), filename=f"{name}.jsonl"),
+                    discord.File(io.BytesIO(csv), filename=f"{name}.csv"),
+                ],
+                ephemeral=True,
+            )
+
+    # --- /ps forget ---
+
+    async def on_forget(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            await interaction.response.send_message(
+                i18n.tr(pt.FORGET_QUESTION), view=forget_view(), ephemeral=True
+            )
+
+    async def on_forget_answer(self, interaction: discord.Interaction, forget: bool) -> None:
+        """The answer to `/ps forget`'s question: it forgets the person who answers."""
+        async with answering(interaction):
+            if not forget:
+                await interaction.response.edit_message(
+                    content=i18n.tr(pt.NOT_FORGOTTEN), view=None
+                )
+                return
+            games = await self.games.players.forget(interaction.user.id)
+            await interaction.response.edit_message(
+                content=i18n.tr(pt.FORGOTTEN.format(n=games)), view=None
+            )
+
+
+@app_commands.command(name="profile", description=_("A player's games, scores and rating"))
+@app_commands.describe(
+    player=_("Whose profile (default: yours)"),
+    hide=_("True: hide your profile from others and the leaderboards; False: show it again"),
+)
+async def profile_command(
+    interaction: discord.Interaction[PhotosynthesisBot],
+    player: discord.User | None = None,
+    hide: bool | None = None,
+) -> None:
+    await interaction.client.players.on_profile(interaction, player, hide)
+
+
+@app_commands.command(name="leaderboard", description=_("The best rated players"))
+@app_commands.describe(
+    rules=_("The base game (default) or Under the Moonlight"),
+    scope=_("This server (default) or all servers"),
+)
+async def leaderboard_command(
+    interaction: discord.Interaction[PhotosynthesisBot],
+    rules: RulesChoice = "base",
+    scope: ScopeChoice = "server",
+) -> None:
+    await interaction.client.players.on_leaderboard(interaction, rules, scope)
+
+
+@app_commands.command(name="history", description=_("A player's finished games, newest first"))
+@app_commands.describe(player=_("Whose games (default: yours)"))
+async def history_command(
+    interaction: discord.Interaction[PhotosynthesisBot], player: discord.User | None = None
+) -> None:
+    await interaction.client.players.on_history(interaction, player)
+
+
+@app_commands.command(
+    name="export", description=_("Manage Server: this server's finished games as files")
+)
+@app_commands.default_permissions(manage_guild=True)
+async def export_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    await interaction.client.players.on_export(interaction)
+
+
+@app_commands.command(
+    name="forget", description=_("Remove your name and id from every stored game")
+)
+async def forget_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
+    await interaction.client.players.on_forget(interaction)
+
+
+async def setup(bot: PhotosynthesisBot) -> None:
+    """Extension entry point."""
+    bot.players = Players(bot)
+    await bot.add_cog(bot.players)

@@ -1,0 +1,223 @@
+"""The components and screens of `/ps learn`, the tutorial.
+
+A lesson's step is answered through the game's own turn panel (`views.panel`: the same
+buttons and selects, the legal actions of the step's position), drawn with components of the
+tutorial's own, whose custom_id carries the lesson's key and the step they were drawn for (so
+a screen of an earlier step is recognised, and the screens keep working after a restart):
+
+    ps:learn:<lesson>:<step>:<key>          a button: `play <notation>`, `menu <verb>`, `back`,
+                                            `next` (the next lesson), `game` (the game against
+                                            Cynthia), `again` (start over)
+    ps:lpick:<lesson>:<step>:<kind>:<part>  a select of the panel (`act`, `src`: as in a game)
+
+`<lesson>` is `done` once every lesson is done. The screens are private messages (ephemeral):
+only the learner sees and clicks them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+import engine
+from bot.discord.offered import refused_unless_offered
+from bot.discord.replies import ours
+from bot.discord.views import OPTION_LABEL_LIMIT, PanelItems, _fit, _values, panel, panel_offers
+from bot.present import choices
+from bot.present import learn_texts as lt
+from bot.present.i18n import tr
+from bot.services.tutorial import base_done, place
+from engine import tutorial
+from engine.tutorial import Outcome, Progress
+
+_PLACE = r"(?P<lesson>[a-z]{1,20}):(?P<step>[0-9]{1,2})"
+
+
+class LearnButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ps:learn:" + _PLACE + r":(?P<key>[a-z]+(?: [A-Za-z0-9 ]+)?)",
+):
+    """A button of a tutorial screen."""
+
+    def __init__(
+        self,
+        lesson: str,
+        step: int,
+        key: str,
+        label: str | None = None,  # a `translation.Text`: said in the language of the moment
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(label or key), style=style, custom_id=f"ps:learn:{lesson}:{step}:{key}"
+            )
+        )
+        self.lesson, self.step, self.key = lesson, step, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LearnButton:
+        return cls(match["lesson"], int(match["step"]), match["key"])
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await refused_unless_offered(interaction, private=True):
+            return
+        await interaction.client.learn.on_button(interaction, (self.lesson, self.step), self.key)
+
+
+class LearnSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ps:lpick:" + _PLACE + r":(?P<kind>act|src):(?P<part>[0-9])",
+):
+    """A select of a tutorial screen's panel."""
+
+    def __init__(
+        self,
+        lesson: str,
+        step: int,
+        kind: str,
+        options: Sequence[tuple[str, str]] = (),
+        placeholder: str = "",
+        *,
+        part: int = 0,
+    ) -> None:
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"ps:lpick:{lesson}:{step}:{kind}:{part}",
+            placeholder=_fit(tr(placeholder), 150) if placeholder else None,
+            options=[
+                discord.SelectOption(label=_fit(tr(label), OPTION_LABEL_LIMIT), value=value)
+                for label, value in options
+            ]
+            or [discord.SelectOption(label="-", value="-")],
+        )
+        super().__init__(select)
+        self.lesson, self.step, self.kind = lesson, step, kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LearnSelect:
+        return cls(match["lesson"], int(match["step"]), match["kind"], part=int(match["part"]))
+
+    async def callback(self, click: discord.Interaction) -> None:
+        interaction = ours(click)
+        if await refused_unless_offered(interaction, private=True):
+            return
+        await interaction.client.learn.on_select(
+            interaction, (self.lesson, self.step), self.kind, _values(interaction)
+        )
+
+
+LEARN_ITEMS = (LearnButton, LearnSelect)
+
+
+class LessonItems(PanelItems):
+    """The turn panel's components for a step of a lesson."""
+
+    def __init__(self, lesson: str, step: int) -> None:  # no game: the lesson and the step
+        self.lesson, self.step = lesson, step
+
+    def button(
+        self,
+        key: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> discord.ui.Item[Any]:
+        return LearnButton(self.lesson, self.step, key, label, style)
+
+    def select(
+        self, kind: str, options: Sequence[tuple[str, str]], placeholder: str, part: int
+    ) -> discord.ui.Item[Any]:
+        return LearnSelect(self.lesson, self.step, kind, options, placeholder, part=part)
+
+
+def legal(state: engine.GameState) -> list[str]:
+    return [str(a) for a in engine.legal_actions(state)]
+
+
+def heading(progress: Progress) -> str:
+    """The lesson's number and title, in bold."""
+    lesson = progress.current
+    assert lesson is not None, "a lesson is on"
+    base = len(tutorial.BASE)
+    if lesson.expansion:
+        n, total, template = (
+            progress.lesson - base + 1,
+            len(tutorial.EXPANSION),
+            lt.EXPANSION_HEADING,
+        )
+    else:
+        n, total, template = progress.lesson + 1, base, lt.LESSON_HEADING
+    return f"**{tr(template.format(n=n, total=total, title=lesson.title))}**"
+
+
+def outcome_line(outcome: Outcome, notation: str) -> str:
+    """What the answer was: right, wrong (why; try again), or wrong twice (why; the answer)."""
+    if outcome.kind == "right":  # (`tr` isolates a notation in a right-to-left sentence)
+        return "\N{WHITE HEAVY CHECK MARK} " + tr(lt.RIGHT.format(notation=notation))
+    reason = outcome.reason or ""
+    if outcome.kind == "wrong":
+        return "\N{CROSS MARK} " + tr(lt.WRONG.format(notation=notation, reason=reason))
+    answer = outcome.answer or ""
+    said = lt.SHOWN.format(notation=notation, reason=reason, answer=answer)
+    return "\N{CROSS MARK} " + tr(said)
+
+
+def screen(
+    progress: Progress,
+    *,
+    said: str | None = None,
+    menu: str | None = None,
+    source: str | None = None,
+) -> tuple[str, discord.ui.View]:
+    """The message of the learner's place: a step (the lesson's text, the task and the turn
+    panel of its position), a lesson done (Next lesson; once the base game is learnt, Play
+    against Cynthia), or every lesson done. `said` comes first: what the last answer was."""
+    lesson, step_no = place(progress)
+    view = discord.ui.View(timeout=None)
+    lines = [said] if said else []
+    step = progress.current_step
+    if step is not None:
+        state = step.position()
+        actions = legal(state)
+        labels = choices.describe_all(state, actions)
+        content, view = panel(
+            None,
+            state,
+            actions,
+            menu=menu,
+            source=source,
+            labels=labels,
+            items=LessonItems(lesson, step_no),
+        )
+        lines += [heading(progress), tr(step.text)]
+        lines += [f"**{tr(lt.ASK.format(ask=step.ask))}**", content]
+        return "\n".join(lines), view
+    if progress.current is not None:  # the lesson is done
+        lines.append("**" + tr(lt.LESSON_DONE.format(title=progress.current.title)) + "**")
+        if base_done(progress) and progress.lesson == len(tutorial.BASE) - 1:
+            lines.append(tr(lt.BASE_DONE))
+        if progress.lesson + 1 < len(tutorial.LESSONS):
+            view.add_item(
+                LearnButton(lesson, step_no, "next", lt.NEXT_LESSON, discord.ButtonStyle.primary)
+            )
+    else:
+        lines.append(tr(lt.ALL_DONE))
+    if base_done(progress):
+        view.add_item(
+            LearnButton(lesson, step_no, "game", lt.PLAY_CYNTHIA, discord.ButtonStyle.success)
+        )
+    if progress.finished:
+        view.add_item(LearnButton(lesson, step_no, "again", lt.START_OVER))
+    return "\n".join(lines), view
+
+
+def offers(progress: Progress, kind: str, value: str) -> bool:
+    """Whether the step's panel offers `value` in a select of `kind` (as `views.panel_offers`)."""
+    step = progress.current_step
+    return step is not None and panel_offers(legal(step.position()), kind, value)

@@ -1,0 +1,1 @@
+"""What a reader sees: every text, embed, choice list, story and picture request."""
