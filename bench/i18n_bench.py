@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import discord  # noqa: E402
 
 import engine  # noqa: E402
+from bot.discord import replies  # noqa: E402
 from bot.discord.views import panel  # noqa: E402
 from bot.present import choices, embeds, i18n  # noqa: E402
 from bot.storage import GameRow, SeatRow, SQLiteStorage  # noqa: E402
@@ -53,7 +54,7 @@ async def _lookups(repeat: int) -> list[float]:
             for k in range(repeat):
                 interaction = _Interaction(store, k % 100)
                 start = time.perf_counter()
-                await i18n.reader_language(interaction)
+                await replies.reader_language(interaction)
                 samples.append(time.perf_counter() - start)
             return samples
         finally:

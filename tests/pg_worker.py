@@ -58,18 +58,24 @@ async def main(
 ) -> None:
     storage = await PostgresStorage.open(url)
     games = GameService(storage)
-    if die_after_commit:
-
-        async def die(game, state) -> None:
-            say("committed", game.id, game.version)
-            os.kill(os.getpid(), signal.SIGKILL)
-
-        games.core.commit_hooks.append(die)
     clock = SharedFileClock(clock_file)
     corr = Correspondence(games, clock)
-    games.core.turn_planner = corr.timers.in_commit
-    games.core.commit_hooks.append(corr.timers.on_commit)
-    games.core.end_hooks.append(corr.timers.on_end)
+    games.core.after = corr.timers
+    if die_after_commit:
+        timers = corr.timers
+
+        class DieAfterCommit:
+            """The timers' planning in the commit, then the process killed before anything
+            follows the commit."""
+
+            in_commit = timers.in_commit
+            on_end = timers.on_end
+
+            async def on_commit(self, game, state) -> None:
+                say("committed", game.id, game.version)
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        games.core.after = DieAfterCommit()
 
     async def fire(job: Job) -> str:
         outcome = (await corr.fire(job)).outcome

@@ -11,9 +11,7 @@ import pytest
 import engine
 from bot.config import ConfigError
 from bot.present import expert_texts as xt
-from bot.present import texts
-from bot.present.story import AUTOPILOT_USER_ID
-from bot.services import GameService
+from bot.services import GameService, refusals, seats
 from bot.services.base import UserError
 from bot.services.experts import (
     EXPERT_BUDGETS,
@@ -22,6 +20,7 @@ from bot.services.experts import (
     engine_kind,
     play_turn,
 )
+from bot.services.seats import AUTOPILOT_USER_ID
 from engine import moonlight as ml
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 from translation import translate
@@ -75,9 +74,9 @@ async def test_add_and_remove_bots_in_the_lobby(service: GameService) -> None:
     game = await lobby(service)
     await refuses(
         service.lobby.add_bot(game.id, None, BOB, "expert"),
-        xt.HOST_ONLY_BOTS.format(host=f"<@{HOST}>"),
+        refusals.HOST_ONLY_BOTS.format(host=f"<@{HOST}>"),
     )
-    await refuses(service.lobby.remove_bot(game.id, None, HOST), xt.NO_BOT)
+    await refuses(service.lobby.remove_bot(game.id, None, HOST), refusals.NO_BOT)
     game = await service.lobby.add_bot(game.id, game.version, HOST, "expert")
     game = await service.lobby.add_bot(game.id, game.version, HOST, "cynthia")
     game = await service.lobby.add_bot(game.id, game.version, HOST, "expert-strong")
@@ -87,7 +86,7 @@ async def test_add_and_remove_bots_in_the_lobby(service: GameService) -> None:
         ("cynthia", None, "Cynthia"),
         ("expert-strong", None, "Expert (strong)"),
     ]
-    await refuses(service.lobby.add_bot(game.id, None, HOST, "expert"), texts.GAME_FULL)
+    await refuses(service.lobby.add_bot(game.id, None, HOST, "expert"), refusals.GAME_FULL)
     game = await service.lobby.remove_bot(game.id, game.version, HOST)  # the last bot seated
     assert [s.name for s in game.seats] == ["host", "Expert (quick)", "Cynthia"]
     game = await service.lobby.remove_bot(game.id, game.version, HOST)
@@ -160,17 +159,17 @@ async def test_the_expert_thinks_off_the_event_loop(service: GameService) -> Non
 
 
 async def test_hints(service: GameService) -> None:
-    await refuses(service.bots.hint_position(CHANNEL, HOST), texts.NO_GAME_HERE)
+    await refuses(service.bots.hint_position(CHANNEL, HOST), refusals.NO_GAME_HERE)
     game = await lobby(service)
-    await refuses(service.bots.hint_position(CHANNEL, HOST), xt.HINTS_OFF)
+    await refuses(service.bots.hint_position(CHANNEL, HOST), refusals.HINTS_OFF)
     game = await service.lobby.set_options(game.id, game.version, HOST, {"hints": True})
     assert game.options["hints"] is True
-    await refuses(service.bots.hint_position(CHANNEL, HOST), texts.NOT_STARTED)
+    await refuses(service.bots.hint_position(CHANNEL, HOST), refusals.NOT_STARTED)
     game = await service.lobby.join(game.id, game.version, BOB, "bob")
     await service.lobby.start(game.id, game.version, HOST)
-    await refuses(service.bots.hint_position(CHANNEL, CAROL), texts.NOT_A_PLAYER)
+    await refuses(service.bots.hint_position(CHANNEL, CAROL), refusals.NOT_A_PLAYER)
     await refuses(
-        service.bots.hint_position(CHANNEL, BOB), texts.NOT_YOUR_TURN.format(player=f"<@{HOST}>")
+        service.bots.hint_position(CHANNEL, BOB), refusals.NOT_YOUR_TURN.format(player=f"<@{HOST}>")
     )
     game, state = await service.bots.hint_position(CHANNEL, HOST)
     action = await service.bots.hint(game, state)
@@ -241,15 +240,17 @@ def test_the_expert_sees_only_its_own_view() -> None:
 def test_the_expert_texts_are_said_in_each_language() -> None:
     """An Expert seat's name is stored in English and read back as a translatable text; a hint
     and the lobby's texts are translated like every text of the bot."""
-    assert xt.seat_name("expert", "Expert (quick)") == "Expert (quick)"
-    assert translate(xt.seat_name("expert-strong", "Expert 2 (strong)"), "fr") == "Expert 2 (fort)"
-    assert translate(xt.seat_name("expert", "Expert 3 (quick)"), "nl") == "Expert 3 (snel)"
-    assert translate(xt.seat_name("expert", "Expert (quick)"), "he") == "מומחה (מהיר)"
-    assert translate(xt.seat_name("cynthia", "Cynthia 2"), "he") == "Cynthia 2"  # as it is
-    assert translate(xt.seat_name("expert", "Ann"), "fr") == "Ann"  # not an Expert's name
+    assert seats.seat_name("expert", "Expert (quick)") == "Expert (quick)"
+    assert (
+        translate(seats.seat_name("expert-strong", "Expert 2 (strong)"), "fr") == "Expert 2 (fort)"
+    )
+    assert translate(seats.seat_name("expert", "Expert 3 (quick)"), "nl") == "Expert 3 (snel)"
+    assert translate(seats.seat_name("expert", "Expert (quick)"), "he") == "מומחה (מהיר)"
+    assert translate(seats.seat_name("cynthia", "Cynthia 2"), "he") == "Cynthia 2"  # as it is
+    assert translate(seats.seat_name("expert", "Ann"), "fr") == "Ann"  # not an Expert's name
     hint = xt.HINT.format(explanation="grow D4: the only legal action")
     assert translate(hint, "fr") == "Indice : grow D4: the only legal action"
-    assert translate(xt.HINTS_OFF, "nl") == (
+    assert translate(refusals.HINTS_OFF, "nl") == (
         "Tips staan uit in dit spel: de gastheer staat ze toe met `/ps new hints:True`."
     )
     assert translate(xt.REMOVE_BOT, "he") == "הסרת בוט"

@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.present import texts
-from bot.services import GameService
+from bot.services import GameService, refusals
 from bot.services.base import StaleComponent, UserError, normalize_options
 
 HOST, BOB, CAROL, DAVE, ERIN = 1, 2, 3, 4, 5
@@ -35,29 +34,31 @@ async def refuses(coro, sentence: str) -> None:
 async def test_lobby_seating_and_refusals(service: GameService) -> None:
     game = await lobby(service)
     assert [(s.kind, s.user_id) for s in game.seats] == [("human", HOST)]
-    await refuses(lobby(service), texts.CHANNEL_BUSY)
-    await refuses(service.lobby.join(game.id, game.version, HOST, "host"), texts.ALREADY_JOINED)
-    await refuses(service.lobby.leave(game.id, game.version, BOB), texts.NOT_IN_LOBBY)
-    await refuses(service.lobby.start(game.id, game.version, HOST), texts.TOO_FEW_SEATS)
+    await refuses(lobby(service), refusals.CHANNEL_BUSY)
+    await refuses(service.lobby.join(game.id, game.version, HOST, "host"), refusals.ALREADY_JOINED)
+    await refuses(service.lobby.leave(game.id, game.version, BOB), refusals.NOT_IN_LOBBY)
+    await refuses(service.lobby.start(game.id, game.version, HOST), refusals.TOO_FEW_SEATS)
     await refuses(
         service.lobby.add_cynthia(game.id, game.version, BOB),
-        texts.HOST_ONLY_CYNTHIA.format(host=f"<@{HOST}>"),
+        refusals.HOST_ONLY_CYNTHIA.format(host=f"<@{HOST}>"),
     )
-    await refuses(service.lobby.remove_cynthia(game.id, game.version, HOST), texts.NO_CYNTHIA)
+    await refuses(service.lobby.remove_cynthia(game.id, game.version, HOST), refusals.NO_CYNTHIA)
     assert (await service.core.get_game(game.id)).version == game.version  # nothing changed
 
     game = await service.lobby.join(game.id, game.version, BOB, "bob")
     game = await service.lobby.add_cynthia(game.id, game.version, HOST)
     game = await service.lobby.add_cynthia(game.id, game.version, HOST)
     assert [s.name for s in game.seats] == ["host", "bob", "Cynthia", "Cynthia 2"]
-    await refuses(service.lobby.join(game.id, game.version, CAROL, "carol"), texts.GAME_FULL)
+    await refuses(service.lobby.join(game.id, game.version, CAROL, "carol"), refusals.GAME_FULL)
     game = await service.lobby.leave(game.id, game.version, BOB)
-    await refuses(service.lobby.add_cynthia(game.id, game.version, HOST), texts.TOO_MANY_CYNTHIAS)
+    await refuses(
+        service.lobby.add_cynthia(game.id, game.version, HOST), refusals.TOO_MANY_CYNTHIAS
+    )
     game = await service.lobby.remove_cynthia(game.id, game.version, HOST)
     assert [(s.position, s.name) for s in game.seats] == [(0, "host"), (1, "Cynthia")]
     await refuses(
         service.lobby.start(game.id, game.version, BOB),
-        texts.HOST_ONLY_START.format(host=f"<@{HOST}>"),
+        refusals.HOST_ONLY_START.format(host=f"<@{HOST}>"),
     )
 
 
@@ -71,7 +72,7 @@ async def test_stale_versions_are_refused_for_host_actions(service: GameService)
     ):
         with pytest.raises(StaleComponent) as info:
             await stale
-        assert str(info.value) == texts.STALE and info.value.game.version == game.version + 1
+        assert str(info.value) == refusals.STALE and info.value.game.version == game.version + 1
     # Without a version (slash commands) the current one is used.
     assert len((await service.lobby.add_cynthia(game.id, None, HOST)).seats) == 3
 
@@ -88,14 +89,14 @@ async def test_join_and_leave_do_not_check_the_version(service: GameService) -> 
     assert [len(r.seats) for r in results] == [2, 3, 4]
     seated = await service.core.get_game(game.id)
     assert [s.user_id for s in seated.seats] == [HOST, BOB, CAROL, DAVE]
-    await refuses(service.lobby.join(game.id, game.version, ERIN, "erin"), texts.GAME_FULL)
-    await refuses(service.lobby.join(game.id, game.version, BOB, "bob"), texts.ALREADY_JOINED)
+    await refuses(service.lobby.join(game.id, game.version, ERIN, "erin"), refusals.GAME_FULL)
+    await refuses(service.lobby.join(game.id, game.version, BOB, "bob"), refusals.ALREADY_JOINED)
     left = await asyncio.gather(
         service.lobby.leave(game.id, game.version, BOB),
         service.lobby.leave(game.id, game.version, CAROL),
     )
     assert [s.user_id for s in left[-1].seats] == [HOST, DAVE]
-    await refuses(service.lobby.leave(game.id, game.version, BOB), texts.NOT_IN_LOBBY)
+    await refuses(service.lobby.leave(game.id, game.version, BOB), refusals.NOT_IN_LOBBY)
     assert (await service.core.get_game(game.id)).version == left[-1].version  # refusals: no change
 
 
@@ -104,7 +105,7 @@ async def test_options_host_only_and_engine_validated(service: GameService) -> N
     assert game.options == normalize_options({"revolutions": 4, "shadow_rule": True})
     await refuses(
         service.lobby.set_options(game.id, game.version, BOB, {"random_seats": True}),
-        texts.HOST_ONLY_OPTIONS.format(host=f"<@{HOST}>"),
+        refusals.HOST_ONLY_OPTIONS.format(host=f"<@{HOST}>"),
     )
     game = await service.lobby.set_options(game.id, game.version, HOST, {"random_seats": True})
     assert game.options["random_seats"] and game.options["revolutions"] == 4
@@ -134,10 +135,12 @@ async def test_start_runs_cynthia_setup_and_turn_refusals(service: GameService) 
     game, state = result.game, result.state
     assert game.status == "active" and game.config["seats"] == ["human", "cynthia", "human"]
     assert result.applied == () and state.current_seat == 0
-    await refuses(service.lobby.join(game.id, game.version, CAROL, "carol"), texts.ALREADY_STARTED)
-    await refuses(service.turns.play(game.id, CAROL, "place A1"), texts.NOT_A_PLAYER)
     await refuses(
-        service.turns.play(game.id, BOB, "place A1"), texts.NOT_YOUR_TURN.format(player="<@1>")
+        service.lobby.join(game.id, game.version, CAROL, "carol"), refusals.ALREADY_STARTED
+    )
+    await refuses(service.turns.play(game.id, CAROL, "place A1"), refusals.NOT_A_PLAYER)
+    await refuses(
+        service.turns.play(game.id, BOB, "place A1"), refusals.NOT_YOUR_TURN.format(player="<@1>")
     )
     await refuses(
         service.turns.play(game.id, HOST, "place D4"),
@@ -161,7 +164,7 @@ async def test_a_game_needs_a_person(service: GameService) -> None:
     game = await service.lobby.add_cynthia(game.id, game.version, HOST)
     game = await service.lobby.add_cynthia(game.id, game.version, HOST)
     game = await service.lobby.leave(game.id, game.version, HOST)
-    await refuses(service.lobby.start(game.id, game.version, HOST), texts.NO_PERSON)
+    await refuses(service.lobby.start(game.id, game.version, HOST), refusals.NO_PERSON)
     stored = await service.core.get_game(game.id)
     assert stored.status == "lobby" and stored.version == game.version
     assert await service.storage.actions(game.id) == []
@@ -184,7 +187,7 @@ async def test_a_typed_command_is_pinned_to_its_turn(service: GameService) -> No
     clicked = await service.turns.play(game.id, HOST, "end", result.game.version)  # the panel
     # Cynthia played her turn; a new round: it is the host's turn again.
     assert clicked.state.current_seat == 0 and clicked.state.round == 2
-    await refuses(service.turns.play(game.id, HOST, "end", turn=typed_in), texts.TURN_CHANGED)
+    await refuses(service.turns.play(game.id, HOST, "end", turn=typed_in), refusals.TURN_CHANGED)
     stored = await service.core.get_game(game.id)
     assert stored.version == clicked.game.version
     assert (await service.storage.actions(game.id))[-1].seat == 1  # Cynthia's last
@@ -199,7 +202,7 @@ async def test_a_typed_command_is_pinned_to_its_turn(service: GameService) -> No
     await service.turns.play(other.id, HOST, "place A1")
     await refuses(
         service.turns.play(other.id, BOB, "place G1", turn=before),
-        texts.NOT_YOUR_TURN.format(player=f"<@{HOST}>"),
+        refusals.NOT_YOUR_TURN.format(player=f"<@{HOST}>"),
     )
 
 
@@ -213,10 +216,12 @@ async def lobby_elsewhere(service: GameService):
 
 async def test_abandon_and_expiry(service: GameService) -> None:
     game = await lobby(service)
-    await refuses(service.endings.abandon(CHANNEL, BOB, can_manage=False), texts.ABANDON_FORBIDDEN)
+    await refuses(
+        service.endings.abandon(CHANNEL, BOB, can_manage=False), refusals.ABANDON_FORBIDDEN
+    )
     assert (await service.endings.abandon(CHANNEL, BOB, can_manage=True)).status == "abandoned"
-    await refuses(service.endings.abandon(CHANNEL, HOST, can_manage=False), texts.NO_GAME_HERE)
-    await refuses(service.lobby.join(game.id, None, ERIN, "erin"), texts.GAME_ABANDONED)
+    await refuses(service.endings.abandon(CHANNEL, HOST, can_manage=False), refusals.NO_GAME_HERE)
+    await refuses(service.lobby.join(game.id, None, ERIN, "erin"), refusals.GAME_ABANDONED)
 
     game = await lobby(service)
     assert await service.endings.expire_lobbies(timedelta(hours=24)) == []
@@ -285,18 +290,20 @@ async def test_undo_takes_back_own_actions_of_this_turn_only(service: GameServic
     game = (await service.lobby.start(game.id, game.version, HOST)).game
     for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
         result = await service.turns.play(game.id, user, f"place {space}")
-    await refuses(service.turns.undo(game.id, HOST), texts.NOTHING_TO_UNDO)  # setup is final
+    await refuses(service.turns.undo(game.id, HOST), refusals.NOTHING_TO_UNDO)  # setup is final
     before = result.state
     result = await service.turns.play(game.id, HOST, "buy seed")
     assert await service.turns.can_undo(result.game, result.state, HOST)
     assert not await service.turns.can_undo(result.game, result.state, BOB)
-    await refuses(service.turns.undo(game.id, BOB), texts.NOT_YOUR_TURN.format(player=f"<@{HOST}>"))
+    await refuses(
+        service.turns.undo(game.id, BOB), refusals.NOT_YOUR_TURN.format(player=f"<@{HOST}>")
+    )
     undone = await service.turns.undo(game.id, HOST, result.game.version)
     assert undone.state == before and undone.applied[0].notation == "buy seed"
     assert [r.notation for r in await service.storage.actions(game.id)][-1] == "place G4"
     assert await GameService(service.storage).core.state(undone.game) == before  # replayed
     await service.turns.play(game.id, HOST, "end")
-    await refuses(service.turns.undo(game.id, BOB), texts.NOTHING_TO_UNDO)  # not across turns
+    await refuses(service.turns.undo(game.id, BOB), refusals.NOTHING_TO_UNDO)  # not across turns
 
 
 async def test_undo_goes_back_without_replaying_the_log(service: GameService, monkeypatch) -> None:
@@ -357,7 +364,7 @@ async def test_a_click_reads_its_game_once_and_is_refused_in_another_channel(
     monkeypatch.setattr(service.storage, "get_game", counted)
     await refuses(
         service.turns.play(game.id, HOST, "place A1", game.version, channel_id=CHANNEL + 1),
-        texts.OTHER_CHANNEL,
+        refusals.OTHER_CHANNEL,
     )
     assert (await get_game(game.id)).version == game.version
     reads.clear()
@@ -365,4 +372,6 @@ async def test_a_click_reads_its_game_once_and_is_refused_in_another_channel(
     assert reads == [game.id]
     assert (result.game.version, result.notations) == (game.version + 1, ["place A1"])
     assert result.can_undo is False  # Cynthia placed next: the host's turn is over
-    await refuses(service.lobby.rematch(game.id, HOST, channel_id=CHANNEL + 1), texts.OTHER_CHANNEL)
+    await refuses(
+        service.lobby.rematch(game.id, HOST, channel_id=CHANNEL + 1), refusals.OTHER_CHANNEL
+    )

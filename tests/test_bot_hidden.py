@@ -15,11 +15,11 @@ import engine
 from bot.discord.cogs.board import hidden_by_the_seed
 from bot.discord.views import game_view
 from bot.present import embeds, i18n, pictures, story
-from bot.present.story import AUTOPILOT_USER_ID
 from bot.services import GameService
 from bot.services.correspondence import Correspondence
 from bot.services.plays import replay_events
 from bot.services.scheduler import PENDING, JobStore
+from bot.services.seats import AUTOPILOT_USER_ID
 from bot.services.timers import DEADLINE, HOUR
 from bot.storage import GameRow, NewAction, SeatRow
 from engine import moonlight as ml
@@ -127,7 +127,7 @@ async def test_the_time_out_notice_does_not_tell_the_animal_kept_for_the_player(
     notice ("Time ran out for ...: the turn ended (`animal ?`)") keeps it in their hand."""
     games, clock = GameService(any_storage, seed_source=lambda: SEED), ManualClock()
     service = Correspondence(games, clock)
-    games.core.commit_hooks.append(service.timers.on_commit)
+    games.core.after = service.timers
     game, state = await started(service, turn_timer=1, moon_animals=True)
     assert state.current_seat == 0 and engine.legal_actions(state)[0].verb == "animal"
     clock.advance(HOUR)

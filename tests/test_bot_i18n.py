@@ -14,8 +14,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
+from bot.discord import replies
 from bot.present import i18n, texts
-from bot.services import GameService
+from bot.services import GameService, refusals
 from translation import _, translate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,20 +66,20 @@ class _Interaction:
 async def test_settings_are_stored_and_read_in_order(any_storage):
     store = any_storage
     assert await store.languages(USER, GUILD) == (None, None)
-    assert await i18n.reader_language(_Interaction(store, USER, "fr")) == "fr"
+    assert await replies.reader_language(_Interaction(store, USER, "fr")) == "fr"
     await store.set_language("guild", GUILD, "he")
-    assert await i18n.reader_language(_Interaction(store, USER, "ja")) == "he"
-    assert await i18n.reader_language(_Interaction(store, USER, "nl")) == "nl"
+    assert await replies.reader_language(_Interaction(store, USER, "ja")) == "he"
+    assert await replies.reader_language(_Interaction(store, USER, "nl")) == "nl"
     await store.set_language("user", USER, "nl")
     await store.set_language("user", USER, "he")  # replaced, not added
     assert await store.languages(USER, GUILD) == ("he", "he")
-    assert await i18n.reader_language(_Interaction(store, USER, "fr")) == "he"
+    assert await replies.reader_language(_Interaction(store, USER, "fr")) == "he"
     assert await store.languages(OTHER, GUILD) == (None, "he")  # one user's setting only
     assert await store.languages(USER, None) == ("he", None)
     await store.set_language("user", USER, None)  # "automatic"
     await store.set_language("guild", GUILD, None)
     assert await store.languages(USER, GUILD) == (None, None)
-    assert await i18n.reader_language(_Interaction(store, USER, "en-US")) == "en"
+    assert await replies.reader_language(_Interaction(store, USER, "en-US")) == "en"
 
 
 async def test_a_game_keeps_its_language_and_a_rematch_too(any_storage):
@@ -131,17 +132,17 @@ async def test_cynthias_reasons_are_stored_translatable(any_storage):
 def test_tr_speaks_the_language_of_the_moment_and_speaking_restores_it():
     assert i18n.current() == "en"
     with i18n.speaking("nl"):
-        assert i18n.tr(texts.GAME_OVER) == "Dit spel is afgelopen."
+        assert i18n.tr(refusals.GAME_OVER) == "Dit spel is afgelopen."
         with i18n.speaking("he"):
             assert i18n.current() == "he"
         assert i18n.current() == "nl"
     with i18n.speaking("xx"):  # an unknown language is English
-        assert i18n.tr(texts.GAME_OVER) == "This game is over."
+        assert i18n.tr(refusals.GAME_OVER) == "This game is over."
     assert i18n.tr("Ann") == "Ann"  # a name is never translated
 
 
 def test_a_hebrew_sentence_isolates_its_names():
-    sentence = texts.NOT_YOUR_TURN.format(player="Ann")
+    sentence = refusals.NOT_YOUR_TURN.format(player="Ann")
     assert translate(sentence, "en") == "It is not your turn: it is Ann's turn."
     hebrew = translate(sentence, "he")
     assert "\u2068Ann\u2069" in hebrew and "It is" not in hebrew
@@ -363,12 +364,17 @@ def test_the_template_holds_exactly_the_texts_of_bot(tmp_path):
 
 
 def test_every_bot_text_is_in_the_template():
-    """The template is up to date: every text of `bot.present.texts` is one of its messages."""
+    """The template is up to date: texts of `bot.present.texts` and the services' refusals are
+    among its messages."""
     from babel.messages.pofile import read_po
+
+    from bot.services import refusals
 
     with (ROOT / "translation" / "catalogs" / "bot.pot").open("rb") as f:
         ids = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
-    for name in ("GAME_OVER", "NOT_YOUR_TURN", "RULES_SUMMARY", "LANGUAGE_SET", "PANEL_MENU"):
+    for name in ("GAME_OVER", "NOT_YOUR_TURN"):
+        assert getattr(refusals, name).template in ids
+    for name in ("RULES_SUMMARY", "LANGUAGE_SET", "PANEL_MENU"):
         assert getattr(texts, name).template in ids
     assert _("Take my turn") in ids
 
@@ -376,7 +382,7 @@ def test_every_bot_text_is_in_the_template():
 def test_an_absent_players_autopilot_mark_is_said_in_the_readers_language() -> None:
     """The seat is stored as "Bob (autopilot)" (English); read back, the mark translates and the
     name stays the player's own."""
-    from bot.present.expert_texts import seat_name
+    from bot.services.seats import seat_name
 
     name = seat_name("human", "Bob (autopilot)")
     assert str(name) == "Bob (autopilot)"

@@ -1,19 +1,20 @@
-"""The shape of bot/: components and commands reach their handlers through typed attributes of
-the bot, never a cog looked up by its name."""
+"""bot/ is laid out by role (docs/architecture.md, "bot/ by role"): a handful of modules at its top
+level, every other module in the folder of its role."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 BOT = Path(__file__).resolve().parent.parent / "bot"
+ROLES = {"discord", "present", "services", "storage", "ratings"}
 
 
-def test_no_cog_is_looked_up_by_name() -> None:
-    found = [
-        f"{path.relative_to(BOT)}:{number}"
-        for path in sorted(BOT.rglob("*.py"))
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if re.search(r"\bget_cog\(", line)
-    ]
-    assert found == []
+def test_bots_top_level_holds_the_entry_point_and_the_shared_pieces_only() -> None:
+    top = sorted(p.name for p in BOT.glob("*.py"))
+    assert top == ["__init__.py", "__main__.py", "config.py", "logs.py", "workers.py"]
+    assert len(top) <= 6
+
+
+def test_every_folder_of_bot_is_a_role() -> None:
+    folders = {p.name for p in BOT.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == ROLES

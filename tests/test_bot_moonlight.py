@@ -227,12 +227,19 @@ def test_the_next_sun_preview_says_the_lunar_points_too() -> None:
 
 
 def test_an_engine_refusal_names_the_player_not_the_seat() -> None:
+    from bot.discord.replies import refusal
     from bot.services.base import UserError
     from bot.services.plays import apply_all as _apply_all
 
     d = in_play(animals={0: ("fox", "C3"), 1: ("owl", "C4")}, lunar=[9, 0]).to_dict()
     d["seats"][1]["light"] = 0
     state = engine.GameState.from_dict(d)
+    game = GameRow(
+        **{**GAME.__dict__, "seats": (SeatRow(0, "human", 3, "Ann"), SeatRow(1, "human", 4, "Ben"))}
+    )
     with pytest.raises(UserError) as refused:
-        _apply_all(state, ["use steal owl"], 0, 10, 1, ["Ann", "Ben"])
-    assert str(refused.value) == "Ben (the owl) has no light points to steal."
+        _apply_all(state, ["use steal owl"], 0, 10, 1, game)
+    assert (
+        refused.value.seats_of is game
+    )  # the service says which game's seats; the answer names them
+    assert refusal(refused.value) == "Ben (the owl) has no light points to steal."

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.present.story import AUTOPILOT_USER_ID
 from bot.services import GameService
 from bot.services.correspondence import Correspondence
 from bot.services.plays import replay
 from bot.services.scheduler import PENDING, JobStore
+from bot.services.seats import AUTOPILOT_USER_ID
 from bot.services.timers import HOUR
 from bot.storage.postgres import PostgresStorage
 from tests import pg_worker

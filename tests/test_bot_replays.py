@@ -9,8 +9,8 @@ import pytest
 
 import engine
 from bot.discord.cogs.board import file_replay
-from bot.present import embeds, i18n, pictures, texts
-from bot.services import GameService, replays
+from bot.present import embeds, i18n, pictures, replays
+from bot.services import GameService, refusals
 from bot.services.base import UserError
 from translation import translate
 
@@ -124,9 +124,9 @@ async def test_only_a_finished_game_of_this_server_is_replayed(service: GameServ
     started = (await service.lobby.start(game.id, game.version, 1)).game
     records = service.records
     for game_id, guild, sentence in (
-        (started.id, 1, texts.REPLAY_NOT_OVER.format(id=started.id)),
-        (started.id, 2, texts.REPLAY_NO_GAME.format(id=started.id)),
-        (started.id + 1, 1, texts.REPLAY_NO_GAME.format(id=started.id + 1)),
+        (started.id, 1, refusals.REPLAY_NOT_OVER.format(id=started.id)),
+        (started.id, 2, refusals.REPLAY_NO_GAME.format(id=started.id)),
+        (started.id + 1, 1, refusals.REPLAY_NO_GAME.format(id=started.id + 1)),
     ):
         with pytest.raises(UserError) as info:
             await records.finished_game(game_id, guild)

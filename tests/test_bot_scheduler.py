@@ -11,11 +11,11 @@ import pytest
 
 import engine
 from bot.config import ConfigError
-from bot.present.story import AUTOPILOT_USER_ID
 from bot.services import GameService
 from bot.services.clock import FileClock, RealClock, clock_from_env
 from bot.services.correspondence import Correspondence
 from bot.services.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
+from bot.services.seats import AUTOPILOT_USER_ID
 from bot.services.timers import HOUR, TURN_DM, TURN_DM_AFTER
 
 ALICE, BOB, CAROL = 11, 22, 33
@@ -325,9 +325,7 @@ async def corr(store):
     games = GameService(store, seed_source=lambda: 99)
     clock = ManualClock()
     service = Correspondence(games, clock)
-    games.core.turn_planner = service.timers.in_commit
-    games.core.commit_hooks.append(service.timers.on_commit)
-    games.core.end_hooks.append(service.timers.on_end)
+    games.core.after = service.timers
     return service, clock
 
 
@@ -406,10 +404,14 @@ async def test_a_turn_is_timed_in_the_commit_that_starts_it(corr) -> None:
     class Killed(BaseException):
         pass
 
-    async def die(game, state) -> None:
-        raise Killed
+    class DieAfterCommit:
+        in_commit = service.timers.in_commit
+        on_end = service.timers.on_end
 
-    games.core.commit_hooks.insert(0, die)
+        async def on_commit(self, game, state) -> None:
+            raise Killed
+
+    games.core.after = DieAfterCommit()
     clock.advance(600)
     with pytest.raises(Killed):
         await games.turns.play(game.id, ALICE, "place A1")
@@ -637,10 +639,15 @@ async def test_ending_a_game_clears_its_timers(corr) -> None:
     # An expired lobby: the end hook runs for it too.
     ended: list[int] = []
 
-    async def on_end(row) -> None:
-        ended.append(row.id)
+    class AlsoEnded:
+        in_commit = service.timers.in_commit
+        on_commit = service.timers.on_commit
 
-    games.core.end_hooks.append(on_end)
+        async def on_end(self, row) -> None:
+            ended.append(row.id)
+            await service.timers.on_end(row)
+
+    games.core.after = AlsoEnded()
     lobby = await games.lobby.new_lobby(guild_id=1, channel_id=9, host_id=BOB, host_name="bob")
     later = datetime.fromisoformat(lobby.updated_at) + timedelta(hours=25)
     assert [g.id for g in await games.endings.expire_lobbies(timedelta(hours=24), now=later)] == [

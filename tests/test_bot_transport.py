@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from bot.discord import replies
 from bot.discord.app import same_commands
 from bot.discord.replies import PUBLIC_THINKING, answering
-from bot.present import i18n, texts
+from bot.present import i18n
+from bot.services import refusals
 from bot.services.base import UserError
 
 OURS = [
@@ -106,7 +108,7 @@ def english(monkeypatch: pytest.MonkeyPatch) -> None:
     async def reader_language(interaction: Any) -> str:
         return "en"
 
-    monkeypatch.setattr(i18n, "reader_language", reader_language)
+    monkeypatch.setattr(replies, "reader_language", reader_language)
 
 
 async def test_a_quick_answer_is_not_deferred() -> None:
@@ -131,10 +133,10 @@ async def test_a_refusal_after_a_public_deferral_stays_private() -> None:
     it = Interaction()
     async with answering(it, defer_after=0.05):  # type: ignore[arg-type]
         await asyncio.sleep(0.2)
-        raise UserError(texts.CHANNEL_BUSY)
+        raise UserError(refusals.CHANNEL_BUSY)
     assert it.sent == [
         ("defer", {"thinking": True}),
         ("delete_original", {}),
-        ("followup", {"content": i18n.tr(texts.CHANNEL_BUSY), "ephemeral": True}),
+        ("followup", {"content": i18n.tr(refusals.CHANNEL_BUSY), "ephemeral": True}),
     ]
     assert PUBLIC_THINKING not in it.extras

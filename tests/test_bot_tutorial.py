@@ -10,6 +10,7 @@ import pytest
 
 from bot.discord.learn_views import LearnButton, LearnSelect, outcome_line, screen
 from bot.present import learn_texts as lt
+from bot.services import refusals
 from bot.services.base import UserError
 from bot.services.tutorial import TutorialService, base_done, place
 from bot.storage import SQLiteStorage
@@ -56,10 +57,10 @@ async def test_a_screen_of_another_step_or_no_action_is_refused_and_changes_noth
     ):
         with pytest.raises(UserError) as error:
             await refused
-        assert error.value.args[0] == lt.STALE_STEP
+        assert error.value.args[0] == refusals.STALE_STEP
     with pytest.raises(UserError) as error:
         await service.answer(ANA, "grow E4", None)  # typed between lessons
-    assert error.value.args[0] == lt.NO_STEP
+    assert error.value.args[0] == refusals.NO_STEP
     await service.next_lesson(ANA, ("shadows", 1))
     with pytest.raises(UserError) as error:  # not an action: the engine's words, no try spent
         await service.answer(ANA, "grow", None)

@@ -8,8 +8,7 @@ import pytest
 import engine
 from bot.discord.cogs import play
 from bot.discord.replies import MESSAGE_MAX, clipped
-from bot.present import texts
-from bot.services import base, plays
+from bot.services import base, plays, refusals
 
 
 def odd_engine(*_args, **_kwargs):
@@ -21,11 +20,11 @@ def test_whatever_the_engine_raises_on_typed_input_is_one_sentence(monkeypatch) 
     monkeypatch.setattr(engine, "apply", odd_engine)
     with pytest.raises(base.UserError) as refused:
         plays.apply_all(state, [engine.parse_action("place A1")], 0, 1, 1)
-    assert str(refused.value) == texts.UNPLAYABLE
+    assert str(refused.value) == refusals.UNPLAYABLE
     monkeypatch.setattr(engine, "parse_actions", odd_engine)
     with pytest.raises(base.UserError) as refused, plays.typed_input():
         engine.parse_actions("use hunt 1")
-    assert str(refused.value) == texts.UNPLAYABLE
+    assert str(refused.value) == refusals.UNPLAYABLE
 
 
 def test_autocomplete_survives_whatever_the_engine_raises(monkeypatch) -> None:

@@ -8,8 +8,8 @@ from babel.messages.pofile import read_po
 
 import engine
 from bot.present import choices, embeds, i18n, story
-from bot.present import expert_texts as xt
 from bot.present.player_texts import PROFILE_TITLE
+from bot.services import seats
 from bot.storage import SeatRow
 from engine import cynthia
 from engine import moonlight as ml
@@ -51,7 +51,7 @@ def test_the_animal_of_a_seat_in_french() -> None:
     """The moonlight line names each animal's seat: "castor de Bob", "castor de l'Expert",
     "hérisson d'Alice" (the engine's template says "du joueur 2")."""
     lit = ANIMAL_NAMES
-    names = ["Alice", xt.expert_seat("expert", 1), "Bob"]
+    names = ["Alice", seats.expert_seat("expert", 1), "Bob"]
     with i18n.speaking("fr"):
         said = [
             story.named(_("seat {seat}'s {animal} +{gain}", seat=s, animal=lit[6], gain=1), names)
@@ -193,7 +193,7 @@ def test_the_alt_text_names_the_expert_in_hebrew_inside_isolates() -> None:
 
     game = _table()
     state = engine.new_game(engine.Config(seats=("human", "human", "human")), seed=3)
-    words = alt_text(state, names=xt.seat_names(game), lang="he")
+    words = alt_text(state, names=seats.seat_names(game), lang="he")
     assert "\u2068מומחה (מהיר)\u2069" in words
     assert "Expert" not in words and "autopilot" not in words
 

@@ -15,13 +15,15 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.config import Settings, fixed_seed_from_env
+from bot.discord import replies
 from bot.discord.learn_views import LEARN_ITEMS
 from bot.discord.offered import offered_component, undeclared_choice
+from bot.discord.pipeline import Pipeline
 from bot.discord.publisher import Publisher, until_done
 from bot.discord.replies import ephemeral
 from bot.discord.views import PERSISTENT_ITEMS, unknown_component
 from bot.present import i18n, pictures, texts
-from bot.services import GameService, experts
+from bot.services import GameService, experts, refusals
 from bot.storage import Storage, UnreadableGame
 from bot.storage.databases import open_storage
 
@@ -178,6 +180,11 @@ class PhotosynthesisBot(commands.Bot):
             )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # What follows every commit, in order, in one place (`bot.discord.pipeline`).
+        self.games.core.after = Pipeline(
+            self.correspondence.service.timers, self.publisher, self.games.driver
+        )
+        await self.publisher.resync()  # the game messages a stop left behind their games
         self.add_dynamic_items(*COMPONENTS)
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(i18n.CommandTranslator())
@@ -222,11 +229,11 @@ class PhotosynthesisBot(commands.Bot):
         if unknown_component(custom_id, COMPONENTS):
             sentence = texts.UNKNOWN_COMPONENT
         elif offered_component(interaction) is None:
-            sentence = texts.NOT_OFFERED
+            sentence = refusals.NOT_OFFERED
         else:
             return
         with contextlib.suppress(discord.HTTPException):
-            i18n.use(await i18n.reader_language(interaction))
+            i18n.use(await replies.reader_language(interaction))
             await ephemeral(interaction, sentence)
 
     async def _finish_answers(self, deadline: float) -> None:
@@ -244,13 +251,13 @@ class PhotosynthesisBot(commands.Bot):
         if isinstance(error, app_commands.NoPrivateMessage):
             sentence = texts.GUILD_ONLY
         elif isinstance(error, NotOffered):
-            sentence = texts.NOT_OFFERED
+            sentence = refusals.NOT_OFFERED
             log.info("an undeclared choice refused", extra={"option": error.args[0]})
         else:
             sentence = texts.INTERNAL_ERROR
             log.error("command failed", exc_info=error, extra={"user_id": interaction.user.id})
         with contextlib.suppress(Exception):
-            i18n.use(await i18n.reader_language(interaction))
+            i18n.use(await replies.reader_language(interaction))
         with contextlib.suppress(discord.HTTPException):
             await ephemeral(interaction, sentence)
 
@@ -287,7 +294,6 @@ class PhotosynthesisBot(commands.Bot):
                 result = await self.games.bots.resume_automa(game.id)
                 if result is not None:
                     log.info("automa resumed", extra={"game_id": game.id})
-                    await self.publisher.publish(result.game, result.state)
             except UnreadableGame:
                 continue  # quarantined and logged once; every other game is still served
             except Exception:

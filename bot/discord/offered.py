@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.replies import answering
-from bot.present import texts
+from bot.services import refusals
 from bot.services.base import UserError
 
 
@@ -79,7 +79,7 @@ async def refused_unless_offered(
     if offered:
         return False
     async with answering(interaction):
-        raise UserError(texts.NOT_OFFERED)
+        raise UserError(refusals.NOT_OFFERED)
     return True
 
 

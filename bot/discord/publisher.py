@@ -12,7 +12,9 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
@@ -23,8 +25,8 @@ import engine
 from bot.discord.replies import with_view
 from bot.discord.views import game_view, lobby_view
 from bot.present import embeds, i18n, pictures, story, texts
-from bot.present import expert_texts as xt
-from bot.services.base import seat_label
+from bot.services import refusals, seats
+from bot.services.seats import seat_label
 from bot.storage import GameRow, UnreadableGame
 from engine import GameState
 
@@ -134,6 +136,17 @@ async def until_done(
     return running()
 
 
+@dataclass
+class _Hold:
+    """The games published inside `Publisher.holding`, in order."""
+
+    wanted: list[tuple[GameRow, GameState | None]] = field(default_factory=list)
+    open: bool = True
+
+
+_HOLD: ContextVar[_Hold | None] = ContextVar("publisher_hold", default=None)
+
+
 class Publisher:
     """Draws and posts the game message (and the lobby and result messages) of every game."""
 
@@ -160,6 +173,8 @@ class Publisher:
         self._posting: set[int] = set()
         #: set by `stop` at shutdown: no new work starts
         self._stopped = False
+        #: game id -> the states of the actions its message told last (`_story`)
+        self._told: dict[int, dict[int, tuple[int, Any]]] = {}
 
     @property
     def games(self) -> GameService:
@@ -176,21 +191,67 @@ class Publisher:
         a private copy someone waits for asks `background=False`."""
         if state is None:
             state = await self.games.core.state(game)
-        turns = await self.games.records.story(game, state)
+        turns = await self._story(game, state)
         picture = await pictures.picture(
             state,
             highlight=story.changed_spaces(turns),
-            names=xt.seat_names(game),
+            names=seats.seat_names(game),
             lang=i18n.current(),
             layout=pictures.GAME_LAYOUT,
             background=background,
         )
         file = pictures.as_file(picture, embeds.BOARD_FILE)
-        notes = await self.games.core.notes(game, state)
+        note = await self.bot.correspondence.timer_note(game, state)
+        notes = [] if note is None else [note]
         told = (story.story_title(game, state), story.lines_of(game, turns))
         return embeds.game_embed(game, state, notes=notes, story=told), file, game_view(game, state)
 
+    async def _story(self, game: GameRow, state: GameState) -> list[story.Turn]:
+        """The turns the game message tells (`story.tell`): since the player to play last
+        finished a turn, with their events and the spaces they changed. The states of the
+        actions told are kept while the game is played, so that the next telling replays only
+        what came since."""
+        rows = await self.games.records.log(game)
+        if not rows:
+            return []
+        keep: dict[int, tuple[int, Any]] = {}
+        turns = await asyncio.to_thread(
+            story.tell, game, state, rows, self._told.get(game.id), keep
+        )
+        if game.status == "active" and not state.is_over:
+            self._told[game.id] = keep
+        else:
+            self._told.pop(game.id, None)
+        return turns
+
+    @contextlib.asynccontextmanager
+    async def holding(self) -> AsyncIterator[None]:
+        """Inside the block (a click being answered: `replies.answering`; a timed-out turn whose
+        notice is posted first), `publish` only notes the games asked for; they are published
+        when it ends, so that the answer or the notice comes before the game message (and its
+        picture does not take a worker from the answer's). Tasks started inside the block see
+        it too while it lasts."""
+        hold = _Hold()
+        token = _HOLD.set(hold)
+        try:
+            yield
+        finally:
+            _HOLD.reset(token)
+            hold.open = False
+            for game, state in hold.wanted:
+                await self._publish_now(game, state)
+
     async def publish(self, game: GameRow, state: GameState | None = None) -> None:
+        """What follows every commit (`bot.discord.pipeline`), and a change that was no play
+        (settings, a seat left): bring the channel's game message up to date; inside `holding`,
+        once it ends."""
+        hold = _HOLD.get()
+        if hold is not None and hold.open:
+            hold.wanted.append((game, state))
+            return
+        await self._publish_now(game, state)
+
+    async def _publish_now(self, game: GameRow, state: GameState | None = None) -> None:
         """Bring the channel's game message up to date with `game` as just stored (and its
         `state`, when the caller has it): what a click's service returned, passed along, not
         read again.
@@ -417,9 +478,6 @@ class Publisher:
                 self._shown.pop(game_id, None)
             else:
                 self._shown[game_id] = (message.id, engine.turn_id(state))
-            self.bot.dispatch(
-                "ps_turn_message", game, state, message
-            )  # (turn DMs: bot.services.timers)
 
     def _strip(self, game_id: int, message: tuple[int, int]) -> None:
         """Take the buttons off an old game message, beside the game's worker (the next turn's
@@ -466,7 +524,7 @@ class Publisher:
         if lobby is None:
             return game.channel_id
         with i18n.speaking(game.language):
-            name = thread_name(game.id, [i18n.tr(name) for name in xt.seat_names(game)])
+            name = thread_name(game.id, [i18n.tr(name) for name in seats.seat_names(game)])
         try:
             data = await self.bot.http.start_thread_with_message(
                 lobby[0], lobby[1], name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
@@ -578,7 +636,7 @@ class Publisher:
         """The game message's picture of an abandoned game (nobody to play, in words too)."""
         picture = await pictures.picture(
             state,
-            names=xt.seat_names(game),
+            names=seats.seat_names(game),
             lang=i18n.current(),
             layout=pictures.GAME_LAYOUT,
             abandoned=True,
@@ -604,7 +662,7 @@ class Publisher:
                             await self.games.core.state(game) if game.config is not None else None
                         )
                         embed = embeds.ended_embed(game, state)
-                        content = i18n.tr(texts.GAME_ABANDONED)
+                        content = i18n.tr(refusals.GAME_ABANDONED)
                         picture = (
                             None if state is None else await self._abandoned_picture(game, state)
                         )

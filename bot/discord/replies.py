@@ -6,13 +6,15 @@ import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.present import i18n, texts
+from bot.present import i18n, story, texts
+from bot.services import refusals
 from bot.services.base import StaleComponent, UserError
+from bot.services.seats import player_name
 from bot.storage import GameRow, UnreadableGame
 
 if TYPE_CHECKING:
@@ -70,6 +72,22 @@ class Deferral:
         with suppress(discord.HTTPException):
             await asyncio.shield(self.task)
         return self.interaction.response.is_done()
+
+
+def _messages_after(interaction: discord.Interaction) -> AbstractAsyncContextManager[Any]:
+    """The game messages of what the body commits wait until it has answered
+    (`Publisher.holding`): the player's answer first."""
+    publisher = getattr(getattr(interaction, "client", None), "publisher", None)
+    return publisher.holding() if publisher is not None else nullcontext()
+
+
+def refusal(exc: UserError) -> Any:
+    """A refusal's sentence as the reader sees it: the seat numbers of the engine's refusals
+    ("seat 2") said as the players' names."""
+    game = exc.seats_of
+    if game is None:
+        return exc.sentence
+    return story.named(exc.sentence, [player_name(game, i) for i in range(len(game.seats))])
 
 
 async def ephemeral(
@@ -138,10 +156,11 @@ async def answering(
 ) -> AsyncIterator[Deferral | None]:
     """Run a handler body so a user never sees a traceback or an unanswered interaction.
 
+    The game messages of what the body commits are drawn once it has answered.
     `UserError` becomes one ephemeral sentence, and so does a game that cannot be loaded
     (`UnreadableGame`, quarantined); `StaleComponent` also offers the component
     `fresh_view(game)` builds; any other exception is logged and answered with an apology.
-    The body and every answer speak the reader's language (`i18n.reader_language`).
+    The body and every answer speak the reader's language (`reader_language`).
     With `defer_after`, an interaction not answered by then is deferred publicly (`Deferral`,
     yielded: the body settles it before its answer; a refusal then replaces the deferral by a
     private sentence). The bot's shutdown waits for the answers under way
@@ -155,23 +174,24 @@ async def answering(
     deferral = Deferral(interaction, defer_after) if defer_after is not None else None
     try:
         try:
-            i18n.use(await i18n.reader_language(interaction))
+            i18n.use(await reader_language(interaction))
         except Exception:  # the settings could not be read: answer in the interaction's locale
             log.exception("could not read the language settings")
             i18n.use(i18n.choose_language(None, getattr(interaction, "locale", None)))
         try:
-            try:
-                yield deferral
-            finally:
-                if deferral is not None:
-                    await deferral.settle()
+            async with _messages_after(interaction):
+                try:
+                    yield deferral
+                finally:
+                    if deferral is not None:
+                        await deferral.settle()
         except StaleComponent as exc:
             view = await fresh_view(exc.game) if fresh_view is not None else None
             await ephemeral(
-                interaction, texts.STALE if view is not None else texts.STALE_NO_FRESH, view=view
+                interaction, refusals.STALE if view is not None else texts.STALE_NO_FRESH, view=view
             )
         except UserError as exc:  # its sentence is a `translation.Text`: in the reader's language
-            await ephemeral(interaction, exc.args[0] if exc.args else str(exc))
+            await ephemeral(interaction, refusal(exc))
         except UnreadableGame as exc:  # quarantined and logged where it was found
             await ephemeral(interaction, texts.QUARANTINED.format(game_id=exc.game_id))
         except Exception:
@@ -203,3 +223,25 @@ def with_view(view: discord.ui.View | None) -> dict[str, Any]:
     """`view=` for a message that has components, nothing for one that has none (what a send
     without a view means)."""
     return {} if view is None else {"view": view}
+
+
+async def reader_language(interaction: discord.Interaction) -> str:
+    """The language of a private answer to this interaction (`i18n.choose_language`), with the
+    user's and the server's settings read from storage."""
+    storage = getattr(interaction.client, "storage", None)
+    setting = server = None
+    if storage is not None:
+        setting, server = await storage.languages(interaction.user.id, interaction.guild_id)
+    return i18n.choose_language(setting, getattr(interaction, "locale", None), server)
+
+
+async def channel_language(interaction: discord.Interaction) -> str:
+    """The language of a new game's channel messages, as `/ps new` chooses it without its
+    `language` option: the server's setting, else the server's Discord locale."""
+    storage = getattr(interaction.client, "storage", None)
+    server = None
+    if storage is not None:
+        _mine, server = await storage.languages(interaction.user.id, interaction.guild_id)
+    if server:
+        return i18n.choose_language(None, None, server)
+    return i18n.choose_language(None, interaction.guild_locale)

@@ -42,6 +42,7 @@ from bot.present import choices, texts
 from bot.present import expert_texts as xt
 from bot.present import review_texts as rt
 from bot.present.i18n import tr
+from bot.services import refusals
 from bot.services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
 from bot.services.experts import BOT_KINDS
 from bot.storage import GameRow
@@ -97,11 +98,11 @@ async def _forged(
     channel there (`GameCore.game_here`)."""
     try:
         if not component_offered(interaction):
-            raise UserError(texts.NOT_OFFERED)
+            raise UserError(refusals.NOT_OFFERED)
         message = interaction.message
         if private and (message is None or not message.flags.ephemeral):
             await interaction.client.games.core.game_here(game_id, interaction.channel_id)
-            raise UserError(texts.NOT_OFFERED)
+            raise UserError(refusals.NOT_OFFERED)
     except Exception:  # answered as in every handler (a game that does not read: quarantined)
         async with answering(interaction):
             raise

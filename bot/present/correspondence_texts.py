@@ -36,7 +36,6 @@ FollowChoice = Literal["mute", "follow", "default"]
 
 # --- refusals ---
 
-HOST_ONLY_SETTINGS = _("Only the host, {host}, can change the settings.")
 NOT_IN_GAME_TO_LEAVE = _("You are not in the game in this channel.")
 NO_GAMES = _("You have no game in progress in this server.")
 
@@ -58,7 +57,6 @@ LEFT_AUTOPILOT = _("{user} left the game; the autopilot plays their seat from no
 NEW_HOST = _("{host} is the host now.")
 LEFT_ENDED = _("{user} left the game, so the game ends.")
 LEFT_LOBBY = _("You left the lobby.")
-AUTOPILOT_SEAT = _("{name} (autopilot)")
 
 FOLLOW_MUTED = _(
     "Game #{game} is muted for you: no pings and no direct messages about it "

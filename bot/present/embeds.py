@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -14,7 +14,9 @@ from bot.present import expert_texts as xt
 from bot.present import learn_texts as lt
 from bot.present import player_texts as pt
 from bot.present.i18n import isolate, notation, tr
-from bot.present.story import AUTOPILOT_USER_ID, SEAT_SWATCH, named, player_name, who
+from bot.present.replays import Replay
+from bot.present.story import SEAT_SWATCH, named, who
+from bot.services import refusals, seats
 from bot.services.base import (
     CYNTHIA_OPTIONS,
     MAX_SEATS,
@@ -22,10 +24,8 @@ from bot.services.base import (
     Applied,
     engine_config,
     normalize_options,
-    seat_label,
 )
-from bot.services.replays import Replay
-from bot.storage import GameRow
+from bot.services.seats import AUTOPILOT_USER_ID, player_name, seat_label
 from engine import GameState
 from engine import game as engine_game
 from engine import moonlight as ml
@@ -34,6 +34,9 @@ from render import alt as picture_words
 from render.model import SeatView, View
 from render.model import view as picture_view
 from translation import _, _p
+
+if TYPE_CHECKING:  # a type only: presentation reads no storage
+    from bot.storage import GameRow
 
 GREEN = discord.Colour(0x2F6B2C)
 GREY = discord.Colour(0x6B7B8C)
@@ -348,7 +351,7 @@ def seat_fields(game: GameRow, state: GameState) -> list[tuple[str, str]]:
     mark and, with the expansion, its animal and the animal's space, abilities and Baby Turtle
     tokens. Only what every seat may see (`render.model.view` without a viewer: a kept animal
     shows once placed)."""
-    seen = picture_view(state, names=[xt.shown_name(s) for s in game.seats], lang=None)
+    seen = picture_view(state, names=[seats.shown_name(s) for s in game.seats], lang=None)
     fields = []
     for seat in game.seats:
         facts = seen.seats[seat.position]
@@ -362,7 +365,7 @@ def seat_fields(game: GameRow, state: GameState) -> list[tuple[str, str]]:
         lines += _moon_lines(seen, facts)
         if seat.position == seen.first_seat and seen.phase == "play":
             lines.append(tr(_("First player this round")))
-        name = f"{SEAT_SWATCH[seat.position]} {isolate(xt.shown_name(seat))}"
+        name = f"{SEAT_SWATCH[seat.position]} {isolate(seats.shown_name(seat))}"
         fields.append((name[:256], "\n".join(lines)[:1024]))
     return fields
 
@@ -409,13 +412,13 @@ def score_breakdown(game: GameRow, state: GameState) -> str:
             bits.append(f"{label} {points}" + (f" ({detail})" if detail else ""))
         on_board = _("{pieces} on the board", pieces=texts.plural(state.board_count(i), "piece"))
         lines.append(
-            f"{SEAT_SWATCH[i]} **{isolate(xt.shown_name(seat))}: {scores[i]}** = {' + '.join(bits)}; "
+            f"{SEAT_SWATCH[i]} **{isolate(seats.shown_name(seat))}: {scores[i]}** = {' + '.join(bits)}; "
             f"{tr(on_board)}"
         )
     tied = [i for i, x in enumerate(scores) if x == max(scores)]
     if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
         won = engine.winners(state)
-        names = texts.and_list([tr(xt.shown_name(game.seats[w])) for w in won])
+        names = texts.and_list([tr(seats.shown_name(game.seats[w])) for w in won])
         sentence = texts.TIE_BROKEN if len(won) < len(tied) else texts.TIE_SHARED
         lines.append(tr(sentence.format(names=names)))
     return "\n".join(lines)[:1024]
@@ -434,7 +437,7 @@ def preview_embed(
     for s in game.seats:
         i = s.position
         gain = _("+{gain} light (has {light})", gain=gains[i], light=state.seats[i].light)
-        line = f"{SEAT_SWATCH[i]} {isolate(xt.shown_name(s))}: {tr(gain)}"
+        line = f"{SEAT_SWATCH[i]} {isolate(seats.shown_name(s))}: {tr(gain)}"
         if i < len(lunar) and lunar[i] is not None and s.kind != "cynthia":
             moon = _("+{gain} lunar (has {lunar})", gain=lunar[i], lunar=state.seats[i].lunar)
             line += f", {tr(moon)}"
@@ -547,7 +550,7 @@ def ended_embed(game: GameRow, state: GameState | None = None) -> discord.Embed:
     board picture already on the message; no turn, no timer, nothing left to play."""
     embed = discord.Embed(
         title=tr(_("Photosynthesis \N{EM DASH} game #{id}", id=game.id)),
-        description=tr(texts.GAME_ABANDONED),
+        description=tr(refusals.GAME_ABANDONED),
         colour=GREY,
     )
     if state is not None:

@@ -33,9 +33,6 @@ import discord
 from discord import app_commands
 
 import translation
-
-# Texts kept translatable in the database are storage's (`bot.storage.stored_text`).
-from bot.storage import STORED_TEXT, read_text, stored_text  # noqa: F401
 from translation import LANGUAGES, SOURCE, translate
 
 #: The language the texts being built speak (set per interaction and per channel message).
@@ -106,31 +103,6 @@ def choose_language(setting: str | None, locale: Any = None, server: str | None 
         if lang in LANGUAGES:
             return lang
     return SOURCE
-
-
-async def reader_language(interaction: discord.Interaction) -> str:
-    """The language of a private answer to this interaction (`choose_language`), with the
-    user's and the server's settings read from storage."""
-    storage = getattr(interaction.client, "storage", None)
-    setting = server = None
-    if storage is not None:
-        setting, server = await storage.languages(interaction.user.id, interaction.guild_id)
-    return choose_language(setting, getattr(interaction, "locale", None), server)
-
-
-async def channel_language(interaction: discord.Interaction) -> str:
-    """The language of a new game's channel messages, as `/ps new` chooses it without its
-    `language` option: the server's setting, else the server's Discord locale."""
-    storage = getattr(interaction.client, "storage", None)
-    server = None
-    if storage is not None:
-        _mine, server = await storage.languages(interaction.user.id, interaction.guild_id)
-    if server:
-        return choose_language(None, None, server)
-    return choose_language(None, interaction.guild_locale)
-
-
-# --- texts kept in the database ---
 
 
 # --- slash commands ---

@@ -21,8 +21,6 @@ ALL_DONE = _(
     "Every lesson is done. Play a short game against the easier Cynthia to put it all to use."
 )
 DAMAGED = _("Your stored tutorial progress was damaged: the tutorial starts again.")
-STALE_STEP = _("This lesson screen is out of date: use `/ps learn` to go on where you are.")
-NO_STEP = _("There is no question to answer now: use the buttons of `/ps learn`.")
 NEXT_LESSON = _("Next lesson")
 PLAY_CYNTHIA = _("Play against Cynthia")
 START_OVER = _("Start over")

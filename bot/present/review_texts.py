@@ -10,8 +10,6 @@ from translation import _
 
 #: The button on a finished game's messages.
 REVIEW_BUTTON = _("Review")
-REVIEW_NOT_OVER = _("Only a finished game can be reviewed.")
-REVIEW_FAILED = _("The Expert could not review this game.")
 REVIEW_STARTED = _(
     "The Expert is reviewing the game, decision by decision: the review will be posted in the "
     "game's thread in a minute or two."

@@ -15,20 +15,19 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.present import i18n
 from bot.present.choices import spaces_of
-from bot.present.correspondence_texts import AUTOPILOT_SEAT
-from bot.present.expert_texts import shown_name
 from bot.present.i18n import isolate, notation
-from bot.storage import GameRow
+from bot.services.seats import AUTOPILOT_SEAT, AUTOPILOT_USER_ID, player_name, shown_name
 from engine import GameState
 from translation import Text, _, french_names, join, name_of, translate
 
-#: The acting user logged for the autopilot's actions (no Discord id is 0).
-AUTOPILOT_USER_ID = 0
+if TYPE_CHECKING:  # a type only: presentation reads no storage
+    from bot.storage import GameRow
+
 LABELS_IN = re.compile(r"\b[A-G][1-7]\b")
 SEAT_NUMBER = re.compile(r"\b[Ss]eat ([1-4])\b")
 CYNTHIA_SEAT = re.compile(r"\bCynthia \([Ss]eat ([1-4])\)")
@@ -278,14 +277,6 @@ def _named_text(event: Text, names: Sequence[str]) -> str:
     if lang == "fr":  # "castor du joueur 2" named: "castor de Bob", "castor de l'Expert"
         said = french_names(said, [isolate(n) for n in names])
     return _MARK.sub(lambda m: m[1], said)
-
-
-def player_name(game: GameRow, seat: int) -> str:
-    """A seat's player's own name (a seat the autopilot took over after its player left is
-    stored as "Bob (autopilot)": that player's own earlier moves stay Bob's)."""
-    name = shown_name(game.seats[seat])
-    mark = AUTOPILOT_SEAT.format(name="")
-    return name.removesuffix(mark) if name.endswith(mark) else name  # an Expert's: a Text
 
 
 def who(game: GameRow, seat: int, user_id: int | None) -> str:

@@ -1,4 +1,6 @@
-"""Every sentence the bot shows a user, in one place.
+"""The sentences of the table itself: the Discord edge's refusals, confirmations, the lobby's and
+the game message's words. The services' refusals are `bot.services.refusals`; each concern's
+own words are beside this module (`expert_texts`, `correspondence_texts`, `learn_texts`, ...).
 
 Refusals are one short sentence each: they are shown ephemerally and change nothing. Each is a
 `translation.Text` (English, the source, remembering its template), translated where the
@@ -45,60 +47,21 @@ MISSING_PERMISSIONS_MANY = _(
     "server admin to grant them to me."
 )
 
-CHANNEL_BUSY = _("This channel already has a game: finish it or use `/ps abandon` first.")
-UNPLAYABLE = _("That cannot be played in this game.")
-NO_GAME_HERE = _("There is no game in this channel: start one with `/ps new`.")
-GAME_GONE = _("This game no longer exists.")
-ALREADY_JOINED = _("You have already joined this game.")
-NOT_IN_LOBBY = _("You are not in this game.")
-GAME_FULL = _("This game is full (4 seats).")
-HOST_ONLY_START = _("Only the host, {host}, can start the game.")
-HOST_ONLY_OPTIONS = _("Only the host, {host}, can change the options.")
-HOST_ONLY_CYNTHIA = _("Only the host, {host}, can add or remove Cynthia.")
-TOO_FEW_SEATS = _("A game needs at least 2 seats: ask someone to join or add Cynthia.")
-NO_PERSON = _("A game needs at least one player: join it first.")
-TOO_MANY_CYNTHIAS = _("A game can have at most 2 Cynthias.")
-NO_CYNTHIA = _("There is no Cynthia to remove.")
-STALE = _("This button is out of date; here is a fresh one.")
-OTHER_CHANNEL = _("That game is played in another channel: use its own message there.")
 UNKNOWN_COMPONENT = _(
     "I do not know this button or menu: use those on a current game or lobby message."
 )
-NOT_OFFERED = _("That choice was not offered here: use the buttons, menus and options shown.")
 STALE_NO_FRESH = _("This button is out of date.")
-ALREADY_STARTED = _("This game has already started.")
-NOT_STARTED = _("This game has not started yet: join the lobby and wait for the host to start it.")
-GAME_OVER = _("This game is over.")
 QUARANTINED = _(
     "Game #{game_id} here cannot be loaded because its stored record is damaged, so the bot has"
     " set it aside; a server admin finds the details in the bot's log."
 )
-GAME_ABANDONED = _("This game was abandoned.")
-GAME_EXPIRED = _("This lobby expired.")
-NOT_A_PLAYER = _("You are not playing in this game.")
-FORGET_IN_GAME = _(
-    "You still have a seat in a game that is not over: finish or leave it, then ask again."
-)
-NOT_YOUR_TURN = _("It is not your turn: it is {player}'s turn.")
-TURN_OVER_AFTER = _("Your turn ends after {actions}; nothing was played.")
-ALREADY_APPLIED = _(
-    "`{action}` was already applied by the same command of yours sent at the same moment, "
-    "so this copy was not played again."
-)
-TURN_CHANGED = _("Your turn changed while this was on its way; nothing was played.")
 NO_PHOTOSYNTHESIS_LEFT = _("No photosynthesis is left in this game.")
 TIE_BROKEN = _("Tie on points: the tie-break (pieces on the board) gives the win to {names}.")
 TIE_SHARED = _("Tie on points and on the tie-break (pieces on the board): {names} share the win.")
-NOTHING_TO_UNDO = _(
-    "There is nothing to undo: only your own actions of this turn can be taken back."
-)
-ABANDON_FORBIDDEN = _("Only the host or someone with Manage Channels can abandon this game.")
 GUILD_ONLY = _("Photosynthesis games are played in server channels.")
 ILLEGAL = _("{reason}")
 REPLAY_BAD = _("This file is not a game record I can replay: {reason}.")
 REPLAY_WHICH = _("Give /ps replay a record file or the number of a finished game.")
-REPLAY_NO_GAME = _("There is no finished game #{id} in this server to replay.")
-REPLAY_NOT_OVER = _("Game #{id} is not over yet: it can be replayed once it has ended.")
 REPLAY_NO_STEP = _("This replay has no such position: open the replay again.")
 REPLAY_FILE_GONE = _(
     "The record file of this replay can no longer be read: run /ps replay with the file again."
@@ -136,8 +99,6 @@ ABANDON_CONFIRM = _(
     "Abandon game #{game} for everyone? It ends now, without scores, and cannot be resumed."
 )
 ABANDON_KEPT = _("The game goes on.")
-REMATCH_NOT_OVER = _("A rematch is offered once the game is over.")
-REMATCH_PLAYERS_ONLY = _("Only the players of this game can ask for a rematch.")
 REMATCH_OPEN = _(
     "A new lobby with the same seats and options is open in <#{channel}>: "
     "press Start when everyone is ready (anyone can Leave)."

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.services.bots import BotService
+from bot.services.bots import BotService, ExpertDriver
 from bot.services.core import GameCore
 from bot.services.endings import EndingService
 from bot.services.experts import Experts
@@ -46,6 +46,7 @@ class GameService:
         self.lobby = LobbyService(self.core)
         self.turns = TurnService(self.core)
         self.bots = BotService(self.core, self.turns, experts)
+        self.driver = ExpertDriver(self.bots)
         self.records = RecordService(self.core)
         self.endings = EndingService(self.core)
         self.players = PlayerService(self.core)

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from bot.present import expert_texts as xt
-from bot.present import texts
+from bot.services import refusals
 from bot.services.experts import engine_kind
-from bot.storage import GameRow, NewAction, SeatRow
+from bot.storage import GameRow, NewAction
 from engine import GameState
 
 MAX_SEATS = 4
@@ -57,14 +56,26 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 
 
 class UserError(Exception):
-    """A refusal caused by the user: one short sentence, shown ephemerally; nothing changed."""
+    """A refusal caused by the user: one short sentence, shown ephemerally; nothing changed.
+
+    `seats_of`, when given, is the game whose seats the sentence's seat numbers stand for (the
+    engine's refusals say "seat 2"): the answer names them."""
+
+    def __init__(self, sentence: Any, *, seats_of: GameRow | None = None) -> None:
+        super().__init__(sentence)
+        self.seats_of = seats_of
+
+    @property
+    def sentence(self) -> Any:
+        """The refusal: a `translation.Text`, said in the reader's language where it is shown."""
+        return self.args[0] if self.args else str(self)
 
 
 class StaleComponent(UserError):
     """The component was built for an older version of the game."""
 
     def __init__(self, game: GameRow) -> None:
-        super().__init__(texts.STALE)
+        super().__init__(refusals.STALE)
         self.game = game
 
 
@@ -127,30 +138,9 @@ def engine_config(options: dict[str, Any], kinds: Sequence[str]) -> engine.Confi
 def status_error(game: GameRow) -> UserError | None:
     """The refusal for acting on a game that has ended (None while it is open)."""
     if game.status == "over":
-        return UserError(texts.GAME_OVER)
+        return UserError(refusals.GAME_OVER)
     if game.status == "abandoned":
-        return UserError(texts.GAME_ABANDONED)
+        return UserError(refusals.GAME_ABANDONED)
     if game.status == "expired":
-        return UserError(texts.GAME_EXPIRED)
+        return UserError(refusals.GAME_EXPIRED)
     return None
-
-
-def expert_name(seats: Sequence[SeatRow], kind: str) -> str:
-    """The name of a new Expert seat: "Expert (quick)", "Expert (strong)", then "Expert 2 (quick)"
-    and so on: a name not yet taken."""
-    taken = {s.name for s in seats}
-    for n in range(1, MAX_SEATS + 1):
-        name = xt.expert_seat(kind, n)
-        if name not in taken:
-            return name
-    raise UserError(texts.GAME_FULL)
-
-
-def mention(user_id: int) -> str:
-    """A Discord user mention."""
-    return f"<@{user_id}>"
-
-
-def seat_label(seat: SeatRow) -> str:
-    """How a seat is named in messages: a mention for humans, the name for Cynthias."""
-    return mention(seat.user_id) if seat.user_id is not None else xt.shown_name(seat)

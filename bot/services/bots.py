@@ -12,14 +12,12 @@ import logging
 from collections.abc import Callable, Sequence
 
 import engine
-from bot.present import expert_texts as xt
-from bot.present import texts
-from bot.present.story import AUTOPILOT_USER_ID
-from bot.services import experts
+from bot.services import experts, refusals
 from bot.services.base import Applied, TurnResult, UserError
 from bot.services.core import GameCore
 from bot.services.experts import QUICK, Experts, expert_seed, is_expert, seat_to_play
 from bot.services.plays import apply_turn, run_automa
+from bot.services.seats import AUTOPILOT_USER_ID
 from bot.services.turns import TurnService
 from bot.storage import GameRow
 from engine import Action, GameState
@@ -169,11 +167,11 @@ class BotService:
         turn."""
         game = await self.storage.live_game(channel_id)
         if game is None:
-            raise UserError(texts.NO_GAME_HERE)
+            raise UserError(refusals.NO_GAME_HERE)
         if not game.options.get("hints"):
-            raise UserError(xt.HINTS_OFF)
+            raise UserError(refusals.HINTS_OFF)
         if game.status != "active":
-            raise UserError(texts.NOT_STARTED)
+            raise UserError(refusals.NOT_STARTED)
         return game, await self.turns.check_turn(game, user_id)
 
     async def hint(self, game: GameRow, state: GameState) -> Action:
@@ -181,6 +179,57 @@ class BotService:
         thought in a worker process; it is not played. Its search sees only what that player
         sees (`engine.expert`: what is hidden is drawn afresh)."""
         return await self.experts.decide(state, QUICK, expert_seed(game.seed))
+
+
+class ExpertDriver:
+    """Plays the Expert's seats: once a commit leaves a game on an Expert's turn (`wants`), a
+    driver task of that game's plays its turns (`BotService.play_expert`) while they come, one
+    driver a game. Each turn it commits goes through what follows a commit like any other
+    (`AfterCommit`: the game message, the next turn's timers, and this driver again when the
+    next seat is an Expert's too)."""
+
+    def __init__(self, bots: BotService) -> None:
+        self.bots = bots
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()  # asked to drive while its driver was running
+
+    @staticmethod
+    def wants(game: GameRow, state: GameState) -> bool:
+        """Whether the game as committed waits for an Expert's turn."""
+        if game.status != "active" or state.is_over or state.current_seat is None:
+            return False
+        return is_expert(game.seats[state.current_seat].kind)
+
+    def driving(self, game_id: int) -> bool:
+        """Whether the game has a driver running."""
+        running = self._drivers.get(game_id)
+        return running is not None and not running.done()
+
+    def drive(self, game_id: int) -> None:
+        """Let the game's Expert seats play (one driver task per game)."""
+        if self.driving(game_id):
+            self._again.add(game_id)
+            return
+        self._drivers[game_id] = asyncio.create_task(self._drive(game_id))
+
+    async def _drive(self, game_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(game_id)
+                result = await self.bots.play_expert(game_id)
+                if result is None and game_id not in self._again:
+                    return
+        except Exception:
+            log.exception("the Expert could not play", extra={"game_id": game_id})
+        finally:
+            if self._drivers.get(game_id) is asyncio.current_task():
+                del self._drivers[game_id]
+
+    def stop(self) -> None:
+        """Cancel every driver (the bot is closing: a turn not committed is played again, the
+        same way, at the next start: the Expert is seeded from the game)."""
+        for task in self._drivers.values():
+            task.cancel()
 
 
 def _shared_experts() -> Experts:

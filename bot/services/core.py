@@ -1,5 +1,6 @@
 """The core the game services share: storage, each game's lock, the engine state rebuilt from
-the action log (kept while the game's version stands), and the commit of a play with its hooks.
+the action log (kept while the game's version stands), and the commit of a play with what follows
+it (`AfterCommit`).
 
 Every change to a game runs under that game's lock, reads the game once there (`open_game`:
 the click's channel, the game's status and the version the click was drawn for are checked),
@@ -13,12 +14,12 @@ import asyncio
 import dataclasses
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import engine
-from bot.present import texts
+from bot.services import refusals
 from bot.services.base import Applied, StaleComponent, UserError, status_error
 from bot.services.plays import finish_of, replay
 from bot.storage import ClockWrite, DamagedSnapshot, GameRow, GameStatus, Storage, UnreadableGame
@@ -26,19 +27,42 @@ from engine import GameState
 
 log = logging.getLogger(__name__)
 
-#: The changes of a commit that the game's row shows (what `turn_planner` is given).
+#: The changes of a commit that the game's row shows (what `AfterCommit.in_commit` is given).
 ROW = ("seats", "options", "config", "status", "host_id")
 
 T = TypeVar("T")
 
-#: A hook awaited after every committed play, with the stored game and its new state.
-CommitHook = Callable[[GameRow, GameState], Awaitable[None]]
-#: A hook awaited when a game or lobby ends without a play, with the stored game.
-EndHook = Callable[[GameRow], Awaitable[None]]
-#: Gives the clock and deadline of the turn a play starts, committed with the play.
-TurnPlanner = Callable[[GameRow, GameState], Awaitable[ClockWrite | None]]
-#: A provider of an extra `(name, value)` field of the game message.
-NoteProvider = Callable[[GameRow, GameState], Awaitable[tuple[str, str] | None]]
+
+class AfterCommit(Protocol):
+    """What follows a change to a game, in one place: the app wires one (`bot.discord.pipeline`);
+    without it (a test, a bench, a command-line tool) nothing follows. Each step is awaited
+    under the game's lock; a step's failure is logged and never undoes the commit."""
+
+    async def in_commit(self, game: GameRow, state: GameState) -> ClockWrite | None:
+        """In a play's own transaction, with the game as it will be stored (its next version):
+        the clock of the turn it starts, committed with it."""
+        ...
+
+    async def on_commit(self, game: GameRow, state: GameState) -> None:
+        """After a play's commit (or an undo's), with the stored game and its new state."""
+        ...
+
+    async def on_end(self, game: GameRow) -> None:
+        """After a game or lobby ended without a play (abandoned, expired)."""
+        ...
+
+
+class NothingAfter:
+    """`AfterCommit` that does nothing: the services on their own."""
+
+    async def in_commit(self, game: GameRow, state: GameState) -> ClockWrite | None:
+        return None
+
+    async def on_commit(self, game: GameRow, state: GameState) -> None:
+        return None
+
+    async def on_end(self, game: GameRow) -> None:
+        return None
 
 
 class GameCore:
@@ -50,22 +74,10 @@ class GameCore:
         #: game id -> {ply: the state before it} for the player's single actions of the turn
         #: being played: what `TurnService.undo` goes back to without replaying the log.
         self.before: dict[int, dict[int, GameState]] = {}
-        #: game id -> the states of the actions the game message told last (`story.tell`)
-        self.told: dict[int, dict[int, tuple[int, Any]]] = {}
         sysrand = random.SystemRandom()
         self.seed_source = seed_source or (lambda: sysrand.randrange(2**31))
-        #: Awaited after every committed play (under the game's lock) with the stored game and
-        #: its new state: the turn timers (`bot.services.timers`) plan the next deadline there.
-        self.commit_hooks: list[CommitHook] = []
-        #: Awaited before every play's commit (under the game's lock) with the game as it will
-        #: be stored (its next version) and its new state: the turn timers (`bot.services.timers`) give
-        #: the clock and deadline of the turn it starts, committed in the same transaction.
-        self.turn_planner: TurnPlanner | None = None
-        #: Awaited (under the game's lock) with the stored game when a game or lobby ends
-        #: without a play (abandoned, expired): the turn timers clear its clock and jobs there.
-        self.end_hooks: list[EndHook] = []
-        #: Extra embed fields `(name, value)` for the game message (`notes`).
-        self.note_providers: list[NoteProvider] = []
+        #: What follows a commit (`AfterCommit`), set once by the app.
+        self.after: AfterCommit = NothingAfter()
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The lock every change to this game runs under (`async with service.lock(id):`)."""
@@ -94,7 +106,7 @@ class GameCore:
         game = await self.storage.get_game(game_id)
         here = game is None or channel_id is None or await self.belongs_here(game, channel_id)
         if not here:
-            raise UserError(texts.OTHER_CHANNEL)
+            raise UserError(refusals.OTHER_CHANNEL)
         return game
 
     async def open_game(
@@ -111,7 +123,7 @@ class GameCore:
         version)."""
         game = await self.game_here(game_id, channel_id)
         if game is None:
-            raise UserError(texts.GAME_GONE)
+            raise UserError(refusals.GAME_GONE)
         error = status_error(game)
         if error is not None:
             raise error
@@ -128,7 +140,7 @@ class GameCore:
     async def state_and_ply(self, game: GameRow) -> tuple[GameState, int]:
         """The engine state of a started game and the ply of its last logged action."""
         if game.config is None:
-            raise UserError(texts.NOT_STARTED)
+            raise UserError(refusals.NOT_STARTED)
         cached = self._states.get(game.id)
         if cached is not None and cached[0] == game.version:
             return cached[2], cached[1]
@@ -179,22 +191,21 @@ class GameCore:
         last_ply: int | None = None,
         **changes: Any,
     ) -> GameRow:
-        """Append `applied` to the log with a snapshot of `state`, bump the version, and run the
-        commit hooks (call under the game's lock); the turn it leads to is planned in the same
-        transaction (`turn_planner`)."""
+        """Append `applied` to the log with a snapshot of `state` and bump the version, in one
+        transaction with the clock of the turn it leads to (`after.in_commit`); then run what
+        follows the commit (`after.on_commit`). Call under the game's lock."""
         if last_ply is None:
             last_ply = applied[-1].ply if applied else 0
         changes = {k: v for k, v in changes.items() if v is not None}
-        turn_clock = None
-        if self.turn_planner is not None:
-            row: dict[str, Any] = {
-                k: tuple(v) if k == "seats" else v for k, v in changes.items() if k in ROW
-            }
-            after = dataclasses.replace(game, version=game.version + 1, **row)
-            try:
-                turn_clock = await self.turn_planner(after, state)
-            except Exception:  # the play goes on; its commit hooks plan the turn after it
-                log.exception("turn planner failed", extra={"game_id": game.id})
+        row: dict[str, Any] = {
+            k: tuple(v) if k == "seats" else v for k, v in changes.items() if k in ROW
+        }
+        after = dataclasses.replace(game, version=game.version + 1, **row)
+        try:
+            turn_clock = await self.after.in_commit(after, state)
+        except Exception:  # the play goes on; what follows its commit plans the turn after it
+            log.exception("planning the turn failed", extra={"game_id": game.id})
+            turn_clock = None
         # A game that ends keeps its result and updates the ratings in its last commit.
         finish = finish_of(state) if changes.get("status") == "over" else None
         stored = await self.storage.update_game(
@@ -207,39 +218,32 @@ class GameCore:
             **changes,
         )
         self.keep_state(stored, last_ply, state)
-        for hook in self.commit_hooks:
-            try:
-                await hook(stored, state)
-            except Exception:  # the play is committed; a hook's failure must not undo it
-                log.exception("commit hook failed", extra={"game_id": game.id})
+        await self.committed(stored, state)
         return stored
 
-    async def notes(self, game: GameRow, state: GameState) -> list[tuple[str, str]]:
-        """Extra `(name, value)` embed fields for the game message (e.g. the turn deadline)."""
-        notes: list[tuple[str, str]] = []
-        for provider in self.note_providers:
-            note = await provider(game, state)
-            if note is not None:
-                notes.append(note)
-        return notes
+    async def committed(self, game: GameRow, state: GameState) -> None:
+        """Run what follows a commit (`AfterCommit.on_commit`; call under the game's lock)."""
+        try:
+            await self.after.on_commit(game, state)
+        except Exception:  # the play is committed; a failure after it must not undo it
+            log.exception("after a commit", extra={"game_id": game.id})
 
-    async def run_end_hooks(self, game: GameRow) -> None:
-        """Run `end_hooks` for a game that just ended (call under its lock)."""
-        for hook in self.end_hooks:
-            try:
-                await hook(game)
-            except Exception:  # the game has ended; a hook's failure must not undo that
-                log.exception("end hook failed", extra={"game_id": game.id})
+    async def ended(self, game: GameRow) -> None:
+        """Run what follows a game's end without a play (`AfterCommit.on_end`; call under its
+        lock)."""
+        try:
+            await self.after.on_end(game)
+        except Exception:  # the game has ended; a failure after it must not undo that
+            log.exception("after a game ended", extra={"game_id": game.id})
 
     def keep_state(self, game: GameRow, ply: int, state: GameState) -> None:
         """Keep `state` as the game's at its stored version (its last logged action: `ply`)."""
         self._states[game.id] = (game.version, ply, state)
 
     def forget(self, game_id: int) -> None:
-        """Drop what is kept of a game that ended (its state, undo points and told story)."""
+        """Drop what is kept of a game that ended (its state and undo points)."""
         self._states.pop(game_id, None)
         self.before.pop(game_id, None)
-        self.told.pop(game_id, None)
 
     def forget_state(self, game_id: int) -> None:
         """Drop a game's kept state (it is over: nothing reads it often any more)."""

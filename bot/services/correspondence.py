@@ -14,12 +14,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
-from bot.present import correspondence_texts as ct
-from bot.present import texts
-from bot.services import GameService
+from bot.services import GameService, refusals
 from bot.services.base import TurnResult, UserError, normalize_options
 from bot.services.clock import Clock
 from bot.services.scheduler import PENDING, Job
+from bot.services.seats import AUTOPILOT_SEAT
 from bot.services.timers import DEADLINE, POSTPONED, TURN_DM, TurnTimers
 from bot.storage import GameRow, SeatRow
 
@@ -130,7 +129,7 @@ class Correspondence:
     async def _live(self, channel_id: int) -> GameRow:
         game = await self.games.core.live_game(channel_id)
         if game is None:
-            raise UserError(texts.NO_GAME_HERE)
+            raise UserError(refusals.NO_GAME_HERE)
         return game
 
     async def update_settings(
@@ -143,12 +142,12 @@ class Correspondence:
         async with self.games.core.lock(game.id):
             fresh = await self.games.core.get_game(game.id)
             if fresh is None or not fresh.is_live:
-                raise UserError(texts.NO_GAME_HERE)
+                raise UserError(refusals.NO_GAME_HERE)
             game = fresh
             if not changes:  # anyone may look
                 return game
             if user_id != game.host_id:
-                raise UserError(ct.HOST_ONLY_SETTINGS.format(host=f"<@{game.host_id}>"))
+                raise UserError(refusals.HOST_ONLY_SETTINGS.format(host=f"<@{game.host_id}>"))
             merged = normalize_options({**game.options, **changes})
             clock = None
             if game.status == "active":  # the turn's clock, in the same commit
@@ -171,11 +170,11 @@ class Correspondence:
         async with self.games.core.lock(game.id):
             fresh = await self.games.core.get_game(game.id)
             if fresh is None or fresh.status != "active":
-                raise UserError(texts.NO_GAME_HERE)
+                raise UserError(refusals.NO_GAME_HERE)
             game = fresh
             seat = next((s for s in game.seats if s.user_id == user_id), None)
             if seat is None:
-                raise UserError(texts.NOT_A_PLAYER)
+                raise UserError(refusals.NOT_A_PLAYER)
             others = [s for s in game.seats if s.user_id not in (None, user_id)]
             state = await self.games.core.state(game)  # (seats and status do not change it)
             if game.options.get("on_leave") == "end" or not others:
@@ -186,7 +185,7 @@ class Correspondence:
                 )
                 log.info("player left, game ended", extra={"game_id": game.id})
                 return Left(stored, seat, ended=True)
-            name = ct.AUTOPILOT_SEAT.format(name=seat.name)
+            name = AUTOPILOT_SEAT.format(name=seat.name)
             seats = [
                 SeatRow(s.position, s.kind, None, name) if s.user_id == user_id else s
                 for s in game.seats

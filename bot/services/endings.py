@@ -1,12 +1,12 @@
 """A game's end without a winner: abandoned by its host (or a moderator), or a lobby left idle
-until it expires. Both run the end hooks (the turn timers clear the game's clock there)."""
+until it expires. Both run what follows a game's end (`GameCore.ended`: the turn timers clear its clock)."""
 
 from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
 
-from bot.present import texts
+from bot.services import refusals
 from bot.services.base import UserError
 from bot.services.core import GameCore
 from bot.storage import GameRow, UnreadableGame, VersionConflict
@@ -26,9 +26,9 @@ class EndingService:
         manage the channel); otherwise a `UserError`. (`/ps abandon` asks to confirm first.)"""
         game = await self.storage.live_game(channel_id)
         if game is None:
-            raise UserError(texts.NO_GAME_HERE)
+            raise UserError(refusals.NO_GAME_HERE)
         if user_id != game.host_id and not can_manage:
-            raise UserError(texts.ABANDON_FORBIDDEN)
+            raise UserError(refusals.ABANDON_FORBIDDEN)
         return game
 
     async def abandon(self, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
@@ -43,11 +43,11 @@ class EndingService:
         async with self.core.lock(game_id):
             game = await self.core.game_here(game_id, channel_id)
             if game is None or not game.is_live:
-                raise UserError(texts.NO_GAME_HERE)
+                raise UserError(refusals.NO_GAME_HERE)
             if user_id != game.host_id and not can_manage:
-                raise UserError(texts.ABANDON_FORBIDDEN)
+                raise UserError(refusals.ABANDON_FORBIDDEN)
             stored = await self.storage.update_game(game.id, game.version, status="abandoned")
-            await self.core.run_end_hooks(stored)
+            await self.core.ended(stored)
         self.core.forget(game.id)
         log.info("game abandoned", extra={"game_id": game.id, "user_id": user_id})
         return stored
@@ -71,7 +71,7 @@ class EndingService:
                         )
                     except VersionConflict:
                         continue  # touched meanwhile: not idle
-                    await self.core.run_end_hooks(stored)
+                    await self.core.ended(stored)
             except UnreadableGame:
                 continue  # quarantined and logged
             except Exception:

@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-from bot.present import expert_texts as xt
-from bot.present import texts
+from bot.services import refusals
 from bot.services.base import (
     MAX_CYNTHIAS,
     MAX_SEATS,
@@ -20,13 +19,12 @@ from bot.services.base import (
     TurnResult,
     UserError,
     engine_config,
-    expert_name,
-    mention,
     normalize_options,
 )
 from bot.services.core import GameCore
 from bot.services.experts import is_expert
 from bot.services.plays import run_automa
+from bot.services.seats import expert_name, mention
 from bot.storage import ChannelBusy, GameRow, SeatKind, SeatRow, VersionConflict
 from bot.storage.locks import KeyedLocks
 
@@ -55,7 +53,7 @@ class LobbyService:
         (its channel messages')."""
         async with self._channel_locks.hold(channel_id):
             if await self.storage.live_game(channel_id) is not None:
-                raise UserError(texts.CHANNEL_BUSY)
+                raise UserError(refusals.CHANNEL_BUSY)
             try:
                 game = await self.storage.create_game(
                     guild_id=guild_id,
@@ -67,7 +65,7 @@ class LobbyService:
                     language=language,
                 )
             except ChannelBusy:
-                raise UserError(texts.CHANNEL_BUSY) from None
+                raise UserError(refusals.CHANNEL_BUSY) from None
         log.info("lobby created", extra={"game_id": game.id, "channel_id": channel_id})
         return game
 
@@ -79,7 +77,7 @@ class LobbyService:
             game_id,
             version,
             not_status="active",
-            refusal=texts.ALREADY_STARTED,
+            refusal=refusals.ALREADY_STARTED,
             channel_id=channel_id,
         )
 
@@ -109,9 +107,9 @@ class LobbyService:
         async with self.core.lock(game_id):
             game = await self._lobby(game_id, None, channel_id)
             if any(s.user_id == user_id for s in game.seats):
-                raise UserError(texts.ALREADY_JOINED)
+                raise UserError(refusals.ALREADY_JOINED)
             if len(game.seats) >= MAX_SEATS:
-                raise UserError(texts.GAME_FULL)
+                raise UserError(refusals.GAME_FULL)
             seats = [*game.seats, SeatRow(len(game.seats), "human", user_id, name)]
             return await self._save_lobby(game, seats=seats)
 
@@ -123,7 +121,7 @@ class LobbyService:
         async with self.core.lock(game_id):
             game = await self._lobby(game_id, None, channel_id)
             if not any(s.user_id == user_id for s in game.seats):
-                raise UserError(texts.NOT_IN_LOBBY)
+                raise UserError(refusals.NOT_IN_LOBBY)
             seats = self._renumber([s for s in game.seats if s.user_id != user_id])
             return await self._save_lobby(game, seats=seats)
 
@@ -136,7 +134,7 @@ class LobbyService:
         game_id: int,
         version: int | None,
         user_id: int,
-        host_only: str = texts.HOST_ONLY_CYNTHIA,
+        host_only: str = refusals.HOST_ONLY_CYNTHIA,
         *,
         channel_id: int | None = None,
     ) -> GameRow:
@@ -146,9 +144,9 @@ class LobbyService:
             self._host_only(game, user_id, host_only)
             cynthias = [s for s in game.seats if s.kind == "cynthia"]
             if len(cynthias) >= MAX_CYNTHIAS:
-                raise UserError(texts.TOO_MANY_CYNTHIAS)
+                raise UserError(refusals.TOO_MANY_CYNTHIAS)
             if len(game.seats) >= MAX_SEATS:
-                raise UserError(texts.GAME_FULL)
+                raise UserError(refusals.GAME_FULL)
             taken = {s.name for s in cynthias}
             name = "Cynthia" if "Cynthia" not in taken else "Cynthia 2"
             seats = [*game.seats, SeatRow(len(game.seats), "cynthia", None, name)]
@@ -166,13 +164,13 @@ class LobbyService:
         """Seat a bot (host only): Cynthia (at most 2), or the Expert, quick or strong."""
         if not is_expert(kind):
             return await self.add_cynthia(
-                game_id, version, user_id, xt.HOST_ONLY_BOTS, channel_id=channel_id
+                game_id, version, user_id, refusals.HOST_ONLY_BOTS, channel_id=channel_id
             )
         async with self.core.lock(game_id):
             game = await self._lobby(game_id, version, channel_id)
-            self._host_only(game, user_id, xt.HOST_ONLY_BOTS)
+            self._host_only(game, user_id, refusals.HOST_ONLY_BOTS)
             if len(game.seats) >= MAX_SEATS:
-                raise UserError(texts.GAME_FULL)
+                raise UserError(refusals.GAME_FULL)
             seat = SeatRow(len(game.seats), kind, None, expert_name(game.seats, kind))
             return await self._save_lobby(game, seats=[*game.seats, seat])
 
@@ -182,10 +180,10 @@ class LobbyService:
         """Remove the last seated bot, Cynthia or Expert (host only)."""
         async with self.core.lock(game_id):
             game = await self._lobby(game_id, version, channel_id)
-            self._host_only(game, user_id, xt.HOST_ONLY_BOTS)
+            self._host_only(game, user_id, refusals.HOST_ONLY_BOTS)
             bots = [s for s in game.seats if s.user_id is None]
             if not bots:
-                raise UserError(xt.NO_BOT)
+                raise UserError(refusals.NO_BOT)
             last = bots[-1]
             seats = self._renumber([s for s in game.seats if s is not last])
             return await self._save_lobby(game, seats=seats)
@@ -196,10 +194,10 @@ class LobbyService:
         """Remove the last seated Cynthia (host only)."""
         async with self.core.lock(game_id):
             game = await self._lobby(game_id, version, channel_id)
-            self._host_only(game, user_id, texts.HOST_ONLY_CYNTHIA)
+            self._host_only(game, user_id, refusals.HOST_ONLY_CYNTHIA)
             cynthias = [s for s in game.seats if s.kind == "cynthia"]
             if not cynthias:
-                raise UserError(texts.NO_CYNTHIA)
+                raise UserError(refusals.NO_CYNTHIA)
             last = cynthias[-1]
             seats = self._renumber([s for s in game.seats if s is not last])
             return await self._save_lobby(game, seats=seats)
@@ -216,7 +214,7 @@ class LobbyService:
         """Change the lobby options (host only)."""
         async with self.core.lock(game_id):
             game = await self._lobby(game_id, version, channel_id)
-            self._host_only(game, user_id, texts.HOST_ONLY_OPTIONS)
+            self._host_only(game, user_id, refusals.HOST_ONLY_OPTIONS)
             merged = normalize_options({**game.options, **options})
             try:
                 engine_config(merged, ("human", "cynthia"))
@@ -231,11 +229,11 @@ class LobbyService:
         Cynthia make her setup placements, and commit."""
         async with self.core.lock(game_id):
             game = await self._lobby(game_id, version, channel_id)
-            self._host_only(game, user_id, texts.HOST_ONLY_START)
+            self._host_only(game, user_id, refusals.HOST_ONLY_START)
             if len(game.seats) < MIN_SEATS:
-                raise UserError(texts.TOO_FEW_SEATS)
+                raise UserError(refusals.TOO_FEW_SEATS)
             if not any(s.kind == "human" for s in game.seats):
-                raise UserError(texts.NO_PERSON)
+                raise UserError(refusals.NO_PERSON)
             seats = list(game.seats)
             if game.options.get("random_seats"):
                 random.Random(game.seed).shuffle(seats)
@@ -264,11 +262,11 @@ class LobbyService:
         the end, in the same order) and the same options; the player asking is its host."""
         old = await self.core.game_here(game_id, channel_id)
         if old is None or old.status != "over":
-            raise UserError(texts.REMATCH_NOT_OVER)
+            raise UserError(refusals.REMATCH_NOT_OVER)
         seats = list(old.seats)
         me = next((s for s in seats if s.user_id == user_id), None)
         if me is None:
-            raise UserError(texts.REMATCH_PLAYERS_ONLY)
+            raise UserError(refusals.REMATCH_PLAYERS_ONLY)
         game = await self.new_lobby(
             guild_id=old.guild_id,
             channel_id=old.channel_id,

@@ -19,7 +19,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import engine
-from bot.present import texts
 from bot.ratings import (
     FAMILIES,
     GLOBAL,
@@ -34,6 +33,7 @@ from bot.ratings import (
 )
 from bot.ratings import identity as ri
 from bot.ratings.core import ordinal
+from bot.services import refusals
 from bot.services.base import UserError
 from bot.services.core import GameCore
 from bot.services.export import ExportGame, SeatInfo, exported_game
@@ -380,7 +380,7 @@ class PlayerService:
         or a game in play."""
         done = await self.storage.forget_user(user_id)
         if done is None:
-            raise UserError(texts.FORGET_IN_GAME)
+            raise UserError(refusals.FORGET_IN_GAME)
         return done
 
     # --- the ratings from the stored games ---

@@ -9,11 +9,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import engine
-from bot.present import story, texts
 from bot.ratings import places_of
+from bot.services import refusals
 from bot.services.base import Applied, UserError
 from bot.services.experts import seat_to_play
-from bot.storage import ActionRow, Finish, FinishedSeat, NewAction
+from bot.storage import ActionRow, Finish, FinishedSeat, GameRow, NewAction
 from engine import Action, GameState
 from engine import moonlight as ml
 from engine.players import CynthiaPlayer, play_until
@@ -110,18 +110,18 @@ def undoable(row: ActionRow | NewAction | None, user_id: int, current_seat: int 
 
 
 @contextmanager
-def typed_input(names: Sequence[str] = ()) -> Iterator[None]:
-    """Around the engine reading what a user typed: its refusal becomes a `UserError` (with
-    the players' `names` for "seat 2" when given), and so does anything else it raises for
+def typed_input(game: GameRow | None = None) -> Iterator[None]:
+    """Around the engine reading what a user typed: its refusal becomes a `UserError` (naming
+    the seats of `game` for "seat 2" when given), and so does anything else it raises for
     such input (logged by type only: never the text)."""
     try:
         yield
     except engine.IllegalAction as exc:
         reason = exc.args[0] if exc.args else str(exc)  # a `translation.Text` from the engine
-        raise UserError(story.named(reason, names) if names else reason) from None
+        raise UserError(reason, seats_of=game) from None
     except Exception as exc:  # the engine's defect on odd input, still the user's answer
         log.warning("the engine raised %s on typed input", type(exc).__name__)
-        raise UserError(texts.UNPLAYABLE) from None
+        raise UserError(refusals.UNPLAYABLE) from None
 
 
 def apply_all(
@@ -130,17 +130,17 @@ def apply_all(
     seat: int,
     user_id: int,
     first_ply: int,
-    names: Sequence[str] = (),
+    game: GameRow | None = None,
 ) -> tuple[GameState, list[Applied]]:
     """Apply a player's actions in order; all or nothing (raises `UserError`, its refusal
-    naming the players by `names`)."""
+    naming the seats of `game`)."""
     applied: list[Applied] = []
     turn = engine.turn_id(state)
     for action in actions:
         if state.is_over or engine.turn_id(state) != turn:
             done = ", ".join(f"'{a.notation}'" for a in applied)
-            raise UserError(texts.TURN_OVER_AFTER.format(actions=done))
-        with typed_input(names):
+            raise UserError(refusals.TURN_OVER_AFTER.format(actions=done))
+        with typed_input(game):
             state = engine.apply(state, action)
         applied.append(Applied(first_ply + len(applied), str(action), seat, user_id))
     return state, applied

@@ -3,17 +3,18 @@ only: nothing here takes a game's lock."""
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from bot.present import story, texts
-from bot.services import replays
+import engine
+from bot.services import refusals
 from bot.services.base import Applied, UserError
 from bot.services.core import GameCore
 from bot.services.plays import replay_events
-from bot.services.replays import Replay
-from bot.storage import GameRow
+from bot.storage import ActionRow, GameRow, NewAction, SeatRow
 from engine import GameState
+
+T = TypeVar("T")
 
 
 class RecordService:
@@ -22,8 +23,6 @@ class RecordService:
     def __init__(self, core: GameCore) -> None:
         self.core = core
         self.storage = core.storage
-        #: the replays of finished games and of record files, and their pictures
-        self.replays = replays.ReplayCache.new()
 
     async def shown_game(self, channel_id: int) -> GameRow | None:
         """The game `/ps status` shows: the one in the lobby or in play, or else the channel's
@@ -35,7 +34,7 @@ class RecordService:
         """The channel's game in play, or else its last started one, with its whole log."""
         game = await self.storage.latest_started_game(channel_id)
         if game is None:
-            raise UserError(texts.NO_GAME_HERE)
+            raise UserError(refusals.NO_GAME_HERE)
         rows = await self.storage.actions(game.id)
         return game, [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
 
@@ -47,27 +46,17 @@ class RecordService:
         rows = await self.storage.actions(game.id, after_ply=max(0, ply - count))
         return [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
 
-    async def story(self, game: GameRow, state: GameState) -> list[story.Turn]:
-        """The turns the game message tells (`bot.present.story.tell`): since the player to play last
-        finished a turn, with their events and the spaces they changed."""
+    async def log(self, game: GameRow) -> list[ActionRow]:
+        """Every logged action of a game, oldest first (none before it starts)."""
         if game.config is None:
             return []
-        rows = await self.storage.actions(game.id)
-        keep: dict[int, tuple[int, Any]] = {}
-        turns = await asyncio.to_thread(
-            story.tell, game, state, rows, self.core.told.get(game.id), keep
-        )
-        if game.status == "active" and not state.is_over:
-            self.core.told[game.id] = keep  # the next telling replays only what came since
-        else:
-            self.core.told.pop(game.id, None)
-        return turns
+        return await self.storage.actions(game.id)
 
     async def history(self, game: GameRow) -> list[tuple[Applied, tuple[str, ...]]]:
         """Every logged action of a started game with the events it set off (photosynthesis,
         Cynthia's card draws, the end of the game), replayed from the log."""
         if game.config is None:
-            raise UserError(texts.NOT_STARTED)
+            raise UserError(refusals.NOT_STARTED)
         rows = await self.storage.actions(game.id)
         moves = [Applied(r.ply, r.notation, r.seat, r.user_id, r.explanation) for r in rows]
         events = await self.core.replaying(game, replay_events, game.config, game.seed, moves)
@@ -80,19 +69,37 @@ class RecordService:
         played."""
         game = await self.storage.get_game(game_id)
         if game is None or game.config is None or game.guild_id != guild_id:
-            raise UserError(texts.REPLAY_NO_GAME.format(id=game_id))
+            raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
         if game.is_live:
-            raise UserError(texts.REPLAY_NOT_OVER.format(id=game_id))
+            raise UserError(refusals.REPLAY_NOT_OVER.format(id=game_id))
         if game.status != "over":  # abandoned or expired: it never finished
-            raise UserError(texts.REPLAY_NO_GAME.format(id=game_id))
+            raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
         return game
 
-    async def replay(self, game: GameRow) -> Replay:
-        """The replay of a finished game (`finished_game`), kept for the next steps."""
-        key = f"g{game.id}"
-        kept = self.replays.replays.get(key)
-        if kept is not None:
-            return kept
+    async def replay(self, game: GameRow, tell: Callable[[GameRow, list[ActionRow]], T]) -> T:
+        """A started game's log told by `tell(game, rows)` (the replay viewer's: pure CPU, run
+        in a thread); a log that no longer replays sets the game aside (`UnreadableGame`)."""
         rows = await self.storage.actions(game.id)
-        built = await self.core.replaying(game, replays.replay, game, rows)
-        return self.replays.replays.put(key, built)
+        return await self.core.replaying(game, tell, game, rows)
+
+
+def record_game(record: engine.Record, names: Sequence[str]) -> GameRow:
+    """A record file's game as a stored one would read (its config, seed and names), for the
+    story and the pictures."""
+    seats = tuple(
+        SeatRow(i, "cynthia" if kind == "cynthia" else "human", None, name)
+        for i, (kind, name) in enumerate(zip(record.config.seats, names, strict=True))
+    )
+    return GameRow(
+        id=0, guild_id=None, channel_id=0, host_id=0, status="over", options={},
+        config=record.config.to_dict(), seed=record.seed, version=0, created_at="",
+        updated_at="", seats=seats,
+    )  # fmt: skip
+
+
+def record_log(states: Sequence[GameState], notations: Sequence[str]) -> list[NewAction]:
+    """A record's actions as a log (each played by the seat to play before it)."""
+    return [
+        NewAction(i + 1, notation, int(states[i].current_seat or 0), None)
+        for i, notation in enumerate(notations)
+    ]

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from bot.present import texts
-from bot.present.review_texts import REVIEW_FAILED, REVIEW_NOT_OVER
+from bot.services import refusals
 from bot.services.base import UserError
 from bot.services.core import GameCore
 from bot.services.experts import Experts
+from bot.services.refusals import REVIEW_FAILED, REVIEW_NOT_OVER
 from bot.storage import GameRow, ReviewRow
 from engine.expert.review import REVIEW_BUDGET_S, Decision, worst
 
@@ -55,7 +55,7 @@ class ReviewService:
         asked before; and whether this click made it (then the caller runs it: `run`)."""
         game = await self.core.game_here(game_id, channel_id)
         if game is None:
-            raise UserError(texts.GAME_GONE)
+            raise UserError(refusals.GAME_GONE)
         if game.status != "over" or game.config is None:
             raise UserError(REVIEW_NOT_OVER)
         review, made = await self.storage.start_review(game.id)

@@ -3,7 +3,7 @@
 When a turn starts, the game's `turn_clocks` row records the turn (`engine.turn_id`), the seat,
 its player and the start time, and the turn's jobs are written with it (`timer_jobs`, fired by
 `bot.services.scheduler`), in the very transaction of the play that started the turn
-(`GameCore.turn_planner`): a turn is never committed without its deadline, so a process that
+(`AfterCommit.in_commit`): a turn is never committed without its deadline, so a process that
 dies right after a commit leaves nothing for another to plan, and the turn's clock runs from its
 start whichever process is up:
 
@@ -158,7 +158,7 @@ class TurnTimers:
     # --- planning ---
 
     async def in_commit(self, game: GameRow, state: GameState) -> ClockWrite | None:
-        """`GameCore.turn_planner`: the clock write a play commits with it, for `game` as
+        """`AfterCommit.in_commit`: the clock write a play commits with it, for `game` as
         it will be stored (its new version) and its new `state` (call under the game's lock)."""
         _, write = await self._planned(game, state)
         jobs = write is not None and bool(write.jobs)
@@ -180,7 +180,7 @@ class TurnTimers:
             self.poke()
 
     async def on_commit(self, game: GameRow, state: GameState) -> None:
-        """`GameService` commit hook: wake the scheduler for the jobs the commit planned, or
+        """`AfterCommit.on_commit`: wake the scheduler for the jobs the commit planned, or
         plan the turn now if it was not planned in the commit (no planner, or it failed)."""
         planned = self._in_commit.pop(game.id, None)
         if planned is not None and planned[0] == game.version:
@@ -190,7 +190,7 @@ class TurnTimers:
         await self.plan(game, state)
 
     async def on_end(self, game: GameRow) -> None:
-        """`GameService` end hook (abandoned, expired): the game's clock and unfired jobs go."""
+        """`AfterCommit.on_end` (abandoned, expired): the game's clock and unfired jobs go."""
         await self._write(ClockWrite(game.id))
 
     async def plan(

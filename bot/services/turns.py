@@ -12,11 +12,12 @@ import logging
 from collections.abc import Callable, Sequence
 
 import engine
-from bot.present import story, texts
-from bot.services.base import Applied, Turn, TurnResult, UserError, seat_label
+from bot.services import refusals
+from bot.services.base import Applied, Turn, TurnResult, UserError
 from bot.services.core import GameCore
 from bot.services.experts import seat_to_play
 from bot.services.plays import apply_all, replay, run_automa, typed_input, undoable
+from bot.services.seats import seat_label
 from bot.storage import GameRow
 from engine import GameState
 
@@ -40,7 +41,7 @@ class TurnService:
             game_id,
             version,
             not_status="lobby",
-            refusal=texts.NOT_STARTED,
+            refusal=refusals.NOT_STARTED,
             channel_id=channel_id,
         )
 
@@ -48,12 +49,12 @@ class TurnService:
         """The state when it is `user_id`'s turn in `game`; otherwise a `UserError`."""
         state = await self.core.state(game)
         if state.is_over or state.current_seat is None:
-            raise UserError(texts.GAME_OVER)
+            raise UserError(refusals.GAME_OVER)
         if not any(s.user_id == user_id for s in game.seats):
-            raise UserError(texts.NOT_A_PLAYER)
+            raise UserError(refusals.NOT_A_PLAYER)
         current = game.seats[state.current_seat]
         if current.user_id != user_id:
-            raise UserError(texts.NOT_YOUR_TURN.format(player=seat_label(current)))
+            raise UserError(refusals.NOT_YOUR_TURN.format(player=seat_label(current)))
         return state
 
     async def turn(
@@ -111,7 +112,7 @@ class TurnService:
                 await self._check_pinned(game, user_id, *turn)
             state = await self.check_turn(game, user_id)
             if offered is not None and not offered([str(a) for a in engine.legal_actions(state)]):
-                raise UserError(texts.NOT_OFFERED)  # a value the clicked panel does not offer
+                raise UserError(refusals.NOT_OFFERED)  # a value the clicked panel does not offer
             _, ply = await self.core.state_and_ply(game)
             seat, turn_now = seat_to_play(state), engine.turn_id(state)
             with typed_input():
@@ -122,11 +123,10 @@ class TurnService:
                 typed_version not in (None, game.version)
                 and self._last_typed.get(game.id) == repeated
             ):
-                raise UserError(texts.ALREADY_APPLIED.format(action=said))
+                raise UserError(refusals.ALREADY_APPLIED.format(action=said))
             new_state, applied = await asyncio.to_thread(
-                apply_all, state, actions, seat, user_id, ply + 1,
-                [story.player_name(game, i) for i in range(len(game.seats))],
-            )  # fmt: skip
+                apply_all, state, actions, seat, user_id, ply + 1, game
+            )
             new_state, automa = await asyncio.to_thread(
                 run_automa, new_state, ply + 1 + len(applied)
             )
@@ -174,10 +174,10 @@ class TurnService:
         if not now.is_over and engine.turn_id(now) == turn:
             return
         if seat is None or game.seats[seat].user_id == user_id:
-            raise UserError(texts.TURN_CHANGED)
+            raise UserError(refusals.TURN_CHANGED)
         await self.check_turn(game, user_id)  # not a player, or not their turn now
         # Typed in someone else's turn: refused as it was then, even though it is theirs now.
-        raise UserError(texts.NOT_YOUR_TURN.format(player=seat_label(game.seats[seat])))
+        raise UserError(refusals.NOT_YOUR_TURN.format(player=seat_label(game.seats[seat])))
 
     async def can_undo(self, game: GameRow, state: GameState, user_id: int) -> bool:
         """Whether `undo` would take something back for this player now."""
@@ -209,7 +209,7 @@ class TurnService:
             last = rows[-1] if rows else None
             earlier = rows[-2] if len(rows) > 1 else None
             if last is None or not undoable(last, user_id, state.current_seat):
-                raise UserError(texts.NOTHING_TO_UNDO)
+                raise UserError(refusals.NOTHING_TO_UNDO)
             kept_before = self.core.before.get(game.id, {})
             previous = kept_before.get(last.ply)
             for ply in [p for p in kept_before if p >= last.ply]:
@@ -224,6 +224,7 @@ class TurnService:
                 snapshot=(last.ply - 1, previous.to_dict()),
             )
             self.core.keep_state(stored, last.ply - 1, previous)
+            await self.core.committed(stored, previous)
             undone = Applied(last.ply, last.notation, last.seat, last.user_id)
             log.info("action undone", extra={"game_id": game.id, "ply": last.ply})
             again = not previous.is_over and undoable(earlier, user_id, previous.current_seat)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.present import learn_texts as lt
+from bot.services import refusals
 from bot.services.base import UserError
 from bot.storage import Storage
 from bot.storage.locks import KeyedLocks
@@ -48,7 +48,7 @@ class TutorialService:
         """The learner's progress, checked to be at `at` (the screen clicked; None: typed)."""
         progress, _damaged = await self.progress(user_id)
         if at is not None and place(progress) != at:
-            raise UserError(lt.STALE_STEP)
+            raise UserError(refusals.STALE_STEP)
         return progress
 
     async def answer(self, user_id: int, notation: str, at: tuple[str, int] | None) -> Outcome:
@@ -58,10 +58,10 @@ class TutorialService:
         async with self._locks.hold(user_id):
             progress = await self.at(user_id, at)
             if progress.current_step is None:
-                raise UserError(lt.NO_STEP)
+                raise UserError(refusals.NO_STEP)
             outcome = tutorial.attempt(progress, notation)
             if outcome.kind == "invalid":
-                raise UserError(outcome.reason or lt.NO_STEP)
+                raise UserError(outcome.reason or refusals.NO_STEP)
             await self._save(user_id, outcome.progress)
             return outcome
 
@@ -70,7 +70,7 @@ class TutorialService:
         async with self._locks.hold(user_id):
             progress = await self.at(user_id, at)
             if not progress.lesson_done:
-                raise UserError(lt.STALE_STEP)
+                raise UserError(refusals.STALE_STEP)
             progress = tutorial.next_lesson(progress)
             await self._save(user_id, progress)
             return progress
@@ -87,7 +87,7 @@ class TutorialService:
         """The game against Cynthia is offered once the base game's lessons are done."""
         progress = await self.at(user_id, at)
         if not base_done(progress):
-            raise UserError(lt.STALE_STEP)
+            raise UserError(refusals.STALE_STEP)
 
 
 def base_done(progress: Progress) -> bool:

@@ -117,8 +117,7 @@ async def create_timed_games(
     try:
         games = GameService(storage)
         service = Correspondence(games, clock)
-        games.core.turn_planner = service.timers.in_commit
-        games.core.commit_hooks.append(service.timers.on_commit)
+        games.core.after = service.timers
         host_id, guest_id = int(host["id"]), int(guest["id"])
         for chan in channels:
             game = await games.lobby.new_lobby(

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from bot.present import correspondence_texts as ct
-from bot.services import GameService
+from bot.services import GameService, refusals
 from bot.services.scheduler import PENDING, JobStore
 from bot.services.timers import TURN_DM_AFTER
 from bot.storage import SQLiteStorage
@@ -175,7 +175,7 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
     await click(fake, bob, lobby, "Join")
     await refused(
         await fake.slash(bob, "ps settings", options={"turn_timer": "1h"}, channel_id=chan),
-        ct.HOST_ONLY_SETTINGS.format(host=mention(alice)),
+        refusals.HOST_ONLY_SETTINGS.format(host=mention(alice)),
     )
     it = await answered(
         await fake.slash(
@@ -322,7 +322,7 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     )
     await refused(
         await fake.slash(alice, "ps settings", options={"turn_timer": "1h"}, channel_id=chan),
-        ct.HOST_ONLY_SETTINGS.format(host=mention(bob)),
+        refusals.HOST_ONLY_SETTINGS.format(host=mention(bob)),
     )
 
     # Another game where the host chose that leaving ends the game.

@@ -14,10 +14,9 @@ import re
 import pytest
 
 import engine
-from bot.present import expert_texts as xt
-from bot.present import texts
-from bot.present.i18n import read_text
+from bot.services import refusals
 from bot.services.experts import EXPERT_BUDGETS, play_turn
+from bot.storage import read_text
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_current, replay_log, turn_owner
 from tests.e2e.test_lobby import (
@@ -86,7 +85,7 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
     alice = fake.add_user("alice")
     chan = fake.add_channel("games")
     lobby = await new_lobby(fake, alice, chan)
-    await refused(await fake.slash(alice, "ps hint", channel_id=chan), xt.HINTS_OFF)
+    await refused(await fake.slash(alice, "ps hint", channel_id=chan), refusals.HINTS_OFF)
     await add_bot(fake, alice, lobby, "expert")
     assert field(lobby, "Seats") == f"1. {mention(alice)}\n2. Expert (quick)"
     assert seat_rows(bot) == [(0, "human", int(alice["id"])), (1, "expert", None)]
@@ -132,7 +131,7 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
     assert f"Expert (quick): `{last[0]}` \N{EM DASH} {last[3]}" in it.embeds[0]["description"]
     reasons = [r[3] for r in log_rows(bot) if r[1] == 1]
     assert any(": best of " in r and " turn plans, expected margin " in r for r in reasons)
-    await refused(await fake.slash(alice, "ps hint", channel_id=chan), xt.HINTS_OFF)
+    await refused(await fake.slash(alice, "ps hint", channel_id=chan), refusals.HINTS_OFF)
 
 
 async def test_hints_refused_and_given(fake: FakeDiscord, bot_process) -> None:
@@ -143,16 +142,16 @@ async def test_hints_refused_and_given(fake: FakeDiscord, bot_process) -> None:
     assert field(lobby, "Options").splitlines()[-1] == "hints allowed (/ps hint)"
     hints_option = next(o for o in lobby.selects[0]["options"] if o["value"] == "hints")
     assert hints_option.get("default") is True
-    await refused(await fake.slash(alice, "ps hint", channel_id=chan), texts.NOT_STARTED)
+    await refused(await fake.slash(alice, "ps hint", channel_id=chan), refusals.NOT_STARTED)
     await click(fake, bob, lobby, "Join")
     await click(fake, alice, lobby, "Start")
     msg = await my_turn(fake, chan, alice)
 
-    await refused(await fake.slash(alice, "ps hint", channel_id=elsewhere), texts.NO_GAME_HERE)
-    await refused(await fake.slash(carol, "ps hint", channel_id=chan), texts.NOT_A_PLAYER)
+    await refused(await fake.slash(alice, "ps hint", channel_id=elsewhere), refusals.NO_GAME_HERE)
+    await refused(await fake.slash(carol, "ps hint", channel_id=chan), refusals.NOT_A_PLAYER)
     await refused(
         await fake.slash(bob, "ps hint", channel_id=chan),
-        texts.NOT_YOUR_TURN.format(player=mention(alice)),
+        refusals.NOT_YOUR_TURN.format(player=mention(alice)),
     )
     while True:  # the setup placements, then a turn of the game
         logged = action_log(bot)

@@ -7,6 +7,7 @@ import json
 
 import engine
 from bot.present import texts
+from bot.services import refusals
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_component
 from tests.e2e.gameplay import action_log, next_turn, replay_log, start_game
 from tests.e2e.test_lobby import add_bot, answered, click, db_rows, new_lobby, snapshot
@@ -32,10 +33,10 @@ async def test_forged_component_ids_get_one_sentence(fake: FakeDiscord, bot_proc
         f"ps:panel:{HUGE}:1:end": texts.UNKNOWN_COMPONENT,
         "ps:bogus:2:1": texts.UNKNOWN_COMPONENT,
         "ps:turn:2": texts.UNKNOWN_COMPONENT,
-        "ps:log:1:1": texts.OTHER_CHANNEL,
-        "ps:sun:1:1": texts.OTHER_CHANNEL,
-        "ps:turn:1:1": texts.OTHER_CHANNEL,
-        "ps:panel:1:1:end": texts.OTHER_CHANNEL,
+        "ps:log:1:1": refusals.OTHER_CHANNEL,
+        "ps:sun:1:1": refusals.OTHER_CHANNEL,
+        "ps:turn:1:1": refusals.OTHER_CHANNEL,
+        "ps:panel:1:1:end": refusals.OTHER_CHANNEL,
     }
     for custom_id, expected in cases.items():
         it = await forge(fake, mallory, ours, "Game log", custom_id)
@@ -51,7 +52,7 @@ ABILITY_SEED = 10
 
 async def refused_as_not_offered(it) -> None:
     await answered(it)
-    assert (it.ephemeral, it.content) == (True, texts.NOT_OFFERED)
+    assert (it.ephemeral, it.content) == (True, refusals.NOT_OFFERED)
 
 
 async def ability_turn(fake: FakeDiscord, bot, alice: dict, chan: str):

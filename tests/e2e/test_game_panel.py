@@ -7,6 +7,7 @@ import pytest
 
 import engine
 from bot.present import texts
+from bot.services import refusals
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
 from tests.e2e.gameplay import (
@@ -156,7 +157,7 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     # a new lobby in the channel, the player who asked its host.
     carol = fake.add_user("carol")
     it = await answered(await fake.click(carol, result, result.find_button(label="Rematch")))
-    assert it.ephemeral and it.content == texts.REMATCH_PLAYERS_ONLY
+    assert it.ephemeral and it.content == refusals.REMATCH_PLAYERS_ONLY
     it = await answered(await fake.click(bob, msg, msg.find_button(label="Rematch")))
     assert it.ephemeral and it.content == texts.REMATCH_OPEN.format(channel=chan)
     lobby2 = await fake.wait_for_message(chan, lambda m: m.id not in (lobby.id, result.id))
@@ -165,7 +166,7 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     assert lobby2.embeds[0]["description"].startswith(f"Host: {mention(bob)}.")
     assert field(lobby2, "Options") == field(lobby, "Options")
     it = await answered(await fake.click(alice, result, result.find_button(label="Rematch")))
-    assert it.content == texts.CHANNEL_BUSY
+    assert it.content == refusals.CHANNEL_BUSY
     assert fake.late_interactions == []
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.present import texts
+from bot.services import refusals
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import action_log, kinds, next_turn, start_game, turn_owner
 from tests.e2e.test_lobby import answered, click, mention, refused
@@ -22,17 +22,17 @@ async def test_refusals_and_concurrent_clicks_apply_once(fake: FakeDiscord, bot_
     log = action_log(bot)
 
     # Not your turn, and not in this game: the button and typing, privately, nothing changes.
-    not_yours = texts.NOT_YOUR_TURN.format(player=mention(alice))
+    not_yours = refusals.NOT_YOUR_TURN.format(player=mention(alice))
     await refused(await fake.click(bob, msg, msg.find_button(label="Take my turn")), not_yours)
     await refused(
-        await fake.click(carol, msg, msg.find_button(label="Take my turn")), texts.NOT_A_PLAYER
+        await fake.click(carol, msg, msg.find_button(label="Take my turn")), refusals.NOT_A_PLAYER
     )
     await refused(
         await fake.slash(bob, "ps play", options={"action": "place A1"}, channel_id=chan), not_yours
     )
     await refused(
         await fake.slash(carol, "ps play", options={"action": "end"}, channel_id=chan),
-        texts.NOT_A_PLAYER,
+        refusals.NOT_A_PLAYER,
     )
     assert (
         await fake.autocomplete(
@@ -80,12 +80,12 @@ async def test_refusals_and_concurrent_clicks_apply_once(fake: FakeDiscord, bot_
     )
     assert it.content.startswith("You played `buy seed`.")
     stale = await answered(await fake.select(user, old, kinds(old)["buy"], ["buy seed"]))
-    assert stale.ephemeral and stale.content == texts.STALE
+    assert stale.ephemeral and stale.content == refusals.STALE
     assert "End turn" in [b["label"] for b in stale.response.buttons]
 
     # A double click: the same choice twice at once applies once; the other is out of date.
     menu = await answered(await fake.select(user, new, kinds(new)["buy"], ["buy seed"]))
-    assert menu.content == texts.STALE  # `new` was drawn before the typed buy: also stale
+    assert menu.content == refusals.STALE  # `new` was drawn before the typed buy: also stale
     fresh = menu.response
     select = kinds(fresh)["buy"]
     log = action_log(bot)
@@ -113,9 +113,9 @@ async def test_refusals_and_concurrent_clicks_apply_once(fake: FakeDiscord, bot_
     mine, typed, his, outsider = clicks
     ended = [c for c in (mine, typed) if c.content.startswith("You played `end`.")]
     assert len(ended) == 1
-    assert outsider.content == texts.NOT_A_PLAYER
+    assert outsider.content == refusals.NOT_A_PLAYER
     # Before the end counted it was not his turn; after it, his panel opens.
-    assert his.content == texts.NOT_YOUR_TURN.format(player=mention(user)) or (
+    assert his.content == refusals.NOT_YOUR_TURN.format(player=mention(user)) or (
         his.content.startswith("Your turn: you have")
     )
     new_rows = action_log(bot)[len(log) :]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.present import texts
+from bot.services import refusals
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import (
     action_log,
@@ -91,7 +91,7 @@ async def test_sigkill_at_several_points_loses_and_repeats_nothing(
     await crash_and_restart(fake, bot)
     assert human_moves(bot) in (before, [*before, "buy seed"])
     again = await answered(await fake.select(user, panel, select, ["buy seed"]))
-    if human_moves(bot) == [*before, "buy seed"] and again.content == texts.STALE:
+    if human_moves(bot) == [*before, "buy seed"] and again.content == refusals.STALE:
         assert "End turn" in [b["label"] for b in again.response.buttons]  # a fresh panel
     else:
         assert again.content.startswith("You played `buy seed`.")

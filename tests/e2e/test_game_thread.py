@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.present import correspondence_texts as ct
 from bot.present import texts
+from bot.services import refusals
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import next_turn, start_game, turn_owner
@@ -53,7 +54,7 @@ async def test_play_in_the_thread_and_type_in_either_place(fake: FakeDiscord, bo
     assert msg.files[0].description.split(" Outlined: ")[0] in it.content
     # A new game is opened in the channel, not in a game's thread.
     await refused(await fake.slash(alice, "ps new", channel_id=thread), texts.NEW_IN_THREAD)
-    await refused(await fake.slash(alice, "ps new", channel_id=chan), texts.CHANNEL_BUSY)
+    await refused(await fake.slash(alice, "ps new", channel_id=chan), refusals.CHANNEL_BUSY)
     assert fake.messages(chan) == [lobby]
     # Issue 44, `/ps follow`: Carol, a spectator, follows the game (in the channel), Bob mutes
     # it (in the thread); each is answered privately. The next turn messages ping Carol, named

@@ -7,6 +7,7 @@ import pytest
 
 import engine
 from bot.present import texts
+from bot.services import refusals
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_final, next_turn, replay_log, start_game, turn_owner
 from tests.e2e.test_lobby import answered, field, mention
@@ -62,7 +63,7 @@ async def test_a_whole_game_typed_with_ps_play(fake: FakeDiscord, bot_process) -
     it = await answered(
         await fake.slash(bob, "ps play", options={"action": "end"}, channel_id=chan)
     )
-    assert it.ephemeral and it.content == texts.NO_GAME_HERE
+    assert it.ephemeral and it.content == refusals.NO_GAME_HERE
     assert fake.late_interactions == []
 
 
@@ -153,7 +154,7 @@ async def test_end_clicked_and_typed_at_once_ends_one_turn(fake: FakeDiscord, bo
     assert turn_owner(following) == alice["id"]
     gate.set()
     await typed.wait_response()
-    assert typed.ephemeral and typed.content == texts.TURN_CHANGED
+    assert typed.ephemeral and typed.content == refusals.TURN_CHANGED
     log = action_log(bot)
     mine = [row for row in log[len(before) :] if row[3] == int(alice["id"])]
     assert [row[1] for row in mine] == ["end"]  # one end: the click's

@@ -16,6 +16,7 @@ from bot.discord.cogs.learn import LAYOUT, LESSON_FILE
 from bot.present import learn_texts as lt
 from bot.present import pictures
 from bot.present.choices import spaces_of
+from bot.services import refusals
 from engine import tutorial
 from engine.tutorial import Progress
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
@@ -245,15 +246,15 @@ async def test_the_tutorial_played_in_english_and_hebrew_resumed_after_a_restart
     # The screen of an earlier step: one sentence, nothing changes.
     select = again.selects[0]
     it = await fake.select(learner.user, again, select, [select["options"][0]["value"]])
-    await refused(it, lt.STALE_STEP)
+    await refused(it, refusals.STALE_STEP)
     assert stored(bot, learner) == {"version": 1, "lesson": "light", "step": 1, "tries": 0}
 
     # Forged tutorial buttons: one sentence each, and nothing changes.
     forged = {
-        "ps:learn:reach:0:next": lt.STALE_STEP,  # a lesson not reached
-        "ps:learn:zzz:0:next": lt.STALE_STEP,  # no such lesson
-        "ps:learn:light:1:game": lt.STALE_STEP,  # the game before the base game is learnt
-        "ps:learn:light:1:play grow D3": lt.NO_STEP,  # an answer between lessons
+        "ps:learn:reach:0:next": refusals.STALE_STEP,  # a lesson not reached
+        "ps:learn:zzz:0:next": refusals.STALE_STEP,  # no such lesson
+        "ps:learn:light:1:game": refusals.STALE_STEP,  # the game before the base game is learnt
+        "ps:learn:light:1:play grow D3": refusals.NO_STEP,  # an answer between lessons
     }
     for custom_id, sentence in forged.items():
         again.buttons[0]["custom_id"] = custom_id

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import engine
-from bot.present import expert_texts as xt
 from bot.present import texts
+from bot.services import refusals
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord, FakeMessage
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -250,29 +250,37 @@ async def test_lobby_refusals_are_clear_private_and_change_nothing(
         assert game_rows(bot) == rows and seat_rows(bot) == seats
 
     # A second /ps new in the channel.
-    await unchanged(fake.slash(bob, "ps new", channel_id=chan), texts.CHANNEL_BUSY)
+    await unchanged(fake.slash(bob, "ps new", channel_id=chan), refusals.CHANNEL_BUSY)
     assert len(game_rows(bot)) == 1
     # Joining twice (the host sits in the first seat).
-    await unchanged(fake.click(alice, lobby, lobby.find_button(label="Join")), texts.ALREADY_JOINED)
+    await unchanged(
+        fake.click(alice, lobby, lobby.find_button(label="Join")), refusals.ALREADY_JOINED
+    )
     # Start with one seat.
-    await unchanged(fake.click(alice, lobby, lobby.find_button(label="Start")), texts.TOO_FEW_SEATS)
+    await unchanged(
+        fake.click(alice, lobby, lobby.find_button(label="Start")), refusals.TOO_FEW_SEATS
+    )
     # Clicks by someone outside the game.
-    await unchanged(fake.click(carol, lobby, lobby.find_button(label="Leave")), texts.NOT_IN_LOBBY)
-    host_only = xt.HOST_ONLY_BOTS.format(host=mention(alice))
+    await unchanged(
+        fake.click(carol, lobby, lobby.find_button(label="Leave")), refusals.NOT_IN_LOBBY
+    )
+    host_only = refusals.HOST_ONLY_BOTS.format(host=mention(alice))
     assert host_only == f"Only the host, {mention(alice)}, can add or remove bots."
     await unchanged(fake.select(carol, lobby, bot_select(lobby), ["expert"]), host_only)
     await unchanged(fake.click(carol, lobby, lobby.find_button(label="Remove bot")), host_only)
-    await unchanged(fake.click(alice, lobby, lobby.find_button(label="Remove bot")), xt.NO_BOT)
+    await unchanged(
+        fake.click(alice, lobby, lobby.find_button(label="Remove bot")), refusals.NO_BOT
+    )
     await unchanged(
         fake.select(carol, lobby, lobby.selects[0], ["shadow_rule"]),
-        texts.HOST_ONLY_OPTIONS.format(host=mention(alice)),
+        refusals.HOST_ONLY_OPTIONS.format(host=mention(alice)),
     )
 
     # Start by someone else.
     await click(fake, bob, lobby, "Join")
     await unchanged(
         fake.click(bob, lobby, lobby.find_button(label="Start")),
-        texts.HOST_ONLY_START.format(host=mention(alice)),
+        refusals.HOST_ONLY_START.format(host=mention(alice)),
     )
 
     # A Join drawn for an older version of the lobby (carol's private copy from /ps status,
@@ -298,7 +306,7 @@ async def test_lobby_refusals_are_clear_private_and_change_nothing(
     await click(fake, carol, lobby, "Leave")
     before, rows = snapshot(lobby), game_rows(bot)
     it = await answered(await fake.click(alice, status.response, old_remove))
-    assert it.ephemeral and it.content == texts.STALE
+    assert it.ephemeral and it.content == refusals.STALE
     fresh = it.response.find_button(label="Remove bot")["custom_id"]
     assert fresh == f"ps:lobby:rembot:1:{game_rows(bot)[0][2]}" and fresh != old_remove
     assert snapshot(lobby) == before and game_rows(bot) == rows
@@ -362,7 +370,7 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
         assert game_rows(bot) == rows and action_rows(bot) == log
 
     turn = game_msg.find_button(label="Take my turn")
-    await unchanged(fake.click(carol, game_msg, turn), texts.NOT_A_PLAYER)
+    await unchanged(fake.click(carol, game_msg, turn), refusals.NOT_A_PLAYER)
     not_yours = f"It is not your turn: it is {mention(alice)}'s turn."
     await unchanged(fake.click(bob, game_msg, turn), not_yours)
     await unchanged(
@@ -382,11 +390,11 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
         )
         == []
     )
-    await unchanged(fake.slash(bob, "ps new", channel_id=chan), texts.CHANNEL_BUSY)
+    await unchanged(fake.slash(bob, "ps new", channel_id=chan), refusals.CHANNEL_BUSY)
 
     # Abandon: not by a plain player; yes by a moderator, who confirms first (Keep playing
     # changes nothing); the channel is told and is free again.
-    await unchanged(fake.slash(bob, "ps abandon", channel_id=chan), texts.ABANDON_FORBIDDEN)
+    await unchanged(fake.slash(bob, "ps abandon", channel_id=chan), refusals.ABANDON_FORBIDDEN)
     it = await answered(await fake.slash(mod, "ps abandon", channel_id=chan))
     assert it.ephemeral and it.content == texts.ABANDON_CONFIRM.format(game=1)
     assert [b["label"] for b in it.response.buttons] == ["Abandon the game", "Keep playing"]
@@ -399,7 +407,7 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
     stranger = await answered(
         await fake.click(bob, it.response, it.response.find_button(label="Abandon the game"))
     )
-    assert stranger.ephemeral and stranger.content == texts.ABANDON_FORBIDDEN
+    assert stranger.ephemeral and stranger.content == refusals.ABANDON_FORBIDDEN
     assert game_rows(bot)[0][1] == "active"
     done = await answered(
         await fake.click(mod, it.response, it.response.find_button(label="Abandon the game"))
@@ -412,9 +420,9 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
     assert told.channel_id == game_msg.channel_id != chan  # in the game's thread (issue 44)
     await fake.wait_until(lambda: game_msg.buttons == [], 10, "the game message to close")
     # The closed game message: no turn to play, no timer; the seats and the board stay.
-    assert game_msg.content == texts.GAME_ABANDONED
+    assert game_msg.content == refusals.GAME_ABANDONED
     (embed,) = game_msg.embeds
-    assert embed["description"] == texts.GAME_ABANDONED
+    assert embed["description"] == refusals.GAME_ABANDONED
     assert [f["name"] for f in embed["fields"]] == ["Seats"]
     assert " to play" not in str(embed) and embed["image"]["url"] == "attachment://board.png"
     assert (
@@ -432,7 +440,7 @@ async def test_game_refusals_and_abandon(fake: FakeDiscord, bot_process) -> None
     assert " to play" not in game_msg.files[0].description
     # /ps status still shows the abandoned game (issue 14: it said there was no game), privately.
     status = await answered(await fake.slash(bob, "ps status", channel_id=chan))
-    assert status.ephemeral and status.embeds[0]["description"] == texts.GAME_ABANDONED
+    assert status.ephemeral and status.embeds[0]["description"] == refusals.GAME_ABANDONED
     assert [name for name, _ in status.attachments] == ["board.png"]
     alt = status.response.files[0].description
     assert " to play" not in alt and "The game was abandoned." in alt
@@ -460,7 +468,7 @@ async def test_lobby_survives_a_killed_bot(fake: FakeDiscord, bot_process) -> No
     assert not it.ephemeral and it.response is lobby
     assert field(lobby, "Seats") == (f"1. {mention(alice)}\n2. {mention(bob)}\n3. {mention(carol)}")
     await refused(
-        await fake.click(bob, lobby, lobby.find_button(label="Join")), texts.ALREADY_JOINED
+        await fake.click(bob, lobby, lobby.find_button(label="Join")), refusals.ALREADY_JOINED
     )
     mark = fake.mark()
     await click(fake, alice, lobby, "Start")
@@ -512,8 +520,10 @@ async def test_rules_help_no_game_of_cynthias_alone_a_typed_game_and_shutdown(
     await click(fake, alice, lobby, "Leave")
     assert field(lobby, "Seats") == "1. Cynthia (automa)\n2. Cynthia 2 (automa)"
     before, rows = snapshot(lobby), game_rows(bot)
-    await refused(await fake.click(alice, lobby, lobby.find_button(label="Start")), texts.NO_PERSON)
-    assert texts.NO_PERSON == "A game needs at least one player: join it first."
+    await refused(
+        await fake.click(alice, lobby, lobby.find_button(label="Start")), refusals.NO_PERSON
+    )
+    assert refusals.NO_PERSON == "A game needs at least one player: join it first."
     assert snapshot(lobby) == before and game_rows(bot) == rows and action_rows(bot) == []
     assert not any(is_game_message()(m) for m in fake.messages(chan))
 

@@ -18,6 +18,7 @@ import pytest
 
 import engine
 from bot.present import pictures, story, texts
+from bot.services import refusals
 from bot.storage import GameRow, NewAction, SeatRow
 from engine import moon
 from engine import moonlight as ml
@@ -151,7 +152,7 @@ async def test_moonlight_game_from_lobby_to_final_scores(fake: FakeDiscord, bot_
     assert_hides(public_text(msg), "fox", "owl", "beaver", "turtle")
     await refused(
         await fake.click(bob, msg, msg.find_button(label="Take my turn")),
-        texts.NOT_YOUR_TURN.format(player=mention(alice)),
+        refusals.NOT_YOUR_TURN.format(player=mention(alice)),
     )
     panel = await take_turn(fake, alice, msg)
     assert panel.content.startswith("Setup: choose your animal.\nYou were dealt these animals")

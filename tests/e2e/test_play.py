@@ -7,6 +7,7 @@ import pytest
 
 import engine
 from bot.present import texts
+from bot.services import refusals
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
 from tests.e2e.gameplay import kinds
 from tests.e2e.test_lobby import (
@@ -122,12 +123,12 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
         "the game message showing the light given back",
     )
     it = await answered(await fake.slash(bob, "ps undo", channel_id=chan))
-    assert it.ephemeral and it.content == texts.NOTHING_TO_UNDO
+    assert it.ephemeral and it.content == refusals.NOTHING_TO_UNDO
     # The stale panel (drawn before the undo) is refused with a fresh one.
     it = await answered(
         await fake.click(bob, panel.response, panel.response.find_button(label="Undo"))
     )
-    assert it.ephemeral and it.content == texts.STALE
+    assert it.ephemeral and it.content == refusals.STALE
     assert "Undo" not in [b["label"] for b in it.response.buttons]
     it = await answered(
         await fake.slash(bob, "ps play", options={"action": "grow G1"}, channel_id=chan)
@@ -139,7 +140,7 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     it = await answered(
         await fake.slash(bob, "ps play", options={"action": "end; grow G4"}, channel_id=chan)
     )
-    assert it.ephemeral and it.content == texts.TURN_OVER_AFTER.format(actions="'end'")
+    assert it.ephemeral and it.content == refusals.TURN_OVER_AFTER.format(actions="'end'")
     assert action_rows(bot) == log
     choices = await fake.autocomplete(
         bob, "ps play", focused="action", options={"action": "e"}, channel_id=chan
@@ -216,7 +217,7 @@ async def test_a_whole_game_against_cynthia_to_the_final_scores(
     assert game_rows(bot) == [(1, "over", game_rows(bot)[0][2])]
     # /ps status after the end shows the finished game privately (it said there was no game)
     it = await answered(await fake.slash(alice, "ps status", channel_id=chan))
-    assert it.ephemeral and it.content != texts.NO_GAME_HERE
+    assert it.ephemeral and it.content != refusals.NO_GAME_HERE
     assert it.embeds[0]["title"] == msg.embeds[0]["title"]
     assert fake.late_interactions == []
 

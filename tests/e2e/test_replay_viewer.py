@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.present import pictures, story, texts
-from bot.services import replays
+from bot.present import pictures, replays, story, texts
+from bot.services import refusals
 from bot.storage import NewAction
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.test_correspondence import write_db
@@ -215,19 +215,19 @@ async def test_the_replay_viewer_steps_through_a_finished_game(
     assert it.ephemeral and it.response.embeds[0]["title"] == "Replay of game #1"
     await refused(
         await fake.slash(alice, "ps replay", options={"game": 7}, channel_id=chan),
-        texts.REPLAY_NO_GAME.template.format(id=7),
+        refusals.REPLAY_NO_GAME.template.format(id=7),
     )
     await refused(
         await fake.slash(alice, "ps replay", channel_id=chan), texts.REPLAY_WHICH.template
     )
     await refused(
         await fake.forged_component(bob, viewer, f"ps:rv:g1:a+:{expected.last + 1}"),
-        texts.NOT_OFFERED.template,
+        refusals.NOT_OFFERED.template,
     )
     # A game of another server is not replayed here (as if it had been played elsewhere).
     write_db(bot, "UPDATE games SET guild_id = guild_id + 1 WHERE id = 1")
     await refused(
         await fake.click(bob, viewer, viewer.find_button(label=FORWARD)),
-        texts.REPLAY_NO_GAME.template.format(id=1),
+        refusals.REPLAY_NO_GAME.template.format(id=1),
     )
     assert fake.late_interactions == []

@@ -4,7 +4,7 @@ the same moment apply once, and the same command typed again after the answer pl
 
 from __future__ import annotations
 
-from bot.present import texts
+from bot.services import refusals
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import action_log, next_turn, start_game, turn_owner
 from tests.e2e.test_lobby import answered
@@ -33,7 +33,7 @@ async def test_three_identical_commands_at_once_apply_once(fake: FakeDiscord, bo
     ]
     answers = [(await answered(it)).content for it in sent]
     assert [row[1] for row in action_log(bot)] == [*before, "buy seed"]
-    repeated = texts.ALREADY_APPLIED.format(action="buy seed")
+    repeated = refusals.ALREADY_APPLIED.format(action="buy seed")
     assert answers.count(repeated) == 2
     (played,) = [a for a in answers if a != repeated]
     assert played.startswith("You played `buy seed`")

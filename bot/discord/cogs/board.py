@@ -22,10 +22,10 @@ import render
 from bot.discord.cogs import attach, detach
 from bot.discord.replies import answering, send_private
 from bot.discord.views import replay_view
-from bot.present import embeds, i18n, pictures, story, texts
-from bot.present import expert_texts as xt
-from bot.services import GameService, export, replays
+from bot.present import embeds, i18n, pictures, replays, story, texts
+from bot.services import GameService, export, refusals, seats
 from bot.services.base import UserError
+from bot.services.records import record_game, record_log
 from bot.storage import GameRow
 from engine import GameState
 from render.alt import alt_text
@@ -52,7 +52,7 @@ def record_file(game: GameRow, notations: list[str]) -> discord.File:
         engine.Config.from_dict(game.config or {}),
         game.seed,
         notations,
-        tuple(story.player_name(game, s.position) for s in game.seats),
+        tuple(seats.player_name(game, s.position) for s in game.seats),
     )
     return discord.File(
         io.BytesIO(record.to_text().encode()), filename=f"photosynthesis-{game.id}.txt"
@@ -183,8 +183,8 @@ def file_replay(data: bytes) -> replays.Replay:
     else "Seat 1"... in the language of the moment). Pure CPU: use a thread."""
     record, states = read_record(data)
     shown = list(record.players) or _seat_names(record.config.seats)
-    game = replays.record_game(record, shown)
-    return replays.replay(game, replays.record_log(states, record.actions), states)
+    game = record_game(record, shown)
+    return replays.replay(game, record_log(states, record.actions), states)
 
 
 class Board(commands.Cog, name="Board"):
@@ -192,6 +192,8 @@ class Board(commands.Cog, name="Board"):
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
+        #: the replays of finished games and of record files, and their pictures
+        self.replays = replays.ReplayCache.new()
 
     @property
     def games(self) -> GameService:
@@ -210,9 +212,9 @@ class Board(commands.Cog, name="Board"):
         async with answering(interaction):
             game = await self.games.records.shown_game(interaction.channel_id or 0)
             if game is None or game.config is None:
-                raise UserError(texts.NO_GAME_HERE)
+                raise UserError(refusals.NO_GAME_HERE)
             state = await self.games.core.state(game)
-            names = xt.seat_names(game)
+            names = seats.seat_names(game)
             words = await asyncio.to_thread(alt_text, state, names=names, lang=i18n.current())
             marks = join([join([story.SEAT_MARKS[i], name]) for i, name in enumerate(names)], ", ")
             grid = engine.text.board_text(state)
@@ -227,9 +229,9 @@ class Board(commands.Cog, name="Board"):
         """The started game a button of its message acts on (refused in another channel)."""
         game = await self.games.core.game_here(game_id, channel_id)
         if game is None:
-            raise UserError(texts.GAME_GONE)
+            raise UserError(refusals.GAME_GONE)
         if game.config is None:
-            raise UserError(texts.NOT_STARTED)
+            raise UserError(refusals.NOT_STARTED)
         return game
 
     async def on_preview_button(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -238,7 +240,7 @@ class Board(commands.Cog, name="Board"):
             game = await self._started(game_id, interaction.channel_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             if game.status != "active":
-                raise UserError(texts.GAME_OVER)
+                raise UserError(refusals.GAME_OVER)
             state = await self.games.core.state(game)
             sun = engine.next_photosynthesis_sun(state)
             if sun is None:  # the last round: the game ends before the sun moves again
@@ -252,7 +254,7 @@ class Board(commands.Cog, name="Board"):
                 state,
                 preview_sun=sun,
                 viewer_seat=viewer,
-                names=xt.seat_names(game),
+                names=seats.seat_names(game),
                 lang=i18n.current(),
                 layout=pictures.GAME_LAYOUT,  # read on a phone; the gains are the embed's text
             )
@@ -322,7 +324,7 @@ class Board(commands.Cog, name="Board"):
             # the viewer's buttons find the replay by the record the viewer carries
             for carried in sent.attachments:
                 if carried.filename == RECORD_FILE:
-                    self.games.records.replays.replays.put(_file_key(carried), replay)
+                    self.replays.replays.put(_file_key(carried), replay)
 
     async def on_replay_open(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Replay button of a finished game: the viewer, privately, at the start."""
@@ -335,7 +337,7 @@ class Board(commands.Cog, name="Board"):
         records = self.games.records
         game = await records.finished_game(game_id, interaction.guild_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        replay = await records.replay(game)
+        replay = await self._replay(game)
         embed, picture, view = await self._viewer(replay, f"g{game.id}", f"g{game.id}", 0)
         await interaction.followup.send(embed=embed, file=picture, view=view, ephemeral=True)
 
@@ -357,7 +359,7 @@ class Board(commands.Cog, name="Board"):
                 game = await records.finished_game(int(source[1:]), interaction.guild_id)
                 key = source
                 await interaction.response.defer()
-                replay = await records.replay(game)
+                replay = await self._replay(game)
             else:
                 message = interaction.message
                 attached = message.attachments if message is not None else []
@@ -367,9 +369,9 @@ class Board(commands.Cog, name="Board"):
                 kept = files[:1]
                 key = _file_key(kept[0])
                 await interaction.response.defer()
-                found = records.replays.replays.get(key)
+                found = self.replays.replays.get(key)
                 if found is None:
-                    found = records.replays.replays.put(key, await self._read_again(kept[0]))
+                    found = self.replays.replays.put(key, await self._read_again(kept[0]))
                 replay = found
             if step > replay.last:
                 raise UserError(texts.REPLAY_NO_STEP)
@@ -383,6 +385,17 @@ class Board(commands.Cog, name="Board"):
             await interaction.edit_original_response(
                 embed=embed, attachments=[*kept, picture], view=view
             )
+
+    async def _replay(self, game: GameRow) -> replays.Replay:
+        """The replay of a finished game (`RecordService.finished_game`), kept for the next
+        steps."""
+        key = f"g{game.id}"
+        kept = self.replays.replays.get(key)
+        if kept is None:
+            kept = self.replays.replays.put(
+                key, await self.games.records.replay(game, replays.replay)
+            )
+        return kept
 
     async def _read_again(self, attachment: discord.Attachment) -> replays.Replay:
         """The replay of the record file a viewer's message carries (after a restart, or once
@@ -400,13 +413,13 @@ class Board(commands.Cog, name="Board"):
         step and the language: `ReplayCache`; a file's first picture, before its viewer has a
         key, drawn without) and its components."""
         lang = i18n.current()
-        cache = self.games.records.replays.pictures
+        cache = self.replays.pictures
         picture = None if key is None else cache.get((key, step, lang))
         if picture is None:
             picture = await pictures.picture(
                 replay.states[step],
                 highlight=replay.changed(step),
-                names=xt.seat_names(replay.game),
+                names=seats.seat_names(replay.game),
                 lang=lang,
                 layout=pictures.GAME_LAYOUT,  # read on a phone; the seats' facts are fields
             )

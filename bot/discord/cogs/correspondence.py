@@ -28,10 +28,11 @@ from bot.present.correspondence_texts import (
     TimerChoice,
     timer_options,
 )
-from bot.services.base import UserError, mention, seat_label
+from bot.services.base import UserError
 from bot.services.clock import clock_from_env, install_poke_signal
 from bot.services.correspondence import Correspondence
 from bot.services.scheduler import SHARED_POLL, Job, JobStore, Scheduler
+from bot.services.seats import mention, seat_label
 from bot.storage import GameRow
 from engine import GameState
 from translation import _
@@ -92,10 +93,6 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         )  # fmt: skip
         for command in ours:
             group.add_command(command)
-        self.bot.games.core.turn_planner = self.service.timers.in_commit
-        self.bot.games.core.commit_hooks.append(self.service.timers.on_commit)
-        self.bot.games.core.end_hooks.append(self.service.timers.on_end)
-        self.bot.games.core.note_providers.append(self.timer_note)
         install_poke_signal(self.clock, self.scheduler.poke)
         self.scheduler.start(before=self._before_scheduler)
 
@@ -105,13 +102,6 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         if isinstance(group, app_commands.Group):
             for name in COMMANDS:
                 group.remove_command(name)
-        games = self.bot.games
-        core = games.core
-        if core.turn_planner == self.service.timers.in_commit:
-            core.turn_planner = None
-        core.commit_hooks = [h for h in core.commit_hooks if h != self.service.timers.on_commit]
-        core.end_hooks = [h for h in core.end_hooks if h != self.service.timers.on_end]
-        core.note_providers = [p for p in core.note_providers if p != self.timer_note]
 
     async def _before_scheduler(self) -> None:
         await self.bot.wait_until_ready()
@@ -179,22 +169,26 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         when posted again instead of being made twice, and a notice is never taken for an
         earlier one with the same text. Each is posted exactly once; only a bot that died
         between posting and recording and stayed down longer than Discord remembers a nonce
-        could post one twice (never none)."""
-        fired = await self.service.fire(job)
-        game = fired.game
-        if (fired.result is not None or fired.notice_only) and game is not None:
-            user_id = job.user_id if fired.notice_only else game.seats[job.seat].user_id
-            how, _, notation = fired.outcome.partition(": ")
-            if user_id is not None:
-                line = ct.TIMED_OUT_AUTOPILOT if how == "autopilot" else ct.TIMED_OUT_ENDED
-                with i18n.speaking(game.language):  # a channel notice: the game's language
-                    content = i18n.tr(
-                        line.format(player=mention(user_id), notation=i18n.notation(notation))
-                    )
-                await self._say(await self.bot.games.core.game_channel(game), content, job)
-            await self.scheduler.store.finish(job.id, fired.outcome)
-            await self._publish(game.id)
-        elif fired.dm_to is not None and game is not None:
+        could post one twice (never none). The turn played out is published after its notice
+        (`Publisher.holding`)."""
+        async with self.bot.publisher.holding():
+            fired = await self.service.fire(job)
+            game = fired.game
+            if (fired.result is not None or fired.notice_only) and game is not None:
+                user_id = job.user_id if fired.notice_only else game.seats[job.seat].user_id
+                how, _, notation = fired.outcome.partition(": ")
+                if user_id is not None:
+                    line = ct.TIMED_OUT_AUTOPILOT if how == "autopilot" else ct.TIMED_OUT_ENDED
+                    with i18n.speaking(game.language):  # a channel notice: the game's language
+                        content = i18n.tr(
+                            line.format(player=mention(user_id), notation=i18n.notation(notation))
+                        )
+                    await self._say(await self.bot.games.core.game_channel(game), content, job)
+                await self.scheduler.store.finish(job.id, fired.outcome)
+                if fired.notice_only:  # played before a crash: the message may not show it yet
+                    await self._publish(game.id)
+                return fired.outcome
+        if fired.dm_to is not None and game is not None:
             await self._turn_dm(game, fired.dm_to, fired.deadline, job)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
             user_id = game.seats[job.seat].user_id

@@ -33,14 +33,12 @@ from discord.ext import commands, tasks
 from bot.discord.cogs import attach, detach
 from bot.discord.replies import answering
 from bot.present import expert_texts as xt
-from bot.present import i18n, pictures, story
+from bot.present import i18n, pictures
 from bot.present import review_texts as rt
 from bot.present.i18n import tr
-from bot.services import GameService
-from bot.services.experts import is_expert
+from bot.services import GameService, seats
 from bot.services.reviews import people, shown_decisions
 from bot.storage import GameRow, ReviewRow, UnreadableGame
-from engine import GameState
 from render.chart import number as decimal
 
 if TYPE_CHECKING:
@@ -64,14 +62,11 @@ def review_nonce(game_id: int, part: int, channel_id: int) -> str:
 
 
 class ExpertCog(commands.Cog, name="Expert"):
-    """The Expert's seats and hints."""
+    """The Expert's seats resumed after a restart (`GameService.driver` plays them), hints and
+    reviews."""
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
-        #: game id -> the task playing its Expert turns
-        self._drivers: dict[int, asyncio.Task[None]] = {}
-        #: games whose Expert turn came while their driver was finishing: it goes on
-        self._again: set[int] = set()
         #: game id -> the task computing and posting its review
         self._reviews: dict[int, asyncio.Task[None]] = {}
         #: (game id, language) -> a done review's pictures, the latest shown last
@@ -83,49 +78,16 @@ class ExpertCog(commands.Cog, name="Expert"):
 
     async def cog_load(self) -> None:
         attach(self.bot, __name__, hint_command)
-        self.games.core.commit_hooks.append(self.on_commit)
         self.resume.start()
 
     async def cog_unload(self) -> None:
         detach(self.bot, "hint")
-        self.games.core.commit_hooks = [
-            h for h in self.games.core.commit_hooks if h != self.on_commit
-        ]
         self.resume.cancel()
-        for task in [*self._drivers.values(), *self._reviews.values()]:
+        self.games.driver.stop()
+        for task in self._reviews.values():
             task.cancel()
 
     # --- the Expert's seats ---
-
-    async def on_commit(self, game: GameRow, state: GameState) -> None:
-        """Commit hook: drive the game when its current seat is an Expert's."""
-        if game.status != "active" or state.is_over or state.current_seat is None:
-            return
-        if is_expert(game.seats[state.current_seat].kind):
-            self.drive(game.id)
-
-    def drive(self, game_id: int) -> None:
-        """Let the game's Expert seats play (one driver task per game)."""
-        running = self._drivers.get(game_id)
-        if running is not None and not running.done():
-            self._again.add(game_id)
-            return
-        self._drivers[game_id] = asyncio.create_task(self._drive(game_id))
-
-    async def _drive(self, game_id: int) -> None:
-        try:
-            while True:
-                self._again.discard(game_id)
-                result = await self.games.bots.play_expert(game_id)
-                if result is not None:
-                    await self.bot.publisher.publish(result.game, result.state)
-                elif game_id not in self._again:
-                    return
-        except Exception:
-            log.exception("the Expert could not play", extra={"game_id": game_id})
-        finally:
-            if self._drivers.get(game_id) is asyncio.current_task():
-                del self._drivers[game_id]
 
     @tasks.loop(minutes=RESUME_EVERY_MINUTES)
     async def resume(self) -> None:
@@ -138,12 +100,12 @@ class ExpertCog(commands.Cog, name="Expert"):
             log.exception("could not list the games to resume the Expert in")
             return
         for game in games:
-            if not self.bot.serves(game.guild_id) or game.id in self._drivers:
+            if not self.bot.serves(game.guild_id) or self.games.driver.driving(game.id):
                 continue  # another process's shard, or being driven
             try:
                 if await self.games.bots.expert_to_play(game.id):
                     log.info("the Expert resumes", extra={"game_id": game.id})
-                    self.drive(game.id)
+                    self.games.driver.drive(game.id)
             except UnreadableGame:
                 continue  # quarantined and logged where it was found
             except Exception:
@@ -229,7 +191,7 @@ class ExpertCog(commands.Cog, name="Expert"):
         a message per person, a picture and a sentence per decision shown."""
         parts = people(game, review)
         shown = shown_decisions(parts)
-        names = [tr(story.player_name(game, seat.position)) for seat in game.seats]
+        names = [tr(seats.player_name(game, seat.position)) for seat in game.seats]
         notations = [row.notation for row in await self.bot.storage.actions(game.id)]
         assert game.config is not None
         key = (game.id, i18n.current())

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot.discord import replies
 from bot.discord.cogs import attach, detach
 from bot.discord.cogs.lobby import THREADS
 from bot.discord.cogs.play import suggestions
@@ -26,6 +27,7 @@ from bot.discord.replies import answering, edit_clicked, require_channel_permiss
 from bot.discord.views import lobby_view
 from bot.present import choices, embeds, i18n, pictures, texts
 from bot.present import learn_texts as lt
+from bot.services import refusals
 from bot.services.base import CYNTHIA_OPTIONS, UserError
 from bot.services.tutorial import TutorialService
 from engine import tutorial
@@ -177,7 +179,7 @@ class Learn(commands.Cog, name="Learn"):
                 raise UserError(texts.CHOOSE_ONE)
             progress = await self.tutorial.at(interaction.user.id, at)
             if not offers(progress, kind, values[0]):
-                raise UserError(texts.NOT_OFFERED)
+                raise UserError(refusals.NOT_OFFERED)
             if kind == "act":
                 await self._answer(interaction, values[0], at)
                 return
@@ -214,7 +216,7 @@ class Learn(commands.Cog, name="Learn"):
             host_id=user.id,
             host_name=user.display_name,
             options=final_options(),
-            language=await i18n.channel_language(interaction),
+            language=await replies.channel_language(interaction),
         )
         await lobby.add_cynthia(game.id, None, user.id, channel_id=channel_id)
         result = await lobby.start(game.id, None, user.id, channel_id=channel_id)
@@ -223,9 +225,8 @@ class Learn(commands.Cog, name="Learn"):
         channel = self.bot.get_partial_messageable(channel_id)
         sent = await channel.send(embed=embed, **with_view(view))
         await self.bot.storage.set_message(game.id, "lobby", channel_id, sent.id)
-        # the game's thread first (the game message is drawn beside this answer, after it)
+        # the game's thread first (the start's game message is drawn after this answer)
         where = await self.bot.publisher.game_thread(result.game)
-        await self.bot.publisher.publish(result.game, result.state)
         await edit_clicked(
             interaction, content=i18n.tr(lt.GAME_STARTED.format(channel=where)), view=None
         )

@@ -15,13 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot.discord import replies
 from bot.discord.replies import DEFER_AFTER_S, answering, require_channel_permissions, with_view
 from bot.discord.views import abandon_view, lobby_view, options_from_values
 from bot.present import embeds, i18n, pictures, texts
 from bot.present import expert_texts as xt
 from bot.present.correspondence_texts import LeaveChoice, TimeoutChoice, TimerChoice, timer_options
 from bot.present.learn_texts import RULES_LINE
-from bot.services import GameService
+from bot.services import GameService, refusals, seats
 from bot.services.base import UserError
 from bot.services.experts import BOT_KINDS
 from bot.storage import GameRow, SeatKind
@@ -125,7 +126,7 @@ class Lobby(commands.Cog, name="Lobby"):
         await self.resync()
 
     async def resync(self) -> None:
-        """Redraw every open lobby after a restart, as `Play.resync` does for games (logged in,
+        """Redraw every open lobby after a restart, as `Publisher.resync` does for games (logged in,
         not yet connected to the gateway, so no click races with it).
 
         A lobby is saved before its message is sent, so a bot killed in between left a lobby
@@ -264,7 +265,6 @@ class Lobby(commands.Cog, name="Lobby"):
                 require_channel_permissions(interaction)
                 result = await lobby.start(game_id, version, user.id, channel_id=here)
                 await self._show_lobby(interaction, result.game)
-                await self.bot.publisher.publish(result.game, result.state)
                 return
             if action == "join":
                 name = user.display_name
@@ -335,13 +335,13 @@ class Lobby(commands.Cog, name="Lobby"):
         async with answering(interaction):
             game = await self.games.records.shown_game(interaction.channel_id or 0)
             if game is None:
-                raise UserError(texts.NO_GAME_HERE)
+                raise UserError(refusals.NO_GAME_HERE)
             if game.status == "abandoned":
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 state = await self.games.core.state(game)  # a started game: it has a config
                 picture = await pictures.picture(
                     state,
-                    names=xt.seat_names(game),
+                    names=seats.seat_names(game),
                     lang=i18n.current(),
                     layout=pictures.GAME_LAYOUT,
                     abandoned=True,  # nobody to play, in the picture and its alt text
@@ -458,12 +458,12 @@ class Lobby(commands.Cog, name="Lobby"):
             if language is not None:
                 chosen = None if language == "auto" else language
                 await storage.set_language("user", interaction.user.id, chosen)
-                i18n.use(await i18n.reader_language(interaction))
+                i18n.use(await replies.reader_language(interaction))
                 said.append(texts.LANGUAGE_SET if chosen else texts.LANGUAGE_AUTOMATIC)
             if server is not None and interaction.guild_id is not None:
                 chosen = None if server == "auto" else server
                 await storage.set_language("guild", interaction.guild_id, chosen)
-                i18n.use(await i18n.reader_language(interaction))
+                i18n.use(await replies.reader_language(interaction))
                 if chosen:
                     with i18n.speaking(chosen):
                         said.append(texts.SERVER_LANGUAGE_SET)

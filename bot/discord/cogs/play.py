@@ -20,8 +20,7 @@ from bot.discord.cogs import attach, detach
 from bot.discord.replies import answering, edit_clicked
 from bot.discord.views import panel, panel_offers
 from bot.present import choices, i18n, pictures, texts
-from bot.present import expert_texts as xt
-from bot.services import GameService
+from bot.services import GameService, refusals, seats
 from bot.services.base import Turn, TurnResult, UserError
 from bot.services.turns import TurnService
 from bot.storage import GameRow
@@ -68,7 +67,6 @@ class Play(commands.Cog, name="Play"):
     async def cog_load(self) -> None:
         """Attach `/ps play` to the `/ps` group of the Lobby cog (loaded first)."""
         attach(self.bot, __name__, play_command, undo_command, log_command)
-        await self.bot.publisher.resync()
 
     async def cog_unload(self) -> None:
         detach(self.bot, "play", "undo", "log")
@@ -153,7 +151,7 @@ class Play(commands.Cog, name="Play"):
             verb, _, source = values[0].partition(" ")
             turn = await self.turns.turn(game_id, user_id, version, channel_id=here)
             if not panel_offers(_legal(turn.state), kind, values[0]):
-                raise UserError(texts.NOT_OFFERED)
+                raise UserError(refusals.NOT_OFFERED)
             content, view = _panel(turn, menu=verb, source=source or None)
             await edit_clicked(interaction, content=content, view=view)
 
@@ -181,7 +179,7 @@ class Play(commands.Cog, name="Play"):
                 state,
                 highlight=[space for n in acted for space in choices.spaces_of(n)],
                 viewer_seat=state.current_seat,
-                names=xt.seat_names(game),
+                names=seats.seat_names(game),
                 lang=i18n.current(),
             )
             files.append(pictures.as_file(picture, PREVIEW_FILE))
@@ -192,7 +190,6 @@ class Play(commands.Cog, name="Play"):
         else:
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             await interaction.followup.send(content, files=files, ephemeral=True, **extra)
-        await self.bot.publisher.publish(game, state)
 
     # --- /ps play ---
 
@@ -205,7 +202,7 @@ class Play(commands.Cog, name="Play"):
             turn = await self.turns.current_turn(game) if game is not None else None
             await interaction.response.defer(ephemeral=True, thinking=True)
             if game is None:
-                raise UserError(texts.NO_GAME_HERE)
+                raise UserError(refusals.NO_GAME_HERE)
             result = await self.turns.play(
                 game.id, interaction.user.id, action, turn=turn, typed_version=game.version
             )
@@ -217,7 +214,7 @@ class Play(commands.Cog, name="Play"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             game = await self.games.core.live_game(interaction.channel_id or 0)
             if game is None:
-                raise UserError(texts.NO_GAME_HERE)
+                raise UserError(refusals.NO_GAME_HERE)
             result = await self.turns.undo(game.id, interaction.user.id)
             await self._answer_play(interaction, result, undone=True)
 

@@ -26,7 +26,7 @@ from bot.present import player_texts as pt
 from bot.present.animals import animal_name
 from bot.ratings import GLOBAL
 from bot.ratings import identity as ri
-from bot.services import GameService, export
+from bot.services import GameService, export, seats
 from bot.services.base import UserError
 from bot.services.players import Hidden, HistoryPage, LeaderboardPage, PlayedGame, Profile
 from bot.storage import FORMER_NAME
@@ -69,7 +69,7 @@ def _seat_name(game: PlayedGame, position: int) -> str:
     seat = game.seats[position]
     if seat.name == FORMER_NAME:
         return i18n.isolate(pt.FORMER_PLAYER)
-    return i18n.isolate(xt.seat_name(seat.kind, seat.name))
+    return i18n.isolate(seats.seat_name(seat.kind, seat.name))
 
 
 def _result(game: PlayedGame) -> str:

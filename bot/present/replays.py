@@ -18,13 +18,15 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import engine
 from bot.present import story
-from bot.storage import GameRow, NewAction, SeatRow
 from engine import GameState
 from translation import Text, _, _p
+
+if TYPE_CHECKING:  # a type only: presentation reads no storage
+    from bot.storage import GameRow
 
 #: The viewer's moves: back and forward by round, turn and action (custom_id keys, in order).
 MOVES = ("r-", "t-", "a-", "a+", "t+", "r+")
@@ -137,28 +139,6 @@ def replay(game: GameRow, log: Sequence[Any], states: Sequence[GameState] | None
         starts.append(step)
         step += len(turn.moves)
     return Replay(game, tuple(states), tuple(moves), tuple(starts or [0]))
-
-
-def record_game(record: engine.Record, names: Sequence[str]) -> GameRow:
-    """A record file's game as a stored one would read (its config, seed and names), for the
-    story and the pictures."""
-    seats = tuple(
-        SeatRow(i, "cynthia" if kind == "cynthia" else "human", None, name)
-        for i, (kind, name) in enumerate(zip(record.config.seats, names, strict=True))
-    )
-    return GameRow(
-        id=0, guild_id=None, channel_id=0, host_id=0, status="over", options={},
-        config=record.config.to_dict(), seed=record.seed, version=0, created_at="",
-        updated_at="", seats=seats,
-    )  # fmt: skip
-
-
-def record_log(states: Sequence[GameState], notations: Sequence[str]) -> list[NewAction]:
-    """A record's actions as a log (each played by the seat to play before it)."""
-    return [
-        NewAction(i + 1, notation, int(states[i].current_seat or 0), None)
-        for i, notation in enumerate(notations)
-    ]
 
 
 K = TypeVar("K")

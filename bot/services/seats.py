@@ -1,0 +1,91 @@
+"""How a seat is named: a person by their mention, a bot by its name.
+
+Seat names are stored as they were given (a person's Discord name, "Cynthia", "Expert (quick)",
+"Bob (autopilot)" for a seat the autopilot took over), in English for the bots; here they are
+said in the reader's language again (a `translation.Text`). The acting user of an action the
+autopilot played is `AUTOPILOT_USER_ID`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot.services import refusals
+from bot.services.base import MAX_SEATS, UserError
+from bot.storage import GameRow, SeatRow
+from translation import Text, _
+
+#: The acting user logged for the autopilot's actions (no Discord id is 0).
+AUTOPILOT_USER_ID = 0
+
+
+AUTOPILOT_SEAT = _("{name} (autopilot)")
+
+
+#: A seat's strength, by seat kind (`bot.services.experts.EXPERT_BUDGETS`).
+STRENGTHS = {"expert": _("quick"), "expert-strong": _("strong")}
+
+
+#: An Expert seat's name: "Expert (quick)", "Expert 2 (strong)".
+EXPERT_SEAT = _("Expert{number} ({strength})")
+
+
+_EXPERT_SEAT = re.compile(r"Expert(?: (?P<n>[0-9]+))? \((?:quick|strong)\)")
+
+
+def expert_seat(kind: str, number: int) -> Text:
+    """The name of an Expert seat: "Expert (quick)" (`number` 1), "Expert 2 (strong)"."""
+    return EXPERT_SEAT.format(number="" if number == 1 else f" {number}", strength=STRENGTHS[kind])
+
+
+def expert_name(seats: Sequence[SeatRow], kind: str) -> str:
+    """The name of a new Expert seat: "Expert (quick)", "Expert (strong)", then "Expert 2 (quick)"
+    and so on: a name not yet taken."""
+    taken = {s.name for s in seats}
+    for n in range(1, MAX_SEATS + 1):
+        name = expert_seat(kind, n)
+        if name not in taken:
+            return name
+    raise UserError(refusals.GAME_FULL)
+
+
+def seat_name(kind: str, stored: str) -> str:
+    """A seat's name as read from storage: an Expert's, and the "(autopilot)" mark of an absent
+    player's seat, are said in the reader's language again (both are stored in English), any
+    other name as it is."""
+    match = _EXPERT_SEAT.fullmatch(stored) if kind in STRENGTHS else None
+    if match:
+        return expert_seat(kind, int(match["n"] or 1))
+    mark = AUTOPILOT_SEAT.format(name="")
+    if stored and stored.endswith(mark) and len(stored) > len(mark):
+        return AUTOPILOT_SEAT.format(name=stored.removesuffix(mark))
+    return stored
+
+
+def shown_name(seat: SeatRow) -> str:
+    """A seat's name as a reader sees it (`seat_name` of the stored one)."""
+    return seat_name(seat.kind, seat.name)
+
+
+def seat_names(game: GameRow) -> list[str]:
+    """The names of a game's seats as a reader sees them, in seat order."""
+    return [shown_name(s) for s in game.seats]
+
+
+def player_name(game: GameRow, seat: int) -> str:
+    """A seat's player's own name (a seat the autopilot took over after its player left is
+    stored as "Bob (autopilot)": that player's own earlier moves stay Bob's)."""
+    name = shown_name(game.seats[seat])
+    mark = AUTOPILOT_SEAT.format(name="")
+    return name.removesuffix(mark) if name.endswith(mark) else name  # an Expert's: a Text
+
+
+def mention(user_id: int) -> str:
+    """A Discord user mention."""
+    return f"<@{user_id}>"
+
+
+def seat_label(seat: SeatRow) -> str:
+    """How a seat is named in messages: a mention for humans, the name for Cynthias."""
+    return mention(seat.user_id) if seat.user_id is not None else shown_name(seat)
