@@ -38,7 +38,7 @@ from bot.services.base import UserError
 from bot.services.core import GameCore
 from bot.services.export import ExportGame, SeatInfo, exported_game
 from bot.services.plays import finish_of, replay
-from bot.storage import FinishedGame, RatingRow
+from bot.storage import FinishedGame, HistoryRow, RatingRow
 
 log = logging.getLogger(__name__)
 
@@ -113,22 +113,6 @@ class PlayedGame:
 
 
 @dataclass(frozen=True)
-class RatingPoint:
-    """A rating after one game (a point of the profile's chart)."""
-
-    game_id: int
-    finished_at: str
-    games: int
-    mu: float
-    sigma: float
-    place: int
-
-    @property
-    def ordinal(self) -> float:
-        return ordinal(self.mu, self.sigma)
-
-
-@dataclass(frozen=True)
 class PlayerRating:
     """A player's rating in one scope (a server's id, or `GLOBAL`) and rule family, the rank
     it has on that leaderboard (None: not ranked, fewer than `MIN_GAMES` games or hidden),
@@ -140,7 +124,7 @@ class PlayerRating:
     sigma: float
     games: int
     rank: int | None
-    history: tuple[RatingPoint, ...]
+    history: tuple[HistoryRow, ...]  # its ratings after each game, the chart's points
 
     @property
     def ordinal(self) -> float:
@@ -301,10 +285,7 @@ class PlayerService:
                     row.sigma,
                     row.games,
                     rank,
-                    tuple(
-                        RatingPoint(p.game_id, p.finished_at, p.games, p.mu, p.sigma, p.place)
-                        for p in points
-                    ),
+                    tuple(points),
                 )  # fmt: skip
             )
         ratings.sort(key=lambda r: (scopes.index(r.scope), FAMILIES.index(r.family)))
