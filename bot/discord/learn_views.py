@@ -25,7 +25,7 @@ import discord
 import engine
 from bot.discord.offered import refused_unless_offered
 from bot.discord.replies import ours
-from bot.discord.views import OPTION_LABEL_LIMIT, PanelItems, _fit, _values, panel, panel_offers
+from bot.discord.views import OPTION_LABEL_LIMIT, chosen_values, fit, panel, panel_offers
 from bot.present import choices
 from bot.present import learn_texts as lt
 from bot.present.i18n import tr
@@ -88,9 +88,9 @@ class LearnSelect(
     ) -> None:
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:lpick:{lesson}:{step}:{kind}:{part}",
-            placeholder=_fit(tr(placeholder), 150) if placeholder else None,
+            placeholder=fit(tr(placeholder), 150) if placeholder else None,
             options=[
-                discord.SelectOption(label=_fit(tr(label), OPTION_LABEL_LIMIT), value=value)
+                discord.SelectOption(label=fit(tr(label), OPTION_LABEL_LIMIT), value=value)
                 for label, value in options
             ]
             or [discord.SelectOption(label="-", value="-")],
@@ -109,17 +109,18 @@ class LearnSelect(
         if await refused_unless_offered(interaction, private=True):
             return
         await interaction.client.learn.on_select(
-            interaction, (self.lesson, self.step), self.kind, _values(interaction)
+            interaction, (self.lesson, self.step), self.kind, chosen_values(interaction)
         )
 
 
 LEARN_ITEMS = (LearnButton, LearnSelect)
 
 
-class LessonItems(PanelItems):
-    """The turn panel's components for a step of a lesson."""
+class LessonItems:
+    """The turn panel's components for a step of a lesson (`views.PanelItems`): their
+    custom_ids carry the lesson and the step."""
 
-    def __init__(self, lesson: str, step: int) -> None:  # no game: the lesson and the step
+    def __init__(self, lesson: str, step: int) -> None:
         self.lesson, self.step = lesson, step
 
     def button(

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -82,7 +82,7 @@ def option_label(key: str) -> str:
 OPTION_LABEL_LIMIT = 100
 
 
-def _fit(text: str, limit: int) -> str:
+def fit(text: str, limit: int) -> str:
     """`text` cut to `limit` characters (with an ellipsis)."""
     return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
@@ -110,7 +110,7 @@ async def _forged(
     return False
 
 
-def _values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[str]:
+def chosen_values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[str]:
     """The values chosen in a select."""
     data: Mapping[str, object] = interaction.data or {}
     values = data.get("values", [])
@@ -183,7 +183,7 @@ class OptionsSelect(
         if await _forged(interaction, self.game_id):
             return
         await interaction.client.lobby.on_options(
-            interaction, self.game_id, self.version, _values(interaction)
+            interaction, self.game_id, self.version, chosen_values(interaction)
         )
 
 
@@ -222,7 +222,7 @@ class BotSelect(
         if await _forged(interaction, self.game_id):
             return
         await interaction.client.lobby.on_add_bot(
-            interaction, self.game_id, self.version, _values(interaction)
+            interaction, self.game_id, self.version, chosen_values(interaction)
         )
 
 
@@ -321,12 +321,12 @@ class PanelSelect(
         part: int = 0,
     ) -> None:
         options = [
-            discord.SelectOption(label=_fit(tr(label), OPTION_LABEL_LIMIT), value=value)
+            discord.SelectOption(label=fit(tr(label), OPTION_LABEL_LIMIT), value=value)
             for label, value in choices
         ]
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:pick:{game_id}:{version}:{kind}:{part}",
-            placeholder=_fit(tr(placeholder), 150),
+            placeholder=fit(tr(placeholder), 150),
             options=options or [discord.SelectOption(label="-", value="-")],
         )
         super().__init__(select)
@@ -345,7 +345,7 @@ class PanelSelect(
         if await _forged(interaction, self.game_id, private=True):
             return
         await interaction.client.play.on_panel_select(
-            interaction, self.game_id, self.version, self.kind, _values(interaction)
+            interaction, self.game_id, self.version, self.kind, chosen_values(interaction)
         )
 
 
@@ -535,7 +535,7 @@ class ReplaySelect(
         if await _forged(interaction, 0, private=True):
             return
         await interaction.client.board.on_replay_step(
-            interaction, self.source, self.step, "go", _values(interaction)
+            interaction, self.source, self.step, "go", chosen_values(interaction)
         )
 
 
@@ -659,10 +659,26 @@ def _chunks(items: Sequence[tuple[str, str]], size: int) -> list[Sequence[tuple[
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-class PanelItems:
-    """The components a turn panel is made of: a game's `PanelButton` and `PanelSelect`, their
-    custom_ids carrying its id and version. The tutorial (`bot.discord.learn_views`) draws the same
-    panel with components of its own."""
+class PanelItems(Protocol):
+    """The components a turn panel is made of (`panel` draws with them): a game's
+    (`GamePanelItems`), or a lesson's (`bot.discord.learn_views.LessonItems`), each carrying in
+    its custom_id what its clicks need."""
+
+    def button(
+        self,
+        key: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> discord.ui.Item[Any]: ...
+
+    def select(
+        self, kind: str, options: Sequence[tuple[str, str]], placeholder: str, part: int
+    ) -> discord.ui.Item[Any]: ...
+
+
+class GamePanelItems:
+    """A game's turn panel: `PanelButton` and `PanelSelect`, their custom_ids carrying the
+    game's id and version."""
 
     def __init__(self, game: GameRow) -> None:
         self.game_id, self.version = game.id, game.version
@@ -702,7 +718,7 @@ def panel(
     """
     if items is None:
         assert game is not None, "a game's panel, or components of its own"
-        items = PanelItems(game)
+        items = GamePanelItems(game)
     view = discord.ui.View(timeout=None)
     have = choices.resources(state)
     labels = labels or {}
