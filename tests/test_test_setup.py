@@ -1,5 +1,6 @@
-"""The test run's own setup: every test has a timeout, the e2e tests carry their marker, and a
-test module imports its helpers from helper modules, never from another test module."""
+"""The test run's own setup: every test has a timeout, a warning fails it, the e2e tests carry
+their marker, and a test module imports its helpers from helper modules, never from another test
+module."""
 
 from __future__ import annotations
 
@@ -36,6 +37,15 @@ def collected(*args: str) -> tuple[list[str], int]:
 
 def test_every_test_has_a_timeout(pytestconfig):
     assert pytestconfig.getini("timeout") == "120"
+
+
+def test_a_warning_or_an_unexpected_pass_fails_the_test(pytestconfig):
+    """Every third-party warning ignored is named by its message, category and module."""
+    first, *ignored = pytestconfig.getini("filterwarnings")
+    assert first == "error" and pytestconfig.getini("xfail_strict") is True
+    for entry in ignored:
+        action, message, category, module = entry.split(":")
+        assert action == "ignore" and message and category.endswith("Warning") and module, entry
 
 
 def test_a_hanging_test_is_stopped(tmp_path):
