@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from bot.services.clock import FileClock, RealClock  # noqa: E402
 from tests.e2e.corr import HOUR, TestClock, create_timed_games  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord  # noqa: E402
-from tests.e2e.test_lobby import db_rows  # noqa: E402
+from tests.e2e.helpers import db_rows  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:

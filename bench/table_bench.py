@@ -51,7 +51,7 @@ from engine.record import states  # noqa: E402
 from render.draw import smallest_text_px  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
 from tests.e2e.gameplay import is_final, kinds, next_turn, turn_owner  # noqa: E402
-from tests.e2e.test_lobby import bot_select  # noqa: E402
+from tests.e2e.helpers import bot_select  # noqa: E402
 
 DISPLAY = 400
 #: The Expert thinks a tenth of its budget (as in the tests): its strength is not measured here.

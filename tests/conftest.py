@@ -14,6 +14,18 @@ import pytest
 from bot.storage import SQLiteStorage, SQLStorage
 from tests.pg_server import PostgresServer, fresh_database
 
+#: The helper modules the tests import (never from another test module:
+#: tests/test_test_setup.py), whose asserts pytest rewrites like a test module's, so that a
+#: failed check in a helper shows its values too. Registered before any test module imports them.
+ASSERTING_HELPERS = (
+    "tests.e2e.corr",
+    "tests.e2e.gameplay",
+    "tests.e2e.helpers",
+    "tests.golden_helpers",
+    "tests.play_helpers",
+)
+pytest.register_assert_rewrite(*ASSERTING_HELPERS)
+
 #: The databases every storage test runs on.
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -37,7 +49,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _rewrite_test_modules(config: pytest.Config) -> None:
-    """Rewrite the asserts of the test modules once, into the files pytest keeps them in, so that
+    """Rewrite the asserts of the test modules (and of `ASSERTING_HELPERS`) once, into the files pytest keeps them in, so that
     each xdist worker loads them instead of rewriting all of them again (about 5 s of CPU per
     worker; the workers start at once, so none of them finds the files another wrote). Done
     with pytest's own rewriting functions (private ones: if they change, each worker rewrites
@@ -48,8 +60,9 @@ def _rewrite_test_modules(config: pytest.Config) -> None:
         state = config.stash.get(rewrite.assertstate_key, None)
         if state is None:  # --assert=plain
             return
+        helpers = {ROOT.joinpath(*name.split(".")).with_suffix(".py") for name in ASSERTING_HELPERS}
         for source in sorted((ROOT / "tests").rglob("*.py")):
-            if not (source.name.startswith("test_") or source.name == "conftest.py"):
+            if not (source.name.startswith(("test_", "conftest.")) or source in helpers):
                 continue
             pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
             if rewrite._read_pyc(source, pyc) is not None:

@@ -24,30 +24,8 @@ from bot.services.timers import DEADLINE, HOUR
 from bot.storage import GameRow, NewAction, SeatRow
 from engine import moonlight as ml
 from render.alt import alt_text
-from tests.test_bot_scheduler import ManualClock, started
-
-SEED = 46
-CONFIG = engine.Config(seats=("human", "human", "human"), moon_animals=True)
-SEATS = (SeatRow(0, "human", None, "Ann"), SeatRow(1, "human", 11, "Ben"),
-         SeatRow(2, "human", 12, "Cy"))  # fmt: skip
-GAME = GameRow(
-    id=7, guild_id=1, channel_id=2, host_id=11, status="active", options={},
-    config=CONFIG.to_dict(), seed=SEED, version=1, created_at="", updated_at="", seats=SEATS,
-)  # fmt: skip
-
-
-def played(keep: int, until: int) -> tuple[engine.GameState, list[NewAction]]:
-    """The game after `until` setup decisions, Ann (an Expert: a reason with each move) keeping
-    her dealt animal number `keep`; every other decision is the first legal one."""
-    state, log = engine.new_game(CONFIG, SEED), []
-    while len(log) < until:
-        seat = state.current_seat
-        legal = [str(a) for a in engine.legal_actions(state)]
-        notation = legal[keep] if seat == 0 and legal[0].startswith("animal ") else legal[0]
-        why = f"{notation}: the best of 24 simulations" if seat == 0 else None
-        log.append(NewAction(len(log) + 1, notation, seat, 10 if seat else None, why))
-        state = engine.apply(state, notation)
-    return state, log
+from tests.bot_helpers import ManualClock, started
+from tests.hidden_game import GAME, SEATS, SEED, played
 
 
 def public_views(state: engine.GameState, log: list[NewAction]) -> dict[str, object]:

@@ -15,29 +15,13 @@ from bot.discord.views import PanelSelect, panel
 from bot.present import animals, choices, embeds, texts
 from bot.storage import GameRow, SeatRow
 from engine import moonlight as ml
+from tests.moon_positions import in_play
 
 GAME = GameRow(
     id=3, guild_id=1, channel_id=2, host_id=3, status="active", options={}, config=None,
     seed=5, version=9, created_at="", updated_at="",
     seats=(SeatRow(0, "human", 3, "a"), SeatRow(1, "human", 4, "b")),
 )  # fmt: skip
-
-
-def in_play(**arrange) -> engine.GameState:
-    """A 2-seat game with the three modes, setup done, seat 0 to play, pieces arranged."""
-    config = engine.Config(
-        seats=("human", "human"), moon_animals=True, elder_tree=True, moonstones=True
-    )
-    state = engine.new_game(config, seed=3)
-    while state.phase == "setup":
-        state = engine.apply(state, engine.legal_actions(state)[0])
-    while state.current_seat != 0:
-        state = engine.apply(state, "end")
-    d = state.to_dict()
-    d["board"] = arrange.pop("board", {})
-    d["seats"][0]["light"] = arrange.pop("light", 6)
-    state = engine.GameState.from_dict(d)
-    return ml.arrange(state, **arrange)
 
 
 def legal(state: engine.GameState) -> list[str]:

@@ -17,49 +17,7 @@ from bot.services.correspondence import Correspondence
 from bot.services.scheduler import MAX_ATTEMPTS, PENDING, RETRY_BACKOFF, Job, JobStore, Scheduler
 from bot.services.seats import AUTOPILOT_USER_ID
 from bot.services.timers import HOUR, TURN_DM, TURN_DM_AFTER
-
-ALICE, BOB, CAROL = 11, 22, 33
-T0 = 1_800_000_000.0
-
-
-class ManualClock:
-    """A clock the test moves; `sleep_until` waits for the due time or a wake-up. Each sleep
-    is recorded and notifies `changed`, which `wait_for` waits on (no polling)."""
-
-    fake = True
-
-    def __init__(self, now: float = T0) -> None:
-        self.t = now
-        self.sleeps: list[float | None] = []
-        self._moved = asyncio.Event()
-        self.changed = asyncio.Condition()
-
-    async def notify(self) -> None:
-        """Something a test waits for may have changed (a sleep, a handler run)."""
-        async with self.changed:
-            self.changed.notify_all()
-
-    def now(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-        self._moved.set()
-
-    async def sleep_until(self, when: float | None, wake: asyncio.Event) -> None:
-        self.sleeps.append(when)
-        await self.notify()
-        while when is None or when > self.t:
-            self._moved.clear()
-            waiters = [
-                asyncio.ensure_future(wake.wait()),
-                asyncio.ensure_future(self._moved.wait()),
-            ]
-            done, pending = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-            for task in pending:
-                task.cancel()
-            if wake.is_set():
-                return
+from tests.bot_helpers import ALICE, BOB, CAROL, T0, ManualClock, started
 
 
 @pytest.fixture
@@ -327,16 +285,6 @@ async def corr(store):
     service = Correspondence(games, clock)
     games.core.after = service.timers
     return service, clock
-
-
-async def started(service: Correspondence, **options):
-    games = service.games
-    game = await games.lobby.new_lobby(
-        guild_id=1, channel_id=7, host_id=ALICE, host_name="alice", options=options
-    )
-    game = await games.lobby.join(game.id, None, BOB, "bob")
-    result = await games.lobby.start(game.id, None, ALICE)
-    return result.game, result.state
 
 
 async def pending(service: Correspondence, game_id: int) -> dict[str, float]:

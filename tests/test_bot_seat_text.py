@@ -15,8 +15,8 @@ from bot.storage import GameRow, SeatRow
 from render import draw, text
 from render.alt import alt_text
 from render.model import view
-from tests import test_render as base
-from tests import test_render_moonlight as moon
+from tests import base_positions as base
+from tests import moon_positions as moon
 from translation import translate
 
 LANGS = ("en", "nl", "fr", "he")
@@ -125,7 +125,7 @@ def test_cynthia_has_no_store_no_animal_and_no_lunar_points():
 def test_a_kept_animal_not_yet_on_the_board_is_not_told():
     """Hidden information: the seat text is every seat's view (a kept animal shows once
     placed)."""
-    from tests.test_bot_hidden import GAME, played
+    from tests.hidden_game import GAME, played
 
     state, _log = played(0, 4)  # every seat has kept an animal; only Cy's is on the board
     got = fields(GAME, state)

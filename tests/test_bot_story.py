@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import engine
 from bot.present import story
-from bot.storage import GameRow, NewAction, SeatRow
-from tests.test_bot_moonlight import in_play
+from bot.storage import NewAction, SeatRow
+from tests.bot_helpers import game_with
+from tests.moon_positions import in_play
 
 ORANGE, BLUE = "\N{LARGE ORANGE CIRCLE}", "\N{LARGE BLUE CIRCLE}"
 SUN = "\N{BLACK SUN WITH RAYS}"
-
-
-def game_with(seats: tuple[SeatRow, ...], config: engine.Config) -> GameRow:
-    return GameRow(
-        id=1, guild_id=1, channel_id=2, host_id=3, status="active", options={},
-        config=config.to_dict(), seed=4, version=1, created_at="", updated_at="", seats=seats,
-    )  # fmt: skip
 
 
 def logged(config: engine.Config, seed: int, plays: list[tuple[str, int | None, str | None]]):

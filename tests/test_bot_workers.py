@@ -41,31 +41,31 @@ def _running(pid: int) -> bool:
 
 
 def test_the_workers_and_the_forkserver_exit_when_their_owner_is_killed() -> None:
-    owner = subprocess.Popen(
+    with subprocess.Popen(  # its pipes closed when done
         [sys.executable, "-c", OWNER],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-    )
-    try:
-        pids = json.loads(owner.stdout.readline())  # type: ignore[union-attr]
-        children = [*pids["workers"], pids["forkserver"]]
-        assert len(pids["workers"]) == 2
-        assert all(_running(pid) for pid in children)
-        owner.send_signal(signal.SIGKILL)
-        assert owner.wait(timeout=10) == -signal.SIGKILL
-        deadline = time.monotonic() + 10
-        while any(_running(pid) for pid in children) and time.monotonic() < deadline:
-            time.sleep(0.05)  # polling: they go as soon as they notice
-        assert [pid for pid in children if _running(pid)] == []
-    finally:
-        if owner.poll() is None:
-            owner.kill()
-            owner.wait()
-        for pid in locals().get("children", []):
-            if _running(pid):
-                os.kill(pid, signal.SIGKILL)
+    ) as owner:
+        try:
+            pids = json.loads(owner.stdout.readline())  # type: ignore[union-attr]
+            children = [*pids["workers"], pids["forkserver"]]
+            assert len(pids["workers"]) == 2
+            assert all(_running(pid) for pid in children)
+            owner.send_signal(signal.SIGKILL)
+            assert owner.wait(timeout=10) == -signal.SIGKILL
+            deadline = time.monotonic() + 10
+            while any(_running(pid) for pid in children) and time.monotonic() < deadline:
+                time.sleep(0.05)  # polling: they go as soon as they notice
+            assert [pid for pid in children if _running(pid)] == []
+        finally:
+            if owner.poll() is None:
+                owner.kill()
+                owner.wait()
+            for pid in locals().get("children", []):
+                if _running(pid):
+                    os.kill(pid, signal.SIGKILL)
 
 
 async def test_the_experts_workers_run_below_the_bots_priority() -> None:

@@ -5,59 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from functools import cache
 
 import pytest
 
 import engine
 from bot.discord.cogs.board import read_record
 from bot.services import export
-from bot.services.export import ExportError, SeatInfo, exported_game
-from tests.play_helpers import random_game
-
-MOON = {"moon_animals": True, "elder_tree": True, "moonstones": True}
-
-
-@cache
-def _games() -> tuple[export.ExportGame, ...]:
-    """Three finished games: two people, people and Cynthia (one left), the expansion."""
-    made = []
-    for game_id, (seats, options, infos) in enumerate(
-        [
-            (("human", "human"), {}, [SeatInfo("human", 11, "Ann"), SeatInfo("human", 22, "Bé")]),
-            (
-                ("human", "cynthia", "human"),
-                {"harder_score_trees": True},
-                [
-                    SeatInfo("expert-strong", None, "Expert"),
-                    SeatInfo("cynthia", None, "Cynthia"),
-                    SeatInfo("human", 33, "אורי", left=True),
-                ],
-            ),
-            (
-                ("human", "human", "human", "human"),
-                MOON,
-                [SeatInfo("human", 10**18 + n, f"P{n}") for n in range(4)],
-            ),
-        ],
-        1,
-    ):
-        config = engine.Config(seats=seats, **options)
-        _, actions = random_game(config, seed=game_id)
-        names = tuple(info.name for info in infos)
-        record = engine.Record(config, game_id, actions, names)
-        made.append(
-            exported_game(
-                game_id,
-                None if game_id == 2 else 900 + game_id,
-                f"2026-05-0{game_id}T09:00:00+00:00",
-                f"2026-05-0{game_id}T10:00:00+00:00",
-                {"revolutions": 3, "turn_timer": 24, **options},
-                record,
-                infos,
-            )
-        )
-    return tuple(made)
+from bot.services.export import ExportError
+from tests.bot_helpers import exported_games as _games
 
 
 def test_a_game_is_scored_and_ordered_by_the_engine():

@@ -13,16 +13,11 @@ from engine.game import check
 from engine.geometry import LABEL_INDEX
 from engine.moonlight import arrange
 from engine.position import build
+from tests.moon_positions import TWO, pos
 from tests.play_helpers import ALL_ACTIONS
 
 H = "human"
-TWO = Config(seats=(H, H), moon_animals=True, elder_tree=True, moonstones=True)
 THREE = Config(seats=(H, H, H), moon_animals=True)
-
-
-def pos(board=None, *, animals, light=(0, 0), lunar=(14, 14), cfg=TWO, **kw):
-    s = build(cfg, board or {}, light=list(light))
-    return arrange(s, animals=animals, lunar=list(lunar), **kw)
 
 
 def ok(state, text):

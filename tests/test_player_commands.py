@@ -28,7 +28,7 @@ from bot.services.players import (
     PlayerRating,
     Profile,
 )
-from tests.test_export import _games
+from tests.bot_helpers import exported_games as _games
 
 
 def test_replay_takes_the_chosen_or_first_game_of_an_export_and_says_which():

@@ -9,7 +9,6 @@ then look at them before committing.
 from __future__ import annotations
 
 import io
-import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -23,23 +22,13 @@ from render.demo import play, play_through, touched
 from render.fonts import RLM
 from render.layout import layout
 from render.model import view
+from tests.base_positions import POSITIONS, build
 from tests.golden_helpers import (
     GOLDEN,
     WINDOW_TOLERANCE,
     assert_matches_golden,
     worst_window_diff,
 )
-
-POSITIONS = json.loads((GOLDEN / "positions.json").read_text())
-
-
-def build(name: str):
-    """The state of a fixed position: a new game from a fixed seed, then fixed notation."""
-    p = POSITIONS[name]
-    state = engine.new_game(engine.Config(seats=tuple(p["seats"])), seed=p["seed"])
-    for notation in p["actions"]:
-        state = engine.apply(state, notation)
-    return state
 
 
 def render_position(name: str) -> Image.Image:

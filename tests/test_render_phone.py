@@ -16,8 +16,8 @@ from render import draw, sprites, text
 from render.draw import compose, smallest_text_px
 from render.layout import phone_layout
 from render.model import view
-from tests import test_render as base
-from tests import test_render_moonlight as moon
+from tests import base_positions as base
+from tests import moon_positions as moon
 from tests.golden_helpers import assert_matches_golden
 
 #: Positions of the base game and of the expansion, with their ``board_png`` arguments.

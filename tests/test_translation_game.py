@@ -18,9 +18,9 @@ from engine.play import main as play_main
 from render import text
 from render.alt import alt_text
 from render.fonts import RLM
-from tests import test_render_moonlight as moon_positions
+from tests import moon_positions
+from tests.base_positions import POSITIONS, build
 from tests.golden_helpers import assert_matches_golden, mean_abs_diff
-from tests.test_render import POSITIONS, build
 from translation import CATALOGS, LANGUAGES, SOURCE, Text, placeholders, translate
 
 OTHERS = [lang for lang in LANGUAGES if lang != SOURCE]

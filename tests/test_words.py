@@ -144,7 +144,7 @@ def test_the_experts_reasons_and_the_moons_gap_are_explained(lang: str) -> None:
 
 def test_the_dam_says_where_it_goes_and_what_it_does() -> None:
     """The Beaver's choice reads more than "use dam 10 · 6 lunar"."""
-    from tests.test_moonlight_animals import pos
+    from tests.moon_positions import pos
 
     state = pos(
         {"F1": (0, 0), "E1": (1, 1), "E2": (0, 3)},
@@ -163,7 +163,7 @@ def test_the_dam_says_where_it_goes_and_what_it_does() -> None:
 
 
 def _table() -> tuple:
-    from tests.test_bot_story import game_with
+    from tests.bot_helpers import game_with
 
     seats = (
         SeatRow(0, "human", 1, "Alice"),

@@ -3,7 +3,8 @@
 * ``fake``: a started :class:`FakeDiscord`; after the test it stops every bot process, and the test
   fails if anything tried to leave loopback (``fake.violations``), the fake hit an internal error
   (``fake.server_errors``), or a request or response broke Discord's OpenAPI spec
-  (``fake.spec_violations``); requests to endpoints the fake lacks (``fake.unhandled``) give a warning.
+  (``fake.spec_violations``); requests to endpoints the fake lacks (``fake.unhandled``) give a
+  warning, which fails the test too (``filterwarnings = ["error", ...]`` in pyproject.toml).
 * ``bot_process``: a factory ``await bot_process(module="bot", env=None, wait=True)`` that starts a
   :class:`BotProcess` (forked from this test process's zygote, ``tests/e2e/zygote.py``) and (by
   default) waits until the bot is ready; every process is stopped after the test and its output is

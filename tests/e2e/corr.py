@@ -1,4 +1,5 @@
-"""Helpers for the correspondence e2e tests: the controllable clock and reads of the timers.
+"""Helpers for the correspondence e2e tests: the controllable clock, reads of the timers, a
+two-player game and the notices in the games' threads.
 
 `TestClock` writes the fake UNIX time to a file the bot reads (``PS_FAKE_CLOCK_FILE``) and pokes
 the bot process with SIGUSR1 so its scheduler looks at the new time (see `bot.services.clock`).
@@ -21,10 +22,13 @@ from bot.services.scheduler import PENDING
 from bot.services.timers import TURN_DM
 from bot.storage import SQLiteStorage
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
-from tests.e2e.test_lobby import db_rows
+from tests.e2e.helpers import click, db_rows, is_game_message, new_lobby
 
 T0 = 1_900_000_000.0
 HOUR = 3600.0
+AUTOPILOT = 0  # the user id logged for the autopilot's actions
+HOURGLASS = "\N{HOURGLASS WITH FLOWING SAND}"
+ALARM = "\N{ALARM CLOCK}"
 
 
 class TestClock:
@@ -80,6 +84,18 @@ def finished(bot: BotProcess, game_id: int = 1, *, dms: bool = False) -> list[tu
         for k, _, fired, outcome in jobs(bot, game_id, dms=dms)
         if outcome is not None and not outcome.startswith(PENDING)
     ]
+
+
+def in_threads(fake: FakeDiscord, chan: str) -> list[FakeMessage]:
+    """The messages of the games' threads of a channel (where their notices go), oldest first."""
+    return [m for thread in fake.threads_of(chan) for m in fake.messages(thread)]
+
+
+async def two_player_game(fake: FakeDiscord, chan: str, alice, bob, **options) -> FakeMessage:
+    lobby = await new_lobby(fake, alice, chan, **options)
+    await click(fake, bob, lobby, "Join")
+    await click(fake, alice, lobby, "Start")
+    return await fake.wait_for_message(chan, is_game_message())
 
 
 def rel(t: float) -> str:

@@ -1,5 +1,5 @@
 """Helpers to play whole games end to end: start a game, find the current game message, play a
-turn through the panel or by typing, and read the game back from the bot's database."""
+turn through the panel or by typing (`type_action`), and read the game back from the bot's database."""
 
 from __future__ import annotations
 
@@ -10,14 +10,7 @@ from collections.abc import Callable
 import engine
 from bot.present import texts
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
-from tests.e2e.test_lobby import (
-    add_bot,
-    answered,
-    click,
-    db_rows,
-    is_game_message,
-    new_lobby,
-)
+from tests.e2e.helpers import add_bot, answered, click, db_rows, is_game_message, new_lobby
 
 TURN = "Take my turn"
 MENTION = re.compile(r"^<@(?P<id>[0-9]+)>, it is your turn\.$")
@@ -185,3 +178,12 @@ def kinds(panel: FakeMessage) -> dict[str, dict | None]:
 
 #: Buttons whose label is not the verb's name.
 VERB_OF_BUTTON = {"Move animal...": "move", "Use ability...": "use"}
+
+
+async def type_action(fake: FakeDiscord, user: dict, chan: str, action: str) -> str:
+    """`/ps play action` as `user`: played, privately; the answer's text."""
+    it = await answered(
+        await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
+    )
+    assert it.ephemeral and it.content.startswith(f"You played `{action}`"), it.content
+    return it.content

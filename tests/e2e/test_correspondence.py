@@ -4,8 +4,6 @@ deadline across a restart. Time only moves when a test says so (`TestClock`)."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.present import correspondence_texts as ct
@@ -14,18 +12,23 @@ from bot.services.scheduler import PENDING, JobStore
 from bot.services.timers import TURN_DM_AFTER
 from bot.storage import SQLiteStorage
 from tests.e2e.corr import (
+    ALARM,
+    AUTOPILOT,
     HOUR,
+    HOURGLASS,
     T0,
     TestClock,
     finished,
+    in_threads,
     jobs,
     pending,
     rel,
     timer_field,
+    two_player_game,
     wait_db,
 )
-from tests.e2e.fakediscord import FakeDiscord, FakeMessage
-from tests.e2e.test_lobby import (
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.helpers import (
     action_rows,
     answered,
     click,
@@ -38,38 +41,13 @@ from tests.e2e.test_lobby import (
     next_game_message,
     refused,
     seat_rows,
+    write_db,
 )
-
-AUTOPILOT = 0  # the user id logged for the autopilot's actions
-HOURGLASS = "\N{HOURGLASS WITH FLOWING SAND}"
-ALARM = "\N{ALARM CLOCK}"
-
-
-def in_threads(fake: FakeDiscord, chan: str) -> list[FakeMessage]:
-    """The messages of the games' threads of a channel (where their notices go), oldest first."""
-    return [m for thread in fake.threads_of(chan) for m in fake.messages(thread)]
 
 
 @pytest.fixture
 def clock(tmp_path) -> TestClock:
     return TestClock(tmp_path)
-
-
-async def two_player_game(fake: FakeDiscord, chan: str, alice, bob, **options) -> FakeMessage:
-    lobby = await new_lobby(fake, alice, chan, **options)
-    await click(fake, bob, lobby, "Join")
-    await click(fake, alice, lobby, "Start")
-    return await fake.wait_for_message(chan, is_game_message())
-
-
-def write_db(bot, sql: str, params: tuple = ()) -> None:
-    """Change the bot's database while the bot is down (to stage a crash)."""
-    conn = sqlite3.connect(bot.database_path)
-    try:
-        with conn:
-            conn.execute(sql, params)
-    finally:
-        conn.close()
 
 
 def notice(text: str):

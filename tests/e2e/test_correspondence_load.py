@@ -18,7 +18,7 @@ from bot.services.clock import FileClock
 from bot.services.scheduler import PENDING
 from tests.e2e.corr import HOUR, TestClock, create_timed_games, wait_db
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.test_lobby import db_rows
+from tests.e2e.helpers import db_rows
 
 RACERS_SHARE = 20  # one game in 20 has its player play right as the deadline comes
 HOURGLASS = "\N{HOURGLASS WITH FLOWING SAND}"

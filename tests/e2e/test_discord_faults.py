@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, next_turn, start_game, turn_owner
-from tests.e2e.test_lobby import answered, mention
+from tests.e2e.helpers import answered, mention
 
 
 async def test_reconnects_and_a_rest_outage_lose_and_double_nothing(

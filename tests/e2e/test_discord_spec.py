@@ -13,7 +13,7 @@ import pytest
 from tests.e2e import discord_spec
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import start_game
-from tests.e2e.test_lobby import answered
+from tests.e2e.helpers import answered
 
 
 def test_the_spec_is_vendored_with_its_license() -> None:

@@ -34,7 +34,7 @@ from engine.pieces import SIZE_NAMES
 from tests.e2e.corr import TestClock
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import is_final
-from tests.e2e.test_lobby import add_bot, answered, new_lobby
+from tests.e2e.helpers import add_bot, answered, new_lobby
 from translation import CATALOGS, DOMAINS
 
 SCALE_ENV = {"PS_EXPERT_BUDGET_SCALE": "0.01", "EXPERT_WORKERS": "1", "PS_TEST_SEED": "46"}

@@ -19,7 +19,7 @@ from bot.services.experts import EXPERT_BUDGETS, play_turn
 from bot.storage import read_text
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_current, replay_log, turn_owner
-from tests.e2e.test_lobby import (
+from tests.e2e.helpers import (
     add_bot,
     answered,
     click,
@@ -232,7 +232,8 @@ async def test_in_an_expansion_game_the_expert_keeps_an_animal_and_hides_the_oth
 ) -> None:
     from engine.expert.facade import ANIMAL_PREFERENCE
     from engine.moonlight import ANIMALS
-    from tests.e2e.test_moonlight_game import MODES, assert_hides, public_text
+    from tests.e2e.helpers import assert_hides, public_text
+    from tests.e2e.moonlight_deal import MODES
 
     bot = await bot_process(env={**QUICK_ENV, "PS_TEST_SEED": str(SEED)})
     alice = fake.add_user("alice")

@@ -10,7 +10,7 @@ from bot.present import texts
 from bot.services import refusals
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_component
 from tests.e2e.gameplay import action_log, next_turn, replay_log, start_game
-from tests.e2e.test_lobby import add_bot, answered, click, db_rows, new_lobby, snapshot
+from tests.e2e.helpers import add_bot, answered, click, db_rows, new_lobby, snapshot
 
 HUGE = "9" * 30
 

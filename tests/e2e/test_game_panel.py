@@ -21,8 +21,7 @@ from tests.e2e.gameplay import (
     start_game,
     turn_owner,
 )
-from tests.e2e.test_correspondence import write_db
-from tests.e2e.test_lobby import answered, click, db_rows, field, mention
+from tests.e2e.helpers import answered, click, db_rows, field, mention, write_db
 
 
 @pytest.mark.long

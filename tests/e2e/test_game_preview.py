@@ -16,7 +16,7 @@ from bot.services.experts import Experts
 from bot.storage import SQLiteStorage
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import replay_log, start_game
-from tests.e2e.test_lobby import click, is_game_message, refused
+from tests.e2e.helpers import click, is_game_message, refused
 
 
 async def test_preview_in_setup_shows_round_one_sun(fake: FakeDiscord, bot_process) -> None:

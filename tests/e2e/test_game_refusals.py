@@ -9,7 +9,7 @@ import asyncio
 from bot.services import refusals
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import action_log, kinds, next_turn, start_game, turn_owner
-from tests.e2e.test_lobby import answered, click, mention, refused
+from tests.e2e.helpers import answered, click, mention, refused
 
 
 async def test_refusals_and_concurrent_clicks_apply_once(fake: FakeDiscord, bot_process) -> None:

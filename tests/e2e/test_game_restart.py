@@ -18,16 +18,9 @@ from tests.e2e.gameplay import (
     replay_log,
     start_game,
     turn_owner,
+    type_action,
 )
-from tests.e2e.test_lobby import answered, click, db_rows, field, mention
-
-
-async def crash_and_restart(fake: FakeDiscord, bot: BotProcess) -> None:
-    """SIGKILL the bot wherever it is, start it again on the same database, wait until ready."""
-    bot.kill()
-    await bot.wait_exit()
-    await bot.start()
-    await fake.wait_ready()
+from tests.e2e.helpers import answered, click, crash_and_restart, db_rows, field, mention
 
 
 def human_moves(bot: BotProcess) -> list[str]:
@@ -49,14 +42,6 @@ async def shows_the_log(fake: FakeDiscord, chan: str, bot: BotProcess) -> FakeMe
         return all(w in line for w, line in zip(wanted, lines, strict=True))
 
     return await fake.wait_for_message(chan, current, timeout=20)
-
-
-async def type_action(fake: FakeDiscord, user: dict, chan: str, action: str) -> str:
-    it = await answered(
-        await fake.slash(user, "ps play", options={"action": action}, channel_id=chan)
-    )
-    assert it.ephemeral and it.content.startswith(f"You played `{action}`"), it.content
-    return it.content
 
 
 @pytest.mark.long

@@ -9,9 +9,7 @@ from bot.services import refusals
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import next_turn, start_game, turn_owner
-from tests.e2e.test_correspondence import write_db
-from tests.e2e.test_game_restart import crash_and_restart
-from tests.e2e.test_lobby import answered, db_rows, mention, refused
+from tests.e2e.helpers import answered, crash_and_restart, db_rows, mention, refused, write_db
 
 
 async def test_play_in_the_thread_and_type_in_either_place(fake: FakeDiscord, bot_process) -> None:

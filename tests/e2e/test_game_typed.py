@@ -10,7 +10,7 @@ from bot.present import texts
 from bot.services import refusals
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_final, next_turn, replay_log, start_game, turn_owner
-from tests.e2e.test_lobby import answered, field, mention
+from tests.e2e.helpers import answered, field, mention
 
 
 @pytest.mark.long

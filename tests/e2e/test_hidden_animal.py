@@ -4,7 +4,7 @@ text), `/ps status`, Game log, `/ps log` and `/ps board` say only that an animal
 the keeper's own views (the answer to the draft, the next-sun preview) name it. It used to show
 at once: "(orange, Owl)" on the seat line and "Alice: `animal owl`" in the log.
 
-The deal of `PS_TEST_SEED` 46 (tests/e2e/test_moonlight_game.py): Alice is dealt the Fox and the
+The deal of `PS_TEST_SEED` 46 (tests/e2e/moonlight_deal.py): Alice is dealt the Fox and the
 Owl and keeps the Owl; Bob keeps the Turtle; animals are placed backwards from Bob."""
 
 from __future__ import annotations
@@ -12,8 +12,19 @@ from __future__ import annotations
 from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMessage
 from tests.e2e.gameplay import next_turn, turn_owner
-from tests.e2e.test_lobby import add_bot, answered, click, field, mention, new_lobby
-from tests.e2e.test_moonlight_game import SEED, assert_hides, choose, public_text, take_turn
+from tests.e2e.helpers import (
+    add_bot,
+    answered,
+    assert_hides,
+    choose,
+    click,
+    field,
+    mention,
+    new_lobby,
+    public_text,
+    take_turn,
+)
+from tests.e2e.moonlight_deal import SEED
 
 
 def everything(message: FakeMessage) -> str:

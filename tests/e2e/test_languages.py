@@ -12,7 +12,7 @@ from bot.storage import SQLiteStorage
 from render.alt import alt_text
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import replay_log
-from tests.e2e.test_lobby import add_bot, answered, bot_select, click, mention, new_lobby
+from tests.e2e.helpers import add_bot, answered, bot_select, click, mention, new_lobby
 
 FSI, PDI, LRI = "\u2068", "\u2069", "\u2066"
 

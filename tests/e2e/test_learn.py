@@ -21,7 +21,7 @@ from engine import tutorial
 from engine.tutorial import Progress
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import next_turn
-from tests.e2e.test_lobby import answered, db_rows, refused
+from tests.e2e.helpers import answered, db_rows, refused
 from translation import translate
 
 #: The whole base tutorial must take at most this many interactions.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
-from tests.e2e.test_lobby import click, db_rows, new_lobby, seat_rows
+from tests.e2e.helpers import click, db_rows, new_lobby, seat_rows
 
 NEW_GAME = "Photosynthesis \N{EM DASH} new game"
 

@@ -26,20 +26,24 @@ from engine.geometry import LABEL_INDEX, LABELS
 from render.alt import alt_text
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, is_final, next_turn, replay_log, turn_owner
-from tests.e2e.test_lobby import (
+from tests.e2e.helpers import (
     add_bot,
     answered,
+    assert_hides,
+    choose,
     click,
     db_rows,
     field,
     mention,
     new_lobby,
+    offered,
+    public_text,
     refused,
     snapshot,
+    take_turn,
 )
+from tests.e2e.moonlight_deal import MODES, SEED
 
-SEED = 46
-MODES = ("moon_animals", "elder_tree", "moonstones")
 #: Words of the hidden information: Alice's and Bob's animals not kept, and the Baby Turtle
 #: tokens lying face down (those whose titles are not common words).
 HIDDEN_TOKENS = ("Double", "Harvest", "Scoring", "Rich soil")
@@ -49,17 +53,6 @@ RECORD_HIDDEN = texts.RECORD_HIDDEN.format(
     hidden="the order of each Cynthia's action cards; the two animals dealt to each other seat; "
     "which Baby Turtle token lies face down on each beach"
 )
-
-
-def public_text(message: FakeMessage) -> str:
-    """Everything a channel member reads on a message."""
-    return message.content + json.dumps(message.embeds) + json.dumps(message.components)
-
-
-def assert_hides(text: str, *words: str) -> None:
-    lowered = text.lower()
-    for word in words:
-        assert word.lower() not in lowered, f"{word!r} revealed in {text[:300]!r}"
 
 
 def lit_next_round(state: engine.GameState) -> int:
@@ -100,25 +93,6 @@ async def open_menu(
 
 
 VERBS = {"Use ability...": "use", "Move animal...": "move"}
-
-
-def offered(panel: FakeMessage) -> dict[str, tuple[dict, dict]]:
-    """value -> (select, option) over every select of the panel."""
-    return {o["value"]: (s, o) for s in panel.selects for o in s["options"]}
-
-
-async def choose(fake: FakeDiscord, user: dict, panel: FakeMessage, value: str) -> str:
-    """Pick `value` in whichever select offers it; returns the panel's new content."""
-    select, _ = offered(panel)[value]
-    it = await answered(await fake.select(user, panel, select, [value]))
-    assert it.response is panel
-    return panel.content
-
-
-async def take_turn(fake: FakeDiscord, user: dict, msg: FakeMessage) -> FakeMessage:
-    it = await click(fake, user, msg, "Take my turn")
-    assert it.ephemeral
-    return it.response
 
 
 @pytest.mark.long

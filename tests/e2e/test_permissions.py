@@ -8,7 +8,7 @@ from aiohttp import ClientSession
 
 from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord, Perm
-from tests.e2e.test_lobby import add_bot, answered, click, game_rows, new_lobby
+from tests.e2e.helpers import add_bot, answered, click, game_rows, new_lobby
 
 
 def missing(names: str, several: bool) -> str:

@@ -10,7 +10,7 @@ from bot.present import texts
 from bot.services import refusals
 from tests.e2e.fakediscord import PNG_SIGNATURE, FakeDiscord
 from tests.e2e.gameplay import kinds
-from tests.e2e.test_lobby import (
+from tests.e2e.helpers import (
     action_rows,
     add_bot,
     answered,

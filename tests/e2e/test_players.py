@@ -28,7 +28,7 @@ from bot.storage.databases import open_storage
 from render.chart import number
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord
 from tests.e2e.gameplay import is_final, next_turn, start_game, turn_owner
-from tests.e2e.test_lobby import answered, db_rows, mention, refused, type_a_turn
+from tests.e2e.helpers import answered, db_rows, mention, refused, type_a_turn
 
 SEEDED = 4
 CROWD, CROWD_GAMES = 10, 15

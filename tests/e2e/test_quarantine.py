@@ -18,7 +18,7 @@ from bot.present import texts
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import BotProcess, FakeDiscord
 from tests.e2e.gameplay import action_log, replay_log, start_game, turn_owner
-from tests.e2e.test_lobby import answered, click, db_rows, new_lobby
+from tests.e2e.helpers import answered, click, db_rows, new_lobby
 from tests.pg_server import fresh_database
 
 

@@ -7,7 +7,7 @@ import json
 
 from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.test_lobby import answered
+from tests.e2e.helpers import answered
 
 CONFIG = {"seats": ["human", "cynthia"]}
 PREFIX = texts.REPLAY_BAD.split("{")[0]

@@ -16,9 +16,8 @@ from bot.present import pictures, replays, story, texts
 from bot.services import refusals
 from bot.storage import NewAction
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
-from tests.e2e.test_correspondence import write_db
-from tests.e2e.test_lobby import answered, db_rows, refused
-from tests.e2e.test_review import write_finished_game
+from tests.e2e.finished_game import write_finished_game
+from tests.e2e.helpers import answered, db_rows, refused, write_db
 
 NAMES = ["Alice", "Cynthia"]
 FORWARD = "Action \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"

@@ -14,65 +14,22 @@ the engine's review at the same budget."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
-import engine
 from bot.present import review_texts as rt
 from bot.services.reviews import CHUNK_PLIES
-from bot.storage import NewAction, SeatRow, SQLiteStorage
-from engine import GameState
+from bot.storage import SQLiteStorage
 from engine.expert.review import REVIEW_BUDGET_S, Decision, review_plies, worst
-from engine.players import AutopilotPlayer
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.test_lobby import answered, db_rows
+from tests.e2e.finished_game import CONFIG, SEED, write_finished_game
+from tests.e2e.helpers import answered, db_rows
 
 SCALE = 0.2
 ENV = {"PS_EXPERT_BUDGET_SCALE": str(SCALE), "PS_REVIEW_NICE": "0"}
 #: The plies the bot still reviews after the restart.
 LEFT = CHUNK_PLIES
-CONFIG = engine.Config(seats=("human", "cynthia"))
-SEED = 23
 TITLE = "The Expert's review of game #1"
-
-
-async def write_finished_game(
-    path: str,
-    guild: int,
-    channel: int,
-    alice: int,
-    alices: Callable[[GameState], str] | None = None,
-) -> list[str]:
-    """Write a finished game of Alice against Cynthia into the bot's database (made when
-    missing), each action the autopilot's (Alice's `alices`, when given); its notations."""
-    state, notations, seats_of = engine.new_game(CONFIG, SEED), [], []
-    while not state.is_over:
-        if alices is not None and state.current_seat == 0:
-            action = engine.parse_action(alices(state))
-        else:
-            action = AutopilotPlayer().step(state)
-        notations.append(str(action))
-        seats_of.append(state.current_seat)
-        state = engine.apply(state, action)
-    storage = await SQLiteStorage.open(path)
-    try:
-        game = await storage.create_game(
-            guild_id=guild, channel_id=channel, host_id=alice, host_name="Alice", options={},
-            seed=SEED,
-        )  # fmt: skip
-        seats = [SeatRow(0, "human", alice, "Alice"), SeatRow(1, "cynthia", None, "Cynthia")]
-        log = [
-            NewAction(n + 1, text, seat, alice if seat == 0 else None)
-            for n, (text, seat) in enumerate(zip(notations, seats_of, strict=True))
-        ]
-        await storage.update_game(
-            game.id, game.version, seats=seats, config=CONFIG.to_dict(), status="over",
-            actions=log,
-        )  # fmt: skip
-    finally:
-        await storage.close()
-    return notations
 
 
 async def test_review_is_posted_once_after_a_restart_and_shown_again(

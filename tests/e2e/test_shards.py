@@ -16,12 +16,10 @@ import asyncpg
 import pytest
 
 from bot.present import correspondence_texts as ct
-from tests.e2e.corr import HOUR, TestClock
+from tests.e2e.corr import ALARM, AUTOPILOT, HOUR, TestClock, in_threads, two_player_game
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage, shard_of
-from tests.e2e.gameplay import next_turn, turn_owner
-from tests.e2e.test_correspondence import ALARM, AUTOPILOT, in_threads, two_player_game
-from tests.e2e.test_game_restart import type_action
-from tests.e2e.test_lobby import mention
+from tests.e2e.gameplay import next_turn, turn_owner, type_action
+from tests.e2e.helpers import mention
 from tests.pg_server import fresh_database
 
 pytestmark = pytest.mark.postgres

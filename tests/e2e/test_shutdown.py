@@ -10,7 +10,7 @@ import json
 
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMessage
 from tests.e2e.gameplay import action_log, next_turn, start_game, turn_owner
-from tests.e2e.test_lobby import answered
+from tests.e2e.helpers import answered
 
 
 async def told_to_stop(bot: BotProcess) -> asyncio.Task[int | None]:

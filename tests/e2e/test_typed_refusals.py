@@ -7,7 +7,7 @@ from bot.discord.replies import QUOTE_MAX
 from bot.present import texts
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import action_log, start_game
-from tests.e2e.test_lobby import answered
+from tests.e2e.helpers import answered
 
 EXPANSION_TYPED = ("use hunt 1", "move C3", "use scare owl d 4", "animal owl", "use baby")
 

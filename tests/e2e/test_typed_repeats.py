@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.services import refusals
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import action_log, next_turn, start_game, turn_owner
-from tests.e2e.test_lobby import answered
+from tests.e2e.helpers import answered
 
 
 async def test_three_identical_commands_at_once_apply_once(fake: FakeDiscord, bot_process) -> None:

@@ -235,7 +235,10 @@ class Zygote:
         theirs.close()
         ready = self._reader.readline()
         if not ready:
-            raise RuntimeError(f"the zygote exited while importing (code {self.process.wait()})")
+            self.close()
+            raise RuntimeError(
+                f"the zygote exited while importing (code {self.process.returncode})"
+            )
 
     def _ask(self, request: dict[str, object]) -> dict[str, object]:
         with self._lock:
@@ -269,8 +272,9 @@ class Zygote:
         return code
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._channel.close()
+        for stream in (self._reader, self._channel):  # the reader holds the socket open too
+            with contextlib.suppress(OSError):
+                stream.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(5)
             return
@@ -327,6 +331,8 @@ def shared(env: dict[str, str]) -> Zygote | None:
     if os.environ.get("E2E_ZYGOTE", "1") == "0" or not available():
         return None
     if _shared is None or not _shared.alive:
+        if _shared is not None:
+            _shared.close()
         _shared = Zygote(env)
     return _shared
 
