@@ -3,14 +3,16 @@ connection (`Connection`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bot.ratings import core as rc
 from bot.storage.rows import (
     ActionRow,
+    ClockValues,
     ClockWrite,
+    DatabaseRow,
     Finish,
     FinishedGame,
     GameRow,
@@ -77,7 +79,7 @@ class Storage(Protocol):
         host_id: int | None = None,
         actions: Sequence[NewAction] = (),
         truncate_after: int | None = None,
-        snapshot: tuple[int, dict[str, Any]] | None = None,
+        snapshot: tuple[int, dict[str, object]] | None = None,
         job_outcome: tuple[int, str] | None = None,
         turn_clock: ClockWrite | None = None,
         finish: Finish | None = None,
@@ -85,7 +87,7 @@ class Storage(Protocol):
 
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]: ...
 
-    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None: ...
+    async def snapshot(self, game_id: int) -> tuple[int, dict[str, object]] | None: ...
 
     async def drop_snapshot(self, game_id: int) -> None: ...
 
@@ -121,12 +123,12 @@ class Storage(Protocol):
 
     # turn clocks (`bot.services.timers`)
 
-    async def turn_clock(self, game_id: int) -> Mapping[str, Any] | None: ...
+    async def turn_clock(self, game_id: int) -> DatabaseRow | None: ...
 
-    async def clocks_of_user(self, user_id: int) -> list[Mapping[str, Any]]: ...
+    async def clocks_of_user(self, user_id: int) -> list[DatabaseRow]: ...
 
     async def write_turn_clock(
-        self, clock: Sequence[Any], jobs: Sequence[tuple[str, float]], replaced_outcome: str
+        self, clock: ClockValues, jobs: Sequence[tuple[str, float]], replaced_outcome: str
     ) -> None: ...
 
     async def clear_turn_clock(self, game_id: int) -> None: ...
@@ -214,16 +216,16 @@ class Storage(Protocol):
 class Connection(Protocol):
     """What `SQLStorage` needs of a driver's connection (`?` placeholders, rows by name)."""
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[DatabaseRow]: ...
 
-    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None: ...
+    async def fetchrow(self, sql: str, params: Sequence[object] = ()) -> DatabaseRow | None: ...
 
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int: ...
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
 
     async def insert_rows(
-        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
     ) -> None:
         """Insert many rows at once (PostgreSQL's COPY; SQLite's executemany)."""
         ...

@@ -21,13 +21,13 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
 
 import asyncpg
 
 from bot.storage.interface import Connection
 from bot.storage.locks import KeyedLocks
 from bot.storage.migrations import SCHEMA_VERSION
+from bot.storage.rows import DatabaseRow
 from bot.storage.sql import SQLStorage, _utcnow
 
 #: Advisory lock name spaces (the first key of `pg_advisory_lock(int, int)`).
@@ -59,22 +59,24 @@ class _PostgresConnection:
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.raw = conn
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(await self.raw.fetch(_numbered(sql), *params))
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[DatabaseRow]:
+        rows: list[DatabaseRow] = list(await self.raw.fetch(_numbered(sql), *params))
+        return rows
 
-    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
-        return await self.raw.fetchrow(_numbered(sql), *params)
+    async def fetchrow(self, sql: str, params: Sequence[object] = ()) -> DatabaseRow | None:
+        row: DatabaseRow | None = await self.raw.fetchrow(_numbered(sql), *params)
+        return row
 
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
         return _affected(await self.raw.execute(_numbered(sql), *params))
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        rows = [tuple(r) for r in rows]
-        if rows:
-            await self.raw.executemany(_numbered(sql), rows)
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        records = [tuple(r) for r in rows]
+        if records:
+            await self.raw.executemany(_numbered(sql), records)
 
     async def insert_rows(
-        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
     ) -> None:
         if rows:
             await self.raw.copy_records_to_table(

@@ -5,9 +5,10 @@ Data only: nothing here is said in a reader's language."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol, get_args
+from typing import Any, Literal, Protocol, TypeAlias, get_args
 
 import translation
 from bot.ratings.core import ordinal
@@ -29,7 +30,7 @@ SEAT_KINDS: tuple[SeatKind, ...] = get_args(SeatKind)
 STORED_TEXT = "\x1etext:"
 
 
-def stored_text(text: Any) -> str | None:
+def stored_text(text: str | None) -> str | None:
     """A text as the database keeps it: a `translation.Text` stays translatable (its template
     and parameters, as JSON after `STORED_TEXT`); a plain string as it is."""
     if text is None or not isinstance(text, translation.Text):
@@ -37,23 +38,27 @@ def stored_text(text: Any) -> str | None:
     return STORED_TEXT + json.dumps(translation.to_data(text), ensure_ascii=False)
 
 
-def read_text(stored: str | None) -> Any:
+def read_text(stored: str | None) -> str | None:
     """A text `stored_text` kept: the `translation.Text` again (English when read as a string),
-    or the plain string (rows written before texts were kept translatable)."""
+    or the plain string (rows written before texts were kept translatable; and what follows
+    the prefix when it does not read as a text)."""
     if stored is None or not stored.startswith(STORED_TEXT):
         return stored
     try:
-        return translation.from_data(json.loads(stored[len(STORED_TEXT) :]))
+        text: object = translation.from_data(json.loads(stored[len(STORED_TEXT) :]))
     except (ValueError, TypeError, KeyError):
-        return stored[len(STORED_TEXT) :]
+        text = None
+    return text if isinstance(text, str) else stored[len(STORED_TEXT) :]
 
 
 class DatabaseRow(Protocol):
-    """A row a driver's query returns (sqlite3.Row, asyncpg.Record): its columns by name."""
+    """A row a driver's query returns (sqlite3.Row, asyncpg.Record): its columns by name (or
+    by position). A column's value is whatever the database holds, so it is `Any`: the row
+    types below give each column its type where a row is read."""
 
-    def __getitem__(self, column: str) -> Any: ...
+    def __getitem__(self, column: str | int, /) -> Any: ...
 
-    def keys(self) -> Any: ...
+    def keys(self) -> Iterable[str]: ...
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,11 @@ CLOCK_COLUMNS = (
     "paused_total",
 )
 
+#: A turn clock's values in `CLOCK_COLUMNS` order: the game, its version, the turn
+#: (`engine.turn_id`), the seat, its player (None: the autopilot's), when the turn started, when
+#: it was paused (None: running) and the time paused so far (seconds).
+ClockValues: TypeAlias = tuple[int, int, str, int, int | None, float, float | None, float]
+
 
 @dataclass(frozen=True)
 class ClockWrite:
@@ -175,15 +185,17 @@ class ClockWrite:
     (the same turn goes on); or neither: the clock and the unfired jobs go (no turn to time)."""
 
     game_id: int
-    clock: tuple[Any, ...] | None = None
+    clock: ClockValues | None = None
     jobs: tuple[tuple[str, float], ...] = ()
     replaced_outcome: str = ""
     version: int | None = None
 
 
-def aware_time(text: Any) -> datetime | None:
+def aware_time(text: object) -> datetime | None:
     """An ISO 8601 time with its time zone (as `_utcnow` writes), or None for anything else
     (a time without its zone, as SQLite's `datetime('now')` writes, an empty string, a word)."""
+    if not isinstance(text, str):
+        return None
     try:
         time = datetime.fromisoformat(text)
     except (TypeError, ValueError):
@@ -223,7 +235,7 @@ def decode_game(row: DatabaseRow, seats: tuple[SeatRow, ...]) -> GameRow | Unrea
 
 
 def _damage(
-    row: DatabaseRow, seats: tuple[SeatRow, ...], config: dict[str, Any] | None
+    row: DatabaseRow, seats: tuple[SeatRow, ...], config: dict[str, object] | None
 ) -> str | None:
     """What is wrong with a games row whose options and config read, or None."""
     for column in ("seed", "version"):

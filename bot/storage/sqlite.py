@@ -9,13 +9,12 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
 
-from bot.storage.errors import StorageUnwritable, UnreadableGame
+from bot.storage.errors import StorageUnwritable
 from bot.storage.interface import Connection
 from bot.storage.locks import KeyedLocks
 from bot.storage.migrations import SCHEMA_VERSION
-from bot.storage.rows import GameRow
+from bot.storage.rows import DatabaseRow, GameRow
 from bot.storage.sql import SQLStorage, _utcnow
 
 log = logging.getLogger(__name__)
@@ -30,20 +29,22 @@ class _SQLiteConnection:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.raw = conn
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return self.raw.execute(sql, tuple(params)).fetchall()
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[DatabaseRow]:
+        rows: list[DatabaseRow] = self.raw.execute(sql, tuple(params)).fetchall()
+        return rows
 
-    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
-        return self.raw.execute(sql, tuple(params)).fetchone()
+    async def fetchrow(self, sql: str, params: Sequence[object] = ()) -> DatabaseRow | None:
+        row: sqlite3.Row | None = self.raw.execute(sql, tuple(params)).fetchone()
+        return row
 
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
         return self.raw.execute(sql, tuple(params)).rowcount
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         self.raw.executemany(sql, [tuple(r) for r in rows])
 
     async def insert_rows(
-        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
     ) -> None:
         marks = ", ".join("?" for _ in columns)
         self.raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
@@ -207,16 +208,13 @@ class SQLiteStorage(SQLStorage):
         self._games.pop(game_id, None)
         self._messages.pop(game_id, None)
 
-    async def create_game(self, **kwargs: Any) -> GameRow:
-        return self._keep(await super().create_game(**kwargs))
-
     async def get_game(self, game_id: int) -> GameRow | None:
         """The game with this id, or None (as this process last committed it)."""
         kept = self._games.get(game_id)
         return kept if kept is not None else await super().get_game(game_id)
 
     async def _read_games(
-        self, where: str, params: Sequence[Any], *, one: bool = False
+        self, where: str, params: Sequence[object], *, one: bool = False
     ) -> list[GameRow]:
         """`SQLStorage._read_games`, the rows this process wrote last taken as kept: only the
         ids and versions are read when every game found is kept at that version."""
@@ -232,13 +230,6 @@ class SQLiteStorage(SQLStorage):
         if self.commits != commits:  # read before a commit done meanwhile: maybe older than it
             return games
         return [self._keep(g) for g in games]
-
-    async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> GameRow:
-        try:
-            return self._keep(await super().update_game(game_id, expected_version, **changes))
-        except UnreadableGame:
-            self._forget(game_id)
-            raise
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember a message id; read back at once, even while its commit is under way (the
@@ -405,7 +396,7 @@ def _log_failed_commit(done: asyncio.Future[None]) -> None:
         log.error("a write nobody waited for was not committed: %s", done.exception())
 
 
-async def _through_cancel(future: asyncio.Future[Any]) -> bool:
+async def _through_cancel(future: asyncio.Future[None]) -> bool:
     """Wait for `future` to be done even if the waiting task is cancelled meanwhile; whether
     it was (the caller raises `CancelledError` when it is safe to)."""
     cancelled = False

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from bot.storage.errors import StorageError
 from bot.storage.interface import Connection
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION
-from bot.storage.rows import CLOCK_COLUMNS, ClockWrite
+from bot.storage.rows import CLOCK_COLUMNS, ClockWrite, GameRow
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +56,14 @@ class SQLBase:
 
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
         raise NotImplementedError
+
+    def _keep(self, game: GameRow) -> GameRow:
+        """A game's row as a write just committed it (created or changed), returned; a driver
+        may keep it (SQLite keeps the live games': `SQLiteStorage._keep`)."""
+        return game
+
+    def _forget(self, game_id: int) -> None:
+        """A game whose changed row does not read: a driver forgets what it kept of it."""
 
     def _unawaited_transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A write nothing depends on being durable at once (a driver may return before its

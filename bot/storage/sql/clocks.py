@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from bot.storage.rows import ClockWrite
+from bot.storage.rows import ClockValues, ClockWrite, DatabaseRow
 from bot.storage.sql.base import SQLBase
 
 log = logging.getLogger(__name__)
@@ -15,12 +14,12 @@ log = logging.getLogger(__name__)
 class ClockSQL(SQLBase):
     """The turn clocks of correspondence games (`bot.services.timers`)."""
 
-    async def turn_clock(self, game_id: int) -> Mapping[str, Any] | None:
+    async def turn_clock(self, game_id: int) -> DatabaseRow | None:
         """The clock row of a game's current turn (`CLOCK_COLUMNS`), if planned."""
         async with self._reading() as conn:
             return await conn.fetchrow("SELECT * FROM turn_clocks WHERE game_id = ?", (game_id,))
 
-    async def clocks_of_user(self, user_id: int) -> list[Mapping[str, Any]]:
+    async def clocks_of_user(self, user_id: int) -> list[DatabaseRow]:
         """The clock rows of every turn a player holds now (in games still being played)."""
         async with self._reading() as conn:
             return await conn.fetch(
@@ -30,13 +29,13 @@ class ClockSQL(SQLBase):
             )
 
     async def write_turn_clock(
-        self, clock: Sequence[Any], jobs: Sequence[tuple[str, float]], replaced_outcome: str
+        self, clock: ClockValues, jobs: Sequence[tuple[str, float]], replaced_outcome: str
     ) -> None:
         """Store a turn's clock (values in `CLOCK_COLUMNS` order) and plan its jobs (kind,
         due_at) in one transaction: the unfired jobs of the game, and the fired ones whose
         outcome is `replaced_outcome`, are replaced; a job of the same turn and kind that
         already fired is kept."""
-        write = ClockWrite(clock[0], tuple(clock), tuple(jobs), replaced_outcome)
+        write = ClockWrite(clock[0], clock, tuple(jobs), replaced_outcome)
         async with self._transaction() as conn:
             await self._write_clock(conn, write)
 

@@ -72,7 +72,7 @@ class GameSQL(ResultSQL):
             raise ChannelBusy(str(exc)) from exc
         if isinstance(game, UnreadableGame):
             raise game
-        return game
+        return self._keep(game)
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """The game with this id, or None."""
@@ -92,13 +92,13 @@ class GameSQL(ResultSQL):
             (channel_id, channel_id),
         )
 
-    async def _read_game(self, where: str, params: Sequence[Any]) -> GameRow | None:
+    async def _read_game(self, where: str, params: Sequence[object]) -> GameRow | None:
         """One game; a damaged one is quarantined before it is raised."""
         games = await self._read_games(where, params, one=True)
         return games[0] if games else None
 
     async def _read_games(
-        self, where: str, params: Sequence[Any], *, one: bool = False
+        self, where: str, params: Sequence[object], *, one: bool = False
     ) -> list[GameRow]:
         """The games matching `where`, oldest first, in two queries (games, then all their
         seats). A damaged one is quarantined; when `one` game was asked for it is raised,
@@ -154,7 +154,7 @@ class GameSQL(ResultSQL):
         host_id: int | None = None,
         actions: Sequence[NewAction] = (),
         truncate_after: int | None = None,
-        snapshot: tuple[int, dict[str, Any]] | None = None,
+        snapshot: tuple[int, dict[str, object]] | None = None,
         job_outcome: tuple[int, str] | None = None,
         turn_clock: ClockWrite | None = None,
         finish: Finish | None = None,
@@ -178,7 +178,7 @@ class GameSQL(ResultSQL):
             raise ValueError(f"unknown status {status!r}")
         now = self._clock()
         sets: list[str] = ["version = version + 1", "updated_at = ?"]
-        params: list[Any] = [now]
+        params: list[object] = [now]
         for column, value in (
             ("options", None if options is None else json.dumps(options)),
             ("config", None if config is None else json.dumps(config)),
@@ -249,8 +249,9 @@ class GameSQL(ResultSQL):
                 await conn.execute("RELEASE SAVEPOINT finish")
             (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
         if isinstance(game, UnreadableGame):
+            self._forget(game_id)
             raise game
-        return game
+        return self._keep(game)
 
     async def _keep_leavers(self, conn: Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
         """Keep the person of each seat of a started game that loses its user id (`/ps leave`:
@@ -276,7 +277,7 @@ class GameSQL(ResultSQL):
         )
 
     async def _fetch_games(
-        self, conn: Connection, where: str, params: Sequence[Any]
+        self, conn: Connection, where: str, params: Sequence[object]
     ) -> list[GameRow | UnreadableGame]:
         """The games matching `where` with their seats, in two queries; a row that does not
         read comes back as its `UnreadableGame`."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
 
 from bot.storage.errors import DamagedSnapshot
 from bot.storage.rows import ActionRow, read_text
@@ -36,7 +35,7 @@ class LogSQL(SQLBase):
             for r in rows
         ]
 
-    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+    async def snapshot(self, game_id: int) -> tuple[int, dict[str, object]] | None:
         """The cached state snapshot of a game as `(ply, state dict)`, or None. Raises
         `DamagedSnapshot` when the stored one is not a JSON object."""
         async with self._reading() as conn:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from bot.ratings import core as rc
 from bot.ratings import identity as ri
@@ -42,7 +41,7 @@ AHEAD = (
 )
 
 
-def _where_player(identity: str, guild_id: int | None) -> tuple[str, tuple[Any, ...]]:
+def _where_player(identity: str, guild_id: int | None) -> tuple[str, tuple[object, ...]]:
     if guild_id is None:
         return "identity = ?", (identity,)
     return "identity = ? AND guild_id = ?", (identity, guild_id)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.ratings import core as rc
 from bot.ratings import identity as ri
@@ -61,13 +60,13 @@ def later_than(last: str | None, now: str) -> str:
     )
 
 
-def rating_row(key: rc.RatingKey, rating: rc.Rating) -> tuple[Any, ...]:
+def rating_row(key: rc.RatingKey, rating: rc.Rating) -> tuple[object, ...]:
     """A `ratings` row (`RATING_COLUMNS`)."""
     return (key.scope, key.family, key.identity, rating.mu, rating.sigma, rating.games,
             rating.ordinal)  # fmt: skip
 
 
-def history_row(key: rc.RatingKey, point: rc.HistoryPoint) -> tuple[Any, ...]:
+def history_row(key: rc.RatingKey, point: rc.HistoryPoint) -> tuple[object, ...]:
     """A `rating_history` row (`HISTORY_COLUMNS`)."""
     r = point.rating
     return (key.identity, key.scope, key.family, r.games, point.game_id, point.finished_at,
@@ -118,7 +117,7 @@ class ResultSQL(SQLBase):
         if sorted(by_position) != [s["position"] for s in seats]:
             raise ValueError(f"game {game_id}: one result per seat")
         family = rc.family_of(config)
-        rows: list[tuple[Any, ...]] = []
+        rows: list[tuple[object, ...]] = []
         places: list[rc.SeatResult] = []
         for seat in seats:
             position = seat["position"]

@@ -48,7 +48,7 @@ class ReviewSQL(SQLBase):
         posted: int | None = None,
     ) -> None:
         """Store a review's progress (only the fields given)."""
-        fields: dict[str, Any] = {
+        fields: dict[str, object] = {
             "status": status,
             "attempts": attempts,
             "next_ply": next_ply,
