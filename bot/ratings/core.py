@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -52,7 +52,7 @@ START_MU: Final[float] = MODEL.mu
 START_SIGMA: Final[float] = MODEL.sigma
 
 
-def family_of(config: Mapping[str, Any]) -> Family:
+def family_of(config: Mapping[str, object]) -> Family:
     """The rule family of a game from its config (`engine.Config.to_dict`) or lobby options."""
     return "moonlight" if engine.Config.from_dict(dict(config)).expansion else "base"
 
@@ -114,7 +114,7 @@ def game_result(
     finished_at: str,
     server_id: int | None,
     status: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     seats: Sequence[tuple[str, int | None]],
     places: Sequence[int],
 ) -> GameResult:

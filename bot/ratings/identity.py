@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from typing import Any
 
 from engine.config import CYNTHIA_DIFFICULTY
 
@@ -52,7 +51,7 @@ def person(user_id: int) -> str:
     return f"{PERSON}:{user_id}"
 
 
-def cynthia_difficulty(options: Mapping[str, Any]) -> str:
+def cynthia_difficulty(options: Mapping[str, object]) -> str:
     """The name of Cynthia's difficulty in a game whose options (or config) are ``options``."""
     chosen = frozenset(name for name in CYNTHIA_OPTIONS if options.get(name))
     for name, preset in CYNTHIA_DIFFICULTY.items():
@@ -61,7 +60,7 @@ def cynthia_difficulty(options: Mapping[str, Any]) -> str:
     return "+".join(name for name in CYNTHIA_OPTIONS if name in chosen)
 
 
-def cynthia(options: Mapping[str, Any]) -> str:
+def cynthia(options: Mapping[str, object]) -> str:
     """Cynthia's identity in a game whose options (or config) are ``options``."""
     return f"{CYNTHIA}:{cynthia_difficulty(options)}"
 
@@ -85,7 +84,7 @@ def forgotten() -> str:
 
 
 def seat_identity(
-    kind: str, user_id: int | None, options: Mapping[str, Any], game_id: int, position: int
+    kind: str, user_id: int | None, options: Mapping[str, object], game_id: int, position: int
 ) -> str:
     """The identity of a stored seat (`bot.storage.SeatRow`'s ``kind`` and ``user_id``) in a
     game whose options are ``options``. A human seat without a user id is a forgotten person's."""
