@@ -45,7 +45,7 @@ class Settings:
     @property
     def log_level_number(self) -> int:
         """The numeric `logging` level."""
-        return logging.getLevelName(self.log_level)
+        return logging.getLevelNamesMapping()[self.log_level]
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:

@@ -12,7 +12,6 @@ import json
 import logging
 import sys
 from datetime import UTC, datetime
-from typing import Any
 
 _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "taskName"}
 
@@ -30,7 +29,7 @@ class JsonFormatter(logging.Formatter):
         self.secrets = [s for s in secrets or () if s]
 
     def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
+        entry: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,

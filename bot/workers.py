@@ -18,6 +18,7 @@ its owner is gone (multiprocessing's own "alive" pipe reaches its end).
 from __future__ import annotations
 
 import asyncio
+import functools
 import multiprocessing
 import os
 import select
@@ -26,11 +27,21 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Generic, TypeVar
+from typing import Generic, Protocol, TypeVar, TypeVarTuple
 
 from bot.config import ConfigError
 
 T = TypeVar("T")
+Args = TypeVarTuple("Args")
+
+
+class Closable(Protocol):
+    """What `ProcessWide` makes: an object with resources to release (`close`)."""
+
+    def close(self) -> None: ...
+
+
+C = TypeVar("C", bound=Closable)
 
 
 def workers_from_env(variable: str, env: dict[str, str] | None = None) -> int:
@@ -86,7 +97,7 @@ class WorkerPool:
         workers: int,
         *,
         preload: Sequence[str] = (),
-        warm: Callable[[], Any] | None = None,
+        warm: Callable[[], object] | None = None,
         niceness: int = 0,
     ) -> None:
         """`niceness`: the workers' lower priority (`os.nice`), for long work that must never
@@ -125,7 +136,7 @@ class WorkerPool:
             self._pool = None
         broken.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
+    async def run(self, function: Callable[[*Args], T], *args: *Args) -> T:
         """`function(*args)` in a worker (once more in a fresh pool if a worker died meanwhile;
         in a thread when there are no workers)."""
         for _ in range(2):
@@ -135,7 +146,7 @@ class WorkerPool:
             if pool is None:
                 break
             try:
-                future = await asyncio.to_thread(pool.submit, function, *args)
+                future = await asyncio.to_thread(functools.partial(pool.submit, function, *args))
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 if self._closed:  # terminated by `close`: the job is dropped, not redone
@@ -163,17 +174,17 @@ class WorkerPool:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-class ProcessWide(Generic[T]):
+class ProcessWide(Generic[C]):
     """One object for the whole process (the drawer, the Experts): made on first use by `make`,
     closed and forgotten by `shutdown` (the bot calls it when it closes; a later use makes a new
     one)."""
 
-    def __init__(self, make: Callable[[], T]) -> None:
+    def __init__(self, make: Callable[[], C]) -> None:
         self._make = make
         self._lock = threading.Lock()
-        self._current: T | None = None
+        self._current: C | None = None
 
-    def get(self) -> T:
+    def get(self) -> C:
         with self._lock:
             if self._current is None:
                 self._current = self._make()
@@ -183,4 +194,4 @@ class ProcessWide(Generic[T]):
         with self._lock:
             current, self._current = self._current, None
         if current is not None:
-            current.close()  # type: ignore[attr-defined]  # every T made here has close()
+            current.close()
