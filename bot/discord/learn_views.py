@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 import discord
+from discord.ui.view import BaseView
 
 import engine
 from bot.discord.offered import refused_unless_offered
@@ -37,7 +37,7 @@ _PLACE = r"(?P<lesson>[a-z]{1,20}):(?P<step>[0-9]{1,2})"
 
 
 class LearnButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:learn:" + _PLACE + r":(?P<key>[a-z]+(?: [A-Za-z0-9 ]+)?)",
 ):
     """A button of a tutorial screen."""
@@ -59,7 +59,11 @@ class LearnButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> LearnButton:
         return cls(match["lesson"], int(match["step"]), match["key"])
 
@@ -71,7 +75,7 @@ class LearnButton(
 
 
 class LearnSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"ps:lpick:" + _PLACE + r":(?P<kind>act|src):(?P<part>[0-9])",
 ):
     """A select of a tutorial screen's panel."""
@@ -100,7 +104,11 @@ class LearnSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> LearnSelect:
         return cls(match["lesson"], int(match["step"]), match["kind"], part=int(match["part"]))
 
@@ -128,12 +136,12 @@ class LessonItems:
         key: str,
         label: str,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> discord.ui.Item[Any]:
+    ) -> discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]]:
         return LearnButton(self.lesson, self.step, key, label, style)
 
     def select(
         self, kind: str, options: Sequence[tuple[str, str]], placeholder: str, part: int
-    ) -> discord.ui.Item[Any]:
+    ) -> discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]]:
         return LearnSelect(self.lesson, self.step, kind, options, placeholder, part=part)
 
 

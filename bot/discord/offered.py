@@ -15,7 +15,6 @@ last drew it, not the client's: what it offers is what the bot offered.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,17 +24,17 @@ from bot.services import refusals
 from bot.services.base import UserError
 
 
-def _walk(components: Iterable[Any]) -> Iterator[Any]:
+def _walk(components: Iterable[discord.Component]) -> Iterator[discord.Component]:
     """Every component of a message, those in action rows included."""
     for component in components:
         yield component
         yield from _walk(getattr(component, "children", ()))
 
 
-def offered_component(interaction: discord.Interaction) -> Any | None:
+def offered_component(interaction: discord.Interaction) -> discord.Component | None:
     """The button or select of the message clicked that a component interaction names (by
     custom_id and type), or None when the message has no such component."""
-    data: Any = interaction.data or {}
+    data: Mapping[str, object] = interaction.data or {}
     message = interaction.message
     if message is None:
         return None

@@ -18,9 +18,10 @@ custom_id formats (at most 100 characters):
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
 
 import discord
+from discord.ui.view import BaseView
 
 from bot.discord.offered import refused_unless_offered
 from bot.discord.replies import ours
@@ -37,7 +38,7 @@ NEXT = _("Next")
 
 
 class LeaderboardPage(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:lb:(?P<rules>base|moonlight):(?P<scope>server|all):(?P<page>[0-9]{1,6})",
 ):
     """Previous or Next under a page of `/ps leaderboard`: shows page `page`."""
@@ -57,7 +58,11 @@ class LeaderboardPage(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> LeaderboardPage:
         return cls(match["rules"], match["scope"], int(match["page"]))
 
@@ -71,7 +76,7 @@ class LeaderboardPage(
 
 
 class HistoryPage(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:hist:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,6})",
 ):
     """Previous or Next under a page of `/ps history`: shows page `page` of the player's."""
@@ -89,7 +94,11 @@ class HistoryPage(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> HistoryPage:
         return cls(int(match["user"]), int(match["page"]))
 
@@ -101,7 +110,8 @@ class HistoryPage(
 
 
 class ForgetAnswer(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ps:forget:(?P<answer>yes|no)"
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ps:forget:(?P<answer>yes|no)",
 ):
     """The answers to `/ps forget`'s question: forget me, or keep everything."""
 
@@ -119,7 +129,11 @@ class ForgetAnswer(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> ForgetAnswer:
         return cls(match["answer"])
 
@@ -130,7 +144,7 @@ class ForgetAnswer(
         await interaction.client.players.on_forget_answer(interaction, self.answer == "yes")
 
 
-def replay_button(game_id: int) -> discord.ui.Button[Any]:
+def replay_button(game_id: int) -> discord.ui.Button[discord.ui.View]:
     """Replay a finished game: `ps:replay:open:<game>`, which the replay viewer answers."""
     return discord.ui.Button(
         label=tr(_("Replay #{game}", game=game_id)),
@@ -143,7 +157,7 @@ def pages_row(
     view: discord.ui.View,
     page: int,
     pages: int,
-    make: Any,
+    make: Callable[[int, str, bool], discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]]],
 ) -> None:
     """Previous and Next (`make(page, label, disabled)` builds each) when there is more than
     one page; disabled at the ends."""

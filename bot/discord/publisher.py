@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import aiohttp
 import discord
@@ -126,8 +126,8 @@ def _worth_retrying(exc: Exception) -> bool:
 
 
 async def until_done(
-    running: Callable[[], set[asyncio.Task[Any]]], deadline: float
-) -> set[asyncio.Task[Any]]:
+    running: Callable[[], set[asyncio.Task[object]]], deadline: float
+) -> set[asyncio.Task[object]]:
     """Wait until the tasks `running()` names (asked again after each wait: new ones may have
     started) are done, or until the loop's `deadline`; the tasks still running then."""
     loop = asyncio.get_running_loop()
@@ -174,7 +174,7 @@ class Publisher:
         #: set by `stop` at shutdown: no new work starts
         self._stopped = False
         #: game id -> the states of the actions its message told last (`_story`)
-        self._told: dict[int, dict[int, tuple[int, Any]]] = {}
+        self._told: dict[int, dict[int, tuple[int, GameState]]] = {}
 
     @property
     def games(self) -> GameService:
@@ -214,7 +214,7 @@ class Publisher:
         rows = await self.games.records.log(game)
         if not rows:
             return []
-        keep: dict[int, tuple[int, Any]] = {}
+        keep: dict[int, tuple[int, GameState]] = {}
         turns = await asyncio.to_thread(
             story.tell, game, state, rows, self._told.get(game.id), keep
         )
@@ -324,7 +324,7 @@ class Publisher:
             task.cancel()
         await asyncio.gather(*left_over, return_exceptions=True)
 
-    def _running(self) -> set[asyncio.Task[Any]]:
+    def _running(self) -> set[asyncio.Task[object]]:
         """The games' workers and button strips not yet done."""
         return {t for t in (*self._workers.values(), *self._strippers.values()) if not t.done()}
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
 
 import discord
 
@@ -31,6 +31,33 @@ def ours(interaction: discord.Interaction) -> discord.Interaction[Photosynthesis
     """A click on one of the bot's components, typed as the bot's (the bot alone registers
     them: `PhotosynthesisBot.setup_hook`)."""
     return cast("discord.Interaction[PhotosynthesisBot]", interaction)
+
+
+class Sent(TypedDict, total=False):
+    """The parts of a message the bot sends as an answer (`send_private`), as discord.py's
+    sends take them."""
+
+    content: str
+    embed: discord.Embed
+    file: discord.File
+    files: Sequence[discord.File]
+    view: discord.ui.View
+
+
+class Edited(TypedDict, total=False):
+    """The parts of a message the bot changes (`edit_clicked`), as discord.py's edits take them:
+    a view of None takes the components away, `attachments` replace the files."""
+
+    content: str
+    embed: discord.Embed
+    view: discord.ui.View | None
+    attachments: Sequence[discord.File]
+
+
+class WithView(TypedDict, total=False):
+    """`view=` for a message that has components, nothing for one that has none (`with_view`)."""
+
+    view: discord.ui.View
 
 
 def clipped(text: str) -> str:
@@ -96,7 +123,7 @@ async def ephemeral(
     """Send `content` privately (in the language of the moment), whether or not the
     interaction was answered already (after a public deferral its "thinking" message goes
     first: a private sentence may not replace it)."""
-    kwargs: dict[str, Any] = {"content": clipped(i18n.tr(content))}
+    kwargs: Sent = {"content": clipped(i18n.tr(content))}
     if view is not None:
         kwargs["view"] = view
     if interaction.extras.pop(PUBLIC_THINKING, False):
@@ -105,7 +132,7 @@ async def ephemeral(
     await send_private(interaction, **kwargs)
 
 
-async def send_private(interaction: discord.Interaction, **kwargs: Any) -> None:
+async def send_private(interaction: discord.Interaction, **kwargs: Unpack[Sent]) -> None:
     """Answer privately, as the first answer or after a private deferral ("thinking")."""
     if interaction.response.is_done():
         await interaction.followup.send(ephemeral=True, **kwargs)
@@ -113,7 +140,7 @@ async def send_private(interaction: discord.Interaction, **kwargs: Any) -> None:
         await interaction.response.send_message(ephemeral=True, **kwargs)
 
 
-async def edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
+async def edit_clicked(interaction: discord.Interaction, **fields: Unpack[Edited]) -> None:
     """Edit the message a component belongs to, whether or not the click was deferred."""
     if interaction.response.is_done():
         await interaction.edit_original_response(**fields)
@@ -207,7 +234,7 @@ async def answering(
             under_way.discard(task)
 
 
-def _answers_under_way(interaction: discord.Interaction) -> set[asyncio.Task[Any]] | None:
+def _answers_under_way(interaction: discord.Interaction) -> set[asyncio.Task[object]] | None:
     """The bot's set of the interactions being answered (None for a client without one)."""
     under_way = getattr(getattr(interaction, "client", None), "answers_under_way", None)
     return under_way if isinstance(under_way, set) else None
@@ -219,7 +246,7 @@ def _closed(interaction: discord.Interaction) -> bool:
     return callable(is_closed) and is_closed() is True
 
 
-def with_view(view: discord.ui.View | None) -> dict[str, Any]:
+def with_view(view: discord.ui.View | None) -> WithView:
     """`view=` for a message that has components, nothing for one that has none (what a send
     without a view means)."""
     return {} if view is None else {"view": view}

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
+from discord.ui.view import BaseView
 
 from bot.discord.offered import component_offered
 from bot.discord.player_views import PLAYER_ITEMS
@@ -118,7 +119,7 @@ def chosen_values(interaction: discord.Interaction[PhotosynthesisBot]) -> list[s
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:lobby:(?P<action>join|leave|rembot|addcyn|remcyn|start):(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """One of the lobby's buttons."""
@@ -134,7 +135,11 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> LobbyButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
@@ -148,7 +153,7 @@ class LobbyButton(
 
 
 class OptionsSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"ps:opts:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """The host's multi-select of game options; the selected options are on."""
@@ -174,7 +179,11 @@ class OptionsSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> OptionsSelect:
         return cls(int(match["game"]), int(match["version"]))
 
@@ -188,7 +197,7 @@ class OptionsSelect(
 
 
 class BotSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"ps:addbot:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """The host's "Add bot" select: Cynthia, or the Expert quick or strong."""
@@ -213,7 +222,11 @@ class BotSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> BotSelect:
         return cls(int(match["game"]), int(match["version"]))
 
@@ -237,7 +250,7 @@ def options_from_values(values: Sequence[str]) -> dict[str, Any]:
 
 
 class TurnButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:turn:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """ "Take my turn" on the game message: opens the ephemeral panel."""
@@ -254,7 +267,11 @@ class TurnButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> TurnButton:
         return cls(int(match["game"]), int(match["version"]))
 
@@ -266,7 +283,7 @@ class TurnButton(
 
 
 class PanelButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:panel:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18}):(?P<key>[a-z]+(?: [A-Za-z0-9 ]+)?)",
 ):
     """A button of the turn panel: `menu <verb>` opens a choice, `play <notation>` plays."""
@@ -290,7 +307,11 @@ class PanelButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> PanelButton:
         return cls(int(match["game"]), int(match["version"]), match["key"])
 
@@ -304,7 +325,7 @@ class PanelButton(
 
 
 class PanelSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"ps:pick:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18}):(?P<kind>act|src):(?P<part>[0-9])",
 ):
     """A select of the turn panel: `act` values are actions to play, `src` values are the
@@ -334,7 +355,11 @@ class PanelSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> PanelSelect:
         return cls(
             int(match["game"]), int(match["version"]), match["kind"], part=int(match["part"])
@@ -350,7 +375,7 @@ class PanelSelect(
 
 
 class GameMessageButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:(?P<what>sun|log):(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
     """ "Next-sun preview" and "Game log" on the game message: private answers for anyone."""
@@ -369,7 +394,11 @@ class GameMessageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> GameMessageButton:
         return cls(match["what"], int(match["game"]), int(match["version"]))
 
@@ -385,7 +414,7 @@ class GameMessageButton(
 
 
 class EndingButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:(?P<what>rematch|abandon|keep):(?P<game>[0-9]{1,18})",
 ):
     """The endings: "Rematch" on a finished game's messages (same seats, same options), and
@@ -408,7 +437,11 @@ class EndingButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> EndingButton:
         return cls(match["what"], int(match["game"]))
 
@@ -440,7 +473,7 @@ REPLAY_BUTTONS = {
 
 
 class ReplayOpenButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:replay:open:(?P<game>[0-9]{1,18})",
 ):
     """ "Replay" on a finished game's messages (and wherever games are listed): opens the
@@ -458,7 +491,11 @@ class ReplayOpenButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> ReplayOpenButton:
         return cls(int(match["game"]))
 
@@ -470,7 +507,7 @@ class ReplayOpenButton(
 
 
 class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:rv:" + REPLAY_SOURCE + r":(?P<move>[rta][+-]):(?P<step>[0-9]{1,6})",
 ):
     """A button of the private replay viewer: back or forward by round, turn or action from
@@ -490,7 +527,11 @@ class ReplayButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> ReplayButton:
         return cls(match["src"], match["move"], int(match["step"]))
 
@@ -504,7 +545,7 @@ class ReplayButton(
 
 
 class ReplaySelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"ps:rv:" + REPLAY_SOURCE + r":go:(?P<step>[0-9]{1,6})",
 ):
     """The replay viewer's select: jump to the setup, a round or the final position (each
@@ -526,7 +567,11 @@ class ReplaySelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> ReplaySelect:
         return cls(match["src"], int(match["step"]))
 
@@ -561,7 +606,7 @@ def replay_view(
 
 
 class ReviewButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"ps:review:(?P<game>[0-9]{1,18})",
 ):
     """ "Review" on a finished game's messages: the Expert's review of the game (anyone who
@@ -579,7 +624,11 @@ class ReviewButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[BaseView],
+        match: re.Match[str],
+        /,
     ) -> ReviewButton:
         return cls(int(match["game"]))
 
@@ -669,11 +718,11 @@ class PanelItems(Protocol):
         key: str,
         label: str,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> discord.ui.Item[Any]: ...
+    ) -> discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]]: ...
 
     def select(
         self, kind: str, options: Sequence[tuple[str, str]], placeholder: str, part: int
-    ) -> discord.ui.Item[Any]: ...
+    ) -> discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]]: ...
 
 
 class GamePanelItems:
@@ -688,12 +737,12 @@ class GamePanelItems:
         key: str,
         label: str,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> discord.ui.Item[Any]:
+    ) -> discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]]:
         return PanelButton(self.game_id, self.version, key, label, style)
 
     def select(
         self, kind: str, options: Sequence[tuple[str, str]], placeholder: str, part: int
-    ) -> discord.ui.Item[Any]:
+    ) -> discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]]:
         return PanelSelect(self.game_id, self.version, kind, options, placeholder, part=part)
 
 
@@ -819,8 +868,8 @@ def _top_panel(
     make: PanelItems,
     state: GameState,
     by_verb: dict[str, list[str]],
-    labels: dict[str, Any],
-    have: Any,
+    labels: dict[str, str],
+    have: str,
     can_undo: bool,
 ) -> tuple[str, discord.ui.View]:
     """The panel's first screen: a select per kind of action, so that one choice plays it
@@ -841,7 +890,7 @@ def _top_panel(
             buttons.append(verb)
     while len(buttons) + fixed > ROW_BUTTONS and selects:  # keep the first row within limits
         buttons.insert(0, selects.pop()[0])
-    items: list[discord.ui.Item[Any]] = []
+    items: list[discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]]] = []
     for verb in buttons:
         items.append(make.button(f"menu {verb}", choices.kind(verb).button))
     if can_undo:
@@ -855,9 +904,9 @@ def _top_panel(
     for row, (verb, select_kind, options) in enumerate(selects, start=1):
         kind = choices.kind(verb)
         placeholder = kind.prompt if select_kind == "act" else kind.step_prompt
-        item = make.select(select_kind, options, placeholder, row)
-        item.row = row
-        out.add_item(item)
+        select = make.select(select_kind, options, placeholder, row)
+        select.row = row
+        out.add_item(select)
     status = choices.animal_status(state)
     have_now = tr(have) + tr(status)
     content = tr(texts.PANEL_MENU.format(have=have_now))
@@ -868,7 +917,10 @@ def _top_panel(
 
 
 def unknown_component(
-    custom_id: str, items: Sequence[type[discord.ui.DynamicItem[Any]]] = PERSISTENT_ITEMS
+    custom_id: str,
+    items: Sequence[
+        type[discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]]]
+    ] = PERSISTENT_ITEMS,
 ) -> bool:
     """Whether a component's custom_id matches none of the bot's components (forged, or a
     game or version id too large to be one of ours: at most 18 digits fit SQLite's integers)."""

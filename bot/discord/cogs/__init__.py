@@ -3,12 +3,17 @@ an interaction into one service call. `bot.discord.cogs.lobby` owns the `/ps` gr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Never, TypeAlias
 
 from discord import app_commands
+from discord.ext import commands
+
+#: A cog's subcommand of `/ps`: a command function of a module, bound to no group or cog when it
+#: is made (discord.py then types its binding `Never`), whatever its parameters.
+SubCommand: TypeAlias = app_commands.Command[Never, ..., None]
 
 
-def attach(bot: Any, cog: str, *subcommands: app_commands.Command) -> None:
+def attach(bot: commands.Bot, cog: str, *subcommands: SubCommand) -> None:
     """Add a cog's subcommands to the `/ps` group, which `bot.discord.cogs.lobby` owns (loaded first)."""
     group = bot.tree.get_command("ps")
     if not isinstance(group, app_commands.Group):
@@ -17,7 +22,7 @@ def attach(bot: Any, cog: str, *subcommands: app_commands.Command) -> None:
         group.add_command(command)
 
 
-def detach(bot: Any, *names: str) -> None:
+def detach(bot: commands.Bot, *names: str) -> None:
     """Take a cog's subcommands off the `/ps` group again (when the cog unloads)."""
     group = bot.tree.get_command("ps")
     if isinstance(group, app_commands.Group):

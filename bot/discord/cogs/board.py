@@ -11,7 +11,7 @@ import asyncio
 import io
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -20,7 +20,7 @@ from discord.ext import commands
 import engine
 import render
 from bot.discord.cogs import attach, detach
-from bot.discord.replies import answering, send_private
+from bot.discord.replies import Sent, answering, send_private
 from bot.discord.views import replay_view
 from bot.present import embeds, i18n, pictures, replays, story, texts
 from bot.services import GameService, export, refusals, seats
@@ -69,7 +69,7 @@ def hidden_by_the_seed(game: GameRow) -> list[str]:
     return [what for key, what in hidden.items() if key != "rng"]
 
 
-def _bad(reason: Any) -> UserError:
+def _bad(reason: str) -> UserError:
     return UserError(texts.REPLAY_BAD.format(reason=reason))
 
 
@@ -281,14 +281,14 @@ class Board(commands.Cog, name="Board"):
         moves = [move for move, _ in history]
         state = await self.games.core.state(game)
         embed = embeds.log_embed(game, state, moves, events=[events for _, events in history])
-        extra: dict[str, Any] = {}
+        answer: Sent = {"embed": embed}
         hidden = hidden_by_the_seed(game)
         if hidden:
             hidden_words = "; ".join(i18n.tr(what) for what in hidden)
             embed.set_footer(text=i18n.tr(texts.RECORD_HIDDEN.format(hidden=hidden_words)))
         else:
-            extra["file"] = record_file(game, [m.notation for m in moves])
-        await send_private(interaction, embed=embed, **extra)
+            answer["file"] = record_file(game, [m.notation for m in moves])
+        await send_private(interaction, **answer)
 
     async def on_replay_command(
         self,

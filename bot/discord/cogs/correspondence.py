@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.cogs import SubCommand
 from bot.discord.replies import answering, send_private
 from bot.present import correspondence_texts as ct
 from bot.present import i18n, texts
@@ -87,7 +88,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         group = self.bot.tree.get_command("ps")
         if not isinstance(group, app_commands.Group):
             raise RuntimeError("load bot.discord.cogs.lobby before bot.discord.cogs.correspondence")
-        ours: tuple[app_commands.Command[Any, Any, None], ...] = (
+        ours: tuple[SubCommand, ...] = (
             settings_command, notify_command, vacation_command, leave_command, games_command,
             follow_command,
         )  # fmt: skip
@@ -123,7 +124,13 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
     async def _publish(self, game_id: int) -> None:
         await self.bot.publisher.publish_latest(game_id)
 
-    async def _say(self, channel_id: int, content: str, job: Job, pings=NO_PINGS) -> None:
+    async def _say(
+        self,
+        channel_id: int,
+        content: str,
+        job: Job,
+        pings: discord.AllowedMentions = NO_PINGS,
+    ) -> None:
         """Post what `job` has to say in a channel, once (`job_nonce`)."""
         channel = self.bot.get_partial_messageable(channel_id)
         try:

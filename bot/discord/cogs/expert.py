@@ -24,7 +24,7 @@ import asyncio
 import hashlib
 import logging
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 import discord
 from discord import app_commands
@@ -61,6 +61,18 @@ def review_nonce(game_id: int, part: int, channel_id: int) -> str:
     return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
+#: A review's pictures (`Experts.review_pictures`): a picture and its alt text per decision
+#: shown, and the chart.
+ReviewPictures: TypeAlias = tuple[list[tuple[bytes, str]], tuple[bytes, str]]
+
+
+class ReviewMessage(TypedDict):
+    """One message of a review, as discord.py's sends take it."""
+
+    embeds: list[discord.Embed]
+    files: list[discord.File]
+
+
 class ExpertCog(commands.Cog, name="Expert"):
     """The Expert's seats resumed after a restart (`GameService.driver` plays them), hints and
     reviews."""
@@ -70,7 +82,7 @@ class ExpertCog(commands.Cog, name="Expert"):
         #: game id -> the task computing and posting its review
         self._reviews: dict[int, asyncio.Task[None]] = {}
         #: (game id, language) -> a done review's pictures, the latest shown last
-        self._review_pictures: OrderedDict[tuple[int, str], Any] = OrderedDict()
+        self._review_pictures: OrderedDict[tuple[int, str], ReviewPictures] = OrderedDict()
 
     @property
     def games(self) -> GameService:
@@ -186,7 +198,7 @@ class ExpertCog(commands.Cog, name="Expert"):
             await self.bot.storage.update_review(game_id, posted=part + 1)
         await self.bot.storage.update_review(game_id, status="posted")
 
-    async def review_messages(self, game: GameRow, review: ReviewRow) -> list[dict[str, Any]]:
+    async def review_messages(self, game: GameRow, review: ReviewRow) -> list[ReviewMessage]:
         """A done review as messages in the language of the moment: the chart first, then
         a message per person, a picture and a sentence per decision shown."""
         parts = people(game, review)
@@ -208,7 +220,7 @@ class ExpertCog(commands.Cog, name="Expert"):
             title=tr(rt.REVIEW_TITLE.format(id=game.id)), description=tr(rt.REVIEW_INTRO),
             colour=GREEN,
         ).set_image(url="attachment://review-chart.png")  # fmt: skip
-        messages: list[dict[str, Any]] = [
+        messages: list[ReviewMessage] = [
             {"embeds": [head], "files": [pictures.as_file(chart, "review-chart.png")]}
         ]
         pictures_left = iter(drawn)

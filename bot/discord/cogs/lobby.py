@@ -16,7 +16,13 @@ from discord.ext import commands
 
 import engine
 from bot.discord import replies
-from bot.discord.replies import DEFER_AFTER_S, answering, require_channel_permissions, with_view
+from bot.discord.replies import (
+    DEFER_AFTER_S,
+    Sent,
+    answering,
+    require_channel_permissions,
+    with_view,
+)
 from bot.discord.views import abandon_view, lobby_view, options_from_values
 from bot.present import embeds, i18n, pictures, texts
 from bot.present import expert_texts as xt
@@ -424,15 +430,16 @@ class Lobby(commands.Cog, name="Lobby"):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             draw = RULES_PICTURES.get(topic)
-            extra: dict[str, Any] = {}
+            file: discord.File | None = None
             if draw is not None:
                 key = (topic, i18n.current())
                 if key not in self._rules_png:
                     self._rules_png[key] = await asyncio.to_thread(draw, i18n.current())
-                extra["file"] = pictures.as_file(self._rules_png[key], embeds.BOARD_FILE)
-            await interaction.followup.send(
-                i18n.tr(RULES_LINE), embed=embeds.rules_embed(topic), ephemeral=True, **extra
-            )
+                file = pictures.as_file(self._rules_png[key], embeds.BOARD_FILE)
+            answer: Sent = {"content": i18n.tr(RULES_LINE), "embed": embeds.rules_embed(topic)}
+            if file is not None:
+                answer["file"] = file
+            await interaction.followup.send(ephemeral=True, **answer)
 
     @ps.command(name="language", description=_("Your language, or (Manage Server) the server's"))
     @app_commands.describe(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -17,7 +17,7 @@ from discord.ext import commands
 
 import engine
 from bot.discord.cogs import attach, detach
-from bot.discord.replies import answering, edit_clicked
+from bot.discord.replies import answering, edit_clicked, with_view
 from bot.discord.views import panel, panel_offers
 from bot.present import choices, i18n, pictures, texts
 from bot.services import GameService, refusals, seats
@@ -43,11 +43,22 @@ def _legal(state: GameState) -> list[str]:
     return [str(a) for a in engine.legal_actions(state)]
 
 
-def _panel(turn: Turn, **kwargs: Any) -> tuple[str, discord.ui.View]:
-    """The turn panel with the player's legal choices (and Undo when possible)."""
+def _panel(
+    turn: Turn, *, menu: str | None = None, source: str | None = None
+) -> tuple[str, discord.ui.View]:
+    """The turn panel with the player's legal choices (and Undo when possible), at `menu`
+    (and its `source`) as `views.panel` takes them."""
     legal = _legal(turn.state)
     labels = choices.describe_all(turn.state, legal)
-    return panel(turn.game, turn.state, legal, can_undo=turn.can_undo, labels=labels, **kwargs)
+    return panel(
+        turn.game,
+        turn.state,
+        legal,
+        menu=menu,
+        source=source,
+        can_undo=turn.can_undo,
+        labels=labels,
+    )
 
 
 class Play(commands.Cog, name="Play"):
@@ -188,8 +199,7 @@ class Play(commands.Cog, name="Play"):
         if interaction.message is not None:  # a panel component: edit the panel
             await interaction.edit_original_response(content=content, view=view, attachments=files)
         else:
-            extra: dict[str, Any] = {"view": view} if view is not None else {}
-            await interaction.followup.send(content, files=files, ephemeral=True, **extra)
+            await interaction.followup.send(content, files=files, ephemeral=True, **with_view(view))
 
     # --- /ps play ---
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.discord.cogs import attach, detach
 from bot.discord.cogs.correspondence import jump_link
 from bot.discord.player_views import forget_view, history_view, leaderboard_view, replay_button
-from bot.discord.replies import answering, with_view
+from bot.discord.replies import Sent, answering, with_view
 from bot.present import embeds, i18n, pictures, texts
 from bot.present import expert_texts as xt
 from bot.present import player_texts as pt
@@ -282,18 +282,18 @@ class Players(commands.Cog, name="Players"):
             if isinstance(profile, Hidden):
                 raise UserError(pt.PROFILE_HIDDEN.format(player=_who(player)))
             embed = profile_embed(profile, player)
-            extra: dict[str, Any] = {}
+            answer: Sent = {"embed": embed}
             chart = await asyncio.to_thread(chart_of, profile)
             if chart is not None:
                 png, alt = chart
                 embed.set_image(url=f"attachment://{pt.CHART_FILE}")
-                extra["file"] = pictures.as_file((png, alt), pt.CHART_FILE)
+                answer["file"] = pictures.as_file((png, alt), pt.CHART_FILE)
             view = discord.ui.View(timeout=None)
             for game in profile.recent:
                 view.add_item(replay_button(game.game_id))
             if view.children:
-                extra["view"] = view
-            await interaction.followup.send(embed=embed, ephemeral=True, **extra)
+                answer["view"] = view
+            await interaction.followup.send(ephemeral=True, **answer)
 
     # --- /ps leaderboard ---
 
