@@ -26,15 +26,24 @@ from discord.ui.view import BaseView
 from bot.discord.offered import refused_unless_offered
 from bot.discord.replies import ours
 from bot.present.i18n import tr
+from bot.ratings import FAMILIES, Family
 from translation import _
 
 #: The leaderboard's rule families and scopes, as the custom_ids and the command's choices
 #: name them.
-RULES = ("base", "moonlight")
+RULES: tuple[Family, ...] = FAMILIES
 SCOPES = ("server", "all")
 
 PREVIOUS = _("Previous")
 NEXT = _("Next")
+
+
+def family_named(name: str) -> Family:
+    """The rule family a custom_id names (its template lets no other name through)."""
+    for family in RULES:
+        if family == name:
+            return family
+    raise ValueError(f"not a rule family: {name!r}")
 
 
 class LeaderboardPage(
@@ -44,7 +53,7 @@ class LeaderboardPage(
     """Previous or Next under a page of `/ps leaderboard`: shows page `page`."""
 
     def __init__(
-        self, rules: str, scope: str, page: int, label: str = NEXT, disabled: bool = False
+        self, rules: Family, scope: str, page: int, label: str = NEXT, disabled: bool = False
     ) -> None:
         super().__init__(
             discord.ui.Button(
@@ -64,7 +73,7 @@ class LeaderboardPage(
         match: re.Match[str],
         /,
     ) -> LeaderboardPage:
-        return cls(match["rules"], match["scope"], int(match["page"]))
+        return cls(family_named(match["rules"]), match["scope"], int(match["page"]))
 
     async def callback(self, click: discord.Interaction) -> None:
         interaction = ours(click)
@@ -167,7 +176,7 @@ def pages_row(
     view.add_item(make(page + 1, NEXT, page + 1 >= pages))
 
 
-def leaderboard_view(rules: str, scope: str, page: int, pages: int) -> discord.ui.View | None:
+def leaderboard_view(rules: Family, scope: str, page: int, pages: int) -> discord.ui.View | None:
     """Previous and Next under a page of the leaderboard (None for a single page)."""
     if pages <= 1:
         return None

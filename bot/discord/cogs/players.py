@@ -24,7 +24,7 @@ from bot.present import embeds, i18n, pictures, texts
 from bot.present import expert_texts as xt
 from bot.present import player_texts as pt
 from bot.present.animals import animal_name
-from bot.ratings import GLOBAL
+from bot.ratings import GLOBAL, Family
 from bot.ratings import identity as ri
 from bot.services import GameService, export, seats
 from bot.services.base import UserError
@@ -36,7 +36,7 @@ from translation import Text, _
 if TYPE_CHECKING:
     from bot.discord.app import PhotosynthesisBot
 
-RulesChoice = Literal["base", "moonlight"]
+RulesChoice = Literal["base", "moonlight"]  # a `bot.ratings.Family`
 ScopeChoice = Literal["server", "all"]
 #: Discord's limit on a bot's attachments in one message (without server boosts).
 ATTACHMENTS_LIMIT = 10 * 1024 * 1024
@@ -298,10 +298,10 @@ class Players(commands.Cog, name="Players"):
     # --- /ps leaderboard ---
 
     async def _leaderboard(
-        self, interaction: discord.Interaction, rules: str, scope: str, page: int
+        self, interaction: discord.Interaction, rules: Family, scope: str, page: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         board = await self.games.players.leaderboard(
-            rules,  # type: ignore[arg-type]  # one of RULES: the command's choices, a custom_id
+            rules,
             _scope_id(scope, interaction.guild_id),
             page,
             interaction.user.id,
@@ -311,14 +311,14 @@ class Players(commands.Cog, name="Players"):
         )
 
     async def on_leaderboard(
-        self, interaction: discord.Interaction, rules: str, scope: str
+        self, interaction: discord.Interaction, rules: Family, scope: str
     ) -> None:
         async with answering(interaction):
             embed, view = await self._leaderboard(interaction, rules, scope, 0)
             await interaction.response.send_message(embed=embed, ephemeral=True, **with_view(view))
 
     async def on_leaderboard_page(
-        self, interaction: discord.Interaction, rules: str, scope: str, page: int
+        self, interaction: discord.Interaction, rules: Family, scope: str, page: int
     ) -> None:
         async with answering(interaction):
             embed, view = await self._leaderboard(interaction, rules, scope, page)
