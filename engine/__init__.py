@@ -25,7 +25,7 @@ from . import (
     players,
 )
 from .actions import Action, IllegalAction, parse_action, parse_actions
-from .config import CYNTHIA, HUMAN, Config
+from .config import CYNTHIA, HUMAN, Config, ConfigDict
 from .expert import expert_action
 from .game import (
     apply,
@@ -53,6 +53,7 @@ __all__ = [
     "HUMAN",
     "Action",
     "Config",
+    "ConfigDict",
     "GameState",
     "IllegalAction",
     "Record",

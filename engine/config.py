@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Final, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Final, Literal, TypedDict
 
 from translation import _
 
@@ -24,6 +25,25 @@ CYNTHIA_DIFFICULTY: dict[str, dict[str, bool]] = {
     },
     "harder": {"harder_grow_minus_one": True, "harder_score_trees": True},
 }
+
+
+class ConfigDict(TypedDict, total=False):
+    """A `Config` as JSON data (`Config.to_dict`, stored with every started game): its fields,
+    the seats as a list. Every key is optional to `Config.from_dict`: data written before a
+    field existed lacks it, and the field keeps its default."""
+
+    seats: list[SeatKind]
+    revolutions: int
+    shadow_rule: bool
+    moon_animals: bool
+    elder_tree: bool
+    moonstones: bool
+    easier_no_final_collect: bool
+    easier_grow_plus_one: bool
+    easier_two_small_start: bool
+    harder_grow_minus_one: bool
+    harder_score_trees: bool
+    cynthia_opponent_tiebreak: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +94,31 @@ class Config:
     def last_round(self) -> int:
         return 6 * self.revolutions
 
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["seats"] = list(self.seats)
-        return d
+    def to_dict(self) -> ConfigDict:
+        """Every field, in the order they are declared (as `dataclasses.asdict` gives them)."""
+        return {
+            "seats": list(self.seats),
+            "revolutions": self.revolutions,
+            "shadow_rule": self.shadow_rule,
+            "moon_animals": self.moon_animals,
+            "elder_tree": self.elder_tree,
+            "moonstones": self.moonstones,
+            "easier_no_final_collect": self.easier_no_final_collect,
+            "easier_grow_plus_one": self.easier_grow_plus_one,
+            "easier_two_small_start": self.easier_two_small_start,
+            "harder_grow_minus_one": self.harder_grow_minus_one,
+            "harder_score_trees": self.harder_score_trees,
+            "cynthia_opponent_tiebreak": self.cynthia_opponent_tiebreak,
+        }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Config:
+    def from_dict(cls, d: Mapping[str, object]) -> Config:
+        """The config of `to_dict` data (`ConfigDict`), or of any mapping holding some of the
+        fields (a game's lobby options): other keys are left out, a missing field keeps its
+        default."""
         known = {f.name for f in fields(cls)}
-        kwargs = {k: v for k, v in d.items() if k in known}
+        # the values as given, checked by the constructor (`__post_init__`)
+        kwargs: dict[str, Any] = {k: v for k, v in d.items() if k in known}
         if "seats" in kwargs:
             kwargs["seats"] = tuple(kwargs["seats"])
         return cls(**kwargs)

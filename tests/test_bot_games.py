@@ -111,6 +111,20 @@ async def test_options_host_only_and_engine_validated(service: GameService) -> N
     assert game.options["random_seats"] and game.options["revolutions"] == 4
 
 
+def test_normalized_options_hold_every_option_in_order() -> None:
+    """`normalize_options` gives every key of `GameOptions` (the stored JSON's order), keeps a
+    valid choice, drops an unknown key and a choice never offered, and makes flags booleans."""
+    from bot.services.base import CYNTHIA_OPTIONS, FLAGS, MOONLIGHT_OPTIONS
+    from bot.storage import GameOptions
+
+    assert list(normalize_options(None)) == list(GameOptions.__annotations__)
+    assert {*CYNTHIA_OPTIONS, *MOONLIGHT_OPTIONS} <= set(FLAGS) <= set(GameOptions.__annotations__)
+    given = {"turn_timer": 24, "on_timeout": "never", "revolutions": 5, "hints": 1, "colour": "red"}
+    options = normalize_options(given)  # (a stored row may hold anything)
+    assert options["turn_timer"] == 24 and options["on_timeout"] == "end"
+    assert options["revolutions"] == 3 and options["hints"] is True and "colour" not in options
+
+
 async def test_random_seat_order_is_a_function_of_the_seed(service: GameService) -> None:
     game = await lobby(service, random_seats=True)
     for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):

@@ -222,3 +222,15 @@ def test_action_words_tell_what_an_action_did() -> None:
     assert action_words(state, "grow A4") == "grew A4 to a medium tree"
     assert action_words(state, "collect D7") == "collected D7: a 1-leaf token worth 14"
     assert action_words(state, "end") == "ended the turn"
+
+
+def test_a_config_as_data_is_every_field_in_order_and_reads_back():
+    """`Config.to_dict` names each field, in the order `dataclasses.asdict` gives them (the stored
+    JSON of every game), and `engine.ConfigDict` declares exactly those keys."""
+    from dataclasses import asdict, fields
+
+    config = Config(seats=(H, H, C), revolutions=4, moonstones=True, harder_score_trees=True)
+    names = [f.name for f in fields(Config)]
+    assert list(config.to_dict()) == names == list(engine.ConfigDict.__annotations__)
+    assert config.to_dict() == {**asdict(config), "seats": list(config.seats)}
+    assert Config.from_dict(config.to_dict()) == config

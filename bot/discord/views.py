@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 from discord.ui.view import BaseView
@@ -44,9 +44,9 @@ from bot.present import expert_texts as xt
 from bot.present import review_texts as rt
 from bot.present.i18n import tr
 from bot.services import refusals
-from bot.services.base import CYNTHIA_OPTIONS, MOONLIGHT_OPTIONS, UserError, normalize_options
+from bot.services.base import FLAGS, UserError, normalize_options
 from bot.services.experts import BOT_KINDS
-from bot.storage import GameRow
+from bot.storage import GameOptions, GameRow
 from engine import GameState
 from translation import _, _p
 
@@ -64,14 +64,8 @@ LOBBY_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
 }
 #: The buttons a lobby shows now, in order.
 LOBBY_BUTTONS = ("join", "leave", "rembot", "start")
-OPTION_KEYS = (
-    "four_revolutions",
-    "shadow_rule",
-    "random_seats",
-    *MOONLIGHT_OPTIONS,
-    *CYNTHIA_OPTIONS,
-    "hints",
-)
+#: The options select's values: the fourth revolution, then the options on or off.
+OPTION_KEYS: tuple[str, ...] = ("four_revolutions", *FLAGS)
 
 
 def option_label(key: str) -> str:
@@ -158,11 +152,11 @@ class OptionsSelect(
 ):
     """The host's multi-select of game options; the selected options are on."""
 
-    def __init__(self, game_id: int, version: int, options: dict[str, Any] | None = None) -> None:
+    def __init__(self, game_id: int, version: int, options: GameOptions | None = None) -> None:
         opts = normalize_options(options)
-        on = {
+        on: dict[str, bool] = {
             "four_revolutions": opts["revolutions"] == 4,
-            **{k: bool(opts[k]) for k in OPTION_KEYS if k != "four_revolutions"},
+            **{k: bool(opts[k]) for k in FLAGS},
         }
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"ps:opts:{game_id}:{version}",
@@ -239,13 +233,12 @@ class BotSelect(
         )
 
 
-def options_from_values(values: Sequence[str]) -> dict[str, Any]:
+def options_from_values(values: Sequence[str]) -> GameOptions:
     """Lobby options from the values selected in `OptionsSelect`."""
     chosen = set(values)
-    options: dict[str, Any] = {"revolutions": 4 if "four_revolutions" in chosen else 3}
-    for key in OPTION_KEYS:
-        if key != "four_revolutions":
-            options[key] = key in chosen
+    options: GameOptions = {"revolutions": 4 if "four_revolutions" in chosen else 3}
+    for flag in FLAGS:
+        options[flag] = flag in chosen
     return options
 
 

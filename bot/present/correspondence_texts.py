@@ -6,25 +6,34 @@ are one short sentence, shown privately.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from translation import _, _n
+from translation import Text, _, _n
 
-#: `/ps new` and `/ps settings` choices -> stored option values.
-TIMER_CHOICES = {"off": 0, "1h": 1, "12h": 12, "24h": 24, "72h": 72}
-TIMEOUT_CHOICES = {"end turn": "end", "autopilot": "autopilot"}
-LEAVE_CHOICES = {"autopilot": "autopilot", "end game": "end"}
+if TYPE_CHECKING:  # types only: presentation reads no storage
+    from bot.storage import GameOptions, OnLeave, OnTimeout
 
 TimerChoice = Literal["off", "1h", "12h", "24h", "72h"]
 TimeoutChoice = Literal["end turn", "autopilot"]
 LeaveChoice = Literal["autopilot", "end game"]
 
-TIMER_LABEL = {
+#: `/ps new` and `/ps settings` choices -> stored option values.
+TIMER_CHOICES: dict[TimerChoice, int] = {"off": 0, "1h": 1, "12h": 12, "24h": 24, "72h": 72}
+TIMEOUT_CHOICES: dict[TimeoutChoice, OnTimeout] = {"end turn": "end", "autopilot": "autopilot"}
+LEAVE_CHOICES: dict[LeaveChoice, OnLeave] = {"autopilot": "autopilot", "end game": "end"}
+
+TIMER_LABEL: dict[int, Text] = {
     0: _("no turn timer"),
     **{h: _n("{n} hour", "{n} hours", h) for h in (1, 12, 24, 72)},
 }
-TIMEOUT_LABEL = {"end": _("the turn ends as it is"), "autopilot": _("the autopilot plays the turn")}
-LEAVE_LABEL = {"autopilot": _("the autopilot takes the seat"), "end": _("the game ends")}
+TIMEOUT_LABEL: dict[OnTimeout, Text] = {
+    "end": _("the turn ends as it is"),
+    "autopilot": _("the autopilot plays the turn"),
+}
+LEAVE_LABEL: dict[OnLeave, Text] = {
+    "autopilot": _("the autopilot takes the seat"),
+    "end": _("the game ends"),
+}
 #: The choices' names of `/ps new` and `/ps settings` (Discord shows them translated).
 CHOICE_NAMES = (
     _("off"), _("end turn"), _("autopilot"), _("end game"), _("on"),
@@ -91,7 +100,7 @@ TIMER_NOTE = _("This turn ends <t:{deadline}:R> (<t:{deadline}:f>); then {timeou
 TIMER_PAUSED = _("Paused: {player} is on vacation.")
 
 
-def settings_line(options: dict) -> str:
+def settings_line(options: GameOptions) -> str:
     """The correspondence settings of a game in one sentence (without a timer, nothing about
     its running out)."""
     leave = LEAVE_LABEL.get(options.get("on_leave", "autopilot"), LEAVE_LABEL["autopilot"])
@@ -106,10 +115,10 @@ def settings_line(options: dict) -> str:
 
 
 def timer_options(
-    turn_timer: str | None, on_timeout: str | None, on_leave: str | None
-) -> dict[str, Any]:
+    turn_timer: TimerChoice | None, on_timeout: TimeoutChoice | None, on_leave: LeaveChoice | None
+) -> GameOptions:
     """Stored option values for the choices given (those left out are not included)."""
-    options: dict[str, Any] = {}
+    options: GameOptions = {}
     if turn_timer is not None:
         options["turn_timer"] = TIMER_CHOICES[turn_timer]
     if on_timeout is not None:

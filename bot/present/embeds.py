@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -36,7 +36,7 @@ from render.model import view as picture_view
 from translation import _, _p
 
 if TYPE_CHECKING:  # a type only: presentation reads no storage
-    from bot.storage import GameRow
+    from bot.storage import GameOptions, GameRow
 
 GREEN = discord.Colour(0x2F6B2C)
 GREY = discord.Colour(0x6B7B8C)
@@ -53,7 +53,7 @@ SUN_CORNERS = (
 )
 
 
-def options_summary(options: dict[str, Any]) -> str:
+def options_summary(options: GameOptions) -> str:
     """One line per option that differs from the base game, or 'base game'."""
     opts = normalize_options(options)
     rounds = engine_config(opts, ("human", "cynthia")).last_round

@@ -9,13 +9,39 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal, TypeVar, get_args
 
 import engine
 from bot.services import refusals
 from bot.services.experts import engine_kind
-from bot.storage import GameRow, NewAction
+from bot.storage import GameOptions, GameRow, NewAction, OnLeave, OnTimeout
 from engine import GameState
+
+T = TypeVar("T")
+
+#: Cynthia's difficulty options and the Under the Moonlight modes (`GameOptions` keys, the same
+#: as `engine.Config`'s fields); the flags of `GameOptions`.
+CynthiaOption = Literal[
+    "easier_no_final_collect",
+    "easier_grow_plus_one",
+    "easier_two_small_start",
+    "harder_grow_minus_one",
+    "harder_score_trees",
+]
+MoonlightOption = Literal["moon_animals", "elder_tree", "moonstones"]
+Flag = Literal[
+    "shadow_rule",
+    "random_seats",
+    "moon_animals",
+    "elder_tree",
+    "moonstones",
+    "easier_no_final_collect",
+    "easier_grow_plus_one",
+    "easier_two_small_start",
+    "harder_grow_minus_one",
+    "harder_score_trees",
+    "hints",
+]
 
 MAX_SEATS = 4
 
@@ -24,33 +50,42 @@ MIN_SEATS = 2
 MAX_CYNTHIAS = 2
 
 #: Cynthia difficulty options, passed to `engine.Config` as they are.
-CYNTHIA_OPTIONS = (
-    "easier_no_final_collect",
-    "easier_grow_plus_one",
-    "easier_two_small_start",
-    "harder_grow_minus_one",
-    "harder_score_trees",
-)
+CYNTHIA_OPTIONS: tuple[CynthiaOption, ...] = get_args(CynthiaOption)
 
 #: Under the Moonlight modes, passed to `engine.Config` as they are.
-MOONLIGHT_OPTIONS = ("moon_animals", "elder_tree", "moonstones")
+MOONLIGHT_OPTIONS: tuple[MoonlightOption, ...] = get_args(MoonlightOption)
+
+#: The options that are on or off (`GameOptions`' flags), in the order they are stored.
+FLAGS: tuple[Flag, ...] = (
+    "shadow_rule",
+    "random_seats",
+    *MOONLIGHT_OPTIONS,
+    *CYNTHIA_OPTIONS,
+    "hints",
+)
 
 #: Correspondence options (`bot.services.timers`): the turn timer in hours (0 = off), what happens when it
 #: runs out (the turn ends as it is, or the autopilot plays it), and what happens when a player
 #: leaves a running game (the autopilot takes the seat, or the game ends). First = default.
-TIMER_CHOICES: dict[str, tuple[Any, ...]] = {
-    "turn_timer": (0, 1, 12, 24, 72),
-    "on_timeout": ("end", "autopilot"),
-    "on_leave": ("autopilot", "end"),
-}
+TURN_TIMERS: tuple[int, ...] = (0, 1, 12, 24, 72)
+ON_TIMEOUT: tuple[OnTimeout, ...] = ("end", "autopilot")
+ON_LEAVE: tuple[OnLeave, ...] = ("autopilot", "end")
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    **{name: choices[0] for name, choices in TIMER_CHOICES.items()},
+DEFAULT_OPTIONS: GameOptions = {
+    "turn_timer": TURN_TIMERS[0],
+    "on_timeout": ON_TIMEOUT[0],
+    "on_leave": ON_LEAVE[0],
     "revolutions": 3,
     "shadow_rule": False,
     "random_seats": False,
-    **{name: False for name in MOONLIGHT_OPTIONS},
-    **{name: False for name in CYNTHIA_OPTIONS},
+    "moon_animals": False,
+    "elder_tree": False,
+    "moonstones": False,
+    "easier_no_final_collect": False,
+    "easier_grow_plus_one": False,
+    "easier_two_small_start": False,
+    "harder_grow_minus_one": False,
+    "harder_score_trees": False,
     "hints": False,  # `/ps hint`: the Expert suggests the best action to the player to play
 }
 
@@ -61,14 +96,15 @@ class UserError(Exception):
     `seats_of`, when given, is the game whose seats the sentence's seat numbers stand for (the
     engine's refusals say "seat 2"): the answer names them."""
 
-    def __init__(self, sentence: Any, *, seats_of: GameRow | None = None) -> None:
+    def __init__(self, sentence: str, *, seats_of: GameRow | None = None) -> None:
         super().__init__(sentence)
         self.seats_of = seats_of
 
     @property
-    def sentence(self) -> Any:
+    def sentence(self) -> str:
         """The refusal: a `translation.Text`, said in the reader's language where it is shown."""
-        return self.args[0] if self.args else str(self)
+        sentence: str = self.args[0] if self.args else str(self)
+        return sentence
 
 
 class StaleComponent(UserError):
@@ -111,27 +147,47 @@ class Turn:
     can_undo: bool
 
 
-def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """Lobby options with defaults filled in and unknown keys dropped."""
-    merged = dict(DEFAULT_OPTIONS)
-    for key, value in (options or {}).items():
-        if key in TIMER_CHOICES:
-            merged[key] = value if value in TIMER_CHOICES[key] else merged[key]
-        elif key in merged:
-            merged[key] = int(value) if key == "revolutions" else bool(value)
+def normalize_options(options: GameOptions | None) -> GameOptions:
+    """Lobby options with defaults filled in and unknown keys dropped (every key of
+    `GameOptions`, in `DEFAULT_OPTIONS`' order)."""
+    given = options or {}
+    merged = DEFAULT_OPTIONS.copy()
+    if "turn_timer" in given:
+        merged["turn_timer"] = _choice(given["turn_timer"], TURN_TIMERS, merged["turn_timer"])
+    if "on_timeout" in given:
+        merged["on_timeout"] = _choice(given["on_timeout"], ON_TIMEOUT, merged["on_timeout"])
+    if "on_leave" in given:
+        merged["on_leave"] = _choice(given["on_leave"], ON_LEAVE, merged["on_leave"])
+    if "revolutions" in given:
+        merged["revolutions"] = int(given["revolutions"])
+    for flag in FLAGS:
+        if flag in given:
+            merged[flag] = bool(given[flag])
     if merged["revolutions"] not in (3, 4):
         merged["revolutions"] = 3
     return merged
 
 
-def engine_config(options: dict[str, Any], kinds: Sequence[str]) -> engine.Config:
+def _choice(value: T, choices: tuple[T, ...], default: T) -> T:
+    """`value` when it is one of `choices`, else `default`."""
+    return value if value in choices else default
+
+
+def engine_config(options: GameOptions, kinds: Sequence[str]) -> engine.Config:
     """The engine config for these lobby options and seat kinds (raises ValueError)."""
     opts = normalize_options(options)
     return engine.Config(
         seats=tuple(engine_kind(kind) for kind in kinds),
         revolutions=opts["revolutions"],
         shadow_rule=opts["shadow_rule"],
-        **{name: opts[name] for name in (*MOONLIGHT_OPTIONS, *CYNTHIA_OPTIONS)},
+        moon_animals=opts["moon_animals"],
+        elder_tree=opts["elder_tree"],
+        moonstones=opts["moonstones"],
+        easier_no_final_collect=opts["easier_no_final_collect"],
+        easier_grow_plus_one=opts["easier_grow_plus_one"],
+        easier_two_small_start=opts["easier_two_small_start"],
+        harder_grow_minus_one=opts["harder_grow_minus_one"],
+        harder_score_trees=opts["harder_score_trees"],
     )
 
 

@@ -11,21 +11,19 @@ import logging
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
-from typing import Any
 
 import engine
 from bot.services import GameService, refusals
-from bot.services.base import TurnResult, UserError, normalize_options
+from bot.services.base import Applied, TurnResult, UserError, normalize_options
 from bot.services.clock import Clock
 from bot.services.scheduler import PENDING, Job
 from bot.services.seats import AUTOPILOT_SEAT
 from bot.services.timers import DEADLINE, POSTPONED, TURN_DM, TurnTimers
-from bot.storage import GameRow, SeatRow
+from bot.storage import GameOptions, GameRow, SeatRow
+from engine import GameState
 
 log = logging.getLogger(__name__)
 
-NOTIFY = "notify"
-VACATION = "vacation_since"
 #: At most this many games' locks are held at once when a vacation pauses or resumes their turns.
 VACATION_BATCH = 8
 
@@ -62,24 +60,21 @@ class Correspondence:
 
     # --- preferences ---
 
-    async def _set_preference(self, user_id: int, key: str, value: Any) -> None:
-        prefs = await self.games.storage.preferences(user_id)
-        if value is None:
-            prefs.pop(key, None)
-        else:
-            prefs[key] = value
-        await self.games.storage.set_preferences(user_id, prefs)
-
     async def wants_dm(self, user_id: int) -> bool:
         """Whether the player asked for a DM when it is their turn (`/ps notify on`)."""
-        return bool((await self.games.storage.preferences(user_id)).get(NOTIFY))
+        return bool((await self.games.storage.preferences(user_id)).get("notify"))
 
     async def set_notify(self, user_id: int, on: bool) -> None:
-        await self._set_preference(user_id, NOTIFY, True if on else None)
+        prefs = await self.games.storage.preferences(user_id)
+        if on:
+            prefs["notify"] = True
+        else:
+            prefs.pop("notify", None)
+        await self.games.storage.set_preferences(user_id, prefs)
 
     async def on_vacation(self, user_id: int) -> bool:
         """Whether the player is away (`/ps vacation on`): their turn timers are paused."""
-        return (await self.games.storage.preferences(user_id)).get(VACATION) is not None
+        return (await self.games.storage.preferences(user_id)).get("vacation_since") is not None
 
     async def set_vacation(self, user_id: int, on: bool) -> list[int]:
         """Go away or come back; returns the games whose current turn (the player's) was
@@ -88,9 +83,9 @@ class Correspondence:
             return []
         prefs = await self.games.storage.preferences(user_id)
         if on:
-            prefs[VACATION] = self.clock.now()
+            prefs["vacation_since"] = self.clock.now()
         else:
-            prefs.pop(VACATION, None)
+            prefs.pop("vacation_since", None)
         changed = sorted({clock.game_id for clock in await self.timers.clocks_of_user(user_id)})
         # The preference and the clocks it pauses or resumes in one commit, under those games'
         # locks (taken in id order); a player with more games commits them in batches (each
@@ -132,9 +127,7 @@ class Correspondence:
             raise UserError(refusals.NO_GAME_HERE)
         return game
 
-    async def update_settings(
-        self, channel_id: int, user_id: int, changes: dict[str, Any]
-    ) -> GameRow:
+    async def update_settings(self, channel_id: int, user_id: int, changes: GameOptions) -> GameRow:
         """Change the correspondence options of the channel's game (host only, in the lobby
         or in play; without `changes`, anyone gets the game). A new timer restarts the
         current turn's clock."""
@@ -213,7 +206,7 @@ class Correspondence:
 
     # --- the list of a player's games ---
 
-    async def my_games(self, guild_id: int, user_id: int) -> list[tuple[GameRow, Any]]:
+    async def my_games(self, guild_id: int, user_id: int) -> list[tuple[GameRow, GameState]]:
         """The player's active games in a server, with their states, oldest first."""
         games = await self.games.storage.games_of_user(guild_id, user_id, "active")
         return [(game, await self.games.core.state(game)) for game in games]
@@ -270,7 +263,7 @@ class Correspondence:
         how = "autopilot" if autopilot else "ended"
         before = await self.games.core.state(game)
 
-        def outcome(played: Sequence[Any]) -> str:
+        def outcome(played: Sequence[Applied]) -> str:
             """What the channel's notice says was played: each action as every seat may know it
             (an animal kept for the player is in hand after the turn as before: `animal ?`)."""
             seen = engine.observed_actions(before, None, [(a.seat, a.notation) for a in played])

@@ -29,14 +29,17 @@ import os
 import pickle
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import engine
 from bot.config import ConfigError
 from bot.workers import ProcessWide, WorkerPool, workers_from_env
-from engine import GameState
+from engine import ConfigDict, GameState
 from engine.expert import Expert
 from engine.players import AutopilotPlayer, ExpertPlayer, play_until, turn_over
+
+if TYPE_CHECKING:
+    from engine.expert.review import DecisionData
 
 log = logging.getLogger(__name__)
 
@@ -186,9 +189,9 @@ def niced(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 def _review_job(
-    config: dict[str, Any], seed: int, notations: Sequence[str], persons: Sequence[int],
+    config: ConfigDict, seed: int, notations: Sequence[str], persons: Sequence[int],
     start: int, stop: int, budget_s: float,
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[DecisionData]:  # fmt: skip
     """In a worker, at low priority: the decisions of `persons` among plies `start` to `stop`
     reviewed (`engine.expert.review.review_plies`), as dicts."""
     from engine.expert.review import review_plies
@@ -201,7 +204,7 @@ def _review_job(
 
 
 def _review_pictures_job(
-    config: dict[str, Any], seed: int, notations: Sequence[str], shown: Sequence[dict[str, Any]],
+    config: ConfigDict, seed: int, notations: Sequence[str], shown: Sequence[DecisionData],
     names: Sequence[str], lang: str | None, width: int,
 ) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:  # fmt: skip
     """In a worker, at low priority: the pictures of a review (`render.review`): one per
@@ -210,7 +213,7 @@ def _review_pictures_job(
 
 
 def _review_pictures(
-    config: dict[str, Any], seed: int, notations: Sequence[str], shown: Sequence[dict[str, Any]],
+    config: ConfigDict, seed: int, notations: Sequence[str], shown: Sequence[DecisionData],
     names: Sequence[str], lang: str | None, width: int,
 ) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:  # fmt: skip
     from engine.expert.review import progress
@@ -272,13 +275,13 @@ class Experts:
 
     async def review(
         self,
-        config: dict[str, Any],
+        config: ConfigDict,
         seed: int,
         notations: Sequence[str],
         persons: Sequence[int],
         plies: range,
         budget_s: float,
-    ) -> list[dict[str, Any]]:
+    ) -> list[DecisionData]:
         """Some plies of a finished game reviewed (`_review_job`) in a worker, one review job
         at a time in the whole process: the other worker stays free for the Expert's seats."""
         async with self._review_turn():
@@ -289,10 +292,10 @@ class Experts:
 
     async def review_pictures(
         self,
-        config: dict[str, Any],
+        config: ConfigDict,
         seed: int,
         notations: Sequence[str],
-        shown: Sequence[dict[str, Any]],
+        shown: Sequence[DecisionData],
         names: Sequence[str],
         lang: str | None,
         width: int,

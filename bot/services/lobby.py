@@ -7,7 +7,6 @@ import asyncio
 import logging
 import random
 from collections.abc import Sequence
-from typing import Any
 
 import engine
 from bot.services import refusals
@@ -25,7 +24,7 @@ from bot.services.core import GameCore
 from bot.services.experts import is_expert
 from bot.services.plays import run_automa
 from bot.services.seats import expert_name, mention
-from bot.storage import ChannelBusy, GameRow, SeatKind, SeatRow, VersionConflict
+from bot.storage import ChannelBusy, GameOptions, GameRow, SeatKind, SeatRow, VersionConflict
 from bot.storage.locks import KeyedLocks
 
 log = logging.getLogger(__name__)
@@ -46,7 +45,7 @@ class LobbyService:
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: dict[str, Any] | None = None,
+        options: GameOptions | None = None,
         language: str = "en",
     ) -> GameRow:
         """Open a lobby in a channel, the host in the first seat; `language` is the game's
@@ -81,9 +80,17 @@ class LobbyService:
             channel_id=channel_id,
         )
 
-    async def _save_lobby(self, game: GameRow, **changes: Any) -> GameRow:
+    async def _save_lobby(
+        self,
+        game: GameRow,
+        *,
+        seats: Sequence[SeatRow] | None = None,
+        options: GameOptions | None = None,
+    ) -> GameRow:
         try:
-            return await self.storage.update_game(game.id, game.version, **changes)
+            return await self.storage.update_game(
+                game.id, game.version, seats=seats, options=options
+            )
         except VersionConflict:
             fresh = await self.storage.get_game(game.id)
             raise StaleComponent(fresh or game) from None
@@ -207,7 +214,7 @@ class LobbyService:
         game_id: int,
         version: int | None,
         user_id: int,
-        options: dict[str, Any],
+        options: GameOptions,
         *,
         channel_id: int | None = None,
     ) -> GameRow:

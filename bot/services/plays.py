@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 import engine
 from bot.ratings import places_of
@@ -14,7 +13,7 @@ from bot.services import refusals
 from bot.services.base import Applied, UserError
 from bot.services.experts import seat_to_play
 from bot.storage import ActionRow, Finish, FinishedSeat, GameRow, NewAction
-from engine import Action, GameState
+from engine import Action, ConfigDict, GameState
 from engine import moonlight as ml
 from engine.players import CynthiaPlayer, play_until
 
@@ -25,7 +24,7 @@ MAX_AUTOMA_STEPS = 2000
 
 
 def replay(
-    config: dict[str, Any], seed: int, notations: Sequence[str], start: GameState | None = None
+    config: ConfigDict, seed: int, notations: Sequence[str], start: GameState | None = None
 ) -> GameState:
     """The state a stored game's log leads to (`engine.record.replay`, from a snapshot
     `start` when there is one)."""
@@ -53,9 +52,7 @@ def finish_of(state: GameState) -> Finish:
     return Finish(tuple(seats))
 
 
-def replay_events(
-    config: dict[str, Any], seed: int, moves: Sequence[Applied]
-) -> list[tuple[str, ...]]:
+def replay_events(config: ConfigDict, seed: int, moves: Sequence[Applied]) -> list[tuple[str, ...]]:
     """The engine's `events` after each action of a log (pure CPU; run it in a thread)."""
     notations = [move.notation for move in moves]
     return [

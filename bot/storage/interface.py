@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot.ratings import core as rc
 from bot.storage.rows import (
@@ -15,15 +15,21 @@ from bot.storage.rows import (
     DatabaseRow,
     Finish,
     FinishedGame,
+    GameOptions,
     GameRow,
     HistoryRow,
     Job,
     NewAction,
+    Preferences,
     RatingRow,
     ReviewRow,
     SeatRow,
     StatRow,
 )
+from engine import ConfigDict
+
+if TYPE_CHECKING:
+    from engine.expert.review import DecisionData
 
 
 class Storage(Protocol):
@@ -48,7 +54,7 @@ class Storage(Protocol):
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: dict[str, Any],
+        options: GameOptions,
         seed: int,
         language: str = "en",
     ) -> GameRow: ...
@@ -73,8 +79,8 @@ class Storage(Protocol):
         expected_version: int,
         *,
         seats: Sequence[SeatRow] | None = None,
-        options: dict[str, Any] | None = None,
-        config: dict[str, Any] | None = None,
+        options: GameOptions | None = None,
+        config: ConfigDict | None = None,
         status: str | None = None,
         host_id: int | None = None,
         actions: Sequence[NewAction] = (),
@@ -97,10 +103,10 @@ class Storage(Protocol):
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None: ...
 
-    async def preferences(self, user_id: int) -> dict[str, Any]: ...
+    async def preferences(self, user_id: int) -> Preferences: ...
 
     async def set_preferences(
-        self, user_id: int, preferences: dict[str, Any], turn_clocks: Sequence[ClockWrite] = ()
+        self, user_id: int, preferences: Preferences, turn_clocks: Sequence[ClockWrite] = ()
     ) -> None: ...
 
     async def languages(
@@ -206,7 +212,7 @@ class Storage(Protocol):
         status: str | None = None,
         attempts: int | None = None,
         next_ply: int | None = None,
-        decisions: list[dict[str, Any]] | None = None,
+        decisions: list[DecisionData] | None = None,
         posted: int | None = None,
     ) -> None: ...
 

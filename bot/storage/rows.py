@@ -8,11 +8,15 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol, TypeAlias, get_args
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypedDict, get_args
 
 import translation
 from bot.ratings.core import ordinal
 from bot.storage.errors import UnreadableGame
+from engine import ConfigDict
+
+if TYPE_CHECKING:
+    from engine.expert.review import DecisionData
 
 #: A game's status: a lobby, then played (`active`), then over, abandoned or (a lobby) expired.
 GameStatus = Literal["lobby", "active", "over", "abandoned", "expired"]
@@ -25,6 +29,43 @@ LIVE_STATUSES: tuple[GameStatus, ...] = ("lobby", "active")
 SeatKind = Literal["human", "cynthia", "expert", "expert-strong"]
 
 SEAT_KINDS: tuple[SeatKind, ...] = get_args(SeatKind)
+
+#: What happens when a turn's timer runs out: the turn ends as it is, or the autopilot plays it.
+OnTimeout = Literal["end", "autopilot"]
+#: What happens when a player leaves a game being played: the autopilot takes their seat, or the
+#: game ends.
+OnLeave = Literal["autopilot", "end"]
+
+
+class GameOptions(TypedDict, total=False):
+    """A game's lobby options as stored (a JSON object): the correspondence settings, the
+    rules' variants, the Under the Moonlight modes, Cynthia's difficulty and the Expert's hints.
+    Every key may be missing: a change names only what it changes, and a row written before an
+    option existed lacks it (`bot.services.base.normalize_options` fills in the defaults)."""
+
+    turn_timer: int  # hours; 0: no timer
+    on_timeout: OnTimeout
+    on_leave: OnLeave
+    revolutions: int  # 3, or 4 (the advanced variant)
+    shadow_rule: bool
+    random_seats: bool
+    moon_animals: bool
+    elder_tree: bool
+    moonstones: bool
+    easier_no_final_collect: bool
+    easier_grow_plus_one: bool
+    easier_two_small_start: bool
+    harder_grow_minus_one: bool
+    harder_score_trees: bool
+    hints: bool
+
+
+class Preferences(TypedDict, total=False):
+    """A player's stored preferences (a JSON object; a key not set is missing)."""
+
+    notify: bool  # a DM when it is their turn (`/ps notify on`)
+    vacation_since: float  # away since then (`/ps vacation on`): their turn timers are paused
+
 
 #: The prefix of a `translation.Text` kept translatable in a text column (`stored_text`).
 STORED_TEXT = "\x1etext:"
@@ -82,8 +123,8 @@ class GameRow:
     channel_id: int
     host_id: int
     status: GameStatus
-    options: dict[str, Any]
-    config: dict[str, Any] | None
+    options: GameOptions
+    config: ConfigDict | None  # the engine's (`engine.Config.to_dict`) once started
     seed: int
     version: int
     created_at: str
@@ -207,9 +248,9 @@ def decode_game(row: DatabaseRow, seats: tuple[SeatRow, ...]) -> GameRow | Unrea
     """The game of a `games` row and its seat rows, or the `UnreadableGame` of a damaged one:
     each field the bot relies on is checked here, so that a damaged row is quarantined where it
     is read, never found out later by whatever uses it first."""
-    try:
-        options = json.loads(row["options"])
-        config = json.loads(row["config"]) if row["config"] is not None else None
+    try:  # as the bot wrote them (checked below: objects; a started game's seats)
+        options: GameOptions = json.loads(row["options"])
+        config: ConfigDict | None = json.loads(row["config"]) if row["config"] is not None else None
     except (TypeError, ValueError) as exc:
         return UnreadableGame(row["id"], f"its stored row does not read ({exc})")
     if not isinstance(options, dict) or not isinstance(config, dict | None):
@@ -234,9 +275,7 @@ def decode_game(row: DatabaseRow, seats: tuple[SeatRow, ...]) -> GameRow | Unrea
     )
 
 
-def _damage(
-    row: DatabaseRow, seats: tuple[SeatRow, ...], config: dict[str, object] | None
-) -> str | None:
+def _damage(row: DatabaseRow, seats: tuple[SeatRow, ...], config: ConfigDict | None) -> str | None:
     """What is wrong with a games row whose options and config read, or None."""
     for column in ("seed", "version"):
         if type(row[column]) is not int:  # SQLite stores any value in an INTEGER column
@@ -398,7 +437,7 @@ class ReviewRow:
     status: str
     attempts: int
     next_ply: int
-    decisions: list[dict[str, Any]]
+    decisions: list[DecisionData]
     posted: int
     updated: str
 

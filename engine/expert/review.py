@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from ..actions import Action
 from ..config import Config
@@ -37,6 +37,17 @@ REVIEW_BUDGET_S = 0.25
 MIN_LOSS = 0.5
 
 
+class DecisionData(TypedDict):
+    """A `Decision` as JSON data (`Decision.to_dict`; the loss rounded to hundredths)."""
+
+    ply: int
+    seat: int
+    round: int
+    played: str
+    best: str
+    loss: float
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One reviewed decision: the ``ply``-th action of the game (0-based; the position before it
@@ -51,7 +62,7 @@ class Decision:
     best: str
     loss: float
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DecisionData:
         return {
             "ply": self.ply,
             "seat": self.seat,
@@ -62,7 +73,7 @@ class Decision:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Decision:
+    def from_dict(cls, data: DecisionData) -> Decision:
         return cls(
             int(data["ply"]),
             int(data["seat"]),

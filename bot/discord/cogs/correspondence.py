@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -34,7 +34,7 @@ from bot.services.clock import clock_from_env, install_poke_signal
 from bot.services.correspondence import Correspondence
 from bot.services.scheduler import SHARED_POLL, Job, JobStore, Scheduler
 from bot.services.seats import mention, seat_label
-from bot.storage import GameRow
+from bot.storage import GameOptions, GameRow
 from engine import GameState
 from translation import _
 
@@ -231,7 +231,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
 
     # --- commands ---
 
-    async def on_settings(self, interaction: discord.Interaction, changes: dict[str, Any]) -> None:
+    async def on_settings(self, interaction: discord.Interaction, changes: GameOptions) -> None:
         async with answering(interaction):
             game = await self.service.update_settings(
                 interaction.channel_id or 0, interaction.user.id, changes

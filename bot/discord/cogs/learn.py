@@ -28,8 +28,9 @@ from bot.discord.views import lobby_view
 from bot.present import choices, embeds, i18n, pictures, texts
 from bot.present import learn_texts as lt
 from bot.services import refusals
-from bot.services.base import CYNTHIA_OPTIONS, UserError
+from bot.services.base import UserError
 from bot.services.tutorial import TutorialService
+from bot.storage import GameOptions
 from engine import tutorial
 from engine.tutorial import Outcome, Progress
 
@@ -43,12 +44,17 @@ LAYOUT = "phone"
 Place = tuple[str, int]
 
 
-def final_options() -> dict[str, Any]:
-    """The lobby options of the game that ends the tutorial (`tutorial.final_game_config`)."""
+def final_options() -> GameOptions:
+    """The lobby options of the game that ends the tutorial (`tutorial.final_game_config`):
+    its revolutions and Cynthia's difficulty."""
     config = tutorial.final_game_config()
     return {
         "revolutions": config.revolutions,
-        **{name: getattr(config, name) for name in CYNTHIA_OPTIONS},
+        "easier_no_final_collect": config.easier_no_final_collect,
+        "easier_grow_plus_one": config.easier_grow_plus_one,
+        "easier_two_small_start": config.easier_two_small_start,
+        "harder_grow_minus_one": config.harder_grow_minus_one,
+        "harder_score_trees": config.harder_score_trees,
     }
 
 

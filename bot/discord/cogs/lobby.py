@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 import discord
 from discord import app_commands
@@ -31,7 +31,7 @@ from bot.present.learn_texts import RULES_LINE
 from bot.services import GameService, refusals, seats
 from bot.services.base import UserError
 from bot.services.experts import BOT_KINDS
-from bot.storage import GameRow, SeatKind
+from bot.storage import GameOptions, GameRow, SeatKind
 from bot.storage.locks import KeyedLocks
 from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 from translation import LANGUAGES, _
@@ -209,7 +209,7 @@ class Lobby(commands.Cog, name="Lobby"):
             if getattr(interaction.channel, "type", None) in THREADS:
                 raise UserError(texts.NEW_IN_THREAD)
             require_channel_permissions(interaction)
-            options: dict[str, Any] = {
+            options: GameOptions = {
                 "revolutions": revolutions,
                 "shadow_rule": shadow_rule,
                 "random_seats": random_seats,
@@ -225,7 +225,16 @@ class Lobby(commands.Cog, name="Lobby"):
             try:
                 engine.Config(
                     seats=("human", "cynthia"),
-                    **{k: v for k, v in options.items() if k != "random_seats"},
+                    revolutions=revolutions,
+                    shadow_rule=shadow_rule,
+                    moon_animals=moon_animals,
+                    elder_tree=elder_tree,
+                    moonstones=moonstones,
+                    easier_no_final_collect=easier_no_final_collect,
+                    easier_grow_plus_one=easier_grow_plus_one,
+                    easier_two_small_start=easier_two_small_start,
+                    harder_grow_minus_one=harder_grow_minus_one,
+                    harder_score_trees=harder_score_trees,
                 )
             except ValueError as exc:
                 raise UserError(exc.args[0] if exc.args else str(exc)) from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from bot.storage.errors import ChannelBusy, UnreadableGame, VersionConflict
 from bot.storage.interface import Connection
@@ -13,6 +12,7 @@ from bot.storage.rows import (
     STATUSES,
     ClockWrite,
     Finish,
+    GameOptions,
     GameRow,
     NewAction,
     SeatRow,
@@ -21,6 +21,7 @@ from bot.storage.rows import (
 )
 from bot.storage.sql.base import _utcnow
 from bot.storage.sql.results import ResultSQL
+from engine import ConfigDict
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ class GameSQL(ResultSQL):
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: dict[str, Any],
+        options: GameOptions,
         seed: int,
         language: str = "en",
     ) -> GameRow:
@@ -148,8 +149,8 @@ class GameSQL(ResultSQL):
         expected_version: int,
         *,
         seats: Sequence[SeatRow] | None = None,
-        options: dict[str, Any] | None = None,
-        config: dict[str, Any] | None = None,
+        options: GameOptions | None = None,
+        config: ConfigDict | None = None,
         status: str | None = None,
         host_id: int | None = None,
         actions: Sequence[NewAction] = (),

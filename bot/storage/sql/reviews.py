@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bot.storage.rows import ReviewRow
 from bot.storage.sql.base import SQLBase
+
+if TYPE_CHECKING:
+    from engine.expert.review import DecisionData
 
 COLUMNS = "game_id, status, attempts, next_ply, decisions, posted, updated_at"
 
@@ -44,7 +47,7 @@ class ReviewSQL(SQLBase):
         status: str | None = None,
         attempts: int | None = None,
         next_ply: int | None = None,
-        decisions: list[dict[str, Any]] | None = None,
+        decisions: list[DecisionData] | None = None,
         posted: int | None = None,
     ) -> None:
         """Store a review's progress (only the fields given)."""

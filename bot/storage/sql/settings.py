@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from typing import Any
 
-from bot.storage.rows import ClockWrite
+from bot.storage.rows import ClockWrite, Preferences
 from bot.storage.sql.base import SQLBase
 
 log = logging.getLogger(__name__)
@@ -16,7 +15,7 @@ log = logging.getLogger(__name__)
 class SettingsSQL(SQLBase):
     """The players' preferences and the players' and servers' languages."""
 
-    async def preferences(self, user_id: int) -> dict[str, Any]:
+    async def preferences(self, user_id: int) -> Preferences:
         """A user's stored preferences (empty when none)."""
         async with self._reading() as conn:
             row = await conn.fetchrow(
@@ -25,7 +24,7 @@ class SettingsSQL(SQLBase):
         return {} if row is None else json.loads(row["preferences"])
 
     async def set_preferences(
-        self, user_id: int, preferences: dict[str, Any], turn_clocks: Sequence[ClockWrite] = ()
+        self, user_id: int, preferences: Preferences, turn_clocks: Sequence[ClockWrite] = ()
     ) -> None:
         """Replace a user's preferences, and write the `turn_clocks` they change (vacation) in
         the same transaction."""
