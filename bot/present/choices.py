@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import engine
 from bot.present import animals
@@ -129,7 +129,9 @@ def _board_changes(
     return out
 
 
-def describe(state: GameState, notation: str, *, _before: dict | None = None) -> str | Text:
+def describe(
+    state: GameState, notation: str, *, _before: dict[str, tuple[int, int]] | None = None
+) -> str | Text:
     """A select label for a legal action: the action, what it costs, what it gives.
 
     For example ``grow D4: small → medium · 2 light``,
@@ -268,24 +270,35 @@ def resources(state: GameState) -> Text:
     return _("{n} light", n=seat.light)
 
 
-def _moon_seat(state: GameState, seat: int) -> dict[str, Any]:
+class MoonSeatSeen(TypedDict, total=False):
+    """What a seat sees of itself in the expansion (`engine.observation`'s
+    `moonlight.seats[seat]`, docs/position-format.md): its animal, kept or placed, and the space
+    it stands on (the other keys are not read here)."""
+
+    animal: str | None
+    space: str | None
+
+
+def _moon_seat(state: GameState, seat: int) -> MoonSeatSeen:
     """What a seat sees of itself in the expansion (its kept animal and where it stands),
     empty without the expansion."""
     if not getattr(getattr(state, "config", None), "expansion", False):
         return {}
     moonlight = engine.observation(state, seat).get("moonlight")
-    return moonlight["seats"][seat] if moonlight else {}
+    seen: MoonSeatSeen = moonlight["seats"][seat] if moonlight else {}
+    return seen
 
 
 def animal_status(state: GameState) -> str | Text:
     """`; your Owl is on C3 (1 step left)`, or nothing without a placed animal."""
     seat = seat_to_play(state)
     mine = _moon_seat(state, seat)
-    if not mine.get("space") or state.phase != "play":
+    animal = mine.get("animal")  # (its own: known to the seat whose animal stands somewhere)
+    if not mine.get("space") or animal is None or state.phase != "play":
         return ""
     taken = engine.observation(state, seat)["moonlight"]["turn"]["steps"]
     left = max(0, ml.steps_allowed(state, seat) - taken)
-    name = animals.animal_name(mine["animal"])
+    name = animals.animal_name(animal)
     return _n(
         "; your {animal} is on {space} ({n} step left)",
         "; your {animal} is on {space} ({n} steps left)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -274,7 +274,7 @@ def seats_value(game: GameRow, state: GameState) -> str:
     return "\n".join(lines)
 
 
-def _animal(seen: dict, seat: int) -> str:
+def _animal(seen: dict[str, Any], seat: int) -> str:
     """`, Owl` for a seat whose animal the observation `seen` shows (every seat's once it is
     placed), else nothing; the animals dealt and a kept one in hand are never shown to others."""
     moonlight = seen.get("moonlight")

@@ -27,13 +27,16 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TextIO
 
 import discord
 from discord import app_commands
 
 import translation
 from translation import LANGUAGES, SOURCE, translate
+
+if TYPE_CHECKING:  # babel is imported where the catalogs are read (`check`)
+    from babel.messages.catalog import Catalog, Message
 
 #: The language the texts being built speak (set per interaction and per channel message).
 _LANGUAGE: ContextVar[str] = ContextVar("ps_language", default=SOURCE)
@@ -54,7 +57,7 @@ def current() -> str:
     return _LANGUAGE.get()
 
 
-def tr(text: Any) -> str:
+def tr(text: str) -> str:
     """`text` in the current language (a plain string, a name or a notation, as it is)."""
     return translate(text, _LANGUAGE.get())
 
@@ -88,7 +91,7 @@ def notation(value: str) -> str:
     return translation.notation(value, _LANGUAGE.get())
 
 
-def from_locale(locale: Any) -> str | None:
+def from_locale(locale: discord.Locale | str | None) -> str | None:
     """Our language for a Discord locale (`discord.Locale` or its value), None for others."""
     value = getattr(locale, "value", locale)
     if not value:
@@ -96,7 +99,9 @@ def from_locale(locale: Any) -> str | None:
     return DISCORD_LOCALES.get(str(value))
 
 
-def choose_language(setting: str | None, locale: Any = None, server: str | None = None) -> str:
+def choose_language(
+    setting: str | None, locale: discord.Locale | str | None = None, server: str | None = None
+) -> str:
     """The reader's language, in this order: their own setting, the interaction's locale, the
     server's default, English."""
     for lang in (setting, from_locale(locale), server):
@@ -135,25 +140,25 @@ class CommandTranslator(app_commands.Translator):
 # --- the catalogs' check ---
 
 
-def _read(path: Path, lang: str, domain: str):
+def _read(path: Path, lang: str, domain: str) -> Catalog:
     from babel.messages.pofile import read_po
 
     with path.open("rb") as f:
         return read_po(f, locale=lang if lang != SOURCE else None, domain=domain)
 
 
-def _key(message: Any) -> tuple[str, str | None]:
+def _key(message: Message) -> tuple[str, str | None]:
     msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
     return msgid, message.context
 
 
-def check(catalogs: Path | None = None, out: Any = None) -> int:
+def check(catalogs: Path | None = None, out: TextIO | None = None) -> int:
     """Print one line per language (`nl 100% (N strings)`), the problems found, and a last line
     `i18n: ...`; return 0 when every language translates every source string of every domain
     with the same placeholders, else 1."""
     catalogs = catalogs or translation.CATALOGS
     out = out or sys.stdout
-    sources: dict[tuple[str, tuple[str, str | None]], Any] = {}
+    sources: dict[tuple[str, tuple[str, str | None]], Message] = {}
     problems: list[str] = []
     for domain in translation.DOMAINS:
         template = catalogs / f"{domain}.pot"
@@ -179,11 +184,11 @@ def check(catalogs: Path | None = None, out: Any = None) -> int:
             for (dom, key), source in sources.items():
                 if dom != domain:
                     continue
-                message = catalog.get(key[0], context=key[1]) if catalog is not None else None
-                if message is None or not _translated(message) or message.fuzzy:
+                found = catalog.get(key[0], context=key[1]) if catalog is not None else None
+                if found is None or not _translated(found) or found.fuzzy:
                     problems.append(f"{lang} {domain}: missing {key[0]!r}")
                     continue
-                wrong = _placeholder_problem(source, message)
+                wrong = _placeholder_problem(source, found)
                 if wrong:
                     problems.append(f"{lang} {domain}: {wrong} in {key[0]!r}")
                     continue
@@ -199,12 +204,12 @@ def check(catalogs: Path | None = None, out: Any = None) -> int:
     return 0
 
 
-def _translated(message: Any) -> bool:
+def _translated(message: Message) -> bool:
     strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
     return all(strings) and bool(strings)
 
 
-def _placeholder_problem(source: Any, message: Any) -> str | None:
+def _placeholder_problem(source: Message, message: Message) -> str | None:
     """What is wrong with the translation's placeholders (each form against the English one),
     or None."""
     ids = source.id if isinstance(source.id, tuple | list) else (source.id,)
@@ -214,7 +219,7 @@ def _placeholder_problem(source: Any, message: Any) -> str | None:
         expected |= translation.placeholders(msgid)
     for string in strings:
         try:
-            found = translation.placeholders(string)
+            found = translation.placeholders(string or "")  # (`_translated`: never empty)
         except ValueError:
             return "a malformed placeholder"
         # a plural form may leave out {n} (Hebrew "one" says it in words): never add a name

@@ -29,14 +29,14 @@ import os
 import pickle
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, ParamSpec, TypeVar
 
 import engine
 from bot.config import ConfigError
 from bot.workers import ProcessWide, WorkerPool, workers_from_env
-from engine import ConfigDict, GameState
+from engine import Action, ConfigDict, GameState
 from engine.expert import Expert
-from engine.players import AutopilotPlayer, ExpertPlayer, play_until, turn_over
+from engine.players import AutopilotPlayer, ExpertPlayer, Player, play_until, turn_over
 
 if TYPE_CHECKING:
     from engine.expert.review import DecisionData
@@ -105,47 +105,48 @@ def budget_scale_from_env(env: Mapping[str, str] | None = None) -> float:
 class _EndsTurn:
     """Ends the turn where it may; a decision that must be made (setup) is the Expert's."""
 
-    def __init__(self, expert: Any) -> None:
+    def __init__(self, expert: Player) -> None:
         self.expert = expert
 
-    def step(self, state: GameState) -> Any:
+    def step(self, state: GameState) -> Action:
         ends = [a for a in engine.legal_actions(state) if a.verb == "end"]
         return ends[0] if ends else self.expert.step(state)
 
 
-def play_turn(state: GameState, budget_s: float, seed: int, end_only: bool = False) -> list[Any]:
+def play_turn(state: GameState, budget_s: float, seed: int, end_only: bool = False) -> list[Action]:
     """The Expert's actions for the current seat's whole turn (each with its explanation);
     with `end_only`, the turn ends as it is where it can. Pure CPU: run it in a worker."""
     seat = seat_to_play(state)
-    player: Any = ExpertPlayer(budget_s, seed)
+    player: Player = ExpertPlayer(budget_s, seed)
     if end_only:
         player = _EndsTurn(player)
     _, actions = play_until(state, {seat: player}, turn_over(state), max_steps=MAX_TURN_STEPS)
     return actions
 
 
-def autopilot_turn(state: GameState, end_only: bool = False) -> list[Any]:
+def autopilot_turn(state: GameState, end_only: bool = False) -> list[Action]:
     """The same turn by the one-ply autopilot (`engine.autopilot`): the fallback when the
     Expert fails."""
     seat = seat_to_play(state)
-    player: Any = AutopilotPlayer()
+    player: Player = AutopilotPlayer()
     if end_only:
         player = _EndsTurn(player)
     _, actions = play_until(state, {seat: player}, turn_over(state), max_steps=MAX_TURN_STEPS)
     return actions
 
 
-def _turn_job(state_bytes: bytes, budget_s: float, seed: int, end_only: bool) -> list[Any]:
+def _turn_job(state_bytes: bytes, budget_s: float, seed: int, end_only: bool) -> list[Action]:
     """In a worker: `play_turn` of the pickled position."""
     return play_turn(pickle.loads(state_bytes), budget_s, seed, end_only)
 
 
-def _decide_job(state_bytes: bytes, budget_s: float, seed: int) -> Any:
+def _decide_job(state_bytes: bytes, budget_s: float, seed: int) -> Action:
     """In a worker: the Expert's next decision in the pickled position."""
     return engine.expert_action(pickle.loads(state_bytes), budget_s=budget_s, seed=seed)
 
 
 T = TypeVar("T")
+P = ParamSpec("P")
 #: The nice value of a review's thread in a worker (`niced`): the review yields the cores to
 #: the bot's process, its pictures and the Expert's seats, which run at the usual priority.
 REVIEW_NICE = 15
@@ -164,28 +165,28 @@ def review_nice(env: Mapping[str, str] | None = None) -> int:
     return int(value)
 
 
-def niced(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+def niced(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """`function(*args, **kwargs)` in a thread of lower priority (`review_nice`; Linux sets a nice value
     per thread, and a thread may lower its own priority, never raise it back: so the work runs
     in a thread of its own and the worker itself keeps its priority for the next job)."""
-    out: list[tuple[bool, Any]] = []
+    returned: list[T] = []
+    raised: list[BaseException] = []
     nice = review_nice()
 
     def run() -> None:
         with contextlib.suppress(AttributeError, OSError):  # elsewhere: the same, unniced
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
         try:
-            out.append((True, function(*args, **kwargs)))
+            returned.append(function(*args, **kwargs))
         except BaseException as exc:  # handed to the caller as it is
-            out.append((False, exc))
+            raised.append(exc)
 
     thread = threading.Thread(target=run, name="review", daemon=True)
     thread.start()
     thread.join()
-    ok, value = out[0]
-    if not ok:
-        raise value
-    return value  # (the value `function` returned: a T)
+    if raised:
+        raise raised[0]
+    return returned[0]
 
 
 def _review_job(
@@ -263,12 +264,12 @@ class Experts:
 
     async def turn(
         self, state: GameState, kind: str, seed: int, *, end_only: bool = False
-    ) -> list[Any]:
+    ) -> list[Action]:
         """The Expert's actions for the current seat's turn (`play_turn`), in a worker."""
         data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         return await self._pool.run(_turn_job, data, self.budget(kind), seed, end_only)
 
-    async def decide(self, state: GameState, kind: str, seed: int) -> Any:
+    async def decide(self, state: GameState, kind: str, seed: int) -> Action:
         """The Expert's next decision for the current seat, in a worker (a hint)."""
         data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         return await self._pool.run(_decide_job, data, self.budget(kind), seed)
