@@ -28,7 +28,7 @@ import pickle
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import render
 import translation
@@ -46,10 +46,30 @@ CACHE_SIZE = 32
 GAME_LAYOUT = "phone"
 
 
+class Said(TypedDict, total=False):
+    """What a picture shows besides the position, said the same in its alt text: `board_png`'s
+    keyword arguments but the layout."""
+
+    highlight: Sequence[str | tuple[int, str]]
+    preview_sun: int | None
+    viewer_seat: int | None
+    names: Sequence[str] | None
+    lang: str | None
+    marks: Sequence[str]
+    abandoned: bool
+
+
+class Drawing(Said, total=False):
+    """A picture's keyword arguments (`picture`, `board_picture`): what it shows, and its
+    layout ("wide" or "phone")."""
+
+    layout: str
+
+
 def board_png(
     state: GameState,
     *,
-    highlight: Sequence[Any] = (),
+    highlight: Sequence[str | tuple[int, str]] = (),
     preview_sun: int | None = None,
     viewer_seat: int | None = None,
     names: Sequence[str] | None = None,
@@ -79,17 +99,19 @@ def _names(names: Sequence[str] | None, lang: str | None) -> list[str] | None:
     return None if names is None else [translation.translate(n, lang) for n in names]
 
 
-def board_picture(state: GameState, **kwargs: Any) -> tuple[bytes, str]:
-    """The picture `board_png` draws with `kwargs` and its alt text (`render.alt`: the
+def board_picture(
+    state: GameState, *, layout: str = "wide", **said: Unpack[Said]
+) -> tuple[bytes, str]:
+    """The picture `board_png` draws with these arguments and its alt text (`render.alt`: the
     position in words, at most 1,024 characters, what the picture shows and nothing more),
-    both in the language `lang` (English when not given)."""
-    if kwargs.get("names") is not None:
-        kwargs["names"] = _names(kwargs["names"], kwargs.get("lang"))
-    said = {k: v for k, v in kwargs.items() if k != "layout"}  # the same words either way
-    return board_png(state, **kwargs), alt_text(state, **said)
+    both in the language `lang` (English when not given); the words are the same whatever the
+    `layout`."""
+    if said.get("names") is not None:
+        said["names"] = _names(said["names"], said.get("lang"))
+    return board_png(state, layout=layout, **said), alt_text(state, **said)
 
 
-def _draw(state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:
+def _draw(state_bytes: bytes, kwargs: Drawing) -> tuple[bytes, str]:
     """In a worker: `board_picture` of the pickled position."""
     return board_picture(pickle.loads(state_bytes), **kwargs)
 
@@ -115,7 +137,7 @@ class _Request:
     order: int
     key: bytes = field(compare=False)
     state_bytes: bytes = field(compare=False)
-    kwargs: dict[str, Any] = field(compare=False)
+    kwargs: Drawing = field(compare=False)
     result: asyncio.Future[tuple[bytes, str]] = field(compare=False)
     tries: int = field(default=0, compare=False)
 
@@ -143,7 +165,7 @@ class Pictures:
         self.drawn = 0
 
     async def picture(
-        self, state: GameState, *, background: bool = False, **kwargs: Any
+        self, state: GameState, *, background: bool = False, **kwargs: Unpack[Drawing]
     ) -> tuple[bytes, str]:
         """`board_picture(state, **kwargs)`: PNG bytes and alt text. `background`: nobody
         waits for this one (drawn after every picture someone waits for)."""
@@ -217,7 +239,7 @@ class Pictures:
             self._drawing.pop(request.key, None)
         self._queue.clear()
 
-    async def _run(self, state_bytes: bytes, kwargs: dict[str, Any]) -> tuple[bytes, str]:
+    async def _run(self, state_bytes: bytes, kwargs: Drawing) -> tuple[bytes, str]:
         """`_draw` in a worker of the shared machinery (`bot.workers.WorkerPool`: once more in
         a fresh pool if a worker died meanwhile; in a thread when there are no workers)."""
         return await self._pool.run(_draw, state_bytes, kwargs)
@@ -240,7 +262,7 @@ def drawer() -> Pictures:
 
 
 async def picture(
-    state: GameState, *, background: bool = False, **kwargs: Any
+    state: GameState, *, background: bool = False, **kwargs: Unpack[Drawing]
 ) -> tuple[bytes, str]:
     """`board_picture(state, **kwargs)` drawn by the process-wide drawer (`background`: after
     the pictures someone waits for)."""

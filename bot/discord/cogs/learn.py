@@ -11,7 +11,7 @@ restart. `/ps learn action:` answers by typing, as `/ps play` does in a game.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -82,21 +82,24 @@ class Learn(commands.Cog, name="Learn"):
         """The picture of a screen: a step's position with the spaces it talks about ringed;
         once a lesson is done, its last position after the action `played` (outlined)."""
         step = progress.current_step
-        kwargs: dict[str, Any] = {}
+        names = [interaction.user.display_name, lt.OPPONENT]
+        drawing: pictures.Drawing = {
+            "viewer_seat": 0,
+            "names": names,
+            "lang": i18n.current(),
+            "layout": LAYOUT,
+        }
         if step is not None:
             state = step.position()
-            kwargs["marks"] = step.marks
+            drawing["marks"] = step.marks
             if step.preview:
-                kwargs["preview_sun"] = engine.next_photosynthesis_sun(state)
+                drawing["preview_sun"] = engine.next_photosynthesis_sun(state)
         elif progress.current is not None and played is not None:
             state = engine.apply(progress.current.steps[-1].position(), played)
-            kwargs["highlight"] = choices.spaces_of(played)
+            drawing["highlight"] = choices.spaces_of(played)
         else:
             return []
-        names = [interaction.user.display_name, lt.OPPONENT]
-        drawn = await pictures.picture(
-            state, viewer_seat=0, names=names, lang=i18n.current(), layout=LAYOUT, **kwargs
-        )
+        drawn = await pictures.picture(state, **drawing)
         return [pictures.as_file(drawn, LESSON_FILE)]
 
     async def _answered(
