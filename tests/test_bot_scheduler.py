@@ -670,3 +670,13 @@ async def test_a_polling_scheduler_fires_jobs_another_process_planned(store, ope
     finally:
         await scheduler.stop()
     assert [(j.kind, j.outcome) for j in await JobStore(store).jobs()] == [("deadline", "done")]
+
+
+def test_a_turn_clock_is_written_in_the_columns_order() -> None:
+    """`TurnClock.values` gives the fields `CLOCK_COLUMNS` names, in that order (what storage
+    writes, and `TurnClock.from_row` reads back)."""
+    from bot.services.timers import TurnClock
+    from bot.storage import CLOCK_COLUMNS
+
+    clock = TurnClock(7, 3, "play:1:0:2", 1, 42, 1000.0, None, 12.5)
+    assert clock.values() == tuple(getattr(clock, column) for column in CLOCK_COLUMNS)

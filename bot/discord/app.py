@@ -8,7 +8,7 @@ import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 import discord
 from discord import app_commands
@@ -115,6 +115,13 @@ class CommandTree(app_commands.CommandTree):
         return True
 
 
+class Shards(TypedDict, total=False):
+    """The shards this process runs (discord.py's keyword arguments; none: every guild)."""
+
+    shard_count: int
+    shard_ids: list[int]
+
+
 class PhotosynthesisBot(commands.Bot):
     """The Photosynthesis bot. Needs no privileged intents: only slash commands and
     components, answered through interactions and channel messages."""
@@ -134,13 +141,15 @@ class PhotosynthesisBot(commands.Bot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        shards: dict[str, Any] = {}
+        shards: Shards = {}
         if settings.shard_count is not None:
             shards = {
                 "shard_count": settings.shard_count,
                 "shard_ids": list(settings.shard_ids or ()),
             }
-        super().__init__(
+        # discord.py types Bot's options without shard_ids, which Bot passes on along the MRO:
+        # to AutoShardedBot, that takes them (`ShardedPhotosynthesisBot`, the only bot given some)
+        super().__init__(  # type: ignore[misc]  # discord.py's Bot options omit shard_ids
             **shards,
             command_prefix=commands.when_mentioned,
             tree_cls=CommandTree,
@@ -152,7 +161,7 @@ class PhotosynthesisBot(commands.Bot):
         #: The one publisher of the games' channel messages, which every cog calls.
         self.publisher = Publisher(self)
         #: The interactions being answered (`replies.answering`), finished before a shutdown.
-        self.answers_under_way: set[asyncio.Task[Any]] = set()
+        self.answers_under_way: set[asyncio.Task[object]] = set()
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a guild, `(guild_id >> 22) % SHARD_COUNT`

@@ -206,7 +206,7 @@ class Publisher:
         told = (story.story_title(game, state), story.lines_of(game, turns))
         return embeds.game_embed(game, state, notes=notes, story=told), file, game_view(game, state)
 
-    async def _story(self, game: GameRow, state: GameState) -> list[story.Turn]:
+    async def _story(self, game: GameRow, state: GameState) -> list[story.Turn[story.Move]]:
         """The turns the game message tells (`story.tell`): since the player to play last
         finished a turn, with their events and the spaces they changed. The states of the
         actions told are kept while the game is played, so that the next telling replays only

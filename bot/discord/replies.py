@@ -7,7 +7,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
-from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, TypedDict, Unpack, cast
 
 import discord
 
@@ -101,14 +101,14 @@ class Deferral:
         return self.interaction.response.is_done()
 
 
-def _messages_after(interaction: discord.Interaction) -> AbstractAsyncContextManager[Any]:
+def _messages_after(interaction: discord.Interaction) -> AbstractAsyncContextManager[None]:
     """The game messages of what the body commits wait until it has answered
     (`Publisher.holding`): the player's answer first."""
     publisher = getattr(getattr(interaction, "client", None), "publisher", None)
     return publisher.holding() if publisher is not None else nullcontext()
 
 
-def refusal(exc: UserError) -> Any:
+def refusal(exc: UserError) -> str:
     """A refusal's sentence as the reader sees it: the seat numbers of the engine's refusals
     ("seat 2") said as the players' names."""
     game = exc.seats_of

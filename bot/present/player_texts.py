@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from translation import Text, _, _n
 
 #: The names of `/ps leaderboard`'s scope choices (Discord shows them translated; its rules
@@ -34,13 +32,16 @@ FAVOURITE_ANIMAL = _("Favourite animal: {animal}.")
 GAMES = _("Games")
 
 
-def games_line(seats: int, **params: Any) -> Text:
+def games_line(seats: int, *, rules: str, played_won: str, average: str, best: int) -> Text:
     """A line of a profile's games: one rule family and seat count."""
     return _n(
         "{rules}, {n} seat: {played_won}, average {average}, best {best}",
         "{rules}, {n} seats: {played_won}, average {average}, best {best}",
         seats,
-        **params,
+        rules=rules,
+        played_won=played_won,
+        average=average,
+        best=best,
     )
 
 

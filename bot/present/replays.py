@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import engine
 from bot.present import story
@@ -77,7 +77,7 @@ class Replay:
         after = [p for p in points if p > step]
         return min(after) if after else None
 
-    def turn_at(self, step: int) -> list[story.Turn]:
+    def turn_at(self, step: int) -> list[story.Turn[story.Move]]:
         """What happened at a step: the turn of its last action, up to that action."""
         if step == 0:
             return []
@@ -117,7 +117,9 @@ class Replay:
         return _("{where} · action {step} of {count}", where=where, step=step, count=self.last)
 
 
-def replay(game: GameRow, log: Sequence[Any], states: Sequence[GameState] | None = None) -> Replay:
+def replay(
+    game: GameRow, log: Sequence[story.Logged], states: Sequence[GameState] | None = None
+) -> Replay:
     """The replay of a started game's log (actions with ply, notation, seat, user_id and
     explanation); `states`, when given, are the positions already replayed (one per action
     and the start). Pure CPU: run it in a thread."""

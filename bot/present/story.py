@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic, Protocol, TypeAlias, TypeVar
 
 import engine
 from bot.present import i18n
@@ -39,6 +39,29 @@ SEAT_SWATCH = ("\N{LARGE ORANGE CIRCLE}", "\N{LARGE BLUE CIRCLE}", "\N{LARGE YEL
                "\N{LARGE PURPLE CIRCLE}")  # fmt: skip
 
 
+class Logged(Protocol):
+    """A logged action as the story reads it (`bot.storage.ActionRow`, a play's
+    `bot.storage.NewAction`, a record's action, or a `Move` told already)."""
+
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def notation(self) -> str: ...
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def user_id(self) -> int | None: ...
+
+    @property
+    def explanation(self) -> str | None: ...
+
+
+L = TypeVar("L", bound=Logged)
+
+
 @dataclass(frozen=True)
 class Move:
     """One logged action as the story tells it."""
@@ -59,9 +82,11 @@ class Move:
 
 
 @dataclass
-class Turn:
+class Turn(Generic[L]):
+    """A run of one seat's actions (logged, or told: a `Turn[Move]`)."""
+
     seat: int
-    moves: list[Move] = field(default_factory=list)
+    moves: list[L] = field(default_factory=list)
     #: Only the events its last action set off are told: the previous turn of the player to
     #: play, whose `end` started the photosynthesis (or the cards, or the round) since then.
     aftermath: bool = False
@@ -81,11 +106,19 @@ SETUP_VERBS = ("place", "animal", "settle", "elder", "moonstone")
 HIDDEN_WORDS = {"animal": _("kept an animal")}
 
 
-def marks(state: GameState) -> dict[str, tuple[Any, ...]]:
+#: Something every seat sees on a space: a piece (`("piece", seat, size)`), an animal
+#: (`("animal", seat)`), or the Dam, a Baby Turtle token, the Great Elder Tree or a moonstone
+#: (`("dam",)` and so on).
+Mark: TypeAlias = tuple[str] | tuple[str, int] | tuple[str, int, int]
+#: What every seat sees on each space (`marks`).
+Marks: TypeAlias = dict[str, tuple[Mark, ...]]
+
+
+def marks(state: GameState) -> Marks:
     """What every seat sees on each space: its piece, and with the expansion the animals, the
     Dam and the Baby Turtle tokens (public observation only)."""
     seen = engine.observation(state, None)
-    out: dict[str, list[Any]] = {}
+    out: dict[str, list[Mark]] = {}
     for label, piece in seen["board"].items():
         out.setdefault(label, []).append(("piece", piece["seat"], piece["size"]))
     moon = seen.get("moonlight") or {}
@@ -98,17 +131,16 @@ def marks(state: GameState) -> dict[str, tuple[Any, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def changed(before: dict[str, tuple[Any, ...]], after: GameState, notation: str) -> frozenset[str]:
+def changed(before: Marks, after: GameState, notation: str) -> frozenset[str]:
     """The spaces an action named or changed (`before` is `marks` of the state before it)."""
     now = marks(after)
     diff = {k for k in set(before) | set(now) if before.get(k) != now.get(k)}
     return frozenset(diff | set(spaces_of(notation)))
 
 
-def turns_of(log: Sequence[Any]) -> list[Turn]:
-    """The log's actions (anything with ply, notation, seat, user_id, explanation) grouped into
-    turns."""
-    turns: list[Turn] = []
+def turns_of(log: Sequence[L]) -> list[Turn[L]]:
+    """The log's actions grouped into turns."""
+    turns: list[Turn[L]] = []
     for move in log:
         last = turns[-1] if turns else None
         setup = move.notation.split()[0] in SETUP_VERBS
@@ -119,7 +151,7 @@ def turns_of(log: Sequence[Any]) -> list[Turn]:
     return turns
 
 
-def since_last_turn(turns: Sequence[Turn], seat: int | None) -> list[Turn]:
+def since_last_turn(turns: Sequence[Turn[L]], seat: int | None) -> list[Turn[L]]:
     """The turns since `seat` last finished a turn (its turn in progress included); every turn
     when it has not played yet, or for no seat."""
     if seat is None:
@@ -133,7 +165,7 @@ def since_last_turn(turns: Sequence[Turn], seat: int | None) -> list[Turn]:
 #: States of a game kept between tellings: number of actions applied -> (the hash chain of
 #: their notations, the state after them). A kept state is used only when its chain matches the
 #: log's (the log changes only at its end: an undo, then other actions, changes the chain).
-Known = Mapping[int, tuple[int, Any]]
+Known: TypeAlias = Mapping[int, tuple[int, GameState]]
 
 
 def chain_of(notations: Sequence[str]) -> list[int]:
@@ -142,10 +174,10 @@ def chain_of(notations: Sequence[str]) -> list[int]:
 
 
 def told_move(
-    action: Any,
+    action: Logged,
     said: str,
     previous: GameState,
-    before: dict[str, tuple[Any, ...]],
+    before: Marks,
     after: GameState,
 ) -> Move:
     """A logged `action` (ply, notation, seat, user_id, explanation) as the story tells it:
@@ -165,10 +197,10 @@ def told_move(
 def tell(
     game: GameRow,
     state: GameState,
-    log: Sequence[Any],
+    log: Sequence[Logged],
     known: Known | None = None,
-    keep: dict[int, tuple[int, Any]] | None = None,
-) -> list[Turn]:
+    keep: dict[int, tuple[int, GameState]] | None = None,
+) -> list[Turn[Move]]:
     """The turns the game message tells: those since the player to play last finished a turn
     (at the end, the last round's), each action with the events it set off and the spaces it
     named or changed, from the engine's replay of the log (pure CPU; the boards are compared
@@ -200,7 +232,7 @@ def tell(
     # once it is placed): a masked action is told without its words or its reason.
     seen = engine.observed_actions(state, None, [(a.seat, a.notation) for a in log[first:]])
     told: list[Move] = []
-    before: dict[str, tuple[Any, ...]] | None = None
+    before: Marks | None = None
     previous: GameState | None = None  # the state before the action told, with its marks
     for i in range(start, len(log) + 1):
         if i > start:
@@ -244,7 +276,7 @@ class _SeatMark(int):
         return f"\x01{int(self)}\x02"
 
 
-def _marked(text: Any) -> Any:
+def _marked(text: object) -> object:
     """`text` with each seat number of its templates (and its parameters') as a mark."""
     if not isinstance(text, Text):
         return text
@@ -299,7 +331,7 @@ def _run_line(game: GameRow, run: Sequence[Move]) -> str:
     return join([_who(game, run[0]), ": ", join(shown, ", ") if shown else _("passed")], "")
 
 
-def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
+def lines_of(game: GameRow, turns: Sequence[Turn[Move]]) -> list[str]:
     """The turns as lines: one per seat's turn with its actions (the autopilot's apart), one
     per action of Cynthia with her reason in full, one per event (after the action that set
     it off). A turn that only ended reads "passed"."""
@@ -336,7 +368,7 @@ def lines_of(game: GameRow, turns: Sequence[Turn]) -> list[str]:
     return lines
 
 
-def changed_spaces(turns: Sequence[Turn]) -> list[str]:
+def changed_spaces(turns: Sequence[Turn[Move]]) -> list[str]:
     """Every space the turns named or changed, in board order (outlined on the picture)."""
     return sorted({s for t in turns if not t.aftermath for m in t.moves for s in m.changed})
 

@@ -16,21 +16,28 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 import engine
 from bot.services import refusals
 from bot.services.base import Applied, StaleComponent, UserError, status_error
 from bot.services.plays import finish_of, replay
-from bot.storage import ClockWrite, DamagedSnapshot, GameRow, GameStatus, Storage, UnreadableGame
-from engine import GameState
+from bot.storage import (
+    ClockWrite,
+    DamagedSnapshot,
+    GameOptions,
+    GameRow,
+    GameStatus,
+    SeatRow,
+    Storage,
+    UnreadableGame,
+)
+from engine import ConfigDict, GameState
 
 log = logging.getLogger(__name__)
 
-#: The changes of a commit that the game's row shows (what `AfterCommit.in_commit` is given).
-ROW = ("seats", "options", "config", "status", "host_id")
-
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class AfterCommit(Protocol):
@@ -171,12 +178,14 @@ class GameCore:
             await self.storage.drop_snapshot(game.id)
             return None, 0
 
-    async def replaying(self, game: GameRow, function: Callable[..., T], *args: Any) -> T:
-        """`function(*args)`, a replay of a stored game's log (pure CPU: in a thread). When it
+    async def replaying(
+        self, game: GameRow, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """`function(*args, **kwargs)`, a replay of a stored game's log (pure CPU: in a thread). When it
         fails the stored game itself is damaged (its log or its seed): it is set aside,
         `UnreadableGame`."""
         try:
-            return await asyncio.to_thread(function, *args)
+            return await asyncio.to_thread(function, *args, **kwargs)
         except Exception as exc:
             reason = f"its action log no longer replays ({type(exc).__name__})"
             await self.storage.quarantine(game.id, reason)
@@ -189,33 +198,49 @@ class GameCore:
         applied: Sequence[Applied],
         *,
         last_ply: int | None = None,
-        **changes: Any,
+        seats: Sequence[SeatRow] | None = None,
+        options: GameOptions | None = None,
+        config: ConfigDict | None = None,
+        status: GameStatus | None = None,
+        host_id: int | None = None,
+        job_outcome: tuple[int, str] | None = None,
     ) -> GameRow:
         """Append `applied` to the log with a snapshot of `state` and bump the version, in one
         transaction with the clock of the turn it leads to (`after.in_commit`); then run what
-        follows the commit (`after.on_commit`). Call under the game's lock."""
+        follows the commit (`after.on_commit`). The changes given (not None) to the game's row
+        are committed with it (`Storage.update_game`), and so is a timer job's outcome. Call
+        under the game's lock."""
         if last_ply is None:
             last_ply = applied[-1].ply if applied else 0
-        changes = {k: v for k, v in changes.items() if v is not None}
-        row: dict[str, Any] = {
-            k: tuple(v) if k == "seats" else v for k, v in changes.items() if k in ROW
-        }
-        after = dataclasses.replace(game, version=game.version + 1, **row)
+        after = dataclasses.replace(  # the row as it will be stored
+            game,
+            version=game.version + 1,
+            seats=game.seats if seats is None else tuple(seats),
+            options=game.options if options is None else options,
+            config=game.config if config is None else config,
+            status=game.status if status is None else status,
+            host_id=game.host_id if host_id is None else host_id,
+        )
         try:
             turn_clock = await self.after.in_commit(after, state)
         except Exception:  # the play goes on; what follows its commit plans the turn after it
             log.exception("planning the turn failed", extra={"game_id": game.id})
             turn_clock = None
         # A game that ends keeps its result and updates the ratings in its last commit.
-        finish = finish_of(state) if changes.get("status") == "over" else None
+        finish = finish_of(state) if status == "over" else None
         stored = await self.storage.update_game(
             game.id,
             game.version,
+            seats=seats,
+            options=options,
+            config=config,
+            status=status,
+            host_id=host_id,
             actions=applied,
             snapshot=(last_ply, state.to_dict()),
+            job_outcome=job_outcome,
             turn_clock=turn_clock,
             finish=finish,
-            **changes,
         )
         self.keep_state(stored, last_ply, state)
         await self.committed(stored, state)

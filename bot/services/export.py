@@ -19,7 +19,7 @@ import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 import engine
 from bot.ratings.core import FINISHED, Family, GameResult, family_of, game_result, places_of
@@ -63,7 +63,7 @@ class ExportGame:
     server_id: int | None
     created_at: str
     finished_at: str
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     record: engine.Record
     seats: tuple[ExportSeat, ...] = field(default=())
 
@@ -105,7 +105,7 @@ def exported_game(
     server_id: int | None,
     created_at: str,
     finished_at: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     record: engine.Record,
     seats: Sequence[SeatInfo],
 ) -> ExportGame:
@@ -146,7 +146,7 @@ def _id(value: int | None) -> str | None:
     return None if value is None else str(value)
 
 
-def game_to_json(game: ExportGame) -> dict[str, Any]:
+def game_to_json(game: ExportGame) -> dict[str, object]:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -204,7 +204,7 @@ def record_of_line(line: str) -> engine.Record:
     return games[0].record
 
 
-def _game_from(data: Any, where: str) -> ExportGame:
+def _game_from(data: object, where: str) -> ExportGame:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ExportError(f"{where} is not a game of a Photosynthesis export")
     if data.get("version") != VERSION:
@@ -227,7 +227,7 @@ def _game_from(data: Any, where: str) -> ExportGame:
     return game
 
 
-def _seat_from(data: Any) -> ExportSeat:
+def _seat_from(data: object) -> ExportSeat:
     if not isinstance(data, dict):
         raise TypeError("a seat is an object")
     parts = _mapping(data["parts"])
@@ -255,19 +255,19 @@ def _check(game: ExportGame, where: str) -> None:
             raise ExportError(f"{where} has a damaged seat {s.seat}")
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError("a text")
     return value
 
 
-def _int(value: Any) -> int:
+def _int(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError("a whole number")
     return int(value)
 
 
-def _opt_int(value: Any) -> int | None:
+def _opt_int(value: object) -> int | None:
     """An id: None, or a whole number written as text (or as a number)."""
     if value is None:
         return None
@@ -276,13 +276,13 @@ def _opt_int(value: Any) -> int | None:
     return _int(value)
 
 
-def _bool(value: Any) -> bool:
+def _bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise TypeError("true or false")
     return value
 
 
-def _mapping(value: Any) -> dict[str, Any]:
+def _mapping(value: object) -> dict[str, object]:
     if not isinstance(value, dict):
         raise TypeError("an object")
     return dict(value)
@@ -308,7 +308,7 @@ COLUMNS: tuple[str, ...] = (
 )
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -318,7 +318,7 @@ def _cell(value: Any) -> str:
 
 def game_to_row(game: ExportGame) -> list[str]:
     """One CSV row: the game, then each seat's columns (empty for a seat the game lacks)."""
-    row: list[Any] = [
+    row: list[object] = [
         game.game_id,
         game.server_id,
         game.created_at,

@@ -371,6 +371,9 @@ class PlayerService:
         (replayed from their logs); how many. Their finish is their last change."""
         recorded = 0
         for game in await self.storage.unrecorded_games():
+            if game.config is None:  # (never: a game ends by a play, once started)
+                log.error("a game over that never started", extra={"game_id": game.id})
+                continue
             rows = await self.storage.actions(game.id)
             try:
                 state = await self.core.replaying(

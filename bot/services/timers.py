@@ -29,14 +29,20 @@ already fired.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 import engine
 from bot.services import GameService
 from bot.services.clock import Clock
-from bot.storage import CLOCK_COLUMNS, ClockWrite, DatabaseRow, GameRow, Storage, UnreadableGame
+from bot.storage import (
+    ClockValues,
+    ClockWrite,
+    DatabaseRow,
+    GameRow,
+    Storage,
+    UnreadableGame,
+)
 from engine import GameState
 
 log = logging.getLogger(__name__)
@@ -64,6 +70,19 @@ class TurnClock:
     started_at: float
     paused_at: float | None
     paused_total: float
+
+    def values(self) -> ClockValues:
+        """The clock as storage writes it (`CLOCK_COLUMNS` order)."""
+        return (
+            self.game_id,
+            self.version,
+            self.turn,
+            self.seat,
+            self.user_id,
+            self.started_at,
+            self.paused_at,
+            self.paused_total,
+        )
 
     def deadline(self, hours: int) -> float | None:
         """When the turn ends with a timer of `hours` (None: no timer, or paused)."""
@@ -123,7 +142,7 @@ class TurnTimers:
         storage: Storage,
         clock: Clock,
         *,
-        on_vacation: Callable[[int], Any],
+        on_vacation: Callable[[int], Awaitable[bool]],
         poke: Callable[[], None] = lambda: None,
     ) -> None:
         """`on_vacation(user_id)` is an awaitable that says whether a player is away; `poke`
@@ -249,9 +268,8 @@ class TurnTimers:
         clock = TurnClock(
             game.id, game.version, key, seat.position, seat.user_id, started, paused_at, total
         )
-        values = tuple(getattr(clock, column) for column in CLOCK_COLUMNS)
         jobs = tuple(planned_jobs(game, clock, now))
-        return clock, ClockWrite(game.id, values, jobs, POSTPONED)
+        return clock, ClockWrite(game.id, clock.values(), jobs, POSTPONED)
 
     async def reconcile(self, games: GameService) -> int:
         """At start: plan every active game whose clock is missing or older than the game (a

@@ -215,6 +215,8 @@ class TurnService:
             for ply in [p for p in kept_before if p >= last.ply]:
                 del kept_before[ply]
             if previous is None:  # not kept (several actions typed at once): replay the log
+                if game.config is None:  # (never: `state_and_ply` refused a lobby already)
+                    raise UserError(refusals.NOT_STARTED)
                 kept = [r.notation for r in await self.storage.actions(game.id)][:-1]
                 previous = await self.core.replaying(game, replay, game.config, game.seed, kept)
             stored = await self.storage.update_game(
