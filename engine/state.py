@@ -267,7 +267,8 @@ class GameState:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self._key() == other._key()
 
-    __hash__ = None  # type: ignore[assignment]  # mutable: compared, never hashed
+    # mutable: compared, never hashed (the data model's `__hash__ = None`)
+    __hash__ = None  # type: ignore[assignment]  # typeshed types object.__hash__ as a method only
 
     def __getstate__(self) -> dict[str, Any]:
         """For pickle and copy: every slot but the cached rules (looked up again when needed)."""

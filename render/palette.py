@@ -75,9 +75,11 @@ OUTLINE: RGB = (0x1A, 0x1A, 0x1A)
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """The colour ``t`` of the way from ``a`` to ``b``."""
-    return tuple(  # type: ignore[return-value]  # three pairs make three values
-        round(x + (y - x) * t) for x, y in zip(a, b)
-    )
+
+    def between(x: int, y: int) -> int:
+        return round(x + (y - x) * t)
+
+    return (between(a[0], b[0]), between(a[1], b[1]), between(a[2], b[2]))
 
 
 def seat_colour(seat: int) -> RGB:
