@@ -86,7 +86,7 @@ class LeaderboardPage(
 
 class HistoryPage(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ps:hist:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,6})",
+    template=r"ps:hist:(?P<user>[0-9]{1,19}):(?P<page>[0-9]{1,6})",
 ):
     """Previous or Next under a page of `/ps history`: shows page `page` of the player's."""
 

@@ -20,7 +20,7 @@ from typing import ParamSpec, Protocol, TypeVar
 
 import engine
 from bot.services import refusals
-from bot.services.base import Applied, StaleComponent, UserError, status_error
+from bot.services.base import Applied, StaleComponent, UserError, is_stored_id, status_error
 from bot.services.plays import finish_of, replay
 from bot.storage import (
     ClockWrite,
@@ -91,7 +91,9 @@ class GameCore:
         return self.storage.lock(game_id)
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        """A game by id."""
+        """A game by id (None: no such game, an id out of range too: `is_stored_id`)."""
+        if not is_stored_id(game_id):
+            return None
         return await self.storage.get_game(game_id)
 
     async def live_game(self, channel_id: int) -> GameRow | None:
@@ -110,7 +112,7 @@ class GameCore:
     async def game_here(self, game_id: int, channel_id: int | None) -> GameRow | None:
         """A game by id for a click in `channel_id` (None: not from a channel): a game of another
         channel is refused (a forged custom_id); None when there is no such game."""
-        game = await self.storage.get_game(game_id)
+        game = await self.get_game(game_id)
         here = game is None or channel_id is None or await self.belongs_here(game, channel_id)
         if not here:
             raise UserError(refusals.OTHER_CHANNEL)

@@ -67,7 +67,7 @@ class RecordService:
         public once it is over). Refused in one sentence: a game unknown, of another server
         (the same words: nothing said about other servers' games) or abandoned; one still
         played."""
-        game = await self.storage.get_game(game_id)
+        game = await self.core.get_game(game_id)
         if game is None or game.config is None or game.guild_id != guild_id:
             raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
         if game.is_live:

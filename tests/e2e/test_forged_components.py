@@ -186,3 +186,35 @@ async def test_forged_slash_choices_are_refused(fake: FakeDiscord, bot_process) 
     for table in ("user_preferences", "language_settings"):
         assert db_rows(bot, f"SELECT COUNT(*) FROM {table}") == [(0,)]
     assert fake.late_interactions == []
+
+
+async def test_forged_ids_out_of_range_name_nothing(fake: FakeDiscord, bot_process) -> None:
+    """An id no database stores (0, 2^63 and past it) in a slash option or a custom_id is
+    answered as an unknown one: `/ps replay game:` says there is no such finished game (the
+    databases raised on it), a history page of nobody says so; nothing changes."""
+    bot = await bot_process()
+    alice = fake.add_user("alice")
+    chan = fake.add_channel("here")
+    msg = await start_game(fake, chan, alice, [], cynthias=1)
+    shown = (msg.content, msg.embeds, msg.edits)
+    for game in (2**63, 10**30, 2**63 - 1):
+        it = await answered(
+            await fake.slash(
+                alice, "ps replay", options={"game": game}, channel_id=chan, forged=True
+            )
+        )
+        expected = refusals.REPLAY_NO_GAME.format(id=game)
+        assert (game, it.ephemeral, it.content) == (game, True, expected)
+    cases = {
+        "ps:hist:0:0": refusals.NO_SUCH_PLAYER,
+        f"ps:hist:{2**63}:0": refusals.NO_SUCH_PLAYER,
+        f"ps:hist:{10**19 - 1}:1": refusals.NO_SUCH_PLAYER,
+        f"ps:hist:{2**64 - 1}:0": texts.UNKNOWN_COMPONENT,
+        f"ps:hist:{HUGE}:0": texts.UNKNOWN_COMPONENT,
+    }
+    for custom_id, expected in cases.items():
+        it = await forge(fake, alice, msg, "Game log", custom_id)
+        assert (custom_id, it.ephemeral, it.content) == (custom_id, True, expected)
+    assert (msg.content, msg.embeds, msg.edits) == shown
+    assert action_log(bot, 1) == []
+    assert fake.late_interactions == []
