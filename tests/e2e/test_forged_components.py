@@ -8,7 +8,7 @@ import json
 import engine
 from bot.present import texts
 from bot.services import refusals
-from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_component
+from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_component, numbered
 from tests.e2e.gameplay import action_log, next_turn, replay_log, start_game
 from tests.e2e.helpers import add_bot, answered, click, db_rows, new_lobby, snapshot
 
@@ -217,4 +217,45 @@ async def test_forged_ids_out_of_range_name_nothing(fake: FakeDiscord, bot_proce
         assert (custom_id, it.ephemeral, it.content) == (custom_id, True, expected)
     assert (msg.content, msg.embeds, msg.edits) == shown
     assert action_log(bot, 1) == []
+    assert fake.late_interactions == []
+
+
+async def test_forget_answered_off_its_question_forgets_nothing(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """`ps:forget:yes` forgets only from `/ps forget`'s own private question: sent from a public
+    message, or from a private message that never asked it (even one the client made carry
+    the question's buttons), it is refused in one sentence and forgets nothing."""
+    bot = await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("here")
+    msg = await start_game(fake, chan, alice, [], cynthias=1)
+    await answered(await fake.slash(bob, "ps notify", options={"mode": "on"}, channel_id=chan))
+    prefs = "SELECT COUNT(*) FROM user_preferences WHERE user_id = ?"
+    assert db_rows(bot, prefs, (int(bob["id"]),)) == [(1,)]
+    history = (await answered(await fake.slash(bob, "ps history", channel_id=chan))).response
+    help_ = (await answered(await fake.slash(bob, "ps help", channel_id=chan))).response
+    assert history.ephemeral and help_.ephemeral
+    for message in (msg, history, help_):
+        await refused_as_not_offered(await fake.forged_component(bob, message, "ps:forget:yes"))
+    for message in (msg, history, help_):
+        message.components = numbered(  # the message forged too: it carries the buttons
+            [
+                {
+                    "type": 1,
+                    "components": [
+                        {"type": 2, "style": 4, "label": "Forget", "custom_id": "ps:forget:yes"},
+                        {"type": 2, "style": 2, "label": "Keep", "custom_id": "ps:forget:no"},
+                    ],
+                }
+            ]
+        )
+        shown = snapshot(message)
+        await refused_as_not_offered(await fake.click(bob, message, "ps:forget:yes"))
+        assert snapshot(message) == shown
+    assert db_rows(bot, prefs, (int(bob["id"]),)) == [(1,)]
+    question = (await answered(await fake.slash(bob, "ps forget", channel_id=chan))).response
+    done = await answered(await fake.click(bob, question, "ps:forget:yes"))
+    assert done.response.content.startswith("Done: you are forgotten")
+    assert db_rows(bot, prefs, (int(bob["id"]),)) == [(0,)]
     assert fake.late_interactions == []
