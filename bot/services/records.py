@@ -27,12 +27,14 @@ class RecordService:
     async def shown_game(self, channel_id: int) -> GameRow | None:
         """The game `/ps status` shows: the one in the lobby or in play, or else the channel's
         last started game (over or abandoned), so its result stays visible after the end."""
-        live = await self.storage.live_game(channel_id)
-        return live if live is not None else await self.storage.latest_started_game(channel_id)
+        live = await self.core.live_game(channel_id)
+        if live is not None:
+            return live
+        return await self.core.checked(await self.storage.latest_started_game(channel_id))
 
     async def game_for_log(self, channel_id: int) -> tuple[GameRow, list[Applied]]:
         """The channel's game in play, or else its last started one, with its whole log."""
-        game = await self.storage.latest_started_game(channel_id)
+        game = await self.core.checked(await self.storage.latest_started_game(channel_id))
         if game is None:
             raise UserError(refusals.NO_GAME_HERE)
         rows = await self.storage.actions(game.id)
