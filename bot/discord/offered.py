@@ -14,7 +14,7 @@ last drew it, not the client's: what it offers is what the bot offered.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import discord
 from discord import app_commands
@@ -45,6 +45,12 @@ def offered_component(interaction: discord.Interaction) -> discord.Component | N
     return None
 
 
+def custom_ids(message: discord.Message) -> list[str]:
+    """The custom_ids of a message's buttons and selects, in order."""
+    found = (getattr(c, "custom_id", None) for c in _walk(message.components))
+    return [custom_id for custom_id in found if isinstance(custom_id, str)]
+
+
 def component_offered(interaction: discord.Interaction) -> bool:
     """Whether a component interaction names a button or select of the message it came from,
     with values among that select's options (each once, as many as the select takes)."""
@@ -65,15 +71,21 @@ def component_offered(interaction: discord.Interaction) -> bool:
 
 
 async def refused_unless_offered(
-    interaction: discord.Interaction, *, private: bool = False
+    interaction: discord.Interaction,
+    *,
+    private: bool = False,
+    asked: Callable[[discord.Interaction], bool] | None = None,
 ) -> bool:
     """Whether a click of a component of no game (the tutorial's, the players' pages) is
-    refused: a component or value its message does not offer, or a `private` component on a
-    message others can see; answered then with one sentence. (A game's components are checked
-    by `views._forged`, which also says when the game is another channel's.)"""
+    refused: a component or value its message does not offer, a `private` component on a
+    message others can see, or one whose message is not the one that `asked` for it (the
+    message checked by `asked`); answered then with one sentence. (A game's components are
+    checked by `views._forged`, which also says when the game is another channel's.)"""
     message = interaction.message
-    offered = component_offered(interaction) and (
-        not private or (message is not None and message.flags.ephemeral)
+    offered = (
+        component_offered(interaction)
+        and (not private or (message is not None and message.flags.ephemeral))
+        and (asked is None or asked(interaction))
     )
     if offered:
         return False

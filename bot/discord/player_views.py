@@ -23,11 +23,12 @@ from collections.abc import Callable
 import discord
 from discord.ui.view import BaseView
 
-from bot.discord.offered import refused_unless_offered
+from bot.discord.offered import custom_ids, refused_unless_offered
 from bot.discord.replies import ours
-from bot.present.i18n import tr
+from bot.present import player_texts as pt
+from bot.present.i18n import speaking, tr
 from bot.ratings import FAMILIES, Family
-from translation import _
+from translation import LANGUAGES, _
 
 #: The leaderboard's rule families and scopes, as the custom_ids and the command's choices
 #: name them.
@@ -86,7 +87,7 @@ class LeaderboardPage(
 
 class HistoryPage(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ps:hist:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,6})",
+    template=r"ps:hist:(?P<user>[0-9]{1,19}):(?P<page>[0-9]{1,6})",
 ):
     """Previous or Next under a page of `/ps history`: shows page `page` of the player's."""
 
@@ -148,9 +149,33 @@ class ForgetAnswer(
 
     async def callback(self, click: discord.Interaction) -> None:
         interaction = ours(click)
-        if await refused_unless_offered(interaction, private=True):
+        if await refused_unless_offered(interaction, private=True, asked=asked_to_forget):
             return
         await interaction.client.players.on_forget_answer(interaction, self.answer == "yes")
+
+
+def asked_to_forget(interaction: discord.Interaction) -> bool:
+    """Whether the message clicked is `/ps forget`'s question as the bot asked it: the private
+    answer to a command of the person who clicks, saying the question (in any language) with
+    its two answers and nothing else. An answer clicked on any other message (a client can
+    send a `ps:forget:yes` from anywhere) forgets nobody."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        return False
+    asked = message.interaction_metadata
+    if (
+        asked is None
+        or asked.type is not discord.InteractionType.application_command
+        or asked.user.id != interaction.user.id
+    ):
+        return False
+    if sorted(custom_ids(message)) != ["ps:forget:no", "ps:forget:yes"]:
+        return False
+    questions = set()
+    for lang in LANGUAGES:
+        with speaking(lang):
+            questions.add(tr(pt.FORGET_QUESTION))
+    return message.content in questions
 
 
 def replay_button(game_id: int) -> discord.ui.Button[discord.ui.View]:

@@ -595,6 +595,7 @@ class Publisher:
             if not self.bot.serves(game.guild_id):  # another process's shard
                 continue
             try:
+                await self.games.core.checked(game)
                 stored = await self.bot.storage.message(game.id, "game")
                 if stored is not None:
                     channel = self.bot.get_partial_messageable(stored[0])

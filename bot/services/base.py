@@ -19,6 +19,18 @@ from engine import GameState
 
 T = TypeVar("T")
 
+#: The largest id stored (a signed 64-bit integer: SQLite's and PostgreSQL's `BIGINT`); every
+#: Discord snowflake and every game number is below it.
+MAX_ID = 2**63 - 1
+
+
+def is_stored_id(value: int) -> bool:
+    """Whether `value` can name a game or a person (1 to `MAX_ID`). An id from a forged
+    custom_id or slash option outside that range names nothing, and is refused as an unknown
+    one would be before any query (a database raises on it)."""
+    return 0 < value <= MAX_ID
+
+
 #: Cynthia's difficulty options and the Under the Moonlight modes (`GameOptions` keys, the same
 #: as `engine.Config`'s fields); the flags of `GameOptions`.
 CynthiaOption = Literal[

@@ -20,7 +20,7 @@ from typing import ParamSpec, Protocol, TypeVar
 
 import engine
 from bot.services import refusals
-from bot.services.base import Applied, StaleComponent, UserError, status_error
+from bot.services.base import Applied, StaleComponent, UserError, is_stored_id, status_error
 from bot.services.plays import finish_of, replay
 from bot.storage import (
     ClockWrite,
@@ -59,6 +59,16 @@ class AfterCommit(Protocol):
         ...
 
 
+def seat_damage(game: GameRow) -> str | None:
+    """What is wrong with a game's stored seats (a user id that is not a number, say written
+    into the database by hand), or None."""
+    for seat in game.seats:
+        if seat.user_id is not None and type(seat.user_id) is not int:
+            shown = str(seat.user_id)[:40]
+            return f"its stored seat {seat.position} has a user_id that is not a number ({shown!r})"
+    return None
+
+
 class NothingAfter:
     """`AfterCommit` that does nothing: the services on their own."""
 
@@ -91,12 +101,24 @@ class GameCore:
         return self.storage.lock(game_id)
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        """A game by id."""
-        return await self.storage.get_game(game_id)
+        """A game by id (None: no such game, an id out of range too: `is_stored_id`); a
+        damaged one is set aside (`checked`)."""
+        if not is_stored_id(game_id):
+            return None
+        return await self.checked(await self.storage.get_game(game_id))
 
     async def live_game(self, channel_id: int) -> GameRow | None:
-        """The game in the lobby or in play in a channel, if any."""
-        return await self.storage.live_game(channel_id)
+        """The game in the lobby or in play in a channel, if any (`checked`)."""
+        return await self.checked(await self.storage.live_game(channel_id))
+
+    async def checked(self, game: GameRow | None) -> GameRow | None:
+        """`game` as read, unless a seat row of it is damaged (storage checks the games row,
+        not yet its seats): then it is set aside like any damaged game, `UnreadableGame`."""
+        damage = None if game is None else seat_damage(game)
+        if game is None or damage is None:
+            return game
+        await self.storage.quarantine(game.id, damage)
+        raise UnreadableGame(game.id, damage)
 
     async def game_channel(self, game: GameRow) -> int:
         """Where a game's running messages go: its thread once it has one, else its channel."""
@@ -110,7 +132,7 @@ class GameCore:
     async def game_here(self, game_id: int, channel_id: int | None) -> GameRow | None:
         """A game by id for a click in `channel_id` (None: not from a channel): a game of another
         channel is refused (a forged custom_id); None when there is no such game."""
-        game = await self.storage.get_game(game_id)
+        game = await self.get_game(game_id)
         here = game is None or channel_id is None or await self.belongs_here(game, channel_id)
         if not here:
             raise UserError(refusals.OTHER_CHANNEL)

@@ -34,7 +34,7 @@ from bot.ratings import (
 from bot.ratings import identity as ri
 from bot.ratings.core import ordinal
 from bot.services import refusals
-from bot.services.base import UserError
+from bot.services.base import UserError, is_stored_id
 from bot.services.core import GameCore
 from bot.services.export import ExportGame, SeatInfo, exported_game
 from bot.services.plays import finish_of, replay
@@ -262,7 +262,10 @@ class PlayerService:
     # --- reading ---
 
     async def profile(self, guild_id: int | None, user_id: int, reader_id: int) -> Profile | Hidden:
-        """A person's profile in a server (None: every server), as `reader_id` may see it."""
+        """A person's profile in a server (None: every server), as `reader_id` may see it; an
+        id that names nobody (`is_stored_id`) is refused."""
+        if not is_stored_id(user_id):
+            raise UserError(refusals.NO_SUCH_PLAYER)
         hidden = await self.storage.is_hidden(user_id)
         if hidden and reader_id != user_id:
             return Hidden(user_id)
@@ -331,7 +334,10 @@ class PlayerService:
     ) -> HistoryPage | Hidden:
         """A page of a person's finished games (in a server, or None: every server), newest
         first; `Hidden` to another reader when they hid their profile. A page past the end
-        shows the last one."""
+        shows the last one. An id that names nobody (0, past `MAX_ID`: a forged custom_id's)
+        is refused."""
+        if not is_stored_id(user_id):
+            raise UserError(refusals.NO_SUCH_PLAYER)
         if reader_id not in (None, user_id) and await self.storage.is_hidden(user_id):
             return Hidden(user_id)
         who = ri.person(user_id)

@@ -27,12 +27,14 @@ class RecordService:
     async def shown_game(self, channel_id: int) -> GameRow | None:
         """The game `/ps status` shows: the one in the lobby or in play, or else the channel's
         last started game (over or abandoned), so its result stays visible after the end."""
-        live = await self.storage.live_game(channel_id)
-        return live if live is not None else await self.storage.latest_started_game(channel_id)
+        live = await self.core.live_game(channel_id)
+        if live is not None:
+            return live
+        return await self.core.checked(await self.storage.latest_started_game(channel_id))
 
     async def game_for_log(self, channel_id: int) -> tuple[GameRow, list[Applied]]:
         """The channel's game in play, or else its last started one, with its whole log."""
-        game = await self.storage.latest_started_game(channel_id)
+        game = await self.core.checked(await self.storage.latest_started_game(channel_id))
         if game is None:
             raise UserError(refusals.NO_GAME_HERE)
         rows = await self.storage.actions(game.id)
@@ -67,7 +69,7 @@ class RecordService:
         public once it is over). Refused in one sentence: a game unknown, of another server
         (the same words: nothing said about other servers' games) or abandoned; one still
         played."""
-        game = await self.storage.get_game(game_id)
+        game = await self.core.get_game(game_id)
         if game is None or game.config is None or game.guild_id != guild_id:
             raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
         if game.is_live:

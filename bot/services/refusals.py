@@ -65,6 +65,7 @@ HOST_ONLY_SETTINGS = _("Only the host, {host}, can change the settings.")
 FORGET_IN_GAME = _(
     "You still have a seat in a game that is not over: finish or leave it, then ask again."
 )
+NO_SUCH_PLAYER = _("There is no such player.")
 
 # --- replays and reviews ---
 

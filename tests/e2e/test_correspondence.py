@@ -504,3 +504,41 @@ async def test_alike_timeout_notices_are_each_posted_once_across_a_crash(
     notices = [m for m in in_threads(fake, chan) if m.content.startswith(ALARM)]
     ended_turns = [o for k, o in finished(bot) if k == "deadline" and o.startswith("ended: ")]
     assert len(notices) == len(ended_turns) == 8  # 4 in setup, then 2 of Alice's, 2 of Bob's
+
+
+async def test_a_timeout_after_a_crash_at_the_start_is_told_in_the_games_thread(
+    fake: FakeDiscord, bot_process, clock
+) -> None:
+    """The bot dies right after Start is answered, before the game's thread and message are
+    made (Discord fails the thread's creation meanwhile), and stays down past a 1 h turn timer:
+    at the next start the "Time ran out" notice goes to the game's thread once it can be made,
+    never to the channel, which keeps only the lobby."""
+    bot = await bot_process(env=clock.env)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("slow")
+    lobby = await new_lobby(fake, alice, chan, turn_timer="1h")
+    await click(fake, bob, lobby, "Join")
+    threads = f"/channels/{chan}/messages/{lobby.id}/threads"
+    outage = fake.schedule_rest_outage(500, 600, prefix=threads)
+    await click(fake, alice, lobby, "Start")
+    await fake.wait_until(lambda: fake.limits.faults, 10, "the thread tried")
+    bot.kill()  # before the thread, and so the game message, is made
+    await bot.wait_exit()
+    assert fake.threads_of(chan) == [] and [m.id for m in fake.messages(chan)] == [lobby.id]
+    clock.advance(3 * HOUR)
+    await bot.restart()
+    await fake.wait_ready(timeout=30)
+    fired = "SELECT COUNT(*) FROM timer_jobs WHERE kind = 'deadline' AND fired_at IS NOT NULL"
+    await wait_db(lambda: db_rows(bot, fired) == [(1,)])
+    # Discord is back once the thread was tried after the deadline fired (a failed try waits
+    # a second before the next): meanwhile the notice learned where to go.
+    tried = len(fake.limits.faults)
+    await fake.wait_until(lambda: len(fake.limits.faults) > tried, 30, "the thread tried")
+    outage.end = fake.clock()
+    said = f"{ALARM} Time ran out for {mention(alice)}: the turn ended"
+    await fake.wait_until(
+        lambda: any(m.content.startswith(said) for m in in_threads(fake, chan)), 30, "the notice"
+    )
+    assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT)]
+    assert [m.id for m in fake.messages(chan)] == [lobby.id]
+    assert fake.late_interactions == []

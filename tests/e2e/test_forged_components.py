@@ -8,7 +8,7 @@ import json
 import engine
 from bot.present import texts
 from bot.services import refusals
-from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_component
+from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_component, numbered
 from tests.e2e.gameplay import action_log, next_turn, replay_log, start_game
 from tests.e2e.helpers import add_bot, answered, click, db_rows, new_lobby, snapshot
 
@@ -185,4 +185,77 @@ async def test_forged_slash_choices_are_refused(fake: FakeDiscord, bot_process) 
     assert json.loads(options)["turn_timer"] == 24 and snapshot(lobby) == shown
     for table in ("user_preferences", "language_settings"):
         assert db_rows(bot, f"SELECT COUNT(*) FROM {table}") == [(0,)]
+    assert fake.late_interactions == []
+
+
+async def test_forged_ids_out_of_range_name_nothing(fake: FakeDiscord, bot_process) -> None:
+    """An id no database stores (0, 2^63 and past it) in a slash option or a custom_id is
+    answered as an unknown one: `/ps replay game:` says there is no such finished game (the
+    databases raised on it), a history page of nobody says so; nothing changes."""
+    bot = await bot_process()
+    alice = fake.add_user("alice")
+    chan = fake.add_channel("here")
+    msg = await start_game(fake, chan, alice, [], cynthias=1)
+    shown = (msg.content, msg.embeds, msg.edits)
+    for game in (2**63, 10**30, 2**63 - 1):
+        it = await answered(
+            await fake.slash(
+                alice, "ps replay", options={"game": game}, channel_id=chan, forged=True
+            )
+        )
+        expected = refusals.REPLAY_NO_GAME.format(id=game)
+        assert (game, it.ephemeral, it.content) == (game, True, expected)
+    cases = {
+        "ps:hist:0:0": refusals.NO_SUCH_PLAYER,
+        f"ps:hist:{2**63}:0": refusals.NO_SUCH_PLAYER,
+        f"ps:hist:{10**19 - 1}:1": refusals.NO_SUCH_PLAYER,
+        f"ps:hist:{2**64 - 1}:0": texts.UNKNOWN_COMPONENT,
+        f"ps:hist:{HUGE}:0": texts.UNKNOWN_COMPONENT,
+    }
+    for custom_id, expected in cases.items():
+        it = await forge(fake, alice, msg, "Game log", custom_id)
+        assert (custom_id, it.ephemeral, it.content) == (custom_id, True, expected)
+    assert (msg.content, msg.embeds, msg.edits) == shown
+    assert action_log(bot, 1) == []
+    assert fake.late_interactions == []
+
+
+async def test_forget_answered_off_its_question_forgets_nothing(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """`ps:forget:yes` forgets only from `/ps forget`'s own private question: sent from a public
+    message, or from a private message that never asked it (even one the client made carry
+    the question's buttons), it is refused in one sentence and forgets nothing."""
+    bot = await bot_process()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = fake.add_channel("here")
+    msg = await start_game(fake, chan, alice, [], cynthias=1)
+    await answered(await fake.slash(bob, "ps notify", options={"mode": "on"}, channel_id=chan))
+    prefs = "SELECT COUNT(*) FROM user_preferences WHERE user_id = ?"
+    assert db_rows(bot, prefs, (int(bob["id"]),)) == [(1,)]
+    history = (await answered(await fake.slash(bob, "ps history", channel_id=chan))).response
+    help_ = (await answered(await fake.slash(bob, "ps help", channel_id=chan))).response
+    assert history.ephemeral and help_.ephemeral
+    for message in (msg, history, help_):
+        await refused_as_not_offered(await fake.forged_component(bob, message, "ps:forget:yes"))
+    for message in (msg, history, help_):
+        message.components = numbered(  # the message forged too: it carries the buttons
+            [
+                {
+                    "type": 1,
+                    "components": [
+                        {"type": 2, "style": 4, "label": "Forget", "custom_id": "ps:forget:yes"},
+                        {"type": 2, "style": 2, "label": "Keep", "custom_id": "ps:forget:no"},
+                    ],
+                }
+            ]
+        )
+        shown = snapshot(message)
+        await refused_as_not_offered(await fake.click(bob, message, "ps:forget:yes"))
+        assert snapshot(message) == shown
+    assert db_rows(bot, prefs, (int(bob["id"]),)) == [(1,)]
+    question = (await answered(await fake.slash(bob, "ps forget", channel_id=chan))).response
+    done = await answered(await fake.click(bob, question, "ps:forget:yes"))
+    assert done.response.content.startswith("Done: you are forgotten")
+    assert db_rows(bot, prefs, (int(bob["id"]),)) == [(0,)]
     assert fake.late_interactions == []

@@ -285,3 +285,36 @@ async def test_on_postgresql_a_bad_time_or_snapshot_stops_no_game(
     dropped = [line for line in bot.output().splitlines() if "snapshot dropped" in line]
     assert len(dropped) == 1 and '"game_id": 2' in dropped[0]
     assert "Traceback" not in bot.output()
+
+
+async def test_a_seat_whose_user_id_is_not_a_number_sets_its_game_aside(
+    fake: FakeDiscord, bot_process
+) -> None:
+    """A seat row written into the database by hand with a user id that is not a number: its
+    game is set aside like any damaged game (its channel gets the quarantine sentence, not
+    "You are not playing in this game"; its message is not redrawn), the others are served."""
+    bot = await bot_process()
+    alice, carol = fake.add_user("alice"), fake.add_user("carol")
+    damaged, healthy = fake.add_channel("damaged"), fake.add_channel("healthy")
+    message = await start_game(fake, damaged, alice, [], cynthias=1)  # game 1
+    msg = await start_game(fake, healthy, carol, [alice], cynthias=0)  # game 2
+    bot.kill()
+    await bot.wait_exit()
+    db_write(bot, "UPDATE seats SET user_id = 'abc' WHERE game_id = 1 AND kind = 'human'")
+    await bot.start()
+    await fake.wait_ready()
+
+    user = {u["id"]: u for u in (alice, carol)}[turn_owner(msg)]
+    panel = await click(fake, user, msg, "Take my turn")
+    assert panel.response is not None and panel.response.ephemeral
+    shown = (message.content, message.embeds, message.edits)
+    sentence = texts.QUARANTINED.format(game_id=1)
+    it = await click(fake, alice, message, "Take my turn")
+    assert (it.ephemeral, it.content) == (True, sentence)
+    for command in ("ps status", "ps log"):
+        it = await answered(await fake.slash(alice, command, channel_id=damaged))
+        assert (it.ephemeral, it.content) == (True, sentence), command
+    assert (message.content, message.embeds, message.edits) == shown
+    reason = "its stored seat 0 has a user_id that is not a number ('abc')"
+    assert db_rows(bot, "SELECT game_id, reason FROM quarantined_games") == [(1, reason)]
+    assert "Traceback" not in bot.output()

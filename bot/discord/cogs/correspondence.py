@@ -131,7 +131,9 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         job: Job,
         pings: discord.AllowedMentions = NO_PINGS,
     ) -> None:
-        """Post what `job` has to say in a channel, once (`job_nonce`)."""
+        """Post what `job` has to say in a channel, once (`job_nonce`): a game's notices go
+        where its message does, `Publisher.game_thread` (the thread made now if a crash came
+        before it was: a restart's first redraw may not have made it yet)."""
         channel = self.bot.get_partial_messageable(channel_id)
         try:
             await channel.send(content, allowed_mentions=pings, nonce=job_nonce(job, channel_id))
@@ -190,7 +192,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                         content = i18n.tr(
                             line.format(player=mention(user_id), notation=i18n.notation(notation))
                         )
-                    await self._say(await self.bot.games.core.game_channel(game), content, job)
+                    await self._say(await self.bot.publisher.game_thread(game), content, job)
                 await self.scheduler.store.finish(job.id, fired.outcome)
                 if fired.notice_only:  # played before a crash: the message may not show it yet
                     await self._publish(game.id)
@@ -212,7 +214,7 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 content = i18n.tr(reminder)
             muted = await self.service.muted(game.id, user_id)
             pings = NO_PINGS if muted else USER_PINGS
-            await self._say(await self.bot.games.core.game_channel(game), content, job, pings)
+            await self._say(await self.bot.publisher.game_thread(game), content, job, pings)
             if not muted and await self.service.wants_dm(user_id):
                 mine, _server = await self.bot.storage.languages(user_id, game.guild_id)
                 with i18n.speaking(mine or game.language):  # a DM: their own language
