@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import threading
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 import engine
@@ -218,7 +218,7 @@ async def test_a_read_only_database_is_refused_at_open_not_at_the_first_click(
     writable = await SQLiteStorage.open(str(path))
     await writable.check_writable(str(path))  # a writable database passes the probe
     await writable.close()
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     read_only = SQLiteStorage(conn)
     try:
         assert await read_only.schema_version() == SCHEMA_VERSION  # reading works
@@ -318,12 +318,12 @@ async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
     storage: SQLiteStorage,
 ) -> None:
     game = await _new_game(storage)
-    release = threading.Event()
+    release = asyncio.Event()
     commit = storage._finish
 
-    def slow_commit() -> None:  # a slow disk: COMMIT waits on the commit thread
-        release.wait(10)
-        commit()
+    async def slow_commit() -> None:  # a slow disk: COMMIT takes its time
+        await asyncio.wait_for(release.wait(), 10)
+        await commit()
 
     storage._finish = slow_commit  # type: ignore[method-assign]
     write = asyncio.create_task(storage.update_game(game.id, game.version, status="active"))
@@ -343,9 +343,10 @@ async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
 async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_nothing(
     storage: SQLiteStorage,
 ) -> None:
-    """Statements per action, counted: a play is one transaction of nine statements; the game
-    read back (by id) is the row this process committed last; a channel's game costs one
-    statement of ids and versions (in its read transaction); a write made by other means
+    """Statements per action, counted: a play is one transaction of seven statements (the
+    first write of a transaction needs no savepoint); the game read back (by id) is the row
+    this process committed last; a channel's game costs one statement of ids and versions (its
+    own snapshot: no read transaction around it); a write made by other means
     (migrations, tests) makes the storage forget what it kept."""
     service = GameService(storage, seed_source=lambda: 1234)
     game = await service.lobby.new_lobby(
@@ -356,26 +357,26 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
     for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
         result = await service.turns.play(game.id, user, f"place {space}")
     statements: list[tuple[str, str]] = []
-    storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
-    storage._reader.set_trace_callback(lambda sql: statements.append(("read", sql.split()[0])))
+    await storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
+    await storage._reader.set_trace_callback(
+        lambda sql: statements.append(("read", sql.split()[0]))
+    )
 
     result = await service.turns.play(game.id, HOST, "buy seed", result.game.version)
     assert statements == [
         ("write", "BEGIN"),
-        ("write", "SAVEPOINT"),
         ("write", "UPDATE"),  # the game's version
         ("write", "INSERT"),  # the action
         ("write", "INSERT"),  # the snapshot
         ("write", "SELECT"),  # the game as stored
         ("write", "SELECT"),  # its seats
-        ("write", "RELEASE"),
         ("write", "COMMIT"),
     ]
     statements.clear()
     assert await storage.get_game(game.id) == result.game
     assert statements == []
     assert await storage.live_game(CHANNEL) == result.game
-    assert statements == [("read", "BEGIN"), ("read", "SELECT"), ("read", "COMMIT")]
+    assert statements == [("read", "SELECT")]
 
     async with storage.transaction() as conn:
         await conn.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (game.id,))
@@ -391,12 +392,12 @@ async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write
     COMMIT, so a play's answer waits for one commit, not two; it is committed all the same."""
     game = await _new_game(storage)
     await storage.write_turn_clock((game.id, 1, "play:1:0", 0, HOST, 1.0, None, 0.0), [], "x")
-    release = threading.Event()
+    release = asyncio.Event()
     commit = storage._finish
 
-    def slow_commit() -> None:
-        release.wait(10)
-        commit()
+    async def slow_commit() -> None:
+        await asyncio.wait_for(release.wait(), 10)
+        await commit()
 
     storage._finish = slow_commit  # type: ignore[method-assign]
     await asyncio.wait_for(storage.set_turn_clock_version(game.id, 7), 5)  # not waiting
@@ -449,7 +450,7 @@ async def test_what_is_kept_serves_the_live_games_not_every_game_ever_played(
     assert set(storage._games) == {live.id}
     assert set(storage._messages) == {live.id} and storage._unsettled == {}
     statements: list[str] = []
-    storage._reader.set_trace_callback(statements.append)
+    await storage._reader.set_trace_callback(statements.append)
     assert await storage.get_game(live.id) == live  # the live game costs no statement
     assert await storage.message(live.id, "lobby") == (1, 10)
     assert statements == []

@@ -1,15 +1,17 @@
-"""The SQLite driver (`SQLiteStorage`, the default: one bot process)."""
+"""The SQLite driver (`SQLiteStorage`, the default: one bot process), on aiosqlite."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
+import sqlite3  # for its exceptions and error codes only: every statement goes through aiosqlite
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+import aiosqlite
 
 from ..locks import KeyedLocks
 from .errors import StorageUnwritable, UnreadableGame
@@ -20,46 +22,61 @@ from .sql import SQLStorage, _utcnow
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 
 class _SQLiteConnection:
-    """`Connection` over a sqlite3 connection: a statement runs at once, in the caller's thread
-    (the event loop's). On this small local database a statement takes microseconds; handing
-    each one to a worker thread (as aiosqlite does) cost far more under load: a round trip per
-    statement through the GIL, all of them queued behind one lock."""
+    """`Connection` over an aiosqlite connection: each statement is one round trip to the
+    connection's own thread, which runs them one after the other in the order they were sent
+    (a query's rows come back with it: `execute_fetchall`, one round trip, not two)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self.raw = conn
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return self.raw.execute(sql, tuple(params)).fetchall()
+        return list(await self.raw.execute_fetchall(sql, tuple(params)))
 
     async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
-        return self.raw.execute(sql, tuple(params)).fetchone()
+        rows = await self.raw.execute_fetchall(sql, tuple(params))
+        return next(iter(rows), None)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        return self.raw.execute(sql, tuple(params)).rowcount
+        cursor = await self.raw.execute(sql, tuple(params))
+        return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self.raw.executemany(sql, [tuple(r) for r in rows])
+        await self.raw.executemany(sql, [tuple(r) for r in rows])
 
     async def insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     ) -> None:
         marks = ", ".join("?" for _ in columns)
-        self.raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+        await self.raw.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
+            [tuple(r) for r in rows],
+        )
 
 
 #: Seconds a write waits for another connection's write lock (another process's, or a test's
 #: second storage on the same file) before it fails with "database is locked".
 BUSY_TIMEOUT = 5.0
 
+#: The storages whose read transaction the running task (and the tasks it starts) is in: a
+#: read within a read uses the same snapshot.
+_READING: ContextVar[tuple[SQLiteStorage, ...]] = ContextVar("sqlite_reading", default=())
 
-def _connect(path: str, *, busy_ms: int = int(BUSY_TIMEOUT * 1000)) -> sqlite3.Connection:
-    """A sqlite3 connection in autocommit mode (transactions are explicit), rows by name,
-    usable from the commit thread too (never from two threads at once: `SQLiteStorage`)."""
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+
+async def _connect(
+    path: str, *, busy_ms: int = int(BUSY_TIMEOUT * 1000), uri: bool = False
+) -> aiosqlite.Connection:
+    """An aiosqlite connection in autocommit mode (transactions are explicit), rows by name."""
+    conn = await aiosqlite.connect(path, isolation_level=None, uri=uri)
+    try:
+        conn.row_factory = sqlite3.Row
+        await conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+    except BaseException:
+        await conn.close()
+        raise
     return conn
 
 
@@ -69,18 +86,19 @@ def _busy(exc: sqlite3.Error) -> bool:
 
 
 class SQLiteStorage(SQLStorage):
-    """`Storage` on a SQLite file (one bot process).
+    """`Storage` on a SQLite file (one bot process), through aiosqlite.
 
-    Statements run on the event loop's thread, each in microseconds. Only COMMIT (SQLite's
-    fsync of the journal: milliseconds, more on a busy disk) runs on a thread of its own, so
-    the loop goes on meanwhile, and it is shared: the writes that come while a commit is under
-    way are made in one SQLite transaction (each in a savepoint of its own, so a failed one
-    leaves the others intact) and committed together, one fsync for all (a group commit). A
-    write still returns only once it is durable. Writes go through one connection, one at a
-    time (an asyncio lock); reads go through a second connection, each read (even of several
-    statements) one consistent snapshot of what is committed, and never wait for a write:
-    SQLite's WAL journal lets a reader see the last commit while the next one is written. The
-    game locks are asyncio locks.
+    Each aiosqlite connection runs its statements on a thread of its own, so the event loop
+    goes on while one runs, COMMIT included (SQLite's fsync of the journal: milliseconds, more
+    on a busy disk). Writes go through one connection, one at a time (an asyncio lock), and
+    are grouped: the writes that come while a COMMIT is under way are made in one SQLite
+    transaction (each but the first in a savepoint of its own, so a failed one leaves the
+    others intact) and committed together, one fsync for all (a group commit). A write still
+    returns only once it is durable. Reads go through a second connection, each read (even of
+    several statements) one consistent snapshot of what is committed, and never wait for a
+    write: SQLite's WAL journal lets a reader see the last commit while the next one is
+    written. Reads take turns on their connection (an asyncio lock of their own). The game
+    locks are asyncio locks.
     """
 
     dialect = "sqlite"
@@ -88,25 +106,24 @@ class SQLiteStorage(SQLStorage):
 
     def __init__(
         self,
-        conn: sqlite3.Connection,
+        conn: aiosqlite.Connection,
         clock: Callable[[], str] = _utcnow,
         *,
-        reader: sqlite3.Connection | None = None,
+        reader: aiosqlite.Connection | None = None,
     ) -> None:
         """`conn` writes (and reads, unless a separate `reader` connection to the same file is
-        given: then commits run on a thread of their own and are grouped)."""
+        given: then reads never wait for writes and commits are grouped)."""
         super().__init__(clock)
+        conn.row_factory = sqlite3.Row
         self._conn = conn
         self._reader = reader if reader is not None else conn
+        self._reader.row_factory = sqlite3.Row
         self._wrapped = _SQLiteConnection(conn)
         self._read_wrapped = _SQLiteConnection(self._reader)
-        self._lock = asyncio.Lock()
+        self._grouped = self._reader is not conn
+        self._lock = asyncio.Lock()  # the writing connection
+        self._read_lock = asyncio.Lock()  # the reading connection (with a reader of its own)
         self._game_locks = KeyedLocks()
-        self._committer = (
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-commit")
-            if self._reader is not conn
-            else None
-        )
         #: The writes made in the open SQLite transaction, each waiting for its COMMIT.
         self._batch: list[asyncio.Future[None]] | None = None
         self._commit_planned = False
@@ -132,15 +149,15 @@ class SQLiteStorage(SQLStorage):
         clock: Callable[[], str] = _utcnow,
     ) -> SQLiteStorage:
         """Open (creating if needed) the database at `path` and migrate it to `migrate_to`."""
-        conn = _connect(path, busy_ms=0)  # the loop never blocks on a lock: `_begin` retries
+        conn = await _connect(path, busy_ms=0)  # a write waits in `_begin`, which retries
         reader = None
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
             if path not in ("", ":memory:"):  # a second connection would be another database
-                reader = _connect(path)
+                reader = await _connect(path)
         except BaseException:
-            conn.close()
+            await conn.close()
             raise
         storage = cls(conn, clock, reader=reader)
         try:
@@ -163,20 +180,24 @@ class SQLiteStorage(SQLStorage):
                     version = await self._stored_version(self._wrapped)
                     await self._set_stored_version(self._wrapped, version)
                 finally:
-                    self._conn.execute("ROLLBACK")
+                    await _settled(self._conn.execute("ROLLBACK"))
         except sqlite3.OperationalError as exc:
             raise StorageUnwritable(f"database {where} is not writable: {exc}") from exc
 
     async def close(self) -> None:
-        """Close the connections (after committing the writes under way)."""
+        """Close the connections (after committing the writes under way), to the end even if
+        the caller is cancelled meanwhile (an aiosqlite connection left open keeps its thread,
+        and the interpreter waits for it at exit)."""
+        await _settled(self._close())
+
+    async def _close(self) -> None:
         async with self._lock:
             if self._batch is not None:
                 await self._commit_batch_locked()
-            if self._committer is not None:
-                self._committer.shutdown(wait=True)
-            if self._reader is not self._conn:
-                self._reader.close()
-            self._conn.close()
+            if self._grouped:
+                async with self._read_lock:
+                    await self._reader.close()
+            await self._conn.close()
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The game's asyncio lock (one process uses a SQLite database)."""
@@ -219,11 +240,11 @@ class SQLiteStorage(SQLStorage):
         self, where: str, params: Sequence[Any], *, one: bool = False
     ) -> list[GameRow]:
         """`SQLStorage._read_games`, the rows this process wrote last taken as kept: only the
-        ids and versions are read when every game found is kept at that version."""
-        async with self._reading() as conn:
-            found = await conn.fetch(
-                f"SELECT id, version FROM games WHERE {where} ORDER BY id", tuple(params)
-            )
+        ids and versions are read (one statement, its own snapshot) when every game found is
+        kept at that version."""
+        found = await self._read_one(
+            f"SELECT id, version FROM games WHERE {where} ORDER BY id", tuple(params)
+        )
         kept = [self._games.get(row["id"]) for row in found]
         if all(k is not None and k.version == row["version"] for k, row in zip(kept, found)):
             return [k for k in kept if k is not None]
@@ -275,26 +296,50 @@ class SQLiteStorage(SQLStorage):
     async def _set_stored_version(self, conn: Connection, version: int) -> None:
         await conn.execute(f"PRAGMA user_version = {int(version)}")
 
+    # --- reads ---
+
+    async def _read_one(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        """The rows of one query: a statement outside a transaction reads one committed state
+        by itself, so it needs no BEGIN and COMMIT (one round trip, not three)."""
+        if not self._grouped or self in _READING.get():
+            async with self._reading() as conn:
+                return await conn.fetch(sql, params)
+        async with self._read_lock:
+            return await self._read_wrapped.fetch(sql, params)
+
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:
         """The reading connection, in a read transaction: the statements of one read see one
-        committed state, even while a commit is being written on the commit thread."""
-        if self._reader is self._conn:  # one connection: never while a write is under way
+        committed state, even while the next commit is being written."""
+        if not self._grouped:  # one connection: never while a write is under way
             async with self._lock:
                 yield self._wrapped
             return
-        if self._reader.in_transaction:  # a read within a read: the same snapshot
+        if self in _READING.get():  # a read within a read: the same snapshot
             yield self._read_wrapped
             return
-        self._reader.execute("BEGIN")
-        try:
-            yield self._read_wrapped
-        finally:
+        async with self._read_lock:
+            token = _READING.set((*_READING.get(), self))
             try:
-                self._reader.execute("COMMIT")
-            finally:  # never left in a read transaction: later reads would see an old state
-                if self._reader.in_transaction:
-                    self._reader.execute("ROLLBACK")
+                # (sent before anything can cancel it: the COMMIT below comes after it)
+                await self._reader.execute("BEGIN")
+                yield self._read_wrapped
+            finally:
+                _READING.reset(token)
+                await _settled(self._end_read())
+
+    async def _end_read(self) -> None:
+        """End the read transaction, after whatever was sent before (a cancelled read's
+        statement still runs: the connection's thread takes them in order)."""
+        try:
+            await self._reader.execute("COMMIT")
+        except sqlite3.OperationalError:
+            if self._reader.in_transaction:  # never left in one: later reads would be old
+                await self._reader.execute("ROLLBACK")
+                raise
+            # no transaction to end: its BEGIN failed, and says why
+
+    # --- writes ---
 
     def _unawaited_transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A write that joins the next group commit without waiting for it (a failed commit
@@ -303,58 +348,80 @@ class SQLiteStorage(SQLStorage):
 
     @asynccontextmanager
     async def _transaction(self, *, wait: bool = True) -> AsyncIterator[Connection]:
-        """One write: its statements in a savepoint of the open SQLite transaction (begun
-        here if none is), then, the lock released for the next writes, wait for the COMMIT
-        that makes it durable (`_commit_batch`; its error, if it fails, is this write's;
-        unless not `wait`)."""
+        """One write: its statements in the open SQLite transaction (begun here if none is;
+        in a savepoint of their own if other writes are in it), then, the lock released for
+        the next writes, wait for the COMMIT that makes it durable (`_commit_batch`; its
+        error, if it fails, is this write's; unless not `wait`).
+
+        The statements that open, undo and end a write are waited for even if the writer is
+        cancelled meanwhile (it is cancelled once they are done): the connection's thread
+        runs them anyway, and the next write depends on how they left the transaction."""
         async with self._lock:
-            if self._committer is None:  # one connection for all: a plain transaction
+            if not self._grouped:  # one connection for all: a plain transaction
                 await self._begin()
                 try:
                     yield self._wrapped
                 except BaseException:
-                    self._conn.execute("ROLLBACK")
+                    await _settled(self._conn.execute("ROLLBACK"))
                     raise
-                self._finish()
+                await _settled(self._finish())
                 return
-            if self._batch is None:
-                await self._begin()
-                self._batch = []
-            self._conn.execute("SAVEPOINT write")
+            await _settled(self._open_write(), undo=self._undo_write)
             try:
                 yield self._wrapped
             except BaseException:
-                self._conn.execute("ROLLBACK TO write")
-                self._conn.execute("RELEASE write")
-                if not self._batch:  # nothing else to commit: end the SQLite transaction
-                    self._conn.execute("ROLLBACK")
-                    self._batch = None
+                await _settled(self._undo_write())
                 raise
-            self._conn.execute("RELEASE write")
-            done = asyncio.get_running_loop().create_future()
-            self._batch.append(done)
-            if not self._commit_planned:
-                self._commit_planned = True
-                task = asyncio.create_task(self._commit_batch())
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+            done = await _settled(self._end_write())
         if wait:
             await done
         else:
             done.add_done_callback(_log_failed_commit)
 
+    async def _open_write(self) -> None:
+        if self._batch is None:  # the first write of a transaction: a failure rolls it back
+            await self._begin()
+            self._batch = []
+        else:
+            await self._conn.execute("SAVEPOINT write")
+
+    async def _undo_write(self) -> None:
+        if self._batch:  # other writes are in the transaction: undo this one only
+            await self._conn.execute("ROLLBACK TO write")
+            await self._conn.execute("RELEASE write")
+        elif self._batch is not None:  # nothing else to commit: end the SQLite transaction
+            self._batch = None
+            await self._conn.execute("ROLLBACK")
+
+    async def _end_write(self) -> asyncio.Future[None]:
+        """Release the write's savepoint (if it has one) and plan the COMMIT it waits for."""
+        assert self._batch is not None
+        if self._batch:
+            await self._conn.execute("RELEASE write")
+        done = asyncio.get_running_loop().create_future()
+        self._batch.append(done)
+        if not self._commit_planned:
+            self._commit_planned = True
+            task = asyncio.create_task(self._commit_batch())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return done
+
     async def _begin(self) -> None:
         """BEGIN IMMEDIATE (take the write lock), waiting for another connection's write
-        without blocking the loop (up to `BUSY_TIMEOUT`)."""
+        without blocking the connection's thread (up to `BUSY_TIMEOUT`)."""
         deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT
         while True:
             try:
-                self._conn.execute("BEGIN IMMEDIATE")
+                await _settled(self._conn.execute("BEGIN IMMEDIATE"), undo=self._rollback)
                 return
             except sqlite3.OperationalError as exc:
                 if not _busy(exc) or asyncio.get_running_loop().time() > deadline:
                     raise
             await asyncio.sleep(0.002)
+
+    async def _rollback(self) -> None:
+        await self._conn.execute("ROLLBACK")
 
     async def _commit_batch(self) -> None:
         """COMMIT the open SQLite transaction once the writes already waiting for the lock
@@ -366,8 +433,7 @@ class SQLiteStorage(SQLStorage):
 
     async def _commit_batch_locked(self) -> None:
         batch, self._batch = self._batch or [], None
-        assert self._committer is not None
-        commit = asyncio.get_running_loop().run_in_executor(self._committer, self._finish)
+        commit = asyncio.ensure_future(self._finish())
         cancelled = await _through_cancel(commit)  # no statement may run while COMMIT does
         failed = asyncio.CancelledError() if commit.cancelled() else commit.exception()
         for done in batch:
@@ -380,22 +446,22 @@ class SQLiteStorage(SQLStorage):
         if cancelled:
             raise asyncio.CancelledError
 
-    def _finish(self) -> None:
+    async def _finish(self) -> None:
         """COMMIT (retried while another connection holds the lock, up to `BUSY_TIMEOUT`); a
         failed commit is rolled back."""
         deadline = time.monotonic() + BUSY_TIMEOUT
         try:
             while True:
                 try:
-                    self._conn.execute("COMMIT")
+                    await self._conn.execute("COMMIT")
                     break
                 except sqlite3.OperationalError as exc:
                     if not _busy(exc) or time.monotonic() > deadline:
                         raise
-                time.sleep(0.002)
+                await asyncio.sleep(0.002)
         except BaseException:
             if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
+                await self._conn.execute("ROLLBACK")
             raise
         self.commits += 1
 
@@ -403,6 +469,17 @@ class SQLiteStorage(SQLStorage):
 def _log_failed_commit(done: asyncio.Future[None]) -> None:
     if not done.cancelled() and done.exception() is not None:
         log.error("a write nobody waited for was not committed: %s", done.exception())
+
+
+async def _settled(step: Awaitable[T], undo: Callable[[], Awaitable[None]] | None = None) -> T:
+    """Await `step` to its end even if the waiting task is cancelled meanwhile; then, if it
+    was, run `undo` (when `step` succeeded) and raise `CancelledError`."""
+    task = asyncio.ensure_future(step)
+    if await _through_cancel(task):
+        if undo is not None and not task.cancelled() and task.exception() is None:
+            await _through_cancel(asyncio.ensure_future(undo()))
+        raise asyncio.CancelledError
+    return task.result()
 
 
 async def _through_cancel(future: asyncio.Future[Any]) -> bool:
