@@ -343,10 +343,10 @@ async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
 async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_nothing(
     storage: SQLiteStorage,
 ) -> None:
-    """Statements per action, counted: a play is one transaction of seven statements (the
-    first write of a transaction needs no savepoint); the game read back (by id) is the row
-    this process committed last; a channel's game costs one statement of ids and versions (its
-    own snapshot: no read transaction around it); a write made by other means
+    """Statements per action, counted: a play is one transaction of six statements (the first
+    write of a transaction needs no savepoint; the game is read back with its seats in one);
+    the game read back (by id) is the row this process committed last; a channel's game costs
+    one statement (its own snapshot: no read transaction around it); a write made by other means
     (migrations, tests) makes the storage forget what it kept."""
     service = GameService(storage, seed_source=lambda: 1234)
     game = await service.lobby.new_lobby(
@@ -368,8 +368,7 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
         ("write", "UPDATE"),  # the game's version
         ("write", "INSERT"),  # the action
         ("write", "INSERT"),  # the snapshot
-        ("write", "SELECT"),  # the game as stored
-        ("write", "SELECT"),  # its seats
+        ("write", "SELECT"),  # the game as stored, with its seats
         ("write", "COMMIT"),
     ]
     statements.clear()

@@ -17,7 +17,7 @@ from ..locks import KeyedLocks
 from .errors import StorageUnwritable, UnreadableGame
 from .interface import Connection
 from .migrations import SCHEMA_VERSION
-from .rows import GameRow
+from .rows import GameRow, SeatRow, decode_game
 from .sql import SQLStorage, _utcnow
 
 log = logging.getLogger(__name__)
@@ -90,15 +90,16 @@ class SQLiteStorage(SQLStorage):
 
     Each aiosqlite connection runs its statements on a thread of its own, so the event loop
     goes on while one runs, COMMIT included (SQLite's fsync of the journal: milliseconds, more
-    on a busy disk). Writes go through one connection, one at a time (an asyncio lock), and
-    are grouped: the writes that come while a COMMIT is under way are made in one SQLite
-    transaction (each but the first in a savepoint of its own, so a failed one leaves the
-    others intact) and committed together, one fsync for all (a group commit). A write still
-    returns only once it is durable. Reads go through a second connection, each read (even of
-    several statements) one consistent snapshot of what is committed, and never wait for a
-    write: SQLite's WAL journal lets a reader see the last commit while the next one is
-    written. Reads take turns on their connection (an asyncio lock of their own). The game
-    locks are asyncio locks.
+    on a busy disk). Every statement costs a round trip between the loop and that thread, which
+    on a busy loop waits for the loop's other work: so a write or a read sends as few as it
+    can. Writes go through one connection, one at a time (an asyncio lock), and are grouped:
+    the writes that come while a COMMIT is under way are made in one SQLite transaction (each
+    but the first in a savepoint of its own, so a failed one is undone alone) and committed
+    together, one fsync for all (a group commit). A write still returns only once it is
+    durable. Reads go through a second connection, each read (even of several statements) one
+    consistent snapshot of what is committed, and never wait for a write: SQLite's WAL journal
+    lets a reader see the last commit while the next one is written. Reads take turns on their
+    connection (an asyncio lock of their own). The game locks are asyncio locks.
     """
 
     dialect = "sqlite"
@@ -126,6 +127,7 @@ class SQLiteStorage(SQLStorage):
         self._game_locks = KeyedLocks()
         #: The writes made in the open SQLite transaction, each waiting for its COMMIT.
         self._batch: list[asyncio.Future[None]] | None = None
+        self._savepoints = 0  # (each write's savepoint has a name of its own)
         self._commit_planned = False
         self._tasks: set[asyncio.Task[None]] = set()  # the planned commits (kept referenced)
         #: How many COMMITs were made (a group commit counts once), for tests and benches.
@@ -239,20 +241,31 @@ class SQLiteStorage(SQLStorage):
     async def _read_games(
         self, where: str, params: Sequence[Any], *, one: bool = False
     ) -> list[GameRow]:
-        """`SQLStorage._read_games`, the rows this process wrote last taken as kept: only the
-        ids and versions are read (one statement, its own snapshot) when every game found is
-        kept at that version."""
-        found = await self._read_one(
-            f"SELECT id, version FROM games WHERE {where} ORDER BY id", tuple(params)
-        )
-        kept = [self._games.get(row["id"]) for row in found]
-        if all(k is not None and k.version == row["version"] for k, row in zip(kept, found)):
-            return [k for k in kept if k is not None]
+        """`SQLStorage._read_games` in one statement (its own snapshot: no read transaction),
+        the rows this process wrote last taken as kept: when every game found is kept at the
+        version found, the kept rows are served."""
         commits = self.commits
-        games = await super()._read_games(where, params, one=one)
+        async with self._one_statement() as conn:
+            found = await self._fetch_games(conn, where, params)
+        kept = [self._games.get(g.id) for g in found if isinstance(g, GameRow)]
+        if len(kept) == len(found) and all(
+            k is not None and k.version == g.version
+            for k, g in zip(kept, found)
+            if isinstance(g, GameRow)
+        ):
+            return [k for k in kept if k is not None]
+        games = await self._served(found, one=one)
         if self.commits != commits:  # read before a commit done meanwhile: maybe older than it
             return games
         return [self._keep(g) for g in games]
+
+    async def _fetch_games(
+        self, conn: Connection, where: str, params: Sequence[Any]
+    ) -> list[GameRow | UnreadableGame]:
+        """`SQLStorage._fetch_games` in one statement (the games joined to their seats): one
+        round trip to the connection's thread, not two."""
+        rows = await conn.fetch(_games_with_seats(where), tuple(params))
+        return [decode_game(row, seats) for row, seats in _grouped_by_game(rows)]
 
     async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> GameRow:
         try:
@@ -298,14 +311,17 @@ class SQLiteStorage(SQLStorage):
 
     # --- reads ---
 
-    async def _read_one(self, sql: str, params: Sequence[Any]) -> list[Any]:
-        """The rows of one query: a statement outside a transaction reads one committed state
-        by itself, so it needs no BEGIN and COMMIT (one round trip, not three)."""
+    @asynccontextmanager
+    async def _one_statement(self) -> AsyncIterator[Connection]:
+        """The reading connection for a read of one statement: outside a transaction, a
+        statement reads one committed state by itself, so it needs no BEGIN and COMMIT (one
+        round trip, not three)."""
         if not self._grouped or self in _READING.get():
             async with self._reading() as conn:
-                return await conn.fetch(sql, params)
+                yield conn
+            return
         async with self._read_lock:
-            return await self._read_wrapped.fetch(sql, params)
+            yield self._read_wrapped
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:
@@ -321,16 +337,16 @@ class SQLiteStorage(SQLStorage):
         async with self._read_lock:
             token = _READING.set((*_READING.get(), self))
             try:
-                # (sent before anything can cancel it: the COMMIT below comes after it)
+                # (a cancelled statement still runs: the COMMIT below comes after it)
                 await self._reader.execute("BEGIN")
                 yield self._read_wrapped
             finally:
                 _READING.reset(token)
-                await _settled(self._end_read())
+                await self._end_read()
 
     async def _end_read(self) -> None:
-        """End the read transaction, after whatever was sent before (a cancelled read's
-        statement still runs: the connection's thread takes them in order)."""
+        """End the read transaction, after whatever was sent before (the connection's thread
+        takes them in order: once sent, the COMMIT runs even if this task is cancelled)."""
         try:
             await self._reader.execute("COMMIT")
         except sqlite3.OperationalError:
@@ -353,9 +369,11 @@ class SQLiteStorage(SQLStorage):
         the next writes, wait for the COMMIT that makes it durable (`_commit_batch`; its
         error, if it fails, is this write's; unless not `wait`).
 
-        The statements that open, undo and end a write are waited for even if the writer is
-        cancelled meanwhile (it is cancelled once they are done): the connection's thread
-        runs them anyway, and the next write depends on how they left the transaction."""
+        A write costs its statements and one more (BEGIN or SAVEPOINT): a savepoint is not
+        released (COMMIT ends them all), and a failed write is undone by rolling back to its
+        own savepoint, or the whole transaction when it is the first write in it. A
+        statement sent is run by the connection's thread even if the writer is cancelled:
+        what undoes a write comes after it."""
         async with self._lock:
             if not self._grouped:  # one connection for all: a plain transaction
                 await self._begin()
@@ -366,38 +384,41 @@ class SQLiteStorage(SQLStorage):
                     raise
                 await _settled(self._finish())
                 return
-            await _settled(self._open_write(), undo=self._undo_write)
+            savepoint = await self._open_write()
             try:
                 yield self._wrapped
             except BaseException:
-                await _settled(self._undo_write())
+                await _settled(self._undo_write(savepoint))
                 raise
-            done = await _settled(self._end_write())
+            done = self._end_write()
         if wait:
             await done
         else:
             done.add_done_callback(_log_failed_commit)
 
-    async def _open_write(self) -> None:
-        if self._batch is None:  # the first write of a transaction: a failure rolls it back
+    async def _open_write(self) -> str | None:
+        """BEGIN the transaction for its first write, else a savepoint (its name) for this
+        one."""
+        if self._batch is None:
             await self._begin()
-            self._batch = []
-        else:
-            await self._conn.execute("SAVEPOINT write")
+            self._batch, self._savepoints = [], 0
+            return None
+        self._savepoints += 1
+        name = f"write{self._savepoints}"
+        # (if this is cancelled, the savepoint is made all the same: empty, it changes nothing)
+        await self._conn.execute(f"SAVEPOINT {name}")
+        return name
 
-    async def _undo_write(self) -> None:
-        if self._batch:  # other writes are in the transaction: undo this one only
-            await self._conn.execute("ROLLBACK TO write")
-            await self._conn.execute("RELEASE write")
-        elif self._batch is not None:  # nothing else to commit: end the SQLite transaction
+    async def _undo_write(self, savepoint: str | None) -> None:
+        if savepoint is not None:  # other writes are in the transaction: undo this one only
+            await self._conn.execute(f"ROLLBACK TO {savepoint}")
+        else:  # the first write: nothing else to commit, end the SQLite transaction
             self._batch = None
             await self._conn.execute("ROLLBACK")
 
-    async def _end_write(self) -> asyncio.Future[None]:
-        """Release the write's savepoint (if it has one) and plan the COMMIT it waits for."""
+    def _end_write(self) -> asyncio.Future[None]:
+        """Add the write to the transaction's batch and plan the COMMIT it waits for."""
         assert self._batch is not None
-        if self._batch:
-            await self._conn.execute("RELEASE write")
         done = asyncio.get_running_loop().create_future()
         self._batch.append(done)
         if not self._commit_planned:
@@ -409,19 +430,27 @@ class SQLiteStorage(SQLStorage):
 
     async def _begin(self) -> None:
         """BEGIN IMMEDIATE (take the write lock), waiting for another connection's write
-        without blocking the connection's thread (up to `BUSY_TIMEOUT`)."""
+        without blocking the connection's thread (up to `BUSY_TIMEOUT`). If the caller is
+        cancelled meanwhile, what the BEGIN began is rolled back."""
         deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT
         while True:
             try:
-                await _settled(self._conn.execute("BEGIN IMMEDIATE"), undo=self._rollback)
+                await self._conn.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as exc:
                 if not _busy(exc) or asyncio.get_running_loop().time() > deadline:
                     raise
+            except asyncio.CancelledError:  # the BEGIN runs all the same: end its transaction
+                await _settled(self._rollback_if_begun())
+                raise
             await asyncio.sleep(0.002)
 
-    async def _rollback(self) -> None:
-        await self._conn.execute("ROLLBACK")
+    async def _rollback_if_begun(self) -> None:
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            if self._conn.in_transaction:
+                raise
 
     async def _commit_batch(self) -> None:
         """COMMIT the open SQLite transaction once the writes already waiting for the lock
@@ -464,6 +493,31 @@ class SQLiteStorage(SQLStorage):
                 await self._conn.execute("ROLLBACK")
             raise
         self.commits += 1
+
+
+def _games_with_seats(where: str) -> str:
+    """The games matching `where`, oldest first, each with its seats in order (one row a seat,
+    one row with NULL seat columns for a game without seats)."""
+    return (
+        "SELECT g.*, s.position AS seat_position, s.kind AS seat_kind,"
+        " s.user_id AS seat_user_id, s.name AS seat_name"
+        f" FROM (SELECT * FROM games WHERE {where}) AS g"
+        " LEFT JOIN seats AS s ON s.game_id = g.id ORDER BY g.id, s.position"
+    )
+
+
+def _grouped_by_game(rows: Iterable[Any]) -> list[tuple[Any, tuple[SeatRow, ...]]]:
+    """The rows of `_games_with_seats`: each game's row and its seats."""
+    games: dict[int, tuple[Any, list[SeatRow]]] = {}
+    for row in rows:
+        _, seats = games.setdefault(row["id"], (row, []))
+        if row["seat_position"] is not None:
+            seats.append(
+                SeatRow(
+                    row["seat_position"], row["seat_kind"], row["seat_user_id"], row["seat_name"]
+                )
+            )
+    return [(row, tuple(seats)) for row, seats in games.values()]
 
 
 def _log_failed_commit(done: asyncio.Future[None]) -> None:

@@ -105,6 +105,13 @@ class GameSQL(ResultSQL):
         else the others are still served."""
         async with self._reading() as conn:
             found = await self._fetch_games(conn, where, params)
+        return await self._served(found, one=one)
+
+    async def _served(
+        self, found: list[GameRow | UnreadableGame], *, one: bool = False
+    ) -> list[GameRow]:
+        """The games read (`_read_games`), the damaged ones quarantined (and the first raised
+        when `one` game was asked for)."""
         unreadable = [g for g in found if isinstance(g, UnreadableGame)]
         for exc in unreadable:
             await self.quarantine(exc.game_id, exc.reason)
