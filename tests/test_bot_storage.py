@@ -314,6 +314,40 @@ async def test_writes_that_come_together_share_one_commit_and_are_all_durable(
         assert statuses == [("active", 1), ("lobby", 0), ("active", 1)]
 
 
+@pytest.mark.parametrize("joined", [False, True], ids=["alone", "joined"])
+async def test_a_cancelled_write_is_undone_alone_and_the_storage_goes_on(
+    storage: SQLiteStorage, joined: bool
+) -> None:
+    """A write cancelled while its statements run (alone in its transaction, or joined to
+    another write waiting for the same COMMIT) leaves nothing behind: the other write is
+    committed, and the writes after it too."""
+    inside = asyncio.Event()
+
+    async def write(user: int, hang: bool) -> None:
+        async with storage.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_preferences (user_id, preferences, updated_at)"
+                " VALUES (?, '{}', '2026-01-01')",
+                (user,),
+            )
+            if hang:
+                inside.set()
+                await asyncio.sleep(30)
+
+    first = asyncio.create_task(write(HOST, False)) if joined else None
+    cancelled = asyncio.create_task(write(BOB, True))
+    await inside.wait()
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    if first is not None:
+        await first
+    await storage.set_preferences(HOST + 5, {"n": 1})
+    async with storage.reading() as conn:
+        rows = await conn.fetch("SELECT user_id FROM user_preferences ORDER BY 1")
+    assert [row[0] for row in rows] == ([HOST] if joined else []) + [HOST + 5]
+
+
 async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
     storage: SQLiteStorage,
 ) -> None:
