@@ -418,6 +418,22 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
     assert await storage.live_game(CHANNEL) is None
 
 
+async def test_a_read_of_one_statement_needs_no_read_transaction(storage: SQLiteStorage) -> None:
+    """A read of one statement sees one committed state by itself: no BEGIN and COMMIT around
+    it (three round trips to the reading connection's thread would be one); a second statement
+    in such a read is refused, as it might see a later state than the first."""
+    statements: list[str] = []
+    await storage._reader.set_trace_callback(lambda sql: statements.append(sql.split()[0]))
+    assert await storage.preferences(HOST) == {}
+    assert await storage.turn_clock(1) is None
+    assert await storage.languages(HOST, 1) == (None, None)
+    assert statements == ["SELECT"] * 3
+    async with storage._reading_one() as conn:
+        await conn.fetch("SELECT 1")
+        with pytest.raises(RuntimeError):
+            await conn.fetch("SELECT 2")
+
+
 async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write(
     storage: SQLiteStorage,
 ) -> None:

@@ -57,6 +57,36 @@ class _SQLiteConnection:
         )
 
 
+class _OneStatement:
+    """A `Connection` for one statement only (`SQLiteStorage._reading_one`)."""
+
+    def __init__(self, conn: _SQLiteConnection) -> None:
+        self._conn: _SQLiteConnection | None = conn
+
+    def _take(self) -> _SQLiteConnection:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            raise RuntimeError("a read of one statement sent a second one: use _reading()")
+        return conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await self._take().fetch(sql, params)
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        return await self._take().fetchrow(sql, params)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return await self._take().execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._take().executemany(sql, rows)
+
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        await self._take().insert_rows(table, columns, rows)
+
+
 #: Seconds a write waits for another connection's write lock (another process's, or a test's
 #: second storage on the same file) before it fails with "database is locked".
 BUSY_TIMEOUT = 5.0
@@ -245,7 +275,7 @@ class SQLiteStorage(SQLStorage):
         the rows this process wrote last taken as kept: when every game found is kept at the
         version found, the kept rows are served."""
         commits = self.commits
-        async with self._one_statement() as conn:
+        async with self._reading_one() as conn:
             found = await self._fetch_games(conn, where, params)
         kept = [self._games.get(g.id) for g in found if isinstance(g, GameRow)]
         if len(kept) == len(found) and all(
@@ -312,16 +342,16 @@ class SQLiteStorage(SQLStorage):
     # --- reads ---
 
     @asynccontextmanager
-    async def _one_statement(self) -> AsyncIterator[Connection]:
+    async def _reading_one(self) -> AsyncIterator[Connection]:
         """The reading connection for a read of one statement: outside a transaction, a
         statement reads one committed state by itself, so it needs no BEGIN and COMMIT (one
-        round trip, not three)."""
+        round trip, not three). A second statement is refused (it might see a later state)."""
         if not self._grouped or self in _READING.get():
             async with self._reading() as conn:
                 yield conn
             return
         async with self._read_lock:
-            yield self._read_wrapped
+            yield _OneStatement(self._read_wrapped)
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:

@@ -49,6 +49,11 @@ class SQLBase:
     def _reading(self) -> AbstractAsyncContextManager[Connection]:
         raise NotImplementedError
 
+    def _reading_one(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection for a read of one statement (which sees one committed state by itself:
+        a driver may spare it the read transaction); by default `_reading`."""
+        return self._reading()
+
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The lock every change to one game runs under (the driver's)."""
         raise NotImplementedError

@@ -24,7 +24,7 @@ class MessageSQL(SQLBase):
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """`(channel_id, message_id)` of a game's message of some kind, or None."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             row = await conn.fetchrow(
                 "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND kind = ?",
                 (game_id, kind),
