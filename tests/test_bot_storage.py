@@ -315,6 +315,36 @@ async def test_writes_that_come_together_share_one_commit_and_are_all_durable(
 
 
 @pytest.mark.parametrize("joined", [False, True], ids=["alone", "joined"])
+async def test_a_statement_sent_without_waiting_that_fails_undoes_its_write(
+    storage: SQLiteStorage, joined: bool
+) -> None:
+    """The statements of a write whose results nothing needs are sent without waiting for
+    each: one that fails still fails its write (at the next statement waited for, or at the
+    write's end), which is undone alone, in its transaction or joined to another write."""
+    games = [await _new_game(storage, channel=CHANNEL + i) for i in range(2)]
+    twice = (SeatRow(0, "human", HOST, "h"), SeatRow(1, "human", HOST, "h"))  # (one person)
+    writes = [storage.update_game(games[1].id, games[1].version, seats=twice)]
+    if joined:
+        writes.insert(0, storage.update_game(games[0].id, games[0].version, status="active"))
+    results = await asyncio.gather(*writes, return_exceptions=True)
+    assert isinstance(results[-1], sqlite3.IntegrityError)
+    assert [type(r).__name__ for r in results[:-1]] == (["GameRow"] if joined else [])
+    with pytest.raises(sqlite3.IntegrityError):  # (a foreign key: no such game)
+        await storage.set_message(games[1].id + 100, "game", 1, 2)
+    storage._games.clear()
+    async with storage.reading() as conn:
+        seats = await conn.fetch("SELECT game_id, user_id FROM seats ORDER BY game_id")
+        messages = await conn.fetch("SELECT game_id FROM messages")
+    assert [tuple(row) for row in seats] == [(games[0].id, HOST), (games[1].id, HOST)]
+    assert messages == []
+    stored = [await storage.get_game(game.id) for game in games]
+    assert [(g.status, g.version) for g in stored if g is not None] == [
+        ("active" if joined else "lobby", 1 if joined else 0),
+        ("lobby", 0),
+    ]
+
+
+@pytest.mark.parametrize("joined", [False, True], ids=["alone", "joined"])
 async def test_a_cancelled_write_is_undone_alone_and_the_storage_goes_on(
     storage: SQLiteStorage, joined: bool
 ) -> None:

@@ -73,6 +73,12 @@ class _PostgresConnection:
         if rows:
             await self.raw.executemany(_numbered(sql), rows)
 
+    async def send(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self.execute(sql, params)
+
+    async def send_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.executemany(sql, rows)
+
     async def insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     ) -> None:

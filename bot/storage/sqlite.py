@@ -6,8 +6,8 @@ import asyncio
 import logging
 import sqlite3  # for its exceptions and error codes only: every statement goes through aiosqlite
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -26,35 +26,84 @@ T = TypeVar("T")
 
 
 class _SQLiteConnection:
-    """`Connection` over an aiosqlite connection: each statement is one round trip to the
+    """`Connection` over an aiosqlite connection: each statement is a round trip to the
     connection's own thread, which runs them one after the other in the order they were sent
-    (a query's rows come back with it: `execute_fetchall`, one round trip, not two)."""
+    (a query's rows come back with it: `execute_fetchall`, one round trip, not two).
+
+    A statement `send` sends is not waited for: the next statement waited for goes with it,
+    one round trip for both (the thread runs them in a row), and raises the first error of
+    those sent before it (it ran all the same: the write is undone). A savepoint's statement
+    waits for those sent before it, so that it is not run after one that failed."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.raw = conn
+        #: The statements sent and not yet waited for, in the order sent.
+        self._sent: list[asyncio.Future[Any]] = []
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(await self.raw.execute_fetchall(sql, tuple(params)))
+        return list(await self._run(sql, self.raw.execute_fetchall(sql, tuple(params))))
 
     async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
-        rows = await self.raw.execute_fetchall(sql, tuple(params))
+        rows = await self._run(sql, self.raw.execute_fetchall(sql, tuple(params)))
         return next(iter(rows), None)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        cursor = await self.raw.execute(sql, tuple(params))
+        cursor = await self._run(sql, self.raw.execute(sql, tuple(params)))
         return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self.raw.executemany(sql, [tuple(r) for r in rows])
+        await self._run(sql, self.raw.executemany(sql, [tuple(r) for r in rows]))
 
     async def insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     ) -> None:
         marks = ", ".join("?" for _ in columns)
-        await self.raw.executemany(
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
-            [tuple(r) for r in rows],
-        )
+        await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
+    async def send(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self._sent.append(asyncio.ensure_future(self.raw.execute(sql, tuple(params))))
+
+    async def send_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        rows = [tuple(r) for r in rows]
+        self._sent.append(asyncio.ensure_future(self.raw.executemany(sql, rows)))
+
+    async def _run(self, sql: str, statement: Coroutine[Any, Any, T]) -> T:
+        """Run a statement: at once when nothing sent waits, else after the statements sent
+        (in order: a task started after theirs), raising the first error among them."""
+        if not self._sent:
+            return await statement
+        if sql.lstrip()[:8].upper().startswith(_SAVEPOINTS):
+            try:
+                await self.flush()
+            except BaseException:
+                statement.close()
+                raise
+            return await statement
+        task = asyncio.ensure_future(statement)
+        self._sent.append(task)
+        await self.flush()
+        return task.result()
+
+    async def flush(self) -> None:
+        """Wait for the statements sent; raise the first one's error."""
+        if not self._sent:
+            return
+        await asyncio.wait(self._sent)  # (not cancelled with the waiter: they run anyway)
+        sent, self._sent = self._sent, []
+        failed = [task.exception() for task in sent]  # (each one's error is retrieved)
+        for exc in failed:
+            if exc is not None:
+                raise exc
+
+    async def drain(self) -> None:
+        """Wait for the statements sent, whatever their outcome (what undoes them follows)."""
+        with suppress(Exception):
+            await self.flush()
+
+
+#: The statements that set, release or roll back to a savepoint, or end a transaction: they
+#: run after the statements sent before them are known to have succeeded (`_SQLiteConnection`).
+_SAVEPOINTS = ("SAVEPOIN", "RELEASE ", "ROLLBACK", "COMMIT", "BEGIN", "END")
 
 
 class _OneStatement:
@@ -85,6 +134,12 @@ class _OneStatement:
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     ) -> None:
         await self._take().insert_rows(table, columns, rows)
+
+    async def send(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self._take().execute(sql, params)
+
+    async def send_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._take().executemany(sql, rows)
 
 
 #: Seconds a write waits for another connection's write lock (another process's, or a test's
@@ -399,24 +454,28 @@ class SQLiteStorage(SQLStorage):
         the next writes, wait for the COMMIT that makes it durable (`_commit_batch`; its
         error, if it fails, is this write's; unless not `wait`).
 
-        A write costs its statements and one more (BEGIN or SAVEPOINT): a savepoint is not
-        released (COMMIT ends them all), and a failed write is undone by rolling back to its
-        own savepoint, or the whole transaction when it is the first write in it. A
-        statement sent is run by the connection's thread even if the writer is cancelled:
-        what undoes a write comes after it."""
+        A write costs a round trip for each statement it waits for (`Connection.send`s go
+        with the next one), and a BEGIN for the first write of a transaction; the SAVEPOINT
+        of the others goes with their first statement, and is not released (COMMIT ends them
+        all). A failed write is undone by rolling back to its own savepoint, or the whole
+        transaction when it is the first write in it. A statement sent is run by the
+        connection's thread even if the writer is cancelled: what undoes a write comes after
+        it."""
         async with self._lock:
             if not self._grouped:  # one connection for all: a plain transaction
                 await self._begin()
                 try:
                     yield self._wrapped
+                    await self._wrapped.flush()
                 except BaseException:
-                    await _settled(self._conn.execute("ROLLBACK"))
+                    await _settled(self._undo_write(None))
                     raise
                 await _settled(self._finish())
                 return
             savepoint = await self._open_write()
             try:
                 yield self._wrapped
+                await self._wrapped.flush()  # (the statements sent, and not waited for yet)
             except BaseException:
                 await _settled(self._undo_write(savepoint))
                 raise
@@ -435,11 +494,11 @@ class SQLiteStorage(SQLStorage):
             return None
         self._savepoints += 1
         name = f"write{self._savepoints}"
-        # (if this is cancelled, the savepoint is made all the same: empty, it changes nothing)
-        await self._conn.execute(f"SAVEPOINT {name}")
+        await self._wrapped.send(f"SAVEPOINT {name}")  # (goes with the write's first statement)
         return name
 
     async def _undo_write(self, savepoint: str | None) -> None:
+        await self._wrapped.drain()
         if savepoint is not None:  # other writes are in the transaction: undo this one only
             await self._conn.execute(f"ROLLBACK TO {savepoint}")
         else:  # the first write: nothing else to commit, end the SQLite transaction
