@@ -24,8 +24,8 @@ def _utcnow() -> str:
 
 
 class SQLBase:
-    """The driver interface every query is written over (`_reading`, `_transaction`), and the
-    migrations.
+    """The driver interface every query is written over (`_reading`, `_reading_one`,
+    `_transaction`), and the migrations.
 
     A driver subclass sets `dialect`, `integrity_errors` (the exceptions of a broken
     constraint), `skip_locked` (appended to the claim of due jobs) and `orphaned_claim` (the
