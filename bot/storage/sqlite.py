@@ -151,11 +151,9 @@ BUSY_TIMEOUT = 5.0
 _READING: ContextVar[tuple[SQLiteStorage, ...]] = ContextVar("sqlite_reading", default=())
 
 
-async def _connect(
-    path: str, *, busy_ms: int = int(BUSY_TIMEOUT * 1000), uri: bool = False
-) -> aiosqlite.Connection:
+async def _connect(path: str, *, busy_ms: int = int(BUSY_TIMEOUT * 1000)) -> aiosqlite.Connection:
     """An aiosqlite connection in autocommit mode (transactions are explicit), rows by name."""
-    conn = await aiosqlite.connect(path, isolation_level=None, uri=uri)
+    conn = await aiosqlite.connect(path, isolation_level=None)
     try:
         conn.row_factory = sqlite3.Row
         await conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
