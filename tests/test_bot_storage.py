@@ -464,6 +464,33 @@ async def test_a_read_of_one_statement_needs_no_read_transaction(storage: SQLite
             await conn.fetch("SELECT 2")
 
 
+async def test_the_settings_of_every_answer_are_kept_and_a_write_of_them_is_read_back(
+    storage: SQLiteStorage,
+) -> None:
+    """A user's preferences and languages, and a live game's follow modes, are read once and
+    then served as kept (no statement) until a write of them, which is read back at once; what
+    a caller is given is a copy."""
+    game = await _new_game(storage)
+    statements: list[str] = []
+    await storage._reader.set_trace_callback(statements.append)
+    for _ in range(2):
+        assert await storage.preferences(HOST) == {}
+        assert await storage.languages(HOST, 1) == (None, None)
+        assert await storage.follow_modes(game.id) == {}
+    assert len(statements) == 3
+    (await storage.preferences(HOST))["vacation"] = True  # (the caller's copy)
+    assert await storage.preferences(HOST) == {}
+    await storage.set_preferences(HOST, {"n": 1})
+    await storage.set_language("guild", 1, "fr")
+    await storage.set_follow_mode(game.id, BOB, "mute")
+    assert await storage.preferences(HOST) == {"n": 1}
+    assert await storage.languages(HOST, 1) == (None, "fr")
+    assert await storage.follow_modes(game.id) == {BOB: "mute"}
+    async with storage.transaction() as conn:  # (tests, migrations: anything may change)
+        await conn.execute("DELETE FROM user_preferences")
+    assert await storage.preferences(HOST) == {}
+
+
 async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write(
     storage: SQLiteStorage,
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import sqlite3  # for its exceptions and error codes only: every statement goes through aiosqlite
 import time
@@ -17,7 +18,7 @@ from ..locks import KeyedLocks
 from .errors import StorageUnwritable, UnreadableGame
 from .interface import Connection
 from .migrations import SCHEMA_VERSION
-from .rows import GameRow, SeatRow, decode_game
+from .rows import ClockWrite, GameRow, SeatRow, decode_game
 from .sql import SQLStorage, _utcnow
 
 log = logging.getLogger(__name__)
@@ -224,6 +225,12 @@ class SQLiteStorage(SQLStorage):
         self._messages: dict[int, dict[str, tuple[int, int] | None]] = {}
         #: Message ids whose commit is under way (`set_message`), read back at once.
         self._unsettled: dict[tuple[int, str], tuple[int, int]] = {}
+        #: The settings read on every answer, as last committed (one process writes them,
+        #: through this object; a write of them forgets what was kept): a user's preferences,
+        #: a user's and a server's languages, a live game's follow modes.
+        self._preferences: dict[int, dict[str, Any]] = {}
+        self._languages: dict[tuple[int, int | None], tuple[str | None, str | None]] = {}
+        self._follows: dict[int, dict[int, str]] = {}
 
     @classmethod
     async def open(
@@ -290,12 +297,21 @@ class SQLiteStorage(SQLStorage):
 
     # --- what this process wrote last, kept (reads of a live game cost no statement) ---
 
-    def transaction(self) -> AbstractAsyncContextManager[Connection]:
-        """A write transaction for migrations and tests: it may change anything, so the kept
-        games and message ids are forgotten."""
-        self._games.clear()
-        self._messages.clear()
-        return self._transaction()
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """A write transaction for migrations and tests: it may change anything, so what is
+        kept (games, message ids, settings) is forgotten, before and after it."""
+        self._forget_all()
+        try:
+            async with self._transaction() as conn:
+                yield conn
+        finally:
+            self._forget_all()
+
+    def _forget_all(self) -> None:
+        for kept in (self._games, self._messages, self._preferences, self._languages):
+            kept.clear()
+        self._follows.clear()
 
     def _keep(self, game: GameRow) -> GameRow:
         """Keep a committed row of a live game (unless a newer one is kept); a game that ended
@@ -312,6 +328,65 @@ class SQLiteStorage(SQLStorage):
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
         self._messages.pop(game_id, None)
+        self._follows.pop(game_id, None)
+
+    # (the settings: a copy is served, as a caller may change what it is given)
+
+    async def preferences(self, user_id: int) -> dict[str, Any]:
+        kept = self._preferences.get(user_id)
+        if kept is None:
+            commits = self.commits
+            kept = await super().preferences(user_id)
+            if self.commits == commits:  # (see `_read_games`)
+                self._preferences[_bounded(self._preferences, user_id)] = copy.deepcopy(kept)
+                return kept
+        return copy.deepcopy(kept)
+
+    async def set_preferences(
+        self, user_id: int, preferences: dict[str, Any], turn_clocks: Sequence[ClockWrite] = ()
+    ) -> None:
+        try:
+            await super().set_preferences(user_id, preferences, turn_clocks)
+        finally:
+            self._preferences.pop(user_id, None)
+
+    async def languages(self, user_id: int, guild_id: int | None) -> tuple[str | None, str | None]:
+        key = (user_id, guild_id)
+        kept = self._languages.get(key)
+        if kept is None:
+            commits = self.commits
+            kept = await super().languages(user_id, guild_id)
+            if self.commits == commits:
+                self._languages[_bounded(self._languages, key)] = kept
+        return kept
+
+    async def set_language(self, scope: str, id: int, language: str | None) -> None:
+        try:
+            await super().set_language(scope, id, language)
+        finally:
+            self._languages.clear()  # (a server's language is every member's default)
+
+    async def follow_modes(self, game_id: int) -> dict[int, str]:
+        kept = self._follows.get(game_id)
+        if kept is None:
+            commits = self.commits
+            kept = await super().follow_modes(game_id)
+            if self.commits == commits and game_id in self._games:  # (a live game's only)
+                self._follows[game_id] = dict(kept)
+                return kept
+        return dict(kept)
+
+    async def set_follow_mode(self, game_id: int, user_id: int, mode: str | None) -> None:
+        try:
+            await super().set_follow_mode(game_id, user_id, mode)
+        finally:
+            self._follows.pop(game_id, None)
+
+    async def forget_user(self, user_id: int) -> int | None:
+        try:
+            return await super().forget_user(user_id)
+        finally:
+            self._forget_all()
 
     async def create_game(self, **kwargs: Any) -> GameRow:
         return self._keep(await super().create_game(**kwargs))
@@ -580,6 +655,18 @@ class SQLiteStorage(SQLStorage):
                 await self._conn.execute("ROLLBACK")
             raise
         self.commits += 1
+
+
+#: How many users' (or pairs') settings are kept at most: past that, the oldest are forgotten.
+KEPT_SETTINGS = 10_000
+
+
+def _bounded(kept: dict[Any, Any], key: T) -> T:
+    """`key`, for an entry about to be added to `kept`, the oldest entry dropped if it is
+    full."""
+    if len(kept) >= KEPT_SETTINGS:
+        del kept[next(iter(kept))]
+    return key
 
 
 def _games_with_seats(where: str) -> str:
