@@ -23,15 +23,22 @@ async def run(settings: Settings) -> None:
 
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
 
     def stop(signame: str) -> None:
         log.info("signal received, closing", extra={"signal": signame})
-        loop.create_task(bot.close())
+        closing.add(loop.create_task(bot.close()))
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop, sig.name)
     async with bot:
         await bot.start(settings.token)
+    # `start` returns once disconnected: the close goes on to its end (storage, workers)
+    for task in closing:
+        try:
+            await task
+        except Exception:
+            log.exception("closing failed")
 
 
 def main() -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import threading
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 import engine
@@ -218,7 +218,7 @@ async def test_a_read_only_database_is_refused_at_open_not_at_the_first_click(
     writable = await SQLiteStorage.open(str(path))
     await writable.check_writable(str(path))  # a writable database passes the probe
     await writable.close()
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     read_only = SQLiteStorage(conn)
     try:
         assert await read_only.schema_version() == SCHEMA_VERSION  # reading works
@@ -314,16 +314,80 @@ async def test_writes_that_come_together_share_one_commit_and_are_all_durable(
         assert statuses == [("active", 1), ("lobby", 0), ("active", 1)]
 
 
+@pytest.mark.parametrize("joined", [False, True], ids=["alone", "joined"])
+async def test_a_statement_sent_without_waiting_that_fails_undoes_its_write(
+    storage: SQLiteStorage, joined: bool
+) -> None:
+    """The statements of a write whose results nothing needs are sent without waiting for
+    each: one that fails still fails its write (at the next statement waited for, or at the
+    write's end), which is undone alone, in its transaction or joined to another write."""
+    games = [await _new_game(storage, channel=CHANNEL + i) for i in range(2)]
+    twice = (SeatRow(0, "human", HOST, "h"), SeatRow(1, "human", HOST, "h"))  # (one person)
+    writes = [storage.update_game(games[1].id, games[1].version, seats=twice)]
+    if joined:
+        writes.insert(0, storage.update_game(games[0].id, games[0].version, status="active"))
+    results = await asyncio.gather(*writes, return_exceptions=True)
+    assert isinstance(results[-1], sqlite3.IntegrityError)
+    assert [type(r).__name__ for r in results[:-1]] == (["GameRow"] if joined else [])
+    with pytest.raises(sqlite3.IntegrityError):  # (a foreign key: no such game)
+        await storage.set_message(games[1].id + 100, "game", 1, 2)
+    storage._games.clear()
+    async with storage.reading() as conn:
+        seats = await conn.fetch("SELECT game_id, user_id FROM seats ORDER BY game_id")
+        messages = await conn.fetch("SELECT game_id FROM messages")
+    assert [tuple(row) for row in seats] == [(games[0].id, HOST), (games[1].id, HOST)]
+    assert messages == []
+    stored = [await storage.get_game(game.id) for game in games]
+    assert [(g.status, g.version) for g in stored if g is not None] == [
+        ("active" if joined else "lobby", 1 if joined else 0),
+        ("lobby", 0),
+    ]
+
+
+@pytest.mark.parametrize("joined", [False, True], ids=["alone", "joined"])
+async def test_a_cancelled_write_is_undone_alone_and_the_storage_goes_on(
+    storage: SQLiteStorage, joined: bool
+) -> None:
+    """A write cancelled while its statements run (alone in its transaction, or joined to
+    another write waiting for the same COMMIT) leaves nothing behind: the other write is
+    committed, and the writes after it too."""
+    inside = asyncio.Event()
+
+    async def write(user: int, hang: bool) -> None:
+        async with storage.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_preferences (user_id, preferences, updated_at)"
+                " VALUES (?, '{}', '2026-01-01')",
+                (user,),
+            )
+            if hang:
+                inside.set()
+                await asyncio.sleep(30)
+
+    first = asyncio.create_task(write(HOST, False)) if joined else None
+    cancelled = asyncio.create_task(write(BOB, True))
+    await inside.wait()
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    if first is not None:
+        await first
+    await storage.set_preferences(HOST + 5, {"n": 1})
+    async with storage.reading() as conn:
+        rows = await conn.fetch("SELECT user_id FROM user_preferences ORDER BY 1")
+    assert [row[0] for row in rows] == ([HOST] if joined else []) + [HOST + 5]
+
+
 async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
     storage: SQLiteStorage,
 ) -> None:
     game = await _new_game(storage)
-    release = threading.Event()
+    release = asyncio.Event()
     commit = storage._finish
 
-    def slow_commit() -> None:  # a slow disk: COMMIT waits on the commit thread
-        release.wait(10)
-        commit()
+    async def slow_commit() -> None:  # a slow disk: COMMIT takes its time
+        await asyncio.wait_for(release.wait(), 10)
+        await commit()
 
     storage._finish = slow_commit  # type: ignore[method-assign]
     write = asyncio.create_task(storage.update_game(game.id, game.version, status="active"))
@@ -343,9 +407,10 @@ async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
 async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_nothing(
     storage: SQLiteStorage,
 ) -> None:
-    """Statements per action, counted: a play is one transaction of nine statements; the game
-    read back (by id) is the row this process committed last; a channel's game costs one
-    statement of ids and versions (in its read transaction); a write made by other means
+    """Statements per action, counted: a play is one transaction of six statements (the first
+    write of a transaction needs no savepoint; the game is read back with its seats in one);
+    the game read back (by id) is the row this process committed last; a channel's game costs
+    one statement (its own snapshot: no read transaction around it); a write made by other means
     (migrations, tests) makes the storage forget what it kept."""
     service = GameService(storage, seed_source=lambda: 1234)
     game = await service.lobby.new_lobby(
@@ -356,32 +421,74 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
     for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
         result = await service.turns.play(game.id, user, f"place {space}")
     statements: list[tuple[str, str]] = []
-    storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
-    storage._reader.set_trace_callback(lambda sql: statements.append(("read", sql.split()[0])))
+    await storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
+    await storage._reader.set_trace_callback(
+        lambda sql: statements.append(("read", sql.split()[0]))
+    )
 
     result = await service.turns.play(game.id, HOST, "buy seed", result.game.version)
     assert statements == [
         ("write", "BEGIN"),
-        ("write", "SAVEPOINT"),
         ("write", "UPDATE"),  # the game's version
         ("write", "INSERT"),  # the action
         ("write", "INSERT"),  # the snapshot
-        ("write", "SELECT"),  # the game as stored
-        ("write", "SELECT"),  # its seats
-        ("write", "RELEASE"),
+        ("write", "SELECT"),  # the game as stored, with its seats
         ("write", "COMMIT"),
     ]
     statements.clear()
     assert await storage.get_game(game.id) == result.game
     assert statements == []
     assert await storage.live_game(CHANNEL) == result.game
-    assert statements == [("read", "BEGIN"), ("read", "SELECT"), ("read", "COMMIT")]
+    assert statements == [("read", "SELECT")]
 
     async with storage.transaction() as conn:
         await conn.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (game.id,))
     seen = await storage.get_game(game.id)
     assert seen is not None and seen.status == "abandoned"
     assert await storage.live_game(CHANNEL) is None
+
+
+async def test_a_read_of_one_statement_needs_no_read_transaction(storage: SQLiteStorage) -> None:
+    """A read of one statement sees one committed state by itself: no BEGIN and COMMIT around
+    it (three round trips to the reading connection's thread would be one); a second statement
+    in such a read is refused, as it might see a later state than the first."""
+    statements: list[str] = []
+    await storage._reader.set_trace_callback(lambda sql: statements.append(sql.split()[0]))
+    assert await storage.preferences(HOST) == {}
+    assert await storage.turn_clock(1) is None
+    assert await storage.languages(HOST, 1) == (None, None)
+    assert statements == ["SELECT"] * 3
+    async with storage._reading_one() as conn:
+        await conn.fetch("SELECT 1")
+        with pytest.raises(RuntimeError):
+            await conn.fetch("SELECT 2")
+
+
+async def test_the_settings_of_every_answer_are_kept_and_a_write_of_them_is_read_back(
+    storage: SQLiteStorage,
+) -> None:
+    """A user's preferences and languages, and a live game's follow modes, are read once and
+    then served as kept (no statement) until a write of them, which is read back at once; what
+    a caller is given is a copy."""
+    game = await _new_game(storage)
+    statements: list[str] = []
+    await storage._reader.set_trace_callback(statements.append)
+    for _ in range(2):
+        assert await storage.preferences(HOST) == {}
+        assert await storage.languages(HOST, 1) == (None, None)
+        assert await storage.follow_modes(game.id) == {}
+    assert len(statements) == 3
+    (await storage.preferences(HOST))["vacation"] = True  # (the caller's copy)
+    assert await storage.preferences(HOST) == {}
+    await storage.set_preferences(HOST, {"n": 1})
+    await storage.set_language("guild", 1, "fr")
+    await storage.set_follow_mode(game.id, BOB, "mute")
+    assert await storage.preferences(HOST) == {"n": 1}
+    assert await storage.languages(HOST, 1) == (None, "fr")
+    assert await storage.follow_modes(game.id) == {BOB: "mute"}
+    async with storage.transaction() as conn:  # (tests, migrations: anything may change)
+        await conn.execute("DELETE FROM user_preferences")
+    assert await storage.preferences(HOST) == {}
 
 
 async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write(
@@ -391,12 +498,12 @@ async def test_a_clock_version_is_not_waited_for_and_commits_with_the_next_write
     COMMIT, so a play's answer waits for one commit, not two; it is committed all the same."""
     game = await _new_game(storage)
     await storage.write_turn_clock((game.id, 1, "play:1:0", 0, HOST, 1.0, None, 0.0), [], "x")
-    release = threading.Event()
+    release = asyncio.Event()
     commit = storage._finish
 
-    def slow_commit() -> None:
-        release.wait(10)
-        commit()
+    async def slow_commit() -> None:
+        await asyncio.wait_for(release.wait(), 10)
+        await commit()
 
     storage._finish = slow_commit  # type: ignore[method-assign]
     await asyncio.wait_for(storage.set_turn_clock_version(game.id, 7), 5)  # not waiting
@@ -449,7 +556,7 @@ async def test_what_is_kept_serves_the_live_games_not_every_game_ever_played(
     assert set(storage._games) == {live.id}
     assert set(storage._messages) == {live.id} and storage._unsettled == {}
     statements: list[str] = []
-    storage._reader.set_trace_callback(statements.append)
+    await storage._reader.set_trace_callback(statements.append)
     assert await storage.get_game(live.id) == live  # the live game costs no statement
     assert await storage.message(live.id, "lobby") == (1, 10)
     assert statements == []

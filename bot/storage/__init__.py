@@ -5,7 +5,7 @@ The action log is the source of truth: a started game is its engine config, its 
 per applied action; `bot.services` rebuild the state by replaying it. Snapshots are only a cache.
 
 `Storage` is the async interface the rest of the bot uses. `SQLStorage` writes every query once
-(with `?` placeholders) over a small driver interface; `SQLiteStorage` (sqlite3, the default:
+(with `?` placeholders) over a small driver interface; `SQLiteStorage` (aiosqlite, the default:
 WAL journal, foreign keys on) and `bot.storage.postgres.PostgresStorage` (asyncpg, for several
 bot processes sharing one database) are the two drivers. Both migrate from one numbered list
 (`MIGRATIONS`). `bot.storage.databases.open_storage` picks one from the configuration (`database_url`).

@@ -230,6 +230,16 @@ class Connection(Protocol):
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
 
+    async def send(self, sql: str, params: Sequence[object] = ()) -> None:
+        """A statement of a write whose result nothing needs: a driver may run it later, in
+        the order sent, before the next statement's; its error is then raised by the next
+        statement waited for (or at the end of the write, which it undoes either way)."""
+        ...
+
+    async def send_many(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        """`executemany` as `send` sends."""
+        ...
+
     async def insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
     ) -> None:

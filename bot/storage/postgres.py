@@ -75,6 +75,12 @@ class _PostgresConnection:
         if records:
             await self.raw.executemany(_numbered(sql), records)
 
+    async def send(self, sql: str, params: Sequence[object] = ()) -> None:
+        await self.execute(sql, params)
+
+    async def send_many(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        await self.executemany(sql, rows)
+
     async def insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
     ) -> None:

@@ -1,66 +1,175 @@
-"""The SQLite driver (`SQLiteStorage`, the default: one bot process)."""
+"""The SQLite driver (`SQLiteStorage`, the default: one bot process), on aiosqlite."""
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
-import sqlite3
+import sqlite3  # for its exceptions and error codes only: every statement goes through aiosqlite
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterable,
+    MutableMapping,
+    Sequence,
+)
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
-from bot.storage.errors import StorageUnwritable
+import aiosqlite
+
+from bot.storage.errors import StorageUnwritable, UnreadableGame
 from bot.storage.interface import Connection
 from bot.storage.locks import KeyedLocks
 from bot.storage.migrations import SCHEMA_VERSION
-from bot.storage.rows import DatabaseRow, GameRow
+from bot.storage.rows import ClockWrite, DatabaseRow, GameRow, Preferences, SeatRow, decode_game
 from bot.storage.sql import SQLStorage, _utcnow
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+V = TypeVar("V")
+
 
 class _SQLiteConnection:
-    """`Connection` over a sqlite3 connection: a statement runs at once, in the caller's thread
-    (the event loop's). On this small local database a statement takes microseconds; handing
-    each one to a worker thread (as aiosqlite does) cost far more under load: a round trip per
-    statement through the GIL, all of them queued behind one lock."""
+    """`Connection` over an aiosqlite connection: each statement is a round trip to the
+    connection's own thread, which runs them one after the other in the order they were sent
+    (a query's rows come back with it: `execute_fetchall`, one round trip, not two).
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    A statement `send` sends is not waited for: the next statement waited for goes with it,
+    one round trip for both (the thread runs them in a row), and raises the first error of
+    those sent before it (it ran all the same: the write is undone). A savepoint's statement
+    waits for those sent before it, so that it is not run after one that failed."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self.raw = conn
+        #: The statements sent and not yet waited for, in the order sent.
+        self._sent: list[asyncio.Future[Any]] = []
 
     async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[DatabaseRow]:
-        rows: list[DatabaseRow] = self.raw.execute(sql, tuple(params)).fetchall()
-        return rows
+        return list(await self._run(sql, self.raw.execute_fetchall(sql, tuple(params))))
 
     async def fetchrow(self, sql: str, params: Sequence[object] = ()) -> DatabaseRow | None:
-        row: sqlite3.Row | None = self.raw.execute(sql, tuple(params)).fetchone()
-        return row
+        rows = await self._run(sql, self.raw.execute_fetchall(sql, tuple(params)))
+        return next(iter(rows), None)
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
-        return self.raw.execute(sql, tuple(params)).rowcount
+        cursor = await self._run(sql, self.raw.execute(sql, tuple(params)))
+        return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
-        self.raw.executemany(sql, [tuple(r) for r in rows])
+        await self._run(sql, self.raw.executemany(sql, [tuple(r) for r in rows]))
 
     async def insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
     ) -> None:
         marks = ", ".join("?" for _ in columns)
-        self.raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+        await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
+    async def send(self, sql: str, params: Sequence[object] = ()) -> None:
+        self._sent.append(asyncio.ensure_future(self.raw.execute(sql, tuple(params))))
+
+    async def send_many(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        rows = [tuple(r) for r in rows]
+        self._sent.append(asyncio.ensure_future(self.raw.executemany(sql, rows)))
+
+    async def _run(self, sql: str, statement: Coroutine[Any, Any, T]) -> T:
+        """Run a statement: at once when nothing sent waits, else after the statements sent
+        (in order: a task started after theirs), raising the first error among them."""
+        if not self._sent:
+            return await statement
+        if sql.lstrip()[:8].upper().startswith(_SAVEPOINTS):
+            try:
+                await self.flush()
+            except BaseException:
+                statement.close()
+                raise
+            return await statement
+        task = asyncio.ensure_future(statement)
+        self._sent.append(task)
+        await self.flush()
+        return task.result()
+
+    async def flush(self) -> None:
+        """Wait for the statements sent; raise the first one's error."""
+        if not self._sent:
+            return
+        await asyncio.wait(self._sent)  # (not cancelled with the waiter: they run anyway)
+        sent, self._sent = self._sent, []
+        failed = [task.exception() for task in sent]  # (each one's error is retrieved)
+        for exc in failed:
+            if exc is not None:
+                raise exc
+
+    async def drain(self) -> None:
+        """Wait for the statements sent, whatever their outcome (what undoes them follows)."""
+        with suppress(Exception):
+            await self.flush()
+
+
+#: The statements that set, release or roll back to a savepoint, or end a transaction: they
+#: run after the statements sent before them are known to have succeeded (`_SQLiteConnection`).
+_SAVEPOINTS = ("SAVEPOIN", "RELEASE ", "ROLLBACK", "COMMIT", "BEGIN", "END")
+
+
+class _OneStatement:
+    """A `Connection` for one statement only (`SQLiteStorage._reading_one`)."""
+
+    def __init__(self, conn: _SQLiteConnection) -> None:
+        self._conn: _SQLiteConnection | None = conn
+
+    def _take(self) -> _SQLiteConnection:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            raise RuntimeError("a read of one statement sent a second one: use _reading()")
+        return conn
+
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[DatabaseRow]:
+        return await self._take().fetch(sql, params)
+
+    async def fetchrow(self, sql: str, params: Sequence[object] = ()) -> DatabaseRow | None:
+        return await self._take().fetchrow(sql, params)
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        return await self._take().execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        await self._take().executemany(sql, rows)
+
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
+    ) -> None:
+        await self._take().insert_rows(table, columns, rows)
+
+    async def send(self, sql: str, params: Sequence[object] = ()) -> None:
+        await self._take().execute(sql, params)
+
+    async def send_many(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        await self._take().executemany(sql, rows)
 
 
 #: Seconds a write waits for another connection's write lock (another process's, or a test's
 #: second storage on the same file) before it fails with "database is locked".
 BUSY_TIMEOUT = 5.0
 
+#: The storages whose read transaction the running task (and the tasks it starts) is in: a
+#: read within a read uses the same snapshot.
+_READING: ContextVar[tuple[SQLiteStorage, ...]] = ContextVar("sqlite_reading", default=())
 
-def _connect(path: str, *, busy_ms: int = int(BUSY_TIMEOUT * 1000)) -> sqlite3.Connection:
-    """A sqlite3 connection in autocommit mode (transactions are explicit), rows by name,
-    usable from the commit thread too (never from two threads at once: `SQLiteStorage`)."""
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+
+async def _connect(path: str, *, busy_ms: int = int(BUSY_TIMEOUT * 1000)) -> aiosqlite.Connection:
+    """An aiosqlite connection in autocommit mode (transactions are explicit), rows by name."""
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        conn.row_factory = sqlite3.Row
+        await conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+    except BaseException:
+        await conn.close()
+        raise
     return conn
 
 
@@ -70,18 +179,20 @@ def _busy(exc: sqlite3.Error) -> bool:
 
 
 class SQLiteStorage(SQLStorage):
-    """`Storage` on a SQLite file (one bot process).
+    """`Storage` on a SQLite file (one bot process), through aiosqlite.
 
-    Statements run on the event loop's thread, each in microseconds. Only COMMIT (SQLite's
-    fsync of the journal: milliseconds, more on a busy disk) runs on a thread of its own, so
-    the loop goes on meanwhile, and it is shared: the writes that come while a commit is under
-    way are made in one SQLite transaction (each in a savepoint of its own, so a failed one
-    leaves the others intact) and committed together, one fsync for all (a group commit). A
-    write still returns only once it is durable. Writes go through one connection, one at a
-    time (an asyncio lock); reads go through a second connection, each read (even of several
-    statements) one consistent snapshot of what is committed, and never wait for a write:
-    SQLite's WAL journal lets a reader see the last commit while the next one is written. The
-    game locks are asyncio locks.
+    Each aiosqlite connection runs its statements on a thread of its own, so the event loop
+    goes on while one runs, COMMIT included (SQLite's fsync of the journal: milliseconds, more
+    on a busy disk). Every statement costs a round trip between the loop and that thread, which
+    on a busy loop waits for the loop's other work: so a write or a read sends as few as it
+    can. Writes go through one connection, one at a time (an asyncio lock), and are grouped:
+    the writes that come while a COMMIT is under way are made in one SQLite transaction (each
+    but the first in a savepoint of its own, so a failed one is undone alone) and committed
+    together, one fsync for all (a group commit). A write still returns only once it is
+    durable. Reads go through a second connection, each read (even of several statements) one
+    consistent snapshot of what is committed, and never wait for a write: SQLite's WAL journal
+    lets a reader see the last commit while the next one is written. Reads take turns on their
+    connection (an asyncio lock of their own). The game locks are asyncio locks.
     """
 
     dialect = "sqlite"
@@ -89,27 +200,27 @@ class SQLiteStorage(SQLStorage):
 
     def __init__(
         self,
-        conn: sqlite3.Connection,
+        conn: aiosqlite.Connection,
         clock: Callable[[], str] = _utcnow,
         *,
-        reader: sqlite3.Connection | None = None,
+        reader: aiosqlite.Connection | None = None,
     ) -> None:
         """`conn` writes (and reads, unless a separate `reader` connection to the same file is
-        given: then commits run on a thread of their own and are grouped)."""
+        given: then reads never wait for writes and commits are grouped)."""
         super().__init__(clock)
+        conn.row_factory = sqlite3.Row
         self._conn = conn
         self._reader = reader if reader is not None else conn
+        self._reader.row_factory = sqlite3.Row
         self._wrapped = _SQLiteConnection(conn)
         self._read_wrapped = _SQLiteConnection(self._reader)
-        self._lock = asyncio.Lock()
+        self._grouped = self._reader is not conn
+        self._lock = asyncio.Lock()  # the writing connection
+        self._read_lock = asyncio.Lock()  # the reading connection (with a reader of its own)
         self._game_locks = KeyedLocks()
-        self._committer = (
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-commit")
-            if self._reader is not conn
-            else None
-        )
         #: The writes made in the open SQLite transaction, each waiting for its COMMIT.
         self._batch: list[asyncio.Future[None]] | None = None
+        self._savepoints = 0  # (each write's savepoint has a name of its own)
         self._commit_planned = False
         self._tasks: set[asyncio.Task[None]] = set()  # the planned commits (kept referenced)
         #: How many COMMITs were made (a group commit counts once), for tests and benches.
@@ -123,6 +234,12 @@ class SQLiteStorage(SQLStorage):
         self._messages: dict[int, dict[str, tuple[int, int] | None]] = {}
         #: Message ids whose commit is under way (`set_message`), read back at once.
         self._unsettled: dict[tuple[int, str], tuple[int, int]] = {}
+        #: The settings read on every answer, as last committed (one process writes them,
+        #: through this object; a write of them forgets what was kept): a user's preferences,
+        #: a user's and a server's languages, a live game's follow modes.
+        self._preferences: dict[int, Preferences] = {}
+        self._languages: dict[tuple[int, int | None], tuple[str | None, str | None]] = {}
+        self._follows: dict[int, dict[int, str]] = {}
 
     @classmethod
     async def open(
@@ -133,15 +250,15 @@ class SQLiteStorage(SQLStorage):
         clock: Callable[[], str] = _utcnow,
     ) -> SQLiteStorage:
         """Open (creating if needed) the database at `path` and migrate it to `migrate_to`."""
-        conn = _connect(path, busy_ms=0)  # the loop never blocks on a lock: `_begin` retries
+        conn = await _connect(path, busy_ms=0)  # a write waits in `_begin`, which retries
         reader = None
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
             if path not in ("", ":memory:"):  # a second connection would be another database
-                reader = _connect(path)
+                reader = await _connect(path)
         except BaseException:
-            conn.close()
+            await conn.close()
             raise
         storage = cls(conn, clock, reader=reader)
         try:
@@ -164,20 +281,24 @@ class SQLiteStorage(SQLStorage):
                     version = await self._stored_version(self._wrapped)
                     await self._set_stored_version(self._wrapped, version)
                 finally:
-                    self._conn.execute("ROLLBACK")
+                    await _settled(self._conn.execute("ROLLBACK"))
         except sqlite3.OperationalError as exc:
             raise StorageUnwritable(f"database {where} is not writable: {exc}") from exc
 
     async def close(self) -> None:
-        """Close the connections (after committing the writes under way)."""
+        """Close the connections (after committing the writes under way), to the end even if
+        the caller is cancelled meanwhile (an aiosqlite connection left open keeps its thread,
+        and the interpreter waits for it at exit)."""
+        await _settled(self._close())
+
+    async def _close(self) -> None:
         async with self._lock:
             if self._batch is not None:
                 await self._commit_batch_locked()
-            if self._committer is not None:
-                self._committer.shutdown(wait=True)
-            if self._reader is not self._conn:
-                self._reader.close()
-            self._conn.close()
+            if self._grouped:
+                async with self._read_lock:
+                    await self._reader.close()
+            await self._conn.close()
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The game's asyncio lock (one process uses a SQLite database)."""
@@ -185,12 +306,21 @@ class SQLiteStorage(SQLStorage):
 
     # --- what this process wrote last, kept (reads of a live game cost no statement) ---
 
-    def transaction(self) -> AbstractAsyncContextManager[Connection]:
-        """A write transaction for migrations and tests: it may change anything, so the kept
-        games and message ids are forgotten."""
-        self._games.clear()
-        self._messages.clear()
-        return self._transaction()
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """A write transaction for migrations and tests: it may change anything, so what is
+        kept (games, message ids, settings) is forgotten, before and after it."""
+        self._forget_all()
+        try:
+            async with self._transaction() as conn:
+                yield conn
+        finally:
+            self._forget_all()
+
+    def _forget_all(self) -> None:
+        for kept in (self._games, self._messages, self._preferences, self._languages):
+            kept.clear()
+        self._follows.clear()
 
     def _keep(self, game: GameRow) -> GameRow:
         """Keep a committed row of a live game (unless a newer one is kept); a game that ended
@@ -207,6 +337,65 @@ class SQLiteStorage(SQLStorage):
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
         self._messages.pop(game_id, None)
+        self._follows.pop(game_id, None)
+
+    # (the settings: a copy is served, as a caller may change what it is given)
+
+    async def preferences(self, user_id: int) -> Preferences:
+        kept = self._preferences.get(user_id)
+        if kept is None:
+            commits = self.commits
+            kept = await super().preferences(user_id)
+            if self.commits == commits:  # (see `_read_games`)
+                self._preferences[_bounded(self._preferences, user_id)] = copy.deepcopy(kept)
+                return kept
+        return copy.deepcopy(kept)
+
+    async def set_preferences(
+        self, user_id: int, preferences: Preferences, turn_clocks: Sequence[ClockWrite] = ()
+    ) -> None:
+        try:
+            await super().set_preferences(user_id, preferences, turn_clocks)
+        finally:
+            self._preferences.pop(user_id, None)
+
+    async def languages(self, user_id: int, guild_id: int | None) -> tuple[str | None, str | None]:
+        key = (user_id, guild_id)
+        kept = self._languages.get(key)
+        if kept is None:
+            commits = self.commits
+            kept = await super().languages(user_id, guild_id)
+            if self.commits == commits:
+                self._languages[_bounded(self._languages, key)] = kept
+        return kept
+
+    async def set_language(self, scope: str, id: int, language: str | None) -> None:
+        try:
+            await super().set_language(scope, id, language)
+        finally:
+            self._languages.clear()  # (a server's language is every member's default)
+
+    async def follow_modes(self, game_id: int) -> dict[int, str]:
+        kept = self._follows.get(game_id)
+        if kept is None:
+            commits = self.commits
+            kept = await super().follow_modes(game_id)
+            if self.commits == commits and game_id in self._games:  # (a live game's only)
+                self._follows[game_id] = dict(kept)
+                return kept
+        return dict(kept)
+
+    async def set_follow_mode(self, game_id: int, user_id: int, mode: str | None) -> None:
+        try:
+            await super().set_follow_mode(game_id, user_id, mode)
+        finally:
+            self._follows.pop(game_id, None)
+
+    async def forget_user(self, user_id: int) -> int | None:
+        try:
+            return await super().forget_user(user_id)
+        finally:
+            self._forget_all()
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """The game with this id, or None (as this process last committed it)."""
@@ -216,20 +405,31 @@ class SQLiteStorage(SQLStorage):
     async def _read_games(
         self, where: str, params: Sequence[object], *, one: bool = False
     ) -> list[GameRow]:
-        """`SQLStorage._read_games`, the rows this process wrote last taken as kept: only the
-        ids and versions are read when every game found is kept at that version."""
-        async with self._reading() as conn:
-            found = await conn.fetch(
-                f"SELECT id, version FROM games WHERE {where} ORDER BY id", tuple(params)
-            )
-        kept = [self._games.get(row["id"]) for row in found]
-        if all(k is not None and k.version == row["version"] for k, row in zip(kept, found)):
-            return [k for k in kept if k is not None]
+        """`SQLStorage._read_games` in one statement (its own snapshot: no read transaction),
+        the rows this process wrote last taken as kept: when every game found is kept at the
+        version found, the kept rows are served."""
         commits = self.commits
-        games = await super()._read_games(where, params, one=one)
+        async with self._reading_one() as conn:
+            found = await self._fetch_games(conn, where, params)
+        kept = [self._games.get(g.id) for g in found if isinstance(g, GameRow)]
+        if len(kept) == len(found) and all(
+            k is not None and k.version == g.version
+            for k, g in zip(kept, found)
+            if isinstance(g, GameRow)
+        ):
+            return [k for k in kept if k is not None]
+        games = await self._served(found, one=one)
         if self.commits != commits:  # read before a commit done meanwhile: maybe older than it
             return games
         return [self._keep(g) for g in games]
+
+    async def _fetch_games(
+        self, conn: Connection, where: str, params: Sequence[object]
+    ) -> list[GameRow | UnreadableGame]:
+        """`SQLStorage._fetch_games` in one statement (the games joined to their seats): one
+        round trip to the connection's thread, not two."""
+        rows = await conn.fetch(_games_with_seats(where), tuple(params))
+        return [decode_game(row, seats) for row, seats in _grouped_by_game(rows)]
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember a message id; read back at once, even while its commit is under way (the
@@ -266,26 +466,53 @@ class SQLiteStorage(SQLStorage):
     async def _set_stored_version(self, conn: Connection, version: int) -> None:
         await conn.execute(f"PRAGMA user_version = {int(version)}")
 
+    # --- reads ---
+
+    @asynccontextmanager
+    async def _reading_one(self) -> AsyncIterator[Connection]:
+        """The reading connection for a read of one statement: outside a transaction, a
+        statement reads one committed state by itself, so it needs no BEGIN and COMMIT (one
+        round trip, not three). A second statement is refused (it might see a later state)."""
+        if not self._grouped or self in _READING.get():
+            async with self._reading() as conn:
+                yield conn
+            return
+        async with self._read_lock:
+            yield _OneStatement(self._read_wrapped)
+
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:
         """The reading connection, in a read transaction: the statements of one read see one
-        committed state, even while a commit is being written on the commit thread."""
-        if self._reader is self._conn:  # one connection: never while a write is under way
+        committed state, even while the next commit is being written."""
+        if not self._grouped:  # one connection: never while a write is under way
             async with self._lock:
                 yield self._wrapped
             return
-        if self._reader.in_transaction:  # a read within a read: the same snapshot
+        if self in _READING.get():  # a read within a read: the same snapshot
             yield self._read_wrapped
             return
-        self._reader.execute("BEGIN")
-        try:
-            yield self._read_wrapped
-        finally:
+        async with self._read_lock:
+            token = _READING.set((*_READING.get(), self))
             try:
-                self._reader.execute("COMMIT")
-            finally:  # never left in a read transaction: later reads would see an old state
-                if self._reader.in_transaction:
-                    self._reader.execute("ROLLBACK")
+                # (a cancelled statement still runs: the COMMIT below comes after it)
+                await self._reader.execute("BEGIN")
+                yield self._read_wrapped
+            finally:
+                _READING.reset(token)
+                await self._end_read()
+
+    async def _end_read(self) -> None:
+        """End the read transaction, after whatever was sent before (the connection's thread
+        takes them in order: once sent, the COMMIT runs even if this task is cancelled)."""
+        try:
+            await self._reader.execute("COMMIT")
+        except sqlite3.OperationalError:
+            if self._reader.in_transaction:  # never left in one: later reads would be old
+                await self._reader.execute("ROLLBACK")
+                raise
+            # no transaction to end: its BEGIN failed, and says why
+
+    # --- writes ---
 
     def _unawaited_transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A write that joins the next group commit without waiting for it (a failed commit
@@ -294,58 +521,97 @@ class SQLiteStorage(SQLStorage):
 
     @asynccontextmanager
     async def _transaction(self, *, wait: bool = True) -> AsyncIterator[Connection]:
-        """One write: its statements in a savepoint of the open SQLite transaction (begun
-        here if none is), then, the lock released for the next writes, wait for the COMMIT
-        that makes it durable (`_commit_batch`; its error, if it fails, is this write's;
-        unless not `wait`)."""
+        """One write: its statements in the open SQLite transaction (begun here if none is;
+        in a savepoint of their own if other writes are in it), then, the lock released for
+        the next writes, wait for the COMMIT that makes it durable (`_commit_batch`; its
+        error, if it fails, is this write's; unless not `wait`).
+
+        A write costs a round trip for each statement it waits for (`Connection.send`s go
+        with the next one), and a BEGIN for the first write of a transaction; the SAVEPOINT
+        of the others goes with their first statement, and is not released (COMMIT ends them
+        all). A failed write is undone by rolling back to its own savepoint, or the whole
+        transaction when it is the first write in it. A statement sent is run by the
+        connection's thread even if the writer is cancelled: what undoes a write comes after
+        it."""
         async with self._lock:
-            if self._committer is None:  # one connection for all: a plain transaction
+            if not self._grouped:  # one connection for all: a plain transaction
                 await self._begin()
                 try:
                     yield self._wrapped
+                    await self._wrapped.flush()
                 except BaseException:
-                    self._conn.execute("ROLLBACK")
+                    await _settled(self._undo_write(None))
                     raise
-                self._finish()
+                await _settled(self._finish())
                 return
-            if self._batch is None:
-                await self._begin()
-                self._batch = []
-            self._conn.execute("SAVEPOINT write")
+            savepoint = await self._open_write()
             try:
                 yield self._wrapped
+                await self._wrapped.flush()  # (the statements sent, and not waited for yet)
             except BaseException:
-                self._conn.execute("ROLLBACK TO write")
-                self._conn.execute("RELEASE write")
-                if not self._batch:  # nothing else to commit: end the SQLite transaction
-                    self._conn.execute("ROLLBACK")
-                    self._batch = None
+                await _settled(self._undo_write(savepoint))
                 raise
-            self._conn.execute("RELEASE write")
-            done = asyncio.get_running_loop().create_future()
-            self._batch.append(done)
-            if not self._commit_planned:
-                self._commit_planned = True
-                task = asyncio.create_task(self._commit_batch())
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+            done = self._end_write()
         if wait:
             await done
         else:
             done.add_done_callback(_log_failed_commit)
 
+    async def _open_write(self) -> str | None:
+        """BEGIN the transaction for its first write, else a savepoint (its name) for this
+        one."""
+        if self._batch is None:
+            await self._begin()
+            self._batch, self._savepoints = [], 0
+            return None
+        self._savepoints += 1
+        name = f"write{self._savepoints}"
+        await self._wrapped.send(f"SAVEPOINT {name}")  # (goes with the write's first statement)
+        return name
+
+    async def _undo_write(self, savepoint: str | None) -> None:
+        await self._wrapped.drain()
+        if savepoint is not None:  # other writes are in the transaction: undo this one only
+            await self._conn.execute(f"ROLLBACK TO {savepoint}")
+        else:  # the first write: nothing else to commit, end the SQLite transaction
+            self._batch = None
+            await self._conn.execute("ROLLBACK")
+
+    def _end_write(self) -> asyncio.Future[None]:
+        """Add the write to the transaction's batch and plan the COMMIT it waits for."""
+        assert self._batch is not None
+        done = asyncio.get_running_loop().create_future()
+        self._batch.append(done)
+        if not self._commit_planned:
+            self._commit_planned = True
+            task = asyncio.create_task(self._commit_batch())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return done
+
     async def _begin(self) -> None:
         """BEGIN IMMEDIATE (take the write lock), waiting for another connection's write
-        without blocking the loop (up to `BUSY_TIMEOUT`)."""
+        without blocking the connection's thread (up to `BUSY_TIMEOUT`). If the caller is
+        cancelled meanwhile, what the BEGIN began is rolled back."""
         deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT
         while True:
             try:
-                self._conn.execute("BEGIN IMMEDIATE")
+                await self._conn.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as exc:
                 if not _busy(exc) or asyncio.get_running_loop().time() > deadline:
                     raise
+            except asyncio.CancelledError:  # the BEGIN runs all the same: end its transaction
+                await _settled(self._rollback_if_begun())
+                raise
             await asyncio.sleep(0.002)
+
+    async def _rollback_if_begun(self) -> None:
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            if self._conn.in_transaction:
+                raise
 
     async def _commit_batch(self) -> None:
         """COMMIT the open SQLite transaction once the writes already waiting for the lock
@@ -357,8 +623,7 @@ class SQLiteStorage(SQLStorage):
 
     async def _commit_batch_locked(self) -> None:
         batch, self._batch = self._batch or [], None
-        assert self._committer is not None
-        commit = asyncio.get_running_loop().run_in_executor(self._committer, self._finish)
+        commit = asyncio.ensure_future(self._finish())
         cancelled = await _through_cancel(commit)  # no statement may run while COMMIT does
         failed = asyncio.CancelledError() if commit.cancelled() else commit.exception()
         for done in batch:
@@ -371,24 +636,61 @@ class SQLiteStorage(SQLStorage):
         if cancelled:
             raise asyncio.CancelledError
 
-    def _finish(self) -> None:
+    async def _finish(self) -> None:
         """COMMIT (retried while another connection holds the lock, up to `BUSY_TIMEOUT`); a
         failed commit is rolled back."""
         deadline = time.monotonic() + BUSY_TIMEOUT
         try:
             while True:
                 try:
-                    self._conn.execute("COMMIT")
+                    await self._conn.execute("COMMIT")
                     break
                 except sqlite3.OperationalError as exc:
                     if not _busy(exc) or time.monotonic() > deadline:
                         raise
-                time.sleep(0.002)
+                await asyncio.sleep(0.002)
         except BaseException:
             if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
+                await self._conn.execute("ROLLBACK")
             raise
         self.commits += 1
+
+
+#: How many users' (or pairs') settings are kept at most: past that, the oldest are forgotten.
+KEPT_SETTINGS = 10_000
+
+
+def _bounded(kept: MutableMapping[T, V], key: T) -> T:
+    """`key`, for an entry about to be added to `kept`, the oldest entry dropped if it is
+    full."""
+    if len(kept) >= KEPT_SETTINGS:
+        del kept[next(iter(kept))]
+    return key
+
+
+def _games_with_seats(where: str) -> str:
+    """The games matching `where`, oldest first, each with its seats in order (one row a seat,
+    one row with NULL seat columns for a game without seats)."""
+    return (
+        "SELECT g.*, s.position AS seat_position, s.kind AS seat_kind,"
+        " s.user_id AS seat_user_id, s.name AS seat_name"
+        f" FROM (SELECT * FROM games WHERE {where}) AS g"
+        " LEFT JOIN seats AS s ON s.game_id = g.id ORDER BY g.id, s.position"
+    )
+
+
+def _grouped_by_game(rows: Iterable[DatabaseRow]) -> list[tuple[DatabaseRow, tuple[SeatRow, ...]]]:
+    """The rows of `_games_with_seats`: each game's row and its seats."""
+    games: dict[int, tuple[DatabaseRow, list[SeatRow]]] = {}
+    for row in rows:
+        _, seats = games.setdefault(row["id"], (row, []))
+        if row["seat_position"] is not None:
+            seats.append(
+                SeatRow(
+                    row["seat_position"], row["seat_kind"], row["seat_user_id"], row["seat_name"]
+                )
+            )
+    return [(row, tuple(seats)) for row, seats in games.values()]
 
 
 def _log_failed_commit(done: asyncio.Future[None]) -> None:
@@ -396,7 +698,18 @@ def _log_failed_commit(done: asyncio.Future[None]) -> None:
         log.error("a write nobody waited for was not committed: %s", done.exception())
 
 
-async def _through_cancel(future: asyncio.Future[None]) -> bool:
+async def _settled(step: Awaitable[T], undo: Callable[[], Awaitable[None]] | None = None) -> T:
+    """Await `step` to its end even if the waiting task is cancelled meanwhile; then, if it
+    was, run `undo` (when `step` succeeded) and raise `CancelledError`."""
+    task = asyncio.ensure_future(step)
+    if await _through_cancel(task):
+        if undo is not None and not task.cancelled() and task.exception() is None:
+            await _through_cancel(asyncio.ensure_future(undo()))
+        raise asyncio.CancelledError
+    return task.result()
+
+
+async def _through_cancel(future: asyncio.Future[Any]) -> bool:
     """Wait for `future` to be done even if the waiting task is cancelled meanwhile; whether
     it was (the caller raises `CancelledError` when it is safe to)."""
     cancelled = False

@@ -26,7 +26,8 @@ class SQLStorage(
     TutorialSQL,
     ReviewSQL,
 ):
-    """Every query of `Storage`, written once over a driver (`_reading`, `_transaction`).
+    """Every query of `Storage`, written once over a driver (`_reading`, `_reading_one`,
+    `_transaction`).
 
     A driver subclass sets `dialect`, `integrity_errors` (the exceptions of a broken
     constraint), `skip_locked` (appended to the claim of due jobs) and `orphaned_claim` (the

@@ -21,8 +21,8 @@ def _utcnow() -> str:
 
 
 class SQLBase:
-    """The driver interface every query is written over (`_reading`, `_transaction`), and the
-    migrations.
+    """The driver interface every query is written over (`_reading`, `_reading_one`,
+    `_transaction`), and the migrations.
 
     A driver subclass sets `dialect`, `integrity_errors` (the exceptions of a broken
     constraint), `skip_locked` (appended to the claim of due jobs) and `orphaned_claim` (the
@@ -45,6 +45,11 @@ class SQLBase:
 
     def _reading(self) -> AbstractAsyncContextManager[Connection]:
         raise NotImplementedError
+
+    def _reading_one(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection for a read of one statement (which sees one committed state by itself:
+        a driver may spare it the read transaction); by default `_reading`."""
+        return self._reading()
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The lock every change to one game runs under (the driver's)."""
@@ -110,32 +115,33 @@ class SQLBase:
                 await self._set_stored_version(conn, current + 1)
 
     async def _write_clock(self, conn: Connection, write: ClockWrite) -> None:
-        """Write a `ClockWrite` in the transaction of `conn`."""
+        """Write a `ClockWrite` in the transaction of `conn` (its statements sent: nothing
+        waits for their results)."""
         game_id = write.game_id
         if write.clock is None and write.version is not None:
-            await conn.execute(
+            await conn.send(
                 "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (write.version, game_id)
             )
             return
         if write.clock is None:
-            await conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
-            await conn.execute(
+            await conn.send("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
+            await conn.send(
                 "DELETE FROM timer_jobs WHERE game_id = ? AND fired_at IS NULL", (game_id,)
             )
             return
         row = dict(zip(CLOCK_COLUMNS, write.clock, strict=True))
         columns = ", ".join(CLOCK_COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in CLOCK_COLUMNS[1:])
-        await conn.execute(
+        await conn.send(
             f"INSERT INTO turn_clocks ({columns}) VALUES ({', '.join('?' for _ in row)})"
             f" ON CONFLICT (game_id) DO UPDATE SET {updates}",
             tuple(row.values()),
         )
-        await conn.execute(
+        await conn.send(
             "DELETE FROM timer_jobs WHERE game_id = ? AND (fired_at IS NULL OR outcome = ?)",
             (game_id, write.replaced_outcome),
         )
-        await conn.executemany(
+        await conn.send_many(
             "INSERT INTO timer_jobs (game_id, turn, kind, seat, user_id, due_at)"
             " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, kind) DO NOTHING",
             [

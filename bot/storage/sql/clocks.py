@@ -16,12 +16,12 @@ class ClockSQL(SQLBase):
 
     async def turn_clock(self, game_id: int) -> DatabaseRow | None:
         """The clock row of a game's current turn (`CLOCK_COLUMNS`), if planned."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             return await conn.fetchrow("SELECT * FROM turn_clocks WHERE game_id = ?", (game_id,))
 
     async def clocks_of_user(self, user_id: int) -> list[DatabaseRow]:
         """The clock rows of every turn a player holds now (in games still being played)."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             return await conn.fetch(
                 "SELECT c.* FROM turn_clocks c JOIN games g ON g.id = c.game_id"
                 " WHERE c.user_id = ? AND g.status = 'active' ORDER BY c.game_id",

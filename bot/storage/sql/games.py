@@ -106,6 +106,13 @@ class GameSQL(ResultSQL):
         else the others are still served."""
         async with self._reading() as conn:
             found = await self._fetch_games(conn, where, params)
+        return await self._served(found, one=one)
+
+    async def _served(
+        self, found: list[GameRow | UnreadableGame], *, one: bool = False
+    ) -> list[GameRow]:
+        """The games read (`_read_games`), the damaged ones quarantined (and the first raised
+        when `one` game was asked for)."""
         unreadable = [g for g in found if isinstance(g, UnreadableGame)]
         for exc in unreadable:
             await self.quarantine(exc.game_id, exc.reason)
@@ -199,18 +206,18 @@ class GameSQL(ResultSQL):
             if seats is not None:
                 if config is None:  # (not the start: seats are reordered then)
                     await self._keep_leavers(conn, game_id, seats)
-                await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-                await conn.executemany(
+                await conn.send("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                await conn.send_many(
                     "INSERT INTO seats (game_id, position, kind, user_id, name)"
                     " VALUES (?, ?, ?, ?, ?)",
                     [(game_id, s.position, s.kind, s.user_id, s.name) for s in seats],
                 )
             if truncate_after is not None:
-                await conn.execute(
+                await conn.send(
                     "DELETE FROM actions WHERE game_id = ? AND ply > ?", (game_id, truncate_after)
                 )
             if actions:
-                await conn.executemany(
+                await conn.send_many(
                     "INSERT INTO actions (game_id, ply, notation, seat, user_id, explanation,"
                     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
@@ -228,14 +235,14 @@ class GameSQL(ResultSQL):
                 )
             if snapshot is not None:
                 ply, state = snapshot
-                await conn.execute(
+                await conn.send(
                     "INSERT INTO snapshots (game_id, ply, state) VALUES (?, ?, ?)"
                     " ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply, state = excluded.state",
                     (game_id, ply, json.dumps(state)),
                 )
             if job_outcome is not None:
                 job_id, outcome = job_outcome
-                await conn.execute(
+                await conn.send(
                     "UPDATE timer_jobs SET outcome = ? WHERE id = ?", (outcome[:1000], job_id)
                 )
             if turn_clock is not None:

@@ -35,7 +35,7 @@ class JobSQL(SQLBase):
 
     async def next_due(self) -> float | None:
         """The due time of the earliest unfired job, or None."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             row = await conn.fetchrow(
                 "SELECT MIN(due_at) AS due FROM timer_jobs WHERE fired_at IS NULL"
             )
@@ -75,6 +75,6 @@ class JobSQL(SQLBase):
     async def timer_jobs(self, game_id: int | None = None) -> list[Job]:
         """Every job (of one game), in id order (for tests and inspection)."""
         where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch(f"SELECT * FROM timer_jobs {where} ORDER BY id", params)
         return [Job.from_row(r) for r in rows]

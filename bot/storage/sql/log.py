@@ -17,7 +17,7 @@ class LogSQL(SQLBase):
 
     async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
         """The logged actions of a game with ply > `after_ply`, in order."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch(
                 "SELECT ply, notation, seat, user_id, explanation, created_at FROM actions"
                 " WHERE game_id = ? AND ply > ? ORDER BY ply",
@@ -38,7 +38,7 @@ class LogSQL(SQLBase):
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, object]] | None:
         """The cached state snapshot of a game as `(ply, state dict)`, or None. Raises
         `DamagedSnapshot` when the stored one is not a JSON object."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             row = await conn.fetchrow(
                 "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)
             )

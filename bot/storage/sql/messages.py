@@ -15,7 +15,7 @@ class MessageSQL(SQLBase):
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember the id of a game's message of some kind ("lobby", "game")."""
         async with self._transaction() as conn:
-            await conn.execute(
+            await conn.send(
                 "INSERT INTO messages (game_id, kind, channel_id, message_id) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
                 " message_id = excluded.message_id",
@@ -24,7 +24,7 @@ class MessageSQL(SQLBase):
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """`(channel_id, message_id)` of a game's message of some kind, or None."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             row = await conn.fetchrow(
                 "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND kind = ?",
                 (game_id, kind),

@@ -70,7 +70,7 @@ class PlayerSQL(GameSQL):
         """A player's finished games (of one server, or of all) by rule family and seat
         count."""
         where, params = _where_player(identity, guild_id)
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch(
                 "SELECT family, seat_count, COUNT(*) AS played,"
                 " SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS won,"
@@ -94,7 +94,7 @@ class PlayerSQL(GameSQL):
     async def player_animals(self, identity: str, guild_id: int | None) -> list[tuple[str, int]]:
         """The animals a player played (Under the Moonlight) and how often, most often first."""
         where, params = _where_player(identity, guild_id)
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch(
                 "SELECT animal, COUNT(*) AS n FROM seat_results"
                 f" WHERE {where} AND animal IS NOT NULL GROUP BY animal ORDER BY n DESC, animal",
@@ -266,7 +266,7 @@ class PlayerSQL(GameSQL):
 
     async def rated_results(self) -> list[rc.GameResult]:
         """Every recorded finished game as the ratings take it, in the order they are rated."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch(
                 "SELECT game_id, position, identity, guild_id, family, place, finished_at"
                 " FROM seat_results ORDER BY finished_at, game_id, position"
@@ -286,7 +286,7 @@ class PlayerSQL(GameSQL):
 
     async def results_mark(self) -> tuple[int, str | None]:
         """How many games are recorded and the last finish: unchanged, no game ended."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             return await self._mark(conn)
 
     async def _mark(self, conn: Connection) -> tuple[int, str | None]:
@@ -325,7 +325,7 @@ class PlayerSQL(GameSQL):
 
     async def stored_ratings(self) -> dict[rc.RatingKey, rc.Rating]:
         """Every stored rating (for the rebuild's digest and the tests)."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch("SELECT scope, family, identity, mu, sigma, games FROM ratings")
         return {
             rc.RatingKey(r["scope"], r["family"], r["identity"]): rc.Rating(
@@ -366,7 +366,7 @@ class PlayerSQL(GameSQL):
             )
 
     async def is_hidden(self, user_id: int) -> bool:
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             row = await conn.fetchrow(
                 "SELECT 1 AS hidden FROM hidden_players WHERE user_id = ?", (user_id,)
             )

@@ -19,7 +19,7 @@ class ReviewSQL(SQLBase):
 
     async def review(self, game_id: int) -> ReviewRow | None:
         """A game's review, or None when none was asked for."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             row = await conn.fetchrow(
                 f"SELECT {COLUMNS} FROM reviews WHERE game_id = ?", (game_id,)
             )
@@ -68,7 +68,7 @@ class ReviewSQL(SQLBase):
 
     async def reviews_to_finish(self) -> list[ReviewRow]:
         """The reviews a restart left unfinished: running, or done and not all posted."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch(
                 f"SELECT {COLUMNS} FROM reviews WHERE status = 'running' OR status = 'done'"
                 " ORDER BY game_id"

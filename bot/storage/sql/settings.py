@@ -17,7 +17,7 @@ class SettingsSQL(SQLBase):
 
     async def preferences(self, user_id: int) -> Preferences:
         """A user's stored preferences (empty when none)."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             row = await conn.fetchrow(
                 "SELECT preferences FROM user_preferences WHERE user_id = ?", (user_id,)
             )
@@ -40,7 +40,7 @@ class SettingsSQL(SQLBase):
 
     async def languages(self, user_id: int, guild_id: int | None) -> tuple[str | None, str | None]:
         """A user's own language and the server's default (None where not set), in one query."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch(
                 "SELECT scope, language FROM language_settings"
                 " WHERE (scope = 'user' AND id = ?) OR (scope = 'guild' AND id = ?)",
@@ -66,7 +66,7 @@ class SettingsSQL(SQLBase):
 
     async def follow_modes(self, game_id: int) -> dict[int, str]:
         """Who chose what for a game (`/ps follow`): user id -> 'mute' or 'follow'."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             rows = await conn.fetch(
                 "SELECT user_id, mode FROM game_follows WHERE game_id = ?", (game_id,)
             )

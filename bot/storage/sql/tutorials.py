@@ -10,7 +10,7 @@ class TutorialSQL(SQLBase):
 
     async def tutorial_progress(self, user_id: int) -> str | None:
         """A learner's stored progress (None: they never started)."""
-        async with self._reading() as conn:
+        async with self._reading_one() as conn:
             row = await conn.fetchrow(
                 "SELECT progress FROM tutorial_progress WHERE user_id = ?", (user_id,)
             )
