@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-from translation import Text, _
+from translation import Text, _, _p
 
 from .geometry import LABELS, parse_label
 from .pieces import SIZE_NAMES, SIZE_WORDS
@@ -177,11 +177,12 @@ def _parse_end(words: list[str]) -> Args:
 
 PARSERS.update(
     {
-        "place": lambda w: _spaces(w, 1, _("a placement"), "place A1"),
+        # the examples in the reader's language: its verbs read as the same actions
+        "place": lambda w: _spaces(w, 1, _("a placement"), _p("notation example", "place A1")),
         "buy": _parse_buy,
         "plant": lambda w: _spaces(w, 2, _("a planting"), _("plant C3 E5 (tree, then target)")),
-        "grow": lambda w: _spaces(w, 1, _("growing"), "grow D4"),
-        "collect": lambda w: _spaces(w, 1, _("collecting"), "collect D4"),
+        "grow": lambda w: _spaces(w, 1, _("growing"), _p("notation example", "grow D4")),
+        "collect": lambda w: _spaces(w, 1, _("collecting"), _p("notation example", "collect D4")),
         "end": _parse_end,
     }
 )

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TypeVar, cast
 
-from translation import _, _n, join
+from translation import Text, _, _n, forms, join
 
 from .actions import (
     UNDOABLE,
@@ -67,6 +67,14 @@ PLACE_ACTIONS = tuple(Action("place", (space,)) for space in range(N_CELLS))
 TREE_NAMES = (_("seed"), _("small tree"), _("medium tree"), _("large tree"))
 #: The pieces with their article, said whole (French: "une graine", "un petit arbre").
 A_TREE_NAMES = (_("a seed"), _("a small tree"), _("a medium tree"), _("a large tree"))
+#: The pieces in the form a translation's template asks for with ``{piece:the}``
+#: (`translation.forms`; Hebrew "העץ הקטן", "your small tree": "העץ הקטן שלך").
+for _name, _the in zip(
+    TREE_NAMES,
+    (_("the seed"), _("the small tree"), _("the medium tree"), _("the large tree")),
+    strict=True,
+):
+    forms(_name, the=_the)
 ALREADY_USED = _("{space} was already used this turn (one action per space per turn).")
 
 
@@ -342,7 +350,14 @@ def take_token(state: GameState, seat_state: SeatState, leaves: int) -> str:
     piles[k] = piles[k][1:]
     state.piles = tuple(piles)
     seat_state.tokens = (*seat_state.tokens, (k, points))
-    return _("a {k}-leaf token worth {points}", k=k, points=points)
+    return token_words(k, points)
+
+
+def token_words(k: int, points: int) -> Text:
+    """A collected token in words, "a 3-leaf token worth 16" (a count: French "un jeton à 1
+    feuille", Hebrew "עלה אחד")."""
+    return _n("a {n}-leaf token worth {points}", "a {n}-leaf token worth {points}", k,
+              points=points)  # fmt: skip
 
 
 # -- board edits (on a copied state) --------------------------------------------------------

@@ -16,6 +16,7 @@ from .game import (
     rules_for,
     scores,
     shadow_map,
+    token_words,
     turn_id,
 )
 from .geometry import LABEL_INDEX, LABELS, LEAVES, N_CELLS, SUN_CORNER_NAMES, WITHIN
@@ -261,7 +262,7 @@ def action_words(before: GameState, action: Action | str) -> str:
     if verb == "collect":
         won = after.seats[seat].tokens[len(before.seats[seat].tokens) :]
         if won:
-            token = _("a {k}-leaf token worth {points}", k=won[0][0], points=won[0][1])
+            token = token_words(won[0][0], won[0][1])
         else:
             token = _("no token left")
         return _("collected {space}: {token}", space=spaces[0], token=token)

@@ -20,10 +20,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from babel.numbers import format_decimal
 from PIL import Image, ImageDraw
 
-from translation import Text, _, _n, is_right_to_left, translate
+from translation import Text, _, _n, decimal, is_right_to_left, translate
 
 from . import palette as P
 from . import text
@@ -53,19 +52,10 @@ class ChartPoint:
 
 
 def number(value: float, lang: str | None) -> str:
-    """A rating as shown: one decimal, in the language's way of writing numbers."""
-    return format_decimal(round(value, 1) + 0.0, format="0.0", locale=lang or "en")  # no "-0.0"
-
-
-def drawn_number(value: float, lang: str | None) -> str:
-    """`number` for a line of the picture. The pictures' text drops direction marks and
-    isolates (`render.text` lays a right-to-left line out without them), so there an isolated
-    "-2.4" would be drawn "2.4-": in a right-to-left language a negative number's minus is
-    written after its digits, where the right-to-left layout draws it, before them."""
-    shown = number(value, lang)
-    if is_right_to_left(lang) and shown.startswith("-"):
-        return shown[1:] + "-"
-    return shown
+    """A rating as shown: one decimal, in the language's way of writing numbers
+    (`translation.decimal`: "-1.8", "-1,8"; in Hebrew the minus after a left-to-right mark, so
+    that it stays before the digits in a right-to-left line, in a message as in the picture)."""
+    return decimal(value, lang, 1)
 
 
 def _date(finished_at: str) -> str:
@@ -117,8 +107,8 @@ def rating_chart(
             "now {now}, best {best}, {n} rated game",
             "now {now}, best {best}, {n} rated games",
             len(points),
-            now=drawn_number(points[-1].rating, lang),
-            best=drawn_number(max(p.rating for p in points), lang),
+            now=number(points[-1].rating, lang),
+            best=number(max(p.rating for p in points), lang),
         ),
         lang,
     )

@@ -138,6 +138,17 @@ def strip_marks(text: str) -> str:
     return text.translate(_MARKS)
 
 
+#: What libraqm lays out of a right-to-left line: the marks and isolates dropped but the
+#: left-to-right mark, part of a Hebrew number's sign (Unicode CLDR's "\u200e-",
+#: `translation.decimal`), which keeps the sign before the digits ("-1.8", "+2").
+_SHAPED_MARKS = {k: v for k, v in _MARKS.items() if k != 0x200E}
+
+
+def shaped_text(text: str) -> str:
+    """``text`` as ``render.text.draw`` gives it to libraqm (a right-to-left line)."""
+    return text.translate(_SHAPED_MARKS)
+
+
 def rtl_font(text: str, size: float, bold: bool = False) -> ImageFont.FreeTypeFont | None:
     """For a right-to-left paragraph (a label of a right-to-left language, which starts with
     ``RLM``, or a text whose first letter is Hebrew: a name such as "מומחה (מהיר)") that the

@@ -321,21 +321,31 @@ def header_line(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View, y
     size = s_(MIN_TEXT) if size is None else size
     spr, a = MS.moon(r, mv.full, 180)
     x = h.right - s_(4) - 2 * r if from_right else h.x + s_(4)
-    stamps.paste_at(im, spr, a, x + r, y)
+    # a right-to-left line from the left edge: the moon's picture after the text, beside the
+    # gap it stands at (where the line starts reading)
+    after = is_right_to_left(v.lang) and not from_right
+    if not after:
+        stamps.paste_at(im, spr, a, x + r, y)
     if v.preview:
         line = _("then {phase} Moon at {gap}", phase=phase_word(mv.full), gap=gap_words(mv.gap))
     elif v.phase == "over":
         line = _("{phase} Moon at {gap}", phase=phase_word(mv.now_full),
                  gap=gap_words(mv.now_gap))  # fmt: skip
     else:
-        line = _("{phase} {gap} → {next_phase} {next_gap}", phase=phase_word(mv.now_full),
-                 gap=gap_words(mv.now_gap), next_phase=phase_word(mv.next_full),
-                 next_gap=gap_words(mv.next_gap))  # fmt: skip
+        # the moon's picture before the line shows the phase now; the next one is said whole
+        # ("Pleine lune", "ירח מלא"), which the line's room holds only once
+        line = _("{gap} → {next_phase} {next_gap}", gap=gap_words(mv.now_gap),
+                 next_phase=phase_word(mv.next_full), next_gap=gap_words(mv.next_gap))  # fmt: skip
     if from_right:
         room = x - gap - h.x
         words = text.fit(v.t(line), size, room)
         text.draw(d, (x - gap - text.width(words, size), y), words, size, MS.LUNAR_ON,
                   anchor="lm")  # fmt: skip
+        return
+    if after:
+        words = text.fit(v.t(line), size, h.right - x - 2 * r - gap)
+        width = text.draw(d, (x, y), words, size, MS.LUNAR_ON, anchor="lm")
+        stamps.paste_at(im, spr, a, x + width + gap + r, y)
         return
     x += 2 * r + gap
     text.draw(d, (x, y), text.fit(v.t(line), size, h.right - x), size, MS.LUNAR_ON, anchor="lm")

@@ -294,7 +294,10 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
         count = s.available[size]
         ic = sprites.icon(s.index, size, round(s_(ICON_H[size])), faded=count == 0)
         text.paste(im, d, ic, (x + s_(10) - ic.width / 2, ya + s_(10) - ic.height))
-        text.draw(d, (x + s_(22), ya), f"×{count}", s_(SMALL), P.TEXT if count else P.TEXT_DIM,
+        # "×3" beside its piece; a right-to-left card, mirrored, reads "3×" (the sign beside
+        # the piece, as "13 / 18" reads its round)
+        times = f"{count}×" if is_right_to_left(v.lang) else f"×{count}"
+        text.draw(d, (x + s_(22), ya), times, s_(SMALL), P.TEXT if count else P.TEXT_DIM,
                   bold=True, anchor="lm")  # fmt: skip
     if s.is_cynthia:
         d.rectangle((card_x(lay, box, 12), ys - s_(13), right, ys + s_(13)), fill=P.PANEL_BG)

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from engine import GameState, apply
 from engine.expert.review import unseen_redrawn
-from translation import _, is_right_to_left, join, notation, translate
+from translation import _, _p, decimal, is_right_to_left, join, notation, translate
 
 from . import palette as P
 from . import text
@@ -34,6 +34,8 @@ DESIGN_WIDTH = 800
 #: reads 360-400 px wide where the wide one's seat cards do not; the review's sentences say
 #: what each decision changed.
 LAYOUT = "phone"
+#: The separator of a list of clauses: "a; b" (French "a ; b").
+SEMICOLON = _p("list separator", "; ")
 #: The height of a caption over a board, in pixels per pixel of width.
 CAPTION = 0.07
 
@@ -160,7 +162,8 @@ def progress_chart(
         for mark in marks:
             y = y_of(mark)
             d.line((left, y, right, y), fill=GRID, width=max(1, round(s)))
-            text.draw(d, (left - 10 * s, y), f"{mark:g}", MIN_TEXT * s, P.TEXT_DIM, anchor="rm")
+            shown = decimal(mark, lang, 0 if mark == int(mark) else 1)  # "2.5", French "2,5"
+            text.draw(d, (left - 10 * s, y), shown, MIN_TEXT * s, P.TEXT_DIM, anchor="rm")
 
         def x_of(i: int, left: float = left, right: float = right) -> float:
             return (left + right) / 2 if n <= 1 else left + i * (right - left) / (n - 1)
@@ -199,7 +202,7 @@ def progress_alt(
     out = translate(
         _(
             "Score and light at the start of each round and at the end: {seats}.",
-            seats=join(lines, "; "),
+            seats=join(lines, SEMICOLON),
         ),  # fmt: skip
         lang,
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .fonts import font, px, rtl_font, runs, strip_marks
+from .fonts import font, px, rtl_font, runs, shaped_text, strip_marks
 from .palette import Colour
 
 _notes = threading.local()
@@ -122,7 +122,7 @@ def width(text: str, size: float, bold: bool = False) -> float:
     """The width of ``text`` drawn by ``draw``."""
     shaped = rtl_font(text, size, bold)
     if shaped is not None:
-        return shaped.getlength(strip_marks(text), direction="rtl")
+        return shaped.getlength(shaped_text(text), direction="rtl")
     return sum(f.getlength(piece) for piece, f in runs(text, size, bold))
 
 
@@ -179,7 +179,7 @@ def draw(
     extra: dict[str, Any] = {"stroke_width": stroke, "stroke_fill": stroke_fill} if stroke else {}
     shaped = rtl_font(text, size, bold)
     if shaped is not None:
-        plain = strip_marks(text)
+        plain = shaped_text(text)
         d.text(xy, plain, font=shaped, fill=fill, anchor=anchor, direction="rtl", **extra)
         return shaped.getlength(plain, direction="rtl")
     pieces = runs(text, size, bold)

@@ -246,10 +246,14 @@ def test_the_expert_texts_are_said_in_each_language() -> None:
     )
     assert translate(seats.seat_name("expert", "Expert 3 (quick)"), "nl") == "Expert 3 (snel)"
     assert translate(seats.seat_name("expert", "Expert (quick)"), "he") == "מומחה (מהיר)"
-    assert translate(seats.seat_name("cynthia", "Cynthia 2"), "he") == "Cynthia 2"  # as it is
+    # Cynthia's seats are stored in English and said in the reader's language, as the picture does
+    assert translate(seats.seat_name("cynthia", "Cynthia 2"), "he") == "סינתיה 2"
+    assert translate(seats.seat_name("cynthia", "Cynthia"), "he") == "סינתיה"
+    assert translate(seats.seat_name("cynthia", "Cynthia"), "fr") == "Cynthia"
+    assert seats.seat_name("human", "Cynthia") == "Cynthia"  # a person's name as it is
     assert translate(seats.seat_name("expert", "Ann"), "fr") == "Ann"  # not an Expert's name
     hint = xt.HINT.format(explanation="grow D4: the only legal action")
-    assert translate(hint, "fr") == "Indice : grow D4: the only legal action"
+    assert translate(hint, "fr") == "Indice\u00a0: grow D4: the only legal action"
     assert translate(refusals.HINTS_OFF, "nl") == (
         "Tips staan uit in dit spel: de gastheer staat ze toe met `/ps new hints:True`."
     )

@@ -264,7 +264,7 @@ def test_a_hidden_profile_read_by_its_owner_in_hebrew():
     )
     assert [field.name for field in embed.fields] == ["משחקים", "דירוג", "משחקים אחרונים"]
     assert embed.fields[0].value.splitlines()[1] == (
-        "\u2066Under the Moonlight\u2069, 3 מושבים — משחקים: 2, ניצחונות: 1, ממוצע \u206843.2\u2069, הטוב ביותר 52"
+        "\u2066Under the Moonlight\u2069, 3 שחקנים — משחקים: 2, ניצחונות: 1, ממוצע \u206843.2\u2069, הטוב ביותר 52"
     )
     assert embed.fields[1].value == (
         "\u2066Under the Moonlight\u2069, השרת הזה: \u20681.0\u2069 אחרי 2 משחקים, לא מדורג/ת בטבלה"

@@ -12,12 +12,12 @@ from render.chart import (
     DESIGN_WIDTH,
     PLOT,
     ChartPoint,
-    drawn_number,
     number,
     rating_chart,
     rating_chart_alt,
     ticks,
 )
+from render.fonts import RLM
 
 POINTS = [
     ChartPoint("2026-01-03T10:00:00+00:00", 2.5),
@@ -79,10 +79,12 @@ def test_alt_text_in_words():
         "Rating history (Under the Moonlight): one rated game, on 2026-01-03; rating 2.5."
     )
     assert rating_chart_alt([], "base", "nl") == (
-        "Ratingverloop (basisspel): nog geen partijen met rating."
+        "Ratingverloop (basisspel): nog geen spellen met rating."
     )
     french = rating_chart_alt(POINTS, "moonlight", "fr")
-    assert french.startswith("Historique de la cote (Under the Moonlight) : 4 parties classées")
+    assert french.startswith(
+        "Historique de la cote (Under the Moonlight)\u00a0: 4 parties classées"
+    )
     assert "7,2 maintenant" in french
     hebrew = rating_chart_alt(POINTS, "base", "he")
     assert hebrew.startswith("היסטוריית הדירוג (המשחק הבסיסי): 4 משחקים מדורגים")
@@ -92,7 +94,7 @@ def test_alt_text_in_words():
 def test_numbers_and_ticks():
     assert number(7.25, "en") == "7.2"
     assert number(-0.04, "fr") == "0,0"
-    assert number(-1.26, "he") == "-1.3"
+    assert number(-1.26, "he") == "\u200e-1.3"  # the sign after a left-to-right mark
     assert number(12.0, "nl") == "12,0"
     assert ticks(0.0, 0.3) == [-1.0, 0.0, 1.0, 2.0]
     assert ticks(-3.2, 27.9) == [-10.0, 0.0, 10.0, 20.0, 30.0]
@@ -115,15 +117,28 @@ def _ink(im: Image.Image) -> list[int]:
 
 
 def test_a_negative_rating_reads_with_its_minus_first_in_hebrew():
+    """Hebrew writes a sign after a left-to-right mark (Unicode CLDR's "\u200e-", Babel's
+    symbol): the text reads "-7.4" in logical order, and a right-to-left line, in a message or
+    in the picture, draws the minus before the digits."""
     points = [ChartPoint("2026-01-03T10:00:00+00:00", -2.35), ChartPoint("2026-01-04", -7.4)]
+    assert (number(-7.4, "he"), number(7.4, "he"), number(-7.4, "en")) == (
+        "\u200e-7.4",
+        "7.4",
+        "-7.4",
+    )
     with text.words_drawn() as drawn:
         rating_chart(points, "base", "he")
     (summary,) = [t for t in drawn if t.startswith("עכשיו")]
-    # "now -7.4" as the picture draws it (right to left, the marks dropped): the leftmost ink is
-    # the minus (a short dash), then the digit 7
-    im = Image.new("L", (400, 80))
-    text.draw(ImageDraw.Draw(im), (390, 10), summary.split(",")[0], 40, 255, anchor="ra")
-    assert _ink(im)[0] <= 5 and _ink(im)[1] >= 25
-    assert (drawn_number(-7.4, "he"), drawn_number(7.4, "he")) == ("7.4-", "7.4")
-    assert drawn_number(-7.4, "en") == "-7.4"
-    assert "-7.4" in rating_chart_alt(points, "base", "he")  # words keep their isolates
+    assert summary.startswith("עכשיו -7.4, ")  # (the words drawn, without their marks)
+
+    def leftmost(line: str) -> tuple[int, int]:
+        im = Image.new("L", (400, 80))
+        text.draw(ImageDraw.Draw(im), (390, 10), line, 40, 255, anchor="ra")
+        return _ink(im)[0], _ink(im)[1]
+
+    # "now -7.4" drawn right to left: the leftmost ink is the minus (a short dash), then the 7
+    dash, digit = leftmost(RLM + "עכשיו " + number(-7.4, "he"))
+    assert dash <= 5 and digit >= 25
+    # the check can fail: without the mark the minus is drawn after the digits ("7.4-")
+    assert leftmost(RLM + "עכשיו -7.4")[0] >= 25
+    assert "\u200e-7.4" in rating_chart_alt(points, "base", "he")  # the alt text keeps it too

@@ -128,7 +128,7 @@ def test_a_cynthia_reason_in_french():
         "(empty border spaces not next to a tree)."
     )
     assert translate(decision.explanation, "fr") == (
-        "Carte 7 mise en place : petit arbre sur B5 par sélection directionnelle (h 2) parmi 15 "
+        "Carte 7 mise en place\u00a0: petit arbre sur B5 par sélection directionnelle (h 2) parmi 15 "
         "cases valables (cases vides du bord sans arbre voisin)."
     )
 
@@ -223,7 +223,8 @@ def test_the_terminal_game_in_dutch():
 def test_the_terminal_game_in_hebrew_isolates_its_notation():
     text_ = run(["place A1", "grow A1", "quit"], "--lang", "he")
     assert "שחקן 2> " in text_
-    assert "קודם הכנת המשחק: הניחו עץ קטן על מיקום ריק במעגל החיצוני, למשל 'place A1'." in text_
+    # the example in the reader's verbs (the parser reads 'הנח A1' as 'place A1')
+    assert "קודם הכנת המשחק: יש להניח עץ קטן על מיקום ריק במעגל החיצוני, למשל 'הנח A1'." in text_
 
 
 # -- pictures --------------------------------------------------------------------------------

@@ -127,7 +127,7 @@ def test_the_reasons_are_given_in_hebrew_with_the_spaces_isolated():
     _interactions, reasons = play(BASE, wrong_first=True, lang="he")
     assert reasons[0] == "\u2068C2\u2069 בצל של עץ בינוני ב-\u2068B2\u2069 בסבב הזה."
     assert reasons[5] == (
-        "איסוף ב-\u2068A2\u2069 (אדמה של 1 עלים) נותן מטבע ניקוד של 1 עלים בשווי 14; "
+        "איסוף ב-\u2068A2\u2069 (עלים באדמה: 1) נותן מטבע ניקוד (עלים: 1) בשווי 14; "
         "איסוף ב-\u2068C3\u2069 נותן מטבע בשווי 19."
     )
     english = [sentence for _notation, sentence in WRONG.values()][: len(reasons)]

@@ -16,7 +16,7 @@ from engine import moonlight as ml
 from engine.expert import search
 from engine.moon import PHASE_TITLES
 from engine.moonlight.names import ANIMAL_NAMES
-from translation import CATALOGS, LANGUAGES, SOURCE, _, join, translate
+from translation import CATALOGS, LANGUAGES, SOURCE, Number, _, join, translate
 
 
 def test_buying_a_seed_in_french_is_une_graine() -> None:
@@ -130,12 +130,12 @@ def test_the_experts_reasons_and_the_moons_gap_are_explained(lang: str) -> None:
         _(
             "{action}: nothing beats ending the turn, expected margin {margin} points",
             action="end",
-            margin="+16.3",
+            margin=Number(16.3, signed=True),
         ),  # fmt: skip
     ]
     for reason in reasons:
         said = _said(reason, lang)
-        words = said.split(":", 1)[1].strip() if lang != "fr" else said.split(" : ", 1)[1]
+        words = said.split(":", 1)[1].strip() if lang != "fr" else said.split("\u00a0: ", 1)[1]
         for part in words.split(", "):
             assert part in rules, (part, lang)
     assert "`/ps hint`" in rules
@@ -220,3 +220,27 @@ def test_du_before_an_animal_stays_in_french() -> None:
         animal=ANIMAL_NAMES[3],
     )
     assert "capacité du castor" in translate(reason, "fr")
+
+
+# --- French punctuation where the code puts a name and its line together --------------------------
+
+
+def test_a_name_and_its_line_take_the_languages_colon() -> None:
+    """ "Cynthia: passed" was assembled in code; now a template of the catalogs: French puts a
+    no-break space before the colon (and a narrow one before a list's semicolon), and Cynthia's
+    seat is said in Hebrew letters."""
+    from bot.present import texts
+    from bot.services import seats
+    from translation import name_of
+
+    cynthia = seats.seat_name("cynthia", "Cynthia")
+    line = texts.LABELLED.format(name=name_of(cynthia), text=_("passed"))
+    assert str(line) == "Cynthia: passed"
+    assert translate(line, "fr") == "Cynthia\u00a0: a passé son tour"
+    assert translate(line, "nl") == "Cynthia: paste"
+    assert translate(line, "he") == "\u2068סינתיה\u2069: דילוג על התור"
+    reasoned = texts.REASONED.format(name=name_of("Ann"), action="`grow D4`", reason="card 7")
+    assert translate(reasoned, "fr") == "Ann\u00a0: `grow D4` \N{EM DASH} card 7"
+    listed = join([_("passed"), _("passed")], texts.SEMICOLON)
+    assert translate(listed, "fr") == "a passé son tour\u202f; a passé son tour"
+    assert str(listed) == "passed; passed"

@@ -18,6 +18,13 @@ The catalogs are gettext ``.po`` files made with Babel (``translation/catalogs/<
 the bot's. English is the source; ``pybabel extract`` finds the texts by the keywords ``_``,
 ``_n:1,2`` and ``_p:1c,2``.
 
+A number a player reads is a :class:`Number` parameter (``margin=Number(16.3, signed=True)``),
+said in the reader's way of writing numbers (Babel: "+16.3", "+16,3", a Hebrew minus that stays
+before its digits); :func:`decimal` formats one where no text is made. A noun that a translation
+needs in another grammatical form (French "du castor", "de la tortue"; Hebrew "חזיר הבר") has its
+forms registered with :func:`forms`, and a translation's template asks for one with a format spec:
+``{owner:of_the}``.
+
 This package imports nothing of the project: every layer may use it.
 """
 
@@ -107,6 +114,8 @@ def to_data(text: Any) -> Any:
     """A text as JSON-able data (its template, parameters, plural and context), so that a stored
     sentence (an event, Cynthia's reason) can still be translated after it is read back with
     :func:`from_data`. Anything but a ``Text`` is returned as it is."""
+    if isinstance(text, Number):
+        return {"num": text.value, "places": text.places, "signed": text.signed}
     if not isinstance(text, Text):
         return text
     data: dict[str, Any] = {"t": text.template}
@@ -121,6 +130,8 @@ def to_data(text: Any) -> Any:
 
 def from_data(data: Any) -> Any:
     """The text :func:`to_data` made (a plain value stays as it is)."""
+    if isinstance(data, dict) and "num" in data:
+        return Number(data["num"], data.get("places", 1), signed=data.get("signed", False))
     if not isinstance(data, dict) or "t" not in data:
         return data
     params = {k: from_data(v) for k, v in data.get("p", {}).items()}
@@ -143,9 +154,15 @@ def _p(context: str, template: str, /, **params: Any) -> Text:
 
 
 def join(parts: Sequence[str], sep: str = " ") -> Text:
-    """Texts joined by ``sep``, each translated on its own."""
-    names = {f"p{i}": p for i, p in enumerate(parts)}
-    template = sep.replace("{", "{{").replace("}", "}}").join("{" + k + "}" for k in names)
+    """Texts joined by ``sep``, each translated on its own (and ``sep`` too when it is a text:
+    French writes a list's "; " with a space before the semicolon: ``_p("list separator", "; ")``)."""
+    names: dict[str, Any] = {f"p{i}": p for i, p in enumerate(parts)}
+    if isinstance(sep, Text):
+        names["sep"] = sep
+        between = "{sep}"
+    else:
+        between = sep.replace("{", "{{").replace("}", "}}")
+    template = between.join("{" + k + "}" for k in names if k != "sep")
     return Text(template, names, context=_JOIN)
 
 
@@ -158,6 +175,100 @@ def name_of(value: str) -> Text:
     the reader's language as one isolated unit in a right-to-left sentence (as a plain name
     is)."""
     return Text("{name}", {"name": value}, context=_NAME)
+
+
+# --- numbers ---
+
+
+def decimal(value: float, lang: str | None, places: int = 1, *, signed: bool = False) -> str:
+    """``value`` as ``lang`` writes it (Babel's patterns and symbols): ``places`` decimals and
+    the language's grouping ("1,234.5", Dutch "1.234,5", French "1 234,5" with a narrow no-break
+    space), a minus before a negative number and, when ``signed``, a plus before a positive one
+    (or zero). Hebrew's signs are Unicode's left-to-right mark and the sign, so that the sign
+    stays before the digits in a right-to-left line. Never "-0.0"."""
+    from babel.numbers import format_decimal, get_minus_sign_symbol, get_plus_sign_symbol
+
+    locale = lang if lang in LANGUAGES else SOURCE
+    rounded = round(float(value), places) + 0.0  # -0.04 -> -0.0 -> 0.0
+    pattern = "#,##0" + ("." + "0" * places if places > 0 else "")
+    digits = format_decimal(abs(rounded), format=pattern, locale=locale)
+    if rounded < 0:
+        return get_minus_sign_symbol(locale) + digits
+    return (get_plus_sign_symbol(locale) if signed else "") + digits
+
+
+class Number(str):
+    """A number as a text's parameter: it reads as English ("+16.3", "1,234") and is said in the
+    reader's language by :func:`translate` (:func:`decimal`)."""
+
+    value: float
+    places: int
+    signed: bool
+
+    def __new__(cls, value: float, places: int = 1, *, signed: bool = False) -> Number:
+        self = super().__new__(cls, decimal(value, SOURCE, places, signed=signed))
+        self.value, self.places, self.signed = value, places, signed
+        return self
+
+    def said(self, lang: str | None) -> str:
+        return decimal(self.value, lang, self.places, signed=self.signed)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_number, (self.value, self.places, self.signed))
+
+    def __repr__(self) -> str:
+        return f"Number({str.__repr__(self)})"
+
+
+def _number(value: float, places: int, signed: bool) -> Number:
+    return Number(value, places, signed=signed)
+
+
+# --- a noun's grammatical forms ---
+
+#: The forms of a noun (by its context and English text), by the format spec that asks for one.
+_FORMS: dict[tuple[str | None, str], dict[str, Text]] = {}
+
+
+def forms(noun: Text, **by_spec: Text) -> Text:
+    """Register the grammatical forms of ``noun`` (a text said alone, "Turtle") that the
+    translations' templates may ask for with a format spec: with ``the=_p("animal", "the
+    Turtle")``, French ``"la capacité {owner:of_the}"`` says "la capacité de la tortue" where
+    ``owner`` is the Turtle, and Hebrew ``"{animal:the}"`` says "הצב". A template's spec that the
+    parameter has no form for says the parameter as it is. Returns ``noun``."""
+    _FORMS[(noun.context, noun.template)] = dict(by_spec)
+    return noun
+
+
+def form_names() -> frozenset[str]:
+    """Every format spec some registered noun has a form for."""
+    return frozenset(spec for by_spec in _FORMS.values() for spec in by_spec)
+
+
+class _Said(str):
+    """A parameter said in a language, with the forms a template may ask for."""
+
+    by_spec: dict[str, str]
+
+    def __new__(cls, said: str, by_spec: dict[str, str]) -> _Said:
+        self = super().__new__(cls, said)
+        self.by_spec = by_spec
+        return self
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` where a format spec names a grammatical form of a noun (``{owner:of_the}``):
+    the noun's form, or the parameter as it is when it has none (a name, a number)."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, _Said):
+            return value.by_spec.get(format_spec, str(value))
+        if format_spec and format_spec[0].isalpha() and format_spec in form_names():
+            return format(value, "")
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
 
 
 @cache
@@ -207,7 +318,7 @@ def translate(text: Any, lang: str | None) -> str:
             template = catalog.pgettext(text.context, text.template)
         else:
             template = catalog.gettext(text.template)
-    said = template.format(**params) if params or text.params else template
+    said = _FORMATTER.vformat(template, (), params) if params or text.params else template
     if lang == "fr":  # "de Alice" -> "d'Alice", "du Expert" -> "de l'Expert"
         names = [
             v
@@ -247,7 +358,13 @@ _VOWELS = frozenset("AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiouyàâäéèêëîï�
 def _value(value: Any, lang: str | None) -> Any:
     """A parameter in ``lang``: a text translated, a plain string isolated when right to left."""
     if isinstance(value, Text):
-        return translate(value, lang)
+        said = translate(value, lang)
+        by_spec = _FORMS.get((value.context, value.template))
+        if by_spec and lang and lang != SOURCE:
+            return _Said(said, {k: translate(v, lang) for k, v in by_spec.items()})
+        return said
+    if isinstance(value, Number):
+        return isolate(value.said(lang), lang)
     if isinstance(value, str) and lang in RIGHT_TO_LEFT and any(c.isalnum() for c in value):
         return f"{_FSI}{value}{_PDI}"  # a mark such as ">" needs no isolate
     return value

@@ -163,7 +163,7 @@ def describe(
         parts.append(_("{n} light", n=light))
     lunar = getattr(before_seat, "lunar", 0) - getattr(after_seat, "lunar", 0)
     if lunar > 0:
-        parts.append(_("{n} lunar", n=lunar))
+        parts.append(_n("{n} lunar", "{n} lunar", lunar))  # French: "1 point lunaire"
     if light < 0:
         parts.append(_("+{n} light", n=-light))
     if verb == "use":
@@ -331,7 +331,7 @@ def source_label(state: GameState, verb: str, source: str, actions: Sequence[str
         return join([source, _choices(len(actions))], _DOT)
     costs = sorted({ml.ability_cost(state, engine.parse_action(n)) for n in actions})
     if len(costs) == 1:
-        cost = _("{n} lunar", n=costs[0])
+        cost = _n("{n} lunar", "{n} lunar", costs[0])
     else:
         cost = _("{costs} or {last} lunar", costs=", ".join(map(str, costs[:-1])), last=costs[-1])
     parts = [animals.title(source), cost]

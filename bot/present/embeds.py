@@ -33,7 +33,7 @@ from engine.geometry import LABELS
 from render import alt as picture_words
 from render.model import SeatView, View
 from render.model import view as picture_view
-from translation import _, _p
+from translation import Text, _, _n, _p, name_of
 
 if TYPE_CHECKING:  # a type only: presentation reads no storage
     from bot.storage import GameOptions, GameRow
@@ -187,12 +187,18 @@ def _move_lines(game: GameRow, state: GameState, moves: Sequence[Applied]) -> li
     ]
 
 
+def _labelled(name: str, said: Any) -> Text:
+    """``Ann: 12`` (a seat's name, isolated in a right-to-left line, then what it has)."""
+    return texts.LABELLED.format(name=name_of(name), text=said)
+
+
 def _move_line(game: GameRow, applied: Applied) -> str:
-    line = f"{isolate(tr(who(game, applied.seat, applied.user_id)))}: {notation(f'`{applied.notation}`')}"
+    name = name_of(who(game, applied.seat, applied.user_id))
+    action = f"`{applied.notation}`"  # a plain string: isolated in a right-to-left line
     if applied.explanation and applied.user_id != AUTOPILOT_USER_ID:
-        explanation = tr(applied.explanation).replace("\n", " ")  # in full: never cut
-        line += f" \N{EM DASH} {explanation}"
-    return line
+        line = texts.REASONED.format(name=name, action=action, reason=applied.explanation)
+        return tr(line).replace("\n", " ")  # the reason in full: never cut
+    return tr(texts.LABELLED.format(name=name, text=action))
 
 
 def game_embed(
@@ -399,9 +405,10 @@ def score_breakdown(game: GameRow, state: GameState) -> str:
                     by_soil.setdefault(int(leaves), []).append(int(value))
                 detail = ", ".join(
                     tr(
-                        _(
-                            "{leaves}-leaf {values}",
-                            leaves=leaves,
+                        _n(  # French: "sol à 1 feuille", "sol à 3 feuilles"
+                            "{n}-leaf {values}",
+                            "{n}-leaf {values}",
+                            leaves,
                             values="+".join(map(str, by_soil[leaves])),
                         )
                     )
@@ -412,8 +419,8 @@ def score_breakdown(game: GameRow, state: GameState) -> str:
             bits.append(f"{label} {points}" + (f" ({detail})" if detail else ""))
         on_board = _("{pieces} on the board", pieces=texts.plural(state.board_count(i), "piece"))
         lines.append(
-            f"{SEAT_SWATCH[i]} **{isolate(seats.shown_name(seat))}: {scores[i]}** = {' + '.join(bits)}; "
-            f"{tr(on_board)}"
+            f"{SEAT_SWATCH[i]} **{tr(_labelled(seats.shown_name(seat), scores[i]))}** = "
+            f"{' + '.join(bits)}; {tr(on_board)}"
         )
     tied = [i for i, x in enumerate(scores) if x == max(scores)]
     if len(tied) > 1:  # who won the tie is the engine's (engine.winners)
@@ -437,7 +444,7 @@ def preview_embed(
     for s in game.seats:
         i = s.position
         gain = _("+{gain} light (has {light})", gain=gains[i], light=state.seats[i].light)
-        line = f"{SEAT_SWATCH[i]} {isolate(seats.shown_name(s))}: {tr(gain)}"
+        line = f"{SEAT_SWATCH[i]} {tr(_labelled(seats.shown_name(s), gain))}"
         if i < len(lunar) and lunar[i] is not None and s.kind != "cynthia":
             moon = _("+{gain} lunar (has {lunar})", gain=lunar[i], lunar=state.seats[i].lunar)
             line += f", {tr(moon)}"
@@ -459,7 +466,7 @@ def replay_result(names: Sequence[str], state: GameState, moves: int) -> list[st
     each seat's score."""
     scores = engine.scores(state)
     lines = [
-        f"{SEAT_SWATCH[i]} {isolate(name)}: {tr(texts.plural(scores[i], 'point'))}"
+        f"{SEAT_SWATCH[i]} {tr(_labelled(name, texts.plural(scores[i], 'point')))}"
         for i, name in enumerate(names)
     ]
     if state.is_over:

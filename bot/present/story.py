@@ -18,7 +18,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Generic, Protocol, TypeAlias, TypeVar
 
 import engine
-from bot.present import i18n
+from bot.present import i18n, texts
 from bot.present.choices import spaces_of
 from bot.present.i18n import isolate, notation
 from bot.services.seats import AUTOPILOT_SEAT, AUTOPILOT_USER_ID, player_name, shown_name
@@ -303,7 +303,8 @@ def _named_text(event: Text, names: Sequence[str]) -> str:
         return isolate(names[seat - 1]) if seat <= len(names) else m[0]
 
     mark = "\x01(?P<seat>[1-4])\x02"
-    said = re.sub(rf"Cynthia \((?:{either})\s*{mark}\)", name, said)
+    automa = re.escape(translate(_("Cynthia"), lang))  # "Cynthia (seat 2)": her seat's name
+    said = re.sub(rf"(?:Cynthia|{automa}) \((?:{either})\s*{mark}\)", name, said)
     said = re.sub(rf"(?:{either})\s*{mark}", name, said)
     said = re.sub(mark, name, said)
     if lang == "fr":  # "castor du joueur 2" named: "castor de Bob", "castor de l'Expert"
@@ -328,7 +329,8 @@ def _run_line(game: GameRow, run: Sequence[Move]) -> str:
     """One seat's actions in a row: ``🟠 Ann: bought a seed, planted C3 from B2`` (`end` left
     out)."""
     shown = [m.told for m in run if m.notation != "end"]
-    return join([_who(game, run[0]), ": ", join(shown, ", ") if shown else _("passed")], "")
+    said = join(shown, ", ") if shown else _("passed")
+    return texts.LABELLED.format(name=name_of(_who(game, run[0])), text=said)
 
 
 def lines_of(game: GameRow, turns: Sequence[Turn[Move]]) -> list[str]:
@@ -357,7 +359,8 @@ def lines_of(game: GameRow, turns: Sequence[Turn[Move]]) -> list[str]:
                 told, run = flush(run, told), []
             if reasoned:
                 reason = move.explanation or ""  # in full: never cut (one line: see embeds)
-                lines.append(join([_who(game, move), ": ", move.told, " \N{EM DASH} ", reason], ""))
+                name = name_of(_who(game, move))
+                lines.append(texts.REASONED.format(name=name, action=move.told, reason=reason))
                 told = True
             else:
                 run.append(move)

@@ -11,7 +11,7 @@ domain `bot` hold the translations.
 from __future__ import annotations
 
 from engine import cynthia
-from translation import Text, _, _n, join
+from translation import Text, _, _n, _p, join
 
 #: `plural(n, "point")` and its kin: the nouns the bot counts.
 _COUNTED = {
@@ -30,10 +30,20 @@ def plural(n: int, noun: str) -> Text:
 
 
 def and_list(words: list[str]) -> str:
-    """`A`, `A and B`, `A, B and C` (the `and` of the language of the moment)."""
+    """`A`, `A and B`, `A, B and C` (the `and` of the language of the moment; a name that is a
+    text, Cynthia's or an Expert's seat, is said in it too)."""
     if len(words) == 1:
         return words[0]
-    return _("{items} and {last}", items=", ".join(words[:-1]), last=words[-1])
+    return _("{items} and {last}", items=join(words[:-1], ", "), last=words[-1])
+
+
+#: A line of a name and what it says, did or scored: "🟠 Ann: bought a seed" (French puts a
+#: space before the colon: the colon is the catalogs', never the code's).
+LABELLED = _("{name}: {text}")
+#: The separator of a list of clauses: "a; b" (French "a ; b").
+SEMICOLON = _p("list separator", "; ")
+#: A line of an action with its reason: "Cynthia: `grow D4` — card 7: ...".
+REASONED = _("{name}: {action} \N{EM DASH} {reason}")
 
 
 # --- refusals (ephemeral) ---

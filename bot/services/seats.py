@@ -32,6 +32,14 @@ EXPERT_SEAT = _("Expert{number} ({strength})")
 
 
 _EXPERT_SEAT = re.compile(r"Expert(?: (?P<n>[0-9]+))? \((?:quick|strong)\)")
+#: The automa's seat names as stored: "Cynthia", "Cynthia 2".
+_CYNTHIA_SEAT = re.compile(r"Cynthia(?: (?P<n>[0-9]+))?")
+
+
+def cynthia_seat(number: int) -> Text:
+    """The name of a Cynthia seat in the reader's language: "Cynthia", "Cynthia 2" (Hebrew
+    "סינתיה", as the picture says)."""
+    return _("Cynthia") if number == 1 else _("Cynthia {n}", n=number)
 
 
 def expert_seat(kind: str, number: int) -> Text:
@@ -51,12 +59,15 @@ def expert_name(seats: Sequence[SeatRow], kind: str) -> str:
 
 
 def seat_name(kind: str, stored: str) -> str:
-    """A seat's name as read from storage: an Expert's, and the "(autopilot)" mark of an absent
-    player's seat, are said in the reader's language again (both are stored in English), any
-    other name as it is."""
+    """A seat's name as read from storage: an Expert's, Cynthia's, and the "(autopilot)" mark of
+    an absent player's seat, are said in the reader's language again (they are stored in
+    English), any other name as it is."""
     match = _EXPERT_SEAT.fullmatch(stored) if kind in STRENGTHS else None
     if match:
         return expert_seat(kind, int(match["n"] or 1))
+    automa = _CYNTHIA_SEAT.fullmatch(stored) if kind == "cynthia" and stored else None
+    if automa:
+        return cynthia_seat(int(automa["n"] or 1))
     mark = AUTOPILOT_SEAT.format(name="")
     if stored and stored.endswith(mark) and len(stored) > len(mark):
         return AUTOPILOT_SEAT.format(name=stored.removesuffix(mark))

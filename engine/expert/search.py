@@ -46,7 +46,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, Self, TypeVar
 
-from translation import Text, _, _n
+from translation import Number, Text, _, _n
 
 from ..actions import Action
 from ..config import Config
@@ -476,7 +476,7 @@ def decide(pos: Position[A], budget_s: float, rnd: random.Random) -> tuple[Actio
         why = _(
             "{action}: nothing beats ending the turn, expected margin {margin} points",
             action=str(end),
-            margin=f"{_expected(pos, seat, value):+.1f}",
+            margin=Number(_expected(pos, seat, value), signed=True),
         )
         return end, why
     action = pos.action(acts[0])
@@ -494,8 +494,8 @@ def planned_reason(action: str, count: int, margin: float) -> Text:
     return _(
         "{action}: best of {count} turn plans, expected margin {margin} points",
         action=action,
-        count=f"{count:,}",
-        margin=f"{margin:+.1f}",
+        count=Number(count, 0),
+        margin=Number(margin, signed=True),
     )
 
 
@@ -507,6 +507,6 @@ def simulated_reason(action: str, used: int, margin: float) -> Text:
         "{action}: best of {count} simulations, expected margin {margin} points",
         used,
         action=action,
-        count=f"{used:,}",
-        margin=f"{margin:+.1f}",
+        count=Number(used, 0),
+        margin=Number(margin, signed=True),
     )

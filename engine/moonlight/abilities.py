@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import cast
 
-from translation import _, _p, join
+from translation import _, _n, _p, join
 
 from .. import game as G
 from ..actions import Action, Args, IllegalAction, reason_of
@@ -854,9 +854,10 @@ def check_use(state: GameState, a: Action) -> str | None:
                      level=a.args[1], cost=cost_word(cost), lunar=lunar)  # fmt: skip
         if ability.level_by_leaves:
             leaves = LEAVES[ext.at[seat]]
-            return _("{title} level {level} (a {level}-leaf space) costs {cost}; you have "
-                     "{lunar}.", title=title, level=leaves, cost=cost_word(cost),
-                     lunar=lunar)  # fmt: skip
+            return _n("{title} level {level} (a {level}-leaf space) costs {cost}; you have "
+                      "{lunar}.", "{title} level {level} (a {level}-leaf space) costs {cost}; "
+                      "you have {lunar}.", leaves, title=title, level=leaves,
+                      cost=cost_word(cost), lunar=lunar)  # fmt: skip
         return _("{title} costs {cost}; you have {lunar}.", title=title, cost=cost_word(cost),
                  lunar=lunar)  # fmt: skip
     return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import cast
 
-from translation import _, join
+from translation import _, _p, join
 
 from .. import game as G
 from ..actions import UNDOABLE, Action, Args, register_notation
@@ -74,10 +74,34 @@ register_notation(
     language_words=LANGUAGE_VERBS["animal"],
 )
 for verb, what, usage, words, owner in (
-    ("settle", _("an animal's placement"), "settle C4", ("settle",), FOREST),
-    ("elder", _("the Great Elder Tree's placement"), "elder D4", ("elder",), ELDER),
-    ("moonstone", _("a moonstone's placement"), "moonstone C2", ("moonstone", "stone"), STONES),
-    ("move", _("an animal's step"), "move C3", ("move", "m", "step"), FOREST),
+    (
+        "settle",
+        _("an animal's placement"),
+        _p("notation example", "settle C4"),
+        ("settle",),
+        FOREST,
+    ),
+    (
+        "elder",
+        _("the Great Elder Tree's placement"),
+        _p("notation example", "elder D4"),
+        ("elder",),
+        ELDER,
+    ),
+    (
+        "moonstone",
+        _("a moonstone's placement"),
+        _p("notation example", "moonstone C2"),
+        ("moonstone", "stone"),
+        STONES,
+    ),
+    (
+        "move",
+        _("an animal's step"),
+        _p("notation example", "move C3"),
+        ("move", "m", "step"),
+        FOREST,
+    ),
 ):
 
     def _format(a: Args, verb: str = verb) -> str:

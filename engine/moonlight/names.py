@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from translation import _, _n, _p
+from translation import _, _n, _p, forms
 
 ANIMALS = ("boar", "hedgehog", "squirrel", "fox", "owl", "badger", "beaver", "turtle")
 BOAR, HEDGEHOG, SQUIRREL, FOX, OWL, BADGER, BEAVER, TURTLE = range(8)
@@ -41,6 +41,28 @@ ANIMAL_TITLES = (
     _p("animal", "Fox"), _p("animal", "Owl"), _p("animal", "Badger"),
     _p("animal", "Beaver"), _p("animal", "Turtle"),
 )  # fmt: skip
+#: The animals' names in the forms a translation's template asks for with a format spec
+#: (`translation.forms`): "{animal:the}" (French "la tortue", "l'écureuil", Dutch "het
+#: everzwijn", Hebrew "חזיר הבר"), "{animal:The}" to start a sentence, "{owner:of_the}"
+#: (French "de la tortue", "du castor"). English says "the {animal}" in its templates.
+_THE = (
+    _p("animal", "the Boar"), _p("animal", "the Hedgehog"), _p("animal", "the Squirrel"),
+    _p("animal", "the Fox"), _p("animal", "the Owl"), _p("animal", "the Badger"),
+    _p("animal", "the Beaver"), _p("animal", "the Turtle"),
+)  # fmt: skip
+_THE_FIRST = (
+    _p("animal", "The Boar"), _p("animal", "The Hedgehog"), _p("animal", "The Squirrel"),
+    _p("animal", "The Fox"), _p("animal", "The Owl"), _p("animal", "The Badger"),
+    _p("animal", "The Beaver"), _p("animal", "The Turtle"),
+)  # fmt: skip
+_OF_THE = (
+    _p("animal", "of the Boar"), _p("animal", "of the Hedgehog"), _p("animal", "of the Squirrel"),
+    _p("animal", "of the Fox"), _p("animal", "of the Owl"), _p("animal", "of the Badger"),
+    _p("animal", "of the Beaver"), _p("animal", "of the Turtle"),
+)  # fmt: skip
+for _i in range(len(ANIMALS)):
+    for _name in (ANIMAL_NAMES[_i], ANIMAL_TITLES[_i]):
+        forms(_name, the=_THE[_i], The=_THE_FIRST[_i], of_the=_OF_THE[_i])
 
 BABIES = ("double", "small", "medium", "harvest", "light", "seed", "scoring", "rich")
 DOUBLE, B_SMALL, B_MEDIUM, HARVEST, B_LIGHT, B_SEED, SCORING, RICH = range(8)

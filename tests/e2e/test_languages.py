@@ -102,7 +102,7 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     assert _buttons(msg) == ["Mijn beurt", "Voorbeeld volgende zon", "Spellogboek"]
     assert msg.embeds[0]["title"] == "Photosynthesis — spel #1"
     assert msg.embeds[0]["description"] == (
-        "Opstelling: elke speler zet twee Kleine Bomen op lege buitenste vakken."
+        "Opstelling: elke speler zet twee kleine bomen op lege buitenste vakken."
     )
     assert [f["name"] for f in msg.embeds[0]["fields"]][:2] == ["Spelers", "Beurt"]
 
@@ -124,8 +124,8 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     # The panel speaks Anna's language.
     panel = await answered(await fake.click(anna, msg, msg.find_button(label="Mijn beurt")))
     assert panel.ephemeral
-    assert panel.content == "Opstelling: kies een leeg buitenste vak voor een Kleine Boom."
-    assert panel.response.selects[0]["placeholder"] == "Vak voor je Kleine Boom"
+    assert panel.content == "Opstelling: kies een leeg buitenste vak voor een kleine boom."
+    assert panel.response.selects[0]["placeholder"] == "Vak voor je kleine boom"
 
     def played(action: str) -> str:
         done = "Je beurt is voorbij."
@@ -174,7 +174,7 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
     }
     options = {o["name"]: o for o in sub["new"]["options"]}
     assert options["on_timeout"]["description_localizations"]["fr"] == (
-        "Quand le minuteur expire : finir le tour, ou le pilote automatique le joue"
+        "Quand le minuteur expire\u00a0: finir le tour, ou le pilote automatique le joue"
     )
     end_turn = next(c for c in options["on_timeout"]["choices"] if c["value"] == "end turn")
     assert end_turn["name_localizations"] == {"nl": "beurt beëindigen", "fr": "fin du tour"}
@@ -235,7 +235,7 @@ async def test_a_whole_game_in_hebrew_chosen_by_the_settings(
     # A refusal, in Hebrew, and the question `/ps abandon` asks first.
     it = await answered(await fake.slash(admin, "ps new", channel_id=chan))
     assert it.ephemeral and it.content == (
-        "לערוץ הזה כבר יש משחק: סיימו אותו או השתמשו קודם ב־`/ps abandon`."
+        "לערוץ הזה כבר יש משחק: יש לסיים אותו או להשתמש קודם ב־`/ps abandon`."
     )
     it = await answered(
         await fake.slash(admin, "ps abandon", channel_id=chan)  # asks first

@@ -369,7 +369,7 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     )
     assert page.response.embeds[0]["footer"]["text"] == "עמוד 2 מתוך 2"
     assert [b["label"] for b in page.response.buttons] == [
-        *(f"שחזור #{g}" for g in crowds[10:]),
+        *(f"צפייה חוזרת #{g}" for g in crowds[10:]),
         "הקודם",
         "הבא",
     ]

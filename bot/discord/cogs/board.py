@@ -284,7 +284,7 @@ class Board(commands.Cog, name="Board"):
         answer: Sent = {"embed": embed}
         hidden = hidden_by_the_seed(game)
         if hidden:
-            hidden_words = "; ".join(i18n.tr(what) for what in hidden)
+            hidden_words = i18n.tr(join(list(hidden), texts.SEMICOLON))
             embed.set_footer(text=i18n.tr(texts.RECORD_HIDDEN.format(hidden=hidden_words)))
         else:
             answer["file"] = record_file(game, [m.notation for m in moves])
@@ -446,7 +446,7 @@ def _seat_names(kinds: tuple[str, ...]) -> list[str]:
     for i, kind in enumerate(kinds):
         if kind == "cynthia":
             cynthias += 1
-            names.append("Cynthia" if cynthias == 1 else "Cynthia 2")
+            names.append(i18n.tr(seats.cynthia_seat(cynthias)))
         else:
             names.append(i18n.tr(_("Seat {n}", n=i + 1)))
     return names

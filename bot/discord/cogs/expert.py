@@ -33,7 +33,7 @@ from discord.ext import commands, tasks
 from bot.discord.cogs import attach, detach
 from bot.discord.replies import answering
 from bot.present import expert_texts as xt
-from bot.present import i18n, pictures
+from bot.present import i18n, pictures, texts
 from bot.present import review_texts as rt
 from bot.present.i18n import tr
 from bot.services import GameService, seats
@@ -241,7 +241,9 @@ class ExpertCog(commands.Cog, name="Expert"):
                 )  # fmt: skip
                 title = rt.REVIEW_DECISION_TITLE.format(number=number, round=d.round)
                 embed = discord.Embed(
-                    title=f"{name}: {tr(title)}", description=tr(sentence), colour=GREEN
+                    title=tr(texts.LABELLED.format(name=name, text=title)),
+                    description=tr(sentence),
+                    colour=GREEN,
                 ).set_image(url=f"attachment://{filename}")
                 embeds.append(embed)
                 files.append(pictures.as_file(next(pictures_left), filename))
