@@ -8,19 +8,30 @@ request's ``payload_json`` against the same schema), ``$ref`` resolved in the sp
 are strings in the spec; discord.py sends some as integers (attachment placeholder ids), which
 Discord accepts, so integer ids are turned into strings first. One validator is compiled per
 route, method and status, once per process.
+
+Validation is memoised twice, without changing a verdict or a message: a body is checked by the
+shape the spec sees of it (`_shape`: bodies that differ only in ids, texts and sizes share one
+check), and that check first asks `_Checker`, the same Draft 2020-12 validator whose ``$ref``
+keeps, for each schema it points to and each value, whether the value is valid (a message's
+author, components and embeds are the same values again and again). The spec uses no keyword
+whose answer depends on more than the schema and the value (no ``unevaluated*``, no
+``$dynamicRef``: `tests/e2e/test_discord_spec.py` checks), so a valid value stays valid. Only a
+body the checker finds invalid is validated again by jsonschema alone, for its messages.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
@@ -126,8 +137,54 @@ def _found(validator: Draft202012Validator, body: Any) -> list[Violation]:
 
 
 def _violations(validator: Draft202012Validator, body: Any) -> list[Violation]:
+    if _checker(validator).is_valid(body):  # the memoised answer (most bodies are valid)
+        return []
     errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
     return [_meant(e) for e in errors[:MAX_ERRORS]]
+
+
+@cache
+def _target(ref: str) -> Any:
+    """The part of the spec a ``$ref`` names (every reference of the spec points into it:
+    ``#/components/...``, or ``urn:discord-api-spec#/...`` from our validators)."""
+    base, _, fragment = ref.partition("#")
+    if base not in ("", SPEC_URI):
+        raise ValueError(f"a reference outside Discord's spec: {ref}")
+    node: Any = spec()
+    for part in unquote(fragment).removeprefix("/").split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+#: (id of a schema of the spec, a value as JSON) -> whether the value is valid under it.
+_VALID: dict[tuple[int, str], bool] = {}
+
+
+def _memoised_ref(
+    validator: Any, ref: str, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """``$ref`` for `_Checker`: the value's validity under the schema referred to, computed once
+    (an invalid value gets one error: the checker only asks whether there is any)."""
+    target = _target(ref)
+    key = (id(target), json.dumps(instance, sort_keys=True))
+    valid = _VALID.get(key)
+    if valid is None:
+        valid = _VALID[key] = next(validator.descend(instance, target), None) is None
+    if not valid:
+        yield ValidationError(f"{instance!r} is not valid under {ref}")
+
+
+#: Draft 2020-12 with a memoised ``$ref``: says whether a body is valid (not why).
+_Checker = validators.extend(Draft202012Validator, {"$ref": _memoised_ref})
+_CHECKERS: dict[int, Any] = {}
+
+
+def _checker(validator: Draft202012Validator) -> Any:
+    """The checker of a (cached, so never collected) validator's schema."""
+    checker = _CHECKERS.get(id(validator))
+    if checker is None:
+        checker = _CHECKERS[id(validator)] = _Checker(validator.schema)
+    return checker
 
 
 #: One violation: its JSON path, the path as keys, the schema keyword broken, the message.
@@ -185,13 +242,14 @@ def _shape(value: Any) -> Any:
             return value
         if value.isdigit():
             return value if value.startswith("0") else "1" * len(value)
-        bound = next((b for b in lengths if b >= len(value)), len(value))
+        at = bisect_left(lengths, len(value))  # the first length >= the value's
+        bound = lengths[at] if at < len(lengths) else len(value)
         return "x" * bound if value else value
     if isinstance(value, int | float):
         if value in names:
             return value
-        bound = next((b for b in numbers if b >= value), None)
-        return value if bound is None else type(value)(bound)
+        at = bisect_left(numbers, value)  # the first number >= the value
+        return value if at == len(numbers) else type(value)(numbers[at])
     return value
 
 

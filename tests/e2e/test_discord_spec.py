@@ -191,3 +191,98 @@ async def test_interaction_payloads_are_checked_part_by_part() -> None:
     assert "INTERACTION_CREATE GuildRoleResponse $: 'permissions' is a required property" in roles
     assert all(r.startswith("INTERACTION_CREATE GuildRoleResponse $: '") for r in roles)
     assert discord_spec.schema_errors("UserResponse", alice) == []
+
+
+def test_no_keyword_of_the_spec_answers_by_more_than_its_schema_and_value() -> None:
+    """The memoised check (`discord_spec._Checker`) keeps whether a value is valid under each
+    schema the spec refers to: right only while no keyword looks beyond the schema and the value
+    (``unevaluated*`` looks at its siblings' results, ``$dynamicRef`` at the path taken) and every
+    ``$ref`` points into the spec itself."""
+    keywords: set[str] = set()
+    refs: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            keywords.update(node.keys() & {"unevaluatedProperties", "unevaluatedItems",
+                                           "$dynamicRef", "$recursiveRef", "$id"})  # fmt: skip
+            if isinstance(node.get("$ref"), str):
+                refs.add(node["$ref"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(discord_spec.spec())
+    assert keywords == set()
+    assert len(refs) > 100 and all(isinstance(discord_spec._target(r), dict) for r in refs)
+
+
+def _broken(value: Any) -> list[Any]:
+    """`value` broken one way at a time: each key dropped, each leaf of another type, each text
+    too long, each list emptied and doubled."""
+    out: list[Any] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out.append({k: v for k, v in value.items() if k != key})
+            out += [{**value, key: changed} for changed in _broken(item)]
+    elif isinstance(value, list):
+        out += [[], value * 2]
+        for i, item in enumerate(value):
+            out += [[*value[:i], changed, *value[i + 1 :]] for changed in _broken(item)]
+    elif isinstance(value, str):
+        out += [value * 1000, 7, None]
+    elif isinstance(value, bool) or value is None:
+        out += ["yes", 2]
+    elif isinstance(value, int | float):
+        out += [-value - 1, value * 10**6, "7", 0.5]
+    return out
+
+
+def test_the_memoised_check_agrees_with_jsonschema_on_good_and_broken_bodies() -> None:
+    """Whether a body is valid is the same through the memoised check as through jsonschema
+    itself, for a message with embeds and components and for hundreds of broken copies."""
+    message = {
+        "content": "Alice to play",
+        "embeds": [
+            {
+                "title": "Photosynthesis",
+                "description": "Round 3",
+                "color": 3066993,
+                "fields": [{"name": "Turn", "value": "<@1>", "inline": False}],
+                "footer": {"text": "action 4 of 9"},
+                "image": {"url": "attachment://board.png"},
+            }
+        ],
+        "components": [
+            {
+                "type": 1,
+                "components": [
+                    {"type": 2, "style": 1, "label": "Take my turn", "custom_id": "ps:turn:1"},
+                    {"type": 2, "style": 2, "label": "Game log", "custom_id": "ps:log:1"},
+                ],
+            },
+            {
+                "type": 1,
+                "components": [
+                    {
+                        "type": 3,
+                        "custom_id": "ps:pick:1",
+                        "options": [{"label": "grow D4", "value": "grow D4", "default": False}],
+                        "min_values": 1,
+                        "max_values": 1,
+                    }
+                ],
+            },
+        ],
+        "attachments": [{"id": "0", "filename": "board.png", "description": "The board"}],
+        "allowed_mentions": {"parse": [], "users": ["1"]},
+    }
+    validator = discord_spec._validator("/channels/{channel_id}/messages", "post", "request")
+    assert validator is not None
+    checker = discord_spec._checker(validator)
+    bodies = [message, *_broken(message)]
+    verdicts = [validator.is_valid(body) for body in bodies]
+    assert verdicts[0] and not all(verdicts)  # the message is valid, some broken ones are not
+    assert [checker.is_valid(body) for body in bodies] == verdicts
+    assert [checker.is_valid(body) for body in bodies] == verdicts  # memoised: the same again

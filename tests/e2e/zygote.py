@@ -4,8 +4,9 @@ Every e2e test starts one or more bot processes, some of them several times; eac
 fresh interpreter spends about 0.9 s of CPU importing discord.py, aiohttp, Pillow and the bot
 before it does anything, some 100 s of the suite's CPU on two cores. A :class:`Zygote` is a
 process that has imported all of that once (:data:`PRELOAD`, nothing of it configured or
-started) and then forks a bot process on request. The child makes itself what a fresh
-``python tests/e2e/launcher.py ...`` would be:
+started), and read the shipped files the bot reads on first use (:func:`_read_data`: the
+translation catalogs, the fonts' character maps), and then forks a bot process on request. The
+child makes itself what a fresh ``python tests/e2e/launcher.py ...`` would be:
 
 * its own session and process group (``start_new_session=True``);
 * stdin from ``/dev/null``, stdout and stderr appended to the log file;
@@ -14,8 +15,9 @@ started) and then forks a bot process on request. The child makes itself what a 
   the interpreter's normal exit (``atexit`` handlers, non-daemon threads joined, exit code from
   ``SystemExit``), as the launcher's own process would.
 
-Nothing of the bot ran in the zygote, and the bot reads its settings from the environment when it
-starts, so a forked bot behaves like a fresh one; the module-level ``random`` generator is reseeded
+Nothing of the bot ran in the zygote (but the reading of those files of the repository, kept as
+they were read), and the bot reads its settings from the environment when it starts, so a forked
+bot behaves like a fresh one; the module-level ``random`` generator is reseeded
 in every fork by Python itself. The pytest process talks to its zygote over a socket pair (one JSON
 line a request, one a reply): ``spawn`` returns the child's pid once the child has its own session
 and has opened its log file; ``status`` returns an exit code (``-N`` for a signal N, as
@@ -113,6 +115,7 @@ def _serve(channel: socket.socket) -> _Job | None:
     happens (in the child: return the job it is to run)."""
     for name in PRELOAD:
         importlib.import_module(name)
+    _read_data()
     if threading.active_count() != 1:  # a fork copies only the thread that forks
         raise RuntimeError(f"a preloaded module started a thread: {threading.enumerate()}")
     # What the imports made stays out of every child's garbage collections: a collection that
@@ -181,6 +184,22 @@ def _serve(channel: socket.socket) -> _Job | None:
         else:
             reply = {"error": f"unknown op {request['op']!r}"}
         channel.sendall(json.dumps(reply).encode() + b"\n")
+
+
+def _read_data() -> None:
+    """Read here, once, the shipped files each bot reads on first use: every language's
+    catalogs (a bot translates its commands' names and descriptions into every language for the
+    sync as it starts, parsing the .po files again: 0.15 s of CPU a bot), and the characters
+    each font has (a seat's name is cleaned with them: up to 0.1 s). `translation._catalog` and
+    `render.fonts._coverage` keep what the files say, and no test changes them while it runs,
+    so a child that finds them read works as one that reads them itself."""
+    import translation
+    from render import fonts
+
+    for lang in translation.LANGUAGES:
+        translation._catalog(lang)
+    for face in (fonts.REGULAR, fonts.BOLD, *fonts.FALLBACKS):
+        fonts._coverage(face)
 
 
 def _take_log(log_path: str) -> None:
