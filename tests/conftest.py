@@ -76,7 +76,7 @@ def _rewrite_test_modules(config: pytest.Config) -> None:
             if rewrite.try_makedirs(pyc.parent):
                 try:
                     source_hash, code = rewrite._rewrite_test(source, config)
-                except SyntaxError:  # (a plugin's file for another Python): left to pytest
+                except (SyntaxError, ValueError, OSError):  # left to pytest to report
                     continue
                 rewrite._write_pyc(state, code, source_hash, pyc)
     except (AttributeError, ImportError, TypeError):
