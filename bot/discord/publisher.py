@@ -645,8 +645,10 @@ class Publisher:
         return pictures.as_file(picture, embeds.BOARD_FILE)
 
     async def close_messages(self, game: GameRow) -> None:
-        """Take the buttons off an ended game's lobby and game messages."""
+        """Take the buttons off an ended game's lobby and game messages (and drop the states
+        its story kept: nothing more is told of it)."""
         self._drawn[game.id] = max(game.version, self._drawn.get(game.id, 0))
+        self._told.pop(game.id, None)
         with i18n.speaking(game.language):
             for kind in ("lobby", "game"):
                 stored = await self.bot.storage.message(game.id, kind)
