@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 import render
 import translation
 from bot.workers import ProcessWide, WorkerPool, workers_from_env
-from engine import GameState
+from engine import Config, GameState, new_game
 from render.alt import alt_text
 
 if TYPE_CHECKING:
@@ -41,9 +41,25 @@ if TYPE_CHECKING:
 
 #: Pictures kept for repeated requests (about 100 KB each).
 CACHE_SIZE = 32
-#: The game message's picture: the board, the sun, the round and the scoring piles, drawn to
-#: be read on a phone; what each seat has is in the message's text (`embeds.seat_fields`).
+#: The layout of each kind of picture the bot sends (`render.draw.LAYOUTS`), every one made to
+#: be read on a phone (no text under 9 px shown 400 px wide; `tests/test_bot_every_picture.py`).
+#: The game message's picture (and the next-sun preview, a replay's step, an abandoned game's,
+#: a lesson's): the board, the sun, the round and the scoring piles; what each seat has is in
+#: the message's text (`embeds.seat_fields`).
 GAME_LAYOUT = "phone"
+#: The private picture after each action of the panel: the board and the card of the one
+#: playing (their light, pieces, store with its prices, tokens, animal) under it.
+PANEL_LAYOUT = "phone-own"
+#: `/ps rules`'s sample positions: the board and every seat's card under it.
+RULES_LAYOUT = "phone-cards"
+#: `/ps rules`'s sample position: a 3-seat game played by the autopilot until this round.
+RULES_SAMPLE_SEED = 7
+RULES_SAMPLE_ROUND = 5
+RULES_SAMPLE_NAMES = ("Ash", "Birch", "Cedar")
+#: The sample position of `/ps rules topic:moonlight`: an expansion game (all three modes) of two
+#: people played by the autopilot and a Cynthia, a few rounds in.
+MOON_SAMPLE_SEED = 46
+MOON_SAMPLE_ROUND = 4
 
 
 class Said(TypedDict, total=False):
@@ -109,6 +125,42 @@ def board_picture(
     if said.get("names") is not None:
         said["names"] = _names(said["names"], said.get("lang"))
     return board_png(state, layout=layout, **said), alt_text(state, **said)
+
+
+def sample_position_png(lang: str | None = None) -> tuple[bytes, str]:
+    """The board picture for `/ps rules`: a game of three people played by the autopilot a few
+    rounds in (pure; run it in a thread)."""
+    from engine.players import AutopilotPlayer, play_until
+
+    state = new_game(Config(seats=("human",) * 3), seed=RULES_SAMPLE_SEED)
+    players = {k: AutopilotPlayer() for k in range(3)}
+    state, _ = play_until(
+        state, players, lambda s: s.phase != "setup" and s.round >= RULES_SAMPLE_ROUND
+    )
+    return board_picture(state, names=list(RULES_SAMPLE_NAMES), lang=lang, layout=RULES_LAYOUT)
+
+
+def moonlight_sample_png(lang: str | None = None) -> tuple[bytes, str]:
+    """The board picture for `/ps rules topic:moonlight` (pure; run it in a thread)."""
+    from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
+
+    config = Config(
+        seats=("human", "human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
+    )
+    state = new_game(config, seed=MOON_SAMPLE_SEED)
+    players = {
+        k: CynthiaPlayer() if kind == "cynthia" else AutopilotPlayer()
+        for k, kind in enumerate(config.seats)
+    }
+    state, _ = play_until(
+        state, players, lambda s: s.phase != "setup" and s.round >= MOON_SAMPLE_ROUND
+    )
+    names = [*RULES_SAMPLE_NAMES[:2], "Cynthia"]
+    return board_picture(state, names=names, lang=lang, layout=RULES_LAYOUT)
+
+
+#: The picture each rules topic shows (None: no picture).
+RULES_PICTURES = {"base": sample_position_png, "moonlight": moonlight_sample_png}
 
 
 def _draw(state_bytes: bytes, kwargs: Drawing) -> tuple[bytes, str]:

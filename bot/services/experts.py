@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import pickle
@@ -218,7 +219,7 @@ def _review_pictures(
     names: Sequence[str], lang: str | None, width: int,
 ) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:  # fmt: skip
     from engine.expert.review import progress
-    from render.draw import encode_png
+    from render.draw import drawn_png
     from render.review import decision_alt, decision_picture, progress_alt, progress_chart
 
     cfg = engine.Config.from_dict(config)
@@ -232,11 +233,14 @@ def _review_pictures(
     pictures = []
     for d in shown:
         at, played, best = before[int(d["ply"])], str(d["played"]), str(d["best"])
-        im = decision_picture(at, played, best, names=names, lang=lang, width=width)
-        pictures.append((encode_png(im), decision_alt(at, played, best, lang)))
+        png = drawn_png(
+            functools.partial(decision_picture, at, played, best, names=names, lang=lang,
+                              width=width)
+        )  # fmt: skip
+        pictures.append((png, decision_alt(at, played, best, lang)))
     points = progress(cfg, seed, notations)
-    chart = progress_chart(points, names, lang, width)
-    return pictures, (encode_png(chart), progress_alt(points, names, lang))
+    chart = drawn_png(lambda: progress_chart(points, names, lang, width))
+    return pictures, (chart, progress_alt(points, names, lang))
 
 
 class Experts:

@@ -31,6 +31,7 @@ from bot.services.base import UserError
 from bot.services.players import Hidden, HistoryPage, LeaderboardPage, PlayedGame, Profile
 from bot.storage import FORMER_NAME
 from render.chart import FAMILY_NAMES, ChartPoint, number, rating_chart, rating_chart_alt
+from render.draw import drawn_png
 from translation import Text, _
 
 if TYPE_CHECKING:
@@ -172,10 +173,9 @@ def chart_of(profile: Profile) -> tuple[bytes, str] | None:
     rating = max(profile.ratings, key=lambda r: (r.games, r.scope != GLOBAL))
     points = [ChartPoint(p.finished_at, p.ordinal) for p in rating.history]
     lang = i18n.current()
-    picture = rating_chart(points, rating.family, lang)  # Discord shows it 360 to 550 px wide
-    out = io.BytesIO()
-    picture.save(out, format="PNG", optimize=True)
-    return out.getvalue(), rating_chart_alt(points, rating.family, lang)
+    # Discord shows it 360 to 550 px wide; full colour, its smallest text noted in it
+    png = drawn_png(lambda: rating_chart(points, rating.family, lang), palette=False)
+    return png, rating_chart_alt(points, rating.family, lang)
 
 
 def leaderboard_embed(board: LeaderboardPage, scope: str) -> discord.Embed:
