@@ -17,9 +17,14 @@ turn, each when the panel offers it. Counted:
   the game's thread);
 - T, messages the bot posted in the game's thread (a bot seat's turn posts none: goal T <= the
   turns the people took + 3);
-- P, the smallest text on the picture the game message sends (``bot.present.pictures.GAME_LAYOUT``), in
-  pixels, when the picture is shown 400 px wide (a phone), over the positions the game went
-  through (render.draw.smallest_text_px);
+- P, the smallest text of every picture the bot sent, in pixels, when the picture is shown
+  400 px wide (a phone): each picture notes the smallest text it drew
+  (``render.draw.smallest_text_in``), every glyph included. The people play under the longest
+  names the tests use (``tests.every_picture.LONG_NAMES``: emoji and CJK), and besides the game
+  messages and the panel's previews the scripted game opens every other kind of picture
+  (``open_every_view``): the next-sun preview, ``/ps rules`` (base and expansion), a lesson
+  (``/ps learn``), a step of the game's replay, ``/ps profile`` and the Expert's review (M and T
+  are counted before these);
 - the pings: each turn's message mentions its player.
 
 With ``--correspondence`` the game is a correspondence one (a 24 h turn timer) where ann asked
@@ -45,13 +50,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bot.config import FIXED_SEED_ENV  # noqa: E402
-from bot.present import expert_texts as xt  # noqa: E402
-from bot.present.pictures import GAME_LAYOUT  # noqa: E402
 from engine.record import states  # noqa: E402
-from render.draw import smallest_text_px  # noqa: E402
+from render.draw import smallest_text_in  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
 from tests.e2e.gameplay import is_final, kinds, next_turn, turn_owner  # noqa: E402
 from tests.e2e.helpers import bot_select  # noqa: E402
+from tests.every_picture import LONG_NAMES  # noqa: E402
 
 DISPLAY = 400
 #: The Expert thinks a tenth of its budget (as in the tests): its strength is not measured here.
@@ -81,7 +85,10 @@ class Table:
         self.correspondence = correspondence
         self.chan = fake.add_channel("table")
         self.users = {u["id"]: u for u in (fake.add_user("ann"), fake.add_user("ben"))}
+        name_people(list(self.users.values()))
         self.turns: list[tuple[tuple[str, ...], int]] = []  # (verbs played, interactions)
+        #: the pictures each view opened besides the game's turns sent (`open_every_view`)
+        self.views: dict[str, list[bytes]] = {}
         self.pings = 0
 
     async def send(self, interaction) -> None:
@@ -146,6 +153,8 @@ class Table:
 
     async def play(self) -> FakeMessage:
         msg = await self.start()
+        await self.fake.wait_until(lambda: bool(self.fake.uploaded), 60, "the game's picture")
+        self.views["next-sun preview"] = await next_sun_preview(self, msg)
         while not is_final(msg):
             await self.turn(msg)
             msg = await next_turn(self.fake, self.chan, msg, timeout=120)
@@ -165,6 +174,121 @@ def positions(bot: BotProcess) -> list[engine.GameState]:
     return list(states(engine.Config.from_dict(json.loads(config)), seed, moves))
 
 
+# --- P: every kind of picture, as the bot sends it ---------------------------------------------
+
+
+def name_people(users: list[dict]) -> None:
+    """The people's display names: the longest the tests use (emoji, CJK), before they act."""
+    for user, name in zip(users, (LONG_NAMES[3], LONG_NAMES[1]), strict=False):
+        user["global_name"] = name
+
+
+async def _pictures_of(table: Table, action) -> list[bytes]:
+    """The pictures the bot attached while ``action()`` (a coroutine function) ran."""
+    fake = table.fake
+    before = len(fake.uploaded)
+    await action()
+    return [a.data for a in fake.uploaded[before:] if a.filename.endswith(".png")]
+
+
+async def next_sun_preview(table: Table, msg: FakeMessage) -> list[bytes]:
+    """The game message's Next-sun preview, asked once by the first person to play."""
+    user = table.users[turn_owner(msg) or next(iter(table.users))]
+
+    async def ask() -> None:
+        await table.send(
+            await table.fake.click(user, msg, msg.find_button(label="Next-sun preview"))
+        )
+
+    return await _pictures_of(table, ask)
+
+
+def review_posted(bot: BotProcess) -> bool:
+    """Whether the bot posted the game's review (every message of it, pictures included)."""
+    import sqlite3
+
+    conn = sqlite3.connect(bot.database_path)
+    try:
+        return conn.execute("SELECT status FROM reviews WHERE game_id = 1").fetchall() == [
+            ("posted",)
+        ]
+    except sqlite3.OperationalError:  # (the table is being written)
+        return False
+    finally:
+        conn.close()
+
+
+async def open_every_view(table: Table, final: FakeMessage, bot: BotProcess) -> None:
+    """After the game, every other picture a player meets: `/ps rules` (base and expansion), a
+    lesson, a step of the game's replay (a round in the middle, from the viewer's select),
+    `/ps profile` and the Expert's review (the Review button; its pictures are posted once
+    computed)."""
+    fake, chan = table.fake, table.chan
+    host = next(iter(table.users.values()))
+
+    async def slash(command: str, **options) -> None:
+        it = await fake.slash(host, command, options=options, channel_id=chan)
+        await table.send(it)
+
+    async def replay() -> None:
+        it = await fake.slash(host, "ps replay", options={"game": 1}, channel_id=chan)
+        await table.send(it)
+        viewer = it.response
+        select = viewer.selects[0]
+        middle = select["options"][len(select["options"]) // 2]["value"]
+        await table.send(await fake.select(host, viewer, select, [middle]))
+
+    async def review() -> None:
+        await table.send(await fake.click(host, final, final.find_button(label="Review")))
+        await fake.wait_until(lambda: review_posted(bot), 300, "the review posted")
+
+    views = {
+        "rules base": lambda: slash("ps rules"),
+        "rules moonlight": lambda: slash("ps rules", topic="moonlight"),
+        "lesson": lambda: slash("ps learn"),
+        "replay step": replay,
+        "profile chart": lambda: slash("ps profile"),
+        "review": review,
+    }
+    for name, action in views.items():
+        table.views[name] = await _pictures_of(table, action)
+
+
+#: A picture's kind by the view that sent it and its file's name (without its numbers).
+PICTURE_FILES = {
+    ("game", "board"): "game message",
+    ("game", "preview"): "panel preview",
+    ("review", "review-chart"): "review chart",
+    ("review", "review"): "review decision",
+}
+
+
+def smallest_picture_text(table: Table) -> tuple[float, str]:
+    """P: the smallest text of every picture the bot sent (`render.draw.smallest_text_in`) at
+    ``DISPLAY`` px wide, and each kind's, by file name and view ("none" for a view that sent
+    no picture, which makes P nan: every kind must be measured)."""
+    fake = table.fake
+    opened = {id(png): name for name, pngs in table.views.items() for png in pngs}
+    by_kind: dict[str, list[float]] = {name: [] for name in ("game message", "panel preview")}
+    by_kind |= {name: [] for name in table.views if name != "review"}
+    by_kind |= {"review chart": [], "review decision": []}
+    for attachment in fake.uploaded:
+        if not attachment.filename.endswith(".png"):
+            continue
+        kind = opened.get(id(attachment.data), "game")
+        stem = re.sub(r"(-\d+)+$", "", attachment.filename.removesuffix(".png"))
+        kind = PICTURE_FILES.get((kind, stem), kind)
+        px = smallest_text_in(attachment.data, DISPLAY)
+        by_kind.setdefault(kind, []).append(float("nan") if px is None else px)
+    said = "; ".join(
+        f"{kind} {min(sizes):.1f} px ({len(sizes)})" if sizes else f"{kind} none"
+        for kind, sizes in by_kind.items()
+    )
+    every = [min(sizes) if sizes else float("nan") for sizes in by_kind.values()]
+    p = float("nan") if any(v != v for v in every) else min(every)
+    return p, said
+
+
 async def run(args) -> None:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
@@ -180,18 +304,17 @@ async def run(args) -> None:
                 lambda: len(fake.messages(table.chan)) >= 2, 30, "the result in the channel"
             )
             seen = positions(bot)
+            bot_id = fake.application_id
+            in_channel = [m for m in fake.messages(table.chan) if m.author["id"] == bot_id]
+            threads = fake.threads_of(table.chan)
+            in_threads = sum(len(fake.messages(t)) for t in threads)
+            await open_every_view(table, final, bot)
         finally:
             await bot.stop()
             await fake.stop()
-    bot_id = fake.application_id
-    in_channel = [m for m in fake.messages(table.chan) if m.author["id"] == bot_id]
-    threads = fake.threads_of(table.chan)
-    in_threads = sum(len(fake.messages(t)) for t in threads)
     typical = [n for verbs, n in table.turns if verbs == SCRIPT]
     play_turns = [(v, n) for v, n in table.turns if v != ("place",)]
-    sample = seen[:: max(1, len(seen) // 12)] + [seen[-1]]
-    names = [*(u["username"] for u in table.users.values()), xt.BOT_LABELS["expert"]]
-    p = min(smallest_text_px(s, DISPLAY, layout=GAME_LAYOUT, names=names) for s in sample)
+    p, kinds_seen = smallest_picture_text(table)
     c = statistics.median(typical) if typical else float("nan")
     print(f"seed: {args.seed}")
     print(f"game: {len(table.turns)} turns ({len(play_turns)} in play), {len(seen) - 1} moves")
@@ -217,7 +340,7 @@ async def run(args) -> None:
     print(f"pings: {table.pings} of {len(table.turns)} turn messages mention their player")
     named = re.sub(r"<@(\d+)>", lambda m: "@" + table.users[m[1]]["username"], final.content)
     print(f"final message in the thread: {named[:60]!r}")
-    print(f"smallest picture text at {DISPLAY} px wide over {len(sample)} positions: {p:.1f} px")
+    print(f"smallest picture text at {DISPLAY} px wide, by kind: {kinds_seen}")
     if args.correspondence:
         host = next(iter(table.users.values()))
         print(
@@ -228,7 +351,8 @@ async def run(args) -> None:
     print(f"turns taken by people: {len(table.turns)}")
     print(
         f"table: typical turn {c:g} clicks; {len(in_channel)} channel messages, {in_threads} "
-        f"thread messages per game; smallest picture text {p:.1f} px at {DISPLAY} px wide"
+        f"thread messages per game; smallest picture text {p:.1f} px at {DISPLAY} px wide "
+        "(every picture kind)"
     )
 
 

@@ -67,29 +67,47 @@ def _game_pictures(lang: str) -> Iterator[Drawn]:
     for label, state, n in _positions():
         said: pictures.Said = {"names": _names(n), "lang": lang}
         viewer = state.current_seat
-        yield "game message", label, pictures.board_png(
-            state, highlight=["D4"], layout=pictures.GAME_LAYOUT, **said
+        yield (
+            "game message",
+            label,
+            pictures.board_png(state, highlight=["D4"], layout=pictures.GAME_LAYOUT, **said),
         )
-        yield "abandoned", label, pictures.board_png(
-            state, abandoned=True, layout=pictures.GAME_LAYOUT, **said
+        yield (
+            "abandoned",
+            label,
+            pictures.board_png(state, abandoned=True, layout=pictures.GAME_LAYOUT, **said),
         )
         sun = engine.next_photosynthesis_sun(state)
-        yield "next-sun preview", label, pictures.board_png(
-            state, preview_sun=sun, viewer_seat=viewer, layout=pictures.GAME_LAYOUT, **said
+        yield (
+            "next-sun preview",
+            label,
+            pictures.board_png(
+                state, preview_sun=sun, viewer_seat=viewer, layout=pictures.GAME_LAYOUT, **said
+            ),
         )
-        yield "replay step", label, pictures.board_png(
-            state, highlight=["C3", "D4"], layout=pictures.GAME_LAYOUT, **said
+        yield (
+            "replay step",
+            label,
+            pictures.board_png(state, highlight=["C3", "D4"], layout=pictures.GAME_LAYOUT, **said),
         )
-        yield "panel preview", label, pictures.board_png(
-            state, highlight=["C3"], viewer_seat=viewer, layout=pictures.PANEL_LAYOUT, **said
+        yield (
+            "panel preview",
+            label,
+            pictures.board_png(
+                state, highlight=["C3"], viewer_seat=viewer, layout=pictures.PANEL_LAYOUT, **said
+            ),
         )
     setup = engine.new_game(engine.Config(seats=("human",) * 4), seed=3)
     for label, state, n in (("base", setup, 4), ("moonlight", moon.setup_3(), 3)):
-        yield "setup", label, pictures.board_png(
-            state, names=_names(n), lang=lang, layout=pictures.GAME_LAYOUT
+        yield (
+            "setup",
+            label,
+            pictures.board_png(state, names=_names(n), lang=lang, layout=pictures.GAME_LAYOUT),
         )
-    yield "game over", "moonlight", pictures.board_png(
-        moon.over_3(), names=_names(3), lang=lang, layout=pictures.GAME_LAYOUT
+    yield (
+        "game over",
+        "moonlight",
+        pictures.board_png(moon.over_3(), names=_names(3), lang=lang, layout=pictures.GAME_LAYOUT),
     )
 
 

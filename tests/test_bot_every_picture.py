@@ -75,8 +75,14 @@ def test_no_text_under_9_px_at_400_px_wide_in_any_picture_the_bot_sends(lang):
     png = pictures.board_png(state, names=list(LONG_NAMES), lang=lang,
                              layout=pictures.PANEL_LAYOUT, viewer_seat=1)  # fmt: skip
     assert smallest_text_in(png, DISPLAY) == pytest.approx(
-        smallest_text_px(state, DISPLAY, names=list(LONG_NAMES), lang=lang,
-                         layout=pictures.PANEL_LAYOUT, viewer_seat=1)  # fmt: skip
+        smallest_text_px(
+            state,
+            DISPLAY,
+            names=list(LONG_NAMES),
+            lang=lang,
+            layout=pictures.PANEL_LAYOUT,
+            viewer_seat=1,
+        )  # fmt: skip
     )
 
 
