@@ -266,7 +266,9 @@ PICTURE_FILES = {
 def smallest_picture_text(table: Table) -> tuple[float, str]:
     """P: the smallest text of every picture the bot sent (`render.draw.smallest_text_in`) at
     ``DISPLAY`` px wide, and each kind's, by file name and view ("none" for a view that sent
-    no picture, which makes P nan: every kind must be measured)."""
+    no picture, which makes P nan: every kind must be measured). How many pictures of a kind
+    were sent is not said: the game message's redraws depend on timing, the lines on the seed
+    alone."""
     fake = table.fake
     opened = {id(png): name for name, pngs in table.views.items() for png in pngs}
     by_kind: dict[str, list[float]] = {name: [] for name in ("game message", "panel preview")}
@@ -281,7 +283,7 @@ def smallest_picture_text(table: Table) -> tuple[float, str]:
         px = smallest_text_in(attachment.data, DISPLAY)
         by_kind.setdefault(kind, []).append(float("nan") if px is None else px)
     said = "; ".join(
-        f"{kind} {min(sizes):.1f} px ({len(sizes)})" if sizes else f"{kind} none"
+        f"{kind} {min(sizes):.1f} px" if sizes else f"{kind} none"
         for kind, sizes in by_kind.items()
     )
     every = [min(sizes) if sizes else float("nan") for sizes in by_kind.values()]

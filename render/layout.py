@@ -8,10 +8,13 @@ All positions are design units for a ``DESIGN_WIDTH`` wide picture, scaled by
 ``width / DESIGN_WIDTH``. No text is drawn smaller than ``MIN_TEXT`` design units, so shown 550
 pixels wide the smallest text is ``MIN_TEXT * 550 / DESIGN_WIDTH`` (about 9.3) pixels.
 
-The phone picture (``phone_layout``) has no seat cards: a header band (the round, the turn, the
+The phone picture (``phone_layout``) has a header band (the round, the turn, the
 sun, the moon) over the board, ``PHONE_DESIGN_WIDTH`` design units wide, so that shown 400
 pixels wide (a phone) its smallest text is ``MIN_TEXT * 400 / PHONE_DESIGN_WIDTH`` (about 9.8)
-pixels.
+pixels. The phone picture may have seat cards under the board (``phone_layout(seats=...)``),
+one under the other and as wide as the picture, the available pieces beside the store
+(``PHONE_CARD_ROWS``): the panel's picture has the card of the one playing, ``/ps rules``'s
+every seat's. No picture the bot sends uses the wide layout any more.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Board pictures for Discord messages: `render` draws and encodes (a palette PNG, made to be
-read 400-550 px wide), `render.alt` says the same position in words.
+read on a phone, 360-400 px wide: the layouts below), `render.alt` says the same position in
+words.
 
 Drawing is pure Python and Pillow work that holds the GIL most of its time. Under load (the
 profile of `bench/bot_latency.py --games 50`) it was most of the bot's CPU, and drawn in a
@@ -172,7 +173,9 @@ def _warm() -> int:
     """In a worker: load the fonts, sprites and static board before the first real picture."""
     import engine
 
-    board_picture(engine.new_game(engine.Config(seats=("human", "human")), seed=1))
+    state = engine.new_game(engine.Config(seats=("human", "human")), seed=1)
+    board_picture(state, layout=GAME_LAYOUT)  # (the wide layout is not sent)
+    board_picture(state, layout=PANEL_LAYOUT, viewer_seat=0)
     return os.getpid()
 
 
