@@ -78,7 +78,7 @@ class Said(TypedDict, total=False):
 
 class Drawing(Said, total=False):
     """A picture's keyword arguments (`picture`, `board_picture`): what it shows, and its
-    layout ("wide" or "phone")."""
+    layout (`render.draw.LAYOUTS`: `GAME_LAYOUT`, `PANEL_LAYOUT`, `RULES_LAYOUT`)."""
 
     layout: str
 
@@ -92,12 +92,13 @@ def board_png(
     names: Sequence[str] | None = None,
     lang: str | None = None,
     marks: Sequence[str] = (),
-    layout: str = "wide",
+    layout: str = GAME_LAYOUT,
     abandoned: bool = False,
 ) -> bytes:
     """`render.board_png` (same arguments; `lang` the language of the picture's words,
-    `marks` the spaces a lesson of the tutorial talks about, `layout` "wide" or "phone":
-    `GAME_LAYOUT` for the game message; `abandoned`: nobody to play)."""
+    `marks` the spaces a lesson of the tutorial talks about, `layout` one of
+    `render.draw.LAYOUTS`, by default the game message's `GAME_LAYOUT` (the bot sends no
+    "wide" picture); `abandoned`: nobody to play)."""
     return render.board_png(
         state,
         highlight=highlight,
@@ -117,7 +118,7 @@ def _names(names: Sequence[str] | None, lang: str | None) -> list[str] | None:
 
 
 def board_picture(
-    state: GameState, *, layout: str = "wide", **said: Unpack[Said]
+    state: GameState, *, layout: str = GAME_LAYOUT, **said: Unpack[Said]
 ) -> tuple[bytes, str]:
     """The picture `board_png` draws with these arguments and its alt text (`render.alt`: the
     position in words, at most 1,024 characters, what the picture shows and nothing more),
