@@ -99,13 +99,15 @@ def _draw_legend(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
 
 
 def draw_shadows(im: Image.Image, lay: Layout, v: View) -> None:
-    """The shadows of the sun shown, darker the taller the tree casting them."""
+    """The shadows of the sun shown, darker the taller the tree casting them; a shaded space's
+    leaf pips drawn again over its shadow, so that its soil reads as on a lit space."""
     R = lay.hex_r
     _mask, (mx, my) = sprites.hex_mask(R)
     for i, h in enumerate(v.shadows):
         if h:
             x, y = lay.centres[i]
             im.paste(P.SHADOW, (round(x) - mx, round(y) - my), sprites.shadow_mask(R, min(h, 3)))
+            stamps.leaf_pips(im, x, y + R * 0.8, LEAVES[i], R, P.LEAF_PIP[LEAVES[i]])
 
 
 def draw_labels(im: Image.Image, lay: Layout) -> None:

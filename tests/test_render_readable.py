@@ -237,3 +237,29 @@ def test_a_shaded_space_is_unlike_every_soil(layout_name: str) -> None:
         heights = [colours[(leaves, h)] for h in (1, 2, 3) if (leaves, h) in colours]
         lightness = [lab(c)[0] for c in heights]
         assert lightness == sorted(lightness, reverse=True), (leaves, lightness)
+
+
+def test_a_shaded_space_shows_its_leaves() -> None:
+    """The leaf pips of a shaded space are drawn over its shadow, in the colours of a lit
+    space's (under the shadow they were dimmed into it)."""
+    from render import palette
+
+    state = build(Config(seats=(H, H)), SHADE_BOARD, light=[3, 3], round=3)
+    v = view(state)
+    lay = layout_of(v, "phone")
+    im = draw.render_image(state, width=WIDTH, layout="phone")
+    R = lay.hex_r
+    seen = 0
+    for i, name in enumerate(LABELS):
+        if name in SHADE_BOARD or not v.shadows[i]:
+            continue
+        x, y = lay.centres[i]
+        row = im.crop((round(x - 0.5 * R), round(y + 0.65 * R), round(x + 0.5 * R),
+                       round(y + 0.95 * R))).tobytes()  # fmt: skip
+        pip = palette.LEAF_PIP[LEAVES[i]]
+        near = sum(
+            1 for p in zip(row[0::3], row[1::3], row[2::3], strict=True) if math.dist(p, pip) < 12
+        )
+        assert near >= 2 * LEAVES[i], (name, near)
+        seen += 1
+    assert seen >= 8
