@@ -34,16 +34,14 @@ DISPLAY_WIDTH = 550
 LAYOUTS = ("wide", "phone", "phone-cards", "phone-own")
 
 
-def _draw_board(im: Image.Image, lay: Layout, v: View, *, shaded_labels: bool = False) -> None:
-    """The board of either layout on its base: the expansion's ground, the shadows (and, with
-    ``shaded_labels``, the labels of shaded spaces drawn again over them), moonlight,
-    highlights, a lesson's marks, the pieces, the sun and the moon."""
+def _draw_board(im: Image.Image, lay: Layout, v: View) -> None:
+    """The board of either layout on its base: the expansion's ground, the shadows, moonlight,
+    highlights, a lesson's marks, the pieces, the sun and the moon, and last the labels of the
+    spaces, so that nothing covers one."""
     mv = v.moon
     if mv is not None:
         moonlight.draw_ground(im, lay, v)
     board.draw_shadows(im, lay, v)
-    if shaded_labels:
-        board.draw_shaded_labels(im, lay, v)
     if mv is not None:
         moonlight.draw_moonlight(im, lay, v)
     board.draw_highlights(im, lay, v)
@@ -55,6 +53,7 @@ def _draw_board(im: Image.Image, lay: Layout, v: View, *, shaded_labels: bool = 
     board.draw_sun(im, lay, v)
     if mv is not None:
         moonlight.draw_moon(im, lay, v)
+    board.draw_labels(im, lay)
 
 
 def compose(v: View, width: int = DEFAULT_WIDTH, layout_name: str = "wide") -> Image.Image:
@@ -104,7 +103,7 @@ def compose_phone(v: View, width: int = DEFAULT_WIDTH, seats: tuple[int, ...] = 
     mv = v.moon
     lay = phone_layout(width, mv is not None and mv.rows, mv is not None and mv.gap >= 0, seats)
     im = board.base(lay, panel.draw_phone_static, v.lang).copy()
-    _draw_board(im, lay, v, shaded_labels=True)
+    _draw_board(im, lay, v)
     d = panel.draw_phone(im, lay, v)
     if mv is not None and mv.now_gap >= 0:
         moonlight.header_line(im, d, lay, v, panel.phone_row(lay, 3), lay.s(panel.PHONE_BODY),
