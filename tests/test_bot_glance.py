@@ -185,10 +185,14 @@ def test_lines_give_way_in_order_events_then_reasons_then_counted() -> None:
     game = game_with(_seats(), state.config)
     turns = _long_story(state)
     full = story.glance_lines(game, turns, 10_000)
-    assert len(full) == 3 + 4 and full[-1].startswith(story.SUN)  # 3 players, 2 x 2 events
-    no_events = story.glance_lines(game, turns, sum(len(x) + 1 for x in full[:3]))
-    assert no_events == full[:3]
-    plain = story.glance_lines(game, turns, sum(len(x) + 1 for x in full[:3]) - 1)
+    assert len(full) == 3 + 4  # 3 players, 2 x 2 events after the third player's turns
+    assert [line.startswith(story.SUN) for line in full] == [False] * 3 + [True] * 4
+    players = full[:3]
+    fewer = story.glance_lines(game, turns, sum(len(x) + 1 for x in full) - 1)
+    assert fewer == players + full[4:]  # the oldest event gives way first
+    no_events = story.glance_lines(game, turns, sum(len(x) + 1 for x in players))
+    assert no_events == players
+    plain = story.glance_lines(game, turns, sum(len(x) + 1 for x in players) - 1)
     assert "expected margin" not in "\n".join(plain) and len(plain) == 3
     tight = story.glance_lines(game, turns, 200)
     assert tight[0] == f"{story.who(game, 2, None)}: 12 actions"

@@ -518,12 +518,17 @@ class SeatRun:
         return i18n.tr(texts.LABELLED.format(name=name_of(self.name), text=said))
 
 
-def glance(game: GameRow, turns: Sequence[Turn[Move]]) -> tuple[list[SeatRun], list[str]]:
+#: An event as a glance tells it: how many players' lines come before it, and its line.
+Placed: TypeAlias = tuple[int, str]
+
+
+def glance(game: GameRow, turns: Sequence[Turn[Move]]) -> tuple[list[SeatRun], list[Placed]]:
     """What happened since the reader's last turn, a run per player (in the order they first
-    played, the autopilot's apart: `who`) and the events (translated), for the game message."""
+    played, the autopilot's apart: `who`) and the events (translated), each after the players'
+    lines that came before it, for the game message."""
     names = [player_name(game, i) for i in range(len(game.seats))]
     runs: dict[str, SeatRun] = {}
-    events: list[str] = []
+    events: list[Placed] = []
     for turn in turns:
         for move in turn.moves:
             if not turn.aftermath:
@@ -535,25 +540,35 @@ def glance(game: GameRow, turns: Sequence[Turn[Move]]) -> tuple[list[SeatRun], l
                     run.acts.append((move.told, why))
                 if run.note is None and not automa and move.user_id != AUTOPILOT_USER_ID:
                     run.note = expert_margin(move.explanation)
-            events += [f"{SUN} {i18n.tr(named(e, names))}" for e in move.events]
+            events += [(len(runs), f"{SUN} {i18n.tr(named(e, names))}") for e in move.events]
     return list(runs.values()), events
+
+
+def _merged(said: list[str], events: Sequence[Placed]) -> list[str]:
+    """The players' lines with the events among them, where they happened."""
+    lines: list[str] = []
+    for i, line in enumerate(said):
+        lines += [text for at, text in events if at == i]
+        lines.append(line)
+    return lines + [text for at, text in events if at >= len(said)]
 
 
 def glance_lines(game: GameRow, turns: Sequence[Turn[Move]], room: int) -> list[str]:
     """The game message's story in at most `room` characters (its lines joined by newlines): a
     line per player with their actions since the reader's last turn, Cynthia's plain reasons
-    and the Expert's margin, then the events. When that is too long, the events give way
-    first, then the reasons, then the oldest players' actions are only counted ("4
+    and the Expert's margin, and the events where they happened. When that is too long, the
+    events give way first (the oldest first), then the reasons, then the oldest players' actions are only counted ("4
     actions"): the whole story stays a tap away (the Details button)."""
     runs, events = glance(game, turns)
 
     def size(lines: list[str]) -> int:
         return sum(len(line) + 1 for line in lines)
 
-    lines = [run.line() for run in runs] + events
+    said = [run.line() for run in runs]
+    lines = _merged(said, events)
     while events and size(lines) > room:
-        events.pop()
-        lines = [run.line() for run in runs] + events
+        events.pop(0)  # the oldest first
+        lines = _merged(said, events)
     if size(lines) <= room:
         return lines
     lines = [run.line(reasons=False) for run in runs]
