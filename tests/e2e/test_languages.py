@@ -135,7 +135,7 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     names = {0: mention(anna), 1: "Cynthia"}
     winners = " en ".join(names[w] for w in engine.winners(state))
     assert final.content == f"Het spel is afgelopen. Gefeliciteerd, {winners}!"
-    assert _buttons(final) == ["Spellogboek", "Revanche", "Herhaling", "Bespreking"]
+    assert _buttons(final) == ["Details", "Spellogboek", "Revanche", "Herhaling", "Bespreking"]
     assert [f["name"] for f in final.embeds[0]["fields"]][:3] == [
         "Spelers",
         "Winnaar" if len(engine.winners(state)) == 1 else "Winnaars",
@@ -246,7 +246,7 @@ async def test_a_whole_game_in_hebrew_chosen_by_the_settings(
     state = replay_log(bot)
     assert state.is_over
     assert final.content.startswith("המשחק נגמר. מזל טוב, ")
-    assert _buttons(final) == ["יומן המשחק", "משחק חוזר", "צפייה חוזרת", "ניתוח"]
+    assert _buttons(final) == ["פרטים", "יומן המשחק", "משחק חוזר", "צפייה חוזרת", "ניתוח"]
     picture = _picture(final)
     assert picture == await _words_of_the_picture(bot, state, "he")
     sizes = ("זרע", "קטן", "בינוני", "גדול")  # the picture's words are Hebrew, spaces isolated

@@ -174,7 +174,8 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
         "You played `buy seed`, `buy seed`.\n"
         "Your turn: you have 1 light. Choose an action, or end your turn.\n"
         "Buy: not now. Buying a seed costs 2 light points; you have 1.\n"
-        "Grow: not now. You have no large tree available: buy one first.\n"
+        # the light it costs before the piece that is missing (issue 56)
+        "Grow: not now. Growing into a large tree costs 3 light points; you have 1.\n"
         "Collect: not now. You have no large tree on the board."
     )
 
