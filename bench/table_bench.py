@@ -27,10 +27,10 @@ With ``--correspondence`` the game is a correspondence one (a 24 h turn timer) w
 for DMs (`/ps notify on`) and ben leaves at once (the autopilot takes his seat): ann plays the
 whole game, answering each turn at once, and D counts the DMs she got.
 
-- L, the longest game message in characters (issue 56): every text of every version of each game
-  message the bot sent through the loopback Discord (`game_message_chars`): its content, its
-  embeds' titles, descriptions, fields, footers and authors, its Components V2 text, its buttons'
-  and selects' labels (and the selects' options).
+- L, the longest game message in characters (issue 56): every text of every version of each
+  game message the bot sent through the loopback Discord (`Lengths`, `game_message_chars`): its
+  content, its embeds' titles, descriptions, fields, footers and authors, its Components V2
+  text, its buttons' and selects' labels (and the selects' options).
 
 With ``--expansion`` the game is a four-seat Under the Moonlight game with its three modes
 (the animals, the Great Elder Tree, the moonstones): ann and ben, the Expert and Cynthia, the
@@ -104,20 +104,22 @@ def is_game_message(message: FakeMessage) -> bool:
 
 
 class Lengths:
-    """The longest game message the bot sent: every version of each (a post or an edit) is
-    measured as the loopback Discord stored it (`game_message_chars`)."""
+    """The game messages' lengths (`game_message_chars`), as the loopback Discord stored each
+    version (a post or an edit): the longest version of all, and each message as it was posted.
+    (How many edits Discord's rate limits coalesce depends on timing; a turn's edits only add
+    to its story, so the longest version is the same from run to run, as are the posts.)"""
 
     def __init__(self, fake: FakeDiscord) -> None:
+        self.posted: dict[str, int] = {}  # message id -> characters when posted
         self.longest = 0
         self.text = ""
-        self.sizes: list[int] = []
         apply = fake._apply_payload
 
         def measured(message: FakeMessage, payload: dict, files: dict) -> None:
             apply(message, payload, files)
             if message.author_id == fake.application_id and is_game_message(message):
                 n = game_message_chars(message)
-                self.sizes.append(n)
+                self.posted.setdefault(message.id, n)
                 if n > self.longest:
                     self.longest, self.text = n, message_text(message)
 
@@ -371,10 +373,10 @@ async def run(args) -> None:
 
 def longest_line(lengths: Lengths) -> str:
     """The game messages' lengths: how many versions were measured, their median and longest."""
-    sizes = lengths.sizes or [0]
+    sizes = list(lengths.posted.values()) or [0]
     return (
-        f"game message: {len(lengths.sizes)} versions measured; characters median "
-        f"{statistics.median(sizes):g}, longest {lengths.longest}"
+        f"game messages: {len(lengths.posted)} posted, characters when posted median "
+        f"{statistics.median(sizes):g}; longest version {lengths.longest}"
     )
 
 

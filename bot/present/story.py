@@ -557,8 +557,9 @@ def glance_lines(game: GameRow, turns: Sequence[Turn[Move]], room: int) -> list[
     """The game message's story in at most `room` characters (its lines joined by newlines): a
     line per player with their actions since the reader's last turn, Cynthia's plain reasons
     and the Expert's margin, and the events where they happened. When that is too long, the
-    events give way first (the oldest first), then the reasons, then the oldest players' actions are only counted ("4
-    actions"): the whole story stays a tap away (the Details button)."""
+    events give way first (the oldest first), then the reasons, then the oldest players'
+    actions are only counted ("4 actions"): the whole story stays a tap away (the Details
+    button)."""
     runs, events = glance(game, turns)
 
     def size(lines: list[str]) -> int:
