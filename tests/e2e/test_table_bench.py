@@ -45,10 +45,12 @@ def test_the_same_seed_plays_the_same_game():
     turns = int(people.rsplit(" ", 1)[1])
     table = re.fullmatch(
         r"table: typical turn (\d+) clicks; (\d+) channel messages, (\d+) thread messages per "
-        r"game; smallest picture text (\d+\.\d) px at 400 px wide \(every picture kind\)",
+        r"game; smallest picture text (\d+\.\d) px at 400 px wide \(every picture kind\); "
+        r"longest game message (\d+) characters",
         lines[-1],
     )
     assert table is not None, lines[-1]
     clicks, channel, thread = (int(n) for n in table.groups()[:3])
     assert clicks <= 5 and channel == 2 and turns + 1 <= thread <= turns + 3
     assert float(table[4]) >= 9.0
+    assert 300 <= int(table[5]) <= 1200  # issue 56: read at a glance

@@ -30,7 +30,7 @@ from bot.present.correspondence_texts import LeaveChoice, TimeoutChoice, TimerCh
 from bot.present.learn_texts import RULES_LINE
 from bot.services import GameService, refusals, seats
 from bot.services.base import UserError
-from bot.services.experts import BOT_KINDS
+from bot.services.experts import BOT_KINDS, FORMER_BOT_KINDS
 from bot.storage import GameOptions, GameRow, SeatKind
 from bot.storage.locks import KeyedLocks
 from translation import LANGUAGES, _
@@ -263,6 +263,7 @@ class Lobby(commands.Cog, name="Lobby"):
         """The host chose a bot in the "Add bot" select: Cynthia, or the Expert."""
         async with answering(interaction, self.fresh_view):
             kind = values[0] if values else ""
+            kind = FORMER_BOT_KINDS.get(kind, kind)  # an older lobby message's strong Expert
             if kind not in BOT_KINDS:  # a forged choice
                 raise UserError(texts.UNKNOWN_COMPONENT)
             seat_kind = cast("SeatKind", kind)  # one of BOT_KINDS, checked above

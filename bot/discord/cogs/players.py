@@ -62,7 +62,7 @@ def identity_name(identity: str) -> str:
     if kind == ri.CYNTHIA:
         return i18n.isolate(pt.CYNTHIA_LEVELS.get(rest, pt.CYNTHIA_MIXED))
     if kind == ri.EXPERT:
-        return i18n.isolate(xt.BOT_LABELS["expert" if rest == "quick" else "expert-strong"])
+        return i18n.isolate(xt.BOT_LABELS["expert"] if rest == "quick" else xt.STRONG_EXPERT)
     return i18n.isolate(identity)
 
 
