@@ -4,6 +4,7 @@ forgetting of a person."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 
@@ -271,6 +272,13 @@ class PlayerSQL(GameSQL):
                 "SELECT game_id, position, identity, guild_id, family, place, finished_at"
                 " FROM seat_results ORDER BY finished_at, game_id, position"
             )
+            configs = await conn.fetch(
+                "SELECT id, config FROM games WHERE id IN (SELECT game_id FROM seat_results)"
+            )
+        unrated = {
+            c["id"] for c in configs if c["config"] and not rc.rated(json.loads(c["config"]))
+        }
+        rows = [r for r in rows if r["game_id"] not in unrated]
         results: list[rc.GameResult] = []
         game: int | None = None
         seats: list[rc.SeatResult] = []
