@@ -32,7 +32,7 @@ from ..actions import IllegalAction, parse_action, reason_of
 from ..config import CYNTHIA_DIFFICULTY, Config
 from ..game import check
 from ..state import GameState
-from .lessons import BASE, EXPANSION, LESSONS, Lesson, Step, caster
+from .lessons import BASE, EXPANSION, LESSONS, Lesson, Step, caster, why_worth_less
 
 __all__ = [
     "BASE",
@@ -131,12 +131,15 @@ def start() -> Progress:
 
 def _why_wrong(step: Step, state: GameState, notation: str) -> str:
     """Why an action (well formed) does not answer the step: the engine's refusal, else the
-    step's own reason, else the step's request."""
+    step's own reason, else what the step's measure says of it against the best answer (the
+    light, the tokens, the score... after each), else the step's request."""
     action = parse_action(notation)
     refusal = check(state, action)
     if refusal is not None:
         return refusal
     if step.explain is not None and (reason := step.explain(state, action)) is not None:
+        return reason
+    if (reason := why_worth_less(step, state, action)) is not None:
         return reason
     return _(
         "{action} is allowed here, but not what this step asks: {ask}",

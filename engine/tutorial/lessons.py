@@ -259,11 +259,6 @@ def _light(_before: GameState, after: GameState) -> float:
     return after.seats[0].light
 
 
-def _light_ahead(_before: GameState, after: GameState) -> float:
-    """The learner's light points, less the opponent's."""
-    return after.seats[0].light - after.seats[1].light
-
-
 def _score(_before: GameState, after: GameState) -> float:
     return scores(after)[0]
 
@@ -307,6 +302,139 @@ def _hunting_light(_before: GameState, after: GameState) -> float:
         (apply(state, a).seats[0].light for a in legal_actions(state) if a.verb == "use"),
         default=0,
     )
+
+
+# --- why an action is worth less than the best one (its worth and the best one's, in words) ---
+
+#: ``say(action, value, best, best_value)``: the sentence comparing an action with the best.
+Say = Callable[[str, int, str, int], str]
+
+
+def _say_light_now(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "Light your trees collect with this round's sun: {value} after {action}, {best_value} "
+        "after {best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_light_next(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "Light your trees collect next round: {value} after {action}, {best_value} after "
+        "{best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_round_one(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "Light your trees collect in round 1: {value} after {action}, {best_value} after "
+        "{best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_sizes(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "The sizes of your pieces on the board added up (a seed 0, a small tree 1, a medium "
+        "tree 2, a large tree 3): {value} after {action}, {best_value} after {best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_pieces(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "Your pieces of the kind asked for: {value} after {action}, {best_value} after "
+        "{best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_tokens(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "Your scoring tokens' worth: {value} after {action}, {best_value} after {best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_light(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "Your light points: {value} after {action}, {best_value} after {best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_score(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "Your score: {value} after {action}, {best_value} after {best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_best_final(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "The most you can score this turn: {value} after {action}, {best_value} after {best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+def _say_result(action: str, value: int, best: str, best_value: int) -> str:
+    if value == 1:
+        return _(
+            "After {action} you would share the win: same score and as many pieces on the "
+            "board; after {best} you win alone.",
+            action=action, best=best,
+        )  # fmt: skip
+    return _("After {action} you would lose; after {best} you win alone.", action=action, best=best)
+
+
+def _say_moonlit(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "After {action} your animal gets no lunar points at the next photosynthesis; after "
+        "{best}, it does.",
+        action=action, best=best,
+    )  # fmt: skip
+
+
+def _say_hunting(action: str, value: int, best: str, best_value: int) -> str:
+    return _(
+        "The most light points one ability gives: {value} with {action}, {best_value} with "
+        "{best}.",
+        action=action, value=value, best=best, best_value=best_value,
+    )  # fmt: skip
+
+
+#: What each measure says about an action worth less than the best one.
+SAYS: dict[Worth, Say] = {
+    _tree_sizes: _say_sizes,
+    _light_now: _say_light_now,
+    _light_next: _say_light_next,
+    _light_round_one: _say_round_one,
+    _medium_available: _say_pieces,
+    _medium_trees: _say_pieces,
+    _small_trees: _say_pieces,
+    _seeds: _say_pieces,
+    _token_points: _say_tokens,
+    _light: _say_light,
+    _score: _say_score,
+    _best_final: _say_best_final,
+    _result: _say_result,
+    _babies: _say_pieces,
+    _moonlit: _say_moonlit,
+    _hunting_light: _say_hunting,
+}
+
+
+def why_worth_less(step: Step, state: GameState, action: Action) -> str | None:
+    """The step's measure of ``action`` against the best answer's, in words (None: the step's
+    measure has no words, or the action is worth as much)."""
+    say = SAYS.get(step.worth)
+    best = step.answers[0]
+    value = step.worth(state, apply(state, action))
+    best_value = step.worth(state, apply(state, best))
+    if say is None or value >= best_value:
+        return None
+    return say(str(action), round(value), best, round(best_value))
 
 
 # --- the positions ---
@@ -356,7 +484,7 @@ def _turn_order() -> GameState:
 
 
 def _two_players() -> GameState:
-    return build(TWO, {"D4": (0, 3), "C3": (0, 3), "B2": (0, 2), "F3": (1, 2)}, light=[4, 0])
+    return build(TWO, {"D4": (0, 3), "C3": (0, 3), "F3": (1, 2)}, light=[4, 0])
 
 
 def _last_round() -> GameState:
@@ -416,7 +544,7 @@ def _badger() -> GameState:
 
 
 def _beaver() -> GameState:
-    board = {"F1": (0, 0), "F2": (0, 1), "D2": (0, 1), "B4": (1, 1)}
+    board = {"F1": (0, 0), "E2": (0, 1), "D2": (0, 1), "B4": (1, 1)}
     state = build(MOON, board, light=[0, 0])
     animals = {0: ("beaver", "E1"), 1: ("fox", "B5")}
     return arrange(state, animals=animals, moon=(10, False), lunar=[6, 2])
@@ -624,7 +752,7 @@ BASE: tuple[Lesson, ...] = (
                 _("Collect a large tree for the most points."),
                 cache(_two_players),
                 _token_points,
-                ("D4", "C3", "B2"),
+                ("D4", "C3"),
                 shown="collect D4",
             ),
         ),
@@ -805,7 +933,7 @@ EXPANSION: tuple[Lesson, ...] = (
                 ),
                 _("Take light points from your opponent."),
                 cache(_fox),
-                _light_ahead,
+                _light,
                 ("C3", "C4"),
             ),
         ),
@@ -846,7 +974,7 @@ EXPANSION: tuple[Lesson, ...] = (
                 _("Build the Dam where it grows the most of your pieces."),
                 cache(_beaver),
                 _tree_sizes,
-                ("E1", "F1", "F2", "D2"),
+                ("E1", "F1", "E2", "D2"),
             ),
         ),
         expansion=True,
