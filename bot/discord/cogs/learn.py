@@ -24,7 +24,13 @@ from bot.discord.cogs import attach, detach
 from bot.discord.cogs.lobby import THREADS
 from bot.discord.cogs.play import suggestions
 from bot.discord.learn_views import lesson_key, lesson_name, offers, outcome_line, screen
-from bot.discord.replies import answering, edit_clicked, require_channel_permissions, with_view
+from bot.discord.replies import (
+    answering,
+    edit_clicked,
+    reader_language,
+    require_channel_permissions,
+    with_view,
+)
 from bot.discord.views import lobby_view
 from bot.present import choices, embeds, i18n, pictures, texts
 from bot.present import learn_texts as lt
@@ -160,14 +166,17 @@ class Learn(commands.Cog, name="Learn"):
         found = await asyncio.to_thread(suggestions, step.position(), current)
         return [app_commands.Choice(name=text, value=text) for text in found]
 
-    async def lessons_offered(self, current: str) -> list[app_commands.Choice[str]]:
+    async def lessons_offered(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """The lessons whose title (in the reader's language) or key holds what they typed."""
         typed = current.casefold().strip()
         found = []
-        for lesson in tutorial.LESSONS:
-            title = lesson_name(lesson)
-            if typed in title.casefold() or typed in lesson.key:
-                found.append(app_commands.Choice(name=title[:100], value=lesson.key))
+        with i18n.speaking(await reader_language(interaction)):
+            for lesson in tutorial.LESSONS:
+                title = lesson_name(lesson)
+                if typed in title.casefold() or typed in lesson.key:
+                    found.append(app_commands.Choice(name=title[:100], value=lesson.key))
         return found[:25]
 
     # --- the screens' components ---
@@ -291,7 +300,7 @@ async def learn_command(
 async def _lesson_autocomplete(
     interaction: discord.Interaction[PhotosynthesisBot], current: str
 ) -> list[app_commands.Choice[str]]:
-    return await interaction.client.learn.lessons_offered(current)
+    return await interaction.client.learn.lessons_offered(interaction, current)
 
 
 @learn_command.autocomplete("action")
