@@ -80,7 +80,9 @@ async def practice_game(fake: FakeDiscord, bot: BotProcess, learner: Learner) ->
             break
         action = str(autopilot.step(state))
         options = {"action": action}
-        await answered(await fake.slash(learner.user, "ps play", options=options, channel_id=thread))
+        await answered(
+            await fake.slash(learner.user, "ps play", options=options, channel_id=thread)
+        )
     final = replay_log(bot, game_id)
     assert engine.Config.from_dict(json.loads(config)) == tutorial.final_game_config()
     return final.round, language
@@ -106,12 +108,16 @@ async def run(args: argparse.Namespace) -> None:
             for (lang, wrong), learner in learners.items():
                 await whole_tutorial(learner, wrong)
                 counts[lang, wrong] = learner.sent
-                print(f"{lang}: {'one wrong answer each' if wrong else 'every answer right'}: "
-                      f"{learner.sent} interactions")
+                print(
+                    f"{lang}: {'one wrong answer each' if wrong else 'every answer right'}: "
+                    f"{learner.sent} interactions"
+                )
             played = time.monotonic() - start
             rounds, language = await practice_game(fake, bot, learners[langs[-1], False])
-            print(f"practice game: {rounds} rounds, in {language!r} "
-                  f"(the learner's: {langs[-1]!r}); tutorials played in {played:.0f} s")
+            print(
+                f"practice game: {rounds} rounds, in {language!r} "
+                f"(the learner's: {langs[-1]!r}); tutorials played in {played:.0f} s"
+            )
         except BaseException:
             print(bot.output()[-4000:])
             raise

@@ -57,7 +57,10 @@ WRONG = {
         "plant D3 C3",
         "D3 was already used this turn (one action per space per turn).",
     ),
-    ("order", 0): ("grow D4", "Light your trees collect next round: 1 after grow D4, 2 after grow C2."),
+    ("order", 0): (
+        "grow D4",
+        "Light your trees collect next round: 1 after grow D4, 2 after grow C2.",
+    ),
     ("two", 0): ("buy seed", "Your scoring tokens' worth: 0 after buy seed, 19 after collect D4."),
     ("end", 0): ("end", "Ending your turn now, you would score 1; collecting D4 first, 19."),
     ("ties", 0): (
@@ -84,18 +87,27 @@ WRONG = {
         "use scare owl B3",
         "Your light points: 0 after use scare owl B3, 2 after use steal owl.",
     ),
-    ("badger", 0): ("move B2", "Your pieces of the kind asked for: 1 after move B2, 2 after use grow 1."),
+    ("badger", 0): (
+        "move B2",
+        "Your pieces of the kind asked for: 1 after move B2, 2 after use grow 1.",
+    ),
     ("beaver", 0): (
         "move D1",
         "The sizes of your pieces on the board added up (a seed 0, a small tree 1, a medium tree "
         "2, a large tree 3): 2 after move D1, 4 after use dam 10.",
     ),
-    ("turtle", 0): ("move C1", "Your pieces of the kind asked for: 0 after move C1, 1 after use hatch."),
+    ("turtle", 0): (
+        "move C1",
+        "Your pieces of the kind asked for: 0 after move C1, 1 after use hatch.",
+    ),
     ("babies", 0): (
         "use baby light",
         "Your score: 1 after use baby light, 19 after use baby harvest C3.",
     ),
-    ("elder", 0): ("grow D3", "Light your trees collect next round: 1 after grow D3, 2 after grow E4."),
+    ("elder", 0): (
+        "grow D3",
+        "Light your trees collect next round: 1 after grow D3, 2 after grow E4.",
+    ),
     ("moonstones", 0): (
         "move D2",
         "After move D2 your animal gets no lunar points at the next photosynthesis; after move "
@@ -162,7 +174,7 @@ def test_the_lessons_the_issue_asks_for():
         if step.position().ext is not None and step.position().ext.animal[0] >= 0
     }
     assert taught == set(range(len(ANIMALS))) == set(range(8))
-    assert all(lesson.expansion for lesson in EXPANSION) and not any(l.expansion for l in BASE)
+    assert all(lesson.expansion for lesson in EXPANSION) and not any(x.expansion for x in BASE)
 
 
 def test_the_whole_tutorial_right_first_time_and_with_a_wrong_answer_at_every_question():
@@ -402,3 +414,25 @@ def test_a_marked_spaces_label_reads_over_its_ring(layout_name):
         ]
         assert opaque
         assert [marked.getpixel(p) for p in opaque] == [plain.getpixel(p) for p in opaque], label
+
+
+def test_the_practice_game_is_six_rounds_and_cynthia_plays_her_late_half() -> None:
+    """One revolution (docs/rules-data.md#the-short-game): round 6 is the last, and Cynthia's
+    deck is in its late half from round 1 (the last revolution is the only one)."""
+    from engine.cynthia import LATE
+    from engine.players import AutopilotPlayer
+
+    state = engine.new_game(final_game_config(), 4)
+    rounds = set()
+    while not state.is_over:
+        if state.phase == "play":
+            rounds.add(state.round)
+            assert state.seat_ext[1].half == LATE
+        if state.config.seats[state.current_seat] == "cynthia":
+            action = engine.auto_action(state)
+        else:
+            action = AutopilotPlayer().step(state)
+        state = engine.apply(state, action)
+    assert rounds == {1, 2, 3, 4, 5, 6} and state.round == 6
+    with pytest.raises(ValueError):
+        engine.Config(revolutions=2)

@@ -27,9 +27,9 @@ from bot.ratings.core import (
     places,
     places_of,
     rate,
-    rated,
     rate_game,
     rate_part,
+    rated,
     update,
 )
 

@@ -577,9 +577,6 @@ def _moonstones() -> GameState:
     return arrange(state, animals=animals, moon=(10, False), moonstones=("C4", "A4", "F1"))
 
 
-
-
-
 BASE: tuple[Lesson, ...] = (
     Lesson(
         "setup",

@@ -4,9 +4,9 @@ bench/learn_bench.py)."""
 
 from __future__ import annotations
 
+from bot.present import learn_texts as lt
 from engine import tutorial
 from engine.tutorial import Progress
-from bot.present import learn_texts as lt
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.helpers import answered
 from translation import translate

@@ -17,8 +17,8 @@ import engine
 from bot.discord.cogs.learn import LAYOUT, LESSON_FILE
 from bot.present import learn_texts as lt
 from bot.present import pictures
-from bot.present.i18n import speaking, tr
 from bot.present.embeds import PRACTICE_LINE
+from bot.present.i18n import speaking, tr
 from bot.services import refusals
 from engine import tutorial
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
@@ -223,4 +223,3 @@ async def test_the_whole_tutorial_its_end_start_over_and_the_practice_game(
     message = await fake.wait_for_message(thread, lambda m: mention in m.content)
     assert any("\u05d0" <= c <= "\u05ea" for c in message.content), message.content
     assert fake.late_interactions == []  # every click answered within Discord's 3 seconds
-
