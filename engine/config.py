@@ -27,6 +27,11 @@ CYNTHIA_DIFFICULTY: dict[str, dict[str, bool]] = {
 }
 
 
+#: The game lengths: 3 revolutions of the sun, 4 with the advanced variant, 1 for the short
+#: practice game that ends the tutorial.
+REVOLUTIONS: Final = (3, 4, 1)
+
+
 class ConfigDict(TypedDict, total=False):
     """A `Config` as JSON data (`Config.to_dict`, stored with every started game): its fields,
     the seats as a list. Every key is optional to `Config.from_dict`: data written before a
@@ -51,7 +56,9 @@ class Config:
     """Everything fixed for a whole game.
 
     ``seats`` lists 2-4 seats in turn order, each ``"human"`` or ``"cynthia"``.
-    ``revolutions`` is 3, or 4 for the advanced variant with the fourth sun revolution counter.
+    ``revolutions`` is 3, or 4 for the advanced variant with the fourth sun revolution counter,
+    or 1 for the short practice game that ends the tutorial (six rounds; not a published rule:
+    docs/rules-data.md#the-short-game).
     ``shadow_rule`` is the advanced rule: no planting from, and no growing of, a shadowed piece.
     """
 
@@ -78,8 +85,10 @@ class Config:
         for kind in seats:
             if kind not in (HUMAN, CYNTHIA):
                 raise ValueError(_("A seat is 'human' or 'cynthia', not {kind!r}.", kind=kind))
-        if self.revolutions not in (3, 4):
-            raise ValueError(_("A game has 3 revolutions, or 4 with the advanced variant."))
+        if self.revolutions not in REVOLUTIONS:
+            raise ValueError(
+                _("A game has 3 revolutions, 4 with the advanced variant, or 1 for practice.")
+            )
 
     @property
     def n_seats(self) -> int:

@@ -703,6 +703,11 @@ class CynthiaLayer(Layer):
         if s.sun == 0 and s.revolution == s.config.revolutions:
             start_late_half(s)
 
+    def photosynthesis(self, s: GameState) -> None:
+        # a one-revolution game is all last revolution: the late half from round 1
+        if s.round == 1 and s.config.revolutions == 1:
+            start_late_half(s)
+
     def end_game(self, s: GameState) -> None:
         final_collects(s)
 

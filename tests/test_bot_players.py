@@ -367,6 +367,22 @@ async def test_an_abandoned_game_is_not_rated(any_storage: SQLStorage) -> None:
     assert (await service.players.rebuild()).games == 0
 
 
+async def test_the_tutorials_practice_game_is_not_rated(any_storage: SQLStorage) -> None:
+    """The practice game (one revolution, as `/ps learn` starts it) ends, is recorded and is
+    in the player's history, and no rating moves, live or rebuilt."""
+    service = GameService(any_storage)
+    practice = {"revolutions": 1, "easier_no_final_collect": True}
+    game = await finish_game(service, 61, [(ANN, "Ann")], cynthia=True, options=practice)
+    assert engine.Config.from_dict(game.config or {}).last_round == 6
+    assert await any_storage.stored_ratings() == {}
+    assert (await service.players.history(ANN, GUILD, 0)).total == 1
+    assert await any_storage.rated_results() == []
+    assert (await service.players.rebuild()).games == 0
+    assert await any_storage.stored_ratings() == {}
+    await finish_game(service, 62, [(ANN, "Ann")], cynthia=True, seed=3)  # a real one: rated
+    assert [r.game_id for r in await any_storage.rated_results()] == [game.id + 1]
+
+
 async def test_games_ending_at_once_in_two_processes_rate_as_the_rebuild(open_db) -> None:
     """Two processes (two storages on one database) end games of the same players at once:
     the updates are made one after the other in the order of their finish times, so the

@@ -8,7 +8,8 @@ a screen of an earlier step is recognised, and the screens keep working after a 
     ps:learn:<lesson>:<step>:<key>          a button: `play <notation>`, `menu <verb>`, `back`,
                                             `next` (the next lesson), `game` (the game against
                                             Cynthia), `again` (start over)
-    ps:lpick:<lesson>:<step>:<kind>:<part>  a select of the panel (`act`, `src`: as in a game)
+    ps:lpick:<lesson>:<step>:<kind>:<part>  a select of the panel (`act`, `src`: as in a game),
+                                            or (`go`) the lesson select: any lesson, at once
 
 `<lesson>` is `done` once every lesson is done. The screens are private messages (ephemeral):
 only the learner sees and clicks them.
@@ -76,7 +77,7 @@ class LearnButton(
 
 class LearnSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"ps:lpick:" + _PLACE + r":(?P<kind>act|src):(?P<part>[0-9])",
+    template=r"ps:lpick:" + _PLACE + r":(?P<kind>act|src|go):(?P<part>[0-9])",
 ):
     """A select of a tutorial screen's panel."""
 
@@ -177,19 +178,53 @@ def outcome_line(outcome: Outcome, notation: str) -> str:
     return "\N{CROSS MARK} " + tr(said)
 
 
+def lesson_name(lesson: tutorial.Lesson) -> str:
+    """A lesson as the lesson select and `/ps learn lesson:` name it: its number among every
+    lesson, its title, and (the expansion's) a moon."""
+    n = tutorial.LESSONS.index(lesson) + 1
+    moon = " \N{CRESCENT MOON}" if lesson.expansion else ""
+    return f"{n}. {tr(lesson.title)}{moon}"
+
+
+def lesson_select(lesson: str, step_no: int) -> LearnSelect:
+    """The select of every lesson (its value the lesson's key): start any of them now."""
+    options = [(lesson_name(entry), entry.key) for entry in tutorial.LESSONS]
+    return LearnSelect(lesson, step_no, "go", options, lt.CHOOSE_LESSON)
+
+
+def _add_if_room(view: discord.ui.View, item: LearnSelect) -> None:
+    """Add `item` on a row of its own when the view has one left (a step's panel may use all
+    five; `/ps learn lesson:` starts any lesson then)."""
+    try:
+        view.add_item(item)
+    except ValueError:  # no row left (discord.py leaves the view as it was)
+        return
+
+
+def summary() -> str:
+    """The end of the tutorial: the whole game in a few sentences, and what comes next (the
+    lesson select lists every lesson)."""
+    return "\n".join([f"**{tr(lt.ALL_DONE_TITLE)}**", tr(lt.SUMMARY), tr(lt.ALL_DONE)])
+
+
 def screen(
     progress: Progress,
     *,
     said: str | None = None,
     menu: str | None = None,
     source: str | None = None,
+    completed: tutorial.Lesson | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The message of the learner's place: a step (the lesson's text, the task and the turn
-    panel of its position), a lesson done (Next lesson; once the base game is learnt, Play
-    against Cynthia), or every lesson done. `said` comes first: what the last answer was."""
+    panel of its position), the pause after the base game's lessons (Next lesson, Play against
+    Cynthia), or the end (a summary, Play against Cynthia, Start over); each with the lesson
+    select. `said` comes first: what the last answer was; then, when it finished a lesson
+    (`completed`), that the lesson is done."""
     lesson, step_no = place(progress)
     view = discord.ui.View(timeout=None)
     lines = [said] if said else []
+    if completed is not None and not progress.lesson_done:
+        lines.append("**" + tr(lt.LESSON_DONE.format(title=completed.title)) + "**")
     step = progress.current_step
     if step is not None:
         state = step.position()
@@ -206,8 +241,9 @@ def screen(
         )
         lines += [heading(progress), tr(step.text)]
         lines += [f"**{tr(lt.ASK.format(ask=step.ask))}**", content]
+        _add_if_room(view, lesson_select(lesson, step_no))
         return "\n".join(lines), view
-    if progress.current is not None:  # the lesson is done
+    if progress.current is not None:  # the pause after the base game's lessons
         lines.append("**" + tr(lt.LESSON_DONE.format(title=progress.current.title)) + "**")
         if base_done(progress) and progress.lesson == len(tutorial.BASE) - 1:
             lines.append(tr(lt.BASE_DONE))
@@ -216,14 +252,21 @@ def screen(
                 LearnButton(lesson, step_no, "next", lt.NEXT_LESSON, discord.ButtonStyle.primary)
             )
     else:
-        lines.append(tr(lt.ALL_DONE))
+        lines.append(summary())
     if base_done(progress):
         view.add_item(
             LearnButton(lesson, step_no, "game", lt.PLAY_CYNTHIA, discord.ButtonStyle.success)
         )
     if progress.finished:
         view.add_item(LearnButton(lesson, step_no, "again", lt.START_OVER))
+    _add_if_room(view, lesson_select(lesson, step_no))
     return "\n".join(lines), view
+
+
+def lesson_key(value: str) -> str | None:
+    """The lesson a lesson select's value names (None: no such lesson)."""
+    keys = [lesson.key for lesson in tutorial.LESSONS]
+    return value if value in keys else None
 
 
 def offers(progress: Progress, kind: str, value: str) -> bool:

@@ -16,6 +16,7 @@ from bot.present import player_texts as pt
 from bot.present.i18n import isolate, notation, tr
 from bot.present.replays import Replay
 from bot.present.story import SEAT_SWATCH, Move, Turn, glance_lines, named, who
+from bot.ratings.core import PRACTICE_REVOLUTIONS
 from bot.services import refusals, seats
 from bot.services.base import (
     CYNTHIA_OPTIONS,
@@ -53,6 +54,10 @@ SUN_CORNERS = (
 )
 
 
+#: The line of the tutorial's practice game (one revolution, unrated).
+PRACTICE_LINE = _("a practice game: one revolution ({rounds} rounds), unrated")
+
+
 def options_summary(options: GameOptions) -> str:
     """One line per option that differs from the base game, or 'base game'."""
     opts = normalize_options(options)
@@ -63,6 +68,8 @@ def options_summary(options: GameOptions) -> str:
             revolutions=opts["revolutions"],
             rounds=rounds,
         )
+        if opts["revolutions"] != PRACTICE_REVOLUTIONS
+        else PRACTICE_LINE.format(rounds=rounds)
     ]
     lines.append(_("shadow rule") if opts["shadow_rule"] else _("no shadow rule"))
     lines.append(_("random seat order") if opts["random_seats"] else _("seats in join order"))

@@ -29,6 +29,7 @@ from bot.ratings.core import (
     rate,
     rate_game,
     rate_part,
+    rated,
     update,
 )
 
@@ -47,6 +48,7 @@ __all__ = [
     "SeatResult",
     "digest",
     "family_of",
+    "rated",
     "game_result",
     "identity",
     "keys_of",

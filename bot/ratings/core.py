@@ -52,6 +52,16 @@ START_MU: Final[float] = MODEL.mu
 START_SIGMA: Final[float] = MODEL.sigma
 
 
+def rated(config: Mapping[str, object]) -> bool:
+    """Whether a game counts for the ratings: every game but the tutorial's short practice game
+    (one revolution of the sun, `engine.tutorial.final_game_config`), which is unrated."""
+    return engine.Config.from_dict(dict(config)).revolutions != PRACTICE_REVOLUTIONS
+
+
+#: The length of the tutorial's practice game, in revolutions of the sun: it is not rated.
+PRACTICE_REVOLUTIONS: Final = 1
+
+
 def family_of(config: Mapping[str, object]) -> Family:
     """The rule family of a game from its config (`engine.Config.to_dict`) or lobby options."""
     return "moonlight" if engine.Config.from_dict(dict(config)).expansion else "base"

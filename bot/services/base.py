@@ -175,7 +175,7 @@ def normalize_options(options: GameOptions | None) -> GameOptions:
     for flag in FLAGS:
         if flag in given:
             merged[flag] = bool(given[flag])
-    if merged["revolutions"] not in (3, 4):
+    if merged["revolutions"] not in engine.config.REVOLUTIONS:
         merged["revolutions"] = 3
     return merged
 

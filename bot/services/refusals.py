@@ -78,3 +78,4 @@ REVIEW_FAILED = _("The Expert could not review this game.")
 
 STALE_STEP = _("This lesson screen is out of date: use `/ps learn` to go on where you are.")
 NO_STEP = _("There is no question to answer now: use the buttons of `/ps learn`.")
+NO_LESSON = _("There is no such lesson: choose one from the list.")

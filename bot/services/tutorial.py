@@ -83,6 +83,18 @@ class TutorialService:
             await self._save(user_id, progress)
             return progress
 
+    async def begin(self, user_id: int, key: str, at: tuple[str, int] | None) -> Progress:
+        """Any lesson, at any time: its first step (`at`: the screen whose lesson select was
+        used; None: `/ps learn lesson:`). A key that names no lesson is refused."""
+        keys = [lesson.key for lesson in tutorial.LESSONS]
+        if key not in keys:
+            raise UserError(refusals.NO_LESSON)
+        async with self._locks.hold(user_id):
+            await self.at(user_id, at)
+            progress = tutorial.begin(keys.index(key))
+            await self._save(user_id, progress)
+            return progress
+
     async def may_play(self, user_id: int, at: tuple[str, int]) -> None:
         """The game against Cynthia is offered once the base game's lessons are done."""
         progress = await self.at(user_id, at)

@@ -1,19 +1,24 @@
 """The tutorial's core: lessons on real positions (``lessons``) and a pure lesson runner.
 
 A learner's progress is ``(lesson, step, tries)``: the lesson's index in ``LESSONS`` (its key is
-stored with it), the step inside it (``len(steps)``: the lesson is done and waits for ``next``)
-and the wrong tries at that step. The runner never changes a progress; it returns a new one::
+stored with it), the step inside it and the wrong tries at that step. The runner never changes
+a progress; it returns a new one::
 
     progress = start()
     outcome = attempt(progress, "grow E4")   # right: the next step; wrong: the reason, try again
     progress = outcome.progress              # after a second wrong try the answer is shown
-    progress = next_lesson(progress)         # once a lesson is done
+    progress = next_lesson(progress)         # at the pause after the base game's lessons
+    progress = begin(LESSONS.index(lesson))  # any lesson, at any time
     text = progress.to_json()                # stored per learner; resume(text) goes on
 
-After the last lesson (``progress.finished``) comes a short game against the easier Cynthia:
-``final_game_config()``.
+A step is right when the action is worth as much as the best one (``Step.answers``: the engine
+plays every legal action and compares what it leads to). The last step of a lesson leads
+straight to the next lesson's first, except after the base game's last lesson, where the
+learner may stop (``lesson_done``: the next lesson or a game). After the last lesson
+(``progress.finished``) come a summary, Start over, and a short game against the easier
+Cynthia: ``final_game_config()``, one revolution (six rounds).
 
-Interactions: each attempt is one, and each ``next`` between lessons is one.
+Interactions: each attempt is one, and the ``next`` after the base game is one.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from ..actions import IllegalAction, parse_action, reason_of
 from ..config import CYNTHIA_DIFFICULTY, Config
 from ..game import check
 from ..state import GameState
-from .lessons import BASE, EXPANSION, LESSONS, Lesson, Step, caster
+from .lessons import BASE, EXPANSION, LESSONS, Lesson, Step, caster, why_worth_less
 
 __all__ = [
     "BASE",
@@ -39,6 +44,7 @@ __all__ = [
     "Progress",
     "Step",
     "attempt",
+    "begin",
     "caster",
     "final_game_config",
     "next_lesson",
@@ -105,16 +111,17 @@ class Outcome:
     """What an attempt gives: ``right``, ``wrong`` (``reason``, try again), ``shown`` (a second
     wrong try: ``reason`` and the ``answer``, and the step counts as done) or ``invalid`` (not
     an action, or no step to answer: ``reason``; it costs no try). ``progress`` is the new one;
-    ``lesson_done`` says the lesson is over and ``next`` comes."""
+    ``completed`` is the lesson the answer finished (None: the lesson goes on)."""
 
     kind: str
     progress: Progress
     reason: str | None = None
     answer: str | None = None
+    completed: Lesson | None = None
 
     @property
     def lesson_done(self) -> bool:
-        return self.progress.lesson_done
+        return self.completed is not None
 
 
 def start() -> Progress:
@@ -124,12 +131,15 @@ def start() -> Progress:
 
 def _why_wrong(step: Step, state: GameState, notation: str) -> str:
     """Why an action (well formed) does not answer the step: the engine's refusal, else the
-    step's own reason, else the step's request."""
+    step's own reason, else what the step's measure says of it against the best answer (the
+    light, the tokens, the score... after each), else the step's request."""
     action = parse_action(notation)
     refusal = check(state, action)
     if refusal is not None:
         return refusal
     if step.explain is not None and (reason := step.explain(state, action)) is not None:
+        return reason
+    if (reason := why_worth_less(step, state, action)) is not None:
         return reason
     return _(
         "{action} is allowed here, but not what this step asks: {ask}",
@@ -149,16 +159,23 @@ def attempt(progress: Progress, notation: str) -> Outcome:
         action = parse_action(notation)
     except IllegalAction as error:
         return Outcome("invalid", progress, reason_of(error))
+    lesson = LESSONS[progress.lesson]
+    done = lesson if progress.step + 1 == len(lesson.steps) else None
     if str(action) in step.answers:
-        return Outcome("right", _advance(progress))
+        return Outcome("right", _advance(progress), completed=done)
     reason = _why_wrong(step, step.position(), str(action))
     if progress.tries + 1 >= TRIES:
-        return Outcome("shown", _advance(progress), reason, step.answers[0])
+        return Outcome("shown", _advance(progress), reason, step.answers[0], done)
     return Outcome("wrong", replace(progress, tries=progress.tries + 1), reason)
 
 
 def _advance(progress: Progress) -> Progress:
-    return Progress(progress.lesson, progress.step + 1, 0)
+    """The next step; after a lesson's last, the next lesson's first (or the end), except after
+    the base game's last lesson: there the learner chooses (``lesson_done``)."""
+    step = progress.step + 1
+    if step < len(LESSONS[progress.lesson].steps) or progress.lesson == len(BASE) - 1:
+        return Progress(progress.lesson, step, 0)
+    return Progress(progress.lesson + 1, 0, 0)
 
 
 def next_lesson(progress: Progress) -> Progress:
@@ -166,6 +183,13 @@ def next_lesson(progress: Progress) -> Progress:
     if not progress.lesson_done:
         return progress
     return Progress(progress.lesson + 1, 0, 0)
+
+
+def begin(index: int) -> Progress:
+    """The first step of the lesson at ``index`` in ``LESSONS`` (any lesson, at any time)."""
+    if not 0 <= index < len(LESSONS):
+        raise ValueError(_("There is no such lesson."))
+    return Progress(index, 0, 0)
 
 
 def resume(stored: str | None) -> Progress:
@@ -196,5 +220,6 @@ def resume(stored: str | None) -> Progress:
 
 
 def final_game_config() -> Config:
-    """The short game that ends the tutorial: the learner against the easier Cynthia."""
-    return Config(seats=("human", "cynthia"), **CYNTHIA_DIFFICULTY["easier"])
+    """The short game that ends the tutorial: the learner against the easier Cynthia, one
+    revolution of the sun (six rounds; docs/rules-data.md#the-short-game)."""
+    return Config(seats=("human", "cynthia"), revolutions=1, **CYNTHIA_DIFFICULTY["easier"])

@@ -1,11 +1,13 @@
 """`/ps learn`: the tutorial, played privately (ephemeral messages) through the game's own turn
-panel and notation; it ends with a short game against the easier Cynthia.
+panel and notation; it ends with a summary, Start over and a short practice game against the
+easier Cynthia (one revolution, six rounds, unrated, in the learner's language).
 
 Each lesson's step shows its text, a picture ringing the spaces it talks about, and the turn
 panel of its position; the engine checks the answer (`engine.tutorial.attempt`), and a wrong
 one gets the reason and a second try. The learner's place is stored (`TutorialService`):
 `/ps learn` again goes on where they stopped, and the screens' buttons keep working after a
-restart. `/ps learn action:` answers by typing, as `/ps play` does in a game.
+restart. `/ps learn action:` answers by typing, as `/ps play` does in a game; `/ps learn
+lesson:` (or the screens' lesson select) starts any lesson.
 """
 
 from __future__ import annotations
@@ -18,12 +20,17 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot.discord import replies
 from bot.discord.cogs import attach, detach
 from bot.discord.cogs.lobby import THREADS
 from bot.discord.cogs.play import suggestions
-from bot.discord.learn_views import offers, outcome_line, screen
-from bot.discord.replies import answering, edit_clicked, require_channel_permissions, with_view
+from bot.discord.learn_views import lesson_key, lesson_name, offers, outcome_line, screen
+from bot.discord.replies import (
+    answering,
+    edit_clicked,
+    reader_language,
+    require_channel_permissions,
+    with_view,
+)
 from bot.discord.views import lobby_view
 from bot.present import choices, embeds, i18n, pictures, texts
 from bot.present import learn_texts as lt
@@ -32,7 +39,7 @@ from bot.services.base import UserError
 from bot.services.tutorial import TutorialService
 from bot.storage import GameOptions
 from engine import tutorial
-from engine.tutorial import Outcome, Progress
+from engine.tutorial import Lesson, Outcome, Progress
 
 if TYPE_CHECKING:
     from bot.discord.app import PhotosynthesisBot
@@ -77,10 +84,15 @@ class Learn(commands.Cog, name="Learn"):
     # --- the picture ---
 
     async def picture(
-        self, interaction: discord.Interaction, progress: Progress, played: str | None = None
+        self,
+        interaction: discord.Interaction,
+        progress: Progress,
+        played: str | None = None,
+        completed: Lesson | None = None,
     ) -> list[discord.File]:
         """The picture of a screen: a step's position with the spaces it talks about ringed;
-        once a lesson is done, its last position after the action `played` (outlined)."""
+        at the pause after the base game and at the end, the last position of the lesson just
+        done (`completed`) after the action `played` (outlined)."""
         step = progress.current_step
         names = [interaction.user.display_name, lt.OPPONENT]
         drawing: pictures.Drawing = {
@@ -89,13 +101,14 @@ class Learn(commands.Cog, name="Learn"):
             "lang": i18n.current(),
             "layout": LAYOUT,
         }
+        last = completed or progress.current
         if step is not None:
             state = step.position()
             drawing["marks"] = step.marks
             if step.preview:
                 drawing["preview_sun"] = engine.next_photosynthesis_sun(state)
-        elif progress.current is not None and played is not None:
-            state = engine.apply(progress.current.steps[-1].position(), played)
+        elif last is not None and played is not None:
+            state = engine.apply(last.steps[-1].position(), played)
             drawing["highlight"] = choices.spaces_of(played)
         else:
             return []
@@ -106,23 +119,32 @@ class Learn(commands.Cog, name="Learn"):
         self, interaction: discord.Interaction, outcome: Outcome, notation: str
     ) -> tuple[str, discord.ui.View, list[discord.File] | None]:
         """The screen after an answer: the same step again after a wrong one (its picture
-        kept: None), else the next step or the lesson done, with its picture."""
+        kept: None), else the next step (of the next lesson, when the answer finished one),
+        the pause after the base game or the end, with its picture."""
         said = outcome_line(outcome, notation)
-        content, view = screen(outcome.progress, said=said)
+        content, view = screen(outcome.progress, said=said, completed=outcome.completed)
         if outcome.kind == "wrong":
             return content, view, None
         played = notation if outcome.kind == "right" else outcome.answer
-        return content, view, await self.picture(interaction, outcome.progress, played)
+        files = await self.picture(interaction, outcome.progress, played, outcome.completed)
+        return content, view, files
 
     # --- /ps learn ---
 
-    async def on_learn_command(self, interaction: discord.Interaction, action: str | None) -> None:
+    async def on_learn_command(
+        self, interaction: discord.Interaction, action: str | None, lesson: str | None = None
+    ) -> None:
         """`/ps learn`: the learner's place (a new learner: the first lesson); with `action`,
-        the answer to the step they are at, typed in the game's notation."""
+        the answer to the step they are at, typed in the game's notation; with `lesson`, that
+        lesson's first step."""
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             files: list[discord.File] | None
-            if action is not None:
+            if lesson is not None:
+                progress = await self.tutorial.begin(interaction.user.id, lesson, None)
+                content, view = screen(progress)
+                files = await self.picture(interaction, progress)
+            elif action is not None:
                 outcome = await self.tutorial.answer(interaction.user.id, action, None)
                 content, view, files = await self._answered(interaction, outcome, action)
                 if files is None:  # a new message: the step's picture again
@@ -143,6 +165,19 @@ class Learn(commands.Cog, name="Learn"):
             return []
         found = await asyncio.to_thread(suggestions, step.position(), current)
         return [app_commands.Choice(name=text, value=text) for text in found]
+
+    async def lessons_offered(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The lessons whose title (in the reader's language) or key holds what they typed."""
+        typed = current.casefold().strip()
+        found = []
+        with i18n.speaking(await reader_language(interaction)):
+            for lesson in tutorial.LESSONS:
+                title = lesson_name(lesson)
+                if typed in title.casefold() or typed in lesson.key:
+                    found.append(app_commands.Choice(name=title[:100], value=lesson.key))
+        return found[:25]
 
     # --- the screens' components ---
 
@@ -187,8 +222,18 @@ class Learn(commands.Cog, name="Learn"):
             if not values:
                 raise UserError(texts.CHOOSE_ONE)
             progress = await self.tutorial.at(interaction.user.id, at)
-            if not offers(progress, kind, values[0]):
+            if kind != "go" and not offers(progress, kind, values[0]):
                 raise UserError(refusals.NOT_OFFERED)
+            if kind == "go":
+                key = lesson_key(values[0])
+                if key is None:
+                    raise UserError(refusals.NOT_OFFERED)
+                await interaction.response.defer()
+                progress = await self.tutorial.begin(interaction.user.id, key, at)
+                content, view = screen(progress)
+                files = await self.picture(interaction, progress)
+                await edit_clicked(interaction, content=content, view=view, attachments=files)
+                return
             if kind == "act":
                 await self._answer(interaction, values[0], at)
                 return
@@ -225,7 +270,7 @@ class Learn(commands.Cog, name="Learn"):
             host_id=user.id,
             host_name=user.display_name,
             options=final_options(),
-            language=await replies.channel_language(interaction),
+            language=i18n.current(),  # the learner's: the game is theirs
         )
         await lobby.add_cynthia(game.id, None, user.id, channel_id=channel_id)
         result = await lobby.start(game.id, None, user.id, channel_id=channel_id)
@@ -242,11 +287,20 @@ class Learn(commands.Cog, name="Learn"):
 
 
 @app_commands.command(name="learn", description=lt.LEARN_DESCRIBE)
-@app_commands.describe(action=lt.ACTION_DESCRIBE)
+@app_commands.describe(action=lt.ACTION_DESCRIBE, lesson=lt.LESSON_OPTION)
 async def learn_command(
-    interaction: discord.Interaction[PhotosynthesisBot], action: str | None = None
+    interaction: discord.Interaction[PhotosynthesisBot],
+    action: str | None = None,
+    lesson: str | None = None,
 ) -> None:
-    await interaction.client.learn.on_learn_command(interaction, action)
+    await interaction.client.learn.on_learn_command(interaction, action, lesson)
+
+
+@learn_command.autocomplete("lesson")
+async def _lesson_autocomplete(
+    interaction: discord.Interaction[PhotosynthesisBot], current: str
+) -> list[app_commands.Choice[str]]:
+    return await interaction.client.learn.lessons_offered(interaction, current)
 
 
 @learn_command.autocomplete("action")

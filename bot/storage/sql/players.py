@@ -4,6 +4,7 @@ forgetting of a person."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 
@@ -268,9 +269,13 @@ class PlayerSQL(GameSQL):
         """Every recorded finished game as the ratings take it, in the order they are rated."""
         async with self._reading_one() as conn:
             rows = await conn.fetch(
-                "SELECT game_id, position, identity, guild_id, family, place, finished_at"
-                " FROM seat_results ORDER BY finished_at, game_id, position"
+                "SELECT s.game_id, s.position, s.identity, s.guild_id, s.family, s.place,"
+                " s.finished_at, g.config FROM seat_results s LEFT JOIN games g ON g.id = s.game_id"
+                " ORDER BY s.finished_at, s.game_id, s.position"
             )
+        # (the tutorial's practice game is recorded, not rated)
+        rated = {c: rc.rated(json.loads(c)) for c in {r["config"] for r in rows if r["config"]}}
+        rows = [r for r in rows if rated.get(r["config"], True)]
         results: list[rc.GameResult] = []
         game: int | None = None
         seats: list[rc.SeatResult] = []

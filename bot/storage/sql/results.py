@@ -150,7 +150,7 @@ class ResultSQL(SQLBase):
             f" VALUES ({', '.join('?' for _ in RESULT_COLUMNS)})",
             rows,
         )
-        if rate:
+        if rate and rc.rated(config):  # (the tutorial's practice game is not rated)
             result = rc.GameResult(game_id, finished_at, game["guild_id"], family, tuple(places))
             await self._rate(conn, result)
         return finished_at
