@@ -33,8 +33,10 @@ async def run(settings: Settings) -> None:
         loop.add_signal_handler(sig, stop, sig.name)
     async with bot:
         await bot.start(settings.token)
-    # `start` returns once disconnected: the close goes on to its end (storage, workers)
-    for task in closing:
+    # `start` returns once disconnected: the close goes on to its end (storage, workers); a
+    # second signal meanwhile adds a task to `closing`, which is awaited too
+    while closing:
+        task = closing.pop()
         try:
             await task
         except Exception:
