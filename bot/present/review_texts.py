@@ -146,17 +146,30 @@ def reason(d: Decision, name: str) -> Text:
                 others0=Number(d.others0, 0),
             )
         )
-    parts.append(
-        _(
-            "At the next turn {name} has {spend} light to spend (now {left} left); after the "
-            "Expert's turn, {best_spend} ({best_left} left).",
-            name=name,
-            spend=Number(mine.spend, 0),
-            left=Number(mine.left, 0),
-            best_spend=Number(best.spend, 0),
-            best_left=Number(best.left, 0),
+    if d.ahead > 0:
+        parts.append(
+            _(
+                "At the next turn {name} has {spend} light to spend (now {left} left); after "
+                "the Expert's turn, {best_spend} ({best_left} left).",
+                name=name,
+                spend=Number(mine.spend, 0),
+                left=Number(mine.left, 0),
+                best_spend=Number(best.spend, 0),
+                best_left=Number(best.left, 0),
+            )
         )
-    )
+    else:
+        parts.append(
+            _(
+                "{name} ends the game with {left} light, which score {points}; after the "
+                "Expert's turn, {best_left}, which score {best_points}.",
+                name=name,
+                left=Number(mine.left, 0),
+                points=Number(mine.left // 3, 0),
+                best_left=Number(best.left, 0),
+                best_points=Number(best.left // 3, 0),
+            )
+        )
     if best.spend >= COLLECT_COST > mine.spend and d.ahead > 0:
         parts.append(
             _(
