@@ -16,8 +16,8 @@ from bot.services.base import UserError
 from bot.services.core import GameCore
 from bot.services.experts import REVIEW_NICE, niced, review_nice
 from bot.services.reviews import CHUNK_PLIES, Retries, ReviewService, people
-from engine.expert.review import Decision
 from bot.storage import NewAction, SeatRow
+from engine.expert.review import Decision
 from engine.players import AutopilotPlayer
 
 CONFIG = engine.Config(seats=("human", "cynthia"))
@@ -166,7 +166,10 @@ async def test_a_review_of_the_earlier_kind_is_computed_again_turn_by_turn(any_s
     )
     _game, review, made = await service.ask(game_id, CHANNEL)
     assert made and (review.status, review.next_ply, review.decisions, review.posted) == (
-        "running", 0, [], 0
+        "running",
+        0,
+        [],
+        0,
     )
     await service.run(game_id)
     _game, again, made = await service.ask(game_id, CHANNEL)

@@ -30,6 +30,7 @@ from engine.players import AutopilotPlayer
 from engine.position import build
 from engine.tutorial import caster
 from render.layout import phone_layout
+from render.palette import seat_colour
 from render.review import (
     EXPERT_MARK,
     PLAYED_MARK,
@@ -38,7 +39,6 @@ from render.review import (
     progress_alt,
     progress_chart,
 )
-from render.palette import seat_colour
 from translation import translate
 
 CONFIG = engine.Config(seats=("human", "human"))
@@ -250,7 +250,9 @@ def test_a_games_flaws_are_named_with_their_numbers() -> None:
     assert patterns(CONFIG, 3, sower, 1) == []  # the autopilot collects, buys and grows
     said = translate(rt.pattern(found[0], "Ann"), "en")
     assert said.startswith("Ann collected no scoring token in 18 rounds")
-    assert translate(rt.pattern(found[1], "Ann"), "nl") != translate(rt.pattern(found[1], "Ann"), "en")
+    assert translate(rt.pattern(found[1], "Ann"), "nl") != translate(
+        rt.pattern(found[1], "Ann"), "en"
+    )
 
 
 def test_progress_has_every_seat_at_each_round_and_the_final_scores() -> None:
@@ -298,6 +300,7 @@ def test_a_decision_picture_is_one_board_with_both_turns_marked_in_two_shapes() 
     im = decision_picture(before, played, best, names=["Ann", "Bob"], width=400)
     lay = phone_layout(400)
     assert im.width == 400 and lay.height < im.height < lay.height * 1.3
+
     # The circle rings B1 (the played turn), the diamond frames E4 (the Expert's): each its
     # colour near its space, and only the other's shape elsewhere.
     def near(label: str, colour) -> int:
