@@ -3,7 +3,8 @@
 - ``decision_picture``: one reviewed turn on one board: the position the person faced, the
   spaces their turn acted on ringed with a circle, the spaces the Expert's turn acts on framed
   by a diamond (two shapes a phone tells apart, not only two colours), and under the board a
-  key: each mark with the turn it stands for, in the order its actions were played;
+  key: each mark with the turn it stands for, in the order its actions were played; a frame in
+  the colour of the seat whose turn it is (two turns of one round never look alike);
 - ``progress_chart``: every seat's score and light over the rounds, one line a seat in its
   colour, the round numbers under them, each costly turn marked with its number at its round,
   and the points each person gave away per round (rounds run left to right in every language;
@@ -40,6 +41,8 @@ EXPERT_MARK = P.SUN
 HALO = (0x10, 0x18, 0x20)
 #: The key under the board: a line per turn, in design units.
 KEY_LINE = 44
+#: The frame in the colour of the seat whose turn it is, in design units.
+FRAME = 8
 
 
 def _circle(d: ImageDraw.ImageDraw, x: float, y: float, r: float, w: float) -> None:
@@ -92,7 +95,7 @@ def decision_picture(
         _diamond(d, x, y, r * 1.02, w)
     for i in _spaces(played):
         x, y = lay.centres[i]
-        _circle(d, x, y, r * 0.62, w)
+        _circle(d, x, y, r * 0.5, w)
     s = width / DESIGN_WIDTH
     who = (names[seat] if names and seat is not None and seat < len(names) else None) or ""
     lines = [
@@ -120,6 +123,11 @@ def decision_picture(
     out = Image.new("RGB", (width, board.height + key.height), P.BACKGROUND)
     out.paste(board, (0, 0))
     out.paste(key, (0, board.height))
+    if seat is not None:  # a frame in the colour of the seat to play: whose turn, at a glance
+        edge = max(2, round(FRAME * s))
+        ImageDraw.Draw(out).rectangle(
+            (0, 0, width - 1, out.height - 1), outline=P.seat_colour(seat), width=edge
+        )
     return out
 
 
@@ -133,7 +141,7 @@ def _wrapped(said: str, size: float, smallest: float, room: float) -> list[tuple
     if not commas:
         return [(shown, at)]
     cut = min(commas, key=lambda i: abs(i - len(said) / 2)) + 1
-    first, second = said[:cut].strip(), said[cut:].strip()
+    first, second = said[: cut - 1].strip(), said[cut:].strip()  # the comma at the break goes
     _one, a = text.fit_size(first, size, smallest, room)
     _two, b = text.fit_size(second, size, smallest, room)
     least = min(a, b)

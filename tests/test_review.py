@@ -350,3 +350,35 @@ def test_a_decision_picture_shows_no_face_down_token(lang) -> None:
         events.append(engine.apply(before, "use hatch").ext.babies[0])
     assert events[0] != events[1]  # the real hatchings differ...
     assert drawn[0] == drawn[1]  # ...the picture does not tell which lies there
+
+
+def test_a_four_person_game_is_reviewed_turn_by_turn() -> None:
+    """The last round of a 4-person game of the autopilot: each person's turn reviewed, with
+    its facts against three other seats, a reason of its own and a picture of its own."""
+    config = engine.Config(seats=("human",) * 4)
+    state, notations, player = engine.new_game(config, 8), [], AutopilotPlayer()
+    while not state.is_over:
+        action = player.step(state)
+        notations.append(str(action))
+        state = engine.apply(state, action)
+    last = next(
+        p for p in range(len(notations))
+        if engine.replay(config, 8, notations[:p]).round == config.last_round
+    )  # fmt: skip
+    decisions = review_plies(config, 8, notations, [0, 1, 2, 3], range(last, len(notations)))
+    assert sorted(d.seat for d in decisions) == [0, 1, 2, 3]
+    assert all(d.round == 18 and d.ahead == 0 and len(d.facts) == 2 for d in decisions)
+    reasons = {translate(rt.reason(d, f"P{d.seat}"), "en") for d in decisions}
+    assert len(reasons) == 4
+    drawn = [
+        decision_picture(
+            engine.replay(config, 8, notations[: d.ply]), d.played, d.best, width=400
+        )  # fmt: skip
+        for d in decisions
+    ]
+    assert all(
+        sum(1 for px in ImageChops.difference(a, b).get_flattened_data() if px != (0, 0, 0))
+        > 0.01 * a.width * a.height
+        for a, b in combinations(drawn, 2)
+        if a.size == b.size
+    )
