@@ -23,11 +23,11 @@ from bot.present import review_texts as rt
 from bot.services.reviews import CHUNK_PLIES
 from bot.storage import SQLiteStorage
 from engine.expert.review import REVIEW_BUDGET_S, Decision, compare_turns, review_plies, worst
-from translation import translate
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.finished_game import CONFIG, SEED, write_finished_game
 from tests.e2e.helpers import answered, db_rows
+from translation import translate
 
 SCALE = 0.2
 ENV = {"PS_EXPERT_BUDGET_SCALE": str(SCALE), "PS_REVIEW_NICE": "0"}
