@@ -107,13 +107,16 @@ class TurnFacts:
     def from_dict(cls, d: FactsData) -> TurnFacts:
         return cls(
             tuple(str(x) for x in d["spaces"]),
-            *(int(d[k]) for k in FACT_NUMBERS),  # type: ignore[literal-required]
+            int(d["light"]),
+            int(d["others"]),
+            int(d["tokens"]),
+            int(d["left"]),
+            int(d["spend"]),
+            int(d["bought"]),
+            int(d["planted"]),
+            int(d["grown"]),
+            int(d["collected"]),
         )
-
-
-FACT_NUMBERS = (
-    "light", "others", "tokens", "left", "spend", "bought", "planted", "grown", "collected"
-)  # fmt: skip
 
 
 class DecisionData(TypedDict):
