@@ -12,9 +12,12 @@ process's worker pool rather than the bot's (the bot's own Expert workers stay i
 seat no Expert), so they compete for the same two cores as they would inside the bot.
 
 Prints `review: a 2-person game reviewed in S s (4-person: S4 s); other games' click-to-answer
-p99 X ms during reviews` (X over the clicks and `/ps play` answered while a review ran), then
-the same p99 over the `--baseline` seconds before the reviews (the same games, no review) and
-the load average. Asserts nothing.
+p99 X ms during reviews; D decisions, R with a reason, A pictures alike` (X over the clicks and
+`/ps play` answered while a review ran; D the turns the two reviews hold, R those whose reason
+names their facts and reads like no other's of its review, A the pairs of one review's pictures
+that differ in under 1% of their pixels, over every turn's picture at 400 px wide), then the same
+p99 over the `--baseline` seconds before the reviews (the same games, no review) and the load
+average. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -35,12 +38,50 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_latency import Game, percentile  # noqa: E402
 
 import engine  # noqa: E402
+from bot.present import review_texts as rt  # noqa: E402
 from bot.services.core import GameCore  # noqa: E402
 from bot.services.experts import Experts  # noqa: E402
 from bot.services.reviews import ReviewService  # noqa: E402
 from bot.storage import NewAction, SeatRow, SQLiteStorage  # noqa: E402
+from engine.expert.review import Decision  # noqa: E402
 from engine.players import AutopilotPlayer  # noqa: E402
+from render.review import decision_picture  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord  # noqa: E402
+from translation import translate  # noqa: E402
+
+
+def alike(a: object, b: object) -> bool:
+    """Two pictures that differ in under 1% of their pixels (over the shorter's height)."""
+    from PIL import Image, ImageChops
+
+    assert isinstance(a, Image.Image) and isinstance(b, Image.Image)
+    height = min(a.height, b.height)
+    diff = ImageChops.difference(a.crop((0, 0, a.width, height)), b.crop((0, 0, b.width, height)))
+    changed = sum(1 for px in diff.get_flattened_data() if px != (0, 0, 0))
+    return changed < 0.01 * a.width * height
+
+
+async def counted(storage: SQLiteStorage, game_id: int) -> tuple[int, int, int]:
+    """A done review's turns, those with a reason of their own, and its pictures alike."""
+    game = await storage.get_game(game_id)
+    review = await storage.review(game_id)
+    assert game is not None and game.config is not None and review is not None
+    decisions = [Decision.from_dict(d) for d in review.decisions]
+    reasons = [translate(rt.reason(d, "P"), "en") for d in decisions]
+    told = sum(
+        1 for d, said in zip(decisions, reasons, strict=True)
+        if said and reasons.count(said) == 1 and all(f.spaces is not None for f in d.facts)
+    )  # fmt: skip
+    notations = [row.notation for row in await storage.actions(game_id)]
+    config = engine.Config.from_dict(game.config)
+    pictures = [
+        decision_picture(
+            engine.replay(config, game.seed, notations[: d.ply]), d.played, d.best, width=400
+        )
+        for d in decisions
+    ]
+    same = sum(1 for i, a in enumerate(pictures) for b in pictures[i + 1 :] if alike(a, b))
+    return len(decisions), told, same
 
 
 async def stored_game(storage: SQLiteStorage, persons: int, seed: int, channel: int) -> int:
@@ -104,6 +145,7 @@ async def bench(args: argparse.Namespace) -> None:
             ]
             load = os.getloadavg()
             play.cancel()
+            counts = [await counted(storage, two), await counted(storage, four)]
             with contextlib.suppress(BaseException):  # the games were stopped mid-turn
                 await play
         finally:
@@ -112,9 +154,11 @@ async def bench(args: argparse.Namespace) -> None:
             await fake.stop()
             await storage.close()
     p99 = percentile(during, 0.99) * 1000 if during else float("nan")
+    d, r, a = (sum(c[k] for c in counts) for k in range(3))
     print(
         f"review: a 2-person game reviewed in {s2:.1f} s (4-person: {s4:.1f} s); "
-        f"other games' click-to-answer p99 {p99:.0f} ms during reviews"
+        f"other games' click-to-answer p99 {p99:.0f} ms during reviews; "
+        f"{d} decisions, {r} with a reason, {a} pictures alike"
     )
     quiet = percentile(baseline, 0.99) * 1000 if baseline else float("nan")
     print(

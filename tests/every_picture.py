@@ -171,9 +171,24 @@ def _review(lang: str) -> Iterator[Drawn]:
     for notation in notations[:ply]:
         state = engine.apply(state, notation)
     best = next(str(a) for a in engine.legal_actions(state) if str(a) != notations[ply])
-    shown: list[DecisionData] = [{"ply": ply, "played": notations[ply], "best": best}]
+    decision: DecisionData = {
+        "ply": ply,
+        "seat": state.current_seat or 0,
+        "round": state.round,
+        "played": [notations[ply]],
+        "best": [best],
+        "loss": 2.5,
+        "best_loss": 0.0,
+        "light0": 0,
+        "others0": 0,
+        "ahead": 0,
+        "facts": [],
+        "v": 2,
+    }
+    # the points each seat gave away per round, some in every round so that every bar is drawn
+    lost = [[float((r + seat) % 3) for seat in range(4)] for r in range(state.round)]
     drawn, chart = experts._review_pictures(
-        config.to_dict(), p["seed"], notations, shown, _names(4), lang, REVIEW_WIDTH
+        config.to_dict(), p["seed"], notations, [decision], _names(4), lang, REVIEW_WIDTH, lost
     )
     for png, _alt in drawn:
         yield "review decision", "mid-4", png

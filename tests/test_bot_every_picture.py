@@ -20,7 +20,7 @@ from bot.present import pictures
 from render import draw, text
 from render.draw import drawn_png, smallest_text_in, smallest_text_px
 from render.model import view
-from render.review import progress_chart
+from render.review import CHART_HEIGHT, DESIGN_WIDTH, LEGEND_ROW, progress_chart
 from tests import base_positions as base
 from tests import moon_positions as moon
 from tests.every_picture import LONG_NAMES, SENT_FROM, draw_every_kind
@@ -146,4 +146,6 @@ def test_the_review_chart_names_every_seat_whole(lang):
     # Three rows of names at 550 px: the chart is two rows (34 design units each) taller than
     # with short names.
     short = progress_chart(points, ["Ann", "Bob"], lang, 550)
-    assert im.height - short.height == round(2 * 34 * 550 / 800)
+    scale = 550 / DESIGN_WIDTH
+    assert short.height == round(CHART_HEIGHT * scale)
+    assert im.height == round((CHART_HEIGHT + 2 * LEGEND_ROW) * scale)

@@ -15,8 +15,9 @@ from bot.config import ConfigError
 from bot.services.base import UserError
 from bot.services.core import GameCore
 from bot.services.experts import REVIEW_NICE, niced, review_nice
-from bot.services.reviews import CHUNK_PLIES, ReviewService, people
+from bot.services.reviews import CHUNK_PLIES, Retries, ReviewService, people
 from bot.storage import NewAction, SeatRow
+from engine.expert.review import Decision
 from engine.players import AutopilotPlayer
 
 CONFIG = engine.Config(seats=("human", "cynthia"))
@@ -43,8 +44,18 @@ class StubExperts:
             raise Crash
         assert persons == [0] and budget_s == 0.25
         self.ranges.append(plies)
-        row = {"ply": plies.start, "seat": 0, "round": 1, "played": "end", "best": "end"}
-        return [{**row, "loss": float(plies.start)}]
+        return [decision(plies.start, float(plies.start))]
+
+
+def decision(ply: int, loss: float) -> dict[str, Any]:
+    """A stored decision of seat 0 at `ply` that gives away `loss` (the Expert's turn: none)."""
+    facts = Decision(0, 0, 1, (), (), 0.0).to_dict() | {
+        "facts": [
+            {"spaces": [], "light": 0, "others": 0, "tokens": 0, "left": 0, "spend": 0,
+             "bought": 0, "planted": 0, "grown": 0, "collected": 0},
+        ] * 2,
+    }  # fmt: skip
+    return facts | {"ply": ply, "played": ["end"], "best": ["buy seed", "end"], "loss": loss}
 
 
 async def finished_game(storage: Any) -> tuple[int, list[str]]:
@@ -93,8 +104,9 @@ async def test_a_review_is_resumed_once_after_a_restart_and_stored_when_done(
     starts = list(range(0, len(notations), CHUNK_PLIES))
     assert [d["ply"] for d in done.decisions] == starts
     # The costliest three of the person (seat 0 only), shown again without being computed.
-    (part,) = people(game, done)
+    (part,) = people(game, done, notations)
     assert part.seat == 0 and [d.ply for d in part.decisions] == starts[::-1][:3]
+    assert part.turns == len(starts) and part.per_turn == sum(starts) / len(starts)
     again = await restarted.run(game_id)
     assert again == done and experts.ranges[-1].stop == len(notations)
     assert len(experts.ranges) == len(starts) - 2
@@ -140,3 +152,48 @@ def test_a_review_runs_in_a_niced_thread_and_the_worker_keeps_its_priority() -> 
     assert review_nice({}) == 15 and review_nice({"PS_REVIEW_NICE": "0"}) == 0
     with pytest.raises(ConfigError, match="PS_REVIEW_NICE must be a whole number"):
         review_nice({"PS_REVIEW_NICE": "-3"})
+
+
+async def test_a_review_of_the_earlier_kind_is_computed_again_turn_by_turn(any_storage) -> None:
+    """A review stored before decisions were turns (one action each) is computed again at the
+    next click, from the start; a review of this kind is shown as it is."""
+    game_id, _notations = await finished_game(any_storage)
+    service = ReviewService(GameCore(any_storage), StubExperts())  # type: ignore[arg-type]
+    await service.ask(game_id, CHANNEL)
+    old = {"ply": 3, "seat": 0, "round": 1, "played": "end", "best": "buy seed", "loss": 2.0}
+    await any_storage.update_review(
+        game_id, status="posted", next_ply=99, decisions=[old], posted=3
+    )
+    _game, review, made = await service.ask(game_id, CHANNEL)
+    assert made and (review.status, review.next_ply, review.decisions, review.posted) == (
+        "running",
+        0,
+        [],
+        0,
+    )
+    await service.run(game_id)
+    _game, again, made = await service.ask(game_id, CHANNEL)
+    assert not made and again.status == "done" and again.decisions[0]["v"] == 2
+
+
+async def test_try_again_refuses_what_the_review_does_not_hold(any_storage) -> None:
+    game_id, notations = await finished_game(any_storage)
+    core = GameCore(any_storage)
+    retries = Retries(core, StubExperts())  # type: ignore[arg-type]
+    with pytest.raises(UserError, match="not ready yet"):
+        await retries.at(game_id, CHANNEL, 0, [])
+    service = ReviewService(core, StubExperts())  # type: ignore[arg-type]
+    await service.ask(game_id, CHANNEL)
+    await service.run(game_id)
+    with pytest.raises(UserError, match="no such turn"):
+        await retries.at(game_id, CHANNEL, 1, [])
+    with pytest.raises(UserError, match="another channel"):
+        await retries.at(game_id, CHANNEL + 1, 0, [])
+    attempt = await retries.at(game_id, CHANNEL, CHUNK_PLIES, [])
+    assert attempt.state == engine.replay(CONFIG, SEED, notations[:CHUNK_PLIES])
+    assert attempt.tried == () and not attempt.over
+    first = [str(a) for a in engine.legal_actions(attempt.state)]
+    moved = await retries.at(game_id, CHANNEL, CHUNK_PLIES, [len(first) - 1])
+    assert moved.tried == (first[-1],)
+    with pytest.raises(UserError, match="not offered"):
+        await retries.at(game_id, CHANNEL, CHUNK_PLIES, [len(first)])

@@ -21,6 +21,7 @@ from bot.discord.offered import offered_component, undeclared_choice
 from bot.discord.pipeline import Pipeline
 from bot.discord.publisher import Publisher, until_done
 from bot.discord.replies import ephemeral
+from bot.discord.review_views import REVIEW_ITEMS
 from bot.discord.views import PERSISTENT_ITEMS, unknown_component
 from bot.present import i18n, pictures, texts
 from bot.services import GameService, experts, refusals
@@ -50,7 +51,7 @@ EXTENSIONS = (
 )
 
 #: Every persistent component: the games' and the tutorial's.
-COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS)
+COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS)
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)

@@ -341,6 +341,10 @@ HELP_COMMANDS = (
     ("/ps log", _("the moves so far, with Cynthia's reasons, and the game record to replay")),
     ("/ps replay <file|game>", _("a finished game move by move, privately: a record from `/ps log` "
      "or a game number (also the Replay button on a finished game)")),
+    (_("Review"), _("the button on a finished game: the Expert's review, posted in the game's "
+     "thread (any size of table): each person's three costliest turns beside the Expert's, with "
+     "a reason and a picture each, the points given away per turn, and Try again to play such a "
+     "turn once more, privately")),
     (_("Next-sun preview, Game log"), _("buttons on the game message: the shadows and light of the "
      "next sun, and the moves with the photosynthesis events, privately")),
     (_("Details"), _("a button on the game message: what each seat has (its pieces, store, "

@@ -7,7 +7,7 @@
 - `endings`: abandoning a game, expiring idle lobbies;
 - `players`: the players remembered: profiles, leaderboards, histories, the export, ratings;
 - `tutorial`: each learner's place in the lessons of `/ps learn`;
-- `reviews`: the Expert's review of a finished game;
+- `reviews`: the Expert's review of a finished game, and Try again (`Retries`);
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -25,7 +25,7 @@ from bot.services.experts import Experts
 from bot.services.lobby import LobbyService
 from bot.services.players import PlayerService
 from bot.services.records import RecordService
-from bot.services.reviews import ReviewService
+from bot.services.reviews import Retries, ReviewService
 from bot.services.turns import TurnService
 from bot.services.tutorial import TutorialService
 from bot.storage import Storage
@@ -52,3 +52,4 @@ class GameService:
         self.players = PlayerService(self.core)
         self.tutorial = TutorialService(storage)
         self.reviews = ReviewService(self.core, self.bots.experts)
+        self.retries = Retries(self.core, self.bots.experts)

@@ -212,18 +212,30 @@ def _review_job(
     return [d.to_dict() for d in decisions]
 
 
+def _compare_job(
+    state_bytes: bytes, turns: Sequence[Sequence[str]], budget_s: float, seed: int
+) -> list[float]:
+    """In a worker: what each turn gives away from the pickled position
+    (`engine.expert.review.compare_turns`)."""
+    from engine.expert.review import compare_turns
+
+    losses, _plans = compare_turns(pickle.loads(state_bytes), turns, budget_s, seed)
+    return losses
+
+
 def _review_pictures_job(
     config: ConfigDict, seed: int, notations: Sequence[str], shown: Sequence[DecisionData],
-    names: Sequence[str], lang: str | None, width: int,
+    names: Sequence[str], lang: str | None, width: int, lost: Sequence[Sequence[float]],
 ) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:  # fmt: skip
     """In a worker, at low priority: the pictures of a review (`render.review`): one per
-    decision `shown` (before and after, with its alt text) and the chart."""
-    return niced(_review_pictures, config, seed, notations, shown, names, lang, width)
+    decision `shown` (the board with both turns marked, with its alt text) and the chart
+    (`lost`: the points each seat gave away per round)."""
+    return niced(_review_pictures, config, seed, notations, shown, names, lang, width, lost)
 
 
 def _review_pictures(
     config: ConfigDict, seed: int, notations: Sequence[str], shown: Sequence[DecisionData],
-    names: Sequence[str], lang: str | None, width: int,
+    names: Sequence[str], lang: str | None, width: int, lost: Sequence[Sequence[float]],
 ) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:  # fmt: skip
     from engine.expert.review import progress
     from render.draw import drawn_png
@@ -238,15 +250,20 @@ def _review_pictures(
             before[ply] = state
         state = engine.apply(state, notation)
     pictures = []
-    for d in shown:
-        at, played, best = before[int(d["ply"])], str(d["played"]), str(d["best"])
+    marks = []
+    for number, d in enumerate(shown, 1):
+        at, played, best = before[int(d["ply"])], list(d["played"]), list(d["best"])
         png = drawn_png(
             functools.partial(decision_picture, at, played, best, names=names, lang=lang,
                               width=width)
         )  # fmt: skip
-        pictures.append((png, decision_alt(at, played, best, lang)))
+        name = names[int(d["seat"])]
+        pictures.append((png, decision_alt(at, played, best, name, lang)))
+        marks.append((number, int(d["round"]), int(d["seat"])))
     points = progress(cfg, seed, notations)
-    chart = drawn_png(lambda: progress_chart(points, names, lang, width))
+    chart = drawn_png(
+        functools.partial(progress_chart, points, names, lang, width, marks=marks, lost=lost)
+    )
     return pictures, (chart, progress_alt(points, names, lang))
 
 
@@ -311,13 +328,25 @@ class Experts:
         names: Sequence[str],
         lang: str | None,
         width: int,
+        lost: Sequence[Sequence[float]] = (),
     ) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:
         """A review's pictures (`_review_pictures_job`), in a worker."""
         async with self._review_turn():
             return await self._pool.run(
                 _review_pictures_job, config, seed, list(notations), list(shown), list(names),
-                lang, width,
+                lang, width, [list(row) for row in lost],
             )  # fmt: skip
+
+    async def compare(
+        self, state: GameState, turns: Sequence[Sequence[str]], budget_s: float, seed: int
+    ) -> tuple[float, float, float]:
+        """What three turns from `state` give away, on the same simulations (`_compare_job`),
+        in a worker (Try again: a person waits for it, so it is no review job)."""
+        data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        new, played, best = await self._pool.run(
+            _compare_job, data, [list(t) for t in turns], budget_s, seed
+        )
+        return new, played, best
 
     def _review_turn(self) -> asyncio.Lock:
         if self._review_lock is None:

@@ -39,6 +39,7 @@ from bot.services.core import GameCore
 from bot.services.export import ExportGame, SeatInfo, exported_game
 from bot.services.plays import finish_of, replay
 from bot.storage import FinishedGame, HistoryRow, RatingRow
+from engine.expert.review import Decision, current, per_turn
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +149,9 @@ class Profile:
     ratings: tuple[PlayerRating, ...]
     #: whether the person hid their profile (only they see it then)
     hidden: bool
+    #: the points given away per turn in the Expert's reviews of the recent games, on average,
+    #: and how many reviewed games that is (None: none reviewed)
+    review_loss: tuple[float, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -309,7 +313,23 @@ class PlayerService:
             recent=tuple(_played(g, who) for g in recent),
             ratings=tuple(ratings),
             hidden=hidden,
+            review_loss=await self._review_loss([_played(g, who) for g in recent]),
         )
+
+    async def _review_loss(self, games: list[PlayedGame]) -> tuple[float, int] | None:
+        """The points given away per turn in the reviewed ones of `games` (each game's own
+        average, averaged), and how many were reviewed."""
+        figures = []
+        for game in games:
+            review = await self.storage.review(game.game_id)
+            if review is None or review.status not in ("done", "posted"):
+                continue
+            if not current(review.decisions):
+                continue
+            figure = per_turn([Decision.from_dict(d) for d in review.decisions], game.position)
+            if figure is not None:
+                figures.append(figure)
+        return (sum(figures) / len(figures), len(figures)) if figures else None
 
     async def leaderboard(
         self, family: Family, scope: int, page: int, reader_id: int | None

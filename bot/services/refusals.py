@@ -73,6 +73,8 @@ REPLAY_NO_GAME = _("There is no finished game #{id} in this server to replay.")
 REPLAY_NOT_OVER = _("Game #{id} is not over yet: it can be replayed once it has ended.")
 REVIEW_NOT_OVER = _("Only a finished game can be reviewed.")
 REVIEW_FAILED = _("The Expert could not review this game.")
+REVIEW_NOT_READY = _("The review of this game is not ready yet: Try again works once it is posted.")
+TRY_NO_TURN = _("The review has no such turn to try again.")
 
 # --- /ps learn ---
 

@@ -1,7 +1,9 @@
-"""The Expert's review through the loopback Discord (issue 47), in one bot start and a restart:
-a finished game's message offers Review; a click starts the review, a bot killed during it
-resumes it at its next start and posts it in the game's channel once; a later click answers
-privately with the stored review, computed once.
+"""The Expert's review through the loopback Discord (issues 47 and 57), in one bot start and a
+restart: a finished game's message offers Review; a click starts the review, a bot killed during
+it resumes it at its next start and posts it in the game's channel once; a later click answers
+privately with the stored review, computed once; Try again under a costly turn plays it once
+more, privately, with the turn panel, and the Expert compares the new turn with the first one
+and its own.
 
 The finished game is written into the bot's database before the bot starts (a game of Alice
 against Cynthia, played by the autopilot); the start's resync posts its final message.
@@ -16,19 +18,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import engine
 from bot.present import review_texts as rt
 from bot.services.reviews import CHUNK_PLIES
 from bot.storage import SQLiteStorage
-from engine.expert.review import REVIEW_BUDGET_S, Decision, review_plies, worst
+from engine.expert.review import REVIEW_BUDGET_S, Decision, compare_turns, review_plies, worst
 from tests.e2e.corr import wait_db
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.finished_game import CONFIG, SEED, write_finished_game
 from tests.e2e.helpers import answered, db_rows
+from translation import translate
 
 SCALE = 0.2
 ENV = {"PS_EXPERT_BUDGET_SCALE": str(SCALE), "PS_REVIEW_NICE": "0"}
 #: The plies the bot still reviews after the restart.
-LEFT = CHUNK_PLIES
+LEFT = 4 * CHUNK_PLIES
 TITLE = "The Expert's review of game #1"
 
 
@@ -84,13 +88,17 @@ async def test_review_is_posted_once_after_a_restart_and_shown_again(
     )  # fmt: skip
     three = worst(decisions, 0)
     assert three
-    assert [e["title"] for e in person.embeds] == [
+    assert [e["title"] for e in person.embeds] == ["Alice: the costliest turns"] + [
         f"Alice: {k}. Round {d.round}" for k, d in enumerate(three, 1)
     ]
-    for embed, d in zip(person.embeds, three, strict=True):
-        assert embed["description"].startswith(
-            f"Round {d.round}: Alice played {d.played}; the Expert would have played {d.best}"
+    assert person.embeds[0]["description"].startswith("Alice gave away ")
+    for embed, d in zip(person.embeds[1:], three, strict=True):
+        assert embed["description"] == (
+            translate(rt.headline(d, "Alice"), "en") + "\n" + translate(rt.reason(d, "Alice"), "en")
         )
+    assert [b["label"] for b in person.buttons] == [
+        f"Try again: {k}" for k in range(1, len(three) + 1)
+    ]
     names = [name for name, _data in head.attachments + person.attachments]
     assert names == ["review-chart.png"] + [f"review-0-{k}.png" for k in range(1, len(three) + 1)]
 
@@ -103,3 +111,29 @@ async def test_review_is_posted_once_after_a_restart_and_shown_again(
     assert all(m.ephemeral for m in private)
     assert len(posted()) == 1
     assert db_rows(bot, "SELECT attempts, status FROM reviews") == [(2, "posted")]
+
+    # Try again: the first costly turn, privately, with the turn panel; End turn at once.
+    first = three[0]
+    it = await answered(await fake.click(alice, person, person.find_button(label="Try again: 1")))
+    assert it.ephemeral and it.content.startswith(
+        f"**Try again, privately: round {first.round}, Alice's turn, from the position then"
+    )
+    assert "End turn" in [b["label"] for b in it.response.buttons]
+    ended = await answered(
+        await fake.click(alice, it.response, it.response.find_button(label="End turn"))
+    )
+    start = engine.replay(CONFIG, SEED, notations[: first.ply])
+    (new, played, best), _plans = compare_turns(
+        start, [["end"], list(first.played), list(first.best)], REVIEW_BUDGET_S * SCALE, SEED
+    )
+    assert ended.response.content == translate(
+        rt.try_result(("end",), new, played, best, first), "en"
+    )
+    assert ended.response.content.startswith("Your new turn (end) gives away ")
+    assert [b["label"] for b in ended.response.buttons] == ["Start this turn over"]
+    again = await answered(
+        await fake.click(
+            alice, ended.response, ended.response.find_button(label="Start this turn over")
+        )
+    )
+    assert again.response.content == it.content and len(posted()) == 1

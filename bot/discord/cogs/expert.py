@@ -24,22 +24,25 @@ import asyncio
 import hashlib
 import logging
 from collections import OrderedDict
-from typing import TYPE_CHECKING, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypeAlias, TypedDict
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+import engine
 from bot.discord.cogs import attach, detach
-from bot.discord.replies import answering
+from bot.discord.replies import answering, edit_clicked
+from bot.discord.review_views import RetryButton, TryButton, TryItems
+from bot.discord.views import panel, panel_offers
+from bot.present import choices, i18n, pictures, texts
 from bot.present import expert_texts as xt
-from bot.present import i18n, pictures, texts
 from bot.present import review_texts as rt
 from bot.present.i18n import tr
-from bot.services import GameService, seats
-from bot.services.reviews import people, shown_decisions
+from bot.services import GameService, refusals, seats
+from bot.services.base import UserError
+from bot.services.reviews import Try, legal, lost_per_round, people, shown_decisions
 from bot.storage import GameRow, ReviewRow, UnreadableGame
-from render.chart import number as decimal
 
 if TYPE_CHECKING:
     from bot.discord.app import PhotosynthesisBot
@@ -71,6 +74,7 @@ class ReviewMessage(TypedDict):
 
     embeds: list[discord.Embed]
     files: list[discord.File]
+    view: NotRequired[discord.ui.View]
 
 
 class ExpertCog(commands.Cog, name="Expert"):
@@ -199,18 +203,20 @@ class ExpertCog(commands.Cog, name="Expert"):
         await self.bot.storage.update_review(game_id, status="posted")
 
     async def review_messages(self, game: GameRow, review: ReviewRow) -> list[ReviewMessage]:
-        """A done review as messages in the language of the moment: the chart first, then
-        a message per person, a picture and a sentence per decision shown."""
-        parts = people(game, review)
+        """A done review as messages in the language of the moment: the chart first, then a
+        message per person: what their whole game shows (the points given away per turn, the
+        game's flaws), then a picture and a reason per costly turn, each with Try again."""
+        notations = [row.notation for row in await self.bot.storage.actions(game.id)]
+        parts = people(game, review, notations)
         shown = shown_decisions(parts)
         names = [tr(seats.player_name(game, seat.position)) for seat in game.seats]
-        notations = [row.notation for row in await self.bot.storage.actions(game.id)]
         assert game.config is not None
+        rounds = engine.Config.from_dict(game.config).last_round
         key = (game.id, i18n.current())
         if key not in self._review_pictures:
             self._review_pictures[key] = await self.games.bots.experts.review_pictures(
                 game.config, game.seed, notations, [d.to_dict() for d in shown], names,
-                i18n.current(), REVIEW_WIDTH,
+                i18n.current(), REVIEW_WIDTH, lost_per_round(game, review, rounds),
             )  # fmt: skip
             while len(self._review_pictures) > REVIEW_PICTURES_KEPT:
                 self._review_pictures.popitem(last=False)
@@ -224,31 +230,124 @@ class ExpertCog(commands.Cog, name="Expert"):
             {"embeds": [head], "files": [pictures.as_file(chart, "review-chart.png")]}
         ]
         pictures_left = iter(drawn)
+        number = 0
         for part in parts:
-            name = names[part.seat]
+            name = i18n.isolate(names[part.seat])
+            whole = [tr(rt.pattern(p, name)) for p in part.patterns]
+            if part.per_turn is not None:
+                whole.insert(0, tr(rt.per_turn(part.per_turn, part.turns, name)))
             if not part.decisions:
-                nothing = tr(rt.REVIEW_NOTHING.format(name=name))
-                title = tr(rt.REVIEW_PERSON.format(name=name))
-                embed = discord.Embed(title=title, description=nothing, colour=GREEN)
-                messages.append({"embeds": [embed], "files": []})
-                continue
-            embeds, files = [], []
-            for number, d in enumerate(part.decisions, 1):
+                whole.append(tr(rt.REVIEW_NOTHING.format(name=name)))
+            title = tr(rt.REVIEW_PERSON.format(name=names[part.seat]))
+            embeds = [discord.Embed(title=title, description="\n".join(whole), colour=GREEN)]
+            files = []
+            view = discord.ui.View(timeout=None)
+            for d in part.decisions:
+                number += 1
                 filename = f"review-{part.seat}-{number}.png"
-                sentence = rt.REVIEW_DECISION.format(
-                    round=d.round, name=i18n.isolate(name), played=i18n.notation(d.played),
-                    best=i18n.notation(d.best), loss=decimal(d.loss, i18n.current()),
-                )  # fmt: skip
                 title = rt.REVIEW_DECISION_TITLE.format(number=number, round=d.round)
+                said = tr(rt.headline(d, name)) + "\n" + tr(rt.reason(d, name))
                 embed = discord.Embed(
-                    title=tr(texts.LABELLED.format(name=name, text=title)),
-                    description=tr(sentence),
+                    title=tr(texts.LABELLED.format(name=names[part.seat], text=title)),
+                    description=said,
                     colour=GREEN,
                 ).set_image(url=f"attachment://{filename}")
                 embeds.append(embed)
                 files.append(pictures.as_file(next(pictures_left), filename))
-            messages.append({"embeds": embeds, "files": files})
+                view.add_item(RetryButton(game.id, d.ply, number))
+            message: ReviewMessage = {"embeds": embeds, "files": files}
+            if part.decisions:
+                message["view"] = view
+            messages.append(message)
         return messages
+
+    # --- Try again ---
+
+    async def on_retry(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
+        """Try again: the reviewed turn's position, privately, with the turn panel."""
+        async with answering(interaction):
+            attempt = await self.games.retries.at(game_id, interaction.channel_id, ply, [])
+            content, view = self._try_screen(attempt, [])
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def on_try_button(
+        self, interaction: discord.Interaction, game_id: int, ply: int, path: list[int], key: str
+    ) -> None:
+        """A button of a try's panel: play (End turn), open a kind of action, go back, or
+        start the turn over."""
+        async with answering(interaction):
+            if key == "again":
+                path = []
+            attempt = await self.games.retries.at(game_id, interaction.channel_id, ply, path)
+            if key.startswith("play "):
+                await self._try_step(interaction, attempt, path, key[5:])
+                return
+            menu = key[5:] if key.startswith("menu ") else None
+            content, view = self._try_screen(attempt, path, menu=menu)
+            await edit_clicked(interaction, content=content, view=view)
+
+    async def on_try_select(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        ply: int,
+        path: list[int],
+        kind: str,
+        values: list[str],
+    ) -> None:
+        """A select of a try's panel: the chosen action, or (`src`) the choices from the chosen
+        piece. The value must be one the panel offers."""
+        async with answering(interaction):
+            if not values:
+                raise UserError(texts.CHOOSE_ONE)
+            attempt = await self.games.retries.at(game_id, interaction.channel_id, ply, path)
+            if attempt.over or not panel_offers(legal(attempt.state), kind, values[0]):
+                raise UserError(refusals.NOT_OFFERED)
+            if kind == "act":
+                await self._try_step(interaction, attempt, path, values[0])
+                return
+            verb, _, source = values[0].partition(" ")
+            content, view = self._try_screen(attempt, path, menu=verb, source=source)
+            await edit_clicked(interaction, content=content, view=view)
+
+    async def _try_step(
+        self, interaction: discord.Interaction, attempt: Try, path: list[int], notation: str
+    ) -> None:
+        """One action of a try; when it ends the turn, the Expert's word on it."""
+        now = legal(attempt.state)
+        if attempt.over or notation not in now:
+            raise UserError(refusals.NOT_OFFERED)
+        path = [*path, now.index(notation)]
+        attempt = await self.games.retries.at(
+            attempt.game.id, interaction.channel_id, attempt.decision.ply, path
+        )
+        if not attempt.over:
+            content, view = self._try_screen(attempt, path)
+            await edit_clicked(interaction, content=content, view=view)
+            return
+        await interaction.response.defer()
+        new, played, best = await self.games.retries.compare(attempt)
+        said = tr(rt.try_result(attempt.tried, new, played, best, attempt.decision))
+        view = discord.ui.View(timeout=None)
+        view.add_item(TryButton(attempt.game.id, attempt.decision.ply, path, "again",
+                                rt.TRY_AGAIN_BUTTON, discord.ButtonStyle.primary))  # fmt: skip
+        await edit_clicked(interaction, content=said, view=view)
+
+    def _try_screen(
+        self, attempt: Try, path: list[int], *, menu: str | None = None, source: str | None = None
+    ) -> tuple[str, discord.ui.View]:
+        """A try's screen: where it stands, and the turn panel of its position."""
+        game, d = attempt.game, attempt.decision
+        name = i18n.isolate(tr(seats.player_name(game, d.seat)))
+        actions = rt.turn_words(attempt.tried) if attempt.tried else rt.TRY_NOTHING_YET
+        heading = tr(rt.TRY_HEADING.format(round=d.round, name=name, actions=actions))
+        now = legal(attempt.state)
+        content, view = panel(
+            None, attempt.state, now, menu=menu, source=source,
+            labels=choices.describe_all(attempt.state, now),
+            items=TryItems(game.id, d.ply, path),
+        )  # fmt: skip
+        return f"**{heading}**\n{content}", view
 
     # --- /ps hint ---
 

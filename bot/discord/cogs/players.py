@@ -23,6 +23,7 @@ from bot.discord.replies import Sent, answering, with_view
 from bot.present import embeds, i18n, pictures, texts
 from bot.present import expert_texts as xt
 from bot.present import player_texts as pt
+from bot.present import review_texts as rt
 from bot.present.animals import animal_name
 from bot.ratings import GLOBAL, Family
 from bot.ratings import identity as ri
@@ -122,6 +123,8 @@ def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
     if profile.favourite_animal:
         animal = animal_name(profile.favourite_animal)
         lines.append(i18n.tr(pt.FAVOURITE_ANIMAL.format(animal=animal)))
+    if profile.review_loss is not None:
+        lines.append(i18n.tr(rt.per_turn_profile(*profile.review_loss)))
     embed.description = "\n".join(lines)
     if profile.by_family:
         embed.add_field(
