@@ -6,8 +6,9 @@
     ps:tpick:<game>:<ply>:<path>:<kind>:<part>       a select of the try's panel (`act`, `src`)
 
 `<ply>` is the first action of the reviewed turn; `<path>` the actions tried so far, each the
-index of the action among the legal ones of its position (`bot.services.reviews.legal`),
-joined by dots (`-` for none): the try lives in its components alone, so it survives a restart
+index of the action among the legal ones of its position (`bot.services.reviews.legal`), in
+two base-36 digits, one after another (`-` for none: a turn of 25 actions fits Discord's 100
+characters a custom_id with a ten-digit game id): the try lives in its components alone, so it survives a restart
 and stores nothing. The try's screens are private messages (ephemeral): only the one who
 clicked Try again sees and clicks them.
 """
@@ -27,15 +28,21 @@ from bot.present import review_texts as rt
 from bot.present.i18n import tr
 
 _AT = r"(?P<game>[0-9]{1,18}):(?P<ply>[0-9]{1,5})"
-_PATH = r"(?P<path>-|[0-9]{1,3}(?:\.[0-9]{1,3}){0,39})"
+_PATH = r"(?P<path>-|(?:[0-9a-z]{2}){1,40})"
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def path_text(path: Sequence[int]) -> str:
-    return ".".join(str(i) for i in path) or "-"
+    """The actions tried so far, as a custom_id carries them (each index in two base-36 digits:
+    at most 1,295, more than any position's legal actions)."""
+    return "".join(_DIGITS[i // 36] + _DIGITS[i % 36] for i in path) or "-"
 
 
 def path_of(text: str) -> list[int]:
-    return [] if text == "-" else [int(i) for i in text.split(".")]
+    """`path_text` read back."""
+    if text == "-":
+        return []
+    return [int(text[k : k + 2], 36) for k in range(0, len(text), 2)]
 
 
 class RetryButton(
