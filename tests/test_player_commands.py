@@ -124,7 +124,7 @@ def test_help_lists_the_players_commands_together():
     assert fields[at : at + 3] == [
         "/ps profile [player] [hide]",
         "/ps leaderboard, /ps history",
-        "/ps export, /ps forget",
+        "/ps export [since] [until], /ps forget",
     ]
     assert len(fields) <= 25  # Discord's limit on an embed's fields
 
@@ -204,7 +204,13 @@ async def test_a_history_page_click_shows_that_page_in_place():
     cog, interaction, _ = _click(Hidden(42), locale="fr")
     await cog.on_history_page(interaction, 42, 0)
     assert interaction.response.sent == [
-        {"content": "<@42> garde son profil et ses parties masqués.", "ephemeral": True}
+        {
+            "content": "<@42> garde son profil et ses parties masqués\xa0: dans l'historique "
+            "des autres et dans les exports, ses places s'appellent «\xa0un joueur masqué\xa0»,"
+            " et il n'est dans aucun classement\u202f; seuls les fils des parties (et leurs "
+            "relectures) montrent son nom.",
+            "ephemeral": True,
+        }
     ]
 
 
