@@ -30,10 +30,8 @@ from bot.services.players import (
     HIDDEN_IDENTITY,
     HIDDEN_NAME,
     FamilyStats,
-    HeadToHead,
-    RatingChange,
-    Record,
     GameSeat,
+    HeadToHead,
     Hidden,
     HistoryPage,
     LeaderboardEntry,
@@ -41,6 +39,8 @@ from bot.services.players import (
     PlayedGame,
     PlayerRating,
     Profile,
+    RatingChange,
+    Record,
 )
 from tests.bot_helpers import exported_games as _games
 
