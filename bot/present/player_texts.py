@@ -168,8 +168,9 @@ CYNTHIA_MIXED = _("Cynthia (own difficulty)")
 #: The players' commands in `/ps help` (after the others).
 HELP_PLAYERS = (
     ("/ps profile [player] [hide]", _(
-        "games, scores, favourite animal, rating and its chart, recent games; `hide:` takes "
-        "your profile off others' view and the leaderboards (`False` shows it again)")),
+        "games, scores, favourite animal, rating and its chart, head-to-head records, recent "
+        "games; `hide:` takes your profile off others' view and the leaderboards, and your "
+        "name off their histories and exports (`False` shows it again)")),
     ("/ps leaderboard, /ps history", _(
         "the best rated players (5 rated games or more) of this server or all servers, and "
         "your rank; a player's finished games with what each did to the rating, each to "
