@@ -443,13 +443,14 @@ class PlayerService:
         after `profile` has said the reader may see the profile.)"""
         if not is_stored_id(user_id) or not is_stored_id(reader_id):
             raise UserError(refusals.NO_SUCH_PLAYER)
-        mine = await self.storage.head_to_head(ri.person(user_id), None, guild_id)
+        # One read: the profile's person against the reader and the bots; the reader's record
+        # against them is theirs turned round.
+        rival = None if reader_id == user_id else ri.person(reader_id)
+        mine = await self.storage.head_to_head(ri.person(user_id), rival, guild_id)
         reader = None
-        if reader_id != user_id:
-            theirs = await self.storage.head_to_head(
-                ri.person(reader_id), ri.person(user_id), guild_id
-            )
-            reader = Record(*theirs.get("player", (0, 0, 0)))
+        if rival is not None:
+            won, lost, tied = mine.get("player", (0, 0, 0))
+            reader = Record(lost, won, tied)
         return HeadToHead(
             reader_id,
             user_id,

@@ -211,7 +211,7 @@ class PlayerSQL(GameSQL):
                 " SUM(CASE WHEN mine = best THEN 1 ELSE 0 END) AS tied FROM ("
                 f"SELECT a.game_id, MIN(a.place) AS mine, {group} AS grp, MIN(b.place) AS best"
                 " FROM seat_results a JOIN seat_results b"
-                " ON b.game_id = a.game_id AND b.position <> a.position"
+                " ON b.game_id = a.game_id AND b.identity <> a.identity"
                 f" WHERE {where} AND (b.identity = ? OR b.identity LIKE 'cynthia:%'"
                 " OR b.identity LIKE 'expert:%')"
                 f" GROUP BY a.game_id, {group}) AS t GROUP BY grp",
