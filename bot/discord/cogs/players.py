@@ -512,7 +512,7 @@ class Players(commands.Cog, name="Players"):
             limit = interaction.filesize_limit
             writer = export.PartWriter(limit)
             name = f"photosynthesis-{guild_id}"
-            sent = 0
+            sent = exported = 0
             for at in range(0, len(ids), EXPORT_BATCH):
                 games = await players.export(
                     guild_id, reader_id=interaction.user.id, ids=ids[at : at + EXPORT_BATCH]
@@ -520,24 +520,26 @@ class Players(commands.Cog, name="Players"):
                 done = await asyncio.to_thread(_add_all, writer, games)
                 for part in done:
                     sent += 1
+                    exported += len(part.games)
                     await self._export_part(interaction, part, sent, name)
             last = writer.close()
-            assert last is not None
+            if last is None and not sent:  # (every game of it damaged: none to export)
+                raise UserError(pt.EXPORT_EMPTY)
             said = [export_range_line(since, until)]
-            if not sent:
-                said.insert(0, i18n.tr(pt.EXPORTED.format(n=len(ids))))
+            if last is not None:
+                exported += len(last.games)
+            if not sent and last is not None:
+                said.insert(0, i18n.tr(pt.EXPORTED.format(n=exported)))
                 await interaction.followup.send(
                     "\n".join(s for s in said if s),
                     files=_part_files(last, name, None),
                     ephemeral=True,
                 )
                 return
-            sent += 1
-            await self._export_part(interaction, last, sent, name)
-            said.insert(
-                0,
-                i18n.tr(pt.exported_parts(len(ids), parts=sent, limit=limit // 2**20)),
-            )
+            if last is not None:
+                sent += 1
+                await self._export_part(interaction, last, sent, name)
+            said.insert(0, i18n.tr(pt.exported_parts(exported, parts=sent, limit=limit // 2**20)))
             await interaction.followup.send("\n".join(s for s in said if s), ephemeral=True)
 
     async def _export_part(
