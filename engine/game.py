@@ -585,14 +585,14 @@ def _check_plant(state: GameState, a: Action) -> str | None:
             piece=TREE_NAMES[size],
             src=LABELS[src],
         )
-    if seat_state.available[SEED] == 0:
-        return _("You have no seed available: buy one first.")
-    if seat_state.light < PLANT_COST:
+    if seat_state.light < PLANT_COST:  # what it costs first: buying the seed costs light too
         return _(
             "Planting costs {cost}; you have {light}.",
             cost=light_points(PLANT_COST),
             light=seat_state.light,
         )
+    if seat_state.available[SEED] == 0:
+        return _("You have no seed available: buy one first.")
     if state.config.shadow_rule and is_shadowed(state, src, size):
         return _(
             "Shadow rule: your {piece} on {src} is in shadow and cannot plant.",
@@ -629,16 +629,16 @@ def _check_grow(state: GameState, a: Action) -> str | None:
         )
     if state.activated >> space & 1:
         return ALREADY_USED.format(space=LABELS[space])
-    if seat_state.available[size + 1] == 0:
-        return _("You have no {piece} available: buy one first.", piece=TREE_NAMES[size + 1])
     cost = cast(GameRules, state.rules).grow_costs[seat][size + 1]  # looked up by the facade
-    if seat_state.light < cost:
+    if seat_state.light < cost:  # what it costs first: buying the piece costs light too
         return _(
             "Growing into a {piece} costs {cost}; you have {light}.",
             piece=TREE_NAMES[size + 1],
             cost=light_points(cost),
             light=seat_state.light,
         )
+    if seat_state.available[size + 1] == 0:
+        return _("You have no {piece} available: buy one first.", piece=TREE_NAMES[size + 1])
     if state.config.shadow_rule and is_shadowed(state, space, size):
         return _(
             "Shadow rule: your {piece} on {space} is in shadow and cannot grow.",

@@ -2,7 +2,9 @@
 
 ``board_png(state, layout="phone")`` draws the phone picture: the board, the sun, the round and
 the scoring piles, no seat cards (what each seat has is for text beside the picture), its
-smallest text 9.8 px shown 400 px wide (``draw.smallest_text_px`` measures it).
+smallest text 9.8 px shown 400 px wide (``draw.smallest_text_px`` measures it);
+``layout="phone-cards"`` and ``"phone-own"`` add every seat's card, or the viewer's, under the
+board. Every PNG notes its smallest text (``draw.smallest_text_in`` reads it).
 
 Rendering is pure CPU work on private images (the cached static board is copied, never drawn
 on), so it is safe to run in a worker thread, e.g. ``await asyncio.to_thread(board_png, state)``.

@@ -99,20 +99,23 @@ def _draw_legend(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
 
 
 def draw_shadows(im: Image.Image, lay: Layout, v: View) -> None:
-    """The shadows of the sun shown, darker the taller the tree casting them."""
+    """The shadows of the sun shown, darker the taller the tree casting them; a shaded space's
+    leaf pips drawn again over its shadow, so that its soil reads as on a lit space."""
     R = lay.hex_r
     _mask, (mx, my) = sprites.hex_mask(R)
     for i, h in enumerate(v.shadows):
         if h:
             x, y = lay.centres[i]
             im.paste(P.SHADOW, (round(x) - mx, round(y) - my), sprites.shadow_mask(R, min(h, 3)))
+            stamps.leaf_pips(im, x, y + R * 0.8, LEAVES[i], R, P.LEAF_PIP[LEAVES[i]])
 
 
-def draw_shaded_labels(im: Image.Image, lay: Layout, v: View) -> None:
-    """The labels of the shaded spaces drawn again over the shadows: white, not grey."""
-    for i, h in enumerate(v.shadows):
-        if h:
-            stamps.paste_label(im, lay, i)
+def draw_labels(im: Image.Image, lay: Layout) -> None:
+    """Every space's label drawn again, last, over all the board's layers: no shadow, beam,
+    tree, Great Elder Tree, animal or token covers one (at 360 px wide the crowns and the
+    Elder hid "A4", "B5", "E2", "F5"), and a shaded space's label is white, not grey."""
+    for i in range(N_CELLS):
+        stamps.paste_label(im, lay, i)
 
 
 def draw_highlights(im: Image.Image, lay: Layout, v: View) -> None:
@@ -126,15 +129,14 @@ def draw_highlights(im: Image.Image, lay: Layout, v: View) -> None:
 
 
 def draw_marks(im: Image.Image, lay: Layout, v: View) -> None:
-    """A gold ring around every space a lesson talks about (``View.marks``), its label drawn
-    again over the ring (at 360-400 px wide the ring's edge crossed a label: "F2" did not
-    read)."""
+    """A gold ring around every space a lesson talks about (``View.marks``; its label is drawn
+    again over the ring by ``draw_labels``: at 360-400 px wide the ring's edge crossed a label,
+    "F2" did not read)."""
     ring, (rx, ry) = sprites.mark_ring(lay.hex_r)
     for label in v.marks:
         i = LABEL_INDEX[label]
         x, y = lay.centres[i]
         im.paste(ring, (round(x) - rx, round(y) - ry), ring)
-        stamps.paste_label(im, lay, i)
 
 
 def draw_pieces(im: Image.Image, lay: Layout, v: View) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
+from PIL.PngImagePlugin import PngImageFile, PngInfo
 
 from engine import GameState
 from translation import is_right_to_left
@@ -26,21 +27,21 @@ PNG_COMPRESS_LEVEL = 1
 DISPLAY_WIDTH = 550
 
 
-#: The pictures ``board_png`` draws: ``"wide"`` (the board and a strip of seat cards) and
-#: ``"phone"`` (the board under a header band, no seat cards: made to be read 360-400 px wide).
-LAYOUTS = ("wide", "phone")
+#: The pictures ``board_png`` draws: ``"wide"`` (the board and a strip of seat cards, read
+#: 550 px wide: no picture the bot sends uses it), ``"phone"`` (the board under a header band, no
+#: seat cards: made to be read 360-400 px wide), ``"phone-cards"`` (the phone picture with every
+#: seat's card under the board) and ``"phone-own"`` (with the card of ``viewer_seat`` alone).
+LAYOUTS = ("wide", "phone", "phone-cards", "phone-own")
 
 
-def _draw_board(im: Image.Image, lay: Layout, v: View, *, shaded_labels: bool = False) -> None:
-    """The board of either layout on its base: the expansion's ground, the shadows (and, with
-    ``shaded_labels``, the labels of shaded spaces drawn again over them), moonlight,
-    highlights, a lesson's marks, the pieces, the sun and the moon."""
+def _draw_board(im: Image.Image, lay: Layout, v: View) -> None:
+    """The board of either layout on its base: the expansion's ground, the shadows, moonlight,
+    highlights, a lesson's marks, the pieces, the sun and the moon, and last the labels of the
+    spaces, so that nothing covers one."""
     mv = v.moon
     if mv is not None:
         moonlight.draw_ground(im, lay, v)
     board.draw_shadows(im, lay, v)
-    if shaded_labels:
-        board.draw_shaded_labels(im, lay, v)
     if mv is not None:
         moonlight.draw_moonlight(im, lay, v)
     board.draw_highlights(im, lay, v)
@@ -52,12 +53,13 @@ def _draw_board(im: Image.Image, lay: Layout, v: View, *, shaded_labels: bool = 
     board.draw_sun(im, lay, v)
     if mv is not None:
         moonlight.draw_moon(im, lay, v)
+    board.draw_labels(im, lay)
 
 
 def compose(v: View, width: int = DEFAULT_WIDTH, layout_name: str = "wide") -> Image.Image:
     """The picture of a ``View`` as an RGB image, in the layout ``layout_name``."""
-    if layout_name == "phone":
-        return compose_phone(v, width)
+    if layout_name.startswith("phone") and layout_name in LAYOUTS:
+        return compose_phone(v, width, phone_cards(v, layout_name))
     if layout_name != "wide":
         raise ValueError(f"no layout {layout_name!r} (one of {', '.join(LAYOUTS)})")
     mv = v.moon
@@ -69,22 +71,44 @@ def compose(v: View, width: int = DEFAULT_WIDTH, layout_name: str = "wide") -> I
         if mv.now_gap >= 0:
             moonlight.header_line(im, d, lay, v, panel.header_line(lay, 4))
         if mv.rows:
-            for s, card in zip(v.seats, lay.cards, strict=False):
-                moonlight.card_row(im, d, lay, card, s, mv.seats[s.index], v, lay.line(card, 5))
+            _moon_cards(im, d, lay, v)
     return im
 
 
-def compose_phone(v: View, width: int = DEFAULT_WIDTH) -> Image.Image:
-    """The phone picture of a ``View``: the board (with the expansion's moon, beams, Dam,
-    animals and face-down tokens), the sun, the round and the scoring piles, no seat cards."""
+def _moon_cards(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> None:
+    """The expansion's rows of every seat card the layout has."""
     mv = v.moon
-    lay = phone_layout(width, mv is not None and mv.rows, mv is not None and mv.gap >= 0)
+    if mv is None or not mv.rows:
+        return
+    for s in v.seats:
+        card = lay.card_of(s.index)
+        if card is not None:
+            y = panel.card_row(lay, card, "moon")
+            moonlight.card_row(im, d, lay, card, s, mv.seats[s.index], v, y)
+
+
+def phone_cards(v: View, layout_name: str) -> tuple[int, ...]:
+    """The seats whose cards the phone layout ``layout_name`` draws under the board."""
+    if layout_name == "phone-cards":
+        return tuple(s.index for s in v.seats)
+    if layout_name == "phone-own" and v.viewer_seat is not None:
+        return (v.viewer_seat,)
+    return ()
+
+
+def compose_phone(v: View, width: int = DEFAULT_WIDTH, seats: tuple[int, ...] = ()) -> Image.Image:
+    """The phone picture of a ``View``: the board (with the expansion's moon, beams, Dam,
+    animals and face-down tokens), the sun, the round and the scoring piles, and under the board
+    the cards of ``seats`` (none by default)."""
+    mv = v.moon
+    lay = phone_layout(width, mv is not None and mv.rows, mv is not None and mv.gap >= 0, seats)
     im = board.base(lay, panel.draw_phone_static, v.lang).copy()
-    _draw_board(im, lay, v, shaded_labels=True)
+    _draw_board(im, lay, v)
     d = panel.draw_phone(im, lay, v)
     if mv is not None and mv.now_gap >= 0:
         moonlight.header_line(im, d, lay, v, panel.phone_row(lay, 3), lay.s(panel.PHONE_BODY),
                               from_right=is_right_to_left(v.lang))  # fmt: skip
+    _moon_cards(im, d, lay, v)
     return im
 
 
@@ -123,16 +147,54 @@ def shared_palette() -> Image.Image:
     return im
 
 
-def encode_png(im: Image.Image) -> bytes:
+#: The PNG text chunk that carries the smallest text a picture holds, in pixels of the picture
+#: as drawn (`drawn_png`, `board_png`): what `smallest_text_in` reads back from a picture the
+#: bot sent (the benches and tests measure what is sent, not a drawing of their own).
+SMALLEST_TEXT_KEY = "photosynthesis:smallest-text-px"
+
+
+def encode_png(im: Image.Image, smallest_text: float | None = None) -> bytes:
     """PNG bytes of a finished picture, as a 256-colour palette PNG: the board is flat art, so
     the palette changes nothing visible, while encoding is about three times quicker and the
     file less than half the size of a full-colour one. Every picture is mapped to the same
     palette (`render.png_palette`), made in advance: finding one per picture took longer
-    than drawing it."""
+    than drawing it. ``smallest_text``: the smallest text drawn, in pixels, noted in the PNG
+    (``SMALLEST_TEXT_KEY``)."""
     palette = im.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    palette.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL, optimize=False)
+    palette.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL, optimize=False,
+                 pnginfo=_text_info(smallest_text))  # fmt: skip
     return buf.getvalue()
+
+
+def _text_info(smallest_text: float | None) -> PngInfo | None:
+    if smallest_text is None:
+        return None
+    info = PngInfo()
+    info.add_text(SMALLEST_TEXT_KEY, f"{smallest_text:g}")
+    return info
+
+
+def drawn_png(draw: Callable[[], Image.Image], *, palette: bool = True) -> bytes:
+    """The PNG of the picture ``draw()`` makes (a chart, a review's boards), with the smallest
+    text it drew noted in it (``SMALLEST_TEXT_KEY``). ``palette``: the board's shared palette
+    (``encode_png``), else full colour (a chart's lines)."""
+    with text.recording() as sizes:
+        im = draw()
+    smallest = min(sizes) if sizes else None
+    if palette:
+        return encode_png(im, smallest)
+    buf = io.BytesIO()
+    im.save(buf, "PNG", optimize=True, pnginfo=_text_info(smallest))
+    return buf.getvalue()
+
+
+def smallest_text_in(png: bytes, display_width: int = 400) -> float | None:
+    """The smallest text of a picture the bot made (``drawn_png``, ``board_png``), in pixels,
+    when it is shown ``display_width`` pixels wide; None for a picture without the note."""
+    with Image.open(io.BytesIO(png)) as im:
+        said = im.text.get(SMALLEST_TEXT_KEY) if isinstance(im, PngImageFile) else None
+        return None if said is None else float(said) * display_width / im.width
 
 
 def board_png(
@@ -148,7 +210,8 @@ def board_png(
     layout: str = "wide",
     abandoned: bool = False,
 ) -> bytes:
-    """Draw a game state as PNG bytes (landscape, made to be read 400-550 pixels wide).
+    """Draw a game state as PNG bytes, the smallest text it holds noted in it
+    (``SMALLEST_TEXT_KEY``).
 
     ``highlight``: what the last actions touched: space labels, notations (their spaces are
     outlined) or ``(seat, notation)`` pairs (an ability naming no space outlines that seat's
@@ -159,24 +222,27 @@ def board_png(
     and "Cynthia"). ``width``: picture width in pixels (the layout scales with it). ``lang``:
     the language of the words drawn (``translation.LANGUAGES``; None or ``"en"``: English);
     Hebrew words are laid out right to left. ``marks``: space labels a lesson talks about,
-    ringed in gold (the tutorial's pictures). ``layout``: ``"wide"`` (the board and a card per
-    seat, read 400-550 px wide) or ``"phone"`` (the board, the sun, the round and the scoring
-    piles, no seat cards: what a seat has goes in text beside it; read 360-400 px wide).
+    ringed in gold (the tutorial's pictures). ``layout``: ``"wide"`` (landscape, the board and a
+    card per seat, read 550 px wide), ``"phone"`` (the board, the sun, the round and the scoring
+    piles, no seat cards: what a seat has goes in text beside it; read 360-400 px wide),
+    ``"phone-cards"`` (the phone picture with every seat's card under the board) or
+    ``"phone-own"`` (with the card of ``viewer_seat`` alone).
     ``abandoned``: the game was abandoned (the picture says so, and nobody is to play).
     """
-    im = render_image(
-        state,
-        highlight=highlight,
-        preview_sun=preview_sun,
-        viewer_seat=viewer_seat,
-        names=names,
-        width=width,
-        lang=lang,
-        marks=marks,
-        layout=layout,
-        abandoned=abandoned,
+    return drawn_png(
+        lambda: render_image(
+            state,
+            highlight=highlight,
+            preview_sun=preview_sun,
+            viewer_seat=viewer_seat,
+            names=names,
+            width=width,
+            lang=lang,
+            marks=marks,
+            layout=layout,
+            abandoned=abandoned,
+        )
     )
-    return encode_png(im)
 
 
 def smallest_text_px(

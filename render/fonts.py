@@ -3,10 +3,11 @@ so that an installed wheel finds them as a checkout does.
 
 DejaVu Sans draws Latin, Greek, Cyrillic and the symbols; Noto Sans faces draw names in other
 scripts (Hebrew, Arabic, Devanagari, Thai, Bengali, Armenian, Georgian, Ethiopic, Tamil) and a
-subset of Noto Sans CJK the common Chinese, Japanese and Korean characters. ``runs`` splits a text
-into pieces each drawn by the first face that has all its characters; a character that no face has
-(an emoji, say) is drawn as a look-alike the main face has (``STAND_INS``: ★ for ⭐) or as ◇,
-never as an empty box.
+subset of Noto Sans CJK the common Chinese, Japanese and Korean characters, each in the weight
+of the text it is part of (a bold name's Chinese in Noto Sans CJK Bold). Noto Color Emoji draws
+emoji in colour (``EMOJI``: a bitmap font drawn at its one size and scaled to the text's, see
+``render.text``). ``runs`` splits a text into pieces each drawn by the first face that has all
+its characters; a symbol no face has is drawn as ◇ (``STAND_IN``), never as an empty box.
 
 FreeType faces are not safe to share between threads, so each thread keeps its own loaded fonts;
 loading is cheap and happens once per thread and size.
@@ -38,6 +39,16 @@ FALLBACKS = (
     "NotoSansTamil-Regular.ttf",
     "NotoSansCJKjp-Subset.otf",
 )
+#: The bold face of each fallback: a bold text (a name) is bold in every script.
+BOLD_FALLBACKS = {
+    name: name.replace("-Regular.ttf", "-Bold.ttf").replace("-Subset.otf", "-Bold-Subset.otf")
+    for name in FALLBACKS
+}
+#: Noto Color Emoji: colour bitmaps (CBDT) of one size, ``EMOJI_PX`` pixels to the em.
+EMOJI = "NotoColorEmoji.ttf"
+EMOJI_PX = 109
+#: Every face, for whoever reads their coverage ahead (``tests/e2e/zygote.py``).
+FACES = (REGULAR, BOLD, *FALLBACKS, *BOLD_FALLBACKS.values(), EMOJI)
 #: Right-to-left and joined scripts need text shaping (libraqm, with FriBiDi for the
 #: bidirectional algorithm) when Pillow has it; ``make test`` insists on it.
 _SHAPED = features.check("raqm")
@@ -49,21 +60,17 @@ _MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202
 #: The right-to-left mark: a picture's label in a right-to-left language starts with it.
 RLM = "\u200f"
 
-#: Emoji no shipped face has, drawn as a look-alike the main face has (a name keeps its mark).
-STAND_INS = {
-    **dict.fromkeys("⭐🌟", "★"),
-    **dict.fromkeys("✨💫", "✦"),
-    **dict.fromkeys("💚💙💜🧡💛🖤🤍🤎💖💗💕", "♥"),
-    **dict.fromkeys("🌳🌲🌴🌱🌿🍀🍃", "♣"),
-    **dict.fromkeys("🌸🌺🌻🌼🌷🏵", "✿"),
-    **dict.fromkeys("🎲", "⚀"),
-    **dict.fromkeys("👑", "♛"),
-    **dict.fromkeys("🌙🌛🌜", "☾"),
-    **dict.fromkeys("🎵🎶", "♫"),
-    **dict.fromkeys("🚩🏁🏳🏴", "⚑"),
-}
-#: Any other symbol no face has (an emoji, a flag): a white diamond, one for a run of them.
+#: Any symbol no face has (an emoji newer than the emoji font): a white diamond, one for a run.
 STAND_IN = "◇"
+
+#: What joins or follows an emoji inside one emoji (UTS #51): the zero-width joiner, the emoji
+#: presentation selector, the keycap mark, skin tones and the tags of a subdivision flag.
+_ZWJ = "\u200d"
+_VS16 = "\ufe0f"
+_VS15 = "\ufe0e"
+_MODIFIERS = frozenset([0xFE0F, 0x20E3, *range(0x1F3FB, 0x1F400), *range(0xE0020, 0xE0080)])
+_REGIONAL = range(0x1F1E6, 0x1F200)
+_SKIN = range(0x1F3FB, 0x1F400)
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -115,10 +122,41 @@ def _face_of(ch: str, primary: str) -> str | None:
     # Right-to-left letters go to the Noto faces, which are drawn with text shaping.
     if cp in _coverage(primary) and unicodedata.bidirectional(ch) not in _RTL:
         return primary
+    bold = primary == BOLD
     for name in FALLBACKS:
-        if cp in _coverage(name):
-            return name
+        face = BOLD_FALLBACKS[name] if bold else name
+        if cp in _coverage(face):
+            return face
     return None
+
+
+def _emoji_end(text: str, i: int, primary: str) -> int:
+    """Where the emoji starting at ``text[i]`` ends (UTS #51: a base with its presentation
+    selector, skin tone, keycap mark or tags, a pair of regional indicators, such sequences
+    joined by zero-width joiners), or ``i`` when ``text[i]`` starts none the emoji face draws.
+    A character with a text form (♥, ©, a digit) is an emoji only with a selector or a keycap
+    mark after it, or when no other face has it; one from the emoji planes always is."""
+    cover = _coverage(EMOJI)
+    cp = ord(text[i])
+    if cp not in cover or text[i].isspace():
+        return i
+    n = len(text)
+
+    def tail(j: int) -> int:
+        while j < n and ord(text[j]) in _MODIFIERS:
+            j += 1
+        return j
+
+    j = tail(i + 1)
+    if cp in _REGIONAL and j < n and ord(text[j]) in _REGIONAL:
+        j = tail(j + 1)
+    while j + 1 < n and text[j] == _ZWJ and ord(text[j + 1]) in cover:
+        j = tail(j + 2)
+    if j < n and text[j] == _VS15:
+        return i  # asked for in its text form
+    if j > i + 1 or cp >= 0x1F000 or _face_of(text[i], primary) is None:
+        return j
+    return i
 
 
 def right_to_left(text: str) -> bool:
@@ -166,21 +204,36 @@ def rtl_font(text: str, size: float, bold: bool = False) -> ImageFont.FreeTypeFo
 
 
 def _pieces(text: str, primary: str) -> list[tuple[str, str]]:
-    """``text`` as ``(piece, face name)`` in logical order (``runs``)."""
+    """``text`` as ``(piece, face name)`` in logical order (``runs``): an emoji whole, in
+    ``EMOJI``; spaces with the run before them, never in an emoji run."""
     out: list[tuple[str, str]] = []
-    for ch in unicodedata.normalize("NFC", strip_marks(text)):
+    text = unicodedata.normalize("NFC", strip_marks(text))
+    i = 0
+    while i < len(text):
+        ch = text[i]
         if ch.isspace():
-            if not out:
+            i += 1
+            if not out or out[-1][1] == EMOJI:
                 out.append((" ", primary))
             elif not out[-1][0].endswith(" "):
                 out[-1] = (out[-1][0] + " ", out[-1][1])
             continue
-        face = _face_of(ch, primary)
-        if face is None:
-            ch = STAND_INS.get(ch) or (STAND_IN if unicodedata.category(ch) == "So" else "")
-            if not ch or (ch == STAND_IN and out and out[-1][0].endswith(STAND_IN)):
-                continue
-            face = primary
+        end = _emoji_end(text, i, primary)
+        if end > i:
+            # The shipped emoji face has no skin tones (they would double its size): the
+            # emoji in its default colour.
+            ch, face, i = "".join(c for c in text[i:end] if ord(c) not in _SKIN), EMOJI, end
+        else:
+            i += 1
+            if ch in (_ZWJ, _VS16, _VS15):
+                continue  # a joiner or a selector outside an emoji: nothing to draw
+            found = _face_of(ch, primary)
+            if found is None:
+                ch = STAND_IN if unicodedata.category(ch) == "So" else ""
+                if not ch or (out and out[-1][0].endswith(STAND_IN)):
+                    continue
+                found = primary
+            face = found
         if out and out[-1][1] == face:
             out[-1] = (out[-1][0] + ch, face)
         else:
@@ -188,23 +241,30 @@ def _pieces(text: str, primary: str) -> list[tuple[str, str]]:
     return out
 
 
-def runs(text: str, size: float, bold: bool = False) -> list[tuple[str, ImageFont.FreeTypeFont]]:
-    """``text`` as ``(piece, font)`` runs, each piece drawn by one face; a symbol no face has
-    is drawn as its stand-in (``STAND_INS``, else ``STAND_IN``), other characters no face has
-    are dropped (spaces and joiners go with the run they stand in). The pieces of a
-    right-to-left paragraph come in visual order (the last piece first)."""
+def runs(
+    text: str, size: float, bold: bool = False
+) -> list[tuple[str, ImageFont.FreeTypeFont, float]]:
+    """``text`` as ``(piece, font, scale)`` runs, each piece drawn by one face: ``scale`` is 1
+    but for an emoji run, whose font is ``EMOJI`` at ``EMOJI_PX`` and is drawn scaled by
+    ``scale`` to the text's size (``render.text``). A symbol no face has is drawn as
+    ``STAND_IN``, other characters no face has are dropped (spaces go with the run they stand
+    in). The pieces of a right-to-left paragraph come in visual order (the last piece first)."""
     primary = BOLD if bold else REGULAR
     size_px = px(size)
     fonts = []
     for piece, face in _pieces(text, primary):
+        if face == EMOJI:
+            # libraqm joins a sequence (a flag, a family) into its one glyph.
+            fonts.append((piece, _load(EMOJI, EMOJI_PX, bool(_SHAPED)), size_px / EMOJI_PX))
+            continue
         if not _SHAPED and any(unicodedata.bidirectional(c) in _RTL for c in piece):
             piece = piece[::-1]  # without libraqm: at least the letters in reading order
-        fonts.append((piece, _load(face, size_px, bool(_SHAPED) and face != primary)))
+        fonts.append((piece, _load(face, size_px, bool(_SHAPED) and face != primary), 1.0))
     return fonts[::-1] if right_to_left(text) else fonts
 
 
 def clean(text: str) -> str:
-    """``text`` as the pictures draw it, in reading order: an emoji no shipped face has as its
-    stand-in (``runs``), other characters no face has left out, runs of spaces squeezed."""
+    """``text`` as the pictures draw it, in reading order: a symbol no shipped face has as
+    ``STAND_IN`` (``runs``), other characters no face has left out, runs of spaces squeezed."""
     kept = "".join(piece for piece, _face in _pieces(text, REGULAR))
     return " ".join(kept.split())

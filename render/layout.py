@@ -8,10 +8,13 @@ All positions are design units for a ``DESIGN_WIDTH`` wide picture, scaled by
 ``width / DESIGN_WIDTH``. No text is drawn smaller than ``MIN_TEXT`` design units, so shown 550
 pixels wide the smallest text is ``MIN_TEXT * 550 / DESIGN_WIDTH`` (about 9.3) pixels.
 
-The phone picture (``phone_layout``) has no seat cards: a header band (the round, the turn, the
+The phone picture (``phone_layout``) has a header band (the round, the turn, the
 sun, the moon) over the board, ``PHONE_DESIGN_WIDTH`` design units wide, so that shown 400
 pixels wide (a phone) its smallest text is ``MIN_TEXT * 400 / PHONE_DESIGN_WIDTH`` (about 9.8)
-pixels.
+pixels. The phone picture may have seat cards under the board (``phone_layout(seats=...)``),
+one under the other and as wide as the picture, the available pieces beside the store
+(``PHONE_CARD_ROWS``): the panel's picture has the card of the one playing, ``/ps rules``'s
+every seat's. No picture the bot sends uses the wide layout any more.
 """
 
 from __future__ import annotations
@@ -99,14 +102,25 @@ class Layout:
     moon: bool = False  # the cards have the expansion's rows (Moon and Forest Animals mode)
     gaps: tuple[tuple[float, float], ...] = ()  # the moon's centre at each gap 0..17
     moon_r: float = 0.0
-    phone: bool = False  # the phone picture: a header band over the board, no seat cards
+    phone: bool = False  # the phone picture: a header band over the board (cards under it)
+    card_seats: tuple[int, ...] = ()  # the seat of each card, in order (default: 0, 1, ...)
+
+    def card_of(self, seat: int) -> Box | None:
+        """The card of ``seat``, if the picture has one."""
+        seats = self.card_seats or tuple(range(len(self.cards)))
+        return self.cards[seats.index(seat)] if seat in seats else None
+
+    def seat_cards(self) -> list[tuple[int, Box]]:
+        """``(seat, card)`` for every card, in order."""
+        return list(zip(self.card_seats or range(len(self.cards)), self.cards, strict=False))
 
     def s(self, v: float) -> float:
         """A design-unit length in pixels."""
         return v * self.scale
 
     def line(self, box: Box, k: int) -> float:
-        """The middle of text line ``k`` of a card (0 is the name row)."""
+        """The middle of text line ``k`` of a card (0 is the name row; a phone card's rows are
+        ``PHONE_CARD_ROWS``)."""
         if k == 0:
             return box.y + self.s(CARD_TOP_H / 2 + 2)
         return box.y + self.s(CARD_TOP_H + (k - 0.5) * LINE)
@@ -192,6 +206,13 @@ PHONE_BOARD_CX = 410.0
 PHONE_TOP = 10.0
 PHONE_ROW = 34.0
 PHONE_HEADER_ROWS = 3  # round, turn, sun (the moon adds one)
+#: The phone picture's seat cards, one under the other below the board, as wide as the picture:
+#: their rows (the available pieces and the store side by side on one), and where the store
+#: starts in a card (design units from its left edge).
+PHONE_CARD_ROWS = {"light": 1, "avail": 2, "store": 2, "tokens": 3, "moon": 4}
+WIDE_CARD_ROWS = {"light": 1, "avail": 2, "store": 3, "tokens": 4, "moon": 5}
+PHONE_STORE_DX = 398.0
+PHONE_CARD_LINES = 3  # light, available and store, tokens (the animal and abilities add two)
 
 
 def phone_header_height(tracker: bool) -> float:
@@ -199,19 +220,35 @@ def phone_header_height(tracker: bool) -> float:
     return PHONE_TOP + (PHONE_HEADER_ROWS + (1 if tracker else 0)) * PHONE_ROW + 4
 
 
+def phone_card_height(moon_rows: bool) -> float:
+    """Design height of a seat card of the phone picture."""
+    return CARD_TOP_H + (PHONE_CARD_LINES + (2 if moon_rows else 0)) * LINE + CARD_PAD
+
+
 @lru_cache(maxsize=32)
-def phone_layout(width: int = DEFAULT_WIDTH, moon: bool = False, tracker: bool | None = None
-                 ) -> Layout:  # fmt: skip
+def phone_layout(width: int = DEFAULT_WIDTH, moon: bool = False, tracker: bool | None = None,
+                 seats: tuple[int, ...] = ()) -> Layout:  # fmt: skip
     """The layout of the phone picture ``width`` pixels wide: a header band (the round, the
     turn, the sun and the moon) over the board, whose free corners hold the scoring piles, the
-    soil legend and the preview's title; no seat cards (what a seat has is told in text beside
-    the picture). Made to be read 360-400 pixels wide: ``MIN_TEXT`` design units are
+    soil legend and the preview's title; under the board a card for each of ``seats`` (none:
+    what a seat has is told in text beside the picture), one under the other, as wide as the
+    picture. Made to be read 360-400 pixels wide: ``MIN_TEXT`` design units are
     ``MIN_TEXT * 400 / PHONE_DESIGN_WIDTH`` (about 9.8) pixels there."""
     if tracker is None:
         tracker = moon
     k = width / PHONE_DESIGN_WIDTH
     head_h = phone_header_height(tracker)
-    height = round((head_h + BOARD_H) * k)
+    card_h = phone_card_height(moon)
+    cards_top = head_h + BOARD_H
+    cards = tuple(
+        Box(12 * k, (cards_top + i * (card_h + CARD_GAP)) * k, (PHONE_DESIGN_WIDTH - 24) * k,
+            card_h * k)
+        for i in range(len(seats))
+    )  # fmt: skip
+    board_bottom = round((head_h + BOARD_H) * k)  # the legend and the preview's corner above
+    height = board_bottom + round(
+        (len(seats) * (card_h + CARD_GAP) + (BOTTOM_PAD if seats else 0)) * k
+    )
     cx, cy = PHONE_BOARD_CX, head_h + BOARD_CY
     dx = PHONE_BOARD_CX - BOARD_CX
     centres = tuple(
@@ -227,15 +264,16 @@ def phone_layout(width: int = DEFAULT_WIDTH, moon: bool = False, tracker: bool |
         suns=suns,
         sun_r=SUN_R * k,
         header=Box(12 * k, PHONE_TOP * k, (PHONE_DESIGN_WIDTH - 24) * k, (head_h - PHONE_TOP) * k),
-        cards=(),
+        cards=cards,
         piles_box=Box(12 * k, (head_h + 10) * k, 190 * k, 190 * k),
-        legend_box=Box(12 * k, height - 78 * k, 190 * k, 70 * k),
-        corner_box=Box((PHONE_DESIGN_WIDTH - 190) * k, height - 64 * k, 178 * k, 56 * k),
+        legend_box=Box(12 * k, board_bottom - 78 * k, 190 * k, 70 * k),
+        corner_box=Box((PHONE_DESIGN_WIDTH - 190) * k, board_bottom - 64 * k, 178 * k, 56 * k),
         board_centre=(cx * k, cy * k),
         moon=moon,
         gaps=tuple(((x + dx) * k, (y - BOARD_CY + cy) * k) for x, y in GAP_POINTS),
         moon_r=MOON_R * k,
         phone=True,
+        card_seats=seats,
     )
 
 

@@ -261,7 +261,7 @@ def seat_names(
     """Display names: the given ones (without what no font draws), else "Seat N" for humans
     and "Cynthia" for the automa (in ``lang``). The automa's English names as given ("Cynthia",
     "Cynthia 2") are said in ``lang`` too: a Hebrew card heading said "Cynthia". ``drawn``:
-    names as the picture draws them (``fonts.clean``: an emoji no font has as its stand-in);
+    names as the picture draws them (``fonts.clean``: a symbol no font has as its stand-in);
     else as given (alt text: a screen reader says the emoji)."""
     out = []
     n_cynthia = sum(1 for k in kinds if k == "cynthia")

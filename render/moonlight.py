@@ -48,10 +48,18 @@ LOG_END: P.RGB = (0xD8, 0xB0, 0x78)
 
 #: Where things stand in a space, in units of the hex radius from its centre: alone (middle),
 #: or sharing the space with a piece (the animal at the lower right, a token at the lower left).
-ALONE = (0.0, 0.12)
-ANIMAL_BESIDE = (0.48, 0.3)
+ALONE = (0.0, 0.16)
+ANIMAL_BESIDE = (0.44, 0.26)
 TOKEN_BESIDE = (-0.5, 0.32)
-ANIMAL_R = 0.37  # badge radius, units of the hex radius
+#: An animal's badge radius, units of the hex radius: alone on its space, and beside a piece
+#: (at 360 px wide a badge of 0.37 was 17 px across, its fox or beaver a smudge).
+ANIMAL_R_ALONE = 0.5
+ANIMAL_R = 0.46
+
+
+def animal_radius(crowded: bool) -> float:
+    """The badge radius of an animal alone on its space or sharing it (units of hex radius)."""
+    return ANIMAL_R if crowded else ANIMAL_R_ALONE
 
 
 def gap_words(gap: int) -> str:
@@ -111,24 +119,12 @@ def draw_ground(im: Image.Image, lay: Layout, v: View) -> None:
 
 
 def draw_moonlight(im: Image.Image, lay: Layout, v: View) -> None:
-    """The beams and the glow of the lit spaces (over the sun's shadows: both count), then the
-    labels of every space the expansion drew on, so they stay readable."""
+    """The beams and the glow of the lit spaces (over the sun's shadows: both count); the
+    labels are drawn again over them (``board.draw_labels``)."""
     mv = cast(MoonView, v.moon)  # drawn only in a game with the expansion
     if mv.gap >= 0:
         mask, (x0, y0) = _moonlight_mask(lay, mv.gap, mv.beams, mv.blocked, mv.lit)
         im.paste(MS.MOON_LIGHT, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
-    for i in sorted(_touched(mv)):
-        stamps.paste_label(im, lay, i)
-
-
-def _touched(mv: MoonView) -> set[int]:
-    out = {i for beam in mv.beams for i in beam} | set(mv.dam)
-    out |= {i for i in range(N_CELLS) if mv.lit >> i & 1}
-    if mv.river:
-        out |= set(RIVER)
-    if mv.beaches:
-        out |= set(BEACHES)
-    return out
 
 
 def _board_box(lay: Layout) -> tuple[int, int, int, int]:
@@ -271,14 +267,15 @@ def draw_board_objects(im: Image.Image, lay: Layout, v: View) -> None:
         if i == mv.elder:
             spr, a = MS.elder(R)
             stamps.paste_at(im, spr, a, x, y + MS.ELDER_FOOT * R)
-            stamps.paste_label(im, lay, i)
         if stone:
             spr, a = MS.stone(R, bool(mv.shining >> i & 1))
             stamps.paste_at(im, spr, a, x, y + 0.2 * R)
         animal = animals.get(i)
         if animal is not None:
-            spr, a = MS.animal_badge(animal.animal, animal.seat, ANIMAL_R * R, animal.lit)
-            dx, dy = ANIMAL_BESIDE if crowded or i in tokens else ALONE
+            beside = crowded or i in tokens
+            radius = animal_radius(beside) * R
+            spr, a = MS.animal_badge(animal.animal, animal.seat, radius, animal.lit)
+            dx, dy = ANIMAL_BESIDE if beside else ALONE
             stamps.paste_at(im, spr, a, x + dx * R, y + dy * R)
 
 

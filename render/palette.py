@@ -64,9 +64,12 @@ SUN_CORE: RGB = (0xFF, 0xE8, 0x8A)
 SUN_DIM: RGB = (0x5A, 0x5A, 0x48)
 LIGHT_ON: RGB = (0xFF, 0xC8, 0x3D)
 LIGHT_OFF: RGB = (0x3A, 0x47, 0x55)
-#: Shadows: a dark blue-black laid over the soil; opacity (0..255) by shadow height 1..3.
-SHADOW: RGB = (0x06, 0x0E, 0x1C)
-SHADOW_ALPHA = (0, 96, 118, 140)
+#: Shadows: a dark slate blue laid over the soil; opacity (0..255) by shadow height 1..3. A
+#: shaded space turns blue-grey, no soil's green: the nearest of any soil is 30 (CIE76 ΔE)
+#: from every soil, when the soils are 15 to 45 apart (a near black-blue made a shaded 3-leaf
+#: space 10 from the 4-leaf soil; tests/test_render_readable.py measures it).
+SHADOW: RGB = (0x18, 0x20, 0x60)
+SHADOW_ALPHA = (0, 130, 150, 170)
 HIGHLIGHT: RGB = (0xFF, 0xFF, 0xFF)
 HIGHLIGHT_HALO: RGB = (0x10, 0x18, 0x20)
 TRUNK: RGB = (0x6B, 0x45, 0x26)

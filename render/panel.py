@@ -12,7 +12,15 @@ from translation import _, _n, is_right_to_left
 from . import palette as P
 from . import sprites, text
 from .fonts import RLM
-from .layout import MIN_TEXT, PHONE_ROW, Box, Layout
+from .layout import (
+    MIN_TEXT,
+    PHONE_CARD_ROWS,
+    PHONE_ROW,
+    PHONE_STORE_DX,
+    WIDE_CARD_ROWS,
+    Box,
+    Layout,
+)
 from .model import SeatView, View, words
 
 #: Where the shadows fall for each sun position.
@@ -44,10 +52,31 @@ def card_x(lay: Layout, box: Box, dx: float) -> float:
     return box.x + lay.s(dx)
 
 
+def card_row(lay: Layout, box: Box, what: str) -> float:
+    """The middle of a card's row ``what`` ("light", "avail", "store", "tokens", "moon"): the
+    wide picture's cards have a row each, the phone picture's (as wide as the picture) have
+    the available pieces and the store side by side."""
+    return lay.line(box, (PHONE_CARD_ROWS if lay.phone else WIDE_CARD_ROWS)[what])
+
+
+def store_dx(lay: Layout) -> float:
+    """Where a card's store starts, from its left edge (design units)."""
+    return PHONE_STORE_DX if lay.phone else 0.0
+
+
 def draw_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
     """Card frames and the piles' caption, drawn once into the cached base (one per language)."""
     plain = ImageDraw.Draw(im)
-    for seat, box in enumerate(lay.cards):
+    draw_frames(im, lay, lang)
+    pb = lay.piles_box
+    text.draw(plain, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM,
+              bold=True)  # fmt: skip
+
+
+def draw_frames(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
+    """The seat cards' frames, colour stripes and the words of their piece rows."""
+    plain = ImageDraw.Draw(im)
+    for seat, box in lay.seat_cards():
         d = text.mirrored(plain, box, is_right_to_left(lang))  # a right-to-left card
         d.rounded_rectangle(
             box.ints(),
@@ -60,22 +89,17 @@ def draw_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
         d.rounded_rectangle(
             (x0, y0, x0 + round(lay.s(7)), y1), radius=round(lay.s(4)), fill=P.seat_colour(seat)
         )
-        for k, word in ((2, _("avail")), (3, _("store"))):
+        for row, dx, word in (("avail", 0.0, _("avail")), ("store", store_dx(lay), _("store"))):
             label = text.fit(words(word, lang), lay.s(SMALL), lay.s(COL_X - 12))
-            text.draw(d, (card_x(lay, box, 14), lay.line(box, k)), label, lay.s(SMALL),
-                      P.TEXT_DIM, anchor="lm")  # fmt: skip
-    pb = lay.piles_box
-    text.draw(plain, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM,
-              bold=True)  # fmt: skip
+            text.draw(d, (card_x(lay, box, 14 + dx), card_row(lay, box, row)), label,
+                      lay.s(SMALL), P.TEXT_DIM, anchor="lm")  # fmt: skip
 
 
 def draw_strip(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
     """The dynamic parts: the header, the seat cards, the piles and the preview corner."""
     d = ImageDraw.Draw(im)
     _header(im, d, lay, v)
-    for seat in v.seats:
-        if seat.index < len(lay.cards):
-            _card(im, d, lay, lay.cards[seat.index], seat, v)
+    draw_cards(im, d, lay, v)
     _piles(im, d, lay, v)
     if v.preview:
         b = lay.corner_box
@@ -85,6 +109,14 @@ def draw_strip(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
         caption = text.fit(v.t(_("next photosynthesis")), lay.s(SMALL), room)
         text.draw(d, (b.right, b.y + lay.s(32)), caption, lay.s(SMALL), P.TEXT_DIM, anchor="ra")
     return d
+
+
+def draw_cards(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, v: View) -> None:
+    """The seat cards the layout has."""
+    for seat in v.seats:
+        box = lay.card_of(seat.index)
+        if box is not None:
+            _card(im, d, lay, box, seat, v)
 
 
 def header_line(lay: Layout, k: int) -> float:
@@ -288,7 +320,8 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
         bx += w
     _light_row(im, d, lay, box, s, v)
     # Pieces: available, and the store with the next price of each column.
-    ya, ys = lay.line(box, 2), lay.line(box, 3)
+    ya, ys = card_row(lay, box, "avail"), card_row(lay, box, "store")
+    sx = store_dx(lay)
     for size in range(4):
         x = card_x(lay, box, COL_X + size * COL_STEP)
         count = s.available[size]
@@ -300,12 +333,13 @@ def _card(im: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: Sea
         text.draw(d, (x + s_(22), ya), times, s_(SMALL), P.TEXT if count else P.TEXT_DIM,
                   bold=True, anchor="lm")  # fmt: skip
     if s.is_cynthia:
-        d.rectangle((card_x(lay, box, 12), ys - s_(13), right, ys + s_(13)), fill=P.PANEL_BG)
-        words = text.fit(v.t(_("Cynthia has no store")), s_(SMALL), right - card_x(lay, box, 14))
-        text.draw(d, (card_x(lay, box, 14), ys), words, s_(SMALL), P.TEXT_DIM, anchor="lm")
+        d.rectangle((card_x(lay, box, 12 + sx), ys - s_(13), right, ys + s_(13)), fill=P.PANEL_BG)
+        words = text.fit(v.t(_("Cynthia has no store")), s_(SMALL),
+                         right - card_x(lay, box, 14 + sx))  # fmt: skip
+        text.draw(d, (card_x(lay, box, 14 + sx), ys), words, s_(SMALL), P.TEXT_DIM, anchor="lm")
     else:
         for size in range(4):
-            x = card_x(lay, box, COL_X + size * COL_STEP)
+            x = card_x(lay, box, sx + COL_X + size * COL_STEP)
             count, price = s.store[size], s.prices[size]
             w = text.draw(d, (x + s_(2), ys), str(count), s_(SMALL),
                           P.TEXT if count else P.TEXT_DIM, bold=True, anchor="lm")  # fmt: skip
@@ -326,7 +360,7 @@ def _light_row(
 ) -> None:
     """Light points: a sun, the number (and the gain in a preview), a bar up to the cap."""
     s_ = lay.s
-    y = lay.line(box, 1)
+    y = card_row(lay, box, "light")
     spr, a = sprites.sun(s_(8), bright=True)
     text.paste(im, d, spr, (round(card_x(lay, box, 24)) - a[0], round(y) - a[1]))
     x = card_x(lay, box, 40)
@@ -354,7 +388,7 @@ def _light_row(
 def _tokens_row(d: ImageDraw.ImageDraw, lay: Layout, box: Box, s: SeatView, v: View) -> None:
     """Scoring tokens won: one chip per token in its soil's colour, with its points."""
     s_ = lay.s
-    y = lay.line(box, 4)
+    y = card_row(lay, box, "tokens")
     x = card_x(lay, box, 14)
     right = box.right - s_(10)
     x += text.draw(d, (x, y), v.t(_("tokens")), s_(SMALL), P.TEXT_DIM, anchor="lm") + s_(8)
@@ -519,6 +553,7 @@ def draw_phone(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
     w = text.width(line, size, bold)
     text.draw(d, (at(0, w), y2), line, size, ink, bold=bold, anchor="lm")
     _piles(im, d, lay, v)
+    draw_cards(im, d, lay, v)
     if v.preview:  # the corner right of the sun (the header's sun row says "Next sun")
         b = lay.corner_box
         room = b.right - (lay.suns[2][0] + lay.sun_r + s_(6))
@@ -531,7 +566,9 @@ def draw_phone(im: Image.Image, lay: Layout, v: View) -> ImageDraw.ImageDraw:
 
 
 def draw_phone_static(im: Image.Image, lay: Layout, lang: str | None = None) -> None:
-    """The piles' caption, drawn once into the phone picture's cached base."""
+    """The piles' caption (and the cards' frames), drawn once into the phone picture's cached
+    base."""
+    draw_frames(im, lay, lang)
     d = ImageDraw.Draw(im)
     pb = lay.piles_box
     text.draw(d, (pb.x, pb.y), words(_("Scoring piles"), lang), lay.s(SMALL), P.TEXT_DIM, bold=True)

@@ -114,6 +114,8 @@ def decision_alt(before: GameState, played: str, best: str, lang: str | None = N
 SCORE_PLOT = (80.0, 120.0, 770.0, 330.0)
 LIGHT_PLOT = (80.0, 400.0, 770.0, 560.0)
 CHART_HEIGHT = 640
+#: The height of each row the chart's legend adds when the names do not fit one (design units).
+LEGEND_ROW = 34
 
 
 def progress_chart(
@@ -125,30 +127,44 @@ def progress_chart(
     """Every seat's score and light (``points``: per round, ``(score, light)`` per seat; the
     last entry the end of the game) as two plots of one line a seat."""
     s = width / DESIGN_WIDTH
-    im = Image.new("RGB", (width, round(CHART_HEIGHT * s)), P.BACKGROUND)
-    d = ImageDraw.Draw(im)
     rtl = is_right_to_left(lang)
     room = width - 40 * s
+    # The legend: each seat's name whole after a dot in its colour, from the reader's side, on
+    # as many rows as the names need (the plots move down by the rows added).
+    r = 8 * s
+    legend = [text.fit(words(name, lang), BODY * s, room - 2 * r - 6 * s) for name in names]
+    wides = [2 * r + 6 * s + text.width(name, BODY * s) for name in legend]
+    rows: list[list[int]] = [[]]
+    used = 0.0
+    for seat, wide in enumerate(wides):
+        if rows[-1] and used + wide > room:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(seat)
+        used += wide + 24 * s
+    down = (len(rows) - 1) * LEGEND_ROW
+    im = Image.new("RGB", (width, round((CHART_HEIGHT + down) * s)), P.BACKGROUND)
+    d = ImageDraw.Draw(im)
     edge, anchor = ((width - 20 * s), "ra") if rtl else (20 * s, "la")
     title = text.fit(words(_("Score and light over the rounds"), lang), TITLE * s, room, bold=True)
     text.draw(d, (edge, 14 * s), title, TITLE * s, P.TEXT, bold=True, anchor=anchor)
-    # The legend: each seat's name after a dot in its colour, from the reader's side.
-    x, y, r = 20 * s, 70 * s, 8 * s
-    for seat, name in enumerate(names):
-        shown = text.fit(words(name, lang), BODY * s, room / max(1, len(names)) - 30 * s)
-        wide = 2 * r + 6 * s + text.width(shown, BODY * s)
-        left = width - x - wide if rtl else x
-        dot = left + wide - 2 * r if rtl else left
-        d.ellipse((dot, y - r, dot + 2 * r, y + r), fill=P.seat_colour(seat))
-        at = left if rtl else left + 2 * r + 6 * s
-        text.draw(d, (at, y), shown, BODY * s, P.TEXT, anchor="lm")
-        x += wide + 24 * s
+    for k, row in enumerate(rows):
+        x, y = 20 * s, (70 + k * LEGEND_ROW) * s
+        for seat in row:
+            wide = wides[seat]
+            left = width - x - wide if rtl else x
+            dot = left + wide - 2 * r if rtl else left
+            d.ellipse((dot, y - r, dot + 2 * r, y + r), fill=P.seat_colour(seat))
+            at = left if rtl else left + 2 * r + 6 * s
+            text.draw(d, (at, y), legend[seat], BODY * s, P.TEXT, anchor="lm")
+            x += wide + 24 * s
     n = len(points)
     for which, box, label in (
         (0, SCORE_PLOT, _("Score")),
         (1, LIGHT_PLOT, _("Light")),
     ):
-        left, top, right, bottom = (v * s for v in box)
+        left, right = box[0] * s, box[2] * s
+        top, bottom = (box[1] + down) * s, (box[3] + down) * s
         values = [p[which] for step in points for p in step] or [0]
         marks = ticks(min(values), max(values), 4)
         low, high = marks[0], marks[-1]
@@ -175,7 +191,7 @@ def progress_chart(
             r = 3.5 * s
             for px, py in xy:
                 d.ellipse((px - r, py - r, px + r, py + r), fill=P.seat_colour(seat))
-    below = LIGHT_PLOT[3] * s + 12 * s
+    below = (LIGHT_PLOT[3] + down) * s + 12 * s
     left, right = LIGHT_PLOT[0] * s, LIGHT_PLOT[2] * s
     text.draw(d, (left, below), words(_("start"), lang), MIN_TEXT * s, P.TEXT_DIM, anchor="la")
     text.draw(

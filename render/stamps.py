@@ -23,14 +23,20 @@ def paste_at(
     im.paste(spr, (round(x) - anchor[0], round(y) - anchor[1]), spr)
 
 
-def paste_label(im: Image.Image, lay: Layout, i: int) -> None:
-    """The label of space ``i`` near the top of the space."""
-    size = lay.s(LABEL_SIZE)
-    spr = sprites.label(LABELS[i], size, max(1, round(lay.s(2.4))))
-    text.note(size)
+def label_at(lay: Layout, i: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The label sprite of space ``i`` and where its top-left corner goes: near the top of
+    the space."""
+    spr = sprites.label(LABELS[i], lay.s(LABEL_SIZE), max(1, round(lay.s(2.4))))
     x, y = lay.centres[i]
     y -= lay.hex_r * 0.66
-    im.paste(spr, (round(x - spr.width / 2), round(y - spr.height / 2)), spr)
+    return spr, (round(x - spr.width / 2), round(y - spr.height / 2))
+
+
+def paste_label(im: Image.Image, lay: Layout, i: int) -> None:
+    """The label of space ``i`` near the top of the space."""
+    text.note(lay.s(LABEL_SIZE))
+    spr, xy = label_at(lay, i)
+    im.paste(spr, xy, spr)
 
 
 def leaf_pips(im: Image.Image, x: float, y: float, n: int, R: float, colour: Colour) -> None:
@@ -43,11 +49,10 @@ def leaf_pips(im: Image.Image, x: float, y: float, n: int, R: float, colour: Col
 
 
 def paste_piece(im: Image.Image, lay: Layout, i: int, seat: int, size: int) -> None:
-    """A seat's piece on space ``i`` (the label is drawn again over a tall crown)."""
+    """A seat's piece on space ``i`` (``board.draw_labels`` draws the labels again over the
+    crowns)."""
     R = lay.hex_r
     x, y = lay.centres[i]
     spr, (ax, ay) = sprites.tree(seat, size, R)
     foot = y + R * (sprites.SEED_Y if size == 0 else sprites.TREE_FOOT)
     im.paste(spr, (round(x) - ax, round(foot) - ay), spr)
-    if size >= 2:  # a tall crown may reach the label: keep the label on top
-        paste_label(im, lay, i)

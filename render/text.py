@@ -7,14 +7,16 @@ Cached drawings (the static board, label sprites) hold text too: whoever pastes 
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from .fonts import font, px, rtl_font, runs, shaped_text, strip_marks
+from .fonts import EMOJI_PX, font, px, rtl_font, runs, shaped_text, strip_marks
 from .palette import Colour
 
 _notes = threading.local()
@@ -123,7 +125,7 @@ def width(text: str, size: float, bold: bool = False) -> float:
     shaped = rtl_font(text, size, bold)
     if shaped is not None:
         return shaped.getlength(shaped_text(text), direction="rtl")
-    return sum(f.getlength(piece) for piece, f in runs(text, size, bold))
+    return sum(f.getlength(piece) * k for piece, f, k in runs(text, size, bold))
 
 
 def fit(text: str, size: float, room: float, bold: bool = False) -> str:
@@ -146,6 +148,33 @@ def fit_size(
         size -= step
     size = max(size, smallest)
     return fit(text, size, room, bold), size
+
+
+@lru_cache(maxsize=256)
+def _emoji_image(piece: str, size_px: int) -> tuple[Image.Image, int]:
+    """``piece`` (emoji) in colour at ``size_px`` pixels to the em, and the height of its
+    baseline from the top: drawn at the emoji font's one size and scaled down (a bitmap font
+    draws at no other), so an emoji is as tall as the letters of its text."""
+    f = runs(piece, size_px)[0][1]  # the emoji face, at EMOJI_PX, for the calling thread
+    ascent, descent = f.getmetrics()
+    big = Image.new("RGBA", (max(1, math.ceil(f.getlength(piece))), ascent + descent))
+    ImageDraw.Draw(big).text((0, ascent), piece, font=f, anchor="ls", embedded_color=True)
+    k = size_px / EMOJI_PX
+    small = big.resize(
+        (max(1, round(big.width * k)), max(1, round(big.height * k))), Image.Resampling.LANCZOS
+    )
+    return small, round(ascent * k)
+
+
+def _draw_emoji(d: ImageDraw.ImageDraw, xy: tuple[float, float], piece: str,
+                f: ImageFont.FreeTypeFont, k: float) -> None:  # fmt: skip
+    """Paste the emoji ``piece`` with its baseline's left end at ``xy`` (in the picture's own
+    coordinates: a ``MirroredDraw`` has already placed the text)."""
+    del f  # the emoji are drawn by `_emoji_image`, cached across calls
+    img, base = _emoji_image(piece, round(k * EMOJI_PX))
+    target = d._image
+    sprite = img if target.mode == "RGBA" else img.convert(target.mode)
+    target.paste(sprite, (round(xy[0]), round(xy[1] - base)), img)
 
 
 def draw(
@@ -190,12 +219,15 @@ def draw(
     if len(pieces) == 1 and pieces[0][1] is main:
         d.text((x, y), pieces[0][0], font=main, fill=fill, anchor=anchor, **extra)
         return main.getlength(pieces[0][0])
-    total = sum(f.getlength(p) for p, f in pieces)
+    total = sum(f.getlength(p) * k for p, f, k in pieces)
     h, v = anchor[0], anchor[1]
     x -= {"l": 0.0, "m": total / 2, "r": total}[h]
     ascent, descent = main.getmetrics()
     base = y + {"a": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent}[v]
-    for piece, f in pieces:
-        d.text((x, base), piece, font=f, fill=fill, anchor="ls", **extra)
-        x += f.getlength(piece)
+    for piece, f, k in pieces:
+        if k != 1.0:
+            _draw_emoji(d, (x, base), piece, f, k)
+        else:
+            d.text((x, base), piece, font=f, fill=fill, anchor="ls", **extra)
+        x += f.getlength(piece) * k
     return total

@@ -79,20 +79,21 @@ async def test_add_and_remove_bots_in_the_lobby(service: GameService) -> None:
     await refuses(service.lobby.remove_bot(game.id, None, HOST), refusals.NO_BOT)
     game = await service.lobby.add_bot(game.id, game.version, HOST, "expert")
     game = await service.lobby.add_bot(game.id, game.version, HOST, "cynthia")
+    # The strong Expert an older lobby message offers seats the one Expert (issue 56).
     game = await service.lobby.add_bot(game.id, game.version, HOST, "expert-strong")
     assert [(s.kind, s.user_id, s.name) for s in game.seats] == [
         ("human", HOST, "host"),
-        ("expert", None, "Expert (quick)"),
+        ("expert", None, "Expert"),
         ("cynthia", None, "Cynthia"),
-        ("expert-strong", None, "Expert (strong)"),
+        ("expert", None, "Expert 2"),
     ]
     await refuses(service.lobby.add_bot(game.id, None, HOST, "expert"), refusals.GAME_FULL)
     game = await service.lobby.remove_bot(game.id, game.version, HOST)  # the last bot seated
-    assert [s.name for s in game.seats] == ["host", "Expert (quick)", "Cynthia"]
+    assert [s.name for s in game.seats] == ["host", "Expert", "Cynthia"]
     game = await service.lobby.remove_bot(game.id, game.version, HOST)
     game = await service.lobby.add_bot(game.id, game.version, HOST, "expert")
     assert [(s.position, s.kind, s.name) for s in game.seats] == [
-        (0, "human", "host"), (1, "expert", "Expert (quick)"), (2, "expert", "Expert 2 (quick)"),
+        (0, "human", "host"), (1, "expert", "Expert"), (2, "expert", "Expert 2"),
     ]  # fmt: skip
     # Stored as the seat's kind: read back as it was.
     stored = await service.core.get_game(game.id)
@@ -240,12 +241,16 @@ def test_the_expert_sees_only_its_own_view() -> None:
 def test_the_expert_texts_are_said_in_each_language() -> None:
     """An Expert seat's name is stored in English and read back as a translatable text; a hint
     and the lobby's texts are translated like every text of the bot."""
-    assert seats.seat_name("expert", "Expert (quick)") == "Expert (quick)"
+    assert seats.seat_name("expert", "Expert") == "Expert"
+    assert translate(seats.seat_name("expert", "Expert 2"), "he") == "מומחה 2"
+    # as stored before issue 56: the one Expert needs no "(quick)"; a finished game's strong
+    # Expert keeps its name
+    assert seats.seat_name("expert", "Expert (quick)") == "Expert"
+    assert translate(seats.seat_name("expert", "Expert 3 (quick)"), "nl") == "Expert 3"
     assert (
         translate(seats.seat_name("expert-strong", "Expert 2 (strong)"), "fr") == "Expert 2 (fort)"
     )
-    assert translate(seats.seat_name("expert", "Expert 3 (quick)"), "nl") == "Expert 3 (snel)"
-    assert translate(seats.seat_name("expert", "Expert (quick)"), "he") == "מומחה (מהיר)"
+    assert translate(seats.seat_name("expert", "Expert (quick)"), "he") == "מומחה"
     # Cynthia's seats are stored in English and said in the reader's language, as the picture does
     assert translate(seats.seat_name("cynthia", "Cynthia 2"), "he") == "סינתיה 2"
     assert translate(seats.seat_name("cynthia", "Cynthia"), "he") == "סינתיה"
@@ -258,3 +263,50 @@ def test_the_expert_texts_are_said_in_each_language() -> None:
         "Tips staan uit in dit spel: de gastheer staat ze toe met `/ps new hints:True`."
     )
     assert translate(xt.REMOVE_BOT, "he") == "הסרת בוט"
+
+
+async def test_a_stored_strong_expert_is_the_one_expert_after_migration_15(open_db, experts):
+    """Issue 56: the lobby offers one Expert. A game not yet finished that seated the strong
+    Expert (and the quick one) before migration 15 loads with two Expert seats named in seat
+    order, and the Expert plays its turn; a finished game keeps its strong Expert as played."""
+    from bot.storage import SCHEMA_VERSION, SeatRow
+
+    store = await open_db(migrate_to=SCHEMA_VERSION - 1)
+    old = GameService(store, seed_source=lambda: SEED, experts=experts)
+    game = await lobby(old)
+    config = engine.Config(seats=("human", "human", "human")).to_dict()
+    seated = (
+        SeatRow(0, "human", HOST, "host"),
+        SeatRow(1, "expert-strong", None, "Expert (strong)"),
+        SeatRow(2, "expert", None, "Expert (quick)"),
+    )
+    game = await store.update_game(game.id, game.version, seats=seated, config=config,
+                                   status="active")  # fmt: skip
+    done = await store.create_game(
+        guild_id=1, channel_id=CHANNEL + 1, host_id=HOST, host_name="host", options={}, seed=SEED
+    )
+    await store.update_game(done.id, done.version, seats=seated, config=config, status="over")
+    await old.turns.play(game.id, HOST, "place A1")
+    await store.close()
+
+    store = await open_db()
+    assert await store.schema_version() == SCHEMA_VERSION
+    service = GameService(store, seed_source=lambda: SEED, experts=experts)
+    loaded = await store.get_game(game.id)
+    assert [(s.kind, s.name) for s in loaded.seats] == [
+        ("human", "host"), ("expert", "Expert"), ("expert", "Expert 2"),
+    ]  # fmt: skip
+    assert [translate(seats.shown_name(s), "fr") for s in loaded.seats] == [
+        "host", "Expert", "Expert 2",
+    ]  # fmt: skip
+    finished = await store.get_game(done.id)
+    assert [(s.kind, s.name) for s in finished.seats][1:] == [
+        ("expert-strong", "Expert (strong)"), ("expert", "Expert (quick)"),
+    ]  # fmt: skip
+    assert [seats.shown_name(s) for s in finished.seats][1:] == ["Expert (strong)", "Expert"]
+    # It plays: the Expert's setup placement, as the quick Expert places it.
+    before = await service.core.state(loaded)
+    played = await service.bots.play_expert(game.id)
+    assert played is not None and [m.seat for m in played.applied] == [1]
+    expected = play_turn(before, EXPERT_BUDGETS["expert"] * SCALE, SEED)
+    assert [m.notation for m in played.applied] == [str(a) for a in expected]

@@ -32,7 +32,12 @@ async def test_workers_draw_exactly_the_position(positions) -> None:
     state, later, hl = positions
     drawer = pictures.Pictures(workers=1)
     try:
-        kwargs = {"highlight": hl, "viewer_seat": 1, "names": ["Ash", "Birch", None]}
+        kwargs = {
+            "highlight": hl,
+            "viewer_seat": 1,
+            "names": ["Ash", "Birch", None],
+            "layout": pictures.PANEL_LAYOUT,
+        }  # (the viewer's card: a viewer is drawn)
         got = await drawer.picture(later, **kwargs)
         assert got == pictures.board_picture(later, **kwargs)
         assert got[0].startswith(b"\x89PNG")

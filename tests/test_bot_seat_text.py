@@ -1,6 +1,7 @@
 """The game message's text about the seats (issue 44, "text as text"): what the wide picture's
 seat cards showed (points, light, store, available area, tokens, animal and its space, lunar
-points, abilities) is in the embed, one field per seat, in every language; the picture the game
+points, abilities) is in the text, one field per seat of the Details view (issue 56: a tap away
+from the game message), in every language; the picture the game
 message sends is the phone picture; the alt text and the text board say where the expansion's
 things are; and the picture defects that concern the message's content."""
 
@@ -39,9 +40,11 @@ def game_of(state: engine.GameState, names: list[str], kinds: list[str] | None =
 
 
 def fields(game: GameRow, state: engine.GameState, lang: str = "en") -> dict[str, str]:
+    """The game message's fields (its Seats line) and the Details view's (a field per seat)."""
     with i18n.speaking(lang):
         embed = embeds.game_embed(game, state)
-    return {f.name: f.value for f in embed.fields}
+        details = embeds.details_embed(game, state, ("", []))
+    return {f.name: f.value for f in [*embed.fields, *details.fields]}
 
 
 MOON_NAMES = ["Ann", "Bartholomew \N{DECIDUOUS TREE}", "Cy", "Dana"]
@@ -113,6 +116,20 @@ def test_tokens_are_counted_so_that_no_number_reads_as_one_more_token():
     lines = got["\N{LARGE ORANGE CIRCLE} Ann"].splitlines()
     assert lines[2] == "Tokens (5): 19 + 17 + 17 + 16 + 15 = 84"
     assert got["\N{LARGE BLUE CIRCLE} Ben"].splitlines()[2] == "Tokens: none yet"
+
+
+def test_one_token_is_no_sum():
+    """Issue 56: "Tokens (1): 19 = 19" read like a sum of one term."""
+    state = base.build("mid-4")
+    seats = [s.copy() for s in state.seats]
+    seats[0].tokens = ((3, 19),)
+    state.seats = tuple(seats)
+    for lang, said in (
+        ("en", "Tokens (1): 19"),
+        ("fr", "Jetons de score (1)\N{NO-BREAK SPACE}: 19"),
+    ):
+        got = fields(game_of(state, ["Ann", "Ben", "Cy", "Dana"]), state, lang)
+        assert got["\N{LARGE ORANGE CIRCLE} Ann"].splitlines()[2] == said
 
 
 def test_cynthia_has_no_store_no_animal_and_no_lunar_points():
@@ -205,16 +222,17 @@ def test_an_abandoned_game_has_nobody_to_play_in_its_picture_and_alt_text():
 
 
 def test_hebrew_isolates_a_name_with_its_parenthesis():
-    """The alt text read ")מהיר(מומחה" and the picture "(מהיר)מומחה" without a space."""
+    """The alt text read ")מהיר(מומחה" and the picture "(מהיר)מומחה" without a space (a
+    finished game's strong Expert keeps its parenthesis)."""
     state = engine.new_game(engine.Config(seats=("human", "human")), seed=3)
     state = engine.apply(state, engine.legal_actions(state)[0])  # the Expert's setup turn
-    names = pictures._names(["Dana", xt.BOT_LABELS["expert"]], "he")
-    assert names[1] == "מומחה (מהיר)"
+    names = pictures._names(["Dana", xt.STRONG_EXPERT], "he")
+    assert names[1] == "מומחה (חזק)"
     words = alt_text(state, names=names, lang="he")
-    assert f"{FSI}מומחה (מהיר){PDI}" in words and ")מהיר(" not in words
+    assert f"{FSI}מומחה (חזק){PDI}" in words and ")חזק(" not in words
     with text.words_drawn() as drawn:
         draw.render_image(state, names=names, lang="he", layout=pictures.GAME_LAYOUT)
-    assert "מומחה (מהיר)" in drawn
+    assert "מומחה (חזק)" in drawn
 
 
 def test_the_expansion_text_says_where_things_are():
@@ -236,12 +254,12 @@ def test_the_expansion_text_says_where_things_are():
 
 
 def test_the_seats_text_and_a_long_story_stay_within_discords_6000_characters():
-    """The seats' fields come first; the story's oldest lines give way, no line is cut."""
+    """The Details view: the seats' fields come first; the story's oldest lines give way, no
+    line is cut."""
     state = moon.mid_4()
     game = game_of(state, [n * 8 for n in MOON_NAMES])
     told = [f"{k:02} " + "x" * 190 for k in range(60)]
-    notes = [(f"Note {k}", "n" * 400) for k in range(4)]  # (the turn timer's, say)
-    embed = embeds.game_embed(game, state, notes=notes, story=("Since Ann's last turn", told))
+    embed = embeds.details_embed(game, state, ("Since Ann's last turn", told))
     assert len(embed) <= 6000
     shown = [line for f in embed.fields if f.name.startswith("Since") for line in
              f.value.splitlines()]  # fmt: skip

@@ -8,11 +8,13 @@ import discord
 
 from bot.discord.views import (
     BotSelect,
+    GameMessageButton,
     LobbyButton,
     OptionsSelect,
     PanelButton,
     PanelSelect,
     TurnButton,
+    game_view,
     lobby_view,
     options_from_values,
     panel,
@@ -42,10 +44,9 @@ def test_custom_ids_carry_game_and_version_and_match_their_templates() -> None:
         ("BotSelect", "ps:addbot:12:7"),
     ]
     bots = view.children[-1].item
-    assert [(o.value, o.label) for o in bots.options] == [
+    assert [(o.value, o.label) for o in bots.options] == [  # one Expert (issue 56)
         ("cynthia", "Cynthia"),
-        ("expert", "Expert (quick)"),
-        ("expert-strong", "Expert (strong)"),
+        ("expert", "Expert"),
     ]
     for cls, custom_id in (
         (LobbyButton, "ps:lobby:start:12:7"),
@@ -54,12 +55,29 @@ def test_custom_ids_carry_game_and_version_and_match_their_templates() -> None:
         (BotSelect, "ps:addbot:12:7"),
         (OptionsSelect, "ps:opts:12:7"),
         (TurnButton, "ps:turn:12:7"),
+        (GameMessageButton, "ps:more:12:7"),
         (PanelButton, "ps:panel:12:7:play end"),
         (PanelButton, "ps:panel:12:7:menu plant"),
         (PanelSelect, "ps:pick:12:7:act:1"),
     ):
         assert cls.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert lobby_view(GameRow(**{**GAME.__dict__, "status": "active"})) is None
+
+
+def test_the_game_message_offers_details_a_tap_away() -> None:
+    """Issue 56: what each seat has and the whole story are behind Details, beside the
+    next-sun preview and the Game log (and after the game, beside its endings)."""
+    active = GameRow(**{**GAME.__dict__, "status": "active"})
+    playing = SimpleNamespace(is_over=False, current_seat=0)
+    assert [(i.custom_id, i.item.label) for i in game_view(active, playing).children] == [
+        ("ps:turn:12:7", "Take my turn"),
+        ("ps:sun:12:7", "Next-sun preview"),
+        ("ps:more:12:7", "Details"),
+        ("ps:log:12:7", "Game log"),
+    ]
+    over = GameRow(**{**GAME.__dict__, "status": "over"})
+    ids = [i.custom_id for i in game_view(over, SimpleNamespace(is_over=True)).children]
+    assert ids[:2] == ["ps:more:12:7", "ps:log:12:7"] and len(ids) == 5
 
 
 def test_options_select_round_trip() -> None:

@@ -66,3 +66,27 @@ def test_a_moonstone_is_named_and_never_taken_for_the_reason() -> None:
             assert str(refusal) == f"{target} holds {what}: nothing can be planted there."
         else:
             raise AssertionError(f"planted on {target}")
+
+
+def test_the_light_it_costs_comes_before_the_missing_piece() -> None:
+    """Issue 56: with 0 light and no medium tree available, "Grow: not now" said "You have no
+    medium tree available" instead of the light it costs (buying one costs light too); with
+    the light to grow, the missing piece is the reason."""
+    board = {"A1": (0, 1), "G4": (1, 1)}
+    state = build(engine.Config(), board, light=[0, 0])
+    seats = [s.copy() for s in state.seats]
+    seats[0].available = (seats[0].available[0], seats[0].available[1], 0, 0)
+    state.seats = tuple(seats)
+    assert why_missing(state)["grow"] == (
+        "Growing into a medium tree costs 2 light points; you have 0."
+    )
+    rich = build(engine.Config(), board, light=[3, 0])
+    seats = [s.copy() for s in rich.seats]
+    seats[0].available = (seats[0].available[0], seats[0].available[1], 0, 0)
+    rich.seats = tuple(seats)
+    assert why_missing(rich)["grow"] == "You have no medium tree available: buy one first."
+    empty = build(engine.Config(), board, light=[0, 0])
+    seats = [s.copy() for s in empty.seats]
+    seats[0].available = (0, *seats[0].available[1:])
+    empty.seats = tuple(seats)
+    assert why_missing(empty)["plant"] == "Planting costs 1 light point; you have 0."

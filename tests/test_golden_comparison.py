@@ -23,7 +23,7 @@ def pasted(im: Image.Image, x: int, y: int, side: int = 20, colour=MAGENTA) -> I
 
 
 def test_the_goldens_are_all_there():
-    assert len(NAMES) == 13  # 9 wide pictures and 4 phone pictures
+    assert len(NAMES) == 15  # 9 wide pictures, 4 phone pictures and 2 with cards
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -211,13 +211,15 @@ def test_great_elder_tree_is_in_no_seat_colour():
 
 
 def _badge_region(label: str, beside: bool):
-    from render.moonlight import ALONE, ANIMAL_BESIDE, ANIMAL_R
+    """The square around an animal's badge and its glow (1.25 times its radius), inside its
+    space."""
+    from render.moonlight import ALONE, ANIMAL_BESIDE, animal_radius
 
     x, y = render.space_center(label)
     r = layout(render.DEFAULT_WIDTH).hex_r
     dx, dy = ANIMAL_BESIDE if beside else ALONE
     cx, cy = x + dx * r, y + dy * r
-    b = ANIMAL_R * r * 1.9
+    b = animal_radius(beside) * r * 1.3
     return (round(cx - b), round(cy - b), round(cx + b), round(cy + b))
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
+from collections import Counter
 
 import pytest
 from PIL import Image, ImageStat
 
 import render
 from engine.geometry import LABEL_INDEX, LABELS
-from render import draw, sprites, text
+from render import draw, layout, sprites, text
 from render.draw import compose, smallest_text_px
 from render.layout import phone_layout
 from render.model import view
@@ -156,3 +157,73 @@ def test_an_unknown_layout_is_refused():
     state, _kwargs = case("start-2")
     with pytest.raises(ValueError, match="no layout 'tall'"):
         render.board_png(state, layout="tall")
+
+
+# -- the phone picture with seat cards (issue 56: the panel's picture, /ps rules) -------------
+
+
+def words_of(state, **kwargs) -> Counter[str]:
+    """The words a picture draws besides its cached static parts (drawn once before)."""
+    draw.render_image(state, **kwargs)
+    with text.words_drawn() as words:
+        draw.render_image(state, **kwargs)
+    return Counter(words)
+
+
+@pytest.mark.parametrize("name", ["mid-4", "moon-mid-4", "late-3-preview"])
+def test_the_phone_cards_hang_under_the_board(name):
+    """ "phone-cards" adds every seat's card under the board of the phone picture, "phone-own"
+    the viewer's alone (none without a viewer); the board and its header do not move."""
+    state, kwargs = case(name)
+    kwargs = {k: v for k, v in kwargs.items() if k != "viewer_seat"}
+    n = len(view(state).seats)
+    moon_rows = name.startswith("moon")
+    bare = compose(view(state, **kwargs), 820, "phone")
+    every = compose(view(state, viewer_seat=1, **kwargs), 820, "phone-cards")
+    own = compose(view(state, viewer_seat=1, **kwargs), 820, "phone-own")
+    no_viewer = compose(view(state, **kwargs), 820, "phone-own")
+    card = layout.phone_card_height(moon_rows) + layout.CARD_GAP
+    assert every.height - bare.height == round(n * card + layout.BOTTOM_PAD)
+    assert own.height - bare.height == round(card + layout.BOTTOM_PAD)
+    assert no_viewer.size == bare.size
+    box = (0, 0, 820, bare.height - 80)  # the header and the board, above the legend
+    assert every.crop(box).tobytes() == bare.crop(box).tobytes() == own.crop(box).tobytes()
+    lay = phone_layout(820, moon_rows, moon_rows, (1,))
+    assert lay.card_of(1) == lay.cards[0] and lay.card_of(0) is None
+    assert lay.cards[0].y >= bare.height and lay.cards[0].w == 820 - 24
+
+
+def test_a_phone_card_says_what_a_wide_card_says():
+    """The cards of "phone-cards" say what the wide picture's cards say, and the row of the
+    animal's abilities, wider, shows the one the wide card counted ("+1"); the panel's card
+    ("phone-own") names its seat, marked YOU, and no other seat."""
+    state, _kwargs = case("moon-mid-4")
+    names = ["Ada", "Grace", "Linus", "Barbara"]
+    wide = words_of(state, names=names, viewer_seat=2, layout="wide")
+    cards = words_of(state, names=names, viewer_seat=2, layout="phone-cards")
+    bare = words_of(state, names=names, viewer_seat=2, layout="phone")
+    assert wide - cards == Counter({"+1": 1})
+    assert cards - wide == Counter({" · ": 4, "Medium": 1})
+    assert {w: (cards - bare)[w] for w in ("YOU", "1st", "pts", "tokens")} == {
+        "YOU": 1,
+        "1st": 1,
+        "pts": 4,
+        "tokens": 4,
+    }
+    assert all((cards - bare)[name] == 1 for name in names)
+    own = words_of(state, names=names, viewer_seat=2, layout="phone-own") - bare
+    assert own["Linus"] == own["YOU"] == own["pts"] == 1
+    assert not {"Ada", "Grace", "Barbara"} & set(own)
+
+
+@pytest.mark.parametrize(
+    ("name", "lang", "layout_name"),
+    [("moon-mid-4", "he", "phone-cards"), ("late-3-preview", "en", "phone-own")],
+)
+def test_golden_with_cards(name, lang, layout_name):
+    state, kwargs = case(name)
+    kwargs.setdefault("viewer_seat", 1)
+    png = render.board_png(state, layout=layout_name, lang=lang, **kwargs)
+    assert_matches_golden(
+        f"{layout_name}-{lang}-{name}", Image.open(io.BytesIO(png)).convert("RGB")
+    )

@@ -71,6 +71,9 @@ def test_a_number_survives_storage_and_pickling() -> None:
     text = _("expected margin {margin} points", margin=Number(16.3, signed=True))
     again = from_data(json.loads(json.dumps(to_data(text))))
     assert again == text and isinstance(again.params["margin"], Number)
-    assert translate(again, "fr") == "expected margin +16,3 points"  # (no catalog entry)
+    assert translate(again, "fr") == "écart attendu +16,3 points"
     back = pickle.loads(pickle.dumps(text))
-    assert back.params["margin"].value == 16.3 and translate(back, "nl").endswith("+16,3 points")
+    assert (
+        back.params["margin"].value == 16.3
+        and translate(back, "nl") == "verwacht verschil +16,3 punten"
+    )

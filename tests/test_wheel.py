@@ -55,6 +55,9 @@ def test_the_wheel_installs_and_plays_a_game_with_a_picture(tmp_path: Path) -> N
         "photosynthesis_data/expert_weights.json",
         "photosynthesis_data/fonts/DejaVuSans.ttf",
         "photosynthesis_data/fonts/NotoSansCJKjp-Subset.otf",
+        "photosynthesis_data/fonts/NotoSansCJKjp-Bold-Subset.otf",
+        "photosynthesis_data/fonts/NotoColorEmoji.ttf",
+        "photosynthesis_data/fonts/LICENSE-Noto",
     } <= names
     # The translations, for the bot and the game in every language.
     catalogs = {

@@ -57,7 +57,7 @@ def test_the_animal_of_a_seat_in_french() -> None:
             story.named(_("seat {seat}'s {animal} +{gain}", seat=s, animal=lit[6], gain=1), names)
             for s in (1, 2, 3)
         ]
-    assert said == ["castor d'Alice +1", "castor de l'Expert (rapide) +1", "castor de Bob +1"]
+    assert said == ["castor d'Alice +1", "castor de l'Expert +1", "castor de Bob +1"]
 
 
 def test_the_moon_phase_is_said_whole() -> None:
@@ -167,7 +167,7 @@ def _table() -> tuple:
 
     seats = (
         SeatRow(0, "human", 1, "Alice"),
-        SeatRow(1, "expert", None, "Expert (quick)"),
+        SeatRow(1, "expert-strong", None, "Expert (strong)"),  # a finished game's: a parenthesis
         SeatRow(2, "human", None, "Bob (autopilot)"),
     )
     return game_with(seats, engine.Config(seats=("human", "human", "human")))
@@ -180,21 +180,21 @@ def test_an_experts_seat_in_a_hebrew_story_line_is_hebrew_and_isolated() -> None
     swatch = story.SEAT_SWATCH
     assert said == [
         f"\u2068{swatch[0]} Alice\u2069\u2068: grow\u2069",
-        f"\u2068{swatch[1]} מומחה (מהיר)\u2069\u2068: grow\u2069",
+        f"\u2068{swatch[1]} מומחה (חזק)\u2069\u2068: grow\u2069",
         f"\u2068{swatch[2]} Bob\u2069\u2068: grow\u2069",
     ]
-    assert translate(story.who(game, 1, None), "fr") == f"{swatch[1]} Expert (rapide)"
+    assert translate(story.who(game, 1, None), "fr") == f"{swatch[1]} Expert (fort)"
 
 
 def test_the_alt_text_names_the_expert_in_hebrew_inside_isolates() -> None:
-    """The alt text (and `/ps board`) says the seat "מומחה (מהיר)" whole, isolated, so that a
-    screen reader does not read ")מהיר(מומחה"; no English name is left."""
+    """The alt text (and `/ps board`) says the seat "מומחה (חזק)" whole, isolated, so that a
+    screen reader does not read ")חזק(מומחה"; no English name is left."""
     from render.alt import alt_text
 
     game = _table()
     state = engine.new_game(engine.Config(seats=("human", "human", "human")), seed=3)
     words = alt_text(state, names=seats.seat_names(game), lang="he")
-    assert "\u2068מומחה (מהיר)\u2069" in words
+    assert "\u2068מומחה (חזק)\u2069" in words
     assert "Expert" not in words and "autopilot" not in words
 
 

@@ -45,7 +45,7 @@ RETRY_FIRST_S = 1.0
 RETRY_MAX_S = 8.0
 #: How often `landed` looks again whether a new turn's post is still on its way.
 LANDED_POLL_S = 0.05
-GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
+GAME_BUTTON = re.compile(r"^ps:(?:turn|sun|log|more):(?P<game>[0-9]+):(?P<version>[0-9]+)$")
 #: Discord's limit on a thread name; a game thread archives after a week without messages.
 THREAD_NAME_LIMIT = 100
 THREAD_ARCHIVE_MINUTES: Final = 10080
@@ -203,8 +203,16 @@ class Publisher:
         file = pictures.as_file(picture, embeds.BOARD_FILE)
         note = await self.bot.correspondence.timer_note(game, state)
         notes = [] if note is None else [note]
+        glance = (story.story_title(game, state), turns)
+        embed = embeds.game_embed(game, state, notes=notes, glance=glance)
+        return embed, file, game_view(game, state)
+
+    async def details(self, game: GameRow, state: GameState) -> discord.Embed:
+        """The game message's Details (in the language of the moment: the reader's): what each
+        seat has and the story since the player to play last played, with every reason."""
+        turns = await self._story(game, state)
         told = (story.story_title(game, state), story.lines_of(game, turns))
-        return embeds.game_embed(game, state, notes=notes, story=told), file, game_view(game, state)
+        return embeds.details_embed(game, state, told)
 
     async def _story(self, game: GameRow, state: GameState) -> list[story.Turn[story.Move]]:
         """The turns the game message tells (`story.tell`): since the player to play last

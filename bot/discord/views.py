@@ -15,6 +15,8 @@ custom_id formats (at most 100 characters):
     ps:turn:<game>:<version>                "Take my turn" on the game message
     ps:sun:<game>:<version>                 "Next-sun preview" on the game message
     ps:log:<game>:<version>                 "Game log" on the game message
+    ps:more:<game>:<version>                "Details" on the game message: each seat's
+                                            pieces and tokens, the story with its reasons
     ps:review:<game>                        "Review" on a finished game's messages
     ps:panel:<game>:<version>:<key>         a button of the ephemeral turn panel
     ps:pick:<game>:<version>:<kind>:<part>  a select of the turn panel (act: actions to play,
@@ -194,7 +196,7 @@ class BotSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"ps:addbot:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
-    """The host's "Add bot" select: Cynthia, or the Expert quick or strong."""
+    """The host's "Add bot" select: Cynthia, or the Expert."""
 
     def __init__(self, game_id: int, version: int) -> None:
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
@@ -369,11 +371,12 @@ class PanelSelect(
 
 class GameMessageButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ps:(?P<what>sun|log):(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
+    template=r"ps:(?P<what>sun|log|more):(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18})",
 ):
-    """ "Next-sun preview" and "Game log" on the game message: private answers for anyone."""
+    """ "Next-sun preview", "Game log" and "Details" on the game message: private answers for
+    anyone."""
 
-    LABELS = {"sun": _("Next-sun preview"), "log": _("Game log")}
+    LABELS = {"sun": _("Next-sun preview"), "log": _("Game log"), "more": _("Details")}
 
     def __init__(self, what: str, game_id: int, version: int) -> None:
         super().__init__(
@@ -402,6 +405,8 @@ class GameMessageButton(
         board = interaction.client.board
         if self.what == "sun":
             await board.on_preview_button(interaction, self.game_id)
+        elif self.what == "more":
+            await board.on_details_button(interaction, self.game_id)
         else:
             await board.on_log_button(interaction, self.game_id)
 
@@ -674,8 +679,9 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 
 def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
-    """The game message's buttons: Take my turn, Next-sun preview and Game log while the game
-    is played; Game log, Rematch, Replay and Review once it is over (None when it was abandoned)."""
+    """The game message's buttons: Take my turn, Next-sun preview, Details and Game log while
+    the game is played; Details, Game log, Rematch, Replay and Review once it is over (None when
+    it was abandoned)."""
     if game.status not in ("active", "over"):
         return None
     view = discord.ui.View(timeout=None)
@@ -683,6 +689,7 @@ def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
         if state.current_seat is not None and game.seats[state.current_seat].user_id is not None:
             view.add_item(TurnButton(game.id, game.version))  # a person's turn, not a bot's
         view.add_item(GameMessageButton("sun", game.id, game.version))
+    view.add_item(GameMessageButton("more", game.id, game.version))
     view.add_item(GameMessageButton("log", game.id, game.version))
     if game.status == "over":
         view.add_item(EndingButton("rematch", game.id))

@@ -65,6 +65,9 @@ VACATION_ALREADY_OFF = _("Vacation mode is already off.")
 LEFT_AUTOPILOT = _("{user} left the game; the autopilot plays their seat from now on.")
 NEW_HOST = _("{host} is the host now.")
 LEFT_ENDED = _("{user} left the game, so the game ends.")
+#: What the one who left reads (privately): the same news, to them.
+YOU_LEFT_AUTOPILOT = _("You left the game; the autopilot plays your seat from now on.")
+YOU_LEFT_ENDED = _("You left the game, so the game ends.")
 LEFT_LOBBY = _("You left the lobby.")
 
 FOLLOW_MUTED = _(

@@ -15,7 +15,7 @@ from bot.present import learn_texts as lt
 from bot.present import player_texts as pt
 from bot.present.i18n import isolate, notation, tr
 from bot.present.replays import Replay
-from bot.present.story import SEAT_SWATCH, named, who
+from bot.present.story import SEAT_SWATCH, Move, Turn, glance_lines, named, who
 from bot.services import refusals, seats
 from bot.services.base import (
     CYNTHIA_OPTIONS,
@@ -201,18 +201,30 @@ def _move_line(game: GameRow, applied: Applied) -> str:
     return tr(texts.LABELLED.format(name=name, text=action))
 
 
+#: The most characters a game message shows (issue 56: read at a glance on a phone): its line,
+#: its embed and its buttons' labels, in every language, for a 4-seat expansion game.
+GLANCE_CHARS = 1200
+#: What the game message's line (the player to play named, a follower or two) and its buttons'
+#: labels may take of `GLANCE_CHARS` (the longest, Hebrew's and French's, take about 130).
+GLANCE_RESERVE = 190
+
+
 def game_embed(
     game: GameRow,
     state: GameState,
     recent: Sequence[Applied] = (),
     notes: Sequence[tuple[str, str]] = (),
     story: tuple[str, Sequence[str]] | None = None,
+    glance: tuple[str, Sequence[Turn[Move]]] | None = None,
 ) -> discord.Embed:
-    """The game message: phase, round, sun, whose turn, each seat's light and score; `notes`
-    are extra `(name, value)` fields after the turn (the turn timer's deadline); `story` is
-    the heading and lines of what happened since the player to play last played
-    (`bot.present.story`), else `recent` moves are listed. Lines are never cut (Cynthia's reasons
-    included): the oldest give way when they do not fit."""
+    """The game message, read at a glance: phase, round, sun, whose turn, each seat's light,
+    lunar points, animal and score; `notes` are extra `(name, value)` fields after the turn
+    (the turn timer's deadline); `glance` is the heading and the turns of what happened since
+    the player to play last played, told a line per player within `GLANCE_CHARS`
+    (`story.glance_lines`); or `story`, its heading and lines told in full (the oldest give
+    way when they do not fit); else `recent` moves are listed. What each seat has (available,
+    store, tokens, abilities) and the story with every reason are the Details button's
+    (`details_embed`)."""
     title = tr(_("Photosynthesis \N{EM DASH} game #{id}", id=game.id))
     embed = discord.Embed(title=title, description=_phase_line(state), colour=GREEN)
     embed.add_field(name=tr(_("Seats")), value=seats_value(game, state), inline=False)
@@ -228,8 +240,28 @@ def game_embed(
         embed.add_field(name=tr(_("Turn")), value=tr(to_play), inline=False)
         for name, value in notes:
             embed.add_field(name=tr(name), value=tr(value), inline=False)
-    for name, value in seat_fields(game, state):
-        embed.add_field(name=name, value=value, inline=True)
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    if glance is not None:
+        heading, turns = glance
+        room = GLANCE_CHARS - GLANCE_RESERVE - len(embed) - len(tr(heading))
+        lines = glance_lines(game, turns, min(room, 1024))
+        if lines:
+            embed.add_field(name=tr(heading), value="\n".join(lines)[:1024], inline=False)
+        return embed
+    _story_fields(embed, game, state, recent, story)
+    embed.set_footer(text=tr(_("Game #{id}", id=game.id)))
+    return embed
+
+
+def _story_fields(
+    embed: discord.Embed,
+    game: GameRow,
+    state: GameState,
+    recent: Sequence[Applied],
+    story: tuple[str, Sequence[str]] | None,
+) -> None:
+    """The story told in full as fields of `embed`: its heading and lines (`story`), else the
+    `recent` moves; within Discord's limits, the oldest lines give way (a line is never cut)."""
     title, told = story if story is not None else (_("Last moves"), [])
     lines = list(told)
     title = tr(title)
@@ -244,8 +276,22 @@ def game_embed(
     for i, value in enumerate(_field_values(lines)):
         name = title if i == 0 else tr(_("{title} (continued)", title=title))
         embed.add_field(name=name, value=value, inline=False)
-    embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=tr(_("Game #{id}", id=game.id)))
+
+
+def details_embed(
+    game: GameRow, state: GameState, story: tuple[str, Sequence[str]]
+) -> discord.Embed:
+    """The game message's Details, for anyone who asks (privately): what each seat has (its
+    available area, store with the next prices, scoring tokens and, with the expansion, its
+    animal, abilities and Baby Turtle tokens) and the story since the player to play last
+    played with every reason (Cynthia's card by card, the Expert's once a turn). Only what
+    every seat may see."""
+    title = tr(_("Game #{id}: details", id=game.id))
+    embed = discord.Embed(title=title, colour=GREEN)
+    for name, value in seat_fields(game, state):
+        embed.add_field(name=name, value=value, inline=True)
+    _story_fields(embed, game, state, (), story)
+    embed.set_footer(text=tr(_phase_line(state)))
     return embed
 
 
@@ -312,6 +358,8 @@ def _tokens(seat: SeatView) -> str:
     if not seat.tokens:
         return tr(_("Tokens: none yet"))
     values = [points for _leaves, points in seat.tokens]
+    if len(values) == 1:  # a sum of one term is no sum: "Tokens (1): 19"
+        return tr(_("Tokens ({n}): {values}", n=1, values=notation(str(values[0]))))
     sum_line = " + ".join(map(str, values)) + f" = {sum(values)}"
     return tr(_("Tokens ({n}): {values}", n=len(values), values=notation(sum_line)))
 

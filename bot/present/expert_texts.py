@@ -15,14 +15,14 @@ from translation import _
 ADD_BOT = _("Add bot (host)")
 BOT_LABELS = {
     "cynthia": _("Cynthia"),
-    "expert": _("Expert (quick)"),
-    "expert-strong": _("Expert (strong)"),
+    "expert": _("Expert"),
 }
 BOT_DESCRIPTIONS = {
     "cynthia": _("The automa of the rulebook: she plays by her cards"),
     "expert": _("A searching player: 0.25 s a decision"),
-    "expert-strong": _("A searching player: 2 s a decision, more simulations"),
 }
+#: The strong Expert the lobby once offered, as the games it played and its rating name it.
+STRONG_EXPERT = _("Expert (strong)")
 REMOVE_BOT = _("Remove bot")
 #: The lobby's options select and summary.
 HINTS_OPTION = _("Hints (/ps hint)")
@@ -30,7 +30,7 @@ HINTS_ON = _("hints allowed (/ps hint)")
 #: What the lobby says a host can do.
 LOBBY_HELP = _(
     "Host: {host}. Press **Join** to take a seat; the host can add bots (Cynthia the automa, "
-    "or the Expert, quick or strong), change the options and press **Start**. 2 to {seats} "
+    "or the Expert), change the options and press **Start**. 2 to {seats} "
     "seats, at least one of them a person."
 )
 

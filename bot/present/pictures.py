@@ -1,5 +1,6 @@
 """Board pictures for Discord messages: `render` draws and encodes (a palette PNG, made to be
-read 400-550 px wide), `render.alt` says the same position in words.
+read on a phone, 360-400 px wide: the layouts below), `render.alt` says the same position in
+words.
 
 Drawing is pure Python and Pillow work that holds the GIL most of its time. Under load (the
 profile of `bench/bot_latency.py --games 50`) it was most of the bot's CPU, and drawn in a
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 import render
 import translation
 from bot.workers import ProcessWide, WorkerPool, workers_from_env
-from engine import GameState
+from engine import Config, GameState, new_game
 from render.alt import alt_text
 
 if TYPE_CHECKING:
@@ -41,9 +42,25 @@ if TYPE_CHECKING:
 
 #: Pictures kept for repeated requests (about 100 KB each).
 CACHE_SIZE = 32
-#: The game message's picture: the board, the sun, the round and the scoring piles, drawn to
-#: be read on a phone; what each seat has is in the message's text (`embeds.seat_fields`).
+#: The layout of each kind of picture the bot sends (`render.draw.LAYOUTS`), every one made to
+#: be read on a phone (no text under 9 px shown 400 px wide; `tests/test_bot_every_picture.py`).
+#: The game message's picture (and the next-sun preview, a replay's step, an abandoned game's,
+#: a lesson's): the board, the sun, the round and the scoring piles; what each seat has is in
+#: the message's text (`embeds.seat_fields`).
 GAME_LAYOUT = "phone"
+#: The private picture after each action of the panel: the board and the card of the one
+#: playing (their light, pieces, store with its prices, tokens, animal) under it.
+PANEL_LAYOUT = "phone-own"
+#: `/ps rules`'s sample positions: the board and every seat's card under it.
+RULES_LAYOUT = "phone-cards"
+#: `/ps rules`'s sample position: a 3-seat game played by the autopilot until this round.
+RULES_SAMPLE_SEED = 7
+RULES_SAMPLE_ROUND = 5
+RULES_SAMPLE_NAMES = ("Ash", "Birch", "Cedar")
+#: The sample position of `/ps rules topic:moonlight`: an expansion game (all three modes) of two
+#: people played by the autopilot and a Cynthia, a few rounds in.
+MOON_SAMPLE_SEED = 46
+MOON_SAMPLE_ROUND = 4
 
 
 class Said(TypedDict, total=False):
@@ -61,7 +78,7 @@ class Said(TypedDict, total=False):
 
 class Drawing(Said, total=False):
     """A picture's keyword arguments (`picture`, `board_picture`): what it shows, and its
-    layout ("wide" or "phone")."""
+    layout (`render.draw.LAYOUTS`: `GAME_LAYOUT`, `PANEL_LAYOUT`, `RULES_LAYOUT`)."""
 
     layout: str
 
@@ -75,12 +92,13 @@ def board_png(
     names: Sequence[str] | None = None,
     lang: str | None = None,
     marks: Sequence[str] = (),
-    layout: str = "wide",
+    layout: str = GAME_LAYOUT,
     abandoned: bool = False,
 ) -> bytes:
     """`render.board_png` (same arguments; `lang` the language of the picture's words,
-    `marks` the spaces a lesson of the tutorial talks about, `layout` "wide" or "phone":
-    `GAME_LAYOUT` for the game message; `abandoned`: nobody to play)."""
+    `marks` the spaces a lesson of the tutorial talks about, `layout` one of
+    `render.draw.LAYOUTS`, by default the game message's `GAME_LAYOUT` (the bot sends no
+    "wide" picture); `abandoned`: nobody to play)."""
     return render.board_png(
         state,
         highlight=highlight,
@@ -100,7 +118,7 @@ def _names(names: Sequence[str] | None, lang: str | None) -> list[str] | None:
 
 
 def board_picture(
-    state: GameState, *, layout: str = "wide", **said: Unpack[Said]
+    state: GameState, *, layout: str = GAME_LAYOUT, **said: Unpack[Said]
 ) -> tuple[bytes, str]:
     """The picture `board_png` draws with these arguments and its alt text (`render.alt`: the
     position in words, at most 1,024 characters, what the picture shows and nothing more),
@@ -109,6 +127,42 @@ def board_picture(
     if said.get("names") is not None:
         said["names"] = _names(said["names"], said.get("lang"))
     return board_png(state, layout=layout, **said), alt_text(state, **said)
+
+
+def sample_position_png(lang: str | None = None) -> tuple[bytes, str]:
+    """The board picture for `/ps rules`: a game of three people played by the autopilot a few
+    rounds in (pure; run it in a thread)."""
+    from engine.players import AutopilotPlayer, play_until
+
+    state = new_game(Config(seats=("human",) * 3), seed=RULES_SAMPLE_SEED)
+    players = {k: AutopilotPlayer() for k in range(3)}
+    state, _ = play_until(
+        state, players, lambda s: s.phase != "setup" and s.round >= RULES_SAMPLE_ROUND
+    )
+    return board_picture(state, names=list(RULES_SAMPLE_NAMES), lang=lang, layout=RULES_LAYOUT)
+
+
+def moonlight_sample_png(lang: str | None = None) -> tuple[bytes, str]:
+    """The board picture for `/ps rules topic:moonlight` (pure; run it in a thread)."""
+    from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
+
+    config = Config(
+        seats=("human", "human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
+    )
+    state = new_game(config, seed=MOON_SAMPLE_SEED)
+    players = {
+        k: CynthiaPlayer() if kind == "cynthia" else AutopilotPlayer()
+        for k, kind in enumerate(config.seats)
+    }
+    state, _ = play_until(
+        state, players, lambda s: s.phase != "setup" and s.round >= MOON_SAMPLE_ROUND
+    )
+    names = [*RULES_SAMPLE_NAMES[:2], "Cynthia"]
+    return board_picture(state, names=names, lang=lang, layout=RULES_LAYOUT)
+
+
+#: The picture each rules topic shows (None: no picture).
+RULES_PICTURES = {"base": sample_position_png, "moonlight": moonlight_sample_png}
 
 
 def _draw(state_bytes: bytes, kwargs: Drawing) -> tuple[bytes, str]:
@@ -120,7 +174,9 @@ def _warm() -> int:
     """In a worker: load the fonts, sprites and static board before the first real picture."""
     import engine
 
-    board_picture(engine.new_game(engine.Config(seats=("human", "human")), seed=1))
+    state = engine.new_game(engine.Config(seats=("human", "human")), seed=1)
+    board_picture(state, layout=GAME_LAYOUT)  # (the wide layout is not sent)
+    board_picture(state, layout=PANEL_LAYOUT, viewer_seat=0)
     return os.getpid()
 
 

@@ -23,7 +23,7 @@ from bot.present.choices import spaces_of
 from bot.present.i18n import isolate, notation
 from bot.services.seats import AUTOPILOT_SEAT, AUTOPILOT_USER_ID, player_name, shown_name
 from engine import GameState
-from translation import Text, _, french_names, join, name_of, translate
+from translation import Text, _, _n, french_names, join, name_of, translate
 
 if TYPE_CHECKING:  # a type only: presentation reads no storage
     from bot.storage import GameRow
@@ -325,12 +325,21 @@ def _who(game: GameRow, move: Move) -> str:
     return who(game, move.seat, move.user_id)
 
 
-def _run_line(game: GameRow, run: Sequence[Move]) -> str:
+def _run_line(game: GameRow, run: Sequence[Move], reason: str | None = None) -> str:
     """One seat's actions in a row: ``🟠 Ann: bought a seed, planted C3 from B2`` (`end` left
-    out)."""
+    out), with the `reason` of the run once (the Expert's turn plan) when given."""
     shown = [m.told for m in run if m.notation != "end"]
     said = join(shown, ", ") if shown else _("passed")
-    return texts.LABELLED.format(name=name_of(_who(game, run[0])), text=said)
+    name = name_of(_who(game, run[0]))
+    if reason:
+        return texts.REASONED.format(name=name, action=said, reason=reason)
+    return texts.LABELLED.format(name=name, text=said)
+
+
+def _reasoned_once(game: GameRow, move: Move) -> bool:
+    """Whether a move's reason is told once for its turn (the Expert's: each of its actions
+    says the same plan and margin), not on a line of its own (Cynthia's, card by card)."""
+    return game.seats[move.seat].kind != "cynthia"
 
 
 def lines_of(game: GameRow, turns: Sequence[Turn[Move]]) -> list[str]:
@@ -341,9 +350,13 @@ def lines_of(game: GameRow, turns: Sequence[Turn[Move]]) -> list[str]:
     lines: list[str] = []
 
     def flush(run: list[Move], told: bool) -> bool:
-        """Tell a run of actions (an `end` alone only when the turn had nothing else)."""
+        """Tell a run of actions (an `end` alone only when the turn had nothing else), with
+        the first reason of the run once (the Expert's)."""
         if run and (not told or any(m.notation != "end" for m in run)):
-            lines.append(_run_line(game, run))
+            why = next((m.explanation for m in run if m.explanation), None)
+            keep = why and run[0].user_id != AUTOPILOT_USER_ID and _reasoned_once(game, run[0])
+            lines.append(_run_line(game, run, why if keep and not said[0] else None))
+            said[0] = said[0] or bool(keep)
             return True
         return told
 
@@ -353,8 +366,13 @@ def lines_of(game: GameRow, turns: Sequence[Turn[Move]]) -> list[str]:
             continue
         run: list[Move] = []
         told = False  # whether this turn has a line already
+        said = [False]  # whether this turn's reason was told (the Expert's, once a turn)
         for move in turn.moves:
-            reasoned = bool(move.explanation) and move.user_id != AUTOPILOT_USER_ID
+            reasoned = (
+                bool(move.explanation)
+                and move.user_id != AUTOPILOT_USER_ID
+                and not _reasoned_once(game, move)
+            )
             if run and (reasoned or _who(game, run[0]) != _who(game, move)):
                 told, run = flush(run, told), []
             if reasoned:
@@ -383,3 +401,180 @@ def story_title(game: GameRow, state: GameState) -> str:
     if state.current_seat is None:
         return _("Last moves")
     return _("Since {player}'s last turn", player=shown_name(game.seats[state.current_seat]))
+
+
+# --- the game message's summary: a line per seat, read at a glance (issue 56) ---
+
+#: Cynthia's reasons in words a newcomer knows, by the decisive words of her card's reason
+#: (`engine.cynthia`: the tiebreak that settled the choice); her card-by-card reasoning is the
+#: Details button's and `/ps rules cynthia`'s.
+CYNTHIA_GISTS: dict[str, Text] = {
+    "the only valid choice": _("the only choice her card allowed"),
+    "closest to centre": _("the one closest to the centre"),
+    "higher FLP": _("the one that leaves her the most light to come"),
+    "highest own FLP": _("the one that will bring her the most light"),
+    "lowest opponents' FLP": _("the one that takes the most light from the others"),
+    "most empty neighbours": _("the free space with the most empty neighbours"),
+    "smallest": _("from her smallest tree in reach"),
+    "outermost ring": _("from her tree furthest from the centre"),
+}
+#: A choice her card's arrow settled (Directional Selection), in a newcomer's words.
+CYNTHIA_ARROW = _("chosen by her card's arrow")
+#: What Cynthia's card says, found in these parameters of the step that acted.
+_REASON_KEYS = ("dst_reason", "reason")
+#: The context `translation.join` gives the texts it joins.
+JOIN_CONTEXT = join(["", ""]).context
+#: An action with its reason in a glance line: "planted G2 from E3 (the free space with …)".
+GIST = _("{action} ({reason})")
+
+
+def short_run(n: int) -> Text:
+    """A player's actions since, only counted when they give way on the game message:
+    "🟠 Ann: 4 actions"."""
+    return _n("{n} action", "{n} actions", n)
+
+
+def _templates(text: object) -> list[str]:
+    """The templates a text is made of, itself first, then its parameters' in order (a plain
+    string is its own)."""
+    if not isinstance(text, Text):
+        return [str(text)] if text else []
+    out = [text.template]
+    for value in text.params.values():
+        out += _templates(value)
+    return out
+
+
+def _acting_note(explanation: Text) -> Text | None:
+    """The step of Cynthia's card that gave her action (the last of its notes)."""
+    notes = explanation.params.get("notes")
+    if not isinstance(notes, Text):
+        return None
+    if notes.context == JOIN_CONTEXT:  # her card's steps, joined: the last one acted
+        parts = [v for k, v in notes.params.items() if k != "sep"]
+        last = parts[-1] if parts else None
+        return last if isinstance(last, Text) else None
+    return notes
+
+
+def cynthia_gist(explanation: object) -> Text | None:
+    """Why Cynthia chose the space she acted on, in a newcomer's words ("the free space with the
+    most empty neighbours"), from her card's reason (a stored `translation.Text`); None when
+    it says nothing plain (her turn's end, a reason stored as a plain string)."""
+    if not isinstance(explanation, Text):
+        return None
+    note = _acting_note(explanation)
+    if note is None:  # a setup placement: "{head}: {piece} on {space} by Directional …"
+        return CYNTHIA_ARROW if "Directional Selection" in explanation.template else None
+    reason = next((note.params[k] for k in _REASON_KEYS if k in note.params), None)
+    if reason is None:
+        return None
+    made = _templates(reason)
+    decided = [t for t in made if t in CYNTHIA_GISTS]
+    if decided:  # the last tiebreak that narrowed her choice (her card's arrow may follow)
+        return CYNTHIA_GISTS[decided[-1]]
+    if any("Directional Selection" in t for t in made):
+        return CYNTHIA_ARROW
+    return None
+
+
+#: The Expert's turn as a glance tells it: the margin it expects, once a turn.
+EXPECTED = _("expected margin {margin} points")
+
+
+def expert_margin(explanation: object) -> Text | None:
+    """The margin the Expert expects, from a decision's reason ("…, expected margin +9.2
+    points"); None for a reason without one (its only legal action)."""
+    if isinstance(explanation, Text) and "margin" in explanation.params:
+        return EXPECTED.format(margin=explanation.params["margin"])
+    return None
+
+
+@dataclass
+class SeatRun:
+    """One player's actions since the reader's last turn, for a glance line: each action in
+    words with Cynthia's plain reason (`cynthia_gist`), and the Expert's margin once."""
+
+    name: str
+    acts: list[tuple[str, Text | None]] = field(default_factory=list)
+    note: Text | None = None
+
+    def line(self, reasons: bool = True, short: bool = False) -> str:
+        """``🟠 Ann: bought a seed, planted C3 from B2`` (translated), with the reasons or not;
+        `short`: only how many actions."""
+        said: str
+        if short and self.acts:
+            said = short_run(len(self.acts))
+        elif self.acts:
+            shown = [
+                GIST.format(action=act, reason=why) if reasons and why is not None else act
+                for act, why in self.acts
+            ]
+            said = join(shown, ", ")
+            if reasons and self.note is not None:
+                said = GIST.format(action=said, reason=self.note)
+        else:
+            said = _("passed")
+        return i18n.tr(texts.LABELLED.format(name=name_of(self.name), text=said))
+
+
+#: An event as a glance tells it: how many players' lines come before it, and its line.
+Placed: TypeAlias = tuple[int, str]
+
+
+def glance(game: GameRow, turns: Sequence[Turn[Move]]) -> tuple[list[SeatRun], list[Placed]]:
+    """What happened since the reader's last turn, a run per player (in the order they first
+    played, the autopilot's apart: `who`) and the events (translated), each after the players'
+    lines that came before it, for the game message."""
+    names = [player_name(game, i) for i in range(len(game.seats))]
+    runs: dict[str, SeatRun] = {}
+    events: list[Placed] = []
+    for turn in turns:
+        for move in turn.moves:
+            if not turn.aftermath:
+                name = _who(game, move)
+                run = runs.setdefault(name, SeatRun(name))
+                automa = game.seats[move.seat].kind == "cynthia"
+                if move.notation != "end":
+                    why = cynthia_gist(move.explanation) if automa else None
+                    run.acts.append((move.told, why))
+                if run.note is None and not automa and move.user_id != AUTOPILOT_USER_ID:
+                    run.note = expert_margin(move.explanation)
+            events += [(len(runs), f"{SUN} {i18n.tr(named(e, names))}") for e in move.events]
+    return list(runs.values()), events
+
+
+def _merged(said: list[str], events: Sequence[Placed]) -> list[str]:
+    """The players' lines with the events among them, where they happened."""
+    lines: list[str] = []
+    for i, line in enumerate(said):
+        lines += [text for at, text in events if at == i]
+        lines.append(line)
+    return lines + [text for at, text in events if at >= len(said)]
+
+
+def glance_lines(game: GameRow, turns: Sequence[Turn[Move]], room: int) -> list[str]:
+    """The game message's story in at most `room` characters (its lines joined by newlines): a
+    line per player with their actions since the reader's last turn, Cynthia's plain reasons
+    and the Expert's margin, and the events where they happened. When that is too long, the
+    events give way first (the oldest first), then the reasons, then the oldest players'
+    actions are only counted ("4 actions"): the whole story stays a tap away (the Details
+    button)."""
+    runs, events = glance(game, turns)
+
+    def size(lines: list[str]) -> int:
+        return sum(len(line) + 1 for line in lines)
+
+    said = [run.line() for run in runs]
+    lines = _merged(said, events)
+    while events and size(lines) > room:
+        events.pop(0)  # the oldest first
+        lines = _merged(said, events)
+    if size(lines) <= room:
+        return lines
+    lines = [run.line(reasons=False) for run in runs]
+    for i, run in enumerate(runs):
+        if size(lines) <= room:
+            break
+        lines[i] = run.line(short=True)
+    return lines

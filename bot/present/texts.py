@@ -329,8 +329,8 @@ RULES_MORE = _("More: /ps rules topic: base, moonlight, animals, cynthia or expe
 HELP_COMMANDS = (
     ("/ps new", _("open a lobby in this channel (options: revolutions, shadow rule, "
      "Under the Moonlight modes, Cynthia difficulty, random seats)")),
-    (_("Lobby buttons"), _("Join, Leave, Add bot (Cynthia, or the Expert quick or strong), Remove "
-     "bot; the host sets options and starts")),
+    (_("Lobby buttons"), _("Join, Leave, Add bot (Cynthia, or the Expert), Remove bot; the host "
+     "sets options and starts")),
     ("/ps status", _("the game in this channel")),
     ("/ps board", _("the game in this channel as text: the position in words and the board as a "
      "grid, privately (every picture also carries that description as its alt text)")),
@@ -343,6 +343,8 @@ HELP_COMMANDS = (
      "or a game number (also the Replay button on a finished game)")),
     (_("Next-sun preview, Game log"), _("buttons on the game message: the shadows and light of the "
      "next sun, and the moves with the photosynthesis events, privately")),
+    (_("Details"), _("a button on the game message: what each seat has (its pieces, store, "
+     "tokens and animal) and what happened since the last turn with every reason, privately")),
     ("/ps abandon", _("end the game in this channel (host or Manage Channels)")),
     ("/ps settings", _("the turn timer, what happens when it runs out or a player leaves (host)")),
     ("/ps notify, /ps vacation", _("a DM when your turn has waited for you a few minutes; pause "

@@ -5,8 +5,10 @@ takes about its budget of CPU time: far too long for the event loop. Its decisio
 a pool of worker processes of their own (`bot.workers.WorkerPool`, the same machinery as the
 pictures'), so a game whose Expert thinks never delays another game's clicks, nor a picture.
 
-Seat kinds (stored in the `seats` table): ``expert`` (quick, 0.25 s a decision) and
-``expert-strong`` (2 s), the names of the terminal game's seats (`engine.play`). For the engine
+Seat kinds (stored in the `seats` table): ``expert`` (0.25 s a decision), the one a host
+seats, and ``expert-strong`` (2 s), which the lobby no longer offers (it played no stronger:
+docs/expert.md); the finished games it played keep it. The names of the terminal game's seats
+(`engine.play`). For the engine
 an Expert seat is a human seat (`engine_kind`) that the Expert plays.
 
 Determinism: the Expert is seeded from the game (`expert_seed`), so the same position always
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import pickle
@@ -47,8 +50,13 @@ log = logging.getLogger(__name__)
 EXPERT_BUDGETS: dict[str, float] = {"expert": Expert.QUICK_S, "expert-strong": Expert.STRONG_S}
 #: The autopilot of correspondence games and `/ps hint` are the Expert at the quick budget.
 QUICK = "expert"
-#: The bots a host may seat, in the order the lobby offers them.
-BOT_KINDS = ("cynthia", *EXPERT_BUDGETS)
+#: The bots a host may seat, in the order the lobby offers them: one Expert (issue 56: the
+#: strong one played no stronger, docs/expert.md, and thought eight times longer). A stored
+#: ``expert-strong`` seat is a finished game's (migration 15 made the others ``expert``).
+BOT_KINDS = ("cynthia", QUICK)
+#: A bot the lobby once offered, as the one it offers now: a lobby message drawn before issue
+#: 56 still offers the strong Expert, and choosing it seats the Expert.
+FORMER_BOT_KINDS = {"expert-strong": QUICK}
 BUDGET_SCALE_ENV = "PS_EXPERT_BUDGET_SCALE"
 #: The largest `PS_EXPERT_BUDGET_SCALE`: a strong decision of 40 s.
 MAX_BUDGET_SCALE = 20
@@ -218,7 +226,7 @@ def _review_pictures(
     names: Sequence[str], lang: str | None, width: int,
 ) -> tuple[list[tuple[bytes, str]], tuple[bytes, str]]:  # fmt: skip
     from engine.expert.review import progress
-    from render.draw import encode_png
+    from render.draw import drawn_png
     from render.review import decision_alt, decision_picture, progress_alt, progress_chart
 
     cfg = engine.Config.from_dict(config)
@@ -232,11 +240,14 @@ def _review_pictures(
     pictures = []
     for d in shown:
         at, played, best = before[int(d["ply"])], str(d["played"]), str(d["best"])
-        im = decision_picture(at, played, best, names=names, lang=lang, width=width)
-        pictures.append((encode_png(im), decision_alt(at, played, best, lang)))
+        png = drawn_png(
+            functools.partial(decision_picture, at, played, best, names=names, lang=lang,
+                              width=width)
+        )  # fmt: skip
+        pictures.append((png, decision_alt(at, played, best, lang)))
     points = progress(cfg, seed, notations)
-    chart = progress_chart(points, names, lang, width)
-    return pictures, (encode_png(chart), progress_alt(points, names, lang))
+    chart = drawn_png(lambda: progress_chart(points, names, lang, width))
+    return pictures, (chart, progress_alt(points, names, lang))
 
 
 class Experts:

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Sequence
+from typing import cast
 
 import engine
 from bot.services import refusals
@@ -21,7 +22,7 @@ from bot.services.base import (
     normalize_options,
 )
 from bot.services.core import GameCore
-from bot.services.experts import is_expert
+from bot.services.experts import FORMER_BOT_KINDS, is_expert
 from bot.services.plays import run_automa
 from bot.services.seats import expert_name, mention
 from bot.storage import ChannelBusy, GameOptions, GameRow, SeatKind, SeatRow, VersionConflict
@@ -168,7 +169,9 @@ class LobbyService:
         *,
         channel_id: int | None = None,
     ) -> GameRow:
-        """Seat a bot (host only): Cynthia (at most 2), or the Expert, quick or strong."""
+        """Seat a bot (host only): Cynthia (at most 2), or the Expert (the strong one the lobby
+        once offered is the Expert now: `FORMER_BOT_KINDS`)."""
+        kind = cast("SeatKind", FORMER_BOT_KINDS.get(kind, kind))
         if not is_expert(kind):
             return await self.add_cynthia(
                 game_id, version, user_id, refusals.HOST_ONLY_BOTS, channel_id=channel_id

@@ -1,6 +1,6 @@
 """How a seat is named: a person by their mention, a bot by its name.
 
-Seat names are stored as they were given (a person's Discord name, "Cynthia", "Expert (quick)",
+Seat names are stored as they were given (a person's Discord name, "Cynthia", "Expert",
 "Bob (autopilot)" for a seat the autopilot took over), in English for the bots; here they are
 said in the reader's language again (a `translation.Text`). The acting user of an action the
 autopilot played is `AUTOPILOT_USER_ID`.
@@ -23,15 +23,21 @@ AUTOPILOT_USER_ID = 0
 AUTOPILOT_SEAT = _("{name} (autopilot)")
 
 
-#: A seat's strength, by seat kind (`bot.services.experts.EXPERT_BUDGETS`).
-STRENGTHS = {"expert": _("quick"), "expert-strong": _("strong")}
+#: The Expert's seat kinds (`bot.services.experts.EXPERT_BUDGETS`): the one a host seats, and
+#: the strong one the lobby once offered (a finished game's).
+EXPERT_KINDS = ("expert", "expert-strong")
 
 
-#: An Expert seat's name: "Expert (quick)", "Expert 2 (strong)".
-EXPERT_SEAT = _("Expert{number} ({strength})")
+#: An Expert seat's name: "Expert", "Expert 2"; a strong Expert's seat in a finished game:
+#: "Expert (strong)", "Expert 2 (strong)". By seat kind: the first, then the others numbered.
+EXPERT_SEATS = {
+    "expert": (_("Expert"), _("Expert {n}")),
+    "expert-strong": (_("Expert (strong)"), _("Expert {n} (strong)")),
+}
 
 
-_EXPERT_SEAT = re.compile(r"Expert(?: (?P<n>[0-9]+))? \((?:quick|strong)\)")
+#: An Expert seat's stored name: "Expert 2", or as stored before issue 56 "Expert (quick)".
+_EXPERT_SEAT = re.compile(r"Expert(?: (?P<n>[0-9]+))?(?: \((?:quick|strong)\))?")
 #: The automa's seat names as stored: "Cynthia", "Cynthia 2".
 _CYNTHIA_SEAT = re.compile(r"Cynthia(?: (?P<n>[0-9]+))?")
 
@@ -43,13 +49,15 @@ def cynthia_seat(number: int) -> Text:
 
 
 def expert_seat(kind: str, number: int) -> Text:
-    """The name of an Expert seat: "Expert (quick)" (`number` 1), "Expert 2 (strong)"."""
-    return EXPERT_SEAT.format(number="" if number == 1 else f" {number}", strength=STRENGTHS[kind])
+    """The name of an Expert seat: "Expert" (`number` 1), "Expert 2"; a strong one's (a finished
+    game's) "Expert (strong)"."""
+    first, numbered = EXPERT_SEATS["expert-strong" if kind == "expert-strong" else "expert"]
+    return first if number == 1 else numbered.format(n=number)
 
 
 def expert_name(seats: Sequence[SeatRow], kind: str) -> str:
-    """The name of a new Expert seat: "Expert (quick)", "Expert (strong)", then "Expert 2 (quick)"
-    and so on: a name not yet taken."""
+    """The name of a new Expert seat: "Expert", then "Expert 2" and so on: a name not yet
+    taken."""
     taken = {s.name for s in seats}
     for n in range(1, MAX_SEATS + 1):
         name = expert_seat(kind, n)
@@ -62,7 +70,7 @@ def seat_name(kind: str, stored: str) -> str:
     """A seat's name as read from storage: an Expert's, Cynthia's, and the "(autopilot)" mark of
     an absent player's seat, are said in the reader's language again (they are stored in
     English), any other name as it is."""
-    match = _EXPERT_SEAT.fullmatch(stored) if kind in STRENGTHS else None
+    match = _EXPERT_SEAT.fullmatch(stored) if kind in EXPERT_KINDS else None
     if match:
         return expert_seat(kind, int(match["n"] or 1))
     automa = _CYNTHIA_SEAT.fullmatch(stored) if kind == "cynthia" and stored else None

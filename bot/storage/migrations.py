@@ -36,6 +36,13 @@ class Migration:
 
 #: The seat kinds: a person, Cynthia, the Expert quick or strong (`bot.services.experts`).
 SEAT_KINDS_SQL = ", ".join(f"'{kind}'" for kind in SEAT_KINDS)
+#: The games a seat may still change in (migration 15).
+UNFINISHED_SQL = "'lobby', 'active'"
+#: How many Expert seats come before a seat in its game (migration 15).
+EXPERTS_BEFORE = (
+    "(SELECT COUNT(*) FROM seats AS other WHERE other.game_id = seats.game_id"
+    " AND other.kind = 'expert' AND other.position < seats.position)"
+)
 #: A review's states (`bot.services.reviews`).
 REVIEW_STATUSES_SQL = ", ".join(f"'{status}'" for status in REVIEW_STATUSES)
 
@@ -328,7 +335,23 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         )
     ),
-    # 15 (issue 57): a profile's head-to-head records (`PlayerSQL.head_to_head`) read a
+    # 15 (issue 56): one Expert. The lobby offered a strong one that played no stronger than the
+    #    quick one (docs/expert.md) and thought eight times longer: the strong seats of the games
+    #    not yet finished become the one Expert, and every Expert seat of those games is named
+    #    again in seat order ("Expert", "Expert 2"). Finished games keep their seats as played
+    #    (their "Expert (strong)" stays in their history and ratings).
+    Migration(
+        (
+            f"""UPDATE seats SET kind = 'expert' WHERE kind = 'expert-strong'
+            AND game_id IN (SELECT id FROM games WHERE status IN ({UNFINISHED_SQL}))""",
+            f"""UPDATE seats SET name = CASE
+                WHEN {EXPERTS_BEFORE} = 0 THEN 'Expert'
+                ELSE 'Expert ' || CAST({EXPERTS_BEFORE} + 1 AS TEXT) END
+            WHERE kind = 'expert'
+            AND game_id IN (SELECT id FROM games WHERE status IN ({UNFINISHED_SQL}))""",
+        )
+    ),
+    # 16 (issue 57): a profile's head-to-head records (`PlayerSQL.head_to_head`) read a
     #    person's games and the other seats of each from indexes alone.
     Migration(
         (

@@ -793,6 +793,8 @@ class FakeDiscord:
         self._channel_messages: dict[str, list[FakeMessage]] = {}
         self._messages: dict[str, FakeMessage] = {}
         self._attachments: dict[str, FakeAttachment] = {}
+        #: Every file the bot attached to a message, in order (edited away or not).
+        self.uploaded: list[FakeAttachment] = []
         self._dm_channels: dict[str, str] = {}
         self.default_channel_id = self.add_channel(channel_name)
 
@@ -2049,6 +2051,7 @@ class FakeDiscord:
             description=spec.get("description"),
         )
         self._attachments[attachment.id] = attachment
+        self.uploaded.append(attachment)
         return attachment
 
     def _edit(self, message: FakeMessage, payload: dict, files: dict[int, FakeAttachment]) -> None:

@@ -17,7 +17,7 @@ from bot.present import texts
 from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
 
 #: The buttons of a game message, in order.
-GAME_BUTTONS = ["Take my turn", "Next-sun preview", "Game log"]
+GAME_BUTTONS = ["Take my turn", "Next-sun preview", "Details", "Game log"]
 
 
 def mention(user: dict) -> str:

@@ -209,8 +209,8 @@ async def test_settings_autopilot_and_games_list(fake: FakeDiscord, bot_process,
     await wait_db(lambda: ("deadline", f"autopilot: {notations}") in finished(bot))
     assert sorted(finished(bot))[1:] == [("reminder-50", "moot"), ("reminder-90", "moot")]
     told = field(bob_msg, "Since Bob's last turn").splitlines()
-    assert told[-1].startswith("\N{LARGE ORANGE CIRCLE} Alice (autopilot): ")
-    assert "`" not in told[-1]  # its moves in words, not notation
+    (auto,) = [t for t in told if t.startswith("\N{LARGE ORANGE CIRCLE} Alice (autopilot): ")]
+    assert "`" not in auto  # its moves in words, not notation
 
     # During the game the host switches to a 1 h timer that ends the turn: Bob's clock restarts
     # now, the game message shows the new deadline; when it passes, Bob's turn just ends (and
@@ -281,9 +281,12 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     # pass to the next person seated, Bob); Bob places; the autopilot places for her seat at
     # once, through the scheduler.
     it = await answered(await fake.slash(alice, "ps leave", channel_id=chan))
-    left = ct.LEFT_AUTOPILOT + " " + ct.NEW_HOST.format(host=mention(bob))
-    assert it.ephemeral and it.content == left.format(user=mention(alice))
-    told = await fake.wait_for_message(chan, lambda m: m.content == it.content)
+    host = " " + ct.NEW_HOST.format(host=mention(bob))
+    # the one who left reads it to them (issue 56); the thread, of them
+    assert it.ephemeral and it.content == ct.YOU_LEFT_AUTOPILOT + host
+    assert it.content == "You left the game; the autopilot plays your seat from now on." + host
+    theirs = ct.LEFT_AUTOPILOT.format(user=mention(alice)) + host
+    told = await fake.wait_for_message(chan, lambda m: m.content == theirs)
     assert told.channel_id == fake.threads_of(chan)[0]  # said in the game's thread too
     assert seat_rows(bot)[0] == (0, "human", None)
     assert db_rows(bot, "SELECT host_id FROM games WHERE id = 1") == [(int(bob["id"]),)]
@@ -307,8 +310,11 @@ async def test_leaving_and_vacation(fake: FakeDiscord, bot_process, clock) -> No
     chan2 = fake.add_channel("strict")
     await two_player_game(fake, chan2, alice, bob, on_leave="end game")
     it = await answered(await fake.slash(bob, "ps leave", channel_id=chan2))
-    assert it.ephemeral and it.content == ct.LEFT_ENDED.format(user=mention(bob))
-    told = await fake.wait_for_message(chan2, lambda m: m.content == it.content)
+    assert (
+        it.ephemeral and it.content == ct.YOU_LEFT_ENDED == "You left the game, so the game ends."
+    )
+    theirs = ct.LEFT_ENDED.format(user=mention(bob))
+    told = await fake.wait_for_message(chan2, lambda m: m.content == theirs)
     assert told.channel_id == fake.threads_of(chan2)[0]
     assert len(fake.messages(chan)) == len(fake.messages(chan2)) == 1  # their lobby messages
     assert game_rows(bot)[1][1] == "abandoned"

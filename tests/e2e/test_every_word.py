@@ -258,10 +258,17 @@ async def _next_turn(
 
 
 async def _read_views(fake: FakeDiscord, chan: str, host: dict, msg: FakeMessage) -> None:
-    """The game's text views, as the host reads them during the game."""
-    for button in msg.buttons:
-        if not button["custom_id"].startswith("ps:turn:"):
-            await answered(await fake.click(host, msg, button))
+    """The game's text views, as the host reads them during the game: every private view of
+    the game message (the next-sun preview, Details with each seat's pieces and the story's
+    reasons, the Game log), then the commands."""
+    private = [b for b in msg.buttons if not b["custom_id"].startswith("ps:turn:")]
+    kinds = [b["custom_id"].split(":")[1] for b in private]
+    assert kinds == ["sun", "more", "log"], kinds
+    for button, kind in zip(private, kinds, strict=True):
+        it = await answered(await fake.click(host, msg, button))
+        assert it.ephemeral, button
+        if kind == "more":  # a field per seat, then the story
+            assert sum(1 for f in it.embeds[0]["fields"] if f["inline"]) == 4
     for command, options in (
         ("ps board", {}),
         ("ps log", {}),

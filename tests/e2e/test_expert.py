@@ -87,7 +87,7 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
     lobby = await new_lobby(fake, alice, chan)
     await refused(await fake.slash(alice, "ps hint", channel_id=chan), refusals.HINTS_OFF)
     await add_bot(fake, alice, lobby, "expert")
-    assert field(lobby, "Seats") == f"1. {mention(alice)}\n2. Expert (quick)"
+    assert field(lobby, "Seats") == f"1. {mention(alice)}\n2. Expert"
     assert seat_rows(bot) == [(0, "human", int(alice["id"])), (1, "expert", None)]
     await click(fake, alice, lobby, "Start")
     budget = EXPERT_BUDGETS["expert"] * SCALE
@@ -113,12 +113,26 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
         assert [row[0] for row in theirs].count("end") == (2 if round_ % 2 else 0)
         if not theirs:
             continue
-        # Its reasons are on alice's game message, each after its action, in full.
+        # On alice's game message, a line for the Expert's actions since her last turn, with
+        # the margin it expects once (issue 56: not "best of ..." after each action).
         story = "\n".join(
             f["value"] for f in msg.embeds[0]["fields"] if f["name"].startswith("Since Alice's")
         )
-        assert "Expert (quick): " in story
-        assert story.endswith(f" \N{EM DASH} {theirs[-1][3]}"), story
+        (line,) = [line for line in story.splitlines() if "Expert: " in line]
+        margin = next(r[3].params["margin"] for r in theirs if "margin" in r[3].params)
+        assert line.endswith(f" (expected margin {margin} points)"), line
+        assert "best of" not in story and story.count("expected margin") == 1
+        # Details, privately: each seat's pieces and tokens, and the Expert's reason once a
+        # turn, as the engine words it
+        details = await click(fake, alice, msg, "Details")
+        assert details.ephemeral and details.embeds[0]["title"] == "Game #1: details"
+        (fields,) = [e["fields"] for e in details.embeds]
+        assert [f["name"] for f in fields if f["inline"]] == ["\N{LARGE ORANGE CIRCLE} Alice",
+                                                             "\N{LARGE BLUE CIRCLE} Expert"]  # fmt: skip
+        assert all(f["value"].startswith("Available: ") for f in fields if f["inline"])
+        told = "\n".join(f["value"] for f in fields if not f["inline"])
+        assert f"\N{EM DASH} {theirs[0][3]}" in told, told
+        assert told.count(": best of ") + told.count(": nothing beats") <= told.count("Expert: ")
     # The thread holds one message per turn of alice's; the Expert's turns only changed the
     # message before alice's next one (no message, no "Take my turn" of their own).
     (thread,) = fake.threads_of(chan)
@@ -128,7 +142,7 @@ async def test_a_game_against_the_expert_with_its_reasons(fake: FakeDiscord, bot
     it = await click(fake, alice, msg, "Game log")
     last = [r for r in log_rows(bot) if r[1] == 1][-1]
     assert it.ephemeral
-    assert f"Expert (quick): `{last[0]}` \N{EM DASH} {last[3]}" in it.embeds[0]["description"]
+    assert f"Expert: `{last[0]}` \N{EM DASH} {last[3]}" in it.embeds[0]["description"]
     reasons = [r[3] for r in log_rows(bot) if r[1] == 1]
     assert any(": best of " in r and " turn plans, expected margin " in r for r in reasons)
     await refused(await fake.slash(alice, "ps hint", channel_id=chan), refusals.HINTS_OFF)
@@ -177,17 +191,17 @@ async def test_hints_refused_and_given(fake: FakeDiscord, bot_process) -> None:
 async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is_to_play(
     fake: FakeDiscord, bot_process
 ) -> None:
-    # The strong Expert at ten times its budget, with a Cynthia at the table: her cards are
-    # chance, so each decision runs all its simulations (1,400) and takes seconds. The other
+    # The Expert at twenty times its budget, with a Cynthia at the table: her cards are
+    # chance, so each decision runs all its simulations and takes seconds. The other
     # game's click below is then answered while it surely still thinks, even on a loaded
     # machine. (Between people alone each plan is simulated once, a few dozen at most: there a
     # loaded machine once let it finish its first turn before the click was answered.)
-    slow = {"PS_EXPERT_BUDGET_SCALE": "10", "EXPERT_WORKERS": "1", "PS_TEST_SEED": str(SEED)}
+    slow = {"PS_EXPERT_BUDGET_SCALE": "20", "EXPERT_WORKERS": "1", "PS_TEST_SEED": str(SEED)}
     bot = await bot_process(env=slow)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     chan, other = fake.add_channel("games"), fake.add_channel("other")
     lobby = await new_lobby(fake, alice, chan)
-    await add_bot(fake, alice, lobby, "expert-strong")
+    await add_bot(fake, alice, lobby, "expert")
     await add_bot(fake, alice, lobby, "cynthia")
     await click(fake, alice, lobby, "Start")
     lobby_b = await new_lobby(fake, bob, other)
@@ -200,7 +214,7 @@ async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is
         await place_by_typing(fake, alice, chan)
         msg = await my_turn(fake, chan, alice, msg)
     before = replay_log(bot)
-    await type_action(fake, alice, chan, "end")  # the strong Expert's turn begins
+    await type_action(fake, alice, chan, "end")  # the Expert's turn begins
     ended = len(log_rows(bot))
 
     # Another game's click is answered while the Expert's turn is under way.
@@ -218,12 +232,12 @@ async def test_clicks_answered_while_the_expert_thinks_and_a_restart_while_it_is
     await fake.wait_ready()
     await my_turn(fake, chan, alice, msg)
     state = engine.apply(before, engine.parse_actions("end")[0])
-    expected = expert_turns(state, EXPERT_BUDGETS["expert-strong"] * SCALE, seat=1)
+    expected = expert_turns(state, EXPERT_BUDGETS["expert"] * SCALE, seat=1)
     assert log_rows(bot)[ended : ended + len(expected)] == expected
     assert expected[-1][0] == "end"
     assert log_rows(bot)[ended + len(expected)][1] == 2  # then Cynthia's turn
     assert db_rows(bot, "SELECT kind FROM seats WHERE game_id = 1 ORDER BY position") == [
-        ("human",), ("expert-strong",), ("cynthia",),
+        ("human",), ("expert",), ("cynthia",),
     ]  # fmt: skip
 
 

@@ -30,11 +30,13 @@ async def test_forged_component_ids_get_one_sentence(fake: FakeDiscord, bot_proc
     cases = {
         f"ps:turn:{HUGE}:1": texts.UNKNOWN_COMPONENT,
         f"ps:log:1:{HUGE}": texts.UNKNOWN_COMPONENT,
+        f"ps:more:{HUGE}:1": texts.UNKNOWN_COMPONENT,
         f"ps:panel:{HUGE}:1:end": texts.UNKNOWN_COMPONENT,
         "ps:bogus:2:1": texts.UNKNOWN_COMPONENT,
         "ps:turn:2": texts.UNKNOWN_COMPONENT,
         "ps:log:1:1": refusals.OTHER_CHANNEL,
         "ps:sun:1:1": refusals.OTHER_CHANNEL,
+        "ps:more:1:1": refusals.OTHER_CHANNEL,  # Details of another channel's game
         "ps:turn:1:1": refusals.OTHER_CHANNEL,
         "ps:panel:1:1:end": refusals.OTHER_CHANNEL,
     }

@@ -38,7 +38,7 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     looked = False
     while not is_final(msg):
         user = users[turn_owner(msg)]
-        assert labels(msg) == ["Take my turn", "Next-sun preview", "Game log"]
+        assert labels(msg) == ["Take my turn", "Next-sun preview", "Details", "Game log"]
         assert field(msg, "Turn") == f"{mention(user)} to play"
         if not looked and msg.embeds[0]["description"].startswith("Round 3 "):
             looked = True
@@ -60,7 +60,7 @@ async def test_two_people_and_cynthia_play_a_whole_game_through_the_panel(
     # The end: the final picture, the score breakdown, the winners.
     assert msg.embeds[0]["description"] == "The game is over."
     assert msg.attachments[0][1].startswith(PNG_SIGNATURE)
-    assert labels(msg) == ["Game log", "Rematch", "Replay", "Review"]
+    assert labels(msg) == ["Details", "Game log", "Rematch", "Replay", "Review"]
     names = {0: mention(alice), 1: mention(bob), 2: "Cynthia"}
     winners = " and ".join(names[w] for w in engine.winners(final))
     assert msg.content == f"The game is over. Congratulations, {winners}!"

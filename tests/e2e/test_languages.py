@@ -85,13 +85,9 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     assert _buttons(lobby) == ["Meedoen", "Verlaten", "Bot verwijderen", "Starten"]
     assert lobby.selects[0]["placeholder"] == "Opties (gastheer)"
     assert bot_select(lobby)["placeholder"] == "Bot toevoegen (gastheer)"
-    assert [o["label"] for o in bot_select(lobby)["options"]] == [
-        "Cynthia",
-        "Expert (snel)",
-        "Expert (sterk)",
-    ]
-    await add_bot(fake, anna, lobby, "expert-strong")  # the Expert's seat, named in Dutch
-    assert lobby.embeds[0]["fields"][0]["value"] == f"1. {mention(anna)}\n2. Expert (sterk)"
+    assert [o["label"] for o in bot_select(lobby)["options"]] == ["Cynthia", "Expert"]
+    await add_bot(fake, anna, lobby, "expert")  # the Expert's seat, named in Dutch
+    assert lobby.embeds[0]["fields"][0]["value"] == f"1. {mention(anna)}\n2. Expert"
     await click(fake, anna, lobby, "Bot verwijderen")
     await add_bot(fake, anna, lobby, "cynthia")
     started = await click(fake, anna, lobby, "Starten")
@@ -99,7 +95,7 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
 
     msg = await _next(fake, chan, None, "Mijn beurt", "Het spel is afgelopen.")
     assert msg.content == f"{mention(anna)}, je bent aan de beurt."
-    assert _buttons(msg) == ["Mijn beurt", "Voorbeeld volgende zon", "Spellogboek"]
+    assert _buttons(msg) == ["Mijn beurt", "Voorbeeld volgende zon", "Details", "Spellogboek"]
     assert msg.embeds[0]["title"] == "Photosynthesis — spel #1"
     assert msg.embeds[0]["description"] == (
         "Opstelling: elke speler zet twee kleine bomen op lege buitenste vakken."
@@ -139,7 +135,7 @@ async def test_a_whole_game_in_dutch(fake: FakeDiscord, bot_process) -> None:
     names = {0: mention(anna), 1: "Cynthia"}
     winners = " en ".join(names[w] for w in engine.winners(state))
     assert final.content == f"Het spel is afgelopen. Gefeliciteerd, {winners}!"
-    assert _buttons(final) == ["Spellogboek", "Revanche", "Herhaling", "Bespreking"]
+    assert _buttons(final) == ["Details", "Spellogboek", "Revanche", "Herhaling", "Bespreking"]
     assert [f["name"] for f in final.embeds[0]["fields"]][:3] == [
         "Spelers",
         "Winnaar" if len(engine.winners(state)) == 1 else "Winnaars",
@@ -216,21 +212,17 @@ async def test_a_whole_game_in_hebrew_chosen_by_the_settings(
     lobby = await new_lobby(fake, admin, chan)  # the game's language: the server's
     assert lobby.embeds[0]["title"] == "פוטוסינתזה — משחק חדש"
     assert _buttons(lobby) == ["הצטרפות", "עזיבה", "הסרת בוט", "התחלה"]
-    assert [o["label"] for o in bot_select(lobby)["options"]] == [
-        "סינתיה",
-        "מומחה (מהיר)",
-        "מומחה (חזק)",
-    ]
+    assert [o["label"] for o in bot_select(lobby)["options"]] == ["סינתיה", "מומחה"]
     await add_bot(fake, admin, lobby, "expert")  # the Expert's seat, named in Hebrew
     assert lobby.embeds[0]["fields"][0]["value"] == (
-        f"1. {FSI}{mention(admin)}{PDI}\n2. {FSI}מומחה (מהיר){PDI}"
+        f"1. {FSI}{mention(admin)}{PDI}\n2. {FSI}מומחה{PDI}"
     )
     await click(fake, admin, lobby, "הסרת בוט")
     await add_bot(fake, admin, lobby, "cynthia")
     await click(fake, admin, lobby, "התחלה")
     msg = await _next(fake, chan, None, "התור שלי", "המשחק נגמר.")
     assert msg.content == f"{FSI}{mention(admin)}{PDI}, תורך."
-    assert _buttons(msg) == ["התור שלי", "תצוגת השמש הבאה", "יומן המשחק"]
+    assert _buttons(msg) == ["התור שלי", "תצוגת השמש הבאה", "פרטים", "יומן המשחק"]
 
     # A refusal, in Hebrew, and the question `/ps abandon` asks first.
     it = await answered(await fake.slash(admin, "ps new", channel_id=chan))
@@ -254,7 +246,7 @@ async def test_a_whole_game_in_hebrew_chosen_by_the_settings(
     state = replay_log(bot)
     assert state.is_over
     assert final.content.startswith("המשחק נגמר. מזל טוב, ")
-    assert _buttons(final) == ["יומן המשחק", "משחק חוזר", "צפייה חוזרת", "ניתוח"]
+    assert _buttons(final) == ["פרטים", "יומן המשחק", "משחק חוזר", "צפייה חוזרת", "ניתוח"]
     picture = _picture(final)
     assert picture == await _words_of_the_picture(bot, state, "he")
     sizes = ("זרע", "קטן", "בינוני", "גדול")  # the picture's words are Hebrew, spaces isolated

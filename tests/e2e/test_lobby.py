@@ -49,9 +49,7 @@ async def test_new_lobby_to_the_first_round_board(fake: FakeDiscord, bot_process
     ]  # fmt: skip
     assert lobby.selects[0]["custom_id"] == "ps:opts:1:0"
     assert lobby.selects[1]["custom_id"] == "ps:addbot:1:0"
-    assert [o["label"] for o in lobby.selects[1]["options"]] == [
-        "Cynthia", "Expert (quick)", "Expert (strong)",
-    ]  # fmt: skip
+    assert [o["label"] for o in lobby.selects[1]["options"]] == ["Cynthia", "Expert"]
 
     it = await click(fake, bob, lobby, "Join")
     assert it.response is lobby and not it.ephemeral
@@ -416,7 +414,9 @@ async def test_rules_help_no_game_of_cynthias_alone_a_typed_game_and_shutdown(
     await click(fake, alice, lobby, "Start")
     final = await play_to_the_end_by_typing(fake, chan, alice)
     assert final.content.startswith("The game is over. Congratulations, ")
-    assert [b["label"] for b in final.buttons] == ["Game log", "Rematch", "Replay", "Review"]
+    assert [b["label"] for b in final.buttons] == [
+        "Details", "Game log", "Rematch", "Replay", "Review",
+    ]  # fmt: skip
     assert final.embeds[0]["description"] == "The game is over."
     assert game_rows(bot)[0][1] == "over"
     assert len(action_rows(bot)) > 40

@@ -25,6 +25,12 @@ from tests.e2e.helpers import (
 )
 
 
+def _details_field(it, name: str) -> str:
+    """A field of the Details view (an ephemeral answer)."""
+    (embed,) = it.embeds
+    return next(f["value"] for f in embed["fields"] if f["name"] == name)
+
+
 async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot_process) -> None:
     bot = await bot_process()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
@@ -59,7 +65,10 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     options = [o["value"] for o in select["options"]]
     assert "buy seed" in options and all(v.startswith("buy ") for v in options)
     edits = msg.edits
-    pieces = field(msg, "\N{LARGE ORANGE CIRCLE} Alice").splitlines()
+    # What each seat has is a tap away (issue 56): Details, privately, for anyone.
+    details = await click(fake, bob, msg, "Details")
+    assert details.ephemeral and details.embeds[0]["title"] == "Game #1: details"
+    pieces = _details_field(details, "\N{LARGE ORANGE CIRCLE} Alice").splitlines()
     assert pieces[:2] == [
         "Available: seed 2 \N{MIDDLE DOT} small 2 \N{MIDDLE DOT} medium 1 \N{MIDDLE DOT} large 0",
         "Store (next price in light): seed 4 (1) \N{MIDDLE DOT} small 4 (2) \N{MIDDLE DOT} "
@@ -73,7 +82,10 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     # phone picture holds the board, not the player boards).
     await fake.wait_until(lambda: msg.edits > edits, 10, "the game message edited")
     assert f"{mention(alice)} (orange) \N{EM DASH} 1 light" in field(msg, "Seats")
-    assert field(msg, "\N{LARGE ORANGE CIRCLE} Alice").splitlines()[:2] == [
+    assert [f["name"] for f in msg.embeds[0]["fields"]][:2] == ["Seats", "Turn"]
+    assert not any(f["name"].endswith("Alice") for f in msg.embeds[0]["fields"])
+    details = await click(fake, alice, msg, "Details")
+    assert _details_field(details, "\N{LARGE ORANGE CIRCLE} Alice").splitlines()[:2] == [
         "Available: seed 3 \N{MIDDLE DOT} small 2 \N{MIDDLE DOT} medium 1 \N{MIDDLE DOT} large 0",
         "Store (next price in light): seed 3 (1) \N{MIDDLE DOT} small 4 (2) \N{MIDDLE DOT} "
         "medium 3 (3) \N{MIDDLE DOT} large 2 (4)",
@@ -162,7 +174,8 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
         "You played `buy seed`, `buy seed`.\n"
         "Your turn: you have 1 light. Choose an action, or end your turn.\n"
         "Buy: not now. Buying a seed costs 2 light points; you have 1.\n"
-        "Grow: not now. You have no large tree available: buy one first.\n"
+        # the light it costs before the piece that is missing (issue 56)
+        "Grow: not now. Growing into a large tree costs 3 light points; you have 1.\n"
         "Collect: not now. You have no large tree on the board."
     )
 

@@ -44,7 +44,9 @@ async def test_review_is_posted_once_after_a_restart_and_shown_again(
     final = await fake.wait_for_message(
         chan, lambda m: any(b["label"] == "Review" for b in m.buttons), timeout=30
     )
-    assert [b["label"] for b in final.buttons] == ["Game log", "Rematch", "Replay", "Review"]
+    assert [b["label"] for b in final.buttons] == [
+        "Details", "Game log", "Rematch", "Replay", "Review",
+    ]  # fmt: skip
 
     it = await answered(await fake.click(alice, final, final.find_button(label="Review")))
     assert it.ephemeral and it.content == rt.REVIEW_STARTED

@@ -38,16 +38,19 @@ def test_the_same_seed_plays_the_same_game():
     assert lines[1].startswith("game: ") and lines[-1].startswith("table: typical turn ")
     assert "final message in the thread: 'The game is over. Congratulations, " in first
     # Issue 44: the Expert's turns post no message of their own; the summary line's C clicks,
-    # M channel and T thread messages, P px at 400 px wide on the picture the game message
-    # sends (the phone picture: at least 9 px).
+    # M channel and T thread messages, P px at 400 px wide on every picture the bot sent
+    # (issue 56: the game's, the previews, /ps rules, a lesson, a replay step, the profile's
+    # chart and the review, each measured: at least 9 px).
     (people,) = [line for line in lines if line.startswith("turns taken by people: ")]
     turns = int(people.rsplit(" ", 1)[1])
     table = re.fullmatch(
         r"table: typical turn (\d+) clicks; (\d+) channel messages, (\d+) thread messages per "
-        r"game; smallest picture text (\d+\.\d) px at 400 px wide",
+        r"game; smallest picture text (\d+\.\d) px at 400 px wide \(every picture kind\); "
+        r"longest game message (\d+) characters",
         lines[-1],
     )
     assert table is not None, lines[-1]
     clicks, channel, thread = (int(n) for n in table.groups()[:3])
     assert clicks <= 5 and channel == 2 and turns + 1 <= thread <= turns + 3
     assert float(table[4]) >= 9.0
+    assert 300 <= int(table[5]) <= 1200  # issue 56: read at a glance

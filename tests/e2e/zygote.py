@@ -198,7 +198,7 @@ def _read_data() -> None:
 
     for lang in translation.LANGUAGES:
         translation._catalog(lang)
-    for face in (fonts.REGULAR, fonts.BOLD, *fonts.FALLBACKS):
+    for face in fonts.FACES:
         fonts._coverage(face)
 
 

@@ -264,6 +264,17 @@ class Board(commands.Cog, name="Board"):
                 ephemeral=True,
             )
 
+    async def on_details_button(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Details: what each seat has (available area, store, tokens, animal and abilities)
+        and the story since the player to play last played with every reason, privately, in
+        the reader's language."""
+        async with answering(interaction):
+            game = await self._started(game_id, interaction.channel_id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            state = await self.games.core.state(game)
+            embed = await self.bot.publisher.details(game, state)
+            await send_private(interaction, embed=embed)
+
     async def on_log_button(self, interaction: discord.Interaction, game_id: int) -> None:
         """Game log: the recent moves with Cynthia's reasons and the events, and the record."""
         async with answering(interaction):

@@ -36,7 +36,7 @@ from bot.services.scheduler import SHARED_POLL, Job, JobStore, Scheduler
 from bot.services.seats import mention, seat_label
 from bot.storage import GameOptions, GameRow
 from engine import GameState
-from translation import _
+from translation import Text, _
 
 if TYPE_CHECKING:
     from bot.discord.app import PhotosynthesisBot
@@ -285,17 +285,19 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                 await self.bot.publisher.redraw_lobby(game)
                 return
             left = await self.service.leave(channel_id, user.id)
-            sentence = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
+            # The one who left reads it to them; the others, in the thread, of them.
+            yours = ct.YOU_LEFT_ENDED if left.ended else ct.YOU_LEFT_AUTOPILOT
+            theirs = ct.LEFT_ENDED if left.ended else ct.LEFT_AUTOPILOT
 
-            def said() -> str:
+            def said(sentence: Text) -> str:
                 text = i18n.tr(sentence.format(user=user.mention))
                 if left.new_host is not None:
                     text += " " + i18n.tr(ct.NEW_HOST.format(host=mention(left.new_host)))
                 return text
 
-            await interaction.response.send_message(said(), ephemeral=True)
+            await interaction.response.send_message(said(yours), ephemeral=True)
             with i18n.speaking(left.game.language):  # told in its thread: the game's language
-                await self.bot.publisher.announce(left.game, said())
+                await self.bot.publisher.announce(left.game, said(theirs))
             if left.ended:
                 await self.bot.publisher.close_messages(left.game)
             else:

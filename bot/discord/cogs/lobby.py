@@ -30,10 +30,9 @@ from bot.present.correspondence_texts import LeaveChoice, TimeoutChoice, TimerCh
 from bot.present.learn_texts import RULES_LINE
 from bot.services import GameService, refusals, seats
 from bot.services.base import UserError
-from bot.services.experts import BOT_KINDS
+from bot.services.experts import BOT_KINDS, FORMER_BOT_KINDS
 from bot.storage import GameOptions, GameRow, SeatKind
 from bot.storage.locks import KeyedLocks
-from engine.players import AutopilotPlayer, CynthiaPlayer, play_until
 from translation import LANGUAGES, _
 
 if TYPE_CHECKING:
@@ -55,15 +54,6 @@ THREADS = (
     discord.ChannelType.news_thread,
 )
 
-#: The sample position of `/ps rules`: a 3-seat game played by the automa for this many actions.
-RULES_SAMPLE_PLIES = 30
-RULES_SAMPLE_SEED = 7
-
-
-#: The sample position of `/ps rules topic:moonlight`: an expansion game (all three modes) of two
-#: people played by the autopilot and a Cynthia, a few rounds in.
-MOON_SAMPLE_SEED = 46
-MOON_SAMPLE_ROUND = 4
 RulesTopic = Literal["base", "moonlight", "animals", "cynthia", "expert"]
 #: `/ps new language:` and `/ps language`: each language by its own name.
 LANGUAGE_CHOICES = [
@@ -76,35 +66,8 @@ SETTING_CHOICES = [
 ]
 
 
-def sample_position_png(lang: str | None = None) -> tuple[bytes, str]:
-    """The board picture for `/ps rules`: a game a few rounds in (pure; run it in a thread)."""
-    state = engine.new_game(engine.Config(seats=("cynthia",) * 3), seed=RULES_SAMPLE_SEED)
-    for _ply in range(RULES_SAMPLE_PLIES):
-        action = engine.auto_action(state)
-        if action is None:  # over (it is not, this early)
-            break
-        state = engine.apply(state, action)
-    return pictures.board_picture(state, names=["Ash", "Birch", "Cedar"], lang=lang)
-
-
-def moonlight_sample_png(lang: str | None = None) -> tuple[bytes, str]:
-    """The board picture for `/ps rules topic:moonlight` (pure; run it in a thread)."""
-    config = engine.Config(
-        seats=("human", "human", "cynthia"), moon_animals=True, elder_tree=True, moonstones=True
-    )
-    state = engine.new_game(config, seed=MOON_SAMPLE_SEED)
-    players = {
-        k: CynthiaPlayer() if kind == "cynthia" else AutopilotPlayer()
-        for k, kind in enumerate(config.seats)
-    }
-    state, _ = play_until(
-        state, players, lambda s: s.phase != "setup" and s.round >= MOON_SAMPLE_ROUND
-    )
-    return pictures.board_picture(state, names=["Ash", "Birch", "Cynthia"], lang=lang)
-
-
 #: The picture each rules topic shows (None: no picture).
-RULES_PICTURES = {"base": sample_position_png, "moonlight": moonlight_sample_png}
+RULES_PICTURES = pictures.RULES_PICTURES
 
 
 class Lobby(commands.Cog, name="Lobby"):
@@ -300,6 +263,7 @@ class Lobby(commands.Cog, name="Lobby"):
         """The host chose a bot in the "Add bot" select: Cynthia, or the Expert."""
         async with answering(interaction, self.fresh_view):
             kind = values[0] if values else ""
+            kind = FORMER_BOT_KINDS.get(kind, kind)  # an older lobby message's strong Expert
             if kind not in BOT_KINDS:  # a forged choice
                 raise UserError(texts.UNKNOWN_COMPONENT)
             seat_kind = cast("SeatKind", kind)  # one of BOT_KINDS, checked above

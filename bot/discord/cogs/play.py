@@ -192,6 +192,7 @@ class Play(commands.Cog, name="Play"):
                 viewer_seat=state.current_seat,
                 names=seats.seat_names(game),
                 lang=i18n.current(),
+                layout=pictures.PANEL_LAYOUT,  # read on a phone: the board and their own card
             )
             files.append(pictures.as_file(picture, PREVIEW_FILE))
         else:

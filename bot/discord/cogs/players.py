@@ -44,6 +44,7 @@ from bot.services.players import (
 )
 from bot.storage import FORMER_NAME
 from render.chart import FAMILY_NAMES, ChartPoint, number, rating_chart, rating_chart_alt
+from render.draw import drawn_png
 from translation import Number, Text, _
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def identity_name(identity: str) -> str:
     if kind == ri.CYNTHIA:
         return i18n.isolate(pt.CYNTHIA_LEVELS.get(rest, pt.CYNTHIA_MIXED))
     if kind == ri.EXPERT:
-        return i18n.isolate(xt.BOT_LABELS["expert" if rest == "quick" else "expert-strong"])
+        return i18n.isolate(xt.BOT_LABELS["expert"] if rest == "quick" else xt.STRONG_EXPERT)
     return i18n.isolate(identity)
 
 
@@ -254,10 +255,9 @@ def chart_of(profile: Profile) -> tuple[bytes, str] | None:
     rating = max(profile.ratings, key=lambda r: (r.games, r.scope != GLOBAL))
     points = [ChartPoint(p.finished_at, p.ordinal, p.place == 1) for p in rating.history]
     lang = i18n.current()
-    picture = rating_chart(points, rating.family, lang)  # Discord shows it 360 to 550 px wide
-    out = io.BytesIO()
-    picture.save(out, format="PNG", optimize=True)
-    return out.getvalue(), rating_chart_alt(points, rating.family, lang)
+    # Discord shows it 360 to 550 px wide; full colour, its smallest text noted in it
+    png = drawn_png(lambda: rating_chart(points, rating.family, lang), palette=False)
+    return png, rating_chart_alt(points, rating.family, lang)
 
 
 def leaderboard_embed(board: LeaderboardPage, scope: str) -> discord.Embed:
