@@ -15,11 +15,15 @@ then, for SQLite and for PostgreSQL (a server started for the bench from the tes
 `tests.pg_server`; `--databases sqlite` for SQLite only), a database filled with the same games
 (their rows, seats and results as a game's end stores them), the rebuild the bot's
 `python -m bot.ratings rebuild` runs (`PlayerService.rebuild`: read, rate, write every rating
-and its history), then the leaderboard's and the profile's latency (`PlayerService`):
+and its history), then the leaderboard's, the profile's and the history's latency
+(`PlayerService`):
 
-    ratings: rebuild N games in S s; leaderboard p99 L ms, profile p99 P ms at N games
+    ratings: rebuild N games in S s; leaderboard p99 L ms, profile p99 P ms,
+    history p99 H ms at N games (one line)
 
-Goals at N = 100,000 on the 2-core machine: S <= 60, L and P <= 50. The machine is shared: the
+(the profile: what `/ps profile` reads, the profile and its head-to-head records; the history:
+a page of `/ps history` with each game's rating change.) Goals at N = 100,000 on the 2-core
+machine: S <= 60, L, P and H <= 50. The machine is shared: the
 CPU time this process used (C) says what the rebuild costs when the wall time is stretched.
 """
 
@@ -189,7 +193,7 @@ async def bench_database(storage: SQLStorage, n: int, seed: int, samples: int) -
     rng = random.Random(seed)
     people = sorted({u for r in results for s in r.seats
                      if (u := identity.user_id_of(s.identity)) is not None})  # fmt: skip
-    boards, profiles = [], []
+    boards, profiles, histories = [], [], []
     for _ in range(samples):
         scope = rng.choice((GLOBAL, *SERVERS))
         family: Family = rng.choice(("base", "moonlight"))
@@ -198,8 +202,14 @@ async def bench_database(storage: SQLStorage, n: int, seed: int, samples: int) -
         await players.leaderboard(family, scope, rng.randrange(3), reader)
         boards.append(time.perf_counter() - t)
         t = time.perf_counter()
-        await players.profile(rng.choice((None, *SERVERS)), reader, reader)
+        # what `/ps profile` reads: the profile and its head-to-head records (of another's)
+        where, whose = rng.choice((None, *SERVERS)), rng.choice(people)
+        await players.profile(where, whose, reader)
+        await players.head_to_head(where, whose, reader)
         profiles.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        await players.history(reader, rng.choice((None, *SERVERS)), rng.randrange(3), reader)
+        histories.append(time.perf_counter() - t)
     print(
         f"    ({storage.dialect}: rebuild {cpu:.1f} s of CPU in this process and its parts';"
         f" {rebuilt.games} rated, {rebuilt.ratings} ratings, digest {rebuilt.digest};"
@@ -208,7 +218,8 @@ async def bench_database(storage: SQLStorage, n: int, seed: int, samples: int) -
     return (
         f"ratings: rebuild {n} games in {took:.1f} s; leaderboard p99"
         f" {percentile(boards, 0.99) * 1000:.1f} ms, profile p99"
-        f" {percentile(profiles, 0.99) * 1000:.1f} ms at {n} games"
+        f" {percentile(profiles, 0.99) * 1000:.1f} ms, history p99"
+        f" {percentile(histories, 0.99) * 1000:.1f} ms at {n} games"
     )
 
 

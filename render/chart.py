@@ -2,9 +2,11 @@
 
 One line: a player's rating after each of their rated games, oldest on the left, games evenly
 spaced (time runs left to right in every language; a right-to-left language lays out its texts
-right to left and aligns the title on the right). The title names the rule family; the line
-under it says the rating now, the best one and the number of games; the dates of the first and
-the last game are under the plot.
+right to left and aligns the title on the right). The title names the rule family, with the
+key to the marks on the other side (a green triangle: a game won); the line under it says the
+rating now, the best one, the number of games and how many were won; a won game's point has a
+green triangle above it; the dates of up to `DATE_TICKS` games, evenly spread from the first to
+the last, are under the plot with a tick each.
 
 The picture is ``DESIGN_WIDTH`` x ``DESIGN_HEIGHT`` design units, drawn ``width`` pixels wide;
 no text is smaller than ``MIN_TEXT`` design units, so shown 400 pixels wide (Discord shows it
@@ -39,6 +41,10 @@ BODY = 22
 PLOT = (96.0, 112.0, 770.0, 360.0)
 LINE: P.RGB = P.SUN
 GRID: P.RGB = (0x2E, 0x3D, 0x4E)
+#: A won game's mark (a triangle above its point): green, a shape of its own beside the dots.
+WON: P.RGB = (0x6F, 0xD8, 0x6A)
+#: How many dates the time axis names at most.
+DATE_TICKS = 4
 
 FAMILY_NAMES = {"base": _("base game"), "moonlight": _("Under the Moonlight")}
 
@@ -49,6 +55,8 @@ class ChartPoint:
 
     finished_at: str
     rating: float
+    #: whether the player won the game (finished first, alone or tied)
+    won: bool = False
 
 
 def number(value: float, lang: str | None) -> str:
@@ -80,6 +88,27 @@ def _title(family: str) -> Text:
     return _("Rating: {rules}", rules=FAMILY_NAMES[family])
 
 
+def date_ticks(n: int, most: int = DATE_TICKS) -> list[int]:
+    """The games (their indexes, of ``n``) whose dates the time axis names: the first, the last
+    and evenly spread between, at most ``most``."""
+    if n <= 0:
+        return []
+    k = min(n, most)
+    if k == 1:
+        return [0]
+    return sorted({round(i * (n - 1) / (k - 1)) for i in range(k)})
+
+
+def _triangle(d: ImageDraw.ImageDraw, x: float, y: float, r: float, s: float) -> None:
+    """A won game's mark: a triangle pointing up, centred on (x, y)."""
+    d.polygon(
+        [(x, y - r), (x + r, y + 0.8 * r), (x - r, y + 0.8 * r)],
+        fill=WON,
+        outline=P.BACKGROUND,
+        width=max(1, round(s)),
+    )
+
+
 def rating_chart(
     points: Sequence[ChartPoint],
     family: str = "base",
@@ -95,8 +124,20 @@ def rating_chart(
     # The title and the summary, on the reader's side.
     edge, anchor = (right, "ra") if rtl else (left - 60 * s, "la")
     room = right - (left - 60 * s)
-    title = text.fit(words(_title(family), lang), TITLE * s, room, bold=True)
+    legend = words(_("game won"), lang) if points else ""
+    key = text.width(legend, MIN_TEXT * s) + 28 * s if legend else 0.0
+    title = text.fit(words(_title(family), lang), TITLE * s, room - key - 20 * s, bold=True)
     text.draw(d, (edge, 18 * s), title, TITLE * s, P.TEXT, bold=True, anchor=anchor)
+    if legend:
+        # the key to the marks, on the other side: a triangle, then the words
+        # (read from the reader's side: the triangle first)
+        if rtl:
+            far = left - 60 * s
+            _triangle(d, far + key - 8 * s, 32 * s, 8 * s, s)
+            text.draw(d, (far, 32 * s), legend, MIN_TEXT * s, P.TEXT_DIM, anchor="lm")
+        else:
+            _triangle(d, right - key + 8 * s, 32 * s, 8 * s, s)
+            text.draw(d, (right, 32 * s), legend, MIN_TEXT * s, P.TEXT_DIM, anchor="rm")
     if not points:
         empty = words(_("No rated games yet."), lang)
         text.draw(d, ((left + right) / 2, (top + bottom) / 2), text.fit(empty, BODY * s, room),
@@ -104,11 +145,12 @@ def rating_chart(
         return im
     shown = words(
         _n(
-            "now {now}, best {best}, {n} rated game",
-            "now {now}, best {best}, {n} rated games",
+            "now {now}, best {best}, {n} rated game ({won} won)",
+            "now {now}, best {best}, {n} rated games ({won} won)",
             len(points),
             now=number(points[-1].rating, lang),
             best=number(max(p.rating for p in points), lang),
+            won=sum(p.won for p in points),
         ),
         lang,
     )
@@ -144,12 +186,24 @@ def rating_chart(
     x, y = xy[-1]
     r = 7 * s
     d.ellipse((x - r, y - r, x + r, y + r), fill=P.SUN_CORE, outline=P.TEXT, width=max(1, round(s)))
-    # The dates of the first and the last game under the plot.
+    # A won game: a triangle above its point (smaller when the games are many).
+    size = (8 if n <= 40 else 5) * s
+    for (x, y), point in zip(xy, points):
+        if point.won:
+            _triangle(d, x, y - size - 8 * s, size, s)
+    # The time axis: a tick and the date of up to DATE_TICKS games (the ends' on the plot's
+    # edges, the others centred), a date named once.
     below = bottom + 14 * s
-    first, last = _date(points[0].finished_at), _date(points[-1].finished_at)
-    text.draw(d, (left, below), first, MIN_TEXT * s, P.TEXT_DIM, anchor="la")
-    if n > 1 and last != first:
-        text.draw(d, (right, below), last, MIN_TEXT * s, P.TEXT_DIM, anchor="ra")
+    named = ""
+    for i in date_ticks(n):
+        day = _date(points[i].finished_at)
+        if day == named:
+            continue
+        x = x_of(i)
+        d.line((x, bottom, x, bottom + 8 * s), fill=P.TEXT_DIM, width=max(1, round(s)))
+        where = "ma" if n == 1 else "la" if i == 0 else "ra" if i == n - 1 else "ma"
+        text.draw(d, (x, below), day, MIN_TEXT * s, P.TEXT_DIM, anchor=where)
+        named = day
     return im
 
 
@@ -175,10 +229,10 @@ def rating_chart_alt(
         )
     return translate(
         _n(
-            "Rating history ({rules}): {n} rated game from {first} to {last}; rating {start} after the first, "
-            "{now} now, best {best}, lowest {lowest}.",
-            "Rating history ({rules}): {n} rated games from {first} to {last}; rating {start} after the first, "
-            "{now} now, best {best}, lowest {lowest}.",
+            "Rating history ({rules}): {n} rated game from {first} to {last}, {won} won; rating "
+            "{start} after the first, {now} now, best {best}, lowest {lowest}.",
+            "Rating history ({rules}): {n} rated games from {first} to {last}, {won} won; rating "
+            "{start} after the first, {now} now, best {best}, lowest {lowest}.",
             len(points),
             rules=FAMILY_NAMES[family],
             first=_date(points[0].finished_at),
@@ -187,6 +241,7 @@ def rating_chart_alt(
             now=number(values[-1], lang),
             best=number(max(values), lang),
             lowest=number(min(values), lang),
+            won=sum(p.won for p in points),
         ),
         lang,
     )

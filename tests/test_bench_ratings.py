@@ -22,7 +22,7 @@ async def test_the_database_bench_prints_its_figures_and_rebuilds_as_the_core(
         await storage.close()
     assert re.fullmatch(
         r"ratings: rebuild 300 games in \d+\.\d s; leaderboard p99 \d+\.\d ms,"
-        r" profile p99 \d+\.\d ms at 300 games",
+        r" profile p99 \d+\.\d ms, history p99 \d+\.\d ms at 300 games",
         line,
     )
     core = rate(games(300, 45))

@@ -18,10 +18,18 @@ from openskill.models import PlackettLuce
 
 import engine
 from bot.ratings import GLOBAL, digest, identity
+from bot.ratings.core import ordinal
 from bot.services import GameService
 from bot.services.base import UserError
 from bot.services.export import read_jsonl, write_jsonl
-from bot.services.players import Hidden, LeaderboardPage, Profile
+from bot.services.players import (
+    HIDDEN_IDENTITY,
+    HIDDEN_NAME,
+    Hidden,
+    LeaderboardPage,
+    Profile,
+    Record,
+)
 from bot.storage import FORMER_NAME, Finish, GameRow, NewAction, SeatRow, SQLiteStorage, SQLStorage
 
 GUILD, OTHER_GUILD = 7001, 7002
@@ -38,6 +46,7 @@ async def finish_game(
     options: dict[str, Any] | None = None,
     seed: int = 1,
     leave: int | None = None,
+    bots: tuple[str, ...] = (),
 ) -> GameRow:
     """A game of `people` (and Cynthia) started through the lobby and played to its end by
     random legal actions, committed at once through `GameCore.commit_play` (every game's end
@@ -51,6 +60,8 @@ async def finish_game(
         game = await service.lobby.join(game.id, game.version, user_id, name)
     if cynthia:
         game = await service.lobby.add_bot(game.id, game.version, host, "cynthia")
+    for kind in bots:
+        game = await service.lobby.add_bot(game.id, game.version, host, kind)
     game = (await service.lobby.start(game.id, game.version, host)).game
     if leave is not None:  # what `/ps leave` stores (`bot.services.correspondence`)
         seats = [
@@ -495,3 +506,159 @@ async def test_a_result_that_fails_never_stops_the_games_end(any_storage, monkey
     assert {k.identity for k in await any_storage.stored_ratings()} == {
         identity.person(ANN), identity.person(BOB),
     }  # fmt: skip
+
+
+async def _finish_time(storage: SQLStorage, game_id: int) -> str:
+    async with storage.reading() as conn:
+        row = await conn.fetchrow("SELECT finished_at FROM games WHERE id = ?", (game_id,))
+    assert row is not None
+    return str(row["finished_at"])
+
+
+async def test_a_history_says_what_each_game_did_to_the_rating(any_storage: SQLStorage) -> None:
+    """Each game of a history carries the rating shown after it and before it (in the scope
+    read: the server's, or all servers'), as the ratings stored say."""
+    service = GameService(any_storage)
+    games = await play_three(service)
+    stored = await any_storage.stored_ratings()
+
+    def shown(scope: int, family: str) -> float:
+        r = next(
+            r
+            for k, r in stored.items()
+            if (k.scope, k.family, k.identity) == (scope, family, identity.person(ANN))
+        )
+        return ordinal(r.mu, r.sigma)
+
+    here = await service.players.history(ANN, GUILD, 0, ANN)
+    assert not isinstance(here, Hidden)
+    assert [g.game_id for g in here.games] == [games[1].id, games[0].id]
+    moon, base = (g.rating for g in here.games)
+    assert moon is not None and base is not None
+    # each the first game of its rating here: from nothing (0), to what is stored now
+    assert (moon.before, moon.after, moon.games) == (None, shown(GUILD, "moonlight"), 1)
+    assert (base.before, base.after, base.games) == (None, shown(GUILD, "base"), 1)
+    assert base.change == base.after and base.new
+    everywhere = await service.players.history(ANN, None, 0, ANN)
+    assert not isinstance(everywhere, Hidden)
+    latest, _moon, first = (g.rating for g in everywhere.games)
+    assert latest is not None and first is not None
+    # across servers, the third game is Ann's second base game: it starts where the first ended
+    assert (latest.before, latest.after, latest.games) == (first.after, shown(GLOBAL, "base"), 2)
+    assert latest.change == pytest.approx(latest.after - first.after, abs=0)
+
+
+async def test_hidden_players_are_hidden_in_others_histories_and_exports(
+    any_storage: SQLStorage,
+) -> None:
+    service = GameService(any_storage)
+    game = await finish_game(service, 51, [(ANN, "Ann"), (BOB, "Bobbelina")], cynthia=True)
+    await service.players.set_hidden(BOB, True)
+    seen = await service.players.history(ANN, GUILD, 0, ANN)
+    assert not isinstance(seen, Hidden)
+    assert [(s.identity, s.user_id, s.name) for s in seen.games[0].seats] == [
+        (identity.person(ANN), ANN, "Ann"),
+        (HIDDEN_IDENTITY, None, HIDDEN_NAME),
+        (identity.cynthia({}), None, "Cynthia"),
+    ]
+    own = await service.players.history(BOB, GUILD, 0, BOB)  # Bob sees himself
+    assert not isinstance(own, Hidden) and own.games[0].seats[1].name == "Bobbelina"
+    (exported,) = await service.players.export(GUILD, reader_id=ANN)
+    assert [(s.user_id, s.name) for s in exported.seats] == [
+        (ANN, "Ann"), (None, HIDDEN_NAME), (None, "Cynthia"),
+    ]  # fmt: skip
+    assert exported.record.players == ("Ann", HIDDEN_NAME, "Cynthia")
+    text = write_jsonl([exported])
+    assert str(BOB) not in text and "Bobbelina" not in text
+    assert read_jsonl(text) == [exported]  # a valid export still
+    (his,) = await service.players.export(GUILD, reader_id=BOB)
+    assert his.seats[1].user_id == BOB and his.record.players[1] == "Bobbelina"
+    # shown again: his name is back in others' views
+    await service.players.set_hidden(BOB, False)
+    (back,) = await service.players.export(GUILD, reader_id=ANN)
+    assert back.seats[1].name == "Bobbelina" and back.game_id == game.id
+
+
+async def test_the_export_by_dates_and_by_numbers(any_storage: SQLStorage) -> None:
+    service = GameService(any_storage)
+    games = await play_three(service)
+    ends = [await _finish_time(any_storage, g.id) for g in games[:2]]
+    here = [g.id for g in games[:2]]
+    assert await service.players.export_ids(GUILD) == here
+    assert await service.players.export_ids(GUILD, since=ends[1]) == here[1:]
+    assert await service.players.export_ids(GUILD, until=ends[1]) == here[:1]
+    assert await service.players.export_ids(GUILD, since="9999-01-01") == []
+    by_ids = await service.players.export(GUILD, ids=[here[1], games[2].id])  # (another server's)
+    assert [g.game_id for g in by_ids] == [here[1]]
+    # the stored results are the replayed ones
+    for game in await service.players.export(GUILD):
+        state = game.record.state()
+        assert [s.score for s in game.seats] == engine.scores(state)
+        assert [s.place for s in game.seats] == places(state)
+
+
+async def test_head_to_head_records(any_storage: SQLStorage) -> None:
+    """A reader's record against a person, and a person's against Cynthia and the Expert: the
+    games shared, each won, lost or tied by the finishing places (against a bot's best seat)."""
+    service = GameService(any_storage)
+    games = [
+        await finish_game(service, 61, [(ANN, "Ann"), (BOB, "Bob")], cynthia=True, seed=1),
+        await finish_game(service, 62, [(BOB, "Bob"), (ANN, "Ann")], seed=9),
+        await finish_game(service, 63, [(ANN, "Ann")], bots=("expert", "cynthia"), seed=4),
+        await finish_game(service, 64, [(ANN, "Ann")], bots=("expert",), seed=5, guild=OTHER_GUILD),
+        await finish_game(service, 65, [(CAT, "Cat"), (BOB, "Bob")], seed=6),
+    ]
+    expected: dict[str, list[int]] = {"bob": [0, 0, 0], "cynthia": [0, 0, 0], "expert": [0, 0, 0]}
+    expected_here = {k: list(v) for k, v in expected.items()}
+    for game in games:
+        where = places(await service.core.state(game))
+        mine = [where[s.position] for s in game.seats if s.user_id == ANN]
+        if not mine:
+            continue
+        for key, test in (
+            ("bob", lambda s: s.user_id == BOB),
+            ("cynthia", lambda s: s.kind == "cynthia"),
+            ("expert", lambda s: s.kind.startswith("expert")),
+        ):
+            theirs = [where[s.position] for s in game.seats if test(s)]
+            if theirs:
+                outcome = 0 if mine[0] < min(theirs) else 1 if mine[0] > min(theirs) else 2
+                expected[key][outcome] += 1
+                if game.guild_id == GUILD:
+                    expected_here[key][outcome] += 1
+    assert sum(expected["expert"]) == 2 and sum(expected_here["expert"]) == 1
+    assert sum(expected["bob"]) == 2 and sum(expected["cynthia"]) == 2
+    h2h = await service.players.head_to_head(None, BOB, ANN)  # Ann reads Bob's profile
+    assert h2h.reader == Record(*expected["bob"])
+    mine = await service.players.head_to_head(None, ANN, ANN)  # Ann's own
+    assert mine.reader is None
+    assert (mine.cynthia, mine.expert) == (
+        Record(*expected["cynthia"]),
+        Record(*expected["expert"]),
+    )
+    here = await service.players.head_to_head(GUILD, ANN, ANN)
+    assert here.expert == Record(*expected_here["expert"])
+    # Bob against Ann is Ann against Bob turned round
+    back = await service.players.head_to_head(None, ANN, BOB)
+    assert back.reader == Record(h2h.reader.lost, h2h.reader.won, h2h.reader.tied)
+    nobody = await service.players.head_to_head(None, CAT, ANN)
+    assert nobody.reader == Record() and nobody.cynthia == Record() == nobody.expert
+
+
+async def test_forget_refuses_before_it_asks_while_a_game_is_not_over(
+    any_storage: SQLStorage,
+) -> None:
+    service = GameService(any_storage)
+    await service.players.may_forget(ANN)  # nothing in play: may ask
+    lobby = await service.lobby.new_lobby(
+        guild_id=GUILD, channel_id=71, host_id=ANN, host_name="Ann", options={}
+    )
+    with pytest.raises(UserError) as refused:
+        await service.players.may_forget(ANN)
+    assert str(refused.value.sentence) == (
+        "You still have a seat in a game that is not over: finish or leave it, then ask again."
+    )
+    await service.players.may_forget(BOB)
+    await service.lobby.join(lobby.id, lobby.version, BOB, "Bob")
+    with pytest.raises(UserError):
+        await service.players.may_forget(BOB)

@@ -42,3 +42,6 @@ def test_a_refusal_quotes_a_short_prefix_and_fits_discord() -> None:
     )
     assert len(clipped("no quote " * 400)) == MESSAGE_MAX
     assert clipped("'short' is not an action.") == "'short' is not an action."
+    # French elisions are no quotes: a sentence with two far apart is whole
+    elided = "dans l'historique des autres et dans les exports, ses places s'appellent ainsi"
+    assert clipped(elided) == elided

@@ -127,3 +127,51 @@ def test_an_exported_game_gives_the_ratings_its_result():
         ("user:33", game.seats[2].place),
     ]
     assert _games()[2].result().family == "moonlight"
+
+
+def test_an_export_in_parts_keeps_each_part_under_the_limit_and_every_game_once():
+    """`PartWriter`: each part's two files together at most the limit, the games in order,
+    each part a whole export of its games (both files read back to them)."""
+    games = _games() * 4  # 12 games
+    whole = len(export.write_jsonl(games).encode()) + len(export.write_csv(games).encode())
+    one = max(
+        len(export.write_jsonl([g]).encode()) + len(export.write_csv([g]).encode()) for g in games
+    )
+    limit = 2 * one + 100
+    parts = export.write_parts(games, limit)
+    assert len(parts) >= 4 and all(part.size <= limit for part in parts)
+    assert [g for part in parts for g in part.games] == [g.game_id for g in games]
+    at = 0
+    for part in parts:
+        mine = games[at : at + len(part.games)]
+        assert tuple(export.read_jsonl(part.jsonl.decode())) == mine
+        assert tuple(export.read_csv(part.csv.decode())) == mine
+        at += len(part.games)
+    # as few parts as the limit allows: no two neighbours would have fitted together
+    for a, b in zip(parts, parts[1:]):
+        header = len(export.write_csv([]).encode())
+        assert a.size + b.size - header > limit
+    # under a limit it fits, one part: the very files of the whole export
+    (single,) = export.write_parts(games, whole)
+    assert single.jsonl == export.write_jsonl(games).encode()
+    assert single.csv == export.write_csv(games).encode()
+    # a game larger than the limit is a part of its own (no error)
+    assert [p.games for p in export.write_parts(games[:2], 10)] == [(1,), (2,)]
+    assert export.write_parts([], 10) == []
+
+
+def test_a_stored_game_is_the_replayed_game():
+    """The export takes the scores and places stored at each game's end (`stored_game`): they
+    are the ones a replay gives (`exported_game`)."""
+    for game in _games():
+        stored = export.stored_game(
+            game.game_id,
+            game.server_id,
+            game.created_at,
+            game.finished_at,
+            game.options,
+            game.record,
+            [export.SeatInfo(s.kind, s.user_id, s.name, s.left) for s in game.seats],
+            [(s.place, dict(s.parts)) for s in game.seats],
+        )
+        assert stored == game

@@ -10,7 +10,16 @@ import pytest
 from discord import app_commands
 
 from bot.discord.cogs.board import export_record, read_record
-from bot.discord.cogs.players import Players, identity_name, leaderboard_command, profile_embed
+from bot.discord.cogs.players import (
+    Players,
+    explain_ratings,
+    export_range,
+    head_to_head_field,
+    history_embed,
+    identity_name,
+    leaderboard_command,
+    profile_embed,
+)
 from bot.discord.player_views import forget_view, history_view, leaderboard_view
 from bot.discord.views import unknown_component
 from bot.present import embeds, i18n
@@ -18,8 +27,11 @@ from bot.ratings import GLOBAL
 from bot.services import export
 from bot.services.base import UserError
 from bot.services.players import (
+    HIDDEN_IDENTITY,
+    HIDDEN_NAME,
     FamilyStats,
     GameSeat,
+    HeadToHead,
     Hidden,
     HistoryPage,
     LeaderboardEntry,
@@ -27,6 +39,8 @@ from bot.services.players import (
     PlayedGame,
     PlayerRating,
     Profile,
+    RatingChange,
+    Record,
 )
 from tests.bot_helpers import exported_games as _games
 
@@ -124,7 +138,7 @@ def test_help_lists_the_players_commands_together():
     assert fields[at : at + 3] == [
         "/ps profile [player] [hide]",
         "/ps leaderboard, /ps history",
-        "/ps export, /ps forget",
+        "/ps export [since] [until], /ps forget",
     ]
     assert len(fields) <= 25  # Discord's limit on an embed's fields
 
@@ -204,7 +218,13 @@ async def test_a_history_page_click_shows_that_page_in_place():
     cog, interaction, _ = _click(Hidden(42), locale="fr")
     await cog.on_history_page(interaction, 42, 0)
     assert interaction.response.sent == [
-        {"content": "<@42> garde son profil et ses parties masqués.", "ephemeral": True}
+        {
+            "content": "<@42> garde son profil et ses parties masqués\xa0: dans l'historique "
+            "des autres et dans les exports, ses places s'appellent «\xa0un joueur masqué\xa0»,"
+            " et il n'est dans aucun classement\u202f; seuls les fils des parties (et leurs "
+            "relectures) montrent son nom.",
+            "ephemeral": True,
+        }
     ]
 
 
@@ -294,3 +314,121 @@ async def test_the_leaderboards_choices_are_named_in_dutch_and_french():
         ("all", "nl"): "alle servers",
         ("all", "fr"): "tous les serveurs",
     }
+
+
+def _three(rating: RatingChange, place: int = 2) -> PlayedGame:
+    """A game of three: Ann (the player, at `place`), a hidden player, Bo."""
+    seats = (
+        GameSeat(0, "user:42", 42, "Ann", "human", place, 30, {"tokens": 30}, None, False),
+        GameSeat(
+            1, HIDDEN_IDENTITY, None, HIDDEN_NAME, "human", 1, 41, {"tokens": 41}, None, False
+        ),
+        GameSeat(2, "user:8", 8, "Bo", "human", 3, 12, {"tokens": 12}, None, False),
+    )
+    return PlayedGame(3, 100, 5, 903, "2026-05-01T10:00:00+00:00", "base", seats, 0, rating)
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "seats", "notes"),
+    [
+        (
+            "en",
+            "place 2 of 3 \N{MIDDLE DOT} 30 points \N{MIDDLE DOT} rating -0.6 (+1.2)",
+            "Ann 30, a hidden player 41, Bo 12",
+            ["*A new rating starts at 0: ", "*In a game of three or four, every seat "],
+        ),
+        (
+            "fr",
+            "place 2 sur 3 \N{MIDDLE DOT} 30 points \N{MIDDLE DOT} cote -0,6 (+1,2)",
+            "Ann 30, un joueur masqué 41, Bo 12",
+            ["*Une nouvelle cote part de 0", "*Dans une partie à trois ou quatre, "],
+        ),
+        (
+            "he",
+            # the signs after a left-to-right mark: before the digits in a right-to-left line
+            "מקום 2 מתוך 3 \N{MIDDLE DOT} 30 נקודות \N{MIDDLE DOT} "
+            "דירוג \u2068\u200e-0.6\u2069 (\u2068\u200e+1.2\u2069)",
+            "\u2068Ann\u2069 30, \u2068שחקן/ית מוסתר/ת\u2069 41, \u2068Bo\u2069 12",
+            ["*דירוג חדש מתחיל ב־0: ", "*במשחק של שלושה או ארבעה, "],
+        ),
+    ],
+)
+def test_a_history_says_each_games_rating_change_and_why(lang, line, seats, notes):
+    """A game of three not won that raised a new rating: its line ends with the rating after it
+    and the change (signed, Babel's numbers), a hidden seat is "a hidden player", and under the
+    games both notes say why."""
+    game = _three(RatingChange(before=-1.8, after=-0.6, games=2))
+    with i18n.speaking(lang):
+        embed = history_embed(HistoryPage(42, 100, 0, 1, 1, (game,)))
+    lines = embed.description.splitlines()
+    assert lines[1].endswith(line), lines[1]
+    assert lines[2] == seats
+    assert [n[: len(start)] for n, start in zip(lines[3:], notes)] == notes and len(lines) == 5
+
+
+def test_a_history_gives_its_notes_only_when_a_game_shows_them():
+    def notes(*games: PlayedGame) -> list[str]:
+        lines = history_embed(HistoryPage(42, 100, 0, 1, 1, games)).description.splitlines()
+        return [line[:12] for line in lines if line.startswith("*")]
+
+    old = RatingChange(before=10.0, after=10.5, games=6)  # no longer new
+    assert notes(_three(old, place=1)) == []  # won: no wonder it rose
+    assert notes(_three(old)) == ["*In a game o"]  # not won, raised
+    assert notes(_three(RatingChange(10.5, 10.0, 6))) == []  # not won, lowered
+    assert notes(_three(RatingChange(None, -1.8, 1)), _game(4)) == ["*A new ratin"]
+    assert notes(_game(4)) == []  # no rating known: nothing said
+    first = _three(RatingChange(None, -1.8, 1))
+    assert first.rating is not None and first.rating.change == -1.8  # from 0
+
+
+def _profile(games: int) -> Profile:
+    return Profile(
+        user_id=7, guild_id=100, played=games, won=1, average_score=30.0, best_score=41,
+        by_family=(FamilyStats("base", 2, games, 1, 30.0, 41),), favourite_animal=None,
+        recent=(_game(3),), ratings=(PlayerRating(100, "base", 25.0, 8.0, games, None, ()),),
+        hidden=False,
+    )  # fmt: skip
+
+
+def test_a_profile_explains_a_new_rating_and_gives_head_to_head_records_in_hebrew():
+    player = SimpleNamespace(display_name="Bo")
+    h2h = HeadToHead(7, 42, Record(3, 1, 0), Record(2, 2, 1), Record())
+    with i18n.speaking("he"):
+        embed = profile_embed(_profile(2), player)
+        explain_ratings(embed, _profile(2))
+        head_to_head_field(embed, h2h, player)
+    assert [field.name for field in embed.fields] == [
+        "משחקים", "דירוג", "ראש בראש", "משחקים אחרונים",
+    ]  # fmt: skip
+    assert embed.fields[1].value.splitlines()[1].startswith("*דירוג חדש מתחיל ב־0: ")
+    assert embed.fields[2].value == (
+        "את/ה נגד \u2068Bo\u2069: ניצחונות: 3, הפסדים: 1\n"
+        "\u2068Bo\u2069 נגד סינתיה: ניצחונות: 2, הפסדים: 2, תיקו: 1"
+    )  # no line for the Expert: no game against it
+    # a rating past its first games says nothing more; one's own profile says "you"
+    embed = profile_embed(_profile(6), player)
+    explain_ratings(embed, _profile(6))
+    head_to_head_field(embed, HeadToHead(7, 7, None, Record(), Record(0, 4, 0)), player)
+    assert len(embed.fields[1].value.splitlines()) == 1
+    assert embed.fields[2].value == "You against the Expert: 0 won, 4 lost"
+    # nothing shared with anyone: no field
+    embed = profile_embed(_profile(6), player)
+    head_to_head_field(embed, HeadToHead(7, 42, Record(), Record(), Record()), player)
+    assert "Head to head" not in [field.name for field in embed.fields]
+
+
+def test_the_exports_dates():
+    assert export_range(None, None) == (None, None)
+    assert export_range("2026-05-01", "2026-05-31") == ("2026-05-01", "2026-06-01")
+    assert export_range(" 2026-02-28", None) == ("2026-02-28", None)
+    assert export_range(None, "2024-02-29") == (None, "2024-03-01")
+    assert export_range("2026-05-01", "2026-05-01") == ("2026-05-01", "2026-05-02")
+    for bad in ("2026-02-30", "May 1st", "20260501", "2026-5-1", "2026-05-01T10:00"):
+        with pytest.raises(UserError) as refused:
+            export_range(bad, None)
+        assert str(refused.value.sentence).endswith(
+            "is not a date: write it as year-month-day, for example 2026-05-01."
+        )
+    with pytest.raises(UserError) as refused:
+        export_range("2026-05-02", "2026-05-01")
+    assert str(refused.value.sentence) == "The range is empty: `until` is before `since`."

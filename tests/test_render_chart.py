@@ -11,7 +11,9 @@ from render.chart import (
     DESIGN_HEIGHT,
     DESIGN_WIDTH,
     PLOT,
+    WON,
     ChartPoint,
+    date_ticks,
     number,
     rating_chart,
     rating_chart_alt,
@@ -21,9 +23,9 @@ from render.fonts import RLM
 
 POINTS = [
     ChartPoint("2026-01-03T10:00:00+00:00", 2.5),
-    ChartPoint("2026-01-04T10:00:00+00:00", 4.0),
+    ChartPoint("2026-01-04T10:00:00+00:00", 4.0, won=True),
     ChartPoint("2026-02-10T10:00:00+00:00", 3.1),
-    ChartPoint("2026-03-01T10:00:00+00:00", 7.25),
+    ChartPoint("2026-03-01T10:00:00+00:00", 7.25, won=True),
 ]
 
 
@@ -72,8 +74,8 @@ def test_no_games_draws_no_line():
 
 def test_alt_text_in_words():
     assert rating_chart_alt(POINTS, "base", "en") == (
-        "Rating history (base game): 4 rated games from 2026-01-03 to 2026-03-01; rating 2.5 "
-        "after the first, 7.2 now, best 7.2, lowest 2.5."
+        "Rating history (base game): 4 rated games from 2026-01-03 to 2026-03-01, 2 won; "
+        "rating 2.5 after the first, 7.2 now, best 7.2, lowest 2.5."
     )
     assert rating_chart_alt(POINTS[:1], "moonlight", "en") == (
         "Rating history (Under the Moonlight): one rated game, on 2026-01-03; rating 2.5."
@@ -88,6 +90,7 @@ def test_alt_text_in_words():
     assert "7,2 maintenant" in french
     hebrew = rating_chart_alt(POINTS, "base", "he")
     assert hebrew.startswith("היסטוריית הדירוג (המשחק הבסיסי): 4 משחקים מדורגים")
+    assert "ניצחונות: 2;" in hebrew
     assert "\u20687.2\u2069 עכשיו" in hebrew
 
 
@@ -142,3 +145,47 @@ def test_a_negative_rating_reads_with_its_minus_first_in_hebrew():
     # the check can fail: without the mark the minus is drawn after the digits ("7.4-")
     assert leftmost(RLM + "עכשיו -7.4")[0] >= 25
     assert "\u200e-7.4" in rating_chart_alt(points, "base", "he")  # the alt text keeps it too
+
+
+def test_won_games_are_marked_above_their_points():
+    """A green triangle above each won game's point (and one in the key, top right), none
+    above a game not won."""
+    im = rating_chart(POINTS, "base", "en")
+    left, top, right, bottom = PLOT
+    marks = ticks(2.5, 7.25)
+    xs = [left + i * (right - left) / 3 for i in range(4)]
+    ys = [bottom - (p.rating - marks[0]) / (marks[-1] - marks[0]) * (bottom - top) for p in POINTS]
+    for x, y, point in zip(xs, ys, POINTS):
+        # the triangle's centre is 16 units above the point
+        above = [im.getpixel((round(x), round(y) - dy)) for dy in range(12, 20)]
+        assert (WON in above) == point.won, point
+    # the key: a triangle in the title's band, right of the middle in English, left in Hebrew
+    band = range(20, 46)
+    assert _columns_with(im, WON, band) and min(_columns_with(im, WON, band)) > DESIGN_WIDTH / 2
+    hebrew = _columns_with(rating_chart(POINTS, "base", "he"), WON, band)
+    assert hebrew and max(hebrew) < DESIGN_WIDTH / 2
+    # without a win: no green at all
+    lost = [ChartPoint(p.finished_at, p.rating) for p in POINTS]
+    assert _columns_with(rating_chart(lost, "base", "en"), WON, range(round(top), 420)) == []
+
+
+def test_the_time_axis_names_dates_spread_from_the_first_game_to_the_last():
+    assert date_ticks(0) == [] and date_ticks(1) == [0] and date_ticks(2) == [0, 1]
+    assert date_ticks(4) == [0, 1, 2, 3]
+    assert date_ticks(200) == [0, 66, 133, 199]
+    with text.words_drawn() as drawn:
+        rating_chart(POINTS, "base", "en")
+    assert [t for t in drawn if t.startswith("2026-")] == [
+        "2026-01-03",
+        "2026-01-04",
+        "2026-02-10",
+        "2026-03-01",
+    ]
+    # a date is named once: games of one day share their label
+    same = [ChartPoint(f"2026-04-01T0{i}:00:00+00:00", float(i)) for i in range(5)]
+    with text.words_drawn() as drawn:
+        rating_chart(same, "base", "he")
+    assert [t for t in drawn if t.startswith("2026-")] == ["2026-04-01"]
+    with text.words_drawn() as drawn:
+        rating_chart(POINTS, "base", "en")
+    assert "now 7.2, best 7.2, 4 rated games (2 won)" in drawn

@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 
 QUOTE_MAX = 40  # a refusal quotes at most this much of what was typed
 MESSAGE_MAX = 2000  # Discord's limit for a message's content
-_LONG_QUOTE = re.compile(r"'([^']{" + str(QUOTE_MAX) + r"})[^']+'")
+#: (a quote opens after no letter: French "l'historique" is an elision, not a quote)
+_LONG_QUOTE = re.compile(r"(?<!\w)'([^']{" + str(QUOTE_MAX) + r"})[^']+'")
 
 
 def ours(interaction: discord.Interaction) -> discord.Interaction[PhotosynthesisBot]:

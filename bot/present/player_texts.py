@@ -12,15 +12,25 @@ SCOPE_CHOICES = (_("server"), _("all"))
 
 # --- refusals (one sentence, private) ---
 
-PROFILE_HIDDEN = _("{player} keeps their profile and games hidden.")
+PROFILE_HIDDEN = _(
+    "{player} keeps their profile and games hidden: in others' histories and in exports their "
+    'seats read "a hidden player", and they are on no leaderboard; only the games\' own threads '
+    "(and their replays) show their name."
+)
 HIDE_OTHERS = _("You can hide or show only your own profile.")
 EXPORT_FORBIDDEN = _("Only someone with Manage Server can export the server's games.")
 EXPORT_EMPTY = _("This server has no finished games to export yet.")
-EXPORT_TOO_LARGE = _("The export is too large to attach ({size} MB; the limit here is {limit} MB).")
+EXPORT_NONE_THEN = _("This server has no finished games in that range of dates.")
+EXPORT_BAD_DATE = _("{value} is not a date: write it as year-month-day, for example 2026-05-01.")
+EXPORT_BAD_RANGE = _("The range is empty: `until` is before `since`.")
 
 # --- answers ---
 
-HIDDEN_NOW = _("Your profile is hidden now: others do not see it, and you are on no leaderboard.")
+HIDDEN_NOW = _(
+    "Your profile is hidden now: others do not see it nor your games, you are on no "
+    'leaderboard, and in their histories and exports your seats read "a hidden player". The '
+    "games' own threads (and their replays) still show your name."
+)
 SHOWN_NOW = _("Your profile is visible again, and you are back on the leaderboards.")
 YOURS_HIDDEN = _("Your profile is hidden: only you see it.")
 
@@ -53,6 +63,31 @@ RATING_LINE = _("{rules}, {scope}: {rating} after {games}")
 RANKED = _("rank {rank}")
 NOT_RANKED = _("not ranked")
 RECENT = _("Recent games")
+#: Why a new rating's figure is low (under a profile's ratings and a history's games).
+NEW_RATING = _(
+    "A new rating starts at 0: the figure is the skill your games show minus three times how "
+    "unsure that still is. Each game makes it surer, so over the first games it rises, and it "
+    "can rise even after a loss."
+)
+#: Why a game not won raised the rating (a history, when one did).
+SEATS_BEHIND = _(
+    "In a game of three or four, every seat you finish above counts for you: a game you did "
+    "not win can still raise your rating."
+)
+#: What a game did to the rating (a history's line): the figure after it and the change.
+RATING_AFTER = _("rating {rating} ({change})")
+
+# --- a profile's head-to-head records ---
+
+HEAD_TO_HEAD = _("Head to head")
+RECORD = _("{won} won, {lost} lost")
+RECORD_TIED = _("{won} won, {lost} lost, {tied} tied")
+YOU_AGAINST = _("You against {player}: {record}")
+YOU_AGAINST_CYNTHIA = _("You against Cynthia: {record}")
+YOU_AGAINST_EXPERT = _("You against the Expert: {record}")
+THEY_AGAINST_CYNTHIA = _("{player} against Cynthia: {record}")
+THEY_AGAINST_EXPERT = _("{player} against the Expert: {record}")
+
 CHART_FILE = "rating.png"
 
 LEADERBOARD_TITLE = _("Leaderboard: {rules}, {scope}")
@@ -90,6 +125,8 @@ FORGOTTEN = _n(
 NOT_FORGOTTEN = _("Nothing was changed: you are not forgotten.")
 #: The seat of a forgotten person (stored as `bot.storage.FORMER_NAME`).
 FORMER_PLAYER = _("a former player")
+#: The seat of a person who hid their profile, to others (`bot.services.players.HIDDEN_NAME`).
+HIDDEN_PLAYER = _("a hidden player")
 
 EXPORTED = _n(
     "The {n} finished game of this server, as JSON lines and as CSV (docs/export-format.md); "
@@ -98,6 +135,27 @@ EXPORTED = _n(
     "`/ps replay` replays a game of either file.",
     2,
 )
+
+
+def exported_parts(n: int, *, parts: int, limit: int) -> Text:
+    """What an export in several parts says after its last part."""
+    return _n(
+        "The {n} finished game of this server, in {parts} parts (each part's files together "
+        "under the {limit} MB Discord takes in one message), as JSON lines and as CSV "
+        "(docs/export-format.md); `/ps replay` replays a game of either file.",
+        "The {n} finished games of this server, in {parts} parts (each part's files together "
+        "under the {limit} MB Discord takes in one message), as JSON lines and as CSV "
+        "(docs/export-format.md); `/ps replay` replays a game of either file.",
+        n,
+        parts=parts,
+        limit=limit,
+    )
+
+
+EXPORT_PART = _("Part {part}: games #{first} to #{last}.")
+EXPORT_SINCE = _("Finished from {since}.")
+EXPORT_UNTIL = _("Finished up to {until}.")
+EXPORT_BETWEEN = _("Finished from {since} up to {until}.")
 
 #: Cynthia's names on a leaderboard (the Expert's are `expert_texts.BOT_LABELS`).
 CYNTHIA_LEVELS = {
@@ -110,12 +168,15 @@ CYNTHIA_MIXED = _("Cynthia (own difficulty)")
 #: The players' commands in `/ps help` (after the others).
 HELP_PLAYERS = (
     ("/ps profile [player] [hide]", _(
-        "games, scores, favourite animal, rating and its chart, recent games; `hide:` takes "
-        "your profile off others' view and the leaderboards (`False` shows it again)")),
+        "games, scores, favourite animal, rating and its chart, head-to-head records, recent "
+        "games; `hide:` takes your profile off others' view and the leaderboards, and your "
+        "name off their histories and exports (`False` shows it again)")),
     ("/ps leaderboard, /ps history", _(
         "the best rated players (5 rated games or more) of this server or all servers, and "
-        "your rank; a player's finished games, each to replay")),
-    ("/ps export, /ps forget", _(
-        "the server's finished games as JSON lines and CSV (Manage Server); remove your name "
-        "and id from every stored game, after a confirmation")),
+        "your rank; a player's finished games with what each did to the rating, each to "
+        "replay")),
+    ("/ps export [since] [until], /ps forget", _(
+        "the server's finished games as JSON lines and CSV (Manage Server; in parts when large, "
+        "`since:` and `until:` a range of dates, 2026-05-01); remove your name and id from "
+        "every stored game, after a confirmation (not while you have a seat in a game)")),
 )  # fmt: skip

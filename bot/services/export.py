@@ -100,6 +100,44 @@ class SeatInfo:
     left: bool = False
 
 
+def stored_game(
+    game_id: int,
+    server_id: int | None,
+    created_at: str,
+    finished_at: str,
+    options: Mapping[str, object],
+    record: engine.Record,
+    seats: Sequence[SeatInfo],
+    results: Sequence[tuple[int, Mapping[str, int]]],
+) -> ExportGame:
+    """A finished game for the export from its stored results (each seat's place and score
+    parts, as the engine gave them at the game's end and as it was rated): no replay, so that
+    an export of thousands of games takes a moment."""
+    if not len(seats) == len(results) == len(record.config.seats):
+        raise ValueError("one seat's information and result per seat of the record")
+    return ExportGame(
+        game_id,
+        server_id,
+        created_at,
+        finished_at,
+        dict(options),
+        record,
+        tuple(
+            ExportSeat(
+                seat=i + 1,
+                kind=info.kind,
+                user_id=info.user_id,
+                name=info.name,
+                score=sum(parts.values()),
+                parts=dict(parts),
+                place=place,
+                left=info.left,
+            )
+            for i, (info, (place, parts)) in enumerate(zip(seats, results))
+        ),
+    )
+
+
 def exported_game(
     game_id: int,
     server_id: int | None,
@@ -350,6 +388,72 @@ def write_csv(games: Iterable[ExportGame]) -> str:
     writer.writerow(COLUMNS)
     for game in games:
         writer.writerow(game_to_row(game))
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class ExportPart:
+    """A part of an export: some games (their numbers, in order) in both files, UTF-8."""
+
+    games: tuple[int, ...]
+    jsonl: bytes
+    csv: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.jsonl) + len(self.csv)
+
+
+class PartWriter:
+    """An export written in parts, game after game (`add`, then `close`): each part's two
+    files together at most ``limit`` bytes (each CSV with its header), as few parts as that
+    allows (a game alone larger than the limit, which no stored game is, is a part of its own).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.header = _csv_text([COLUMNS]).encode()
+        self._ids: list[int] = []
+        self._lines: list[bytes] = []
+        self._rows: list[bytes] = []
+        self._size = len(self.header)
+
+    def add(self, game: ExportGame) -> ExportPart | None:
+        """Add a game; the part it did not fit in, now complete (else None)."""
+        line = write_jsonl([game]).encode()
+        row = _csv_text([game_to_row(game)]).encode()
+        done = None
+        if self._ids and self._size + len(line) + len(row) > self.limit:
+            done = self.close()
+        self._ids.append(game.game_id)
+        self._lines.append(line)
+        self._rows.append(row)
+        self._size += len(line) + len(row)
+        return done
+
+    def close(self) -> ExportPart | None:
+        """The part being written (None: no game since the last one), and start a new one."""
+        if not self._ids:
+            return None
+        part = ExportPart(
+            tuple(self._ids), b"".join(self._lines), self.header + b"".join(self._rows)
+        )
+        self._ids, self._lines, self._rows = [], [], []
+        self._size = len(self.header)
+        return part
+
+
+def write_parts(games: Iterable[ExportGame], limit: int) -> list[ExportPart]:
+    """The games as JSON lines and CSV in parts (`PartWriter`), in order."""
+    writer = PartWriter(limit)
+    parts = [part for game in games if (part := writer.add(game)) is not None]
+    last = writer.close()
+    return parts if last is None else [*parts, last]
+
+
+def _csv_text(rows: Iterable[Sequence[str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
     return out.getvalue()
 
 

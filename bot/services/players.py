@@ -6,7 +6,9 @@ frozen dataclasses below. The ratings themselves are `bot.ratings`' (openskill),
 storage in the commit that ends a game (`GameCore.commit_play`); `rebuild` recomputes them all
 from the stored games.
 
-Pages count from 0. A profile or history of a person who hid it is `Hidden` to anyone else.
+Pages count from 0. A profile or history of a person who hid it is `Hidden` to anyone else,
+and in the games others look at (their histories, the export) that person's seats are
+`HIDDEN_NAME`, without their id.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from bot.ratings.core import ordinal
 from bot.services import refusals
 from bot.services.base import UserError, is_stored_id
 from bot.services.core import GameCore
-from bot.services.export import ExportGame, SeatInfo, exported_game
+from bot.services.export import ExportGame, SeatInfo, stored_game
 from bot.services.plays import finish_of, replay
 from bot.storage import FinishedGame, HistoryRow, RatingRow
 from engine.expert.review import Decision, current, per_turn
@@ -51,6 +53,14 @@ HISTORY_PAGE = 10
 RECENT_GAMES = 5
 #: The rating history points a profile's chart gets (the latest).
 HISTORY_POINTS = 200
+#: The name of a seat whose person hid their profile, as others see it (in their histories and
+#: the export; the presentation says it in the reader's language).
+HIDDEN_NAME = "a hidden player"
+#: The identity of such a seat as others see it (no id: `bot.ratings.identity` never makes it).
+HIDDEN_IDENTITY = "hidden"
+#: Until how many rated games a rating is new (`RatingChange.new`): its figure says why it
+#: starts low.
+NEW_RATING_GAMES = MIN_GAMES
 #: From how many games a rebuild rates its parts (`bot.ratings.PARTS`) in processes of their own.
 PARALLEL_FROM = 20_000
 
@@ -90,6 +100,27 @@ class GameSeat:
 
 
 @dataclass(frozen=True)
+class RatingChange:
+    """What one game did to the player's rating (in the scope the history is read in): the
+    figure shown before it (None: the game was the first rated) and after, and how many rated
+    games the rating had after it."""
+
+    before: float | None
+    after: float
+    games: int
+
+    @property
+    def change(self) -> float:
+        """The figure after minus the one before (a first game: from 0, a newcomer's)."""
+        return self.after - (0.0 if self.before is None else self.before)
+
+    @property
+    def new(self) -> bool:
+        """Whether the rating was still new after this game (`NEW_RATING_GAMES`)."""
+        return self.games <= NEW_RATING_GAMES
+
+
+@dataclass(frozen=True)
 class PlayedGame:
     """A finished game as a player's profile and history list it: where (its server, channel
     and thread, for a link), when, its rule family, every seat, and the player's own seat."""
@@ -103,6 +134,9 @@ class PlayedGame:
     seats: tuple[GameSeat, ...]
     #: the position of the player's seat in `seats`
     position: int
+    #: what the game did to the player's rating (`PlayerService.history`; None: not rated, or
+    #: not asked for)
+    rating: RatingChange | None = None
 
     @property
     def mine(self) -> GameSeat:
@@ -209,6 +243,32 @@ class HistoryPage:
 
 
 @dataclass(frozen=True)
+class Record:
+    """Games shared with an opponent: how many the player finished above, below and level with
+    it (its best placed seat)."""
+
+    won: int = 0
+    lost: int = 0
+    tied: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.won + self.lost + self.tied
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """The records a profile shows: the reader's against the profile's person (None: the reader
+    reads their own profile), and the profile's person's against Cynthia and the Expert."""
+
+    reader_id: int
+    user_id: int
+    reader: Record | None
+    cynthia: Record
+    expert: Record
+
+
+@dataclass(frozen=True)
 class Rebuilt:
     """What a rebuild did: the games rated, the ratings kept, their digest
     (`bot.ratings.digest`), and the games whose results it recorded first."""
@@ -229,16 +289,26 @@ def _entry(rank: int, row: RatingRow) -> LeaderboardEntry:
     )
 
 
-def _played(game: FinishedGame, identity: str) -> PlayedGame:
+def _played(
+    game: FinishedGame,
+    identity: str,
+    hidden: frozenset[int] = frozenset(),
+    rating: RatingChange | None = None,
+) -> PlayedGame:
+    """A finished game as `identity` sees it: the seats of the people in `hidden` (who hid
+    their profile) are `HIDDEN_NAME`'s, without their id."""
     seats = []
     for r in game.results:
         seat = game.game.seats[r.position]
         name = game.leavers[r.position][1] if r.position in game.leavers else seat.name
+        who, user_id = r.identity, r.user_id
+        if user_id is not None and user_id in hidden and who != identity:
+            name, who, user_id = HIDDEN_NAME, HIDDEN_IDENTITY, None
         seats.append(
             GameSeat(
                 r.position,
-                r.identity,
-                r.user_id,
+                who,
+                user_id,
                 name,
                 seat.kind,
                 r.place,
@@ -251,8 +321,12 @@ def _played(game: FinishedGame, identity: str) -> PlayedGame:
     position = next((s.position for s in seats if s.identity == identity), 0)
     return PlayedGame(
         game.game.id, game.game.guild_id, game.game.channel_id, game.thread_id, game.finished_at,
-        game.results[0].family, tuple(seats), position,
+        game.results[0].family, tuple(seats), position, rating,
     )  # fmt: skip
+
+
+def _rating_change(after: HistoryRow, before: HistoryRow | None) -> RatingChange:
+    return RatingChange(None if before is None else before.ordinal, after.ordinal, after.games)
 
 
 class PlayerService:
@@ -363,14 +437,76 @@ class PlayerService:
         who = ri.person(user_id)
         games, total, page = await self.storage.player_games(who, guild_id, HISTORY_PAGE, page)
         pages = _pages(total, HISTORY_PAGE)
-        return HistoryPage(
-            user_id, guild_id, page, pages, total, tuple(_played(g, who) for g in games)
+        hidden = await self._hidden_among(games, reader_id)
+        scope = GLOBAL if guild_id is None else guild_id
+        changes = await self.storage.rating_changes(who, scope, [g.game.id for g in games])
+        played = []
+        for g in games:
+            change = changes.get(g.game.id)
+            rating = None if change is None else _rating_change(*change)
+            played.append(_played(g, who, hidden, rating))
+        return HistoryPage(user_id, guild_id, page, pages, total, tuple(played))
+
+    async def _hidden_among(
+        self, games: Sequence[FinishedGame], reader_id: int | None
+    ) -> frozenset[int]:
+        """The people of these games who hid their profile, but the reader."""
+        people = {r.user_id for g in games for r in g.results if r.user_id is not None}
+        for g in games:
+            people.update(user for user, _name in g.leavers.values())
+        people.discard(reader_id or 0)
+        return frozenset(await self.storage.hidden_users(sorted(people)))
+
+    async def head_to_head(self, guild_id: int | None, user_id: int, reader_id: int) -> HeadToHead:
+        """The records of a profile (in a server, or None: every server): the reader's against
+        the profile's person, that person's against Cynthia and against the Expert. (Call it
+        after `profile` has said the reader may see the profile.)"""
+        if not is_stored_id(user_id) or not is_stored_id(reader_id):
+            raise UserError(refusals.NO_SUCH_PLAYER)
+        # One read: the profile's person against the reader and the bots; the reader's record
+        # against them is theirs turned round.
+        rival = None if reader_id == user_id else ri.person(reader_id)
+        mine = await self.storage.head_to_head(ri.person(user_id), rival, guild_id)
+        reader = None
+        if rival is not None:
+            won, lost, tied = mine.get("player", (0, 0, 0))
+            reader = Record(lost, won, tied)
+        return HeadToHead(
+            reader_id,
+            user_id,
+            reader,
+            Record(*mine.get("cynthia", (0, 0, 0))),
+            Record(*mine.get("expert", (0, 0, 0))),
         )
 
-    async def export(self, guild_id: int) -> list[ExportGame]:
-        """A server's finished games, oldest first, for `bot.services.export` (JSON lines, CSV)."""
-        games = await self.storage.finished_games(guild_id)
-        return await asyncio.to_thread(_exported, games)
+    async def export_ids(
+        self, guild_id: int, since: str | None = None, until: str | None = None
+    ) -> list[int]:
+        """The numbers of a server's finished games (finished from `since`, before `until`:
+        ISO 8601 times), oldest first: what `export` is asked for, a slice at a time."""
+        return await self.storage.finished_game_ids(guild_id, since, until)
+
+    async def export(
+        self,
+        guild_id: int,
+        since: str | None = None,
+        until: str | None = None,
+        reader_id: int | None = None,
+        ids: Sequence[int] | None = None,
+    ) -> list[ExportGame]:
+        """A server's finished games (finished from `since`, before `until`; or the games
+        `ids` of `export_ids`), oldest first, for `bot.services.export` (JSON lines, CSV). The
+        seats of people who hid their profile (but the reader) are `HIDDEN_NAME`'s, no id."""
+        if ids is None:
+            games = await self.storage.finished_games(guild_id, since, until)
+        else:
+            games = [
+                g
+                for g in await self.storage.finished_games_by_id(ids)
+                if g.game.guild_id == guild_id
+            ]
+        hidden = await self._hidden_among(games, reader_id)
+        return await asyncio.to_thread(_exported, games, hidden)
 
     # --- privacy ---
 
@@ -380,6 +516,12 @@ class PlayerService:
 
     async def is_hidden(self, user_id: int) -> bool:
         return await self.storage.is_hidden(user_id)
+
+    async def may_forget(self, user_id: int) -> None:
+        """Refuse (`refusals.FORGET_IN_GAME`) while the person holds a seat in a lobby or a
+        game in play: asked before `/ps forget` asks its question."""
+        if await self.storage.in_live_game(user_id):
+            raise UserError(refusals.FORGET_IN_GAME)
 
     async def forget(self, user_id: int) -> int:
         """Remove a person's id and name from everything stored (`Storage.forget_user`); the
@@ -451,22 +593,21 @@ async def rate_in_parts(results: Sequence[GameResult]) -> Ratings:
     return merged(parts)
 
 
-def _exported(games: Sequence[FinishedGame]) -> list[ExportGame]:
-    """The export of finished games (replayed to score them: pure CPU)."""
+def _exported(
+    games: Sequence[FinishedGame], hidden: frozenset[int] = frozenset()
+) -> list[ExportGame]:
+    """The export of finished games (their stored results: `export.stored_game`); the seats of the
+    people in `hidden` are `HIDDEN_NAME`'s, without their id."""
     out = []
     for g in games:
         seats = []
         for r in g.results:
             seat = g.game.seats[r.position]
             left = g.leavers.get(r.position)
-            seats.append(
-                SeatInfo(
-                    seat.kind,
-                    left[0] if left else seat.user_id,
-                    left[1] if left else seat.name,
-                    left is not None,
-                )
-            )
+            user_id, name = (left[0], left[1]) if left else (seat.user_id, seat.name)
+            if user_id is not None and user_id in hidden:
+                user_id, name = None, HIDDEN_NAME
+            seats.append(SeatInfo(seat.kind, user_id, name, left is not None))
         record = engine.Record(
             engine.Config.from_dict(g.game.config or {}),
             g.game.seed,
@@ -474,7 +615,7 @@ def _exported(games: Sequence[FinishedGame]) -> list[ExportGame]:
             tuple(s.name for s in seats),
         )
         out.append(
-            exported_game(
+            stored_game(
                 g.game.id,
                 g.game.guild_id,
                 g.game.created_at,
@@ -482,6 +623,7 @@ def _exported(games: Sequence[FinishedGame]) -> list[ExportGame]:
                 g.game.options,
                 record,
                 seats,
+                [(r.place, r.parts) for r in g.results],
             )  # fmt: skip
         )
     return out

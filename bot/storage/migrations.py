@@ -351,6 +351,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             AND game_id IN (SELECT id FROM games WHERE status IN ({UNFINISHED_SQL}))""",
         )
     ),
+    # 16 (issue 57): a profile's head-to-head records (`PlayerSQL.head_to_head`) read a
+    #    person's games and the other seats of each from indexes alone.
+    Migration(
+        (
+            """CREATE INDEX seat_results_rivals
+            ON seat_results (identity, guild_id, game_id, place)""",
+            "CREATE INDEX seat_results_seats ON seat_results (game_id, identity, place)",
+        )
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

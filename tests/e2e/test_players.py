@@ -15,20 +15,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-import random
 import re
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-import engine
 from bot.services import GameService, export
 from bot.storage.databases import open_storage
 from render.chart import number
 from tests.e2e.fakediscord import PNG_SIGNATURE, BotProcess, FakeDiscord
 from tests.e2e.gameplay import is_final, next_turn, start_game, turn_owner
 from tests.e2e.helpers import answered, db_rows, mention, refused, type_a_turn
+from tests.e2e.seeded import seed_games
 
 SEEDED = 4
 CROWD, CROWD_GAMES = 10, 15
@@ -45,44 +44,6 @@ def crowd_tables(crowd: list[dict]) -> list[list[dict]]:
     in turn (5 games each)."""
     first, *others = crowd
     return [[first, *others[3 * (k % 3) : 3 * (k % 3) + 3]] for k in range(CROWD_GAMES)]
-
-
-async def seed_games(path: Path, guild: str, channel: str, tables: list[list[dict]]) -> None:
-    """A finished game of each table's people (random legal moves, or `end`) in the bot's
-    database file, finished days ago."""
-    storage = await open_storage(None, str(path))
-    service = GameService(storage, seed_source=lambda: 5)
-    rng = random.Random(45)
-    try:
-        for host, *others in tables:
-            game = await service.lobby.new_lobby(
-                guild_id=int(guild),
-                channel_id=int(channel),
-                host_id=int(host["id"]),
-                host_name=host["username"],
-                options={},
-            )
-            for user in others:
-                game = await service.lobby.join(
-                    game.id, game.version, int(user["id"]), user["username"]
-                )
-            result = await service.lobby.start(game.id, game.version, int(host["id"]))
-            state = result.state
-            while not state.is_over:
-                user_id = result.game.seats[state.current_seat].user_id
-                legal = [str(a) for a in engine.legal_actions(state)]
-                moves = [a for a in legal if a != "end"]
-                ending = "end" in legal and (not moves or rng.random() < 0.8)
-                chosen = "end" if ending else rng.choice(moves)
-                result = await service.turns.play(game.id, user_id, chosen)
-                state = result.state
-    finally:
-        await storage.close()
-    # They changed last days ago: the bot's start leaves their messages alone (no redraw).
-    conn = sqlite3.connect(path)
-    with conn:
-        conn.execute("UPDATE games SET updated_at = '2026-01-01T00:00:00.000+00:00'")
-    conn.close()
 
 
 async def rebuild(path: Path) -> None:
@@ -276,7 +237,10 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
         and " \N{MIDDLE DOT} base game " in lines[1]
     )
     assert lines[2].startswith("Alice ") and ", Bobbelina " in lines[2]
-    assert len(lines) == 1 + 2 * 5 and "footer" not in it.embeds[0]  # one page
+    assert len(lines) == 1 + 2 * 5 + 1 and "footer" not in it.embeds[0]  # one page
+    # each game says what it did to her rating, and why a new rating starts low (5 games)
+    assert lines[1].endswith(")") and " \N{MIDDLE DOT} rating " in lines[1]
+    assert lines[-1].startswith("*A new rating starts at 0: ")
     # Replay, under a game of the history: the viewer of that game, at its start.
     viewer = await answered(
         await fake.click(
@@ -353,7 +317,7 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     )
     lines = it.embeds[0]["description"].splitlines()
     assert lines[0] == f"המשחקים שהסתיימו של {iso(mention(alice))}"
-    assert len(lines) == 1 + 2 * 5
+    assert len(lines) == 1 + 2 * 5 + 1 and lines[-1].startswith("*דירוג חדש מתחיל ב־0: ")
     assert lines[1].startswith(f"{iso(link)} \N{MIDDLE DOT} {FSI}20")
     assert [b["custom_id"] for b in it.response.buttons] == [
         f"ps:replay:open:{g}" for g in reversed(games)
@@ -390,10 +354,16 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     it = await answered(
         await fake.slash(bob, "ps profile", options={"hide": True}, channel_id=chan)
     )
-    assert it.content == "הפרופיל שלך מוסתר עכשיו: אחרים לא רואים אותו, ואינך באף טבלת מובילים."
+    assert it.content == (
+        "הפרופיל שלך מוסתר עכשיו: אחרים לא רואים אותו ולא את המשחקים שלך, אינך באף טבלת מובילים, "
+        'ובהיסטוריה שלהם ובייצוא המקומות שלך נקראים "שחקן/ית מוסתר/ת". השרשורים של המשחקים עצמם '
+        "(והצפייה החוזרת בהם) עדיין מציגים את שמך."
+    )
     await refused(
         await fake.slash(alice, "ps profile", options={"player": bob}, channel_id=chan),
-        "Bobbelina keeps their profile and games hidden.",
+        "Bobbelina keeps their profile and games hidden: in others' histories and in exports "
+        'their seats read "a hidden player", and they are on no leaderboard; only the games\' '
+        "own threads (and their replays) show their name.",
     )
     it = await answered(await fake.slash(alice, "ps leaderboard", channel_id=chan))
     board = ranked(bot, fake.guild_id)

@@ -9,7 +9,10 @@ isolated by `translation`, the parts of a line put together here by `i18n.isolat
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
+import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -29,19 +32,31 @@ from bot.ratings import GLOBAL, Family
 from bot.ratings import identity as ri
 from bot.services import GameService, export, seats
 from bot.services.base import UserError
-from bot.services.players import Hidden, HistoryPage, LeaderboardPage, PlayedGame, Profile
+from bot.services.players import (
+    HIDDEN_NAME,
+    NEW_RATING_GAMES,
+    HeadToHead,
+    Hidden,
+    HistoryPage,
+    LeaderboardPage,
+    PlayedGame,
+    Profile,
+    Record,
+)
 from bot.storage import FORMER_NAME
 from render.chart import FAMILY_NAMES, ChartPoint, number, rating_chart, rating_chart_alt
 from render.draw import drawn_png
-from translation import Text, _
+from translation import Number, Text, _
 
 if TYPE_CHECKING:
     from bot.discord.app import PhotosynthesisBot
 
 RulesChoice = Literal["base", "moonlight"]  # a `bot.ratings.Family`
 ScopeChoice = Literal["server", "all"]
-#: Discord's limit on a bot's attachments in one message (without server boosts).
-ATTACHMENTS_LIMIT = 10 * 1024 * 1024
+#: How many games an export reads at a time (written into its parts as they come).
+EXPORT_BATCH = 500
+#: A date as `/ps export`'s options take it.
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def _decimal(value: float | None) -> str:
@@ -69,8 +84,10 @@ def identity_name(identity: str) -> str:
 
 def _seat_name(game: PlayedGame, position: int) -> str:
     seat = game.seats[position]
-    if seat.name == FORMER_NAME:
+    if seat.name == FORMER_NAME and seat.user_id is None:
         return i18n.isolate(pt.FORMER_PLAYER)
+    if seat.name == HIDDEN_NAME and seat.user_id is None:
+        return i18n.isolate(pt.HIDDEN_PLAYER)
     return i18n.isolate(seats.seat_name(seat.kind, seat.name))
 
 
@@ -93,10 +110,75 @@ def game_line(game: PlayedGame, *, seats: bool) -> str:
         _result(game),
         i18n.tr(texts.plural(game.mine.score, "point")),
     ]
+    if seats and game.rating is not None:
+        parts.append(rating_change(game))
     line = " \N{MIDDLE DOT} ".join(parts)
     if seats:
         line += "\n" + ", ".join(f"{_seat_name(game, s.position)} {s.score}" for s in game.seats)
     return line
+
+
+def rating_change(game: PlayedGame) -> str:
+    """What a game did to the player's rating: "rating 3.2 (+1.4)"."""
+    assert game.rating is not None
+    return i18n.tr(
+        pt.RATING_AFTER.format(
+            rating=Number(game.rating.after), change=Number(game.rating.change, signed=True)
+        )
+    )
+
+
+def rating_notes(games: Sequence[PlayedGame]) -> list[str]:
+    """Why the figures of a history are what they are: a new rating starts low (a game that
+    left it new), and a game not won can raise it (one of three or four seats that did)."""
+    notes = []
+    if any(g.rating is not None and g.rating.new for g in games):
+        notes.append(i18n.tr(pt.NEW_RATING))
+    if any(
+        g.rating is not None and not g.mine.won and len(g.seats) > 2 and g.rating.change > 0
+        for g in games
+    ):
+        notes.append(i18n.tr(pt.SEATS_BEHIND))
+    return notes
+
+
+def explain_ratings(embed: discord.Embed, profile: Profile) -> None:
+    """Under a profile's ratings, why a new one is low (while one has fewer than 5 games)."""
+    if not any(r.games <= NEW_RATING_GAMES for r in profile.ratings):
+        return
+    for index, field in enumerate(embed.fields):
+        if field.name == i18n.tr(pt.RATING):
+            value = f"{field.value}\n*{i18n.tr(pt.NEW_RATING)}*"
+            embed.set_field_at(index, name=field.name, value=value, inline=False)
+            return
+
+
+def _record(record: Record) -> Text:
+    if record.tied:
+        return pt.RECORD_TIED.format(won=record.won, lost=record.lost, tied=record.tied)
+    return pt.RECORD.format(won=record.won, lost=record.lost)
+
+
+def head_to_head_field(embed: discord.Embed, h2h: HeadToHead, player: discord.abc.User) -> None:
+    """A profile's head-to-head records: the reader's against the profile's person, and that
+    person's against Cynthia and against the Expert (the games they shared)."""
+    own = h2h.reader is None
+    lines = []
+    if h2h.reader is not None and h2h.reader.games:
+        lines.append(pt.YOU_AGAINST.format(player=_who(player), record=_record(h2h.reader)))
+    for record, yours, theirs in (
+        (h2h.cynthia, pt.YOU_AGAINST_CYNTHIA, pt.THEY_AGAINST_CYNTHIA),
+        (h2h.expert, pt.YOU_AGAINST_EXPERT, pt.THEY_AGAINST_EXPERT),
+    ):
+        if record.games:
+            said = (yours if own else theirs).format(record=_record(record), player=_who(player))
+            lines.append(said)
+    if not lines:
+        return
+    value = "\n".join(i18n.tr(line) for line in lines)
+    recent = [i for i, f in enumerate(embed.fields) if f.name == i18n.tr(pt.RECENT)]
+    at = recent[0] if recent else len(embed.fields)
+    embed.insert_field_at(at, name=i18n.tr(pt.HEAD_TO_HEAD), value=value, inline=False)
 
 
 def _scope_name(scope: int) -> Text:
@@ -174,7 +256,7 @@ def chart_of(profile: Profile) -> tuple[bytes, str] | None:
     if not profile.ratings:
         return None
     rating = max(profile.ratings, key=lambda r: (r.games, r.scope != GLOBAL))
-    points = [ChartPoint(p.finished_at, p.ordinal) for p in rating.history]
+    points = [ChartPoint(p.finished_at, p.ordinal, p.place == 1) for p in rating.history]
     lang = i18n.current()
     # Discord shows it 360 to 550 px wide; full colour, its smallest text noted in it
     png = drawn_png(lambda: rating_chart(points, rating.family, lang), palette=False)
@@ -226,11 +308,64 @@ def history_embed(history: HistoryPage) -> discord.Embed:
         description = "\n".join(
             [i18n.tr(pt.HISTORY_TITLE.format(player=player))]
             + [game_line(g, seats=True) for g in history.games]
+            + [f"*{note}*" for note in rating_notes(history.games)]
         )
     embed = discord.Embed(description=description, colour=embeds.GREEN)
     if history.pages > 1:
         embed.set_footer(text=i18n.tr(pt.PAGE.format(page=history.page + 1, pages=history.pages)))
     return embed
+
+
+def export_range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
+    """`/ps export`'s dates as the stored finish times compare: from the start of `since`
+    (year-month-day), before the day after `until` (UTC); a value that is not a date, or a
+    range that ends before it starts, is refused."""
+    days: list[dt.date | None] = []
+    for value in (since, until):
+        if value is None:
+            days.append(None)
+            continue
+        try:
+            if not DATE.fullmatch(value.strip()):
+                raise ValueError(value)
+            days.append(dt.date.fromisoformat(value.strip()))
+        except ValueError:
+            raise UserError(pt.EXPORT_BAD_DATE.format(value=value)) from None
+    first, last = days
+    if first is not None and last is not None and last < first:
+        raise UserError(pt.EXPORT_BAD_RANGE)
+    return (
+        None if first is None else first.isoformat(),
+        None if last is None else (last + dt.timedelta(days=1)).isoformat(),
+    )
+
+
+def _add_all(
+    writer: export.PartWriter, games: Sequence[export.ExportGame]
+) -> list[export.ExportPart]:
+    """Add the games to an export's parts (pure CPU: a thread); the parts they completed."""
+    return [part for game in games if (part := writer.add(game)) is not None]
+
+
+def export_range_line(since: str | None, until: str | None) -> str:
+    """The range of dates an export was asked for, as said under it ("" for all)."""
+    since, until = (None if v is None else v.strip() for v in (since, until))
+    if since and until:
+        return i18n.tr(pt.EXPORT_BETWEEN.format(since=since, until=until))
+    if since:
+        return i18n.tr(pt.EXPORT_SINCE.format(since=since))
+    if until:
+        return i18n.tr(pt.EXPORT_UNTIL.format(until=until))
+    return ""
+
+
+def _part_files(part: export.ExportPart, name: str, number: int | None) -> list[discord.File]:
+    """A part's two files (`name`.jsonl and .csv; `name`-partN when in parts)."""
+    stem = name if number is None else f"{name}-part{number}"
+    return [
+        discord.File(io.BytesIO(part.jsonl), filename=f"{stem}.jsonl"),
+        discord.File(io.BytesIO(part.csv), filename=f"{stem}.csv"),
+    ]
 
 
 def _scope_id(scope: str, guild_id: int | None) -> int:
@@ -285,6 +420,9 @@ class Players(commands.Cog, name="Players"):
             if isinstance(profile, Hidden):
                 raise UserError(pt.PROFILE_HIDDEN.format(player=_who(player)))
             embed = profile_embed(profile, player)
+            explain_ratings(embed, profile)
+            h2h = await self.games.players.head_to_head(interaction.guild_id, player.id, me.id)
+            head_to_head_field(embed, h2h, player)
             answer: Sent = {"embed": embed}
             chart = await asyncio.to_thread(chart_of, profile)
             if chart is not None:
@@ -358,39 +496,68 @@ class Players(commands.Cog, name="Players"):
 
     # --- /ps export ---
 
-    async def on_export(self, interaction: discord.Interaction) -> None:
+    async def on_export(
+        self, interaction: discord.Interaction, since: str | None = None, until: str | None = None
+    ) -> None:
         async with answering(interaction):
             permissions = interaction.permissions
             if interaction.guild_id is None or not (permissions and permissions.manage_guild):
                 raise UserError(pt.EXPORT_FORBIDDEN)
+            start, end = export_range(since, until)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            games = await self.games.players.export(interaction.guild_id)
-            if not games:
-                raise UserError(pt.EXPORT_EMPTY)
-            jsonl, csv = await asyncio.to_thread(
-                lambda: (export.write_jsonl(games).encode(), export.write_csv(games).encode())
-            )
-            size = len(jsonl) + len(csv)
-            if size > ATTACHMENTS_LIMIT:
-                raise UserError(
-                    pt.EXPORT_TOO_LARGE.format(
-                        size=-(-size // 2**20), limit=ATTACHMENTS_LIMIT // 2**20
-                    )
+            guild_id, players = interaction.guild_id, self.games.players
+            ids = await players.export_ids(guild_id, start, end)
+            if not ids:
+                raise UserError(pt.EXPORT_EMPTY if since is None and until is None else
+                                pt.EXPORT_NONE_THEN)  # fmt: skip
+            # Discord's limit on a file for this interaction (10 MiB without boosts): a part's
+            # two files together stay under it.
+            limit = interaction.filesize_limit
+            writer = export.PartWriter(limit)
+            name = f"photosynthesis-{guild_id}"
+            sent = exported = 0
+            for at in range(0, len(ids), EXPORT_BATCH):
+                games = await players.export(
+                    guild_id, reader_id=interaction.user.id, ids=ids[at : at + EXPORT_BATCH]
                 )
-            name = f"photosynthesis-{interaction.guild_id}"
-            await interaction.followup.send(
-                i18n.tr(pt.EXPORTED.format(n=len(games))),
-                files=[
-                    discord.File(io.BytesIO(jsonl), filename=f"{name}.jsonl"),
-                    discord.File(io.BytesIO(csv), filename=f"{name}.csv"),
-                ],
-                ephemeral=True,
-            )
+                done = await asyncio.to_thread(_add_all, writer, games)
+                for part in done:
+                    sent += 1
+                    exported += len(part.games)
+                    await self._export_part(interaction, part, sent, name)
+            last = writer.close()
+            if last is None and not sent:  # (every game of it damaged: none to export)
+                raise UserError(pt.EXPORT_EMPTY)
+            said = [export_range_line(since, until)]
+            if last is not None:
+                exported += len(last.games)
+            if not sent and last is not None:
+                said.insert(0, i18n.tr(pt.EXPORTED.format(n=exported)))
+                await interaction.followup.send(
+                    "\n".join(s for s in said if s),
+                    files=_part_files(last, name, None),
+                    ephemeral=True,
+                )
+                return
+            if last is not None:
+                sent += 1
+                await self._export_part(interaction, last, sent, name)
+            said.insert(0, i18n.tr(pt.exported_parts(exported, parts=sent, limit=limit // 2**20)))
+            await interaction.followup.send("\n".join(s for s in said if s), ephemeral=True)
+
+    async def _export_part(
+        self, interaction: discord.Interaction, part: export.ExportPart, number: int, name: str
+    ) -> None:
+        content = pt.EXPORT_PART.format(part=number, first=part.games[0], last=part.games[-1])
+        await interaction.followup.send(
+            i18n.tr(content), files=_part_files(part, name, number), ephemeral=True
+        )
 
     # --- /ps forget ---
 
     async def on_forget(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
+            await self.games.players.may_forget(interaction.user.id)
             await interaction.response.send_message(
                 i18n.tr(pt.FORGET_QUESTION), view=forget_view(), ephemeral=True
             )
@@ -446,9 +613,17 @@ async def history_command(
 @app_commands.command(
     name="export", description=_("Manage Server: this server's finished games as files")
 )
+@app_commands.describe(
+    since=_("Only the games finished from this day on (year-month-day, 2026-05-01)"),
+    until=_("Only the games finished up to this day (year-month-day, 2026-05-31)"),
+)
 @app_commands.default_permissions(manage_guild=True)
-async def export_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-    await interaction.client.players.on_export(interaction)
+async def export_command(
+    interaction: discord.Interaction[PhotosynthesisBot],
+    since: app_commands.Range[str, 1, 20] | None = None,
+    until: app_commands.Range[str, 1, 20] | None = None,
+) -> None:
+    await interaction.client.players.on_export(interaction, since, until)
 
 
 @app_commands.command(

@@ -123,14 +123,113 @@ class PlayerSQL(GameSQL):
             games = await self._finished(conn, [r["game_id"] for r in ids])
         return games, total, page
 
-    async def finished_games(self, guild_id: int) -> list[FinishedGame]:
-        """Every finished game of a server, oldest first, with its log (the export)."""
+    async def finished_games(
+        self, guild_id: int, since: str | None = None, until: str | None = None
+    ) -> list[FinishedGame]:
+        """Every finished game of a server, oldest first, with its log (the export); with
+        `since` and `until` (ISO 8601 times, as stored) only those finished from `since` and
+        before `until`."""
+        where = "guild_id = ?"
+        params: list[object] = [guild_id]
+        if since is not None:
+            where, params = where + " AND finished_at >= ?", [*params, since]
+        if until is not None:
+            where, params = where + " AND finished_at < ?", [*params, until]
         async with self._reading() as conn:
             ids = await conn.fetch(
-                "SELECT DISTINCT game_id FROM seat_results WHERE guild_id = ? ORDER BY game_id",
-                (guild_id,),
+                f"SELECT DISTINCT game_id FROM seat_results WHERE {where} ORDER BY game_id",
+                tuple(params),
             )
             return await self._finished(conn, [r["game_id"] for r in ids], notations=True)
+
+    async def finished_game_ids(
+        self, guild_id: int, since: str | None = None, until: str | None = None
+    ) -> list[int]:
+        """The numbers of a server's finished games (`finished_games`' selection), in order."""
+        where = "guild_id = ?"
+        params: list[object] = [guild_id]
+        if since is not None:
+            where, params = where + " AND finished_at >= ?", [*params, since]
+        if until is not None:
+            where, params = where + " AND finished_at < ?", [*params, until]
+        async with self._reading_one() as conn:
+            ids = await conn.fetch(
+                f"SELECT DISTINCT game_id FROM seat_results WHERE {where} ORDER BY game_id",
+                tuple(params),
+            )
+        return [r["game_id"] for r in ids]
+
+    async def finished_games_by_id(self, ids: Sequence[int]) -> list[FinishedGame]:
+        """These finished games with their logs, in this order (a part of an export)."""
+        async with self._reading() as conn:
+            return await self._finished(conn, list(ids), notations=True)
+
+    async def rating_changes(
+        self, identity: str, scope: int, game_ids: Sequence[int]
+    ) -> dict[int, tuple[HistoryRow, HistoryRow | None]]:
+        """What each of these games did to an identity's rating in a scope: by game, its
+        history point after the game and the one before (None: the game was its first)."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        async with self._reading_one() as conn:
+            rows = await conn.fetch(
+                "SELECT h.*, p.mu AS before_mu, p.sigma AS before_sigma,"
+                " p.game_id AS before_game, p.finished_at AS before_at, p.place AS before_place"
+                " FROM rating_history h LEFT JOIN rating_history p ON p.identity = h.identity"
+                " AND p.scope = h.scope AND p.family = h.family AND p.games = h.games - 1"
+                f" WHERE h.identity = ? AND h.scope = ? AND h.game_id IN ({marks})",
+                (identity, scope, *game_ids),
+            )
+        changes: dict[int, tuple[HistoryRow, HistoryRow | None]] = {}
+        for r in rows:
+            before = None
+            if r["before_mu"] is not None:
+                before = HistoryRow(
+                    r["scope"], r["family"], r["games"] - 1, r["before_game"], r["before_at"],
+                    float(r["before_mu"]), float(r["before_sigma"]), r["before_place"],
+                )  # fmt: skip
+            changes[r["game_id"]] = (_history(r), before)
+        return changes
+
+    async def head_to_head(
+        self, identity: str, opponent: str | None, guild_id: int | None
+    ) -> dict[str, tuple[int, int, int]]:
+        """An identity's record in the games it shared with `opponent` (a person's identity),
+        with Cynthia (any difficulty) and with the Expert (any budget): by ``"player"``,
+        ``"cynthia"``, ``"expert"``, how many it finished above, below and level with the
+        best placed seat of that opponent (in a server, or None: every server)."""
+        where, params = _where_player(identity, guild_id)
+        where = " AND ".join(f"a.{part}" for part in where.split(" AND "))
+        group = (
+            "CASE WHEN b.identity LIKE 'cynthia:%' THEN 'cynthia'"
+            " WHEN b.identity LIKE 'expert:%' THEN 'expert' ELSE 'player' END"
+        )
+        async with self._reading_one() as conn:
+            rows = await conn.fetch(
+                "SELECT grp, SUM(CASE WHEN mine < best THEN 1 ELSE 0 END) AS won,"
+                " SUM(CASE WHEN mine > best THEN 1 ELSE 0 END) AS lost,"
+                " SUM(CASE WHEN mine = best THEN 1 ELSE 0 END) AS tied FROM ("
+                f"SELECT a.game_id, MIN(a.place) AS mine, {group} AS grp, MIN(b.place) AS best"
+                " FROM seat_results a JOIN seat_results b"
+                " ON b.game_id = a.game_id AND b.identity <> a.identity"
+                f" WHERE {where} AND (b.identity = ? OR b.identity LIKE 'cynthia:%'"
+                " OR b.identity LIKE 'expert:%')"
+                f" GROUP BY a.game_id, {group}) AS t GROUP BY grp",
+                (*params, opponent or ""),
+            )
+        return {r["grp"]: (int(r["won"]), int(r["lost"]), int(r["tied"])) for r in rows}
+
+    async def hidden_users(self, user_ids: Sequence[int]) -> set[int]:
+        """Which of these people hid their profile."""
+        if not user_ids:
+            return set()
+        marks = ", ".join("?" for _ in user_ids)
+        async with self._reading_one() as conn:
+            rows = await conn.fetch(
+                f"SELECT user_id FROM hidden_players WHERE user_id IN ({marks})", tuple(user_ids)
+            )
+        return {r["user_id"] for r in rows}
 
     async def _finished(
         self, conn: Connection, ids: Sequence[int], *, notations: bool = False
@@ -377,6 +476,19 @@ class PlayerSQL(GameSQL):
             )
         return row is not None
 
+    async def in_live_game(self, user_id: int) -> bool:
+        """Whether a person holds a seat in a lobby or a game in play (`forget_user` refuses)."""
+        async with self._reading_one() as conn:
+            return await self._in_live_game(conn, user_id)
+
+    async def _in_live_game(self, conn: Connection, user_id: int) -> bool:
+        live = await conn.fetchrow(
+            "SELECT 1 AS live FROM seats s JOIN games g ON g.id = s.game_id"
+            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active')",
+            (user_id,),
+        )
+        return live is not None
+
     async def forget_user(self, user_id: int) -> int | None:
         """Remove a person's id and name from every table: each seat of theirs becomes a former
         player's (`FORMER_NAME`, no user id; its result, and their ratings, a new nameless
@@ -386,12 +498,7 @@ class PlayerSQL(GameSQL):
         (their logs are untouched). Returns how many games had a seat of theirs; None, and
         nothing changed, while they hold a seat in a lobby or a game in play."""
         async with self._transaction() as conn:
-            live = await conn.fetchrow(
-                "SELECT 1 AS live FROM seats s JOIN games g ON g.id = s.game_id"
-                " WHERE s.user_id = ? AND g.status IN ('lobby', 'active')",
-                (user_id,),
-            )
-            if live is not None:
+            if await self._in_live_game(conn, user_id):
                 return None
             seats = await conn.fetch(
                 "SELECT game_id, position FROM seats WHERE user_id = ?"
