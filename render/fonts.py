@@ -251,6 +251,7 @@ def runs(
     in). The pieces of a right-to-left paragraph come in visual order (the last piece first)."""
     primary = BOLD if bold else REGULAR
     size_px = px(size)
+    rtl = right_to_left(text)
     fonts = []
     for piece, face in _pieces(text, primary):
         if face == EMOJI:
@@ -259,8 +260,34 @@ def runs(
             continue
         if not _SHAPED and any(unicodedata.bidirectional(c) in _RTL for c in piece):
             piece = piece[::-1]  # without libraqm: at least the letters in reading order
-        fonts.append((piece, _load(face, size_px, bool(_SHAPED) and face != primary), 1.0))
-    return fonts[::-1] if right_to_left(text) else fonts
+        loaded = _load(face, size_px, bool(_SHAPED) and face != primary)
+        fonts.extend((part, loaded, 1.0) for part in _neutral_ends(piece, rtl))
+    return fonts[::-1] if rtl else fonts
+
+
+#: The bidi classes of the characters a run's ends give to the paragraph's direction: spaces,
+#: punctuation and separators (a sign before a number, "-" or "+", stays with it).
+_NEUTRAL = ("WS", "ON", "CS", "S", "B")
+#: Brackets stay with the run they close (a name's "(2)"), never moved to the other end.
+_BRACKETS = frozenset("()[]{}<>")
+
+
+def _neutral_ends(piece: str, rtl: bool) -> list[str]:
+    """``piece`` (one face's run, in logical order) as it is drawn in a right-to-left paragraph:
+    the punctuation and spaces it starts or ends with, beside a left-to-right run (notation, a
+    Latin name, a number), read right to left as the paragraph does (``": "`` after a Hebrew
+    word is drawn " :" next to it, not at the far side of the notation that follows), each a
+    piece of its own, reversed (brackets stay where they are); the rest unchanged. In a left-to-right paragraph,
+    or for a run with right-to-left letters (laid out whole), ``[piece]``."""
+    if not rtl or any(unicodedata.bidirectional(c) in _RTL for c in piece):
+        return [piece]
+    neutral = [unicodedata.bidirectional(c) in _NEUTRAL and c not in _BRACKETS for c in piece]
+    if all(neutral):
+        return [piece[::-1]]
+    start = neutral.index(False)
+    end = len(piece) - neutral[::-1].index(False)
+    lead, core, tail = piece[:start], piece[start:end], piece[end:]
+    return [part for part in (lead[::-1], core, tail[::-1]) if part]
 
 
 def clean(text: str) -> str:

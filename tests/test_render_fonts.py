@@ -119,3 +119,16 @@ def test_a_skin_tone_is_drawn_as_the_emoji_in_its_default_colour() -> None:
     assert ImageChops.difference(drawn("Jo 👍🏽"), drawn("Jo 👍")).getbbox() is None
     assert ImageChops.difference(drawn("👩🏾\u200d💻"), drawn("👩\u200d💻")).getbbox() is None
     assert text.width("👩\u200d💻", 24) == text.width("👩", 24)  # one glyph
+
+
+def test_punctuation_after_a_hebrew_word_stays_beside_it_before_notation() -> None:
+    # "<name> played: <turn>" in Hebrew with an emoji in the name (drawn run by run, not by
+    # libraqm): the colon reads right after the Hebrew word, left of it, and the notation
+    # after that; it was drawn at the far left of the notation ("…: plant D6 C5שיחק/ה").
+    said = fonts.RLM + "\N{DRAGON} Ann שיחק/ה: \u2066plant D6 C5\u2069"
+    drawn = [piece for piece, _font, _scale in fonts.runs(said, 20)]
+    assert drawn[:3] == ["plant D6 C5", " :", "ה"]
+    # A sign stays with its number, brackets with their run, a left-to-right line as it is.
+    signed = fonts.RLM + "נקודות -1.8 (Ann)"
+    assert [p for p, _f, _s in fonts.runs(signed, 20)] == ["-1.8 (Ann)", "נקודות "]
+    assert [p for p, _f, _s in fonts.runs("Ann played: plant D6", 20)] == ["Ann played: plant D6"]
