@@ -407,11 +407,14 @@ async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
 async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_nothing(
     storage: SQLiteStorage,
 ) -> None:
-    """Statements per action, counted: a play is one transaction of six statements (the first
-    write of a transaction needs no savepoint; the game is read back with its seats in one);
-    the game read back (by id) is the row this process committed last; a channel's game costs
-    one statement (its own snapshot: no read transaction around it); a write made by other means
-    (migrations, tests) makes the storage forget what it kept."""
+    """Statements and round trips per action, counted: a play is one transaction of six
+    statements, and waits for the writing connection's thread twice: once for its statements
+    (BEGIN, its savepoint, the version, the action, the snapshot: sent, and waited for once),
+    once for its COMMIT. The game as stored is the row kept, bumped: not read back. What an
+    answer reads of a live game (the game by id, its log, its turn clock) is kept as committed
+    and costs nothing once read; a channel's game costs one statement (its own snapshot: no
+    read transaction around it); a write made by other means (migrations, tests) makes the
+    storage forget what it kept."""
     service = GameService(storage, seed_source=lambda: 1234)
     game = await service.lobby.new_lobby(
         guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="h"
@@ -420,24 +423,37 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
     result = await service.lobby.start(game.id, game.version, HOST)
     for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
         result = await service.turns.play(game.id, user, f"place {space}")
+    log = await storage.actions(game.id)  # (read once: kept from now on)
+    assert [a.notation for a in log] == ["place A1", "place G1", "place D7", "place G4"]
+    assert await storage.turn_clock(game.id) is None
     statements: list[tuple[str, str]] = []
     await storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
     await storage._reader.set_trace_callback(
         lambda sql: statements.append(("read", sql.split()[0]))
     )
+    round_trips = storage.round_trips
 
     result = await service.turns.play(game.id, HOST, "buy seed", result.game.version)
     assert statements == [
         ("write", "BEGIN"),
+        ("write", "SAVEPOINT"),  # the write's own (what undoes it alone)
         ("write", "UPDATE"),  # the game's version
         ("write", "INSERT"),  # the action
         ("write", "INSERT"),  # the snapshot
-        ("write", "SELECT"),  # the game as stored, with its seats
         ("write", "COMMIT"),
     ]
+    assert storage.round_trips == round_trips + 2
     statements.clear()
     assert await storage.get_game(game.id) == result.game
-    assert statements == []
+    assert (result.game.version, result.game.status) == (game.version + 6, "active")  # (start, five plays)
+    assert [a.notation for a in await storage.actions(game.id, 4)] == ["buy seed"]
+    assert await storage.turn_clock(game.id) is None
+    assert statements == [] and storage.round_trips == round_trips + 2
+    storage._games.clear()
+    assert await storage.get_game(game.id) == result.game  # (the row built is the row stored)
+    assert await storage.actions(game.id) == [*log, *await storage.actions(game.id, 4)]
+    assert await storage.live_game(CHANNEL) == result.game
+    statements.clear()
     assert await storage.live_game(CHANNEL) == result.game
     assert statements == [("read", "SELECT")]
 
