@@ -85,8 +85,10 @@ async def main() -> None:
                     continue
                 legal = [str(a) for a in engine.legal_actions(state)]
                 moves = [a for a in legal if a != "end"]
-                action = "end" if "end" in legal and (not moves or rng.random() < 0.3) else (
-                    rng.choice(moves)
+                action = (
+                    "end"
+                    if "end" in legal and (not moves or rng.random() < 0.3)
+                    else (rng.choice(moves))
                 )
                 seat = game.seats[state.current_seat]
                 t0 = time.perf_counter()

@@ -352,6 +352,9 @@ class SQLiteStorage(SQLStorage):
         #: games'), as last committed: what every answer reads, kept as its commit writes it.
         self._clocks: dict[int, _Row | None] = {}
         self._logs: dict[int, list[ActionRow]] = {}
+        #: The live game each channel (or game thread) was last found to hold (`live_game`):
+        #: one while it stays live and kept; a game's thread that changes forgets them all.
+        self._channels: dict[int, int] = {}
 
     @property
     def round_trips(self) -> int:
@@ -443,6 +446,7 @@ class SQLiteStorage(SQLStorage):
         self._follows.clear()
         self._clocks.clear()
         self._logs.clear()
+        self._channels.clear()
 
     def _keep(self, game: GameRow) -> GameRow:
         """Keep a committed row of a live game (unless a newer one is kept); a game that ended
@@ -555,6 +559,20 @@ class SQLiteStorage(SQLStorage):
         rows = await conn.fetch(_games_with_seats(where), tuple(params))
         return [decode_game(row, seats) for row, seats in _grouped_by_game(rows)]
 
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The game in the lobby or in play in this channel, or in this game thread, or None:
+        the one found there last, while it is live and kept (a channel holds one live game:
+        its own, or the thread's; no other can be added while it is live), else read."""
+        game_id = self._channels.get(channel_id)
+        kept = None if game_id is None else self._games.get(game_id)
+        if kept is not None:
+            return kept
+        commits = self.commits
+        game = await super().live_game(channel_id)
+        if game is not None and self.commits == commits and game.id in self._games:
+            self._channels[_bounded(self._channels, channel_id)] = game.id
+        return game
+
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember a message id; read back at once, even while its commit is under way (the
         message exists on Discord already: a read that comes after it, say a link to it, finds
@@ -568,6 +586,8 @@ class SQLiteStorage(SQLStorage):
         finally:
             if self._unsettled.get(key) == ids:  # (not a later write's, still under way)
                 del self._unsettled[key]
+            if kind == "thread":  # (a channel's game may be found through a thread no longer)
+                self._channels.clear()
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """`(channel_id, message_id)` of a game's message of some kind, or None."""
@@ -877,13 +897,24 @@ class SQLiteStorage(SQLStorage):
         reread: bool,
     ) -> GameRow | UnreadableGame:
         """The row a play commits, from the one kept at the version it changed (only its
-        version and time change): no statement. Another change is read back."""
+        version and time change): no statement. Another change is read back. The row is kept
+        as the COMMIT succeeds, even if its writer is cancelled meanwhile (else the row kept
+        would stay older than the one stored)."""
         kept = self._games.get(game_id)
         if reread or kept is None or kept.version != expected_version:
-            return await super()._game_after_update(
+            game = await super()._game_after_update(
                 conn, game_id, expected_version, updated_at, reread=reread
             )
-        return dataclasses.replace(kept, version=expected_version + 1, updated_at=updated_at)
+        else:
+            game = dataclasses.replace(kept, version=expected_version + 1, updated_at=updated_at)
+        if isinstance(game, GameRow):
+            changed = game
+
+            def keep() -> None:
+                self._keep(changed)
+
+            self._effect(keep)
+        return game
 
 
 class _Row:
