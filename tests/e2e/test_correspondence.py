@@ -27,7 +27,7 @@ from tests.e2e.corr import (
     two_player_game,
     wait_db,
 )
-from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord, shard_of
 from tests.e2e.helpers import (
     action_rows,
     answered,
@@ -542,3 +542,49 @@ async def test_a_timeout_after_a_crash_at_the_start_is_told_in_the_games_thread(
     assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT)]
     assert [m.id for m in fake.messages(chan)] == [lobby.id]
     assert fake.late_interactions == []
+
+
+async def test_a_turn_timed_out_for_another_shard_is_redrawn_after_the_process_dies(
+    fake: FakeDiscord, bot_process, clock
+) -> None:
+    """Issue 56: a process fires the deadline of a game of another shard (through REST) and
+    dies after the "Time ran out" notice, before the game message showing the turn lands: the
+    job is recorded only once it has landed, so the restarted process hands it out again and
+    redraws the message within seconds (its start-up redraw leaves other shards' games alone,
+    and the other shard's process never learned of the turn); the notice is posted once."""
+    home = shard_of(fake.guild_id, 2)
+    other = fake.add_guild("Second", shard=(1 - home, 2))
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for user in (alice, bob):
+        fake.add_member(user, other)
+    chan = fake.add_channel("elsewhere", guild_id=other)
+    env = {**clock.env, "SHARD_COUNT": "2", "DEV_GUILD_ID": ""}
+    bot = await bot_process(env=env)  # both shards: the game is made through Discord
+    msg = await two_player_game(fake, chan, alice, bob, turn_timer="1h")
+    (thread,) = fake.threads_of(chan)
+    bot.extra_env["SHARD_IDS"] = str(home)  # from now on the other guild is another's shard
+    await bot.restart()
+    await bot.wait_ready(timeout=60)
+    assert fake.live_shards() == {(home, 2)}
+
+    # Alice's deadline fires here; the game message's post fails until the process is killed.
+    said = f"{ALARM} Time ran out for {mention(alice)}"
+
+    def notices() -> int:
+        return len([m for m in in_threads(fake, chan) if m.content.startswith(said)])
+
+    clock.advance(HOUR, bot)
+    await fake.wait_until(lambda: notices() == 1, 30, "the notice")
+    outage = fake.schedule_rest_outage(500, 600, prefix=f"/channels/{thread}/messages")
+    await fake.wait_until(lambda: fake.limits.faults, 30, "the game message tried")
+    bot.kill()
+    await bot.wait_exit()
+    outage.end = fake.clock()
+    assert [m.id for m in fake.messages(thread) if is_game_message()(m)] == [msg.id]
+
+    await bot.restart()
+    await bot.wait_ready(timeout=60)
+    await next_game_message(fake, chan, msg, lambda m: mention(bob) in m.content)
+    await wait_db(lambda: [o for k, o in finished(bot) if k == "deadline"] != [], 10)
+    assert notices() == 1
+    assert [(r[2], r[3]) for r in action_rows(bot)] == [(0, AUTOPILOT)]

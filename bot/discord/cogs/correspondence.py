@@ -49,6 +49,9 @@ USER_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 #: How long a reminder or turn DM waits for the game's newest message to land (one window of
 #: Discord's per-channel send limit) before it links the game's thread instead.
 LINK_WAIT_S = 5.0
+#: How long a deadline's job waits for the game message showing the turn it played to land
+#: before its outcome is recorded (`fire`): two windows of Discord's per-channel send limit.
+DRAWN_WAIT_S = 10.0
 
 
 def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
@@ -172,8 +175,12 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
 
         A turn played out is committed together with its pending "Time ran out" notice (the
         job's outcome), so a crash before the notice is posted posts it at the next start
-        (`bot.services.scheduler`); once posted, the outcome is recorded at once, before the board is
-        redrawn. Every post carries the job's own nonce (`job_nonce`): a notice or reminder
+        (`bot.services.scheduler`). The outcome is recorded once the game message showing that
+        turn has landed (or `DRAWN_WAIT_S` passed): a process that dies before leaves the job
+        to be handed out again, and its second run posts the notice and redraws the message.
+        (The game may be of another process's shard, fired through REST: that process learns
+        nothing of the turn, and this one's restart redraws only its own games' messages.)
+        Every post carries the job's own nonce (`job_nonce`): a notice or reminder
         posted just before a crash, its outcome not yet recorded, is handed back by Discord
         when posted again instead of being made twice, and a notice is never taken for an
         earlier one with the same text. Each is posted exactly once; only a bot that died
@@ -183,7 +190,8 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
         async with self.bot.publisher.holding():
             fired = await self.service.fire(job)
             game = fired.game
-            if (fired.result is not None or fired.notice_only) and game is not None:
+            played = fired.result is not None or fired.notice_only
+            if played and game is not None:
                 user_id = job.user_id if fired.notice_only else game.seats[job.seat].user_id
                 how, _, notation = fired.outcome.partition(": ")
                 if user_id is not None:
@@ -193,10 +201,12 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
                             line.format(player=mention(user_id), notation=i18n.notation(notation))
                         )
                     await self._say(await self.bot.publisher.game_thread(game), content, job)
-                await self.scheduler.store.finish(job.id, fired.outcome)
                 if fired.notice_only:  # played before a crash: the message may not show it yet
                     await self._publish(game.id)
-                return fired.outcome
+        if played and game is not None:  # (published now: `holding` has ended)
+            await self.bot.publisher.landed(game.id, DRAWN_WAIT_S)
+            await self.scheduler.store.finish(job.id, fired.outcome)
+            return fired.outcome
         if fired.dm_to is not None and game is not None:
             await self._turn_dm(game, fired.dm_to, fired.deadline, job)
         elif fired.outcome == "sent" and game is not None and fired.deadline is not None:
