@@ -286,16 +286,18 @@ class SQLiteStorage(SQLStorage):
 
     Each aiosqlite connection runs its statements on a thread of its own, so the event loop
     goes on while one runs, COMMIT included (SQLite's fsync of the journal: milliseconds, more
-    on a busy disk). Every statement costs a round trip between the loop and that thread, which
-    on a busy loop waits for the loop's other work: so a write or a read sends as few as it
-    can. Writes go through one connection, one at a time (an asyncio lock), and are grouped:
-    the writes that come while a COMMIT is under way are made in one SQLite transaction (each
-    but the first in a savepoint of its own, so a failed one is undone alone) and committed
-    together, one fsync for all (a group commit). A write still returns only once it is
-    durable. Reads go through a second connection, each read (even of several statements) one
-    consistent snapshot of what is committed, and never wait for a write: SQLite's WAL journal
-    lets a reader see the last commit while the next one is written. Reads take turns on their
-    connection (an asyncio lock of their own). The game locks are asyncio locks.
+    on a busy disk). Each time the loop waits for that thread is a round trip, which on a
+    loaded machine waits for the thread to be scheduled and for the loop's other work: so a
+    write waits twice (its statements, sent together and waited for once; its COMMIT), and
+    what an answer reads of a live game is kept in memory as committed (`_effect`). Writes go
+    through one connection, one at a time (an asyncio lock), and are grouped: the writes that
+    come while a COMMIT is under way are made in one SQLite transaction (each in a savepoint
+    of its own, so a failed one is undone alone) and committed together, one fsync for all (a
+    group commit). A write still returns only once it is durable. Reads go through a second
+    connection, each read (even of several statements) one consistent snapshot of what is
+    committed, and never wait for a write: SQLite's WAL journal lets a reader see the last
+    commit while the next one is written. Reads take turns on their connection (an asyncio
+    lock of their own). The game locks are asyncio locks.
     """
 
     dialect = "sqlite"
