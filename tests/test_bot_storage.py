@@ -673,6 +673,35 @@ async def test_what_is_kept_of_a_live_game_is_what_its_commits_stored(tmp_path: 
         await storage.close()
 
 
+async def test_a_log_read_while_a_play_commits_is_kept_with_the_play(
+    storage: SQLiteStorage,
+) -> None:
+    """A live game's log read (and kept) after a play's statements were made and before its
+    COMMIT holds the log without the play: the play's commit still adds it to what is kept."""
+    game = await _new_game(storage)
+    game = await storage.update_game(game.id, game.version, status="active")
+    storage._logs.clear()  # not kept yet: the next read reads the log and keeps it
+    committing, release = asyncio.Event(), asyncio.Event()
+    commit = storage._finish
+
+    async def slow_commit() -> None:
+        committing.set()
+        await asyncio.wait_for(release.wait(), 10)
+        await commit()
+
+    storage._finish = slow_commit  # type: ignore[method-assign]
+    play = asyncio.create_task(
+        storage.update_game(game.id, game.version, actions=[NewAction(1, "buy seed", 0, HOST)])
+    )
+    await asyncio.wait_for(committing.wait(), 10)
+    assert await storage.actions(game.id) == []  # (read before the COMMIT: kept)
+    assert storage._logs == {game.id: []}
+    release.set()
+    await play
+    storage._finish = commit  # type: ignore[method-assign]
+    assert [a.notation for a in await storage.actions(game.id)] == ["buy seed"]
+
+
 async def test_a_write_whose_begin_fails_commits_nothing_of_itself(
     storage: SQLiteStorage,
 ) -> None:

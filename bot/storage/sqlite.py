@@ -867,9 +867,8 @@ class SQLiteStorage(SQLStorage):
         actions: Sequence[NewAction],
         at: str,
     ) -> None:
-        """A write under way changes a game's log: a kept one changes as it commits."""
-        if game_id not in self._logs:
-            return
+        """A write under way changes a game's log: a kept one changes as it commits (even one
+        kept after this write began: a read of the log made before its commit)."""
         added = sorted(
             (
                 ActionRow(a.ply, a.notation, a.seat, a.user_id, _as_read(a.explanation), at)
