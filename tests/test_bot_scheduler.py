@@ -216,11 +216,12 @@ async def test_fires_each_job_once_sleeping_until_the_next_due_time(store) -> No
         await wait_for(clock, lambda: len(fired) == 1)
         await wait_for(clock, lambda: clock.sleeps[-1] is None)  # nothing left: sleeps until poked
         passes = scheduler.passes
-        # A new job wakes it through a poke, and it sleeps until that job is due.
+        # A new job wakes it through a poke, and it sleeps until that job is due (nothing due:
+        # no claim, which would be a write).
         await add_job(store, game, "b", T0 + 3600)
         scheduler.poke()
         await wait_for(clock, lambda: clock.sleeps[-1] == T0 + 3600)
-        assert scheduler.passes == passes + 1 and len(fired) == 1
+        assert scheduler.passes == passes and len(fired) == 1
         clock.advance(7200)  # past it: fired once, however far time jumped
         await wait_for(clock, lambda: len(fired) == 2)
         await wait_for(clock, lambda: clock.sleeps[-1] is None)

@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from bot.services import GameService
+from bot.services.correspondence import Correspondence
 from bot.services.plays import replay
 from bot.storage import (
     SCHEMA_VERSION,
@@ -25,6 +26,9 @@ from bot.storage import (
     VersionConflict,
     database_url,
 )
+from bot.storage.rows import CLOCK_COLUMNS
+from tests.bot_helpers import ALICE, ManualClock, started
+from tests.bot_helpers import BOB as GUEST
 
 HOST, BOB = 1001, 1002
 CHANNEL = 555
@@ -407,11 +411,14 @@ async def test_a_write_returns_once_committed_and_reads_never_wait_for_it(
 async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_nothing(
     storage: SQLiteStorage,
 ) -> None:
-    """Statements per action, counted: a play is one transaction of six statements (the first
-    write of a transaction needs no savepoint; the game is read back with its seats in one);
-    the game read back (by id) is the row this process committed last; a channel's game costs
-    one statement (its own snapshot: no read transaction around it); a write made by other means
-    (migrations, tests) makes the storage forget what it kept."""
+    """Statements and round trips per action, counted: a play is one transaction of six
+    statements, and waits for the writing connection's thread twice: once for its statements
+    (BEGIN, its savepoint, the version, the action, the snapshot: sent, and waited for once),
+    once for its COMMIT. The game as stored is the row kept, bumped: not read back. What an
+    answer reads of a live game (the game by id, its log, its turn clock) is kept as committed
+    and costs nothing once read, and so does a channel's live game once found (a channel
+    without one costs one statement, its own snapshot: no read transaction around it); a
+    write made by other means (migrations, tests) makes the storage forget what it kept."""
     service = GameService(storage, seed_source=lambda: 1234)
     game = await service.lobby.new_lobby(
         guild_id=1, channel_id=CHANNEL, host_id=HOST, host_name="h"
@@ -420,26 +427,44 @@ async def test_a_play_costs_one_write_transaction_and_reading_the_game_costs_not
     result = await service.lobby.start(game.id, game.version, HOST)
     for user, space in ((HOST, "A1"), (BOB, "G1"), (HOST, "D7"), (BOB, "G4")):
         result = await service.turns.play(game.id, user, f"place {space}")
+    log = await storage.actions(game.id)  # (read once: kept from now on)
+    assert [a.notation for a in log] == ["place A1", "place G1", "place D7", "place G4"]
+    assert await storage.turn_clock(game.id) is None
     statements: list[tuple[str, str]] = []
     await storage._conn.set_trace_callback(lambda sql: statements.append(("write", sql.split()[0])))
     await storage._reader.set_trace_callback(
         lambda sql: statements.append(("read", sql.split()[0]))
     )
+    round_trips = storage.round_trips
 
     result = await service.turns.play(game.id, HOST, "buy seed", result.game.version)
     assert statements == [
         ("write", "BEGIN"),
+        ("write", "SAVEPOINT"),  # the write's own (what undoes it alone)
         ("write", "UPDATE"),  # the game's version
         ("write", "INSERT"),  # the action
         ("write", "INSERT"),  # the snapshot
-        ("write", "SELECT"),  # the game as stored, with its seats
         ("write", "COMMIT"),
     ]
+    assert storage.round_trips == round_trips + 2
     statements.clear()
     assert await storage.get_game(game.id) == result.game
-    assert statements == []
+    assert (result.game.version, result.game.status) == (
+        game.version + 6,
+        "active",
+    )  # (start, five plays)
+    assert [a.notation for a in await storage.actions(game.id, 4)] == ["buy seed"]
+    assert await storage.turn_clock(game.id) is None
+    assert statements == [] and storage.round_trips == round_trips + 2
+    storage._games.clear()
+    assert await storage.get_game(game.id) == result.game  # (the row built is the row stored)
+    assert await storage.actions(game.id) == [*log, *await storage.actions(game.id, 4)]
+    statements.clear()
     assert await storage.live_game(CHANNEL) == result.game
-    assert statements == [("read", "SELECT")]
+    assert statements == [("read", "SELECT")]  # (not kept: read)
+    assert await storage.live_game(CHANNEL) == result.game  # the channel's game, kept
+    assert await storage.live_game(CHANNEL + 1) is None  # (none: read each time)
+    assert statements == [("read", "SELECT")] * 2
 
     async with storage.transaction() as conn:
         await conn.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (game.id,))
@@ -560,6 +585,144 @@ async def test_what_is_kept_serves_the_live_games_not_every_game_ever_played(
     assert await storage.get_game(live.id) == live  # the live game costs no statement
     assert await storage.message(live.id, "lobby") == (1, 10)
     assert statements == []
+
+
+async def _kept_and_stored(storage: SQLiteStorage, fresh: SQLiteStorage, game_id: int):
+    """What `storage` serves of a game (its row, log and turn clock: kept, for a live game)
+    and what a storage that keeps nothing reads of it, the clock's values with their types."""
+
+    async def seen(store: SQLiteStorage):
+        clock = await store.turn_clock(game_id)
+        values = None if clock is None else [(type(clock[c]), clock[c]) for c in CLOCK_COLUMNS]
+        return await store.get_game(game_id), await store.actions(game_id), values
+
+    kept = await seen(storage)
+    fresh._forget_all()
+    stored = await seen(fresh)
+    fresh._forget_all()
+    return kept, stored
+
+
+async def test_what_is_kept_of_a_live_game_is_what_its_commits_stored(tmp_path: Path) -> None:
+    """A live game's row, log and turn clock are kept as each commit writes them, and equal
+    what a fresh read finds after each change: plays (the clock of a new turn, the version of
+    the same turn's), an undo (the log cut), a vacation (the clock paused), a play whose
+    writer is cancelled while its COMMIT is under way (committed all the same: what is kept
+    too), the game's end (forgotten)."""
+    path = str(tmp_path / "kept.db")
+    storage = await SQLiteStorage.open(path)
+    fresh = await SQLiteStorage.open(path)
+    try:
+        games = GameService(storage, seed_source=lambda: 99)
+        corr = Correspondence(games, ManualClock())
+        games.core.after = corr.timers
+        game, state = await started(corr, turn_timer=24)
+        checks = 0
+
+        async def same() -> None:
+            nonlocal checks
+            kept, stored = await _kept_and_stored(storage, fresh, game.id)
+            assert kept == stored
+            checks += 1
+
+        await same()  # (read once: kept from now on)
+        assert game.id in storage._logs and game.id in storage._clocks
+        for user, space in ((ALICE, "A1"), (GUEST, "G1"), (ALICE, "D7"), (GUEST, "G4")):
+            state = (await games.turns.play(game.id, user, f"place {space}")).state
+            await same()
+        player = game.seats[state.current_seat].user_id
+        assert player is not None
+        move = next(str(a) for a in engine.legal_actions(state) if str(a) != "end")
+        await games.turns.play(game.id, player, move)  # the same turn: the clock's version
+        await same()
+        state = (await games.turns.undo(game.id, player)).state  # the log cut
+        await same()
+        await corr.set_vacation(player, True)  # the turn's clock paused
+        await same()
+        assert (await storage.turn_clock(game.id))["paused_at"] is not None
+
+        committing, release = asyncio.Event(), asyncio.Event()
+        commit = storage._finish
+
+        async def slow_commit() -> None:
+            committing.set()
+            await asyncio.wait_for(release.wait(), 10)
+            await commit()
+
+        storage._finish = slow_commit  # type: ignore[method-assign]
+        commits = storage.commits
+        play = asyncio.create_task(games.turns.play(game.id, player, "end"))
+        await asyncio.wait_for(committing.wait(), 10)  # its statements made, its COMMIT begun
+        play.cancel()
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await play
+        while storage.commits == commits:  # (nobody waits for it: it goes on all the same)
+            await asyncio.sleep(0.01)
+        storage._finish = commit  # type: ignore[method-assign]
+        await same()  # the row, log and clock the cancelled play committed
+        assert [a.notation for a in await storage.actions(game.id, 4)] == ["end"]
+
+        await games.endings.abandon_game(game.id, ALICE, False)
+        assert game.id not in storage._games and game.id not in storage._logs
+        assert game.id not in storage._clocks
+        await same()
+        assert checks == 10
+    finally:
+        await fresh.close()
+        await storage.close()
+
+
+async def test_a_log_read_while_a_play_commits_is_kept_with_the_play(
+    storage: SQLiteStorage,
+) -> None:
+    """A live game's log read (and kept) after a play's statements were made and before its
+    COMMIT holds the log without the play: the play's commit still adds it to what is kept."""
+    game = await _new_game(storage)
+    game = await storage.update_game(game.id, game.version, status="active")
+    storage._logs.clear()  # not kept yet: the next read reads the log and keeps it
+    committing, release = asyncio.Event(), asyncio.Event()
+    commit = storage._finish
+
+    async def slow_commit() -> None:
+        committing.set()
+        await asyncio.wait_for(release.wait(), 10)
+        await commit()
+
+    storage._finish = slow_commit  # type: ignore[method-assign]
+    play = asyncio.create_task(
+        storage.update_game(game.id, game.version, actions=[NewAction(1, "buy seed", 0, HOST)])
+    )
+    await asyncio.wait_for(committing.wait(), 10)
+    assert await storage.actions(game.id) == []  # (read before the COMMIT: kept)
+    assert storage._logs == {game.id: []}
+    release.set()
+    await play
+    storage._finish = commit  # type: ignore[method-assign]
+    assert [a.notation for a in await storage.actions(game.id)] == ["buy seed"]
+
+
+async def test_a_write_whose_begin_fails_commits_nothing_of_itself(
+    storage: SQLiteStorage,
+) -> None:
+    """A write's BEGIN is sent, not waited for: should it fail, the write's savepoint (sent
+    right after it) still holds its statements in a transaction, so that none is committed on
+    its own before the write's end finds the error and undoes them."""
+    game = await _new_game(storage)
+
+    def no_begin(action: int, arg1: str | None, *_: object) -> int:
+        refused = action == sqlite3.SQLITE_TRANSACTION and arg1 == "BEGIN"
+        return sqlite3.SQLITE_DENY if refused else sqlite3.SQLITE_OK
+
+    await storage._conn.set_authorizer(no_begin)
+    with pytest.raises(sqlite3.DatabaseError, match="not authorized"):
+        await storage.update_game(game.id, game.version, status="active")
+    await storage._conn.set_authorizer(None)
+    storage._forget_all()
+    stored = await storage.get_game(game.id)
+    assert stored is not None and (stored.status, stored.version) == ("lobby", 0)
+    changed = await storage.update_game(game.id, game.version, status="active")
+    assert (changed.status, changed.version) == ("active", 1)
 
 
 async def test_a_row_read_before_a_commit_is_not_kept_after_it(

@@ -191,9 +191,11 @@ class Scheduler:
             try:
                 if self.poll is not None and await self.store.requeue_unfinished():
                     log.warning("jobs of a process that died handed out again")
-                if await self.run_due():
-                    continue
+                # A read first: a pass with nothing due (a poke for a job due later) claims
+                # nothing, and so takes no write (on SQLite, one writer: plays wait behind it).
                 next_due = await self.store.next_due()
+                if next_due is not None and next_due <= self.clock.now() and await self.run_due():
+                    continue
             except Exception:
                 log.exception("scheduler pass failed")
                 await asyncio.sleep(ERROR_BACKOFF)

@@ -260,6 +260,13 @@ class Connection(Protocol):
         """`executemany` as `send` sends."""
         ...
 
+    async def send_changing(
+        self, sql: str, params: Sequence[object], rows: int, error: Exception
+    ) -> None:
+        """A statement sent as `send` sends, that must change exactly `rows` rows: else the
+        write fails with `error` (raised as a sent statement's error is, and undone)."""
+        ...
+
     async def insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
     ) -> None:

@@ -81,6 +81,12 @@ class _PostgresConnection:
     async def send_many(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         await self.executemany(sql, rows)
 
+    async def send_changing(
+        self, sql: str, params: Sequence[object], rows: int, error: Exception
+    ) -> None:
+        if await self.execute(sql, params) != rows:
+            raise error
+
     async def insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]
     ) -> None:

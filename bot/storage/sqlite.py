@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 import copy
+import dataclasses
 import logging
 import sqlite3  # for its exceptions and error codes only: every statement goes through aiosqlite
 import time
@@ -11,7 +13,6 @@ from collections.abc import (
     AsyncIterator,
     Awaitable,
     Callable,
-    Coroutine,
     Iterable,
     MutableMapping,
     Sequence,
@@ -26,7 +27,20 @@ from bot.storage.errors import StorageUnwritable, UnreadableGame
 from bot.storage.interface import Connection
 from bot.storage.locks import KeyedLocks
 from bot.storage.migrations import SCHEMA_VERSION
-from bot.storage.rows import ClockWrite, DatabaseRow, GameRow, Preferences, SeatRow, decode_game
+from bot.storage.rows import (
+    CLOCK_COLUMNS,
+    ActionRow,
+    ClockValues,
+    ClockWrite,
+    DatabaseRow,
+    GameRow,
+    NewAction,
+    Preferences,
+    SeatRow,
+    decode_game,
+    read_text,
+    stored_text,
+)
 from bot.storage.sql import SQLStorage, _utcnow
 
 log = logging.getLogger(__name__)
@@ -35,20 +49,72 @@ T = TypeVar("T")
 V = TypeVar("V")
 
 
-class _SQLiteConnection:
-    """`Connection` over an aiosqlite connection: each statement is a round trip to the
-    connection's own thread, which runs them one after the other in the order they were sent
-    (a query's rows come back with it: `execute_fetchall`, one round trip, not two).
+class _Sent:
+    """A statement on its way to an aiosqlite connection's thread, not waited for yet.
 
-    A statement `send` sends is not waited for: the next statement waited for goes with it,
-    one round trip for both (the thread runs them in a row), and raises the first error of
-    those sent before it (it ran all the same: the write is undone). A savepoint's statement
-    waits for those sent before it, so that it is not run after one that failed."""
+    Its coroutine (aiosqlite's `execute`, `executemany`, ...) is run here up to its first wait,
+    where aiosqlite has queued the statement for the connection's thread: it is on its way at
+    once, in the order sent, and costs no task of its own. `finish` runs the coroutine to its
+    end once the statement has run (`done`), keeping its result or its error; `check`, if
+    given, then judges the result (a statement that must change so many rows)."""
+
+    __slots__ = ("_steps", "_waiting", "check", "done", "value", "error")
+
+    def __init__(
+        self, statement: Awaitable[Any], check: Callable[[Any], None] | None = None
+    ) -> None:
+        self._steps = statement.__await__()
+        self._waiting: object = None
+        self.check = check
+        self.done = False
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self._step()
+
+    def _step(self) -> None:
+        try:
+            self._waiting = self._steps.send(None)
+        except StopIteration as stop:
+            self.done, self.value = True, stop.value
+        except BaseException as exc:  # (the statement's error, kept for whoever waits)
+            self.done, self.error = True, exc
+
+    def waiting_for(self) -> asyncio.Future[Any] | None:
+        """The future the statement's coroutine waits for (None: it may go on at once)."""
+        return self._waiting if isinstance(self._waiting, asyncio.Future) else None
+
+    def finish(self) -> None:
+        """Run the coroutine on while what it waits for is done (to its end, if it is)."""
+        while not self.done:
+            waiting = self.waiting_for()
+            if waiting is not None and not waiting.done():
+                return
+            self._step()
+        if self.error is None and self.check is not None:
+            try:
+                self.check(self.value)
+            except Exception as exc:
+                self.error = exc
+            self.check = None
+
+
+class _SQLiteConnection:
+    """`Connection` over an aiosqlite connection: each statement goes to the connection's own
+    thread, which runs them one after the other in the order they were sent (a query's rows
+    come back with it: `execute_fetchall`, one round trip, not two).
+
+    A statement `send` sends is not waited for (`_Sent`): the next statement waited for, or
+    the write's end (`flush`), waits for it with its own, one round trip for all (the thread
+    runs them in a row), and raises the first error of those sent (they ran all the same: the
+    write is undone). A savepoint's statement waits for those sent before it, so that it is
+    not run after one that failed. `waits` counts the round trips waited for."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.raw = conn
         #: The statements sent and not yet waited for, in the order sent.
-        self._sent: list[asyncio.Future[Any]] = []
+        self._sent: list[_Sent] = []
+        #: How many times this connection waited for its thread (for tests and benches).
+        self.waits = 0
 
     async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[DatabaseRow]:
         return list(await self._run(sql, self.raw.execute_fetchall(sql, tuple(params))))
@@ -71,44 +137,75 @@ class _SQLiteConnection:
         await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
     async def send(self, sql: str, params: Sequence[object] = ()) -> None:
-        self._sent.append(asyncio.ensure_future(self.raw.execute(sql, tuple(params))))
+        self.put(sql, params)
 
     async def send_many(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
-        rows = [tuple(r) for r in rows]
-        self._sent.append(asyncio.ensure_future(self.raw.executemany(sql, rows)))
+        self._sent.append(_Sent(self.raw.executemany(sql, [tuple(r) for r in rows])))
 
-    async def _run(self, sql: str, statement: Coroutine[Any, Any, T]) -> T:
+    async def send_changing(
+        self, sql: str, params: Sequence[object], rows: int, error: Exception
+    ) -> None:
+        def check(cursor: aiosqlite.Cursor) -> None:
+            if cursor.rowcount != rows:
+                raise error
+
+        self._sent.append(_Sent(self.raw.execute(sql, tuple(params)), check))
+
+    def put(self, sql: str, params: Sequence[object] = ()) -> None:
+        """`send`, for the driver itself (no coroutine of its own)."""
+        self._sent.append(_Sent(self.raw.execute(sql, tuple(params))))
+
+    async def _run(self, sql: str, statement: Awaitable[T]) -> T:
         """Run a statement: at once when nothing sent waits, else after the statements sent
-        (in order: a task started after theirs), raising the first error among them."""
-        if not self._sent:
-            return await statement
-        if sql.lstrip()[:8].upper().startswith(_SAVEPOINTS):
+        (in order), raising the first error among them."""
+        if self._sent and sql.lstrip()[:8].upper().startswith(_SAVEPOINTS):
             try:
                 await self.flush()
             except BaseException:
-                statement.close()
+                _close(statement)
                 raise
+        if not self._sent:
+            self.waits += 1
             return await statement
-        task = asyncio.ensure_future(statement)
-        self._sent.append(task)
+        sent = _Sent(statement)
+        self._sent.append(sent)
         await self.flush()
-        return task.result()
+        value: T = sent.value
+        return value
 
     async def flush(self) -> None:
-        """Wait for the statements sent; raise the first one's error."""
+        """Wait for the statements sent (one round trip: the thread runs them in order, so the
+        last one's answer comes after the others'); raise the first one's error."""
         if not self._sent:
             return
-        await asyncio.wait(self._sent)  # (not cancelled with the waiter: they run anyway)
-        sent, self._sent = self._sent, []
-        failed = [task.exception() for task in sent]  # (each one's error is retrieved)
-        for exc in failed:
-            if exc is not None:
-                raise exc
+        self.waits += 1
+        while True:
+            for sent in self._sent:
+                sent.finish()
+            waiting = [s.waiting_for() for s in self._sent if not s.done]
+            if not waiting:
+                break
+            last = waiting[-1]
+            if last is None:
+                await asyncio.sleep(0)
+            else:  # (not cancelled with the waiter: the statements run anyway)
+                await asyncio.wait([last])
+        done, self._sent = self._sent, []
+        for statement in done:
+            if statement.error is not None:
+                raise statement.error
 
     async def drain(self) -> None:
         """Wait for the statements sent, whatever their outcome (what undoes them follows)."""
         with suppress(Exception):
             await self.flush()
+
+
+def _close(statement: Awaitable[Any]) -> None:
+    """Close a statement's coroutine that will not be run (no warning that it never ran)."""
+    close = getattr(statement, "close", None)
+    if close is not None:
+        close()
 
 
 #: The statements that set, release or roll back to a savepoint, or end a transaction: they
@@ -151,6 +248,12 @@ class _OneStatement:
     async def send_many(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         await self._take().executemany(sql, rows)
 
+    async def send_changing(
+        self, sql: str, params: Sequence[object], rows: int, error: Exception
+    ) -> None:
+        if await self._take().execute(sql, params) != rows:
+            raise error
+
 
 #: Seconds a write waits for another connection's write lock (another process's, or a test's
 #: second storage on the same file) before it fails with "database is locked".
@@ -183,16 +286,18 @@ class SQLiteStorage(SQLStorage):
 
     Each aiosqlite connection runs its statements on a thread of its own, so the event loop
     goes on while one runs, COMMIT included (SQLite's fsync of the journal: milliseconds, more
-    on a busy disk). Every statement costs a round trip between the loop and that thread, which
-    on a busy loop waits for the loop's other work: so a write or a read sends as few as it
-    can. Writes go through one connection, one at a time (an asyncio lock), and are grouped:
-    the writes that come while a COMMIT is under way are made in one SQLite transaction (each
-    but the first in a savepoint of its own, so a failed one is undone alone) and committed
-    together, one fsync for all (a group commit). A write still returns only once it is
-    durable. Reads go through a second connection, each read (even of several statements) one
-    consistent snapshot of what is committed, and never wait for a write: SQLite's WAL journal
-    lets a reader see the last commit while the next one is written. Reads take turns on their
-    connection (an asyncio lock of their own). The game locks are asyncio locks.
+    on a busy disk). Each time the loop waits for that thread is a round trip, which on a
+    loaded machine waits for the thread to be scheduled and for the loop's other work: so a
+    write waits twice (its statements, sent together and waited for once; its COMMIT), and
+    what an answer reads of a live game is kept in memory as committed (`_effect`). Writes go
+    through one connection, one at a time (an asyncio lock), and are grouped: the writes that
+    come while a COMMIT is under way are made in one SQLite transaction (each in a savepoint
+    of its own, so a failed one is undone alone) and committed together, one fsync for all (a
+    group commit). A write still returns only once it is durable. Reads go through a second
+    connection, each read (even of several statements) one consistent snapshot of what is
+    committed, and never wait for a write: SQLite's WAL journal lets a reader see the last
+    commit while the next one is written. Reads take turns on their connection (an asyncio
+    lock of their own). The game locks are asyncio locks.
     """
 
     dialect = "sqlite"
@@ -218,8 +323,13 @@ class SQLiteStorage(SQLStorage):
         self._lock = asyncio.Lock()  # the writing connection
         self._read_lock = asyncio.Lock()  # the reading connection (with a reader of its own)
         self._game_locks = KeyedLocks()
-        #: The writes made in the open SQLite transaction, each waiting for its COMMIT.
-        self._batch: list[asyncio.Future[None]] | None = None
+        #: The writes made in the open SQLite transaction, each waiting for its COMMIT with
+        #: what its commit changes in what is kept (`_effect`).
+        self._batch: list[tuple[asyncio.Future[None], list[Callable[[], None]]]] | None = None
+        #: What the write under way changes in what is kept, once committed; and what the
+        #: COMMIT under way does (`_finish`).
+        self._effects: list[Callable[[], None]] = []
+        self._committing: list[Callable[[], None]] = []
         self._savepoints = 0  # (each write's savepoint has a name of its own)
         self._commit_planned = False
         self._tasks: set[asyncio.Task[None]] = set()  # the planned commits (kept referenced)
@@ -240,6 +350,21 @@ class SQLiteStorage(SQLStorage):
         self._preferences: dict[int, Preferences] = {}
         self._languages: dict[tuple[int, int | None], tuple[str | None, str | None]] = {}
         self._follows: dict[int, dict[int, str]] = {}
+        #: A live game's turn clock (None: it has none) and its log (at most `KEPT_LOGS`
+        #: games'), as last committed: what every answer reads, kept as its commit writes it.
+        self._clocks: dict[int, _Row | None] = {}
+        self._logs: dict[int, list[ActionRow]] = {}
+        #: The live game each channel (or game thread) was last found to hold (`live_game`):
+        #: one while it stays live and kept; a game's thread that changes forgets them all.
+        self._channels: dict[int, int] = {}
+
+    @property
+    def round_trips(self) -> int:
+        """How many times this storage waited for one of its connections' threads (for tests
+        and benches)."""
+        if not self._grouped:
+            return self._wrapped.waits
+        return self._wrapped.waits + self._read_wrapped.waits
 
     @classmethod
     async def open(
@@ -250,7 +375,7 @@ class SQLiteStorage(SQLStorage):
         clock: Callable[[], str] = _utcnow,
     ) -> SQLiteStorage:
         """Open (creating if needed) the database at `path` and migrate it to `migrate_to`."""
-        conn = await _connect(path, busy_ms=0)  # a write waits in `_begin`, which retries
+        conn = await _connect(path)
         reader = None
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -321,6 +446,9 @@ class SQLiteStorage(SQLStorage):
         for kept in (self._games, self._messages, self._preferences, self._languages):
             kept.clear()
         self._follows.clear()
+        self._clocks.clear()
+        self._logs.clear()
+        self._channels.clear()
 
     def _keep(self, game: GameRow) -> GameRow:
         """Keep a committed row of a live game (unless a newer one is kept); a game that ended
@@ -338,6 +466,8 @@ class SQLiteStorage(SQLStorage):
         self._games.pop(game_id, None)
         self._messages.pop(game_id, None)
         self._follows.pop(game_id, None)
+        self._clocks.pop(game_id, None)
+        self._logs.pop(game_id, None)
 
     # (the settings: a copy is served, as a caller may change what it is given)
 
@@ -431,6 +561,20 @@ class SQLiteStorage(SQLStorage):
         rows = await conn.fetch(_games_with_seats(where), tuple(params))
         return [decode_game(row, seats) for row, seats in _grouped_by_game(rows)]
 
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The game in the lobby or in play in this channel, or in this game thread, or None:
+        the one found there last, while it is live and kept (a channel holds one live game:
+        its own, or the thread's; no other can be added while it is live), else read."""
+        game_id = self._channels.get(channel_id)
+        kept = None if game_id is None else self._games.get(game_id)
+        if kept is not None:
+            return kept
+        commits = self.commits
+        game = await super().live_game(channel_id)
+        if game is not None and self.commits == commits and game.id in self._games:
+            self._channels[_bounded(self._channels, channel_id)] = game.id
+        return game
+
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember a message id; read back at once, even while its commit is under way (the
         message exists on Discord already: a read that comes after it, say a link to it, finds
@@ -444,6 +588,8 @@ class SQLiteStorage(SQLStorage):
         finally:
             if self._unsettled.get(key) == ids:  # (not a later write's, still under way)
                 del self._unsettled[key]
+            if kind == "thread":  # (a channel's game may be found through a thread no longer)
+                self._channels.clear()
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """`(channel_id, message_id)` of a game's message of some kind, or None."""
@@ -494,8 +640,9 @@ class SQLiteStorage(SQLStorage):
         async with self._read_lock:
             token = _READING.set((*_READING.get(), self))
             try:
-                # (a cancelled statement still runs: the COMMIT below comes after it)
-                await self._reader.execute("BEGIN")
+                # (sent: it goes with the read's first statement; a cancelled statement
+                # still runs, and the COMMIT below comes after it)
+                self._read_wrapped.put("BEGIN")
                 yield self._read_wrapped
             finally:
                 _READING.reset(token)
@@ -505,7 +652,7 @@ class SQLiteStorage(SQLStorage):
         """End the read transaction, after whatever was sent before (the connection's thread
         takes them in order: once sent, the COMMIT runs even if this task is cancelled)."""
         try:
-            await self._reader.execute("COMMIT")
+            await self._read_wrapped.execute("COMMIT")
         except sqlite3.OperationalError:
             if self._reader.in_transaction:  # never left in one: later reads would be old
                 await self._reader.execute("ROLLBACK")
@@ -521,53 +668,53 @@ class SQLiteStorage(SQLStorage):
 
     @asynccontextmanager
     async def _transaction(self, *, wait: bool = True) -> AsyncIterator[Connection]:
-        """One write: its statements in the open SQLite transaction (begun here if none is;
-        in a savepoint of their own if other writes are in it), then, the lock released for
-        the next writes, wait for the COMMIT that makes it durable (`_commit_batch`; its
-        error, if it fails, is this write's; unless not `wait`).
+        """One write: its statements in the open SQLite transaction (begun here if none is),
+        in a savepoint of their own, then, the lock released for the next writes, wait for the
+        COMMIT that makes it durable (`_commit_batch`; its error, if it fails, is this write's;
+        unless not `wait`).
 
-        A write costs a round trip for each statement it waits for (`Connection.send`s go
-        with the next one), and a BEGIN for the first write of a transaction; the SAVEPOINT
-        of the others goes with their first statement, and is not released (COMMIT ends them
-        all). A failed write is undone by rolling back to its own savepoint, or the whole
-        transaction when it is the first write in it. A statement sent is run by the
-        connection's thread even if the writer is cancelled: what undoes a write comes after
-        it."""
+        A write waits for the connection's thread once for its statements, however many:
+        what opens it (BEGIN IMMEDIATE, its SAVEPOINT) and the statements whose results nothing
+        needs (`Connection.send`) are sent without waiting, and the first statement waited for,
+        or the write's end, waits for them all (`_SQLiteConnection.flush`); then once for its
+        COMMIT, shared with the writes committed with it. A failed write is undone by rolling
+        back to its own savepoint, or the whole transaction when it is the first write in it.
+        A statement sent is run by the connection's thread even if the writer is cancelled:
+        what undoes a write comes after it. What a write changes in what is kept (`_effect`)
+        changes as its COMMIT succeeds."""
         async with self._lock:
-            if not self._grouped:  # one connection for all: a plain transaction
-                await self._begin()
-                try:
-                    yield self._wrapped
-                    await self._wrapped.flush()
-                except BaseException:
-                    await _settled(self._undo_write(None))
-                    raise
-                await _settled(self._finish())
-                return
-            savepoint = await self._open_write()
+            savepoint = self._open_write()
             try:
                 yield self._wrapped
                 await self._wrapped.flush()  # (the statements sent, and not waited for yet)
             except BaseException:
+                self._effects = []
                 await _settled(self._undo_write(savepoint))
                 raise
+            if not self._grouped:  # one connection for all: a plain transaction, committed now
+                self._batch, self._committing, self._effects = None, self._effects, []
+                await _settled(self._finish())
+                return
             done = self._end_write()
         if wait:
             await done
         else:
             done.add_done_callback(_log_failed_commit)
 
-    async def _open_write(self) -> str | None:
-        """BEGIN the transaction for its first write, else a savepoint (its name) for this
-        one."""
-        if self._batch is None:
-            await self._begin()
-            self._batch, self._savepoints = [], 0
-            return None
+    def _open_write(self) -> str | None:
+        """Send what opens a write: BEGIN IMMEDIATE for the first write of a transaction, then
+        a savepoint of the write's own. Should the BEGIN fail, the savepoint begins a
+        transaction all the same, so that no statement of the write is ever committed on its
+        own before the write's end finds the BEGIN's error. The savepoint's name, for a write
+        joining others; None for the first (its undo ends the transaction)."""
+        first = self._batch is None
+        if first:
+            self._wrapped.put("BEGIN IMMEDIATE")  # (another process's write: SQLite waits)
+            self._batch = []
         self._savepoints += 1
         name = f"write{self._savepoints}"
-        await self._wrapped.send(f"SAVEPOINT {name}")  # (goes with the write's first statement)
-        return name
+        self._wrapped.put(f"SAVEPOINT {name}")
+        return None if first else name
 
     async def _undo_write(self, savepoint: str | None) -> None:
         await self._wrapped.drain()
@@ -575,13 +722,18 @@ class SQLiteStorage(SQLStorage):
             await self._conn.execute(f"ROLLBACK TO {savepoint}")
         else:  # the first write: nothing else to commit, end the SQLite transaction
             self._batch = None
-            await self._conn.execute("ROLLBACK")
+            await self._rollback_if_begun()
+
+    def _effect(self, effect: Callable[[], None]) -> None:
+        """Change what is kept once the write under way is committed (call within a write)."""
+        self._effects.append(effect)
 
     def _end_write(self) -> asyncio.Future[None]:
         """Add the write to the transaction's batch and plan the COMMIT it waits for."""
         assert self._batch is not None
         done = asyncio.get_running_loop().create_future()
-        self._batch.append(done)
+        self._batch.append((done, self._effects))
+        self._effects = []
         if not self._commit_planned:
             self._commit_planned = True
             task = asyncio.create_task(self._commit_batch())
@@ -590,21 +742,14 @@ class SQLiteStorage(SQLStorage):
         return done
 
     async def _begin(self) -> None:
-        """BEGIN IMMEDIATE (take the write lock), waiting for another connection's write
-        without blocking the connection's thread (up to `BUSY_TIMEOUT`). If the caller is
-        cancelled meanwhile, what the BEGIN began is rolled back."""
-        deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT
-        while True:
-            try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as exc:
-                if not _busy(exc) or asyncio.get_running_loop().time() > deadline:
-                    raise
-            except asyncio.CancelledError:  # the BEGIN runs all the same: end its transaction
-                await _settled(self._rollback_if_begun())
-                raise
-            await asyncio.sleep(0.002)
+        """BEGIN IMMEDIATE (take the write lock; SQLite waits for another connection's write,
+        up to `BUSY_TIMEOUT`). If the caller is cancelled meanwhile, what the BEGIN began is
+        rolled back."""
+        try:
+            await self._wrapped.execute("BEGIN IMMEDIATE")
+        except asyncio.CancelledError:  # the BEGIN runs all the same: end its transaction
+            await _settled(self._rollback_if_begun())
+            raise
 
     async def _rollback_if_begun(self) -> None:
         try:
@@ -623,10 +768,11 @@ class SQLiteStorage(SQLStorage):
 
     async def _commit_batch_locked(self) -> None:
         batch, self._batch = self._batch or [], None
+        self._committing = [effect for _, effects in batch for effect in effects]
         commit = asyncio.ensure_future(self._finish())
         cancelled = await _through_cancel(commit)  # no statement may run while COMMIT does
         failed = asyncio.CancelledError() if commit.cancelled() else commit.exception()
-        for done in batch:
+        for done, _ in batch:
             if done.done():  # its writer was cancelled meanwhile
                 continue
             if failed is None:
@@ -638,12 +784,14 @@ class SQLiteStorage(SQLStorage):
 
     async def _finish(self) -> None:
         """COMMIT (retried while another connection holds the lock, up to `BUSY_TIMEOUT`); a
-        failed commit is rolled back."""
+        failed commit is rolled back. Once committed, what the writes in it change in what
+        is kept changes (`_committing`), before anything else runs."""
+        effects, self._committing = self._committing, []
         deadline = time.monotonic() + BUSY_TIMEOUT
         try:
             while True:
                 try:
-                    await self._conn.execute("COMMIT")
+                    await self._wrapped.execute("COMMIT")
                     break
                 except sqlite3.OperationalError as exc:
                     if not _busy(exc) or time.monotonic() > deadline:
@@ -654,16 +802,180 @@ class SQLiteStorage(SQLStorage):
                 await self._conn.execute("ROLLBACK")
             raise
         self.commits += 1
+        for effect in effects:
+            try:
+                effect()
+            except Exception:  # (our bug) what is kept may be wrong: forget it all
+                log.exception("what a commit changes in what is kept")
+                self._forget_all()
+                break
+
+    # --- what is kept of the live games: their turn clocks and logs ---
+
+    async def turn_clock(self, game_id: int) -> DatabaseRow | None:
+        """The clock row of a game's current turn, if planned (a live game's as kept)."""
+        if game_id in self._clocks:
+            return self._clocks[game_id]
+        commits = self.commits
+        row = await super().turn_clock(game_id)
+        if self.commits == commits and game_id in self._games:  # (see `_read_games`)
+            kept = None if row is None else _Row(CLOCK_COLUMNS, (row[c] for c in CLOCK_COLUMNS))
+            self._clocks[game_id] = kept
+        return row
+
+    async def _write_clock(self, conn: Connection, write: ClockWrite) -> None:
+        await super()._write_clock(conn, write)
+        self._effect(lambda: self._clock_written(write))
+
+    def _clock_written(self, write: ClockWrite) -> None:
+        """Keep a live game's clock as `write` committed it (`SQLBase._write_clock`)."""
+        game_id = write.game_id
+        if game_id not in self._games:
+            self._clocks.pop(game_id, None)
+        elif write.clock is not None:
+            self._clocks[game_id] = _Row(CLOCK_COLUMNS, _stored_clock(write.clock))
+        elif write.version is None:
+            self._clocks[game_id] = None
+        elif self._clocks.get(game_id) is not None:  # (no row: the UPDATE changes none)
+            kept = self._clocks[game_id]
+            assert kept is not None
+            self._clocks[game_id] = kept.but(version=write.version)
+
+    async def clear_ended_clocks(self) -> None:
+        try:
+            await super().clear_ended_clocks()
+        finally:
+            self._clocks.clear()
+
+    async def actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
+        """The logged actions of a game with ply > `after_ply`, in order (a live game's from
+        its log as kept: read whole the first time)."""
+        kept = self._logs.get(game_id)
+        if kept is None:
+            if game_id not in self._games:
+                return await super().actions(game_id, after_ply)
+            commits = self.commits
+            kept = await super().actions(game_id)
+            if self.commits == commits and game_id in self._games:  # (see `_read_games`)
+                self._logs[_bounded(self._logs, game_id, KEPT_LOGS)] = kept
+        return kept[bisect.bisect_right(kept, after_ply, key=_ply) :]
+
+    def _logged(
+        self,
+        game_id: int,
+        truncate_after: int | None,
+        actions: Sequence[NewAction],
+        at: str,
+    ) -> None:
+        """A write under way changes a game's log: a kept one changes as it commits (even one
+        kept after this write began: a read of the log made before its commit)."""
+        added = sorted(
+            (
+                ActionRow(a.ply, a.notation, a.seat, a.user_id, _as_read(a.explanation), at)
+                for a in actions
+            ),
+            key=_ply,
+        )
+
+        def logged() -> None:
+            kept = self._logs.get(game_id)
+            if kept is None:
+                return
+            last = truncate_after if truncate_after is not None else kept[-1].ply if kept else 0
+            if added:  # (a read since the commit may hold them already)
+                last = min(last, added[0].ply - 1)
+            self._logs[game_id] = [*kept[: bisect.bisect_right(kept, last, key=_ply)], *added]
+
+        self._effect(logged)
+
+    async def _game_after_update(
+        self,
+        conn: Connection,
+        game_id: int,
+        expected_version: int,
+        updated_at: str,
+        *,
+        reread: bool,
+    ) -> GameRow | UnreadableGame:
+        """The row a play commits, from the one kept at the version it changed (only its
+        version and time change): no statement. Another change is read back. The row is kept
+        as the COMMIT succeeds, even if its writer is cancelled meanwhile (else the row kept
+        would stay older than the one stored)."""
+        kept = self._games.get(game_id)
+        if reread or kept is None or kept.version != expected_version:
+            game = await super()._game_after_update(
+                conn, game_id, expected_version, updated_at, reread=reread
+            )
+        else:
+            game = dataclasses.replace(kept, version=expected_version + 1, updated_at=updated_at)
+        if isinstance(game, GameRow):
+            changed = game
+
+            def keep() -> None:
+                self._keep(changed)
+
+            self._effect(keep)
+        return game
+
+
+class _Row:
+    """A row kept in memory as a query returns it: its columns by name or by position."""
+
+    __slots__ = ("_columns", "_values")
+
+    def __init__(self, columns: Sequence[str], values: Iterable[object]) -> None:
+        self._columns = tuple(columns)
+        self._values = tuple(values)
+
+    def __getitem__(self, column: str | int, /) -> Any:
+        return self._values[column if isinstance(column, int) else self._columns.index(column)]
+
+    def keys(self) -> list[str]:
+        return list(self._columns)
+
+    def but(self, **changes: object) -> _Row:
+        """This row with some columns changed."""
+        values = [changes.get(c, v) for c, v in zip(self._columns, self._values, strict=True)]
+        return _Row(self._columns, values)
+
+
+def _stored_clock(values: ClockValues) -> tuple[object, ...]:
+    """A clock's values as SQLite gives them back (its REAL columns as floats)."""
+    game_id, version, turn, seat, user_id, started, paused, total = values
+    return (
+        game_id,
+        version,
+        turn,
+        seat,
+        user_id,
+        float(started),
+        None if paused is None else float(paused),
+        float(total),
+    )
+
+
+def _as_read(explanation: str | None) -> str | None:
+    """An action's explanation as the log reads it back (`LogSQL.actions`)."""
+    return read_text(stored_text(explanation))
+
+
+def _ply(action: ActionRow) -> int:
+    return action.ply
 
 
 #: How many users' (or pairs') settings are kept at most: past that, the oldest are forgotten.
 KEPT_SETTINGS = 10_000
 
 
-def _bounded(kept: MutableMapping[T, V], key: T) -> T:
-    """`key`, for an entry about to be added to `kept`, the oldest entry dropped if it is
-    full."""
-    if len(kept) >= KEPT_SETTINGS:
+#: How many live games' logs are kept at most: past that, the oldest kept are forgotten (read
+#: again when asked for).
+KEPT_LOGS = 1_000
+
+
+def _bounded(kept: MutableMapping[T, V], key: T, most: int = KEPT_SETTINGS) -> T:
+    """`key`, for an entry about to be added to `kept`, the oldest entry dropped if it holds
+    `most` already."""
+    if len(kept) >= most:
         del kept[next(iter(kept))]
     return key
 

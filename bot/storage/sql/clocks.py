@@ -48,9 +48,7 @@ class ClockSQL(SQLBase):
         """Mark a game's clock as up to date with the game's version (not waited for: a clock
         left behind by a crash is planned again at start, `bot.services.timers.TurnTimers.reconcile`)."""
         async with self._unawaited_transaction() as conn:
-            await conn.execute(
-                "UPDATE turn_clocks SET version = ? WHERE game_id = ?", (version, game_id)
-            )
+            await self._write_clock(conn, ClockWrite(game_id, version=version))
 
     async def clear_ended_clocks(self) -> None:
         """Remove the clocks and unfired jobs of every game no longer being played."""

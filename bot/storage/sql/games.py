@@ -197,12 +197,12 @@ class GameSQL(ResultSQL):
                 sets.append(f"{column} = ?")
                 params.append(value)
         async with self._transaction() as conn:
-            changed = await conn.execute(
+            await conn.send_changing(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
                 (*params, game_id, expected_version),
+                1,
+                VersionConflict(f"game {game_id} is not at version {expected_version}"),
             )
-            if changed != 1:
-                raise VersionConflict(f"game {game_id} is not at version {expected_version}")
             if seats is not None:
                 if config is None:  # (not the start: seats are reordered then)
                     await self._keep_leavers(conn, game_id, seats)
@@ -233,6 +233,8 @@ class GameSQL(ResultSQL):
                         for a in actions
                     ],
                 )
+            if actions or truncate_after is not None:
+                self._logged(game_id, truncate_after, actions, now)
             if snapshot is not None:
                 ply, state = snapshot
                 await conn.send(
@@ -255,11 +257,41 @@ class GameSQL(ResultSQL):
                     await conn.execute("ROLLBACK TO SAVEPOINT finish")
                     log.exception("a game's result not recorded", extra={"game_id": game_id})
                 await conn.execute("RELEASE SAVEPOINT finish")
-            (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
+            changed = seats, options, config, status, host_id, finish
+            game = await self._game_after_update(
+                conn,
+                game_id,
+                expected_version,
+                now,
+                reread=any(change is not None for change in changed),
+            )
         if isinstance(game, UnreadableGame):
             self._forget(game_id)
             raise game
         return self._keep(game)
+
+    def _logged(
+        self, game_id: int, truncate_after: int | None, actions: Sequence[NewAction], at: str
+    ) -> None:
+        """A write under way cuts a game's log after `truncate_after` (when not None) and
+        appends `actions` to it, logged `at`: a driver may keep track (SQLite keeps the live
+        games' logs: `SQLiteStorage.actions`)."""
+
+    async def _game_after_update(
+        self,
+        conn: Connection,
+        game_id: int,
+        expected_version: int,
+        updated_at: str,
+        *,
+        reread: bool,
+    ) -> GameRow | UnreadableGame:
+        """A game's row as the write under way leaves it (`update_game`: its version bumped
+        from `expected_version`, its `updated_at` changed, and, when `reread`, other columns
+        or its seats): read back. A driver that keeps the row it committed last may build
+        it."""
+        (game,) = await self._fetch_games(conn, "id = ?", (game_id,))
+        return game
 
     async def _keep_leavers(self, conn: Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
         """Keep the person of each seat of a started game that loses its user id (`/ps leave`:
