@@ -147,33 +147,14 @@ def exported_game(
     record: engine.Record,
     seats: Sequence[SeatInfo],
 ) -> ExportGame:
-    """A finished game for the export: the record is replayed to score it (pure CPU)."""
+    """A finished game for the export: the record is replayed to score it (pure CPU), then
+    exported as from stored results (`stored_game`)."""
     if len(seats) != len(record.config.seats):
         raise ValueError("one seat's information per seat of the record")
     state = record.state()
     where = places_of(state)
-    return ExportGame(
-        game_id,
-        server_id,
-        created_at,
-        finished_at,
-        dict(options),
-        record,
-        tuple(
-            ExportSeat(
-                seat=i + 1,
-                kind=info.kind,
-                user_id=info.user_id,
-                name=info.name,
-                score=sum(parts.values()),
-                parts=parts,
-                place=where[i],
-                left=info.left,
-            )
-            for i, info in enumerate(seats)
-            for parts in [engine.score_parts(state, i)]
-        ),
-    )
+    results = [(where[i], engine.score_parts(state, i)) for i in range(len(seats))]
+    return stored_game(game_id, server_id, created_at, finished_at, options, record, seats, results)
 
 
 # -- JSON lines ------------------------------------------------------------------------------
