@@ -129,34 +129,16 @@ class PlayerSQL(GameSQL):
         """Every finished game of a server, oldest first, with its log (the export); with
         `since` and `until` (ISO 8601 times, as stored) only those finished from `since` and
         before `until`."""
-        where = "guild_id = ?"
-        params: list[object] = [guild_id]
-        if since is not None:
-            where, params = where + " AND finished_at >= ?", [*params, since]
-        if until is not None:
-            where, params = where + " AND finished_at < ?", [*params, until]
         async with self._reading() as conn:
-            ids = await conn.fetch(
-                f"SELECT DISTINCT game_id FROM seat_results WHERE {where} ORDER BY game_id",
-                tuple(params),
-            )
+            ids = await conn.fetch(*_finished_ids(guild_id, since, until))
             return await self._finished(conn, [r["game_id"] for r in ids], notations=True)
 
     async def finished_game_ids(
         self, guild_id: int, since: str | None = None, until: str | None = None
     ) -> list[int]:
         """The numbers of a server's finished games (`finished_games`' selection), in order."""
-        where = "guild_id = ?"
-        params: list[object] = [guild_id]
-        if since is not None:
-            where, params = where + " AND finished_at >= ?", [*params, since]
-        if until is not None:
-            where, params = where + " AND finished_at < ?", [*params, until]
         async with self._reading_one() as conn:
-            ids = await conn.fetch(
-                f"SELECT DISTINCT game_id FROM seat_results WHERE {where} ORDER BY game_id",
-                tuple(params),
-            )
+            ids = await conn.fetch(*_finished_ids(guild_id, since, until))
         return [r["game_id"] for r in ids]
 
     async def finished_games_by_id(self, ids: Sequence[int]) -> list[FinishedGame]:
@@ -541,3 +523,18 @@ class PlayerSQL(GameSQL):
             )
         log.info("a person was forgotten", extra={"games": len(seats)})
         return len(seats)
+
+
+def _finished_ids(
+    guild_id: int, since: str | None, until: str | None
+) -> tuple[str, tuple[object, ...]]:
+    """The query of a server's finished games' numbers, in order (`finished_games`' selection:
+    those finished from `since` and before `until`, when given), and its parameters."""
+    where = "guild_id = ?"
+    params: list[object] = [guild_id]
+    if since is not None:
+        where, params = where + " AND finished_at >= ?", [*params, since]
+    if until is not None:
+        where, params = where + " AND finished_at < ?", [*params, until]
+    sql = f"SELECT DISTINCT game_id FROM seat_results WHERE {where} ORDER BY game_id"
+    return sql, tuple(params)
