@@ -112,6 +112,8 @@ class ProcessSide:
         if self.proc.stdin is not None:
             self.proc.stdin.close()
         self.proc.wait(timeout=30)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
 
 
 @dataclass
@@ -251,8 +253,11 @@ def run_match(
                 done.append(game)
                 score = sum(g.result for g in done if g.rules == game.rules)
                 played = sum(1 for g in done if g.rules == game.rules)
-                print(f"  {game.rules} game {game.index}: {game.result:g} "
-                      f"(so far {score:g} of {played})", flush=True)
+                print(
+                    f"  {game.rules} game {game.index}: {game.result:g} "
+                    f"(so far {score:g} of {played})",
+                    flush=True,
+                )
         return game
 
     try:
