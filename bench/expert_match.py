@@ -15,12 +15,13 @@ pairs: games ``2j`` and ``2j + 1`` share a seed and this tree's side takes seat 
 and seat 2 in the second, so the seats are swapped from game to game and each seed's luck and
 starting trees are met from both seats. The seeds are fresh: 70000 + j in the base game, 80000 +
 j in the expansion (the training scripts use 0-139, 1000-1039, 2000-2011, 3000-3059 and, for the
-learned evaluation, 10000-10999; ``expert_bench.py`` uses 0-399). No game between people has
+learned evaluation, 10000-11999; ``expert_bench.py`` uses 0-399). No game between people has
 chance in it, so the starting trees are placed at random from the seed, as in
 ``expert_bench.py``; every other decision (an animal kept, the turns) is the sides'. Both sides
 use the game's seed as the Expert's seed. A tie counts half a game.
 
-It prints, then, one line (the interval is Wilson's 95%; CPU over every decision of each side):
+Stopped (Ctrl-C or SIGTERM), it prints the line for the games it finished. It prints, then,
+one line (the interval is Wilson's 95%; CPU over every decision of each side):
 
     expert-match: won W of G (95% a-b%) against REF at B s a decision, base; W2 of G2 (95%
     c-d%) in the expansion; CPU per decision mean M ms, p99 Q ms (baseline M0, Q0)
@@ -37,6 +38,7 @@ import json
 import math
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -248,9 +250,9 @@ def run_match(
                 sides.extend(pair)
             local.pair = pair
         game = play_game(local.pair[0], local.pair[1], job[0], job[1], budget)
-        if progress:
-            with lock:
-                done.append(game)
+        with lock:
+            done.append(game)
+            if progress:
                 score = sum(g.result for g in done if g.rules == game.rules)
                 played = sum(1 for g in done if g.rules == game.rules)
                 print(
@@ -260,12 +262,34 @@ def run_match(
                 )
         return game
 
+    pool = ThreadPoolExecutor(max(1, jobs))
     try:
-        with ThreadPoolExecutor(max(1, jobs)) as pool:
-            return list(pool.map(one, plan))
+        futures = [pool.submit(one, job) for job in plan]
+        return [f.result() for f in futures]
+    except KeyboardInterrupt:
+        # stopped (Ctrl-C, SIGTERM): the sides are killed, the games finished are kept
+        pool.shutdown(wait=False, cancel_futures=True)
+        with lock:
+            for side in sides:
+                side.proc.kill()
+            finished = list(done)
+        raise MatchStopped(finished) from None
     finally:
+        pool.shutdown(wait=True)
         for side in sides:
             side.close()
+
+
+class MatchStopped(Exception):
+    """The match was stopped; ``games`` are those it finished."""
+
+    def __init__(self, games: list[Game]) -> None:
+        super().__init__(f"stopped after {len(games)} games")
+        self.games = games
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def main() -> None:
@@ -281,8 +305,13 @@ def main() -> None:
     n_moon = args.games if args.expansion_games is None else args.expansion_games
     plan = [("base", k) for k in range(args.games)] + [("moonlight", k) for k in range(n_moon)]
     t = time.perf_counter()
+    signal.signal(signal.SIGTERM, _interrupt)
     with checkout(args.baseline) as tree:
-        games = run_match(ROOT, tree, plan, args.budget, args.jobs, args.eval, args.progress)
+        try:
+            games = run_match(ROOT, tree, plan, args.budget, args.jobs, args.eval, args.progress)
+        except MatchStopped as stop:
+            games = stop.games
+            print(f"stopped: {len(games)} of the {len(plan)} games were played", flush=True)
     print(f"{len(games)} games in {time.perf_counter() - t:.0f} s", flush=True)
     print(summary(games, args.baseline, args.budget))
 

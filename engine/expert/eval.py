@@ -128,14 +128,17 @@ def _learned_weights() -> tuple[float, ...]:
 _learned: list[tuple[float, ...]] = []
 
 
-def use_learned(on: bool) -> None:
-    """Play with the learned correction of a person's forecast (``LEARNED_FEATURES``, weights in
-    ``data/expert_learned.json``) or without it (the default)."""
+def use_learned(on: bool | Sequence[float]) -> None:
+    """Play with the learned correction of a person's forecast (``LEARNED_FEATURES``): True, the
+    weights in ``data/expert_learned.json``; a sequence, those weights (the training script's);
+    False, without it (the default)."""
     _learned.clear()
     for memo in _MEMOS:
         memo.clear()
-    if on:
+    if on is True:
         _learned.append(_learned_weights())
+    elif on is not False:
+        _learned.append(tuple(float(x) for x in on))
 
 
 def weights() -> dict[str, Any]:
