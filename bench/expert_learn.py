@@ -262,6 +262,15 @@ def duel(args: tuple[int, list[float]]) -> tuple[float, float]:
     return (1.0 if m > 0 else 0.5 if m == 0 else 0.0), float(m)
 
 
+#: What the correction is, by method (the weights file's note).
+NOTES = {
+    "td": "a person's points to come beyond the hand-made forecast, TD(lambda) ridge regression",
+    "distil": (
+        "the Expert's lookahead's gain over the evaluation at a plan's end, ridge regression "
+        "about each decision's mean (distilled from its simulations)"
+    ),
+}
+
 #: The greedy duels' seeds (20000 and up).
 DUEL_SEEDS = 20_000
 
@@ -324,14 +333,15 @@ def main() -> None:
     seeds = range(args.first, first)
     data = {
         "features": list(ev.LEARNED_FEATURES),
-        "note": (
-            "a person's points to come beyond the hand-made forecast: weights[:n] constant, "
-            "weights[n:] times phase; ridge regression by bench/expert_learn.py"
-        ),
+        "note": NOTES[args.method]
+        + ": weights[:n] constant, weights[n:] times phase; bench/expert_learn.py",
         "seeds": [seeds[0], seeds[-1]],
         "method": args.method,
-        "lambda": args.lam,
-        "iterations": args.iterations,
+        **(
+            {"lambda": args.lam, "iterations": args.iterations}
+            if args.method == "td"
+            else {"budget": HARVEST_BUDGET}
+        ),
         "weights": [round(x, 5) for x in w],
     }
     args.out.write_text(json.dumps(data, indent=1) + "\n")

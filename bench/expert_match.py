@@ -167,6 +167,21 @@ def play_game(new: Side, base: Side, rules: str, index: int, budget: float) -> G
     return game
 
 
+def match_plan(base: int, expansion: int) -> list[tuple[str, int]]:
+    """The games in the order they start: a pair of base games, then a pair of expansion games,
+    and so on (a match stopped early has played both rule sets alike)."""
+    pairs = [[("base", k), ("base", k + 1)][: base - k] for k in range(0, base, 2)]
+    moon = [
+        [("moonlight", k), ("moonlight", k + 1)][: expansion - k] for k in range(0, expansion, 2)
+    ]
+    plan: list[tuple[str, int]] = []
+    for j in range(max(len(pairs), len(moon))):
+        for part in (pairs, moon):
+            if j < len(part):
+                plan += part[j]
+    return plan
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson's score interval of a win rate (95% by default); (0, 1) without games."""
     if n == 0:
@@ -303,7 +318,7 @@ def main() -> None:
     parser.add_argument("--progress", action="store_true", help="a line per game")
     args = parser.parse_args()
     n_moon = args.games if args.expansion_games is None else args.expansion_games
-    plan = [("base", k) for k in range(args.games)] + [("moonlight", k) for k in range(n_moon)]
+    plan = match_plan(args.games, n_moon)
     t = time.perf_counter()
     signal.signal(signal.SIGTERM, _interrupt)
     with checkout(args.baseline) as tree:

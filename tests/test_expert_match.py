@@ -8,6 +8,7 @@ from bench.expert_match import (
     ProcessSide,
     checkout,
     game_setup,
+    match_plan,
     p99,
     play_game,
     run_match,
@@ -113,3 +114,16 @@ def test_the_same_expert_on_both_sides_of_a_pair_wins_one_game_of_the_two():
     assert [g.seat for g in games] == [0, 1]
     assert games[0].result + games[1].result == 1.0
     assert len(games[0].cpu_new) == len(games[1].cpu_base) > 20
+
+
+def test_the_plan_alternates_pairs_of_base_and_expansion_games():
+    assert match_plan(5, 2) == [
+        ("base", 0),
+        ("base", 1),
+        ("moonlight", 0),
+        ("moonlight", 1),
+        ("base", 2),
+        ("base", 3),
+        ("base", 4),
+    ]
+    assert match_plan(0, 1) == [("moonlight", 0)]
