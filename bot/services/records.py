@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import engine
 from bot.services import refusals
-from bot.services.base import Applied, UserError
+from bot.services.base import Applied, UserError, daily_of
 from bot.services.core import GameCore
 from bot.services.plays import replay_events
 from bot.storage import ActionRow, GameRow, NewAction, SeatRow
@@ -70,7 +70,10 @@ class RecordService:
         (the same words: nothing said about other servers' games) or abandoned; one still
         played."""
         game = await self.core.get_game(game_id)
-        if game is None or game.config is None or game.guild_id != guild_id:
+        if game is not None and daily_of(game) is not None:  # a daily challenge's: no server
+            if self.core.daily_closed(game):
+                raise UserError(refusals.DAILY_CLOSED)
+        elif game is None or game.config is None or game.guild_id != guild_id:
             raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
         if game.is_live:
             raise UserError(refusals.REPLAY_NOT_OVER.format(id=game_id))

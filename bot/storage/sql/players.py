@@ -351,12 +351,14 @@ class PlayerSQL(GameSQL):
         async with self._reading_one() as conn:
             rows = await conn.fetch(
                 "SELECT s.game_id, s.position, s.identity, s.guild_id, s.family, s.place,"
-                " s.finished_at, g.config FROM seat_results s LEFT JOIN games g ON g.id = s.game_id"
+                " s.finished_at, g.config, g.options FROM seat_results s"
+                " LEFT JOIN games g ON g.id = s.game_id"
                 " ORDER BY s.finished_at, s.game_id, s.position"
             )
-        # (the tutorial's practice game is recorded, not rated)
-        rated = {c: rc.rated(json.loads(c)) for c in {r["config"] for r in rows if r["config"]}}
-        rows = [r for r in rows if rated.get(r["config"], True)]
+        # (the tutorial's practice game and the daily challenge are recorded, not rated)
+        kinds = {(r["config"], r["options"]) for r in rows if r["config"]}
+        rated = {k: rc.rated(json.loads(k[0]), json.loads(k[1] or "{}")) for k in kinds}
+        rows = [r for r in rows if rated.get((r["config"], r["options"]), True)]
         results: list[rc.GameResult] = []
         game: int | None = None
         seats: list[rc.SeatResult] = []
@@ -466,7 +468,9 @@ class PlayerSQL(GameSQL):
     async def _in_live_game(self, conn: Connection, user_id: int) -> bool:
         live = await conn.fetchrow(
             "SELECT 1 AS live FROM seats s JOIN games g ON g.id = s.game_id"
-            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active')",
+            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active')"
+            # (a daily challenge being played does not hold one back: it is abandoned)
+            " AND NOT EXISTS (SELECT 1 FROM daily_results d WHERE d.game_id = g.id)",
             (user_id,),
         )
         return live is not None
@@ -518,6 +522,7 @@ class PlayerSQL(GameSQL):
             await conn.execute("DELETE FROM user_preferences WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM game_follows WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM tutorial_progress WHERE user_id = ?", (user_id,))
+            await conn.execute("DELETE FROM daily_results WHERE user_id = ?", (user_id,))
             await conn.execute(
                 "DELETE FROM language_settings WHERE scope = 'user' AND id = ?", (user_id,)
             )
