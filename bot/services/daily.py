@@ -405,11 +405,13 @@ class DailyService:
 
     # --- results ---
 
-    async def result(self, user_id: int, day: int | None = None) -> DailyRow:
-        """The reader's finished attempt of a day (default today), or a refusal."""
+    async def result(
+        self, user_id: int, day: int | None = None, *, refusal: str = NO_RESULT
+    ) -> DailyRow:
+        """The reader's finished attempt of a day (default today), or `refusal`."""
         row = await self.storage.daily_row(self.today() if day is None else day, user_id)
         if row is None or row.margin is None:
-            raise UserError(NO_RESULT)
+            raise UserError(refusal)
         return row
 
     async def finished(self, user_id: int, day: int) -> GameRow:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from bot.discord.app import PhotosynthesisBot
 
 PICTURE_FILE = "daily.png"
+NO_YESTERDAY = _("You did not finish yesterday's challenge: there is nothing of yours to show.")
 #: A finished attempt: nothing to type any more.
 FINISHED_ALREADY = _(
     "You have finished today's challenge: `/ps daily` shows your result, the leaderboards and "
@@ -162,14 +163,9 @@ class DailyCog(commands.Cog, name="Daily"):
         boards.append(await self.service.leaderboard(None, row.user_id, row.day))
         view = discord.ui.View(timeout=None)
         view.add_item(DayButton(row.day, row.user_id, "share"))
-        yesterday = self.service.today() - 1
-        try:
-            await self.service.finished(row.user_id, yesterday)
-        except UserError:
-            pass
-        else:
-            view.add_item(DayButton(yesterday, row.user_id, "replay"))
-            view.add_item(DayButton(yesterday, row.user_id, "review"))
+        if row.day < self.service.today():  # its day is over: its game may be shown
+            view.add_item(DayButton(row.day, row.user_id, "replay"))
+            view.add_item(DayButton(row.day, row.user_id, "review"))
         return "\n".join(lines), [board_embed(b) for b in boards], view
 
     async def _screen(
@@ -248,12 +244,23 @@ class DailyCog(commands.Cog, name="Daily"):
 
     # --- /ps daily ---
 
-    async def on_daily_command(self, interaction: discord.Interaction, action: str | None) -> None:
-        """`/ps daily [action]`: the reader's attempt (started at their first of the day), or an
-        action typed in it."""
+    async def on_daily_command(
+        self, interaction: discord.Interaction, action: str | None, yesterday: bool
+    ) -> None:
+        """`/ps daily [action] [yesterday]`: the reader's attempt (started at their first of the
+        day), an action typed in it, or yesterday's result with its game to replay and review."""
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             user = interaction.user
+            if yesterday:
+                day = self.service.today() - 1
+                row = await self.service.result(user.id, day, refusal=NO_YESTERDAY)
+                game = await self.service.finished(user.id, day)
+                content, embeds_, view = await self._finished(interaction, row, game)
+                await interaction.followup.send(
+                    content[:2000], embeds=embeds_, view=view, ephemeral=True
+                )
+                return
             attempt = await self.service.open(
                 user.id, user.display_name, interaction.guild_id, i18n.current()
             )
@@ -403,11 +410,16 @@ def board_embed(board: Board) -> discord.Embed:
 @app_commands.command(
     name="daily", description=_("Today's challenge: one game against Cynthia, the same for all")
 )
-@app_commands.describe(action=_("Type your action, as with /ps play (e.g. buy seed; grow D4; end)"))
+@app_commands.describe(
+    action=_("Type your action, as with /ps play (e.g. buy seed; grow D4; end)"),
+    yesterday=_("Yesterday's result, its leaderboards, and its game to replay and review"),
+)
 async def daily_command(
-    interaction: discord.Interaction[PhotosynthesisBot], action: str | None = None
+    interaction: discord.Interaction[PhotosynthesisBot],
+    action: str | None = None,
+    yesterday: bool = False,
 ) -> None:
-    await interaction.client.daily.on_daily_command(interaction, action)
+    await interaction.client.daily.on_daily_command(interaction, action, yesterday)
 
 
 @daily_command.autocomplete("action")
