@@ -140,6 +140,10 @@ async def test_the_leaderboards_rank_the_reader_and_leave_out_hidden_players(ope
     assert board.total == 3 and board.mine is not None and board.mine[0] == 2
     assert (await games.daily.leaderboard(None, BOB)).mine is None  # hidden: not ranked
     assert (await games.daily.leaderboard(None, 1005)).mine is None  # not finished
+    await storage.set_hidden(BOB, False)  # shown again: back on it
+    board = await games.daily.leaderboard(None, ANN)
+    assert board.total == 4 and board.mine is not None and board.mine[0] == 3
+    assert (await games.daily.leaderboard(None, BOB)).mine == (1, board.rows[0])
 
 
 async def test_someone_elses_game_and_the_24_hours(open_db) -> None:

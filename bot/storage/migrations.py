@@ -365,7 +365,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     #    `daily_results` one row per person and day: the game of their attempt, where it
     #    started, and its result once finished (`margin` NULL while it is played). The indexes
     #    serve the day's leaderboards (across servers and per server: the best margins first
-    #    and a reader's rank, counted from the index alone) and a person's streaks.
+    #    and a reader's rank) and a person's streaks. `daily_counts` keeps, per day and scope
+    #    (a server's id; 0: every server), how many results have each margin: a rank and a
+    #    leaderboard's size are sums over the few margins, however many played.
     Migration(
         (
             """CREATE TABLE bot_secrets (
@@ -390,6 +392,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             """CREATE INDEX daily_board_guild
             ON daily_results (day, guild_id, margin DESC, user_id) WHERE margin IS NOT NULL""",
             "CREATE INDEX daily_of_user ON daily_results (user_id, day)",
+            """CREATE TABLE daily_counts (
+            day {int} NOT NULL,
+            scope {int} NOT NULL,
+            margin {int} NOT NULL,
+            players {int} NOT NULL,
+            PRIMARY KEY (day, scope, margin)
+        )""",
         )
     ),
 )

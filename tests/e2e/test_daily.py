@@ -139,6 +139,12 @@ async def test_a_daily_played_killed_finished_shared_and_replayed(
             (DAY, int(user["id"]), int(fake.guild_id), "2026-11-27T01:00:00+00:00",
              "2026-11-27T02:00:00+00:00", margin_floor + better),
         )  # fmt: skip
+        for scope in (0, int(fake.guild_id)):  # counted as a finish counts it
+            write_db(
+                bot,
+                "INSERT INTO daily_counts (day, scope, margin, players) VALUES (?, ?, ?, 1)",
+                (DAY, scope, margin_floor + better),
+            )
     await answered(await fake.slash(eve, "ps profile", options={"hide": True}, channel_id=chan))
     it = await answered(await fake.slash(carol, "ps forget", channel_id=chan))
     await answered(await fake.click(carol, it.response, it.response.find_button(label="Forget me")))

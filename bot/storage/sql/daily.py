@@ -12,12 +12,10 @@ from bot.storage.rows import DailyRow, DatabaseRow
 from bot.storage.sql.base import SQLBase
 
 DAILY_COLUMNS = "day, user_id, game_id, guild_id, started_at, finished_at, margin, won, rounds"
-#: The rows of a day's leaderboard: across servers (no guild) or in one server.
-_SCORED = "day = ? AND margin IS NOT NULL"
 _NOT_HIDDEN = "NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.user_id = d.user_id)"
 
 
-def _daily(row: DatabaseRow) -> DailyRow:
+def daily_row(row: DatabaseRow) -> DailyRow:
     won = row["won"]
     return DailyRow(
         day=int(row["day"]),
@@ -32,14 +30,47 @@ def _daily(row: DatabaseRow) -> DailyRow:
     )
 
 
-def _where(guild_id: int | None) -> tuple[str, tuple[object, ...]]:
-    if guild_id is None:
-        return _SCORED, ()
-    return _SCORED + " AND guild_id = ?", (guild_id,)
+#: The scope of `daily_counts` across every server (a server's scope is its id).
+ALL_SERVERS = 0
+
+
+async def is_hidden(conn: Connection, user_id: int) -> bool:
+    """Whether a person's profile is hidden (`hidden_players`)."""
+    row = await conn.fetchrow(
+        "SELECT 1 AS hidden FROM hidden_players WHERE user_id = ?", (user_id,)
+    )
+    return row is not None
+
+
+async def count_results(conn: Connection, user_id: int, change: int) -> None:
+    """Count every finished result of a person on the daily leaderboards (`change` 1: their
+    profile is shown again), or take them off (-1: hidden, or forgotten)."""
+    for row in await conn.fetch(
+        f"SELECT {DAILY_COLUMNS} FROM daily_results WHERE user_id = ? AND margin IS NOT NULL",
+        (user_id,),
+    ):
+        await count_result(conn, daily_row(row), change)
+
+
+async def count_result(conn: Connection, row: DailyRow, change: int) -> None:
+    """Count a visible finished result on its day's leaderboards (`change` 1), or take it off
+    (-1): every server's, and its server's when it started in one."""
+    scopes = [ALL_SERVERS] if row.guild_id is None else [ALL_SERVERS, row.guild_id]
+    for scope in scopes:
+        await conn.execute(
+            "INSERT INTO daily_counts (day, scope, margin, players) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (day, scope, margin)"
+            " DO UPDATE SET players = daily_counts.players + excluded.players",
+            (row.day, scope, row.margin, change),
+        )
 
 
 class DailySQL(SQLBase):
     """The daily challenge's rows."""
+
+    #: The ratings' lock (`ResultSQL.ratings_lock`, a driver's): it also orders a daily result
+    #: kept and a profile hidden, so that the counts hold exactly the visible results.
+    ratings_lock = ""
 
     async def bot_secret(self, name: str, made: str) -> str:
         """The deployment's secret called `name`: `made` the first time it is asked for (kept
@@ -88,7 +119,7 @@ class DailySQL(SQLBase):
             f"SELECT {DAILY_COLUMNS} FROM daily_results WHERE day = ? AND user_id = ?",
             (day, user_id),
         )
-        return None if row is None else _daily(row)
+        return None if row is None else daily_row(row)
 
     async def daily_rows(self, user_id: int, since: int) -> list[DailyRow]:
         """A person's attempts from day `since` on, the latest first."""
@@ -98,66 +129,67 @@ class DailySQL(SQLBase):
                 " ORDER BY day DESC",
                 (user_id, since),
             )
-        return [_daily(r) for r in rows]
+        return [daily_row(r) for r in rows]
 
     async def finish_daily(
         self, day: int, user_id: int, margin: int, won: bool, rounds: str, finished_at: str
     ) -> bool:
-        """Keep an attempt's result, once: False (nothing changed) when it has one already."""
+        """Keep an attempt's result, once, and count it on its day's leaderboards: False
+        (nothing changed) when it has one already."""
         async with self._transaction() as conn:
+            if self.ratings_lock:  # (a profile hidden meanwhile: one after the other)
+                await conn.execute(self.ratings_lock)
             changed = await conn.execute(
                 "UPDATE daily_results SET margin = ?, won = ?, rounds = ?, finished_at = ?"
                 " WHERE day = ? AND user_id = ? AND margin IS NULL",
                 (margin, int(won), rounds, finished_at, day, user_id),
             )
-        return changed == 1
+            if changed != 1:
+                return False
+            row = await self._daily_row(conn, day, user_id)
+            assert row is not None
+            if not await is_hidden(conn, user_id):
+                await count_result(conn, row, 1)
+        return True
 
     async def daily_leaderboard(
         self, day: int, guild_id: int | None, size: int, reader: int | None
     ) -> tuple[list[DailyRow], int, tuple[int, DailyRow] | None]:
         """A day's best `size` results (across servers, or of the attempts started in one
         server), best margin first (then the user id), with how many are ranked and the
-        `reader`'s rank and row (None: no result that day, or hidden). Hidden players are on
-        none of it."""
-        where, extra = _where(guild_id)
-        params = (day, *extra)
+        `reader`'s rank and row (None: no result that day there, or hidden). Hidden players
+        are on none of it: the best rows skip them, and the counts (`daily_counts`) hold only
+        the visible results. Two statements, whatever the day's size."""
+        scope = ALL_SERVERS if guild_id is None else guild_id
+        here, here_params = ("", ()) if guild_id is None else (" AND d.guild_id = ?", (guild_id,))
+        own_columns = ", ".join(f"o.{c}" for c in DAILY_COLUMNS.split(", "))
+        who = -1 if reader is None else reader
         async with self._reading() as conn:
             rows = await conn.fetch(
-                f"SELECT {DAILY_COLUMNS} FROM daily_results d WHERE {where} AND {_NOT_HIDDEN}"
+                f"SELECT {DAILY_COLUMNS} FROM daily_results d WHERE day = ?"
+                f" AND margin IS NOT NULL{here} AND {_NOT_HIDDEN}"
                 " ORDER BY margin DESC, user_id LIMIT ?",
-                (*params, size),
+                (day, *here_params, size),
             )
             counted = await conn.fetchrow(
-                f"SELECT COUNT(*) AS n FROM daily_results WHERE {where}", params
+                f"SELECT {own_columns},"
+                " (SELECT SUM(players) FROM daily_counts WHERE day = ? AND scope = ?) AS total,"
+                " (SELECT SUM(players) FROM daily_counts c WHERE c.day = ? AND c.scope = ?"
+                " AND c.margin > o.margin) AS ahead,"
+                " CASE WHEN EXISTS (SELECT 1 FROM hidden_players WHERE user_id = ?)"
+                " THEN 1 ELSE 0 END AS reader_hidden"
+                " FROM (SELECT 1 AS one) r"
+                " LEFT JOIN daily_results o ON o.day = ? AND o.user_id = ?",
+                (day, scope, day, scope, who, day, who),
             )
-            hidden = await conn.fetch(
-                "SELECT d.margin FROM hidden_players h JOIN daily_results d"
-                f" ON d.user_id = h.user_id WHERE {where.replace('day', 'd.day', 1)}",
-                params,
-            )
-            total = (0 if counted is None else int(counted["n"])) - len(hidden)
-            mine: tuple[int, DailyRow] | None = None
-            own = None if reader is None else await self._daily_row(conn, day, reader)
-            if (
-                own is not None
-                and own.margin is not None
-                and (guild_id is None or own.guild_id == guild_id)
-                and not await self._hidden(conn, own.user_id)
-            ):
-                ahead = await conn.fetchrow(
-                    f"SELECT COUNT(*) AS n FROM daily_results WHERE {where} AND margin > ?",
-                    (*params, own.margin),
-                )
-                hidden_ahead = sum(1 for h in hidden if int(h["margin"]) > own.margin)
-                rank = 1 + (0 if ahead is None else int(ahead["n"])) - hidden_ahead
-                mine = (rank, own)
-        return [_daily(r) for r in rows], total, mine
-
-    async def _hidden(self, conn: Connection, user_id: int) -> bool:
-        row = await conn.fetchrow(
-            "SELECT 1 AS hidden FROM hidden_players WHERE user_id = ?", (user_id,)
-        )
-        return row is not None
+        assert counted is not None
+        total = int(counted["total"] or 0)
+        ranked: tuple[int, DailyRow] | None = None
+        if counted["day"] is not None and counted["margin"] is not None:
+            own = daily_row(counted)
+            if (guild_id is None or own.guild_id == guild_id) and not counted["reader_hidden"]:
+                ranked = (1 + int(counted["ahead"] or 0), own)
+        return [daily_row(r) for r in rows], total, ranked
 
     async def live_daily_games(self, user_id: int) -> list[int]:
         """The games of a person's daily attempts still being played."""
