@@ -27,7 +27,7 @@ from bot.discord.replies import answering, channel_language, edit_clicked, with_
 from bot.discord.views import panel, panel_offers
 from bot.present import choices, embeds, i18n, pictures, texts
 from bot.present import daily_texts as dt
-from bot.services import refusals
+from bot.services import refusals, seats
 from bot.services.base import Turn, TurnResult, UserError
 from bot.services.daily import Attempt, Board, DailyService, date_of, rules_of
 from bot.storage import DailyRow, GameRow
@@ -104,7 +104,7 @@ class DailyCog(commands.Cog, name="Daily"):
             state,
             highlight=[space for n in acted for space in choices.spaces_of(n)],
             viewer_seat=_person(game),
-            names=[i18n.tr(s.name) for s in game.seats],
+            names=seats.seat_names(game),
             lang=i18n.current(),
             layout=pictures.PANEL_LAYOUT,
         )
