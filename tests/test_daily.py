@@ -67,7 +67,7 @@ def test_streaks_count_days_in_a_row_up_to_today() -> None:
     rows = [row(10, True), row(9, True), row(8, False), row(6, True)]
     assert streaks_of(rows, 10) == streaks_of(rows, 11)
     assert (streaks_of(rows, 10).played, streaks_of(rows, 10).won) == (3, 2)
-    assert streaks_of(rows, 12).played == 0
+    assert streaks_of(rows, 12).played == 0 and streaks_of(rows, 12).days == 4
 
 
 async def test_the_days_game_comes_from_the_deployments_secret(open_db) -> None:

@@ -140,10 +140,12 @@ class Board:
 @dataclass(frozen=True)
 class Streaks:
     """A person's streaks: days in a row with a finished attempt, and with a win, counted up
-    to today (or up to yesterday while today's is not finished)."""
+    to today (or up to yesterday while today's is not finished); and how many days they
+    finished in all (over the days read)."""
 
     played: int
     won: int
+    days: int = 0
 
 
 def streaks_of(rows: Sequence[DailyRow], today: int) -> Streaks:
@@ -159,7 +161,7 @@ def streaks_of(rows: Sequence[DailyRow], today: int) -> Streaks:
     while finished.get(day):
         won += 1
         day -= 1
-    return Streaks(played, won)
+    return Streaks(played, won, len(finished))
 
 
 def round_marks(config: engine.ConfigDict, seed: int, notations: Sequence[str], seat: int) -> str:

@@ -162,6 +162,11 @@ async def test_a_daily_played_killed_finished_shared_and_replayed(
     assert titles == [f"Daily #{DAY}: this server", f"Daily #{DAY}: all servers"]
     assert all("Your rank: 1 of 1." in e["description"] for e in final.embeds)
     assert [b["custom_id"] for b in final.buttons] == [f"ps:dday:{DAY}:{ann['id']}:share"]
+    streak = translate(dt.streaks(1, int(won)), "en")
+    assert streak in final.content
+    profile = (await answered(await fake.slash(ann, "ps profile", channel_id=chan))).response
+    daily_field = {"name": "Daily challenge", "value": streak, "inline": False}
+    assert daily_field in profile.embeds[0]["fields"]
 
     # Share: the line in the channel, in the channel's (the server's) language.
     share = final.buttons[0]

@@ -422,11 +422,12 @@ class Players(commands.Cog, name="Players"):
                 raise UserError(pt.PROFILE_HIDDEN.format(player=_who(player)))
             embed = profile_embed(profile, player)
             streaks = await self.games.daily.streaks(player.id)
-            embed.add_field(
-                name=i18n.tr(dy.PROFILE_FIELD),
-                value=i18n.tr(dy.streaks(streaks.played, streaks.won)),
-                inline=False,
-            )
+            if streaks.days:  # (someone who never finished a daily challenge: nothing to say)
+                embed.add_field(
+                    name=i18n.tr(dy.PROFILE_FIELD),
+                    value=i18n.tr(dy.streaks(streaks.played, streaks.won)),
+                    inline=False,
+                )
             explain_ratings(embed, profile)
             h2h = await self.games.players.head_to_head(interaction.guild_id, player.id, me.id)
             head_to_head_field(embed, h2h, player)
