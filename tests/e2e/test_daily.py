@@ -16,15 +16,18 @@ import pytest
 
 import engine
 from bot.present import daily_texts as dt
+from bot.present import review_texts as rt
 from bot.services.base import day_at
 from bot.services.daily import NOT_YOURS
 from engine.autopilot import autopilot_action
-from tests.e2e.corr import TestClock
+from tests.e2e.corr import TestClock, wait_db
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, replay_log
 from tests.e2e.helpers import answered, crash_and_restart, db_rows, refused, write_db
 from translation import translate
 
+#: The Expert at a hundredth of its budget (its review of the day's game is quick).
+EXPERT_ENV = {"PS_EXPERT_BUDGET_SCALE": "0.01", "PS_REVIEW_NICE": "0", "EXPERT_WORKERS": "1"}
 #: A Friday (the base game), an hour before its end.
 FRIDAY = datetime(2026, 11, 27, 23, 0, tzinfo=UTC).timestamp()
 DAY = day_at(FRIDAY)
@@ -65,7 +68,7 @@ async def test_a_daily_played_killed_finished_shared_and_replayed(
     fake: FakeDiscord, bot_process, tmp_path: Path
 ) -> None:
     clock = TestClock(tmp_path, start=FRIDAY - 10 * 3600)
-    bot = await bot_process(env=clock.env)
+    bot = await bot_process(env={**clock.env, **EXPERT_ENV})
     chan = fake.add_channel("daily")
     ann, eve = fake.add_user("ann", administrator=True), fake.add_user("eve")
 
@@ -196,6 +199,20 @@ async def test_a_daily_played_killed_finished_shared_and_replayed(
     assert [b["custom_id"].rsplit(":", 1)[1] for b in old.buttons] == ["share", "replay", "review"]
     viewer = await answered(await fake.click(ann, old, old.find_button(label="Replay yesterday's")))
     assert viewer.ephemeral and viewer.response.embeds[0]["title"].endswith(f"#{game_id}")
+    # The Expert's review: started by the first click, shown privately by a later one (a daily
+    # challenge has no thread to post it in).
+    review = old.find_button(label="Review yesterday's")
+    it = await answered(await fake.click(ann, old, review))
+    assert it.ephemeral and it.content == translate(rt.DAILY_REVIEW_STARTED, "en")
+    done = "SELECT status FROM reviews WHERE game_id = ?"
+    await wait_db(lambda: db_rows(bot, done, (game_id,)) == [("posted",)], 120, "the review")
+    shown = await answered(await fake.click(ann, old, review))
+    (person,) = await shown.wait_followups(1, timeout=40)  # the chart, then the person's
+    first = shown.response
+    assert person.ephemeral and first.ephemeral and first.embeds[0]["title"] == translate(
+        rt.REVIEW_TITLE.format(id=game_id), "en"
+    )
+    assert all(m.channel_id == chan for m in fake.messages(chan))  # nothing posted elsewhere
     today = await daily(fake, ann, chan)  # Saturday's challenge: a new game, the expansion
     assert attempt_of(bot, ann, DAY + 1)[0] not in (None, game_id)
     assert translate(dt.DAILY_TITLE.format(day=DAY + 1), "en") in today.content
