@@ -221,6 +221,10 @@ async def test_the_practice_game_and_other_servers_games_stay_in_servers(
     replay = profile.response.find_button(label="Replay #1")
     viewer = await answered(await fake.click(alice, profile.response, replay))
     assert viewer.ephemeral and viewer.embeds[0]["title"] == "Replay of game #1"
+    # a modified client's Rematch of that game from the DM: refused, no lobby anywhere
+    forged = await answered(await fake.forged_component(alice, profile.response, "ps:rematch:1"))
+    assert forged.ephemeral and forged.content == refusals.NOT_OFFERED
+    assert db_rows(bot, "SELECT count(*) FROM games") == [(1,)]
     typed = await slash_in(fake, alice, dm, "ps replay", game=1)
     assert typed.ephemeral and typed.embeds[0]["title"] == "Replay of game #1"
     # bob's DM: not his game, nor his server's to name from there
