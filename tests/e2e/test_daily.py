@@ -23,7 +23,17 @@ from engine.autopilot import autopilot_action
 from tests.e2e.corr import TestClock, wait_db
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.gameplay import action_log, replay_log
-from tests.e2e.helpers import answered, crash_and_restart, db_rows, refused, write_db
+from tests.e2e.helpers import (
+    GLOBAL_COMMANDS,
+    answered,
+    assert_nothing_unreachable,
+    bot_posts,
+    crash_and_restart,
+    db_rows,
+    refused,
+    user_only_server,
+    write_db,
+)
 from translation import translate
 
 #: The Expert at a hundredth of its budget (its review of the day's game is quick).
@@ -68,7 +78,7 @@ async def test_a_daily_played_killed_finished_shared_and_replayed(
     fake: FakeDiscord, bot_process, tmp_path: Path
 ) -> None:
     clock = TestClock(tmp_path, start=FRIDAY - 10 * 3600)
-    bot = await bot_process(env={**clock.env, **EXPERT_ENV})
+    bot = await bot_process(env={**clock.env, **EXPERT_ENV, **GLOBAL_COMMANDS})
     chan = fake.add_channel("daily")
     ann, eve = fake.add_user("ann", administrator=True), fake.add_user("eve")
 
@@ -188,6 +198,17 @@ async def test_a_daily_played_killed_finished_shared_and_replayed(
     await refused(await fake.click(eve, final, share), translate(NOT_YOURS, "en"))
     assert len(fake.messages(chan)) == shared
 
+    # In a server where only Ann installed the app: her result, and Share is the
+    # interaction's own public answer (the bot cannot post there).
+    _guild, elsewhere = user_only_server(fake, ann)
+    there = await daily(fake, ann, elsewhere)
+    assert [e["title"] for e in there.embeds] == [f"Daily #{DAY}: all servers"]
+    it = await answered(await fake.click(ann, there, there.find_button(label="Share")))
+    assert not it.ephemeral
+    assert it.response.content == translate(dt.share_line(DAY, margin, 1, rounds), "en")
+    assert bot_posts(fake, elsewhere) == []
+    assert_nothing_unreachable(fake)
+
     # Not replayable while its day lasts; the next day, yesterday's game is.
     await refused(
         await fake.slash(ann, "ps replay", options={"game": game_id}, channel_id=chan),
@@ -209,8 +230,10 @@ async def test_a_daily_played_killed_finished_shared_and_replayed(
     shown = await answered(await fake.click(ann, old, review))
     (person,) = await shown.wait_followups(1, timeout=40)  # the chart, then the person's
     first = shown.response
-    assert person.ephemeral and first.ephemeral and first.embeds[0]["title"] == translate(
-        rt.REVIEW_TITLE.format(id=game_id), "en"
+    assert (
+        person.ephemeral
+        and first.ephemeral
+        and first.embeds[0]["title"] == translate(rt.REVIEW_TITLE.format(id=game_id), "en")
     )
     assert all(m.channel_id == chan for m in fake.messages(chan))  # nothing posted elsewhere
     today = await daily(fake, ann, chan)  # Saturday's challenge: a new game, the expansion
@@ -223,7 +246,7 @@ async def test_nothing_of_tomorrow_before_it_comes_forget_and_hidden_players(
     fake: FakeDiscord, bot_process, tmp_path: Path
 ) -> None:
     clock = TestClock(tmp_path, start=FRIDAY)
-    bot = await bot_process(env=clock.env)
+    bot = await bot_process(env={**clock.env, **GLOBAL_COMMANDS})
     chan = fake.add_channel("daily")
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
 
@@ -244,9 +267,11 @@ async def test_nothing_of_tomorrow_before_it_comes_forget_and_hidden_players(
     views.append(await daily(fake, ann, chan, action="; ".join(whole_turn(state))))
     views.append(await daily(fake, ann, chan))
 
-    # Saturday comes: its game, the same for everyone, was in none of them.
+    # Saturday comes: its game, the same for everyone, was in none of them. Bob plays in a
+    # DM with the bot: privately, on the leaderboard of every server only.
     clock.set(FRIDAY + 2 * 3600, bot)
-    saturday = await daily(fake, bob, chan)
+    fake.install_for_user(bob)
+    saturday = await daily(fake, bob, fake.bot_dm(bob))
     (sat_game, seed, config), *_ = db_rows(
         bot,
         "SELECT g.id, g.seed, g.config FROM games g JOIN daily_results d ON d.game_id = g.id"
@@ -264,6 +289,8 @@ async def test_nothing_of_tomorrow_before_it_comes_forget_and_hidden_players(
     assert secret not in seen(saturday)
     # Friday's attempt is still Ann's to finish (within its 24 hours); Bob's is Saturday's.
     assert attempt_of(bot, bob, DAY + 1)[0] == sat_game
+    guild_of = "SELECT guild_id FROM daily_results WHERE user_id = ?"
+    assert db_rows(bot, guild_of, (int(bob["id"]),)) == [(None,)]
     resumed = await daily(fake, ann, chan)
     assert attempt_of(bot, ann)[0] == friday_game
     assert translate(dt.YESTERDAYS.format(day=DAY, deadline="x"), "en").split(" before")[0] in (

@@ -5,8 +5,10 @@ messages) with the game's own turn panel (`views.panel`, with the components of
 `/ps daily` goes on where the player stopped; once the day's attempt is finished it shows the
 result (the margin over Cynthia, the rounds as emoji, the streaks), the day's leaderboards of
 this server and of every server with the reader's rank, and Share (the line in the channel, in
-the channel's language; where the app is only installed by the user, the interaction's public
-answer), with yesterday's game to replay and to have reviewed by the Expert.
+the channel's language; where the app has no bot, `places.app_server`: a DM, a server where only
+the user installed it, the interaction's public answer), with yesterday's game to replay and to
+have reviewed by the Expert. An attempt started outside a server of the bot's is on the
+leaderboard of every server only.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import engine
 from bot.discord.cogs import attach, detach
 from bot.discord.cogs.play import suggestions
 from bot.discord.daily_views import DailyItems, DayButton
+from bot.discord.places import app_server
 from bot.discord.replies import answering, channel_language, edit_clicked, with_view
 from bot.discord.views import panel, panel_offers
 from bot.present import choices, embeds, i18n, pictures, texts
@@ -156,10 +159,9 @@ class DailyCog(commands.Cog, name="Daily"):
             i18n.tr(dt.NEXT.format(when=_deadline(tomorrow.timestamp()))),
         ]
         boards = []
-        if interaction.guild_id is not None:
-            boards.append(
-                await self.service.leaderboard(interaction.guild_id, row.user_id, row.day)
-            )
+        server = app_server(interaction)
+        if server is not None:
+            boards.append(await self.service.leaderboard(server, row.user_id, row.day))
         boards.append(await self.service.leaderboard(None, row.user_id, row.day))
         view = discord.ui.View(timeout=None)
         view.add_item(DayButton(row.day, row.user_id, "share"))
@@ -262,7 +264,7 @@ class DailyCog(commands.Cog, name="Daily"):
                 )
                 return
             attempt = await self.service.open(
-                user.id, user.display_name, interaction.guild_id, i18n.current()
+                user.id, user.display_name, app_server(interaction), i18n.current()
             )
             if action is None:
                 await self._screen(interaction, attempt, [])
@@ -365,7 +367,7 @@ class DailyCog(commands.Cog, name="Daily"):
             assert row.margin is not None
             with i18n.speaking(await channel_language(interaction)):
                 line = i18n.tr(dt.share_line(day, row.margin, streaks.played, row.rounds))
-            if interaction.is_guild_integration() and interaction.channel is not None:
+            if app_server(interaction) is not None and interaction.channel is not None:
                 channel = interaction.channel
                 assert isinstance(channel, discord.abc.Messageable)
                 await channel.send(line, allowed_mentions=discord.AllowedMentions.none())
