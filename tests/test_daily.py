@@ -170,10 +170,12 @@ async def test_someone_elses_game_and_the_24_hours(open_db) -> None:
 
 
 async def test_forget_removes_the_daily_rows_and_ends_the_attempt(open_db) -> None:
-    when = [NOON - 86400]
+    when = [NOON]
     games = service_at(await open_db(), when)
-    await play_out(games, ANN)
-    when[0] = NOON
+    # yesterday's result (kept as a finished attempt keeps it), today's attempt being played
+    await games.storage.claim_daily(DAY - 1, ANN, GUILD, "2026-11-27T10:00:00+00:00")
+    assert await games.storage.finish_daily(DAY - 1, ANN, 4, True, "+", "2026-11-27T11:00")
+    assert (await games.daily.leaderboard(None, BOB, DAY - 1)).total == 1
     live = await games.daily.open(ANN, "Ann", GUILD, "en")
     await games.players.may_forget(ANN)  # a daily being played holds nothing back
     await games.players.forget(ANN)

@@ -104,6 +104,14 @@ async def test_a_daily_played_killed_finished_shared_and_replayed(
     )
     assert len(action_log(bot, game_id)) == logged
 
+    # Typed, the autocomplete offers the legal actions of the attempt (none to anyone else).
+    offered = await fake.autocomplete(
+        ann, "ps daily", focused="action", options={"action": "pla"}, channel_id=chan
+    )
+    legal = [str(a) for a in engine.legal_actions(state) if str(a).startswith("place")]
+    assert [c["value"] for c in offered] == legal[:25]
+    assert await fake.autocomplete(eve, "ps daily", focused="action", channel_id=chan) == []
+
     # The first placement with the panel's select: the screen is edited in place.
     it = await answered(await fake.select(ann, screen, select, [first]))
     assert it.response is screen and screen.content.startswith(f"You played `{first}`.")
