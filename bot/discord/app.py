@@ -16,6 +16,7 @@ from discord.ext import commands, tasks
 
 from bot.config import Settings, fixed_seed_from_env
 from bot.discord import replies
+from bot.discord.daily_views import DAILY_ITEMS
 from bot.discord.learn_views import LEARN_ITEMS
 from bot.discord.offered import offered_component, undeclared_choice
 from bot.discord.pipeline import Pipeline
@@ -32,6 +33,7 @@ from bot.storage.databases import open_storage
 if TYPE_CHECKING:
     from bot.discord.cogs.board import Board
     from bot.discord.cogs.correspondence import CorrespondenceCog
+    from bot.discord.cogs.daily import DailyCog
     from bot.discord.cogs.expert import ExpertCog
     from bot.discord.cogs.learn import Learn
     from bot.discord.cogs.lobby import Lobby
@@ -49,10 +51,11 @@ EXTENSIONS = (
     "bot.discord.cogs.expert",
     "bot.discord.cogs.players",
     "bot.discord.cogs.learn",
+    "bot.discord.cogs.daily",
 )
 
 #: Every persistent component: the games' and the tutorial's.
-COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS)
+COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS, *DAILY_ITEMS)
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)
@@ -147,6 +150,7 @@ class PhotosynthesisBot(commands.Bot):
     expert: ExpertCog
     players: Players
     learn: Learn
+    daily: DailyCog
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -199,6 +203,8 @@ class PhotosynthesisBot(commands.Bot):
             )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # The daily challenge's days run on the turn timers' clock (a test's clock in tests).
+        self.games.core.now = self.correspondence.clock.now
         # What follows every commit, in order, in one place (`bot.discord.pipeline`).
         self.games.core.after = Pipeline(
             self.correspondence.service.timers, self.publisher, self.games.driver

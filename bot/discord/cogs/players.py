@@ -24,6 +24,7 @@ from bot.discord.cogs.correspondence import jump_link
 from bot.discord.places import app_server
 from bot.discord.player_views import forget_view, history_view, leaderboard_view, replay_button
 from bot.discord.replies import Sent, answering, with_view
+from bot.present import daily_texts as dy
 from bot.present import embeds, i18n, pictures, texts
 from bot.present import expert_texts as xt
 from bot.present import player_texts as pt
@@ -423,6 +424,13 @@ class Players(commands.Cog, name="Players"):
             if isinstance(profile, Hidden):
                 raise UserError(pt.PROFILE_HIDDEN.format(player=_who(player)))
             embed = profile_embed(profile, player)
+            streaks = await self.games.daily.streaks(player.id)
+            if streaks.days:  # (someone who never finished a daily challenge: nothing to say)
+                embed.add_field(
+                    name=i18n.tr(dy.PROFILE_FIELD),
+                    value=i18n.tr(dy.streaks(streaks.played, streaks.won)),
+                    inline=False,
+                )
             explain_ratings(embed, profile)
             h2h = await self.games.players.head_to_head(server, player.id, me.id)
             head_to_head_field(embed, h2h, player)
