@@ -196,6 +196,7 @@ class PhotosynthesisBot(commands.Bot):
                 "FIXED GAME SEED IN USE (tests only): every game gets it", extra={"seed": seed}
             )
         self.games = GameService(self.storage, seed_source=None if seed is None else lambda: seed)
+        await self.games.daily.secret()  # made at the deployment's first start, then kept
         rebuilt = await self.games.players.catch_up()  # games finished before results were kept
         if rebuilt is not None:
             log.info(
