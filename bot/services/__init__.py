@@ -8,6 +8,7 @@
 - `players`: the players remembered: profiles, leaderboards, histories, the export, ratings;
 - `tutorial`: each learner's place in the lessons of `/ps learn`;
 - `reviews`: the Expert's review of a finished game, and Try again (`Retries`);
+- `web`: the web companion's switch per server, its links and what each may show;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -28,6 +29,7 @@ from bot.services.records import RecordService
 from bot.services.reviews import Retries, ReviewService
 from bot.services.turns import TurnService
 from bot.services.tutorial import TutorialService
+from bot.services.web import WebService
 from bot.storage import Storage
 
 
@@ -53,3 +55,4 @@ class GameService:
         self.tutorial = TutorialService(storage)
         self.reviews = ReviewService(self.core, self.bots.experts)
         self.retries = Retries(self.core, self.bots.experts)
+        self.web = WebService(self.core, self.players)

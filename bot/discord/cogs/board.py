@@ -441,8 +441,17 @@ class Board(commands.Cog, name="Board"):
         else:
             title = texts.REPLAY_FILE_TITLE
         embed = embeds.replay_embed(title, replay, step)
-        view = replay_view(source, step, replay.last, replay.rounds())
+        web_url = None
+        if source.startswith("g") and self.bot.settings.web is not None:
+            path = await self.games.web.game_path(replay.game)
+            web_url = await self.bot.web_url(_at(path, f"/replay#s{step}"))
+        view = replay_view(source, step, replay.last, replay.rounds(), web_url)
         return embed, pictures.as_file(picture, embeds.BOARD_FILE), view
+
+
+async def _at(path: str | None, rest: str) -> str | None:
+    """A web page's path followed by `rest` (None: no page)."""
+    return None if path is None else path + rest
 
 
 def _file_key(record: discord.Attachment) -> str:
