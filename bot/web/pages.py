@@ -52,6 +52,8 @@ def said(line: str, lang: str) -> str:
     """A story line in `lang`, escaped, its markdown as HTML."""
     html = escape(translate(line, lang))
     html = _CODE.sub(r'<code dir="ltr">\1</code>', html)
+    for seat, swatch in enumerate(story.SEAT_SWATCH):  # the seat's colour, drawn by the page
+        html = html.replace(swatch, f'<span class="sw s{seat}" aria-hidden="true"></span>')
     return _BOLD.sub(r"<b>\1</b>", html)
 
 

@@ -33,7 +33,7 @@ ul.seats, ul.story, section.moves ul, section.moves ol, ul.games { padding-inlin
   list-style: none; margin: 0; }
 li.seat { padding: .35rem .5rem; border-radius: .4rem; background: var(--panel); margin: .3rem 0; }
 li.seat.current { outline: 2px solid var(--accent); }
-li.seat .sw { display: inline-block; width: .9em; height: .9em; border-radius: 50%;
+li.seat .sw, .sw { display: inline-block; width: .9em; height: .9em; border-radius: 50%;
   margin-inline-end: .4em; vertical-align: -.1em; }
 .sw.s0 { background: #d55e00; } .sw.s1 { background: #0072b2; }
 .sw.s2 { background: #f0e442; } .sw.s3 { background: #cc79a7; }
