@@ -24,7 +24,6 @@ from tests import hidden_game
 from tests.web_helpers import GUILD, HOST, played_game
 
 
-
 @pytest.fixture
 async def service(any_storage: SQLStorage) -> GameService:
     return GameService(any_storage, seed_source=lambda: 7)
@@ -101,7 +100,9 @@ async def test_too_many_requests_get_429_in_the_readers_language(service: GameSe
         assert 'lang="fr"' in await refused.text()
 
 
-async def test_the_page_speaks_the_readers_language(service: GameService, client: TestClient) -> None:
+async def test_the_page_speaks_the_readers_language(
+    service: GameService, client: TestClient
+) -> None:
     game = await played_game(service, 2)
     await service.web.turn_on(GUILD)
     path = await service.web.game_path(game) or ""

@@ -3,7 +3,7 @@ buttons. Every text is made with `translation._`, like the bot's."""
 
 from __future__ import annotations
 
-from translation import _
+from translation import _, _n
 
 # --- /ps web and the link buttons ---
 
@@ -68,12 +68,29 @@ KEYS_HELP = _("The ← and → keys step through the game; the slider jumps.")
 NO_REVIEW = _(
     "The Expert has not reviewed this game: the Review button under the game in Discord asks for it."
 )
+REVIEW_WEB_INTRO = _(
+    "For each person, the turns that cost the most by the Expert's reckoning: each is a mark on "
+    "the chart of the scores; a click on a mark, or on a turn below, opens what was played, what "
+    "the Expert plays from the same position, and why."
+)
 CHART_TITLE = _("Every seat's score, round by round; each mark is a costly turn")
 DECISION = _("{number}. {name}, round {round}: {loss} points given away")
 OPEN_STEP = _("Show this position in the replay")
 PROFILE_GAMES = _("Games: {played} · won: {won}")
 PROFILE_AVERAGE = _("Average score: {average} · best: {best}")
-RATING = _("Rating ({family}): {rating}, {games} games")
+
+
+def rating_line(family: str, rating: str, games: int) -> str:
+    """A profile's rating in a rule family: its figure and its games."""
+    return _n(
+        "Rating ({family}): {rating}, {n} game",
+        "Rating ({family}): {rating}, {n} games",
+        games,
+        family=family,
+        rating=rating,
+    )
+
+
 RANK = _("rank {rank}")
 RATING_CHART = _("The rating after each game")
 RECENT = _("Recent games")

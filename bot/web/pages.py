@@ -357,8 +357,8 @@ def review_page(
             + f'<p><a href="{escape(base)}/replay#s{d.ply}">{t(wt.OPEN_STEP, lang)}</a></p></details>'
         )
     if not items:
-        items = [f"<p>{t(rt.REVIEW_INTRO, lang)}</p>"]
-    body = f"{nav}<p>{t(rt.REVIEW_INTRO, lang)}</p>{review_chart(game, replay, numbered, lang)}{''.join(items)}"
+        items = [f"<p>{t(wt.REVIEW_WEB_INTRO, lang)}</p>"]
+    body = f"{nav}<p>{t(wt.REVIEW_WEB_INTRO, lang)}</p>{review_chart(game, replay, numbered, lang)}{''.join(items)}"
     return page(lang, title, body, kind="review")
 
 
@@ -398,9 +398,7 @@ def profile_page(profile: Profile, name: str, game_links: dict[int, str], lang: 
     for rating in profile.ratings:
         if rating.scope != profile.guild_id:
             continue
-        line = wt.RATING.format(
-            family=_family(rating.family), rating=Number(rating.ordinal), games=rating.games
-        )
+        line = wt.rating_line(_family(rating.family), Number(rating.ordinal), rating.games)
         rank = "" if rating.rank is None else f" ({t(wt.RANK.format(rank=rating.rank), lang)})"
         parts.append(f"<h2>{t(line, lang)}{rank}</h2>")
         parts.append(rating_chart([p.ordinal for p in rating.history], lang))
