@@ -3,7 +3,7 @@ buttons. Every text is made with `translation._`, like the bot's."""
 
 from __future__ import annotations
 
-from translation import _, _n
+from translation import Text, _, _n
 
 # --- /ps web and the link buttons ---
 
@@ -80,7 +80,7 @@ PROFILE_GAMES = _("Games: {played} · won: {won}")
 PROFILE_AVERAGE = _("Average score: {average} · best: {best}")
 
 
-def rating_line(family: str, rating: str, games: int) -> str:
+def rating_line(family: str, rating: str, games: int) -> Text:
     """A profile's rating in a rule family: its figure and its games."""
     return _n(
         "Rating ({family}): {rating}, {n} game",
