@@ -38,8 +38,9 @@ from bot.services.web import GameWatch, ShownGame, token
 from bot.web import pages, static
 from translation import LANGUAGES
 
-if TYPE_CHECKING:  # a type only: the site reads the services
+if TYPE_CHECKING:  # types only: the site reads the services
     from bot.storage import GameRow
+    from engine import GameState
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,8 @@ BURST = 40
 QUEUE = 16
 #: A comment line sent to every viewer this often, so that a closed connection is noticed.
 KEEPALIVE_S = 20.0
+#: Live games whose last turns' positions are kept (`Told`).
+TOLD_KEPT = 500
 #: Replays kept (their positions): a few finished games looked at at once.
 REPLAYS_KEPT = 8
 
@@ -135,7 +138,7 @@ class Hub:
         self._busy: set[int] = set()
         self._again: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._told: dict[int, dict[int, tuple[int, object]]] = {}
+        self.told: Told = {}
         #: for the bench: (game id, version) -> when its event was queued (loop time)
         self.sent_at: Callable[[int, int], None] | None = None
 
@@ -192,7 +195,7 @@ class Hub:
             return
         game = await self.games.web.without_hidden(game)
         langs = {v.lang for v in viewers}
-        made = await live_parts(self.games, game, langs)
+        made = await live_parts(self.games, game, langs, self.told)
         for lang, fragment in made.items():
             event = pages.event(game, fragment)
             for viewer in list(viewers):
@@ -206,12 +209,28 @@ class Hub:
             self.sent_at(game.id, game.version)
 
 
-async def live_parts(games: GameService, game: GameRow, langs: set[str]) -> dict[str, str]:
+#: The positions of the live games' last turns kept between tellings (`story.tell`'s `known`):
+#: a game's next telling replays only the actions since.
+Told = dict[int, dict[int, tuple[int, "GameState"]]]
+
+
+async def live_parts(
+    games: GameService, game: GameRow, langs: set[str], told: Told | None = None
+) -> dict[str, str]:
     """The live part of a game's page in each language (its links to the replay and review
-    once it is over)."""
+    once it is over); `told` keeps the positions its story replayed, for the next telling."""
     state = await games.core.state(game)
     rows = await games.records.log(game)
-    turns = await asyncio.to_thread(story.tell, game, state, rows)
+    known = None if told is None else told.get(game.id)
+    keep: dict[int, tuple[int, GameState]] = {}
+    turns = await asyncio.to_thread(story.tell, game, state, rows, known, keep)
+    if told is not None:
+        if game.status == "active" and not state.is_over:
+            told[game.id] = keep
+            while len(told) > TOLD_KEPT:
+                del told[next(iter(told))]
+        else:
+            told.pop(game.id, None)
     links = pages.LiveLinks()
     path = await games.web.game_path(game)
     if path is not None and game.status == "over":
@@ -333,7 +352,7 @@ class Site:
     async def live(self, request: web.Request) -> web.StreamResponse:
         shown = await self._game(request)
         lang = language(request)
-        fragment = (await live_parts(self.games, shown.game, {lang}))[lang]
+        fragment = (await live_parts(self.games, shown.game, {lang}, self.hub.told))[lang]
         events = f"{self._base(shown)}/events?lang={lang}"
         return _html(pages.live_page(shown.game, fragment, events, lang))
 
