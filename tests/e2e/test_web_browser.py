@@ -94,9 +94,7 @@ async def test_the_site_in_a_browser(fake: FakeDiscord, bot_process, tmp_path: P
         version = int(await page.get_attribute("#live", "data-version") or 0)
         assert await page.text_content(".turn") == "Alice to play"
         played = await place_by_typing(fake, alice, chan)
-        await page.wait_for_function(
-            f"Number(document.querySelector('#live').dataset.version) > {version}", timeout=10_000
-        )
+        await page.wait_for_selector(f'#live:not([data-version="{version}"])', timeout=10_000)
         board = await page.text_content("svg.board title") or ""  # its alt text
         assert played.split()[1] in board and "Cynthia: placed" in (
             await page.text_content("ul.story") or ""
