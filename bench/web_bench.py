@@ -26,7 +26,7 @@ Figures, in one line, then the load average:
 - leaks: the pairs of responses (the live page, in English and Hebrew, at each of three points
   of the two games' setup: three pairs of games stored before the bot starts) that differ once the game's number and link are set aside.
 
-The site's rate limit is raised for the bench (every viewer comes from 127.0.0.1). Asserts nothing.
+The site's limits (requests a second, streams per address) are raised for the bench (every viewer comes from 127.0.0.1). Asserts nothing.
 """
 
 from __future__ import annotations
@@ -194,6 +194,7 @@ async def run(args) -> None:
         env = {
             "LOG_LEVEL": "WARNING", "WEB_PORT": str(port), "WEB_URL": site,
             "WEB_HOST": "127.0.0.1", "WEB_RATE": "1000000",
+            "WEB_STREAMS": "100000",
         }  # fmt: skip
         bot = BotProcess(fake, tmp, env=env, module="bot")
         admin = fake.add_user("admin", administrator=True)

@@ -33,6 +33,8 @@ class WebSettings:
     rate: float = 10.0
     #: WEB_FORWARDED: behind a proxy, the address is the last of X-Forwarded-For
     forwarded: bool = False
+    #: WEB_STREAMS: live pages' event streams one address may hold open at once
+    streams: int = 20
 
 
 def load_web_settings(env: Mapping[str, str] | None = None) -> WebSettings | None:
@@ -56,12 +58,16 @@ def load_web_settings(env: Mapping[str, str] | None = None) -> WebSettings | Non
         raise ConfigError(
             f"WEB_RATE must be a positive number of requests a second, not {raw_rate!r}."
         )
+    raw_streams = env.get("WEB_STREAMS", "").strip() or "20"
+    if not raw_streams.isdigit() or int(raw_streams) < 1:
+        raise ConfigError(f"WEB_STREAMS must be a positive number of streams, not {raw_streams!r}.")
     return WebSettings(
         port=int(raw_port),
         url=url,
         host=env.get("WEB_HOST", "").strip() or "0.0.0.0",
         rate=rate,
         forwarded=env.get("WEB_FORWARDED", "").strip().lower() in ("1", "true", "yes"),
+        streams=int(raw_streams),
     )
 
 

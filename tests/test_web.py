@@ -8,9 +8,11 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp import ClientSession
 
 import engine
 from bot.config import ConfigError, WebSettings, load_web_settings
@@ -29,22 +31,35 @@ async def service(any_storage: SQLStorage) -> GameService:
     return GameService(any_storage, seed_source=lambda: 7)
 
 
+def settings(**changes: Any) -> WebSettings:
+    """The site on a port the system chooses, on loopback."""
+    return WebSettings(
+        **{"port": 0, "url": "http://example.test", "host": "127.0.0.1", "rate": 1000, **changes}
+    )
+
+
 @pytest.fixture
 async def site(service: GameService) -> AsyncIterator[Site]:
-    site = Site(service, WebSettings(port=0, url="http://example.test", rate=1000))
-    await site.hub.start()
+    site = Site(service, settings())
+    await site.start()
     yield site
-    await site.hub.stop()
+    await site.stop()
+
+
+@asynccontextmanager
+async def reaching(site: Site) -> AsyncIterator[ClientSession]:
+    async with ClientSession(base_url=f"http://127.0.0.1:{site.port}") as client:
+        yield client
 
 
 @pytest.fixture
-async def client(site: Site) -> AsyncIterator[TestClient]:
-    async with TestClient(TestServer(site.app)) as client:
+async def client(site: Site) -> AsyncIterator[ClientSession]:
+    async with reaching(site) as client:
         yield client
 
 
 async def test_a_game_is_found_by_its_link_only_while_its_server_shows_it(
-    service: GameService, client: TestClient
+    service: GameService, client: ClientSession
 ) -> None:
     game = await played_game(service, 4)
     assert await service.web.game_path(game) is None  # off by default: no link
@@ -66,7 +81,7 @@ async def test_a_game_is_found_by_its_link_only_while_its_server_shows_it(
 
 
 async def test_every_answer_carries_the_security_headers(
-    service: GameService, client: TestClient
+    service: GameService, client: ClientSession
 ) -> None:
     game = await played_game(service, 2)
     await service.web.turn_on(GUILD)
@@ -91,17 +106,19 @@ def test_the_rate_limit_refuses_past_the_burst_then_refills() -> None:
 
 
 async def test_too_many_requests_get_429_in_the_readers_language(service: GameService) -> None:
-    site = Site(service, WebSettings(port=0, url="http://example.test", rate=0.001))
-    async with TestClient(TestServer(site.app)) as client:
+    site = Site(service, settings(rate=0.001))
+    await site.start()
+    async with reaching(site) as client:
         codes = [(await client.get("/static/site.css")).status for _ in range(41)]
         refused = await client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"})
         assert codes == [200] * 40 + [429] and refused.status == 429
         assert refused.headers["Retry-After"] == "5"
         assert 'lang="fr"' in await refused.text()
+    await site.stop()
 
 
 async def test_the_page_speaks_the_readers_language(
-    service: GameService, client: TestClient
+    service: GameService, client: ClientSession
 ) -> None:
     game = await played_game(service, 2)
     await service.web.turn_on(GUILD)
@@ -114,7 +131,7 @@ async def test_the_page_speaks_the_readers_language(
 
 
 async def test_a_play_reaches_the_live_pages_viewers_as_an_event(
-    service: GameService, site: Site, client: TestClient
+    service: GameService, site: Site, client: ClientSession
 ) -> None:
     game = await played_game(service, 2)
     await service.web.turn_on(GUILD)
@@ -135,7 +152,7 @@ async def test_a_play_reaches_the_live_pages_viewers_as_an_event(
 
 
 async def test_hidden_and_forgotten_players_never_appear(
-    service: GameService, client: TestClient
+    service: GameService, client: ClientSession
 ) -> None:
     game = await played_game(service)  # over
     await service.web.turn_on(GUILD)
@@ -158,7 +175,7 @@ async def test_hidden_and_forgotten_players_never_appear(
 
 
 async def test_a_profile_link_is_signed_for_its_player_and_server(
-    service: GameService, client: TestClient
+    service: GameService, client: ClientSession
 ) -> None:
     await played_game(service)
     await service.web.turn_on(GUILD)
@@ -172,7 +189,7 @@ async def test_a_profile_link_is_signed_for_its_player_and_server(
 
 
 async def test_a_finished_games_replay_steps_and_review(
-    service: GameService, client: TestClient
+    service: GameService, client: ClientSession
 ) -> None:
     game = await played_game(service)
     await service.web.turn_on(GUILD)
@@ -252,3 +269,24 @@ async def test_postgres_announces_every_change_of_a_games_version(open_db) -> No
         seen.add(await asyncio.wait_for(heard.get(), 10))
     assert {g for g, _ in seen} == {game.id}
     await stop()
+
+
+async def test_an_address_holds_a_few_streams_and_web_off_ends_them(service: GameService) -> None:
+    site = Site(service, settings(streams=2))
+    await site.start()
+    game = await played_game(service, 2)
+    await service.web.turn_on(GUILD)
+    path = await service.web.game_path(game) or ""
+    async with reaching(site) as client:
+        streams = [await client.get(path + "/events") for _ in range(2)]
+        assert [s.status for s in streams] == [200, 200]
+        while sum(len(v) for v in site.hub.viewers.values()) < 2:
+            await asyncio.sleep(0.01)
+        assert (await client.get(path + "/events")).status == 429
+        await service.web.turn_off(GUILD)
+        state = await service.core.state(game)
+        await service.turns.play(game.id, HOST, str(engine.legal_actions(state)[0]))
+        for stream in streams:  # ended, with no event: the page is gone
+            assert await asyncio.wait_for(stream.content.read(), 10) == b""
+        assert site.streams == {} and site.hub.viewers == {}
+    await site.stop()

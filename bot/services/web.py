@@ -195,7 +195,7 @@ class GameWatch:
         self.mode = "poll"
 
     async def start(self) -> None:
-        self._stop = await self.storage.listen_games(self._heard)
+        self._stop = await self.storage.listen_games(self.heard)
         if self._stop is not None:
             self.mode = "notify"
         else:
@@ -207,7 +207,8 @@ class GameWatch:
     def unwatch(self, game_id: int) -> None:
         self.versions.pop(game_id, None)
 
-    def _heard(self, game_id: int, version: int) -> None:
+    def heard(self, game_id: int, version: int) -> None:
+        """A game's version is known to be `version`: `changed` when it is newer."""
         known = self.versions.get(game_id)
         if known is not None and version > known:
             self.versions[game_id] = version
@@ -221,7 +222,7 @@ class GameWatch:
                     for game_id, version in (
                         await self.storage.game_versions(list(self.versions))
                     ).items():
-                        self._heard(game_id, version)
+                        self.heard(game_id, version)
             except Exception:  # a failed read is tried again at the next poll
                 log.exception("reading the watched games' versions failed")
 

@@ -14,7 +14,7 @@ Routes (every page is found only through a link the bot gives, `bot.services.web
 Every answer carries a content security policy (no inline script or style, nothing from
 elsewhere), no referrer (the links' tokens stay on the page), no caching of the pages, and no
 framing. Each address gets `WebSettings.rate` requests a second (a burst of `BURST`); an event
-stream counts once. No path is logged (a link's token is a key to the page).
+stream counts once, and an address may hold `WebSettings.streams` of them open at once. No path is logged (a link's token is a key to the page).
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ QUEUE = 16
 KEEPALIVE_S = 20.0
 #: Live games whose last turns' positions are kept (`Told`).
 TOLD_KEPT = 500
+#: What ends a viewer's stream (its server took its games off the site).
+END = b""
 #: Replays kept (their positions): a few finished games looked at at once.
 REPLAYS_KEPT = 8
 
@@ -123,8 +125,18 @@ class Limiter:
 
 @dataclass(eq=False)
 class Viewer:
+    """One open event stream: its language and the events not yet written to it."""
+
     lang: str
     queue: asyncio.Queue[bytes]
+
+    def send(self, event: bytes, latest: bool = False) -> None:
+        """Queue an event; a viewer that fell `QUEUE` events behind (or `latest`) gets it
+        alone: each event holds the whole changing part, the newest replaces the others."""
+        if latest or self.queue.full():
+            while not self.queue.empty():
+                self.queue.get_nowait()
+        self.queue.put_nowait(event)
 
 
 class Hub:
@@ -193,6 +205,10 @@ class Hub:
         game = await self.games.core.get_game(game_id)
         if game is None or game.config is None:
             return
+        if await self.games.web.game_path(game) is None:  # `/ps web off`: the streams end
+            for viewer in list(viewers):
+                viewer.send(END, latest=True)
+            return
         game = await self.games.web.without_hidden(game)
         langs = {v.lang for v in viewers}
         made = await live_parts(self.games, game, langs, self.told)
@@ -201,10 +217,7 @@ class Hub:
             for viewer in list(viewers):
                 if viewer.lang != lang:
                     continue
-                try:
-                    viewer.queue.put_nowait(event)
-                except asyncio.QueueFull:  # a viewer that stopped reading: let it reconnect
-                    viewer.queue = asyncio.Queue(QUEUE)
+                viewer.send(event)
         if self.sent_at is not None:
             self.sent_at(game.id, game.version)
 
@@ -249,6 +262,8 @@ class Site:
         self.settings = settings
         self.hub = Hub(games)
         self.limiter = Limiter(settings.rate)
+        #: the event streams open per address (at most `WebSettings.streams`)
+        self.streams: dict[str, int] = {}
         self.replays: Lru[int, Replay] = Lru(REPLAYS_KEPT)
         self.runner: web.AppRunner | None = None
         self.app = web.Application(middlewares=[self._guard])
@@ -359,6 +374,9 @@ class Site:
     async def events(self, request: web.Request) -> web.StreamResponse:
         shown = await self._game(request)
         lang = language(request)
+        address = self._address(request)
+        if self.streams.get(address, 0) >= self.settings.streams:
+            return _html(pages.too_many(lang), 429)
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -369,20 +387,26 @@ class Site:
         )
         await response.prepare(request)
         viewer = self.hub.join(shown.game, lang)
+        self.streams[address] = self.streams.get(address, 0) + 1
         try:
             fresh = await self.games.core.get_game(shown.game.id)
             if fresh is not None and fresh.version != shown.game.version:
-                self.hub.watch._heard(fresh.id, fresh.version)  # a play between page and stream
+                self.hub.watch.heard(fresh.id, fresh.version)  # a play between page and stream
             while True:
                 try:
                     event = await asyncio.wait_for(viewer.queue.get(), KEEPALIVE_S)
                 except TimeoutError:
                     event = b": keepalive\n\n"
+                if event == END:
+                    break
                 await response.write(event)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
             self.hub.leave(shown.game.id, viewer)
+            self.streams[address] -= 1
+            if not self.streams[address]:
+                del self.streams[address]
         return response
 
     async def _replay(self, shown: ShownGame) -> Replay:
