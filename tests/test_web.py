@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import socket
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -19,10 +22,11 @@ from bot.config import ConfigError, WebSettings, load_web_settings
 from bot.present import story
 from bot.services import GameService
 from bot.services.web import HIDDEN_SEAT, token
-from bot.storage import SQLStorage
+from bot.storage import SQLiteStorage, SQLStorage
 from bot.web import pages
 from bot.web.site import CSP, Limiter, Site
 from tests import hidden_game
+from tests.conftest import ROOT
 from tests.web_helpers import GUILD, HOST, played_game
 
 
@@ -290,3 +294,51 @@ async def test_an_address_holds_a_few_streams_and_web_off_ends_them(service: Gam
             assert await asyncio.wait_for(stream.content.read(), 10) == b""
         assert site.streams == {} and site.hub.viewers == {}
     await site.stop()
+
+
+async def test_the_site_in_its_own_process_follows_the_plays_of_another(tmp_path) -> None:
+    """`python -m bot.web` on the bot's SQLite file: a play committed by another process (the
+    services here) reaches its viewers (it polls the watched games' versions)."""
+    path = tmp_path / "bot.db"
+    storage = await SQLiteStorage.open(str(path))
+    service = GameService(storage, seed_source=lambda: 7)
+    game = await played_game(service, 2)
+    await service.web.turn_on(GUILD)
+    link = await service.web.game_path(game) or ""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ, "DATABASE_PATH": str(path), "WEB_PORT": str(port),
+        "WEB_URL": f"http://127.0.0.1:{port}", "WEB_HOST": "127.0.0.1", "LOG_LEVEL": "WARNING",
+    }  # fmt: skip
+    env.pop("DATABASE_URL", None)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.web", env=env, cwd=ROOT, stderr=asyncio.subprocess.PIPE
+    )
+    try:
+        async with ClientSession(base_url=f"http://127.0.0.1:{port}") as client:
+            for _ in range(200):  # until it listens
+                try:
+                    stream = await client.get(link + "/events")
+                    break
+                except OSError:
+                    await asyncio.sleep(0.05)
+            assert stream.status == 200
+            state = await service.core.state(game)
+            played = (
+                await service.turns.play(game.id, HOST, str(engine.legal_actions(state)[0]))
+            ).game
+            seen = []  # (a version committed before the stream opened may come first)
+            while played.version not in seen:
+                line = await asyncio.wait_for(stream.content.readline(), 10)
+                if line.startswith(b"data: "):
+                    seen.append(json.loads(line[6:])["version"])
+            assert seen[-1] == played.version and seen == sorted(seen)
+            stream.close()
+    finally:
+        process.terminate()
+        _, errors = await process.communicate()
+        print(errors.decode())  # (pytest shows it when the test fails)
+        assert process.returncode == 0
+        await storage.close()

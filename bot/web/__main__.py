@@ -16,7 +16,7 @@ from dotenv import find_dotenv, load_dotenv
 from bot.config import DEFAULT_DATABASE_PATH, ConfigError, WebSettings, load_web_settings
 from bot.logs import configure_logging
 from bot.services import GameService
-from bot.storage import StorageUnwritable
+from bot.storage import SQLiteStorage, StorageUnwritable
 from bot.storage.databases import open_storage
 from bot.web import start_site
 
@@ -26,6 +26,8 @@ log = logging.getLogger("bot.web")
 async def serve(settings: WebSettings, database_url: str | None, database_path: str) -> None:
     """Serve until SIGTERM or SIGINT."""
     storage = await open_storage(database_url, database_path)
+    if isinstance(storage, SQLiteStorage):  # the bot's process writes it: read every row anew
+        storage.another_writes = True
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
