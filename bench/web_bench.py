@@ -163,7 +163,9 @@ async def viewer(session: aiohttp.ClientSession, url: str, game_id: int, got: li
         pass
 
 
-async def sampler(session, site: str, live: list[str], finished: list[str], stop, times) -> None:
+async def sampler(
+    session, site: str, live: list[str], finished: list[str], stop, times, rate: float
+) -> None:
     """`--samples` pages a second: a live game's page, or a finished game's next unasked step."""
     rng = random.Random(2)
     steps = {url: 0 for url in finished}
@@ -179,10 +181,7 @@ async def sampler(session, site: str, live: list[str], finished: list[str], stop
             await r.read()
             if r.status == 200:
                 times.append(time.monotonic() - began)
-        await asyncio.sleep(1 / sampler.rate)
-
-
-sampler.rate = 8.0  # type: ignore[attr-defined]
+        await asyncio.sleep(1 / rate)
 
 
 async def run(args) -> None:
@@ -240,9 +239,8 @@ async def run(args) -> None:
             live_paths = [url[len(site) :] for url in links]
             stop = asyncio.Event()
             page_times: list[float] = []
-            sampler.rate = args.samples  # type: ignore[attr-defined]
             sampling = asyncio.create_task(
-                sampler(session, site, live_paths, finished, stop, page_times)
+                sampler(session, site, live_paths, finished, stop, page_times, args.samples)
             )
             began = time.time()
             await asyncio.gather(*(g.run(s) for g, s in zip(games, starts, strict=True)))

@@ -199,7 +199,9 @@ async def test_a_finished_games_replay_steps_and_review(
     await service.web.turn_on(GUILD)
     path = await service.web.game_path(game) or ""
     replay = await (await client.get(path + "/replay")).text()
-    last = int(re.search(r'data-last="([0-9]+)"', replay)[1])  # type: ignore[index]
+    found = re.search(r'data-last="([0-9]+)"', replay)
+    assert found is not None
+    last = int(found[1])
     assert last == len(await service.records.log(game))
     assert 'data-step="1"' in replay and "Round 1" in replay
     step = await client.get(f"{path}/step/{last}")
@@ -342,3 +344,22 @@ async def test_the_site_in_its_own_process_follows_the_plays_of_another(tmp_path
         print(errors.decode())  # (pytest shows it when the test fails)
         assert process.returncode == 0
         await storage.close()
+
+
+async def test_our_own_failure_is_an_apology_logged_without_the_link(
+    service: GameService, client: ClientSession, monkeypatch, caplog
+) -> None:
+    game = await played_game(service, 2)
+    await service.web.turn_on(GUILD)
+    path = await service.web.game_path(game) or ""
+
+    def broken(*args: object, **kwargs: object) -> str:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(pages, "live_fragment", broken)
+    answer = await client.get(path)
+    assert answer.status == 500 and "Something went wrong on my side" in await answer.text()
+    assert answer.headers["Content-Security-Policy"] == CSP
+    failed = [r for r in caplog.records if r.getMessage() == "a page failed"]
+    assert [getattr(r, "route", None) for r in failed] == ["/g/{game}/{token}"]
+    assert path[-22:] not in caplog.text

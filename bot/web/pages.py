@@ -89,6 +89,13 @@ def not_found(lang: str) -> str:
     return page(lang, translate(wt.SITE_NAME, lang), f"<p>{t(wt.NOT_FOUND, lang)}</p>", kind="none")
 
 
+def failed(lang: str) -> str:
+    """Our own bug's page: the bot's apology."""
+    return page(
+        lang, translate(wt.SITE_NAME, lang), f"<p>{t(texts.INTERNAL_ERROR, lang)}</p>", kind="none"
+    )
+
+
 def too_many(lang: str) -> str:
     return page(lang, translate(wt.SITE_NAME, lang), f"<p>{t(wt.TOO_MANY, lang)}</p>", kind="none")
 

@@ -35,6 +35,7 @@ from bot.present.replays import Lru, Replay, replay
 from bot.services import GameService
 from bot.services.reviews import people
 from bot.services.web import GameWatch, ShownGame, token
+from bot.storage import UnreadableGame
 from bot.web import pages, static
 from translation import LANGUAGES
 
@@ -326,10 +327,14 @@ class Site:
         else:
             try:
                 response = await handler(request)
-            except web.HTTPNotFound:
+            except (web.HTTPNotFound, UnreadableGame):  # (a damaged game is set aside, logged)
                 response = _html(pages.not_found(lang), 404)
             except web.HTTPException as exc:
                 response = web.Response(status=exc.status, text=exc.reason)
+            except Exception:  # our bug: logged by the route's pattern (never its token)
+                route = request.match_info.route.resource
+                log.exception("a page failed", extra={"route": route.canonical if route else "?"})
+                response = _html(pages.failed(lang), 500)
         if not response.prepared:
             response.headers.update(SECURITY_HEADERS)
             response.headers.setdefault("Cache-Control", "no-store")
