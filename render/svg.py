@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from engine.geometry import LABELS, LEAVES, N_CELLS, pixel
+from engine.geometry import LABEL_INDEX, LABELS, LEAVES, N_CELLS, pixel
 
 from . import palette as P
 from .layout import SUN_DIRS
@@ -44,6 +44,27 @@ def _points(cx: float, cy: float, r: float, start: float = -90.0, sides: int = 6
     )
 
 
+#: Each space's centre and outline (the static board, computed once).
+_CENTRES = tuple(pixel(i, R) for i in range(N_CELLS))
+_SPACES = tuple(_points(x, y, R * 0.95) for x, y in _CENTRES)
+_OUTLINES = tuple(_points(x, y, R * 0.9) for x, y in _CENTRES)
+#: The board's rim, its spaces by soil and their labels: the same in every drawing.
+_BASE = "".join(
+    [
+        f'<polygon points="{_points(0, 0, R * 7.1, 0)}" fill="{_hex(P.BOARD_RIM)}"/>',
+        f'<polygon points="{_points(0, 0, R * 6.8, 0)}" fill="{_hex(P.BOARD_GUTTER)}"/>',
+        *(
+            f'<polygon points="{_SPACES[i]}" fill="{_hex(P.SOIL[LEAVES[i]])}"/>'
+            for i in range(N_CELLS)
+        ),
+    ]
+)
+_LABELS = "".join(
+    f'<text x="{x:.1f}" y="{y + R * 0.62:.1f}" class="lbl">{LABELS[i]}</text>'
+    for i, (x, y) in enumerate(_CENTRES)
+)
+
+
 def _mark(seat: int, cx: float, cy: float, r: float) -> str:
     """The seat's mark on a tree (what tells the seats apart without their colour)."""
     ink = _hex(P.MARK_INK[seat])
@@ -58,29 +79,23 @@ def board_svg(v: View, title: str, *, outlined: bool = True) -> str:
     out = [
         f'<svg class="board" viewBox="{-HALF} {-HALF} {2 * HALF} {2 * HALF}" role="img"'
         f' xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>',
-        f'<polygon points="{_points(0, 0, R * 7.1, 0)}" fill="{_hex(P.BOARD_RIM)}"/>',
-        f'<polygon points="{_points(0, 0, R * 6.8, 0)}" fill="{_hex(P.BOARD_GUTTER)}"/>',
+        _BASE,
     ]
     shade = _hex(P.SHADOW)
     for i in range(N_CELLS):
-        x, y = pixel(i, R)
-        out.append(
-            f'<polygon points="{_points(x, y, R * 0.95)}" fill="{_hex(P.SOIL[LEAVES[i]])}"/>'
-        )
         height = v.shadows[i] if i < len(v.shadows) else 0
         if height:
             alpha = P.SHADOW_ALPHA[min(height, 3)] / 255
             out.append(
-                f'<polygon points="{_points(x, y, R * 0.95)}" fill="{shade}"'
-                f' fill-opacity="{alpha:.2f}"/>'
+                f'<polygon points="{_SPACES[i]}" fill="{shade}" fill-opacity="{alpha:.2f}"/>'
             )
-        out.append(f'<text x="{x:.1f}" y="{y + R * 0.62:.1f}" class="lbl">{LABELS[i]}</text>')
+    out.append(_LABELS)
     moon = v.moon
     if moon is not None and moon.elder >= 0:
-        x, y = pixel(moon.elder, R)
+        x, y = _CENTRES[moon.elder]
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R * 0.8:.1f}" fill="#7a5a2e"/>')
     for label, (seat, size) in sorted(v.pieces.items()):
-        x, y = pixel(LABELS.index(label), R)
+        x, y = _CENTRES[LABEL_INDEX[label]]
         colour = _hex(P.SEAT_COLOURS[seat])
         r = PIECE_R[size]
         out.append(
@@ -91,7 +106,7 @@ def board_svg(v: View, title: str, *, outlined: bool = True) -> str:
             out.append(_mark(seat, x, y - 1, r * 0.35))
     if moon is not None:
         for animal in moon.animals:
-            x, y = pixel(animal.space, R)
+            x, y = _CENTRES[animal.space]
             colour = _hex(P.SEAT_COLOURS[animal.seat])
             out.append(
                 f'<rect x="{x + 3:.1f}" y="{y - 8:.1f}" width="5" height="5" rx="1"'
@@ -99,9 +114,8 @@ def board_svg(v: View, title: str, *, outlined: bool = True) -> str:
             )
     if outlined:
         for label in v.highlight:
-            x, y = pixel(LABELS.index(label), R)
             out.append(
-                f'<polygon points="{_points(x, y, R * 0.9)}" fill="none"'
+                f'<polygon points="{_OUTLINES[LABEL_INDEX[label]]}" fill="none"'
                 f' stroke="{_hex(P.HIGHLIGHT)}" stroke-width="1.1"/>'
             )
     for p, (dx, dy) in enumerate(SUN_DIRS):
