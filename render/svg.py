@@ -60,7 +60,7 @@ _BASE = "".join(
     ]
 )
 _LABELS = "".join(
-    f'<text x="{x:.1f}" y="{y + R * 0.62:.1f}" class="lbl">{LABELS[i]}</text>'
+    f'<text x="{x:.1f}" y="{y + R * 0.72:.1f}" class="lbl">{LABELS[i]}</text>'
     for i, (x, y) in enumerate(_CENTRES)
 )
 

@@ -28,7 +28,7 @@ a { color: #8cc8ff; }
 @media (min-width: 900px) { .cols { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); } }
 figure.boardbox { margin: 0; }
 svg.board { width: 100%; height: auto; max-height: 80vh; display: block; }
-svg.board .lbl { font: 3.2px sans-serif; fill: #fff; fill-opacity: .75; text-anchor: middle; }
+svg.board .lbl { font: 600 4.2px sans-serif; fill: #fff; fill-opacity: .8; text-anchor: middle; }
 ul.seats, ul.story, section.moves ul, section.moves ol, ul.games { padding-inline-start: 0;
   list-style: none; margin: 0; }
 li.seat { padding: .35rem .5rem; border-radius: .4rem; background: var(--panel); margin: .3rem 0; }
