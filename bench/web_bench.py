@@ -23,6 +23,8 @@ Figures, in one line, then the load average:
   bench's own, in the bot's database: wall clock, the same machine), the time until each of its
   viewers had parsed an event of that version or a later one; the 99th percentile over every
   (version, viewer);
+- then, once the games are played, `REST_PAGES` pages one after another (the viewers still
+  connected): the pages' cost without the games' own load;
 - leaks: the pairs of responses (the live page, in English and Hebrew, at each of three points
   of the two games' setup: three pairs of games stored before the bot starts) that differ once the game's number and link are set aside.
 
@@ -60,6 +62,8 @@ WATCH = "Watch on the web"
 #: The seats of the hidden-information games: three people (Ann with an id, so that no bot
 #: plays her seat once the bot starts).
 HIDDEN_SEATS = (SeatRow(0, "human", 10, "Ann"), *hidden_game.SEATS[1:])
+#: Pages sampled one after another once the games are played.
+REST_PAGES = 200
 #: The points of the hidden-information games compared (setup decisions made).
 HIDDEN_POINTS = (1, 3, 5)
 #: The bench's trigger: each game version's commit time (seconds since the epoch).
@@ -248,6 +252,17 @@ async def run(args) -> None:
             stop.set()
             await sampling
             viewers_now = sum(1 for t in tasks if not t.done())
+            # The same pages once the games are played (the viewers still connected): what a
+            # page costs without the games' own load (the bot's pictures, the fake, the players).
+            at_rest: list[float] = []
+            rest = asyncio.Event()
+            resting = asyncio.create_task(
+                sampler(session, site, live_paths, finished, rest, at_rest, 1000.0)
+            )
+            while len(at_rest) < REST_PAGES:
+                await asyncio.sleep(0.05)
+            rest.set()
+            await resting
             leaks = await hidden_pairs(bot.database_path, session, site, link_of)
             for task in tasks:
                 task.cancel()
@@ -279,6 +294,11 @@ async def run(args) -> None:
     print(
         f"web: {viewers_now} viewers of {len(links)} live games; page p99 {p:.0f} ms; "
         f"play-to-browser p99 {u:.0f} ms; hidden-information leaks {leaks}"
+    )
+    print(
+        f"    pages once the games are played (viewers connected): p99"
+        f" {percentile(at_rest, 0.99) * 1000:.0f} ms, median"
+        f" {sorted(at_rest)[len(at_rest) // 2] * 1000:.0f} ms (n={len(at_rest)})"
     )
     print(
         f"    {len(commits)} commits, {len(delays)} (commit, viewer) deliveries, {missed} never"
