@@ -746,3 +746,73 @@ def test_a_lookahead_the_game_ends_in_values_as_its_calibration_says(monkeypatch
     monkeypatch.setattr(FastGame, "SEARCH", blending)
     blended = search.lookahead(g, 0, plan, random.Random(1), search.greedy_turn)
     assert blended == 0.5 * first + 0.5 * final
+
+
+def test_the_learned_correction_is_off_unless_asked_and_adds_to_a_persons_forecast() -> None:
+    """``use_learned`` adds ``learned_correction`` of ``learned_features`` to each person's
+    forecast (Cynthia's stays), with the shipped weights or given ones; off again, the values
+    are the hand-made ones."""
+    from engine.expert import eval as expert_eval
+
+    config = engine.Config(seats=("human", "cynthia", "human"))
+    g = FastGame.from_state(_mid_game(config, 5, 30))
+    hand = expert_eval.fast_values(g)
+    n = expert_eval.N_LEARNED
+    # one point per medium tree on the border, two more times the phase
+    w = [0.0] * (2 * n)
+    w[expert_eval.LEARNED_FEATURES.index("medium_1")] = 1.0
+    w[n + expert_eval.LEARNED_FEATURES.index("medium_1")] = 2.0
+    phase = (config.last_round - g.round) / config.last_round
+    try:
+        expert_eval.use_learned(w)
+        learned = expert_eval.fast_values(g)
+        for seat in (0, 2):
+            mediums = (g.masks[4 * seat + 2] & expert_eval.RING_MASK[1]).bit_count()
+            assert mediums > 0
+            assert learned[seat] == pytest.approx(hand[seat] + mediums * (1 + 2 * phase))
+        assert learned[1] == hand[1]
+        expert_eval.use_learned(True)
+        shipped = expert_eval._learned_weights()
+        for seat in (0, 2):
+            f = expert_eval.learned_features(
+                g.masks,
+                seat,
+                g.light[seat],
+                g.avail[4 * seat : 4 * seat + 4],
+                expert_eval._incomes(g, config.last_round - g.round, (seat,))[0][1],
+            )
+            correction = expert_eval.learned_correction(shipped, f, phase)
+            assert expert_eval.fast_values(g)[seat] == pytest.approx(hand[seat] + correction)
+    finally:
+        expert_eval.use_learned(False)
+    assert expert_eval.fast_values(g) == hand
+
+
+def test_learned_features_count_pieces_by_size_and_soil() -> None:
+    from engine.expert import eval as expert_eval
+    from engine.geometry import RING_MASK, bits
+
+    # seat 1: two seeds on the border, a large tree in the centre
+    border = list(bits(RING_MASK[1]))
+    masks = [0] * 8
+    masks[4] = (1 << border[0]) | (1 << border[1])
+    masks[7] = RING_MASK[4] & -RING_MASK[4]
+    f = expert_eval.learned_features(masks, 1, 7, [2, 4, 1, 0], 5)
+    named = dict(zip(expert_eval.LEARNED_FEATURES, f, strict=True))
+    assert named["bias"] == 1.0 and named["light"] == 7.0 and named["income"] == 5.0
+    assert named["seeds_1"] == 2.0 and named["large_4"] == 1.0
+    assert sum(f[3:19]) == 3.0
+    assert [named[f"available_{k}"] for k in ("seeds", "small", "medium", "large")] == [2, 4, 1, 0]
+
+
+def test_the_expert_with_the_learned_correction_decides_the_same_for_a_seed() -> None:
+    from engine.expert import eval as expert_eval
+
+    state = _mid_game(engine.Config(seats=("human", "human")), 3, 24)
+    try:
+        expert_eval.use_learned(True)
+        first = expert_action(state, budget_s=0.05, seed=4)
+        expert_eval.use_learned(True)  # fresh memos
+        assert expert_action(state, budget_s=0.05, seed=4) == first
+    finally:
+        expert_eval.use_learned(False)

@@ -109,6 +109,38 @@ def _shipped_weights() -> dict[str, Any]:
     return out
 
 
+def learned_file() -> Traversable:
+    """The learned evaluation's weights (``bench/expert_learn.py`` writes them here)."""
+    return resources.files("photosynthesis_data").joinpath("expert_learned.json")
+
+
+@cache
+def _learned_weights() -> tuple[float, ...]:
+    """The learned correction's weights (``LEARNED_FEATURES``, constant then times the phase)."""
+    data = json.loads(learned_file().read_text())
+    if tuple(data["features"]) != LEARNED_FEATURES:
+        raise ValueError("expert_learned.json was fitted on other features")
+    return tuple(float(x) for x in data["weights"])
+
+
+#: Whether the human seats' forecast adds the learned correction (``use_learned``); off unless
+#: told (the bot plays with the hand-made evaluation, see docs/expert.md).
+_learned: list[tuple[float, ...]] = []
+
+
+def use_learned(on: bool | Sequence[float]) -> None:
+    """Play with the learned correction of a person's forecast (``LEARNED_FEATURES``): True, the
+    weights in ``data/expert_learned.json``; a sequence, those weights (the training script's);
+    False, without it (the default)."""
+    _learned.clear()
+    for memo in _MEMOS:
+        memo.clear()
+    if on is True:
+        _learned.append(_learned_weights())
+    elif on is not False:
+        _learned.append(tuple(float(x) for x in on))
+
+
 def weights() -> dict[str, Any]:
     """The fitted weights by seat kind: ``2 * N_FEATURES`` numbers (constant, then x phase),
     and ``params`` (see ``DEFAULT_PARAMS``)."""
@@ -226,6 +258,46 @@ def seat_features(
     ]
 
 
+#: The learned correction's features (``learned_features``): per size and soil (leaves), the
+#: seat's pieces there; the pieces available per size; light; the next round's income; a bias.
+LEARNED_FEATURES = (
+    "bias",
+    "light",
+    "income",
+    *(
+        f"{name}_{leaves}"
+        for name in ("seeds", "small", "medium", "large")
+        for leaves in (1, 2, 3, 4)
+    ),
+    *(f"available_{name}" for name in ("seeds", "small", "medium", "large")),
+)
+N_LEARNED = len(LEARNED_FEATURES)
+
+
+def learned_features(
+    masks: Sequence[int], seat: int, light: int, avail: Sequence[int], income: int
+) -> list[float]:
+    """A seat's ``LEARNED_FEATURES`` (``avail``: its four available counts)."""
+    b = 4 * seat
+    out = [1.0, float(light), float(income)]
+    for size in range(4):
+        m = masks[b + size]
+        out.extend(float((m & RING_MASK[leaves]).bit_count()) for leaves in (1, 2, 3, 4))
+    out.extend(float(a) for a in avail)
+    return out
+
+
+def learned_correction(w: Sequence[float], f: list[float], phase: float) -> float:
+    """The learned points to come beyond the hand-made forecast: ``f`` dotted with the weights,
+    the constant ones plus the phase ones times ``phase``."""
+    total = 0.0
+    for j in range(N_LEARNED):
+        x = f[j]
+        if x:
+            total += x * (w[j] + w[N_LEARNED + j] * phase)
+    return total
+
+
 def predict(w: list[float], f: list[float], phase: float) -> float:
     """Predicted points still to come (beyond the tokens held) for a feature vector."""
     total = 0.0
@@ -327,7 +399,11 @@ def _forecast(
     if value is None:
         f = _seat_features(g, seat, rounds_left, income, w["params"])
         kind = "cynthia" if g.cyn[seat] else "human"
-        value = predict(w[kind], f, rounds_left / g.config.last_round)
+        phase = rounds_left / g.config.last_round
+        value = predict(w[kind], f, phase)
+        if _learned and kind == "human":
+            lf = learned_features(g.masks, seat, g.light[seat], g.avail[b : b + 4], income[1])
+            value += learned_correction(_learned[0], lf, phase)
         remember(_FORECASTS, key, value)
     return value
 
