@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.ratings import core as rc
 from bot.ratings import identity as ri
+from bot.ratings import seasons as rs
 from bot.storage.interface import Connection
 from bot.storage.rows import (
     FORMER_NAME,
@@ -382,9 +383,16 @@ class PlayerSQL(GameSQL):
         )
         return (0, None) if row is None else (int(row["n"]), row["last"])
 
-    async def replace_ratings(self, ratings: rc.Ratings, mark: tuple[int, str | None]) -> bool:
-        """Replace every rating and its history by `ratings` (a rebuild from the games of
-        `mark`, `results_mark`); False, and nothing changed, when a game ended meanwhile."""
+    async def replace_ratings(
+        self,
+        ratings: rc.Ratings,
+        seasons: Mapping[rs.SeasonKey, rc.Rating],
+        mark: tuple[int, str | None],
+    ) -> bool:
+        """Replace every rating and its history by `ratings`, and every season rating by
+        `seasons` (a rebuild from the games of `mark`, `results_mark`); False, and nothing
+        changed, when a game ended meanwhile. The final standings of the seasons that ended
+        are kept as they were stored."""
         async with self._transaction() as conn:
             if self.ratings_lock:
                 await conn.execute(self.ratings_lock)
@@ -392,6 +400,15 @@ class PlayerSQL(GameSQL):
                 return False
             await conn.execute("DELETE FROM ratings")
             await conn.execute("DELETE FROM rating_history")
+            await conn.execute("DELETE FROM season_ratings")
+            await conn.insert_rows(
+                "season_ratings",
+                ("season", *RATING_COLUMNS),
+                [
+                    (k.season, *rating_row(rc.RatingKey(k.scope, k.family, k.identity), r))
+                    for k, r in seasons.items()
+                ],
+            )
             await conn.insert_rows(
                 "ratings", RATING_COLUMNS, [rating_row(k, r) for k, r in ratings.table.items()]
             )
@@ -510,10 +527,12 @@ class PlayerSQL(GameSQL):
                 )
             await conn.execute("UPDATE games SET host_id = 0 WHERE host_id = ?", (user_id,))
             # Their ratings become the nameless identity's: a rebuild gives the same numbers.
-            for table in ("ratings", "rating_history"):
+            for table in ("ratings", "rating_history", "season_ratings"):
                 await conn.execute(
                     f"UPDATE {table} SET identity = ? WHERE identity = ?", (nameless, person)
                 )
+            # Their final standings of the seasons that ended go.
+            await conn.execute("DELETE FROM season_standings WHERE identity = ?", (person,))
             await conn.execute("DELETE FROM hidden_players WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM user_preferences WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM game_follows WHERE user_id = ?", (user_id,))

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from bot.ratings import core as rc
 from bot.ratings import identity as ri
+from bot.ratings import seasons as rs
 from bot.storage.interface import Connection
 from bot.storage.rows import Finish, FinishedSeat
 from bot.storage.sql.base import SQLBase
@@ -102,6 +103,7 @@ class ResultSQL(SQLBase):
                 "SELECT MAX(finished_at) AS last FROM games WHERE finished_at IS NOT NULL"
             )
             finished_at = later_than(None if last is None else last["last"], self._clock())
+            finished_at = await self._in_open_season(conn, finished_at)
         await conn.execute("UPDATE games SET finished_at = ? WHERE id = ?", (finished_at, game_id))
         seats = await conn.fetch(
             "SELECT position, kind, user_id FROM seats WHERE game_id = ? ORDER BY position",
@@ -153,7 +155,43 @@ class ResultSQL(SQLBase):
         if rate and rc.rated(config):  # (the tutorial's practice game is not rated)
             result = rc.GameResult(game_id, finished_at, game["guild_id"], family, tuple(places))
             await self._rate(conn, result)
+            await self._rate_season(conn, result)
         return finished_at
+
+    async def _in_open_season(self, conn: Connection, finished_at: str) -> str:
+        """`finished_at`, or, when its season was closed already (a process whose clock is
+        behind the one that closed it), the start of the first season still open: a closed
+        season's standings never change."""
+        while True:
+            season = rs.season_of(finished_at)
+            closed = await conn.fetchrow(
+                "SELECT 1 AS closed FROM season_closings WHERE season = ?", (season,)
+            )
+            if closed is None:
+                return finished_at
+            finished_at = rs.stored_time(rs.end_of(season))
+
+    async def _rate_season(self, conn: Connection, result: rc.GameResult) -> None:
+        """Update the season ratings a game changes (its season's: `bot.ratings.seasons`),
+        from fresh ratings at the season's first game, as the all-time ones are updated."""
+        season = rs.season_of(result.finished_at)
+        current: dict[rc.RatingKey, rc.Rating] = {}
+        for key in rc.keys_of(result):
+            row = await conn.fetchrow(
+                "SELECT mu, sigma, games FROM season_ratings WHERE season = ? AND scope = ?"
+                " AND family = ? AND identity = ?",
+                (season, *key),
+            )
+            if row is not None:
+                current[key] = rc.Rating(float(row["mu"]), float(row["sigma"]), row["games"])
+        changes = rc.rate_game(lambda key: current.get(key, rc.NEW), result)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in RATING_COLUMNS[3:])
+        await conn.executemany(
+            f"INSERT INTO season_ratings (season, {', '.join(RATING_COLUMNS)})"
+            f" VALUES (?, {', '.join('?' for _ in RATING_COLUMNS)})"
+            f" ON CONFLICT (season, scope, family, identity) DO UPDATE SET {updates}",
+            [(season, *rating_row(c.key, c.after)) for c in changes],
+        )
 
     async def _rate(self, conn: Connection, result: rc.GameResult) -> None:
         """Update the ratings a game changes (read under the ratings' lock)."""
