@@ -264,8 +264,9 @@ def _rank(rank: int | None, ranked: Text) -> str:
 
 def season_fields(embed: discord.Embed, profile: Profile) -> None:
     """A profile's seasons: the running season's ratings and ranks (beside the all-time ones),
-    then the final rank and rating of each past season (the latest first)."""
-    if not profile.season:
+    then the final rank and rating of each past season (the latest first); nothing for a
+    player never rated."""
+    if not profile.season or not (profile.ratings or profile.past_seasons):
         return
     lang = i18n.current()
     lines = [
