@@ -158,6 +158,12 @@ async def test_a_season_that_ended_is_closed_once_by_whoever_comes_first(
     assert not board.ended and board.season == "2026Q4"
     order = [e.identity for e in board.entries]
     assert sorted(order) == sorted([f"user:{ANN}", f"user:{BOB}"])  # Cat is hidden
+    assert board.total == 2 and board.reader is not None
+    assert board.reader.rank == 1 + order.index(f"user:{ANN}")
+    for who in (BOB, CAT):  # Bob's rank, whoever is ahead; hidden Cat has none
+        theirs = await service.players.leaderboard("base", GLOBAL, 0, who, "2026Q4")
+        rank = None if theirs.reader is None else theirs.reader.rank
+        assert rank == (1 + order.index(f"user:{BOB}") if who == BOB else None)
     assert await service.players.close_ended_seasons() == []  # nothing has ended
     now.t = NEW_YEAR
     closed = await asyncio.gather(

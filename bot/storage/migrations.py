@@ -361,8 +361,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         )
     ),
     # (issue 58, seasons): each quarter's ratings (`bot.ratings.seasons`), kept like the
-    #    all-time `ratings` (derived: the rebuild rates them again), their leaderboard read from
-    #    an index as the all-time one is; the final standings of each season that ended
+    #    all-time `ratings` (derived: the rebuild rates them again), their leaderboard counted
+    #    from one index alone (`SeasonSQL.season_leaderboard`); the final standings of each season that ended
     #    (`season_standings`: every rating of the season with its rank, None when unranked),
     #    stored once, in the transaction that records the season as closed (`season_closings`).
     Migration(
@@ -379,7 +379,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (season, scope, family, identity)
         )""",
             """CREATE INDEX season_ratings_board
-            ON season_ratings (season, scope, family, ordinal DESC, identity)""",
+            ON season_ratings (season, scope, family, ordinal DESC, identity, games)""",
             "CREATE INDEX season_ratings_identity ON season_ratings (identity, season)",
             """CREATE TABLE season_closings (
             season TEXT PRIMARY KEY,

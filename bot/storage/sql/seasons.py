@@ -20,12 +20,15 @@ from bot.storage.sql.results import ResultSQL
 
 #: Not a hidden person's rating (`hidden_players`), of the table aliased `t`.
 VISIBLE = "NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.identity = t.identity)"
-#: A season leaderboard's rows (`season_ratings` as `t`): ranked identities only, as on the
-#: all-time board (`bot.storage.sql.players.RANKED`).
-RANKED = (
+#: A season leaderboard's rows (`season_ratings` as `t`) before the hidden people are taken
+#: off: enough games, not a forgotten seat (all read from the board's index).
+ELIGIBLE = (
     "t.season = ? AND t.scope = ? AND t.family = ? AND t.games >= ?"
-    f" AND t.identity NOT LIKE 'former:%' AND {VISIBLE}"
+    " AND t.identity NOT LIKE 'former:%'"
 )
+#: A season leaderboard's rows: ranked identities only, as on the all-time board
+#: (`bot.storage.sql.players.RANKED`).
+RANKED = f"{ELIGIBLE} AND {VISIBLE}"
 #: A closed season's final standings (`season_standings` as `t`) shown: ranked, not hidden now.
 STANDING = f"t.season = ? AND t.scope = ? AND t.family = ? AND t.rank IS NOT NULL AND {VISIBLE}"
 
@@ -64,46 +67,70 @@ class SeasonSQL(ResultSQL):
         reader: str | None,
     ) -> tuple[list[RatingRow], int, int, tuple[int, RatingRow] | None]:
         """A page of a season's leaderboard while it runs (`PlayerSQL.leaderboard`'s answer, of
-        the season's ratings), in one read."""
+        the season's ratings), in one read.
+
+        Counted from the board's index alone (`season_ratings_board` holds every column the
+        count reads): how many are ranked and how many are ahead of the reader, in one pass;
+        then the few hidden people's ratings are taken off (`hidden_players` joined to the
+        board by its key), rather than a look-up of each rating in `hidden_players`."""
         params = (season, scope, family, min_games)
         async with self._reading() as conn:
-            counted = await conn.fetchrow(
-                f"SELECT COUNT(*) AS n FROM season_ratings t WHERE {RANKED}", params
-            )
-            total = 0 if counted is None else int(counted["n"])
-            page = _page(total, size, page)
-            rows = await conn.fetch(
-                f"SELECT * FROM season_ratings t WHERE {RANKED}"
-                " ORDER BY t.ordinal DESC, t.identity LIMIT ? OFFSET ?",
-                (*params, size, page * size),
-            )
             mine = None
             if reader is not None:
                 row = await conn.fetchrow(
                     f"SELECT * FROM season_ratings t WHERE {RANKED} AND t.identity = ?",
                     (*params, reader),
                 )
-                if row is not None:
-                    ahead = await conn.fetchrow(
-                        f"SELECT COUNT(*) AS n FROM season_ratings t WHERE {RANKED}"
-                        " AND (t.ordinal > ? OR (t.ordinal = ? AND t.identity < ?))",
-                        (*params, row["ordinal"], row["ordinal"], reader),
-                    )
-                    mine = (1 + (0 if ahead is None else int(ahead["n"])), _rating(row))
-        return [_rating(r) for r in rows], total, page, mine
+                mine = None if row is None else _rating(row)
+            key = (mine.ordinal, mine.identity) if mine is not None else (0.0, "")
+            counted = await conn.fetchrow(
+                "SELECT COUNT(*) AS n, SUM(CASE WHEN t.ordinal > ? OR (t.ordinal = ?"
+                " AND t.identity < ?) THEN 1 ELSE 0 END) AS ahead FROM season_ratings t"
+                f" WHERE {ELIGIBLE}",
+                (key[0], key[0], key[1], *params),
+            )
+            hidden = await conn.fetch(
+                "SELECT t.identity, t.ordinal FROM hidden_players h JOIN season_ratings t"
+                " ON t.season = ? AND t.scope = ? AND t.family = ? AND t.identity = h.identity"
+                " WHERE t.games >= ?",
+                params,
+            )
+            total = 0 if counted is None else int(counted["n"]) - len(hidden)
+            page = _page(total, size, page)
+            rows = await conn.fetch(
+                f"SELECT * FROM season_ratings t WHERE {RANKED}"
+                " ORDER BY t.ordinal DESC, t.identity LIMIT ? OFFSET ?",
+                (*params, size, page * size),
+            )
+        ranked = None
+        if mine is not None and counted is not None:
+            ahead = int(counted["ahead"] or 0) - sum(
+                1 for h in hidden if (-float(h["ordinal"]), h["identity"]) < (-key[0], key[1])
+            )
+            ranked = (1 + ahead, mine)
+        return [_rating(r) for r in rows], total, page, ranked
 
     async def season_standings(
         self, season: str, scope: int, family: str, size: int, page: int, reader: str | None
     ) -> tuple[list[StandingRow], int, int, StandingRow | None]:
         """A page of a closed season's final standings, by rank (a person hidden since is left
         out; the others keep their ranks), in one read: its rows, how many are shown, the page
-        shown, and the reader's own (None: not ranked, or hidden)."""
+        shown, and the reader's own (None: not ranked, or hidden). Counted from the ranks'
+        index, the hidden people's standings taken off."""
         params = (season, scope, family)
         async with self._reading() as conn:
             counted = await conn.fetchrow(
-                f"SELECT COUNT(*) AS n FROM season_standings t WHERE {STANDING}", params
+                "SELECT COUNT(*) AS n FROM season_standings t WHERE t.season = ? AND t.scope = ?"
+                " AND t.family = ? AND t.rank IS NOT NULL",
+                params,
             )
-            total = 0 if counted is None else int(counted["n"])
+            hidden = await conn.fetchrow(
+                "SELECT COUNT(*) AS n FROM hidden_players h JOIN season_standings t"
+                " ON t.season = ? AND t.scope = ? AND t.family = ? AND t.identity = h.identity"
+                " WHERE t.rank IS NOT NULL",
+                params,
+            )
+            total = sum(int(c["n"]) * sign for c, sign in ((counted, 1), (hidden, -1)) if c)
             page = _page(total, size, page)
             rows = await conn.fetch(
                 f"SELECT * FROM season_standings t WHERE {STANDING} ORDER BY t.rank"
