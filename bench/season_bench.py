@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ratings import GLOBAL  # noqa: E402
 from bot.ratings import seasons as rs  # noqa: E402
-from bot.ratings.core import Family, Rating  # noqa: E402
+from bot.ratings.core import Family, Rating, Ratings  # noqa: E402
 from bot.services import GameService  # noqa: E402
 from bot.storage import SQLiteStorage, SQLStorage  # noqa: E402
 
@@ -53,11 +53,10 @@ AFTER = datetime(2027, 1, 1, 0, 1, tzinfo=UTC).timestamp()
 FIRST_USER = 10**17
 
 
-def season_rows(n: int, seed: int) -> tuple[list[tuple[object, ...]], list[int]]:
-    """The season's rating rows of `n` players (`season_ratings`' columns) and the players
-    who hid their profile."""
+def season_ratings(n: int, seed: int) -> tuple[dict[rs.SeasonKey, Rating], list[int]]:
+    """The season's ratings of `n` players and the players who hid their profile."""
     rng = random.Random(seed)
-    rows: list[tuple[object, ...]] = []
+    table: dict[rs.SeasonKey, Rating] = {}
     hidden = []
     for index in range(n):
         user = FIRST_USER + index
@@ -68,29 +67,25 @@ def season_rows(n: int, seed: int) -> tuple[list[tuple[object, ...]], list[int]]
         families: tuple[Family, ...] = ("base", "moonlight") if rng.random() < 1 / 3 else ("base",)
         for family in families:
             games = rng.randint(1, 40)
-            mu = rng.gauss(25.0, 4.0)
-            sigma = max(0.8, 25 / 3 * (0.93**games))
+            rating = Rating(rng.gauss(25.0, 4.0), max(0.8, 25 / 3 * (0.93**games)), games)
             for scope in (server, GLOBAL):
-                rating = Rating(mu, sigma, games)
-                rows.append(
-                    (SEASON, scope, family, who, rating.mu, rating.sigma, rating.games,
-                     rating.ordinal)
-                )  # fmt: skip
-    return rows, hidden
+                table[rs.SeasonKey(SEASON, scope, family, who)] = rating
+    return table, hidden
 
 
 async def fill(storage: SQLStorage, n: int, seed: int) -> list[int]:
-    """The season's ratings (and the hidden players) written in one transaction; the people."""
-    rows, hidden = season_rows(n, seed)
-    columns = ("season", "scope", "family", "identity", "mu", "sigma", "games", "ordinal")
+    """The season's ratings written as a rebuild writes them (`Storage.replace_ratings`: the
+    rows and their boards' counts), and the hidden players; the people."""
+    table, hidden = season_ratings(n, seed)
+    assert await storage.replace_ratings(Ratings(), table, await storage.results_mark())
     async with storage.transaction() as conn:
-        await conn.insert_rows("season_ratings", columns, rows)
         await conn.insert_rows(
             "hidden_players",
             ("user_id", "identity", "since"),
             [(user, f"user:{user}", "2026-11-01T00:00:00.000+00:00") for user in hidden],
         )
-    return sorted({int(str(r[3])[5:]) for r in rows if str(r[3]).startswith("user:")})
+        await conn.execute("ANALYZE")  # (as `bench/ratings_bench.py`: the planner's statistics)
+    return sorted({int(k.identity[5:]) for k in table if k.identity.startswith("user:")})
 
 
 def percentile(values: list[float], q: float) -> float:

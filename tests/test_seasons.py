@@ -114,7 +114,10 @@ async def season_service(open_db, now: Now) -> GameService:
     return GameService(storage, clock=now)
 
 
-async def test_a_games_end_updates_its_seasons_ratings_as_a_rebuild_gives_them(open_db) -> None:
+async def test_a_games_end_updates_its_seasons_ratings_as_a_rebuild_gives_them(
+    open_db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rs, "RANKED_FROM", 1)  # every rating counted on its board
     now = Now(LATE_Q4)
     service = await season_service(open_db, now)
     storage = service.storage
@@ -134,10 +137,13 @@ async def test_a_games_end_updates_its_seasons_ratings_as_a_rebuild_gives_them(o
                 )  # fmt: skip
     live = await storage.stored_season_ratings()
     assert live == expected
+    live_counts = await counts(storage)
+    assert live_counts == await recounted(storage) and sum(live_counts.values()) == 8
     # the all-time ratings went on from the first game
     assert (await storage.stored_ratings())[(GLOBAL, "base", f"user:{ANN}")].games == 2
     assert await service.players.rebuild()
     assert await storage.stored_season_ratings() == live
+    assert await counts(storage) == live_counts
 
 
 async def test_a_season_that_ended_is_closed_once_by_whoever_comes_first(
@@ -146,7 +152,7 @@ async def test_a_season_that_ended_is_closed_once_by_whoever_comes_first(
     """Two processes (two storages on one database) close 2026Q4 at once: its standings are
     stored once. A hidden person is not ranked; a game finished by a process whose clock is
     behind goes to the next season; the old board keeps its ranks; forgetting removes them."""
-    monkeypatch.setattr(ps, "MIN_GAMES", 1)
+    monkeypatch.setattr(rs, "RANKED_FROM", 1)
     now = Now(LATE_Q4)
     service = await season_service(open_db, now)
     other = GameService(await open_db(clock=now.stamp), clock=now)
@@ -170,8 +176,10 @@ async def test_a_season_that_ended_is_closed_once_by_whoever_comes_first(
         service.players.close_ended_seasons(), other.players.close_ended_seasons()
     )
     assert sorted(closed) == [[], ["2026Q4"]]
+    live_counts = await counts(storage)
+    assert live_counts == await recounted(storage) and sum(live_counts.values()) == 4  # no Cat
     assert await storage.closed_seasons() == ["2026Q4"]
-    assert await storage.close_season("2026Q4", 1) is None  # a third try stores nothing
+    assert await storage.close_season("2026Q4") is None  # a third try stores nothing
     async with storage.reading() as conn:
         rows = await conn.fetch(
             "SELECT scope, identity, rank, games FROM season_standings ORDER BY scope, identity"
@@ -193,8 +201,11 @@ async def test_a_season_that_ended_is_closed_once_by_whoever_comes_first(
     bob = f"user:{BOB}"
     await service.players.set_hidden(int(order[0][5:]), True)
     kept = await service.players.leaderboard("base", GUILD, 0, ANN, "2026Q4")
-    assert [(e.rank, e.identity) for e in kept.entries] == [(2, order[1])] and kept.total == 1
+    assert [(e.rank, e.identity) for e in kept.entries] == [(2, order[1])] and kept.total == 2
+    assert await counts(storage) == await recounted(storage)  # (one hidden: one less counted)
     await service.players.set_hidden(int(order[0][5:]), False)
+    await service.players.set_hidden(int(order[0][5:]), False)  # (twice: counted once)
+    assert await counts(storage) == await recounted(storage) == live_counts
     # A process whose clock is behind finishes a game after the close: it counts in 2027Q1.
     now.t = LATE_Q4 + 3600
     late = await finish_game(other, 13, [(ANN, "Ann"), (BOB, "Bob")], seed=3)
@@ -229,6 +240,31 @@ async def test_a_season_that_ended_is_closed_once_by_whoever_comes_first(
             (bob, bob),
         )
     assert left == []
+    assert await counts(storage) == await recounted(storage)
+
+
+async def counts(storage: SQLStorage) -> dict[tuple, int]:
+    """The stored counts of the season boards' buckets (those not 0)."""
+    async with storage.reading() as conn:
+        rows = await conn.fetch("SELECT season, scope, family, bucket, n FROM season_counts")
+    return {(r["season"], r["scope"], r["family"], r["bucket"]): r["n"] for r in rows if r["n"]}
+
+
+async def recounted(storage: SQLStorage) -> dict[tuple, int]:
+    """The same counts made again from the season ratings (as a rebuild makes them)."""
+    async with storage.reading() as conn:
+        rows = await conn.fetch(
+            "SELECT season, scope, family, identity, games, ordinal, bucket FROM season_ratings"
+        )
+    made: dict[tuple, int] = {}
+    for r in rows:
+        assert r["bucket"] == rs.bucket(r["ordinal"])
+        if r["games"] >= rs.RANKED_FROM and not r["identity"].startswith("former:") and not (
+            await storage.is_hidden(int(r["identity"][5:]))
+        ):
+            key = (r["season"], r["scope"], r["family"], r["bucket"])
+            made[key] = made.get(key, 0) + 1
+    return made
 
 
 async def test_a_season_that_ended_while_the_bot_was_down_is_closed_by_a_read(open_db) -> None:

@@ -15,12 +15,20 @@ Pure: no storage, no Discord.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Final, NamedTuple
 
 from bot.ratings.core import Family, GameResult, Rating, Scopes, rate, scopes_of
+
+#: The rated games a season rating needs to be ranked on its season's leaderboard (as on the
+#: all-time boards: `bot.services.players.MIN_GAMES` is this).
+RANKED_FROM: Final = 5
+#: A season leaderboard's ratings are counted by bucket, a tenth of a point of the rating shown
+#: wide (`bucket`): a rank is the counts of the buckets above and a count within one bucket.
+BUCKETS_PER_POINT: Final = 10
 
 #: A season's key: ``2026Q4``.
 SEASON_KEY: Final = re.compile(r"[0-9]{4}Q[1-4]")
@@ -35,6 +43,12 @@ class SeasonKey(NamedTuple):
     scope: int
     family: Family
     identity: str
+
+
+def bucket(ordinal: float) -> int:
+    """The bucket of a rating shown (`BUCKETS_PER_POINT`): it never decreases as the rating
+    rises, so the buckets keep the leaderboard's order."""
+    return math.floor(ordinal * BUCKETS_PER_POINT)
 
 
 def is_season(key: str) -> bool:

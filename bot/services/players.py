@@ -47,8 +47,9 @@ from engine.expert.review import Decision, current, per_turn
 
 log = logging.getLogger(__name__)
 
-#: The games a player needs to be ranked on a leaderboard.
-MIN_GAMES = 5
+#: The games a player needs to be ranked on a leaderboard (a season's too: its storage counts
+#: its boards by this rule).
+MIN_GAMES = rs.RANKED_FROM
 #: Entries on a leaderboard page; games on a history page; recent games on a profile.
 LEADERBOARD_PAGE = 10
 HISTORY_PAGE = 10
@@ -430,7 +431,7 @@ class PlayerService:
         season = self.current_season()
         in_season = [
             SeasonRating(row.scope, row.family, row.mu, row.sigma, row.games, rank)
-            for row, rank in await self.storage.player_season(who, season, scopes, MIN_GAMES)
+            for row, rank in await self.storage.player_season(who, season, scopes)
         ]
         in_season.sort(key=lambda r: (scopes.index(r.scope), FAMILIES.index(r.family)))
         await self.close_ended_seasons()
@@ -512,7 +513,7 @@ class PlayerService:
             raise UserError(refusals.NO_SUCH_SEASON)
         if season == current:
             rows, total, page, mine = await self.storage.season_leaderboard(
-                season, scope, family, MIN_GAMES, LEADERBOARD_PAGE, page, reader
+                season, scope, family, LEADERBOARD_PAGE, page, reader
             )
             first = page * LEADERBOARD_PAGE + 1
             return LeaderboardPage(
@@ -545,7 +546,7 @@ class PlayerService:
             return []
         closed = []
         for season in await self.storage.seasons_to_close(current):
-            ranked = await self.storage.close_season(season, MIN_GAMES)
+            ranked = await self.storage.close_season(season)
             if ranked is not None:
                 log.info("season closed", extra={"season": season, "ranked": ranked})
                 closed.append(season)

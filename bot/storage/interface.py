@@ -221,14 +221,7 @@ class Storage(Protocol):
     # the seasons (issue 58)
 
     async def season_leaderboard(
-        self,
-        season: str,
-        scope: int,
-        family: str,
-        min_games: int,
-        size: int,
-        page: int,
-        reader: str | None,
+        self, season: str, scope: int, family: str, size: int, page: int, reader: str | None
     ) -> tuple[list[RatingRow], int, int, tuple[int, RatingRow] | None]: ...
 
     async def season_standings(
@@ -236,7 +229,7 @@ class Storage(Protocol):
     ) -> tuple[list[StandingRow], int, int, StandingRow | None]: ...
 
     async def player_season(
-        self, identity: str, season: str, scopes: Sequence[int], min_games: int
+        self, identity: str, season: str, scopes: Sequence[int]
     ) -> list[tuple[RatingRow, int | None]]: ...
 
     async def player_standings(
@@ -247,7 +240,7 @@ class Storage(Protocol):
 
     async def seasons_to_close(self, current: str) -> list[str]: ...
 
-    async def close_season(self, season: str, min_games: int) -> int | None: ...
+    async def close_season(self, season: str) -> int | None: ...
 
     async def stored_season_ratings(self) -> dict[rs.SeasonKey, rc.Rating]: ...
 

@@ -361,8 +361,10 @@ MIGRATIONS: tuple[Migration, ...] = (
         )
     ),
     # (issue 58, seasons): each quarter's ratings (`bot.ratings.seasons`), kept like the
-    #    all-time `ratings` (derived: the rebuild rates them again), their leaderboard counted
-    #    from one index alone (`SeasonSQL.season_leaderboard`); the final standings of each season that ended
+    #    all-time `ratings` (derived: the rebuild rates them again), with the bucket of their
+    #    rating shown (`bot.ratings.seasons.bucket`) and the count of the ratings that may be
+    #    ranked in each bucket (`season_counts`: a rank and a board's size are read from a few
+    #    hundred counts, `SeasonSQL.season_leaderboard`, not counted over every player); the final standings of each season that ended
     #    (`season_standings`: every rating of the season with its rank, None when unranked),
     #    stored once, in the transaction that records the season as closed (`season_closings`).
     Migration(
@@ -376,10 +378,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             sigma {real} NOT NULL,
             games {int} NOT NULL,
             ordinal {real} NOT NULL,
+            bucket {int} NOT NULL,
             PRIMARY KEY (season, scope, family, identity)
         )""",
             """CREATE INDEX season_ratings_board
-            ON season_ratings (season, scope, family, ordinal DESC, identity, games)""",
+            ON season_ratings (season, scope, family, bucket DESC, ordinal DESC, identity, games)""",
+            """CREATE TABLE season_counts (
+            season TEXT NOT NULL,
+            scope {int} NOT NULL,
+            family TEXT NOT NULL,
+            bucket {int} NOT NULL,
+            n {int} NOT NULL,
+            PRIMARY KEY (season, scope, family, bucket)
+        )""",
             "CREATE INDEX season_ratings_identity ON season_ratings (identity, season)",
             """CREATE TABLE season_closings (
             season TEXT PRIMARY KEY,

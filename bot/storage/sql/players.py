@@ -24,7 +24,15 @@ from bot.storage.rows import (
     StatRow,
 )
 from bot.storage.sql.games import GameSQL
-from bot.storage.sql.results import HISTORY_COLUMNS, RATING_COLUMNS, history_row, rating_row
+from bot.storage.sql.results import (
+    COUNTED,
+    HISTORY_COLUMNS,
+    RATING_COLUMNS,
+    SEASON_COLUMNS,
+    history_row,
+    rating_row,
+    season_row,
+)
 
 log = logging.getLogger(__name__)
 
@@ -403,11 +411,18 @@ class PlayerSQL(GameSQL):
             await conn.execute("DELETE FROM season_ratings")
             await conn.insert_rows(
                 "season_ratings",
-                ("season", *RATING_COLUMNS),
+                SEASON_COLUMNS,
                 [
-                    (k.season, *rating_row(rc.RatingKey(k.scope, k.family, k.identity), r))
+                    season_row(k.season, rc.RatingKey(k.scope, k.family, k.identity), r)
                     for k, r in seasons.items()
                 ],
+            )
+            await conn.execute("DELETE FROM season_counts")
+            await conn.execute(
+                "INSERT INTO season_counts (season, scope, family, bucket, n)"
+                " SELECT t.season, t.scope, t.family, t.bucket, COUNT(*) FROM season_ratings t"
+                f" WHERE {COUNTED} GROUP BY t.season, t.scope, t.family, t.bucket",
+                (rs.RANKED_FROM,),
             )
             await conn.insert_rows(
                 "ratings", RATING_COLUMNS, [rating_row(k, r) for k, r in ratings.table.items()]
@@ -457,16 +472,19 @@ class PlayerSQL(GameSQL):
     # --- privacy ---
 
     async def set_hidden(self, user_id: int, hidden: bool) -> None:
-        """Hide a person from the leaderboards and others' view of their profile, or not."""
+        """Hide a person from the leaderboards and others' view of their profile, or not (and
+        count their season ratings on their boards, or not: `season_counts`)."""
         async with self._transaction() as conn:
             if not hidden:
-                await conn.execute("DELETE FROM hidden_players WHERE user_id = ?", (user_id,))
+                if await conn.execute("DELETE FROM hidden_players WHERE user_id = ?", (user_id,)):
+                    await self._count_person(conn, ri.person(user_id), 1)
                 return
-            await conn.execute(
+            if await conn.execute(
                 "INSERT INTO hidden_players (user_id, identity, since) VALUES (?, ?, ?)"
                 " ON CONFLICT (user_id) DO NOTHING",
                 (user_id, ri.person(user_id), self._clock()),
-            )
+            ):
+                await self._count_person(conn, ri.person(user_id), -1)
 
     async def is_hidden(self, user_id: int) -> bool:
         async with self._reading_one() as conn:
@@ -526,7 +544,12 @@ class PlayerSQL(GameSQL):
                     f"UPDATE {table} SET user_id = NULL WHERE user_id = ?", (user_id,)
                 )
             await conn.execute("UPDATE games SET host_id = 0 WHERE host_id = ?", (user_id,))
-            # Their ratings become the nameless identity's: a rebuild gives the same numbers.
+            # Their season ratings leave their leaderboards' counts (a forgotten seat's is never
+            # ranked; a hidden person's is not counted)...
+            if await conn.execute("DELETE FROM hidden_players WHERE user_id = ?", (user_id,)) == 0:
+                await self._count_person(conn, person, -1)
+            # ...and their ratings become the nameless identity's: a rebuild gives the same
+            # numbers.
             for table in ("ratings", "rating_history", "season_ratings"):
                 await conn.execute(
                     f"UPDATE {table} SET identity = ? WHERE identity = ?", (nameless, person)

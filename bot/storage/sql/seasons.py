@@ -16,12 +16,12 @@ from bot.ratings import core as rc
 from bot.ratings import seasons as rs
 from bot.storage.interface import Connection
 from bot.storage.rows import DatabaseRow, RatingRow, StandingRow
-from bot.storage.sql.results import ResultSQL
+from bot.storage.sql.results import ResultSQL, may_rank
 
 #: Not a hidden person's rating (`hidden_players`), of the table aliased `t`.
 VISIBLE = "NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.identity = t.identity)"
 #: A season leaderboard's rows (`season_ratings` as `t`) before the hidden people are taken
-#: off: enough games, not a forgotten seat (all read from the board's index).
+#: off: enough games, not a forgotten seat (`bot.storage.sql.results.may_rank`).
 ELIGIBLE = (
     "t.season = ? AND t.scope = ? AND t.family = ? AND t.games >= ?"
     " AND t.identity NOT LIKE 'former:%'"
@@ -57,91 +57,83 @@ class SeasonSQL(ResultSQL):
     # --- the leaderboards ---
 
     async def season_leaderboard(
-        self,
-        season: str,
-        scope: int,
-        family: str,
-        min_games: int,
-        size: int,
-        page: int,
-        reader: str | None,
+        self, season: str, scope: int, family: str, size: int, page: int, reader: str | None
     ) -> tuple[list[RatingRow], int, int, tuple[int, RatingRow] | None]:
         """A page of a season's leaderboard while it runs (`PlayerSQL.leaderboard`'s answer, of
-        the season's ratings), in one read.
+        the season's ratings; ranked from `bot.ratings.seasons.RANKED_FROM` games), in one read.
 
-        Counted from the board's index alone (`season_ratings_board` holds every column the
-        count reads): how many are ranked and how many are ahead of the reader, in one pass;
-        then the few hidden people's ratings are taken off (`hidden_players` joined to the
-        board by its key), rather than a look-up of each rating in `hidden_players`."""
-        params = (season, scope, family, min_games)
+        Nothing is counted over every player: the board's size is the sum of its buckets'
+        counts (`season_counts`, which leave out the hidden people), the reader's rank the
+        counts of the buckets above theirs and a count within their bucket."""
+        board = (season, scope, family)
         async with self._reading() as conn:
             mine = None
             if reader is not None:
                 row = await conn.fetchrow(
                     f"SELECT * FROM season_ratings t WHERE {RANKED} AND t.identity = ?",
-                    (*params, reader),
+                    (*board, rs.RANKED_FROM, reader),
                 )
                 mine = None if row is None else _rating(row)
-            key = (mine.ordinal, mine.identity) if mine is not None else (0.0, "")
             counted = await conn.fetchrow(
-                "SELECT COUNT(*) AS n, SUM(CASE WHEN t.ordinal > ? OR (t.ordinal = ?"
-                " AND t.identity < ?) THEN 1 ELSE 0 END) AS ahead FROM season_ratings t"
-                f" WHERE {ELIGIBLE}",
-                (key[0], key[0], key[1], *params),
+                "SELECT SUM(n) AS n FROM season_counts WHERE season = ? AND scope = ?"
+                " AND family = ?",
+                board,
             )
-            hidden = await conn.fetch(
-                "SELECT t.identity, t.ordinal FROM hidden_players h JOIN season_ratings t"
-                " ON t.season = ? AND t.scope = ? AND t.family = ? AND t.identity = h.identity"
-                " WHERE t.games >= ?",
-                params,
-            )
-            total = 0 if counted is None else int(counted["n"]) - len(hidden)
+            total = int((counted and counted["n"]) or 0)
             page = _page(total, size, page)
             rows = await conn.fetch(
                 f"SELECT * FROM season_ratings t WHERE {RANKED}"
-                " ORDER BY t.ordinal DESC, t.identity LIMIT ? OFFSET ?",
-                (*params, size, page * size),
+                " ORDER BY t.bucket DESC, t.ordinal DESC, t.identity LIMIT ? OFFSET ?",
+                (*board, rs.RANKED_FROM, size, page * size),
             )
-        ranked = None
-        if mine is not None and counted is not None:
-            ahead = int(counted["ahead"] or 0) - sum(
-                1 for h in hidden if (-float(h["ordinal"]), h["identity"]) < (-key[0], key[1])
-            )
-            ranked = (1 + ahead, mine)
-        return [_rating(r) for r in rows], total, page, ranked
+            rank = None if mine is None else (await self._season_rank(conn, board, mine), mine)
+        return [_rating(r) for r in rows], total, page, rank
+
+    async def _season_rank(
+        self, conn: Connection, board: tuple[str, int, str], mine: RatingRow
+    ) -> int:
+        """The rank of a ranked rating on its season's board: 1 + those ahead of it (a higher
+        rating, or the same and an identity sorting first), the hidden ones left out."""
+        ordinal, identity = mine.ordinal, mine.identity
+        bucket = rs.bucket(ordinal)
+        above = await conn.fetchrow(
+            "SELECT SUM(n) AS n FROM season_counts WHERE season = ? AND scope = ?"
+            " AND family = ? AND bucket > ?",
+            (*board, bucket),
+        )
+        within = await conn.fetchrow(
+            f"SELECT COUNT(*) AS n FROM season_ratings t WHERE {RANKED} AND t.bucket = ?"
+            " AND (t.ordinal > ? OR (t.ordinal = ? AND t.identity < ?))",
+            (*board, rs.RANKED_FROM, bucket, ordinal, ordinal, identity),
+        )
+        return 1 + int((above and above["n"]) or 0) + int((within and within["n"]) or 0)
 
     async def season_standings(
         self, season: str, scope: int, family: str, size: int, page: int, reader: str | None
     ) -> tuple[list[StandingRow], int, int, StandingRow | None]:
-        """A page of a closed season's final standings, by rank (a person hidden since is left
-        out; the others keep their ranks), in one read: its rows, how many are shown, the page
-        shown, and the reader's own (None: not ranked, or hidden). Counted from the ranks'
-        index, the hidden people's standings taken off."""
-        params = (season, scope, family)
+        """A page of a closed season's final standings, in one read: its ranks
+        ``page * size + 1`` to ``(page + 1) * size`` (a person hidden since is left out; the
+        others keep their ranks), how many were ranked, the page shown (past the end: the
+        last), and the reader's own standing (None: not ranked, or hidden)."""
+        board = (season, scope, family)
         async with self._reading() as conn:
             counted = await conn.fetchrow(
-                "SELECT COUNT(*) AS n FROM season_standings t WHERE t.season = ? AND t.scope = ?"
-                " AND t.family = ? AND t.rank IS NOT NULL",
-                params,
+                "SELECT MAX(rank) AS n FROM season_standings WHERE season = ? AND scope = ?"
+                " AND family = ? AND rank IS NOT NULL",
+                board,
             )
-            hidden = await conn.fetchrow(
-                "SELECT COUNT(*) AS n FROM hidden_players h JOIN season_standings t"
-                " ON t.season = ? AND t.scope = ? AND t.family = ? AND t.identity = h.identity"
-                " WHERE t.rank IS NOT NULL",
-                params,
-            )
-            total = sum(int(c["n"]) * sign for c, sign in ((counted, 1), (hidden, -1)) if c)
+            total = int((counted and counted["n"]) or 0)
             page = _page(total, size, page)
             rows = await conn.fetch(
-                f"SELECT * FROM season_standings t WHERE {STANDING} ORDER BY t.rank"
-                " LIMIT ? OFFSET ?",
-                (*params, size, page * size),
+                f"SELECT * FROM season_standings t WHERE {STANDING} AND t.rank > ?"
+                " AND t.rank <= ? ORDER BY t.rank",
+                (*board, page * size, (page + 1) * size),
             )
             mine = None
             if reader is not None:
                 row = await conn.fetchrow(
                     f"SELECT * FROM season_standings t WHERE {STANDING} AND t.identity = ?",
-                    (*params, reader),
+                    (*board, reader),
                 )
                 mine = None if row is None else _standing(row)
         return [_standing(r) for r in rows], total, page, mine
@@ -149,31 +141,30 @@ class SeasonSQL(ResultSQL):
     # --- a player's seasons ---
 
     async def player_season(
-        self, identity: str, season: str, scopes: Sequence[int], min_games: int
+        self, identity: str, season: str, scopes: Sequence[int]
     ) -> list[tuple[RatingRow, int | None]]:
         """An identity's ratings of a running season in these scopes (each family), each with
         its rank on that season's leaderboard (None: not ranked)."""
         marks = ", ".join("?" for _ in scopes)
-        ahead = (
-            "SELECT COUNT(*) FROM season_ratings t WHERE t.season = r.season"
-            " AND t.scope = r.scope AND t.family = r.family AND t.games >= ?"
-            f" AND t.identity NOT LIKE 'former:%' AND {VISIBLE}"
-            " AND (t.ordinal > r.ordinal OR (t.ordinal = r.ordinal AND t.identity < r.identity))"
-        )
         async with self._reading() as conn:
             hidden = await conn.fetchrow(
                 "SELECT 1 AS hidden FROM hidden_players WHERE identity = ?", (identity,)
             )
-            rows = await conn.fetch(
-                f"SELECT r.*, ({ahead}) AS ahead FROM season_ratings r WHERE r.identity = ?"
-                f" AND r.season = ? AND r.scope IN ({marks}) ORDER BY r.scope, r.family",
-                (min_games, identity, season, *scopes),
-            )
-        ranked = hidden is None and not identity.startswith("former:")
-        return [
-            (_rating(r), 1 + int(r["ahead"]) if ranked and r["games"] >= min_games else None)
-            for r in rows
-        ]
+            rows = [
+                _rating(r)
+                for r in await conn.fetch(
+                    f"SELECT * FROM season_ratings WHERE identity = ? AND season = ?"
+                    f" AND scope IN ({marks}) ORDER BY scope, family",
+                    (identity, season, *scopes),
+                )
+            ]
+            ranked = []
+            for row in rows:
+                rank = None
+                if hidden is None and may_rank(identity, row.games):
+                    rank = await self._season_rank(conn, (season, row.scope, row.family), row)
+                ranked.append((row, rank))
+        return ranked
 
     async def player_standings(
         self, identity: str, scopes: Sequence[int], limit: int
@@ -207,7 +198,7 @@ class SeasonSQL(ResultSQL):
             )
         return [r["season"] for r in rows]
 
-    async def close_season(self, season: str, min_games: int) -> int | None:
+    async def close_season(self, season: str) -> int | None:
         """Store a season's final standings, once: every rating of the season with its rank on
         its leaderboard (by scope and family; ranked as the boards rank, others None), in the
         transaction that records the season closed. How many were ranked; None when the season
@@ -219,23 +210,26 @@ class SeasonSQL(ResultSQL):
                 "SELECT 1 AS closed FROM season_closings WHERE season = ?", (season,)
             ):
                 return None
-            ranked = await self._store_standings(conn, season, min_games)
+            ranked = await self._store_standings(conn, season)
             await conn.execute(
                 "INSERT INTO season_closings (season, closed_at, ranked) VALUES (?, ?, ?)",
                 (season, self._clock(), ranked),
             )
+        if self.dialect == "postgres":  # the planner's statistics of the rows just written
+            async with self._transaction() as conn:
+                await conn.execute("ANALYZE season_standings")
         return ranked
 
-    async def _store_standings(self, conn: Connection, season: str, min_games: int) -> int:
+    async def _store_standings(self, conn: Connection, season: str) -> int:
         ranked_row = f"t.games >= ? AND t.identity NOT LIKE 'former:%' AND {VISIBLE}"
         columns = "season, scope, family, identity, rank, mu, sigma, games, ordinal"
         await conn.execute(
             f"INSERT INTO season_standings ({columns})"
             " SELECT t.season, t.scope, t.family, t.identity, ROW_NUMBER() OVER ("
-            " PARTITION BY t.scope, t.family ORDER BY t.ordinal DESC, t.identity),"
+            " PARTITION BY t.scope, t.family ORDER BY t.bucket DESC, t.ordinal DESC, t.identity),"
             " t.mu, t.sigma, t.games, t.ordinal"
             f" FROM season_ratings t WHERE t.season = ? AND {ranked_row}",
-            (season, min_games),
+            (season, rs.RANKED_FROM),
         )
         counted = await conn.fetchrow(
             "SELECT COUNT(*) AS n FROM season_standings WHERE season = ?", (season,)
@@ -244,7 +238,7 @@ class SeasonSQL(ResultSQL):
             f"INSERT INTO season_standings ({columns})"
             " SELECT t.season, t.scope, t.family, t.identity, NULL, t.mu, t.sigma, t.games,"
             f" t.ordinal FROM season_ratings t WHERE t.season = ? AND NOT ({ranked_row})",
-            (season, min_games),
+            (season, rs.RANKED_FROM),
         )
         return 0 if counted is None else int(counted["n"])
 
