@@ -360,11 +360,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX seat_results_seats ON seat_results (game_id, identity, place)",
         )
     ),
-    # (issue 58, seasons): each quarter's ratings (`bot.ratings.seasons`), kept like the
-    #    all-time `ratings` (derived: the rebuild rates them again), with the bucket of their
-    #    rating shown (`bot.ratings.seasons.bucket`) and the count of the ratings that may be
-    #    ranked in each bucket (`season_counts`: a rank and a board's size are read from a few
-    #    hundred counts, `SeasonSQL.season_leaderboard`, not counted over every player); the final standings of each season that ended
+    # 19 (issue 58, seasons; after daily's 17 and puzzles' 18 once merged): each quarter's
+    #    ratings (`bot.ratings.seasons`), kept like the all-time `ratings` (derived: the rebuild
+    #    rates them again), with the bucket of their rating shown (`bot.ratings.seasons.bucket`)
+    #    and how many ratings may be ranked in each bucket (`season_counts`: a board's size and a
+    #    rank are read from a few hundred counts, not counted over every player,
+    #    `SeasonSQL.season_leaderboard`); the final standings of each season that ended
     #    (`season_standings`: every rating of the season with its rank, None when unranked),
     #    stored once, in the transaction that records the season as closed (`season_closings`).
     Migration(
