@@ -19,6 +19,7 @@ from bot.services import GameService
 from bot.services import players as ps
 from bot.services.base import UserError
 from bot.services.scheduler import ERROR_BACKOFF, JobStore, Scheduler
+from bot.storage import SQLStorage
 from tests.bot_helpers import ManualClock
 from tests.test_bot_players import ANN, BOB, CAT, GUILD, finish_game, places
 
@@ -259,8 +260,10 @@ async def recounted(storage: SQLStorage) -> dict[tuple, int]:
     made: dict[tuple, int] = {}
     for r in rows:
         assert r["bucket"] == rs.bucket(r["ordinal"])
-        if r["games"] >= rs.RANKED_FROM and not r["identity"].startswith("former:") and not (
-            await storage.is_hidden(int(r["identity"][5:]))
+        if (
+            r["games"] >= rs.RANKED_FROM
+            and not r["identity"].startswith("former:")
+            and not (await storage.is_hidden(int(r["identity"][5:])))
         ):
             key = (r["season"], r["scope"], r["family"], r["bucket"])
             made[key] = made.get(key, 0) + 1

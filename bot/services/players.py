@@ -28,6 +28,7 @@ from bot.ratings import (
     PARTS,
     Family,
     GameResult,
+    Rating,
     Ratings,
     digest,
     merged,
@@ -701,9 +702,7 @@ class PlayerService:
         for _ in range(attempts):
             mark = await self.storage.results_mark()
             results = await self.storage.rated_results()
-            ratings, seasons = await asyncio.gather(
-                rate_in_parts(results), asyncio.to_thread(rs.rate_seasons, results)
-            )
+            ratings, seasons = await asyncio.gather(rate_in_parts(results), rate_apart(results))
             if await self.storage.replace_ratings(ratings, seasons, mark):
                 return Rebuilt(ratings.games, len(ratings.table), digest(ratings.table), recorded)
         raise RuntimeError(f"games kept ending during {attempts} rebuilds")
@@ -729,6 +728,17 @@ async def rate_in_parts(results: Sequence[GameResult]) -> Ratings:
             *(loop.run_in_executor(pool, rate_part, results, part) for part in PARTS)
         )
     return merged(parts)
+
+
+async def rate_apart(results: Sequence[GameResult]) -> dict[rs.SeasonKey, Rating]:
+    """`bot.ratings.seasons.rate_seasons` of the games (pure CPU): in a thread, or, from
+    `PARALLEL_FROM` games, in a process of its own (beside `rate_in_parts`' processes)."""
+    if len(results) < PARALLEL_FROM:
+        return await asyncio.to_thread(rs.rate_seasons, results)
+    loop = asyncio.get_running_loop()
+    spawn = multiprocessing.get_context("spawn")  # (a fork would copy the bot's threads)
+    with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        return await loop.run_in_executor(pool, rs.rate_seasons, results)
 
 
 def _exported(
