@@ -21,7 +21,7 @@ from bot.services.base import UserError
 from bot.services.scheduler import ERROR_BACKOFF, JobStore, Scheduler
 from bot.storage import SQLStorage
 from tests.bot_helpers import ManualClock
-from tests.test_bot_players import ANN, BOB, CAT, GUILD, finish_game, places
+from tests.player_helpers import ANN, BOB, CAT, GUILD, finish_game, places
 
 #: 2026-12-30 12:00 UTC, in the season 2026Q4; the next season starts at NEW_YEAR.
 LATE_Q4 = datetime(2026, 12, 30, 12, tzinfo=UTC).timestamp()
