@@ -16,9 +16,11 @@ from discord.ext import commands, tasks
 
 from bot.config import Settings, fixed_seed_from_env
 from bot.discord import replies
+from bot.discord.daily_views import DAILY_ITEMS
 from bot.discord.learn_views import LEARN_ITEMS
 from bot.discord.offered import offered_component, undeclared_choice
 from bot.discord.pipeline import Pipeline
+from bot.discord.places import ServerOnly, server_only, subcommand, usable_here
 from bot.discord.publisher import Publisher, until_done
 from bot.discord.replies import ephemeral
 from bot.discord.review_views import REVIEW_ITEMS
@@ -32,6 +34,7 @@ from bot.storage.databases import open_storage
 if TYPE_CHECKING:
     from bot.discord.cogs.board import Board
     from bot.discord.cogs.correspondence import CorrespondenceCog
+    from bot.discord.cogs.daily import DailyCog
     from bot.discord.cogs.expert import ExpertCog
     from bot.discord.cogs.learn import Learn
     from bot.discord.cogs.lobby import Lobby
@@ -49,10 +52,11 @@ EXTENSIONS = (
     "bot.discord.cogs.expert",
     "bot.discord.cogs.players",
     "bot.discord.cogs.learn",
+    "bot.discord.cogs.daily",
 )
 
 #: Every persistent component: the games' and the tutorial's.
-COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS)
+COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS, *DAILY_ITEMS)
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)
@@ -106,11 +110,19 @@ class NotOffered(app_commands.CheckFailure):
 
 
 class CommandTree(app_commands.CommandTree):
-    """The slash commands, each checked before it runs: every option that declares choices
-    holds one of them (`offered.undeclared_choice`), else `NotOffered` is answered."""
+    """The slash commands, each checked before it runs: a `/ps` subcommand used outside a
+    server that added the bot works only if it is one of `places.ANYWHERE` (else `ServerOnly`
+    is answered, and its autocomplete offers nothing); every option that declares choices holds
+    one of them (`offered.undeclared_choice`), else `NotOffered` is answered."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.type is discord.InteractionType.application_command:
+        kind = interaction.type
+        if kind is discord.InteractionType.autocomplete and not usable_here(interaction):
+            await interaction.response.autocomplete([])
+            return False
+        if kind is discord.InteractionType.application_command:
+            if not usable_here(interaction):
+                raise ServerOnly(subcommand(interaction) or "")
             option = undeclared_choice(interaction)
             if option is not None:
                 raise NotOffered(option)
@@ -140,6 +152,7 @@ class PhotosynthesisBot(commands.Bot):
     expert: ExpertCog
     players: Players
     learn: Learn
+    daily: DailyCog
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -201,6 +214,8 @@ class PhotosynthesisBot(commands.Bot):
             )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # The daily challenge's days run on the turn timers' clock (a test's clock in tests).
+        self.games.core.now = self.correspondence.clock.now
         # What follows every commit, in order, in one place (`bot.discord.pipeline`).
         self.games.core.after = Pipeline(
             self.correspondence.service.timers, self.publisher, self.games.driver
@@ -271,6 +286,8 @@ class PhotosynthesisBot(commands.Bot):
         answer with one private sentence, never a traceback."""
         if isinstance(error, app_commands.NoPrivateMessage):
             sentence = texts.GUILD_ONLY
+        elif isinstance(error, ServerOnly):
+            sentence = server_only(f"/ps {error.args[0]}", self.tree.get_command("ps"))
         elif isinstance(error, NotOffered):
             sentence = refusals.NOT_OFFERED
             log.info("an undeclared choice refused", extra={"option": error.args[0]})

@@ -8,6 +8,7 @@
 - `players`: the players remembered: profiles, leaderboards, histories, the export, ratings;
 - `tutorial`: each learner's place in the lessons of `/ps learn`;
 - `reviews`: the Expert's review of a finished game, and Try again (`Retries`);
+- `daily`: the daily challenge of `/ps daily`, its results, leaderboards and streaks;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -21,6 +22,7 @@ from collections.abc import Callable
 
 from bot.services.bots import BotService, ExpertDriver
 from bot.services.core import GameCore
+from bot.services.daily import DailyService
 from bot.services.endings import EndingService
 from bot.services.experts import Experts
 from bot.services.lobby import LobbyService
@@ -57,3 +59,4 @@ class GameService:
         self.tutorial = TutorialService(storage)
         self.reviews = ReviewService(self.core, self.bots.experts)
         self.retries = Retries(self.core, self.bots.experts)
+        self.daily = DailyService(self.core, self.turns)

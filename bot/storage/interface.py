@@ -13,6 +13,7 @@ from bot.storage.rows import (
     ActionRow,
     ClockValues,
     ClockWrite,
+    DailyRow,
     DatabaseRow,
     Finish,
     FinishedGame,
@@ -251,6 +252,30 @@ class Storage(Protocol):
     async def in_live_game(self, user_id: int) -> bool: ...
 
     async def forget_user(self, user_id: int) -> int | None: ...
+
+    # the daily challenge (`bot.storage.sql.daily`)
+
+    async def bot_secret(self, name: str, made: str) -> str: ...
+
+    async def claim_daily(
+        self, day: int, user_id: int, guild_id: int | None, started_at: str
+    ) -> tuple[DailyRow, bool]: ...
+
+    async def set_daily_game(self, day: int, user_id: int, game_id: int) -> None: ...
+
+    async def daily_row(self, day: int, user_id: int) -> DailyRow | None: ...
+
+    async def daily_rows(self, user_id: int, since: int) -> list[DailyRow]: ...
+
+    async def finish_daily(
+        self, day: int, user_id: int, margin: int, won: bool, rounds: str, finished_at: str
+    ) -> bool: ...
+
+    async def daily_leaderboard(
+        self, day: int, guild_id: int | None, size: int, reader: int | None
+    ) -> tuple[list[DailyRow], int, tuple[int, DailyRow] | None]: ...
+
+    async def live_daily_games(self, user_id: int) -> list[int]: ...
 
     # the Expert's reviews of finished games (`bot.services.reviews`)
 

@@ -360,7 +360,48 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX seat_results_seats ON seat_results (game_id, identity, place)",
         )
     ),
-    # 19 (issue 58, seasons; after daily's 17 and puzzles' 18 once merged): each quarter's
+    # 17 (issue 58): the daily challenge (`bot.services.daily`). `bot_secrets` holds the secret
+    #    each deployment makes at its first start (the days' seeds are its HMAC of the date);
+    #    `daily_results` one row per person and day: the game of their attempt, where it
+    #    started, and its result once finished (`margin` NULL while it is played). The indexes
+    #    serve the day's leaderboards (across servers and per server: the best margins first
+    #    and a reader's rank) and a person's streaks. `daily_counts` keeps, per day and scope
+    #    (a server's id; 0: every server), how many results have each margin: a rank and a
+    #    leaderboard's size are sums over the few margins, however many played.
+    Migration(
+        (
+            """CREATE TABLE bot_secrets (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""",
+            """CREATE TABLE daily_results (
+            day {int} NOT NULL,
+            user_id {int} NOT NULL,
+            game_id {int},
+            guild_id {int},
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            margin {int},
+            won {int},
+            rounds TEXT,
+            PRIMARY KEY (day, user_id)
+        )""",
+            """CREATE INDEX daily_board ON daily_results (day, margin DESC, user_id)
+            WHERE margin IS NOT NULL""",
+            """CREATE INDEX daily_board_guild
+            ON daily_results (day, guild_id, margin DESC, user_id) WHERE margin IS NOT NULL""",
+            "CREATE INDEX daily_of_user ON daily_results (user_id, day)",
+            """CREATE TABLE daily_counts (
+            day {int} NOT NULL,
+            scope {int} NOT NULL,
+            margin {int} NOT NULL,
+            players {int} NOT NULL,
+            PRIMARY KEY (day, scope, margin)
+        )""",
+        )
+    ),
+    # 19 (issue 58, seasons; 18 until puzzles' 18 is merged before it): each quarter's
     #    ratings (`bot.ratings.seasons`), kept like the all-time `ratings` (derived: the rebuild
     #    rates them again), with the bucket of their rating shown (`bot.ratings.seasons.bucket`)
     #    and how many ratings may be ranked in each bucket (`season_counts`: a board's size and a

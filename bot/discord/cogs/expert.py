@@ -40,7 +40,7 @@ from bot.present import expert_texts as xt
 from bot.present import review_texts as rt
 from bot.present.i18n import tr
 from bot.services import GameService, refusals, seats
-from bot.services.base import UserError
+from bot.services.base import UserError, daily_of
 from bot.services.reviews import Try, legal, lost_per_round, people, shown_decisions
 from bot.storage import GameRow, ReviewRow, UnreadableGame
 
@@ -144,6 +144,8 @@ class ExpertCog(commands.Cog, name="Expert"):
                     await interaction.followup.send(ephemeral=True, **message)
                 return
             text = rt.REVIEW_STARTED if made else rt.REVIEW_UNDER_WAY
+            if daily_of(game) is not None:  # no thread: shown privately when asked again
+                text = rt.DAILY_REVIEW_STARTED if made else rt.DAILY_REVIEW_UNDER_WAY
             await interaction.response.send_message(tr(text), ephemeral=True)
             if made:
                 self.start_review(game.id)
@@ -190,6 +192,9 @@ class ExpertCog(commands.Cog, name="Expert"):
         game = await self.bot.storage.get_game(game_id)
         review = await self.bot.storage.review(game_id)
         if game is None or review is None or review.status != "done":
+            return
+        if daily_of(game) is not None:  # a daily challenge's: shown privately, never posted
+            await self.bot.storage.update_review(game_id, status="posted")
             return
         channel_id = await self.bot.publisher.game_thread(game)
         channel = self.bot.get_partial_messageable(channel_id)

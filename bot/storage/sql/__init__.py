@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.storage.sql.base import SQLBase, _utcnow
 from bot.storage.sql.clocks import ClockSQL
+from bot.storage.sql.daily import DailySQL
 from bot.storage.sql.games import GameSQL
 from bot.storage.sql.jobs import JobSQL
 from bot.storage.sql.log import LogSQL
@@ -27,6 +28,7 @@ class SQLStorage(
     JobSQL,
     TutorialSQL,
     ReviewSQL,
+    DailySQL,
 ):
     """Every query of `Storage`, written once over a driver (`_reading`, `_reading_one`,
     `_transaction`).
