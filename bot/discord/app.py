@@ -207,6 +207,7 @@ class PhotosynthesisBot(commands.Bot):
             seed_source=None if seed is None else lambda: seed,
             clock=self.clock.now,
         )
+        await self.games.daily.secret()  # made at the deployment's first start, then kept
         rebuilt = await self.games.players.catch_up()  # games finished before results were kept
         if rebuilt is not None:
             log.info(
@@ -214,8 +215,6 @@ class PhotosynthesisBot(commands.Bot):
             )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        # The daily challenge's days run on the turn timers' clock (a test's clock in tests).
-        self.games.core.now = self.correspondence.clock.now
         # What follows every commit, in order, in one place (`bot.discord.pipeline`).
         self.games.core.after = Pipeline(
             self.correspondence.service.timers, self.publisher, self.games.driver

@@ -45,9 +45,10 @@ class GameService:
         experts: Experts | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        """`clock`: the UNIX time of the process (the seasons run on it: the bot's clock,
-        `bot.services.clock`)."""
+        """`clock`: the UNIX time of the process (the daily challenge's days and the seasons run
+        on it: the bot's clock, `bot.services.clock`)."""
         self.core = GameCore(storage, seed_source=seed_source)
+        self.core.now = clock
         self.storage = storage
         self.lobby = LobbyService(self.core)
         self.turns = TurnService(self.core)

@@ -204,7 +204,8 @@ class DailyService:
         return datetime.fromtimestamp(when, UTC).isoformat(timespec="milliseconds")
 
     async def secret(self) -> bytes:
-        """The deployment's secret (made at its first use and kept in the database)."""
+        """The deployment's secret (made at its first start, by the app's setup, or at its first
+        use, and kept in the database)."""
         if self._secret is None:
             stored = await self.storage.bot_secret(SECRET_NAME, secrets.token_hex(32))
             self._secret = bytes.fromhex(stored)

@@ -255,6 +255,8 @@ async def test_nothing_of_tomorrow_before_it_comes_forget_and_hidden_players(
 ) -> None:
     clock = TestClock(tmp_path, start=FRIDAY)
     bot = await bot_process(env={**clock.env, **GLOBAL_COMMANDS})
+    # The deployment made its secret at its first start, before anyone asked for a daily.
+    ((made,),) = db_rows(bot, "SELECT value FROM bot_secrets")
     chan = fake.add_channel("daily")
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
 
@@ -288,6 +290,7 @@ async def test_nothing_of_tomorrow_before_it_comes_forget_and_hidden_players(
     )
     assert json.loads(config)["moon_animals"] or json.loads(config)["elder_tree"]
     ((secret,),) = db_rows(bot, "SELECT value FROM bot_secrets")
+    assert secret == made
     before = [seen(v) for v in views]
     pictures = {png for v in views for _name, png in v.attachments}
     assert all(str(seed) not in text and secret not in text for text in before)
