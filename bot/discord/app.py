@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypedDict
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from bot.discord.cogs.lobby import Lobby
     from bot.discord.cogs.play import Play
     from bot.discord.cogs.players import Players
+    from bot.discord.cogs.web import WebCog
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ EXTENSIONS = (
     "bot.discord.cogs.players",
     "bot.discord.cogs.learn",
     "bot.discord.cogs.daily",
+    "bot.discord.cogs.web",
 )
 
 #: Every persistent component: the games' and the tutorial's.
@@ -153,6 +155,7 @@ class PhotosynthesisBot(commands.Bot):
     players: Players
     learn: Learn
     daily: DailyCog
+    web: WebCog
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -178,6 +181,17 @@ class PhotosynthesisBot(commands.Bot):
         self.publisher = Publisher(self)
         #: The interactions being answered (`replies.answering`), finished before a shutdown.
         self.answers_under_way: set[asyncio.Task[object]] = set()
+        #: What starts with the bot once its services are set up (the web companion, when
+        #: WEB_PORT is set: `bot.__main__`), and what stops before its storage closes.
+        self.when_set_up: list[Callable[[], Awaitable[None]]] = []
+        self.when_closing: list[Callable[[], Awaitable[None]]] = []
+
+    async def web_url(self, path: Awaitable[str | None]) -> str | None:
+        """The address of a page of the web companion (`path`: a `bot.services.web` link's),
+        or None when it is off: not running here (no WEB_PORT), or not on in that server."""
+        web = self.settings.web
+        found = await path
+        return None if web is None or found is None else web.url + found
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a guild, `(guild_id >> 22) % SHARD_COUNT`
@@ -225,6 +239,8 @@ class PhotosynthesisBot(commands.Bot):
         await self.tree.set_translator(i18n.CommandTranslator())
         await self.sync_commands()
         self.upkeep.start()
+        for start in self.when_set_up:
+            await start()
         log.info("setup done", extra={"database": self.storage.dialect})
 
     async def sync_commands(self) -> None:
@@ -355,6 +371,11 @@ class PhotosynthesisBot(commands.Bot):
         await self._finish_answers(deadline)
         await self.publisher.stop(deadline)
         await super().close()
+        for stop in self.when_closing:
+            try:
+                await stop()
+            except Exception:
+                log.exception("closing failed")
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()

@@ -206,7 +206,10 @@ class Publisher:
         notes = [] if note is None else [note]
         glance = (story.story_title(game, state), turns)
         embed = embeds.game_embed(game, state, notes=notes, glance=glance)
-        return embed, file, game_view(game, state)
+        web_url = None
+        if self.bot.settings.web is not None:
+            web_url = await self.bot.web_url(self.games.web.game_path(game))
+        return embed, file, game_view(game, state, web_url)
 
     async def details(self, game: GameRow, state: GameState) -> discord.Embed:
         """The game message's Details (in the language of the moment: the reader's): what each

@@ -667,7 +667,7 @@ def help_embed(anywhere: list[str]) -> discord.Embed:
     embed = discord.Embed(title=tr(_("Photosynthesis \N{EM DASH} commands")), colour=GREEN)
     for name, value in texts.HELP_COMMANDS:
         embed.add_field(name=tr(name), value=tr(value), inline=False)
-        if name == "/ps undo":
+        if name == "/ps play <action>":
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
     embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
     embed.add_field(name="/ps daily", value=tr(dt.HELP), inline=False)

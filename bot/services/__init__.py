@@ -9,6 +9,7 @@
 - `tutorial`: each learner's place in the lessons of `/ps learn`;
 - `reviews`: the Expert's review of a finished game, and Try again (`Retries`);
 - `daily`: the daily challenge of `/ps daily`, its results, leaderboards and streaks;
+- `web`: the web companion's switch per server, its links and what each may show;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -31,6 +32,7 @@ from bot.services.records import RecordService
 from bot.services.reviews import Retries, ReviewService
 from bot.services.turns import TurnService
 from bot.services.tutorial import TutorialService
+from bot.services.web import WebService
 from bot.storage import Storage
 
 
@@ -61,3 +63,4 @@ class GameService:
         self.reviews = ReviewService(self.core, self.bots.experts)
         self.retries = Retries(self.core, self.bots.experts)
         self.daily = DailyService(self.core, self.turns)
+        self.web = WebService(self.core, self.players)

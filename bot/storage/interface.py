@@ -3,7 +3,7 @@ connection (`Connection`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Protocol
 
@@ -295,6 +295,24 @@ class Storage(Protocol):
     ) -> None: ...
 
     async def reviews_to_finish(self) -> list[ReviewRow]: ...
+
+    # the web companion (`bot.services.web`, issue 59)
+
+    async def web_secret(self, guild_id: int) -> str | None: ...
+
+    async def set_web_secret(self, guild_id: int, secret: str | None) -> None: ...
+
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
+
+    async def played_names(self, user_ids: Sequence[int], guild_id: int) -> dict[int, str]: ...
+
+    async def listen_games(
+        self, changed: Callable[[int, int], None]
+    ) -> Callable[[], Awaitable[None]] | None:
+        """Call `changed(game_id, version)` for each change of a game's version committed by any
+        process (PostgreSQL's LISTEN/NOTIFY); returns how to stop. None: this database cannot
+        announce changes (SQLite): a reader polls `game_versions`."""
+        ...
 
 
 class Connection(Protocol):

@@ -401,7 +401,30 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         )
     ),
-    # 19 (issue 58, seasons; 18 until puzzles' 18 is merged before it): each quarter's
+    # 18 (issue 59): the servers that turned the web companion on (`/ps web on`), each with
+    #    the secret its pages' links are signed with (`bot.services.web`): `/ps web off`
+    #    deletes the row, and every link of the server stops working. On PostgreSQL a change
+    #    of a game's version is announced on the channel `ps_games` ("<id> <version>"), which
+    #    a site in another process listens to (`python -m bot.web`).
+    Migration(
+        (
+            """CREATE TABLE web_servers (
+            guild_id {int} PRIMARY KEY,
+            secret TEXT NOT NULL,
+            enabled_at TEXT NOT NULL
+        )""",
+        ),
+        postgres_only=(
+            """CREATE FUNCTION ps_game_changed() RETURNS trigger AS $$
+            BEGIN
+                PERFORM pg_notify('ps_games', NEW.id::text || ' ' || NEW.version::text);
+                RETURN NEW;
+            END $$ LANGUAGE plpgsql""",
+            """CREATE TRIGGER games_changed AFTER UPDATE OF version ON games
+            FOR EACH ROW EXECUTE FUNCTION ps_game_changed()""",
+        ),
+    ),
+    # 19 (issue 58, seasons; after the web companion's 18): each quarter's
     #    ratings (`bot.ratings.seasons`), kept like the all-time `ratings` (derived: the rebuild
     #    rates them again), with the bucket of their rating shown (`bot.ratings.seasons.bucket`)
     #    and how many ratings may be ranked in each bucket (`season_counts`: a board's size and a

@@ -34,10 +34,11 @@ import engine
 from bot.discord.cogs import attach, detach
 from bot.discord.replies import answering, edit_clicked
 from bot.discord.review_views import RetryButton, TryButton, TryItems
-from bot.discord.views import panel, panel_offers
+from bot.discord.views import panel, panel_offers, web_button
 from bot.present import choices, i18n, pictures, texts
 from bot.present import expert_texts as xt
 from bot.present import review_texts as rt
+from bot.present import web_texts as wt
 from bot.present.i18n import tr
 from bot.services import GameService, refusals, seats
 from bot.services.base import UserError, daily_of
@@ -67,6 +68,11 @@ def review_nonce(game_id: int, part: int, channel_id: int) -> str:
 #: A review's pictures (`Experts.review_pictures`): a picture and its alt text per decision
 #: shown, and the chart.
 ReviewPictures: TypeAlias = tuple[list[tuple[bytes, str]], tuple[bytes, str]]
+
+
+async def _page(path: str | None, rest: str) -> str | None:
+    """A web page's path followed by `rest` (None: no page)."""
+    return None if path is None else path + rest
 
 
 class ReviewMessage(TypedDict):
@@ -234,6 +240,13 @@ class ExpertCog(commands.Cog, name="Expert"):
         messages: list[ReviewMessage] = [
             {"embeds": [head], "files": [pictures.as_file(chart, "review-chart.png")]}
         ]
+        if self.bot.settings.web is not None:
+            path = await self.games.web.game_path(game)
+            web_url = await self.bot.web_url(_page(path, "/review"))
+            if web_url is not None:
+                link = discord.ui.View(timeout=None)
+                link.add_item(web_button(web_url, wt.WEB_BUTTON))
+                messages[0]["view"] = link
         pictures_left = iter(drawn)
         number = 0
         for part in parts:

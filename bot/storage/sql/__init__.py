@@ -15,6 +15,7 @@ from bot.storage.sql.reviews import ReviewSQL
 from bot.storage.sql.seasons import SeasonSQL
 from bot.storage.sql.settings import SettingsSQL
 from bot.storage.sql.tutorials import TutorialSQL
+from bot.storage.sql.web import WebSQL
 
 
 class SQLStorage(
@@ -29,6 +30,7 @@ class SQLStorage(
     TutorialSQL,
     ReviewSQL,
     DailySQL,
+    WebSQL,
 ):
     """Every query of `Storage`, written once over a driver (`_reading`, `_reading_one`,
     `_transaction`).
