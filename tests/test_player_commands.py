@@ -23,6 +23,7 @@ from bot.discord.cogs.players import (
 from bot.discord.player_views import forget_view, history_view, leaderboard_view
 from bot.discord.views import unknown_component
 from bot.present import embeds, i18n
+from bot.present import player_texts as pt
 from bot.ratings import GLOBAL
 from bot.services import export
 from bot.services.base import UserError
@@ -41,6 +42,8 @@ from bot.services.players import (
     Profile,
     RatingChange,
     Record,
+    SeasonRating,
+    SeasonStanding,
 )
 from tests.bot_helpers import exported_games as _games
 
@@ -113,13 +116,23 @@ def test_history_pages_carry_their_player_and_page_and_each_game_a_replay_button
 def test_leaderboard_pages_and_forget_answers_are_the_bots_own_components():
     assert leaderboard_view("base", "server", 0, 1) is None
     assert _ids(leaderboard_view("moonlight", "all", 1, 2)) == [
-        ("ps:lb:moonlight:all:0", False),
-        ("ps:lb:moonlight:all:2", True),  # Next, on the last page
+        ("ps:lb:moonlight:all:0:all", False),
+        ("ps:lb:moonlight:all:2:all", True),  # Next, on the last page
+    ]
+    assert _ids(leaderboard_view("base", "server", 0, 2, "2026Q4")) == [
+        ("ps:lb:base:server:0:2026Q4", True),
+        ("ps:lb:base:server:1:2026Q4", False),
     ]
     assert _ids(forget_view()) == [("ps:forget:yes", False), ("ps:forget:no", False)]
-    for custom_id in ("ps:lb:base:server:3", "ps:hist:12:0", "ps:forget:yes"):
+    for custom_id in (
+        "ps:lb:base:server:3", "ps:lb:base:server:3:all", "ps:lb:base:all:0:2027Q1",
+        "ps:hist:12:0", "ps:forget:yes",
+    ):  # fmt: skip
         assert not unknown_component(custom_id)
-    for custom_id in ("ps:lb:moon:server:3", "ps:lb:base:server:-1", "ps:forget:maybe"):
+    for custom_id in (
+        "ps:lb:moon:server:3", "ps:lb:base:server:-1", "ps:forget:maybe",
+        "ps:lb:base:server:0:2027Q5", "ps:lb:base:server:0:27Q1", "ps:lb:base:server:0:",
+    ):  # fmt: skip
         assert unknown_component(custom_id)
 
 
@@ -238,7 +251,7 @@ async def test_a_leaderboard_page_click_names_people_and_bots_and_the_readers_ra
     board = LeaderboardPage("moonlight", GLOBAL, 1, 3, 25, entries, entries[1])
     cog, interaction, service = _click(board)
     await cog.on_leaderboard_page(interaction, "moonlight", "all", 1)
-    assert service.asked == [("moonlight", GLOBAL, 1, 7)]
+    assert service.asked == [("moonlight", GLOBAL, 1, 7, None)]
     (sent,) = interaction.response.sent
     embed = sent["embed"]
     assert embed.title == "Leaderboard: Under the Moonlight, all servers"
@@ -249,12 +262,65 @@ async def test_a_leaderboard_page_click_names_people_and_bots_and_the_readers_ra
     )
     assert embed.footer.text == "Page 2 of 3"
     assert _ids(sent["view"]) == [
-        ("ps:lb:moonlight:all:0", False),
-        ("ps:lb:moonlight:all:2", False),
+        ("ps:lb:moonlight:all:0:all", False),
+        ("ps:lb:moonlight:all:2:all", False),
     ]
     cog, interaction, service = _click(board)
     await cog.on_leaderboard_page(interaction, "base", "server", 0)
-    assert service.asked == [("base", 100, 0, 7)]  # this server: the interaction's
+    assert service.asked == [("base", 100, 0, 7, None)]  # this server: the interaction's
+
+
+async def test_a_running_seasons_board_says_when_it_ends_and_how_it_rates():
+    entries = (LeaderboardEntry(1, "user:42", 42, 27.5, 2.5, 6),)
+    board = LeaderboardPage("base", 100, 0, 2, 11, entries, None, season="2026Q4")
+    cog, interaction, service = _click(board)
+    await cog.on_leaderboard_page(interaction, "base", "server", 0, "2026Q4")
+    assert service.asked == [("base", 100, 0, 7, "2026Q4")]
+    (sent,) = interaction.response.sent
+    assert sent["embed"].title == "Leaderboard: base game, this server, season Q4 2026"
+    assert sent["embed"].description.split("\n") == [
+        "**1.** <@42> \N{EM DASH} 20.0 after 6 games",
+        "*The season runs until December 31, 2026 (UTC). Only its games count, rated from a "
+        "fresh start at each player's first game of the season.*",
+        "",
+        "You are not ranked here: it takes 5 rated games and a visible profile.",
+    ]
+    assert _ids(sent["view"]) == [
+        ("ps:lb:base:server:0:2026Q4", True),
+        ("ps:lb:base:server:1:2026Q4", False),
+    ]
+
+
+async def test_an_ended_seasons_board_shows_its_final_standings_in_french():
+    entries = (
+        LeaderboardEntry(1, "expert:quick", None, 30.0, 2.0, 12),
+        LeaderboardEntry(3, "user:42", 42, 27.5, 2.5, 6),  # (rank 2 hid since)
+    )
+    board = LeaderboardPage(
+        "moonlight", GLOBAL, 0, 1, 2, entries, entries[1], season="2026Q3", ended=True
+    )
+    cog, interaction, _ = _click(board, locale="fr")
+    await cog.on_leaderboard_page(interaction, "moonlight", "all", 0, "2026Q3")
+    (sent,) = interaction.response.sent
+    assert sent["embed"].title == (
+        "Classement\xa0: Under the Moonlight, tous les serveurs, saison T3 2026"
+    )
+    assert sent["embed"].description.split("\n") == [
+        "*Classement final, gardé tel qu'il était à la fin de la saison, le 30 septembre 2026"
+        " (UTC).*",
+        "**1.** Expert \N{EM DASH} 24,0 après 12 parties",
+        "**3.** <@42> \N{EM DASH} 20,0 après 6 parties",
+        "",
+        "Votre rang final\xa0: 3, 20,0.",
+    ]
+    empty = LeaderboardPage("base", GLOBAL, 0, 1, 0, (), None, season="2026Q3", ended=True)
+    cog, interaction, _ = _click(empty)
+    await cog.on_leaderboard_page(interaction, "base", "all", 0, "2026Q3")
+    assert interaction.response.sent[0]["embed"].description.split("\n")[1:] == [
+        "No one was ranked in this season.",
+        "",
+        "You were not ranked in this season.",
+    ]
 
 
 def test_a_hidden_profile_read_by_its_owner_in_hebrew():
@@ -293,6 +359,52 @@ def test_a_hidden_profile_read_by_its_owner_in_hebrew():
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "fields"),
+    [
+        (
+            "en",
+            [
+                ("Season Q1 2027", "base game, this server: 1.0 after 2 games, not ranked"),
+                (
+                    "Past seasons",
+                    "Q4 2026, base game, this server: final rank 2, 5.0 after 7 games\n"
+                    "Q4 2026, base game, all servers: not ranked, 2.0 after 7 games\n"
+                    "Q3 2026, Under the Moonlight, this server: final rank 11, 0.5 after 5 games",
+                ),
+            ],
+        ),
+        (
+            "he",
+            [
+                (
+                    "עונה \u2068רבעון 1 2027\u2069",
+                    "המשחק הבסיסי, השרת הזה: \u20681.0\u2069 אחרי 2 משחקים, לא מדורג/ת בטבלה",
+                ),
+            ],
+        ),
+    ],
+)
+def test_a_profile_shows_this_season_beside_all_time_and_the_past_seasons(lang, fields):
+    profile = Profile(
+        user_id=7, guild_id=100, played=9, won=4, average_score=40.0, best_score=50,
+        by_family=(), favourite_animal=None, recent=(),
+        ratings=(PlayerRating(100, "base", 25.0, 6.0, 9, 3, ()),), hidden=False,
+        season="2027Q1",
+        season_ratings=(SeasonRating(100, "base", 25.0, 8.0, 2, None),),
+        past_seasons=(
+            SeasonStanding("2026Q4", 100, "base", 2, 26.0, 7.0, 7),
+            SeasonStanding("2026Q4", GLOBAL, "base", None, 26.0, 8.0, 7),
+            SeasonStanding("2026Q3", 100, "moonlight", 11, 24.5, 8.0, 5),
+        ),
+    )  # fmt: skip
+    with i18n.speaking(lang):
+        embed = profile_embed(profile, SimpleNamespace(display_name="Bo"))
+        rating = [f.name for f in embed.fields].index(i18n.tr(pt.RATING))
+    said = [(f.name, f.value) for f in embed.fields]
+    assert said[rating + 1 : rating + 1 + len(fields)] == fields
+
+
 async def test_the_leaderboards_choices_are_named_in_dutch_and_french():
     translator = i18n.CommandTranslator()
     context = app_commands.TranslationContext(
@@ -315,6 +427,12 @@ async def test_the_leaderboards_choices_are_named_in_dutch_and_french():
         ("server", "fr"): "ce serveur",
         ("all", "nl"): "alle servers",
         ("all", "fr"): "tous les serveurs",
+        ("this season", "nl"): "dit seizoen",
+        ("this season", "fr"): "cette saison",
+        ("last season", "nl"): "vorig seizoen",
+        ("last season", "fr"): "la saison dernière",
+        ("all time", "nl"): "aller tijden",
+        ("all time", "fr"): "depuis toujours",
     }
 
 

@@ -27,6 +27,7 @@ from bot.discord.review_views import REVIEW_ITEMS
 from bot.discord.views import PERSISTENT_ITEMS, unknown_component
 from bot.present import i18n, pictures, texts
 from bot.services import GameService, experts, refusals
+from bot.services.clock import Clock, clock_from_env, stored_time
 from bot.storage import Storage, UnreadableGame
 from bot.storage.databases import open_storage
 
@@ -143,6 +144,7 @@ class PhotosynthesisBot(commands.Bot):
 
     storage: Storage
     games: GameService
+    clock: Clock
     #: The cogs, each set by its extension's `setup`: components and commands reach their
     #: handlers through these typed attributes (no cog looked up by name).
     lobby: Lobby
@@ -203,13 +205,22 @@ class PhotosynthesisBot(commands.Bot):
         """Open storage, load the cogs, register the persistent components, sync the
         commands and start the background upkeep (runs once, before connecting)."""
         pictures.drawer()  # a malformed PICTURE_WORKERS stops the start, not the first picture
-        self.storage = await open_storage(self.settings.database_url, self.settings.database_path)
+        #: The time of this process: the turn timers' and the seasons' (a test's file clock,
+        #: `bot.services.clock`), with which the storage stamps its rows.
+        self.clock = clock_from_env()
+        self.storage = await open_storage(
+            self.settings.database_url, self.settings.database_path, stored_time(self.clock)
+        )
         seed = fixed_seed_from_env()
         if seed is not None:
             log.warning(
                 "FIXED GAME SEED IN USE (tests only): every game gets it", extra={"seed": seed}
             )
-        self.games = GameService(self.storage, seed_source=None if seed is None else lambda: seed)
+        self.games = GameService(
+            self.storage,
+            seed_source=None if seed is None else lambda: seed,
+            clock=self.clock.now,
+        )
         await self.games.daily.secret()  # made at the deployment's first start, then kept
         rebuilt = await self.games.players.catch_up()  # games finished before results were kept
         if rebuilt is not None:
@@ -218,8 +229,6 @@ class PhotosynthesisBot(commands.Bot):
             )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        # The daily challenge's days run on the turn timers' clock (a test's clock in tests).
-        self.games.core.now = self.correspondence.clock.now
         # What follows every commit, in order, in one place (`bot.discord.pipeline`).
         self.games.core.after = Pipeline(
             self.correspondence.service.timers, self.publisher, self.games.driver

@@ -8,8 +8,10 @@ person who clicks: the leaderboard shows their own rank, the question of `/ps fo
 the person who answers it (and only on the private message it was asked on).
 
 custom_id formats (at most 100 characters):
-    ps:lb:<rules>:<scope>:<page>        a page of `/ps leaderboard` (rules base|moonlight, scope
-                                        server|all, page from 0)
+    ps:lb:<rules>:<scope>:<page>[:<season>]
+                                        a page of `/ps leaderboard` (rules base|moonlight, scope
+                                        server|all, page from 0; season a season's key,
+                                        2026Q4, or all: all time, as without it)
     ps:hist:<user>:<page>               a page of `/ps history` of a player
     ps:forget:<answer>                  the answers to `/ps forget` (yes|no)
     ps:replay:open:<game>               Replay a finished game (answered by the replay viewer)
@@ -34,6 +36,8 @@ from translation import LANGUAGES, _
 #: name them.
 RULES: tuple[Family, ...] = FAMILIES
 SCOPES = ("server", "all")
+#: A leaderboard's custom_id for all time (else a season's key, `bot.ratings.seasons`).
+ALL_TIME = "all"
 
 PREVIOUS = _("Previous")
 NEXT = _("Next")
@@ -49,22 +53,30 @@ def family_named(name: str) -> Family:
 
 class LeaderboardPage(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ps:lb:(?P<rules>base|moonlight):(?P<scope>server|all):(?P<page>[0-9]{1,6})",
+    template=r"ps:lb:(?P<rules>base|moonlight):(?P<scope>server|all):(?P<page>[0-9]{1,6})"
+    r"(?::(?P<season>all|[0-9]{4}Q[1-4]))?",
 ):
-    """Previous or Next under a page of `/ps leaderboard`: shows page `page`."""
+    """Previous or Next under a page of `/ps leaderboard`: shows page `page` (of a season's
+    board, `bot.ratings.seasons`, or of all time: `season` None)."""
 
     def __init__(
-        self, rules: Family, scope: str, page: int, label: str = NEXT, disabled: bool = False
+        self,
+        rules: Family,
+        scope: str,
+        page: int,
+        label: str = NEXT,
+        disabled: bool = False,
+        season: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=tr(label),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"ps:lb:{rules}:{scope}:{page}",
+                custom_id=f"ps:lb:{rules}:{scope}:{page}:{season or ALL_TIME}",
                 disabled=disabled,
             )
         )
-        self.rules, self.scope, self.page = rules, scope, page
+        self.rules, self.scope, self.page, self.season = rules, scope, page, season
 
     @classmethod
     async def from_custom_id(
@@ -74,14 +86,20 @@ class LeaderboardPage(
         match: re.Match[str],
         /,
     ) -> LeaderboardPage:
-        return cls(family_named(match["rules"]), match["scope"], int(match["page"]))
+        season = match["season"]
+        return cls(
+            family_named(match["rules"]),
+            match["scope"],
+            int(match["page"]),
+            season=None if season in (None, ALL_TIME) else season,
+        )
 
     async def callback(self, click: discord.Interaction) -> None:
         interaction = ours(click)
         if await refused_unless_offered(interaction):
             return
         await interaction.client.players.on_leaderboard_page(
-            interaction, self.rules, self.scope, self.page
+            interaction, self.rules, self.scope, self.page, self.season
         )
 
 
@@ -201,7 +219,9 @@ def pages_row(
     view.add_item(make(page + 1, NEXT, page + 1 >= pages))
 
 
-def leaderboard_view(rules: Family, scope: str, page: int, pages: int) -> discord.ui.View | None:
+def leaderboard_view(
+    rules: Family, scope: str, page: int, pages: int, season: str | None = None
+) -> discord.ui.View | None:
     """Previous and Next under a page of the leaderboard (None for a single page)."""
     if pages <= 1:
         return None
@@ -210,7 +230,7 @@ def leaderboard_view(rules: Family, scope: str, page: int, pages: int) -> discor
         view,
         page,
         pages,
-        lambda p, label, off: LeaderboardPage(rules, scope, p, label, off),
+        lambda p, label, off: LeaderboardPage(rules, scope, p, label, off, season),
     )
     return view
 

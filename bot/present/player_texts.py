@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from translation import Text, _, _n
+from translation import LANGUAGES, SOURCE, Text, _, _n
 
 #: The names of `/ps leaderboard`'s scope choices (Discord shows them translated; its rules
 #: choices, "base" and "moonlight", are `texts.TOPIC_NAMES`').
@@ -157,6 +157,56 @@ EXPORT_SINCE = _("Finished from {since}.")
 EXPORT_UNTIL = _("Finished up to {until}.")
 EXPORT_BETWEEN = _("Finished from {since} up to {until}.")
 
+# --- seasons (issue 58) ---
+
+#: `/ps leaderboard season:`'s choices (the running season, the one before, all time).
+THIS_SEASON = _("this season")
+LAST_SEASON = _("last season")
+ALL_TIME = _("all time")
+LEADERBOARD_SEASON_TITLE = _("Leaderboard: {rules}, {scope}, season {season}")
+#: Under a running season's leaderboard: when it ends (a date, UTC) and how it rates.
+SEASON_RUNS = _(
+    "The season runs until {date} (UTC). Only its games count, rated from a fresh start at "
+    "each player's first game of the season."
+)
+#: Above an ended season's board: its final standings, as they were stored at its end.
+SEASON_FINAL = _("Final standings, kept as the season ended on {date} (UTC).")
+SEASON_NOBODY = _("No one was ranked in this season.")
+YOUR_FINAL_RANK = _("Your final rank: {rank}, {rating}.")
+YOU_UNRANKED_SEASON = _("You were not ranked in this season.")
+#: A profile's field of the running season, and of the seasons that ended.
+SEASON_FIELD = _("Season {season}")
+PAST_SEASONS = _("Past seasons")
+PAST_SEASON_LINE = _("{season}, {rules}, {scope}: {rank}, {rating} after {games}")
+FINAL_RANK = _("final rank {rank}")
+NO_SEASON_GAMES = _("No rated games this season yet.")
+
+
+def season_name(season: str, lang: str | None) -> str:
+    """A season (`bot.ratings.seasons`: ``2026Q4``) as the reader's language names a quarter
+    of a year (Babel's CLDR data): "Q4 2026", French "T4 2026", Dutch "K4 2026", Hebrew in
+    words (its short form is Latin letters)."""
+    from babel.dates import format_skeleton
+
+    from bot.ratings.seasons import start_of
+
+    locale = lang if lang in LANGUAGES else SOURCE
+    skeleton = "yQQQQ" if locale == "he" else "yQQQ"
+    return format_skeleton(skeleton, start_of(season).date(), locale=locale)
+
+
+def season_date(season: str, lang: str | None) -> str:
+    """The last day of a season, as the reader's language writes a date (Babel)."""
+    from datetime import timedelta
+
+    from babel.dates import format_date
+
+    from bot.ratings.seasons import end_of
+
+    locale = lang if lang in LANGUAGES else SOURCE
+    return format_date((end_of(season) - timedelta(days=1)).date(), "long", locale=locale)
+
+
 #: Cynthia's names on a leaderboard (the Expert's are `expert_texts.BOT_LABELS`).
 CYNTHIA_LEVELS = {
     "normal": _("Cynthia"),
@@ -168,13 +218,15 @@ CYNTHIA_MIXED = _("Cynthia (own difficulty)")
 #: The players' commands in `/ps help` (after the others).
 HELP_PLAYERS = (
     ("/ps profile [player] [hide]", _(
-        "games, scores, favourite animal, rating and its chart, head-to-head records, recent "
+        "games, scores, favourite animal, rating and its chart, this season's rating and "
+        "rank, the final ranks of past seasons, head-to-head records, recent "
         "games; `hide:` takes your profile off others' view and the leaderboards, and your "
         "name off their histories and exports (`False` shows it again)")),
     ("/ps leaderboard, /ps history", _(
         "the best rated players (5 rated games or more) of this server or all servers, and "
-        "your rank; a player's finished games with what each did to the rating, each to "
-        "replay")),
+        "your rank: this season's (each quarter of the year is a season, rated on its own), "
+        "last season's final standings, or of all time; a player's finished games with what "
+        "each did to the rating, each to replay")),
     ("/ps export [since] [until], /ps forget", _(
         "the server's finished games as JSON lines and CSV (Manage Server; in parts when large, "
         "`since:` and `until:` a range of dates, 2026-05-01); remove your name and id from "

@@ -18,6 +18,7 @@ thread. The correspondence rules (timers, leaving, vacations) are `bot.services.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from bot.services.bots import BotService, ExpertDriver
@@ -44,8 +45,12 @@ class GameService:
         *,
         seed_source: Callable[[], int] | None = None,
         experts: Experts | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """`clock`: the UNIX time of the process (the daily challenge's days and the seasons run
+        on it: the bot's clock, `bot.services.clock`)."""
         self.core = GameCore(storage, seed_source=seed_source)
+        self.core.now = clock
         self.storage = storage
         self.lobby = LobbyService(self.core)
         self.turns = TurnService(self.core)
@@ -53,7 +58,7 @@ class GameService:
         self.driver = ExpertDriver(self.bots)
         self.records = RecordService(self.core)
         self.endings = EndingService(self.core)
-        self.players = PlayerService(self.core)
+        self.players = PlayerService(self.core, clock)
         self.tutorial = TutorialService(storage)
         self.reviews = ReviewService(self.core, self.bots.experts)
         self.retries = Retries(self.core, self.bots.experts)

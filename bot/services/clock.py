@@ -20,6 +20,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -91,6 +92,16 @@ class FileClock:
         if when is not None and when <= self.now():
             return
         await _wait(wake, None)
+
+
+def stored_time(clock: Clock) -> Callable[[], str]:
+    """The time as the storage writes it (ISO 8601, UTC, milliseconds), read from `clock`:
+    the bot's storage stamps its rows (a game's finish, so its season) on the bot's clock."""
+
+    def now() -> str:
+        return datetime.fromtimestamp(clock.now(), UTC).isoformat(timespec="milliseconds")
+
+    return now
 
 
 def clock_from_env(env: Mapping[str, str] | None = None) -> Clock:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ from bot.ratings import (
     PARTS,
     Family,
     GameResult,
+    Rating,
     Ratings,
     digest,
     merged,
@@ -34,19 +36,21 @@ from bot.ratings import (
     rate_part,
 )
 from bot.ratings import identity as ri
+from bot.ratings import seasons as rs
 from bot.ratings.core import ordinal
 from bot.services import refusals
 from bot.services.base import UserError, is_stored_id
 from bot.services.core import GameCore
 from bot.services.export import ExportGame, SeatInfo, stored_game
 from bot.services.plays import finish_of, replay
-from bot.storage import FinishedGame, HistoryRow, RatingRow
+from bot.storage import FinishedGame, HistoryRow, RatingRow, StandingRow
 from engine.expert.review import Decision, current, per_turn
 
 log = logging.getLogger(__name__)
 
-#: The games a player needs to be ranked on a leaderboard.
-MIN_GAMES = 5
+#: The games a player needs to be ranked on a leaderboard (a season's too: its storage counts
+#: its boards by this rule).
+MIN_GAMES = rs.RANKED_FROM
 #: Entries on a leaderboard page; games on a history page; recent games on a profile.
 LEADERBOARD_PAGE = 10
 HISTORY_PAGE = 10
@@ -63,6 +67,8 @@ HIDDEN_IDENTITY = "hidden"
 NEW_RATING_GAMES = MIN_GAMES
 #: From how many games a rebuild rates its parts (`bot.ratings.PARTS`) in processes of their own.
 PARALLEL_FROM = 20_000
+#: The final standings of past seasons a profile shows (the latest).
+PAST_SEASONS = 8
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,41 @@ class PlayerRating:
 
 
 @dataclass(frozen=True)
+class SeasonRating:
+    """A player's rating in the running season, in one scope and rule family, with its rank
+    on that season's leaderboard (None: not ranked)."""
+
+    scope: int
+    family: str
+    mu: float
+    sigma: float
+    games: int
+    rank: int | None
+
+    @property
+    def ordinal(self) -> float:
+        return ordinal(self.mu, self.sigma)
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    """A player's final place in a season that ended (`bot.ratings.seasons`), in one scope and
+    rule family: the rank it had when the season closed (None: not ranked) and its rating."""
+
+    season: str
+    scope: int
+    family: str
+    rank: int | None
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        return ordinal(self.mu, self.sigma)
+
+
+@dataclass(frozen=True)
 class Profile:
     """A person's profile in a server (`guild_id`; None: every server)."""
 
@@ -186,6 +227,11 @@ class Profile:
     #: the points given away per turn in the Expert's reviews of the recent games, on average,
     #: and how many reviewed games that is (None: none reviewed)
     review_loss: tuple[float, int] | None = None
+    #: the running season (`bot.ratings.seasons`), the ratings in it (as `ratings`), and the
+    #: final standings of the seasons that ended (the latest `PAST_SEASONS`, newest first)
+    season: str = ""
+    season_ratings: tuple[SeasonRating, ...] = ()
+    past_seasons: tuple[SeasonStanding, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -228,6 +274,10 @@ class LeaderboardPage:
     entries: tuple[LeaderboardEntry, ...]
     reader: LeaderboardEntry | None
     min_games: int = MIN_GAMES
+    #: the season it ranks (`bot.ratings.seasons`; None: all time), and whether that season
+    #: has ended (its final standings)
+    season: str | None = None
+    ended: bool = False
 
 
 @dataclass(frozen=True)
@@ -283,10 +333,15 @@ def _pages(total: int, size: int) -> int:
     return max(1, -(-total // size))
 
 
-def _entry(rank: int, row: RatingRow) -> LeaderboardEntry:
+def _entry(rank: int, row: RatingRow | StandingRow) -> LeaderboardEntry:
     return LeaderboardEntry(
         rank, row.identity, ri.user_id_of(row.identity), row.mu, row.sigma, row.games
     )
+
+
+def _standing_entry(row: StandingRow) -> LeaderboardEntry:
+    assert row.rank is not None  # (the standings shown are ranked)
+    return _entry(row.rank, row)
 
 
 def _played(
@@ -333,9 +388,13 @@ class PlayerService:
     """Profiles, leaderboards, histories, the export, the rebuild, privacy
     (`GameService.players`)."""
 
-    def __init__(self, core: GameCore) -> None:
+    def __init__(self, core: GameCore, clock: Callable[[], float] = time.time) -> None:
+        """`clock`: the UNIX time the seasons run on (the bot's clock)."""
         self.core = core
         self.storage = core.storage
+        self.clock = clock
+        #: The running season when every season before it was last found closed.
+        self._closed_before: str | None = None
 
     # --- reading ---
 
@@ -370,6 +429,18 @@ class PlayerService:
                 )  # fmt: skip
             )
         ratings.sort(key=lambda r: (scopes.index(r.scope), FAMILIES.index(r.family)))
+        season = self.current_season()
+        in_season = [
+            SeasonRating(row.scope, row.family, row.mu, row.sigma, row.games, rank)
+            for row, rank in await self.storage.player_season(who, season, scopes)
+        ]
+        in_season.sort(key=lambda r: (scopes.index(r.scope), FAMILIES.index(r.family)))
+        await self.close_ended_seasons()
+        past = [
+            SeasonStanding(r.season, r.scope, r.family, r.rank, r.mu, r.sigma, r.games)
+            for r in await self.storage.player_standings(who, scopes, PAST_SEASONS)
+        ]
+        past.sort(key=lambda r: (r.season, -scopes.index(r.scope), -FAMILIES.index(r.family)))
         return Profile(
             user_id=user_id,
             guild_id=guild_id,
@@ -388,6 +459,9 @@ class PlayerService:
             ratings=tuple(ratings),
             hidden=hidden,
             review_loss=await self._review_loss([_played(g, who) for g in recent]),
+            season=season,
+            season_ratings=tuple(in_season),
+            past_seasons=tuple(reversed(past)),
         )
 
     async def _review_loss(self, games: list[PlayedGame]) -> tuple[float, int] | None:
@@ -406,13 +480,22 @@ class PlayerService:
         return (sum(figures) / len(figures), len(figures)) if figures else None
 
     async def leaderboard(
-        self, family: Family, scope: int, page: int, reader_id: int | None
+        self,
+        family: Family,
+        scope: int,
+        page: int,
+        reader_id: int | None,
+        season: str | None = None,
     ) -> LeaderboardPage:
         """A page of a leaderboard: a rule family in a server (its id) or every server
-        (`GLOBAL`), with the reader's own rank. A page past the end shows the last one."""
+        (`GLOBAL`), of all time (`season` None) or of a season (`bot.ratings.seasons`: the
+        running one's ratings, or the final standings of one that ended), with the reader's
+        own rank. A page past the end shows the last one; a season not begun is refused."""
         if family not in FAMILIES:
             raise ValueError(f"not a rule family: {family!r}")
         reader = None if reader_id is None else ri.person(reader_id)
+        if season is not None:
+            return await self._season_board(family, scope, page, reader, season)
         rows, total, page, mine = await self.storage.leaderboard(
             scope, family, MIN_GAMES, LEADERBOARD_PAGE, page, reader
         )
@@ -422,6 +505,60 @@ class PlayerService:
         return LeaderboardPage(
             family, scope, page, pages, total, entries, None if mine is None else _entry(*mine)
         )
+
+    async def _season_board(
+        self, family: Family, scope: int, page: int, reader: str | None, season: str
+    ) -> LeaderboardPage:
+        current = self.current_season()
+        if not rs.is_season(season) or season > current:
+            raise UserError(refusals.NO_SUCH_SEASON)
+        if season == current:
+            rows, total, page, mine = await self.storage.season_leaderboard(
+                season, scope, family, LEADERBOARD_PAGE, page, reader
+            )
+            first = page * LEADERBOARD_PAGE + 1
+            return LeaderboardPage(
+                family, scope, page, _pages(total, LEADERBOARD_PAGE), total,
+                tuple(_entry(first + i, row) for i, row in enumerate(rows)),
+                None if mine is None else _entry(*mine), season=season,
+            )  # fmt: skip
+        await self.close_ended_seasons()
+        kept, total, page, own = await self.storage.season_standings(
+            season, scope, family, LEADERBOARD_PAGE, page, reader
+        )
+        return LeaderboardPage(
+            family, scope, page, _pages(total, LEADERBOARD_PAGE), total,
+            tuple(_standing_entry(row) for row in kept),
+            None if own is None else _standing_entry(own), season=season, ended=True,
+        )  # fmt: skip
+
+    # --- seasons ---
+
+    def current_season(self) -> str:
+        """The running season, by the bot's clock."""
+        return rs.season_at(self.clock())
+
+    async def close_ended_seasons(self) -> list[str]:
+        """Store the final standings of every season that ended and has not been closed
+        (`Storage.close_season`: once, whichever process or call comes first); the seasons
+        this call closed. Cheap when nothing ended since the last call (nothing read)."""
+        current = self.current_season()
+        if self._closed_before == current:
+            return []
+        closed = []
+        for season in await self.storage.seasons_to_close(current):
+            ranked = await self.storage.close_season(season)
+            if ranked is not None:
+                log.info("season closed", extra={"season": season, "ranked": ranked})
+                closed.append(season)
+        self._closed_before = current
+        return closed
+
+    async def season_chore(self) -> float:
+        """The scheduler's chore (`bot.services.scheduler.Scheduler`): close the seasons that
+        ended; when to run again (the running season's end, UNIX time)."""
+        await self.close_ended_seasons()
+        return rs.next_start(self.clock())
 
     async def history(
         self, user_id: int, guild_id: int | None, page: int, reader_id: int | None = None
@@ -575,8 +712,8 @@ class PlayerService:
         for _ in range(attempts):
             mark = await self.storage.results_mark()
             results = await self.storage.rated_results()
-            ratings = await rate_in_parts(results)
-            if await self.storage.replace_ratings(ratings, mark):
+            ratings, seasons = await asyncio.gather(rate_in_parts(results), rate_apart(results))
+            if await self.storage.replace_ratings(ratings, seasons, mark):
                 return Rebuilt(ratings.games, len(ratings.table), digest(ratings.table), recorded)
         raise RuntimeError(f"games kept ending during {attempts} rebuilds")
 
@@ -601,6 +738,17 @@ async def rate_in_parts(results: Sequence[GameResult]) -> Ratings:
             *(loop.run_in_executor(pool, rate_part, results, part) for part in PARTS)
         )
     return merged(parts)
+
+
+async def rate_apart(results: Sequence[GameResult]) -> dict[rs.SeasonKey, Rating]:
+    """`bot.ratings.seasons.rate_seasons` of the games (pure CPU): in a thread, or, from
+    `PARALLEL_FROM` games, in a process of its own (beside `rate_in_parts`' processes)."""
+    if len(results) < PARALLEL_FROM:
+        return await asyncio.to_thread(rs.rate_seasons, results)
+    loop = asyncio.get_running_loop()
+    spawn = multiprocessing.get_context("spawn")  # (a fork would copy the bot's threads)
+    with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        return await loop.run_in_executor(pool, rs.rate_seasons, results)
 
 
 def _exported(

@@ -70,6 +70,7 @@ FORGET_IN_GAME = _(
     "You still have a seat in a game that is not over: finish or leave it, then ask again."
 )
 NO_SUCH_PLAYER = _("There is no such player.")
+NO_SUCH_SEASON = _("That season has not begun yet.")
 
 # --- replays and reviews ---
 

@@ -11,6 +11,12 @@ Several processes may share one PostgreSQL database: each claims due jobs with `
 SKIP LOCKED`` under its own process id, hands out again only the unfinished jobs of processes
 that are gone (at start and at every pass), and wakes at least every `SHARED_POLL` seconds.
 
+Besides the jobs, the scheduler runs its chores (`Chore`): work due at times of its own, not
+tied to a game, such as storing the final standings of a season that ended
+(`PlayerService.season_chore`). Each runs at the loop's first pass (catching up after downtime),
+then at the time it names; a poke wakes the loop for them too (the test clock moved). A chore
+stores its work once however often it runs, and in whichever process runs it first.
+
 Each job is tied to one turn of one game (`bot.services.timers`): the handler checks that the turn is still
 being played, so a job whose turn is over does nothing (outcome ``void``). That makes every job
 safe to run again:
@@ -35,7 +41,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.services.clock import Clock
 from bot.storage import Job, Storage
@@ -96,6 +102,10 @@ class JobStore:
 
 
 Handler = Callable[[Job], Awaitable[str]]
+#: Work the scheduler runs at times of its own, not a job of a game (the end of a season:
+#: `PlayerService.season_chore`): it returns when to run it again (UNIX time; None: never).
+#: It must be safe to run again and in several processes at once (each stores its work once).
+Chore = Callable[[], Awaitable[float | None]]
 
 
 class Scheduler:
@@ -113,10 +123,16 @@ class Scheduler:
         batch: int = 100,
         concurrency: int = 8,
         poll: float | None = None,
+        chores: Sequence[Chore] = (),
     ) -> None:
         """`poll`: the longest sleep between passes, for a database shared by several processes
         (`SHARED_POLL`); each pass then also hands out again the unfinished jobs of processes
-        that died. None: one process plans every job itself and is poked."""
+        that died. None: one process plans every job itself and is poked. `chores` run at the
+        loop's first pass, then whenever the time each named comes (a failed one: again after
+        `ERROR_BACKOFF`)."""
+        self.chores = list(chores)
+        #: When each chore runs next (None: never again).
+        self._chores_due: list[float | None] = [0.0 for _ in self.chores]
         self.store = store
         self.clock = clock
         self.handler = handler
@@ -179,6 +195,19 @@ class Scheduler:
                 },
             )
 
+    async def run_chores(self) -> float | None:
+        """Run the chores whose time has come; the earliest time one runs next (None: none)."""
+        for index, chore in enumerate(self.chores):
+            due = self._chores_due[index]
+            if due is None or due > self.clock.now():
+                continue
+            try:
+                self._chores_due[index] = await chore()
+            except Exception:
+                log.exception("scheduler chore failed", extra={"chore": index})
+                self._chores_due[index] = self.clock.now() + ERROR_BACKOFF
+        return min((d for d in self._chores_due if d is not None), default=None)
+
     async def _run(self, before: Callable[[], Awaitable[None]] | None) -> None:
         if before is not None:
             await before()
@@ -193,9 +222,12 @@ class Scheduler:
                     log.warning("jobs of a process that died handed out again")
                 # A read first: a pass with nothing due (a poke for a job due later) claims
                 # nothing, and so takes no write (on SQLite, one writer: plays wait behind it).
+                chores_due = await self.run_chores()
                 next_due = await self.store.next_due()
                 if next_due is not None and next_due <= self.clock.now() and await self.run_due():
                     continue
+                if chores_due is not None:
+                    next_due = chores_due if next_due is None else min(next_due, chores_due)
             except Exception:
                 log.exception("scheduler pass failed")
                 await asyncio.sleep(ERROR_BACKOFF)

@@ -3,11 +3,12 @@ connection (`Connection`)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Protocol
 
 from bot.ratings import core as rc
+from bot.ratings import seasons as rs
 from bot.storage.rows import (
     ActionRow,
     ClockValues,
@@ -25,6 +26,7 @@ from bot.storage.rows import (
     RatingRow,
     ReviewRow,
     SeatRow,
+    StandingRow,
     StatRow,
 )
 from engine import ConfigDict
@@ -204,13 +206,44 @@ class Storage(Protocol):
 
     async def results_mark(self) -> tuple[int, str | None]: ...
 
-    async def replace_ratings(self, ratings: rc.Ratings, mark: tuple[int, str | None]) -> bool: ...
+    async def replace_ratings(
+        self,
+        ratings: rc.Ratings,
+        seasons: Mapping[rs.SeasonKey, rc.Rating],
+        mark: tuple[int, str | None],
+    ) -> bool: ...
 
     async def stored_ratings(self) -> dict[rc.RatingKey, rc.Rating]: ...
 
     async def unrecorded_games(self) -> list[GameRow]: ...
 
     async def record_results(self, game_id: int, finish: Finish, finished_at: str) -> bool: ...
+
+    # the seasons (issue 58)
+
+    async def season_leaderboard(
+        self, season: str, scope: int, family: str, size: int, page: int, reader: str | None
+    ) -> tuple[list[RatingRow], int, int, tuple[int, RatingRow] | None]: ...
+
+    async def season_standings(
+        self, season: str, scope: int, family: str, size: int, page: int, reader: str | None
+    ) -> tuple[list[StandingRow], int, int, StandingRow | None]: ...
+
+    async def player_season(
+        self, identity: str, season: str, scopes: Sequence[int]
+    ) -> list[tuple[RatingRow, int | None]]: ...
+
+    async def player_standings(
+        self, identity: str, scopes: Sequence[int], limit: int
+    ) -> list[StandingRow]: ...
+
+    async def closed_seasons(self) -> list[str]: ...
+
+    async def seasons_to_close(self, current: str) -> list[str]: ...
+
+    async def close_season(self, season: str) -> int | None: ...
+
+    async def stored_season_ratings(self) -> dict[rs.SeasonKey, rc.Rating]: ...
 
     async def set_hidden(self, user_id: int, hidden: bool) -> None: ...
 

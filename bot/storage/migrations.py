@@ -424,6 +424,61 @@ MIGRATIONS: tuple[Migration, ...] = (
             FOR EACH ROW EXECUTE FUNCTION ps_game_changed()""",
         ),
     ),
+    # 19 (issue 58, seasons; after the web companion's 18): each quarter's
+    #    ratings (`bot.ratings.seasons`), kept like the all-time `ratings` (derived: the rebuild
+    #    rates them again), with the bucket of their rating shown (`bot.ratings.seasons.bucket`)
+    #    and how many ratings may be ranked in each bucket (`season_counts`: a board's size and a
+    #    rank are read from a few hundred counts, not counted over every player,
+    #    `SeasonSQL.season_leaderboard`); the final standings of each season that ended
+    #    (`season_standings`: every rating of the season with its rank, None when unranked),
+    #    stored once, in the transaction that records the season as closed (`season_closings`).
+    Migration(
+        (
+            """CREATE TABLE season_ratings (
+            season TEXT NOT NULL,
+            scope {int} NOT NULL,
+            family TEXT NOT NULL,
+            identity TEXT NOT NULL,
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            games {int} NOT NULL,
+            ordinal {real} NOT NULL,
+            bucket {int} NOT NULL,
+            PRIMARY KEY (season, scope, family, identity)
+        )""",
+            """CREATE INDEX season_ratings_board
+            ON season_ratings (season, scope, family, bucket DESC, ordinal DESC, identity, games)""",
+            """CREATE TABLE season_counts (
+            season TEXT NOT NULL,
+            scope {int} NOT NULL,
+            family TEXT NOT NULL,
+            bucket {int} NOT NULL,
+            n {int} NOT NULL,
+            PRIMARY KEY (season, scope, family, bucket)
+        )""",
+            "CREATE INDEX season_ratings_identity ON season_ratings (identity, season)",
+            """CREATE TABLE season_closings (
+            season TEXT PRIMARY KEY,
+            closed_at TEXT NOT NULL,
+            ranked {int} NOT NULL
+        )""",
+            """CREATE TABLE season_standings (
+            season TEXT NOT NULL,
+            scope {int} NOT NULL,
+            family TEXT NOT NULL,
+            identity TEXT NOT NULL,
+            rank {int},
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            games {int} NOT NULL,
+            ordinal {real} NOT NULL,
+            PRIMARY KEY (season, scope, family, identity)
+        )""",
+            """CREATE INDEX season_standings_board
+            ON season_standings (season, scope, family, rank) WHERE rank IS NOT NULL""",
+            "CREATE INDEX season_standings_identity ON season_standings (identity, season)",
+        )
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -410,6 +410,26 @@ class RatingRow:
 
 
 @dataclass(frozen=True)
+class StandingRow:
+    """A rating in the final standings of a season that ended (`season_standings`): its rank
+    on its leaderboard when the season closed (None: not ranked, fewer games than a rank needs,
+    a hidden profile, or a forgotten seat)."""
+
+    season: str
+    scope: int
+    family: str
+    identity: str
+    rank: int | None
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        return ordinal(self.mu, self.sigma)
+
+
+@dataclass(frozen=True)
 class HistoryRow:
     """A rating after one game (`rating_history`)."""
 

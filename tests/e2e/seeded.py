@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import engine
@@ -13,10 +14,19 @@ from bot.services import GameService
 from bot.storage.databases import open_storage
 
 
-async def seed_games(path: Path, guild: str, channel: str, tables: list[list[dict]]) -> list[int]:
+async def seed_games(
+    path: Path,
+    guild: str,
+    channel: str,
+    tables: list[list[dict]],
+    clock: Callable[[], str] | None = None,
+) -> list[int]:
     """A finished game of each table's people (random legal moves, or `end`) in the bot's
-    database file, finished days ago; their numbers."""
-    storage = await open_storage(None, str(path))
+    database file, finished days ago (or, with `clock`, at the times it gives: ISO 8601 UTC, a
+    test's fake time); their numbers."""
+    storage = await (
+        open_storage(None, str(path)) if clock is None else open_storage(None, str(path), clock)
+    )
     service = GameService(storage, seed_source=lambda: 5)
     rng = random.Random(45)
     made = []

@@ -123,7 +123,7 @@ async def test_the_allowed_commands_answer_in_a_dm_and_a_user_installed_server(
         profile = await slash_in(fake, alice, chan, "ps profile")
         assert profile.ephemeral and profile.embeds, where
 
-        board = await slash_in(fake, alice, chan, "ps leaderboard")  # scope: this server
+        board = await slash_in(fake, alice, chan, "ps leaderboard", season="all")  # this server
         assert board.ephemeral, where
         assert board.embeds[0]["title"] == "Leaderboard: base game, all servers"
 

@@ -133,7 +133,9 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
 
     # Four rated games: alice is not on the leaderboard yet (the crowd is, on one page); no one
     # has played Under the Moonlight.
-    it = await answered(await fake.slash(alice, "ps leaderboard", channel_id=chan))
+    it = await answered(
+        await fake.slash(alice, "ps leaderboard", options={"season": "all"}, channel_id=chan)
+    )
     assert it.ephemeral and it.embeds[0]["title"] == "Leaderboard: base game, this server"
     assert it.embeds[0]["description"].split("\n") == [
         *ranked(bot, fake.guild_id),
@@ -142,7 +144,12 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     ]
     assert len(ranked(bot, fake.guild_id)) == CROWD and it.response.buttons == []
     it = await answered(
-        await fake.slash(alice, "ps leaderboard", options={"rules": "moonlight"}, channel_id=chan)
+        await fake.slash(
+            alice,
+            "ps leaderboard",
+            options={"rules": "moonlight", "season": "all"},
+            channel_id=chan,
+        )
     )
     assert it.embeds[0]["title"] == "Leaderboard: Under the Moonlight, this server"
     assert it.embeds[0]["description"] == (
@@ -166,7 +173,9 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     board = ranked(bot, fake.guild_id)
     rank = 1 + [line.split()[1] for line in board].index(mention(alice))
     mine = f"Your rank: {rank} of {CROWD + 2}, {shown(*after[a][:2])}."
-    it = await answered(await fake.slash(alice, "ps leaderboard", channel_id=chan))
+    it = await answered(
+        await fake.slash(alice, "ps leaderboard", options={"season": "all"}, channel_id=chan)
+    )
     assert it.embeds[0]["description"].split("\n") == [*board[:10], "", mine]
     assert it.embeds[0]["footer"]["text"] == "Page 1 of 2"
     assert [(b["label"], b.get("disabled", False)) for b in it.response.buttons] == [
@@ -187,7 +196,9 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     )
     assert page.response.embeds[0]["description"].split("\n") == [*board[:10], "", mine]
     it = await answered(
-        await fake.slash(alice, "ps leaderboard", options={"scope": "all"}, channel_id=chan)
+        await fake.slash(
+            alice, "ps leaderboard", options={"scope": "all", "season": "all"}, channel_id=chan
+        )
     )
     assert it.embeds[0]["title"] == "Leaderboard: base game, all servers"
     assert it.embeds[0]["description"].split("\n")[-1] == mine
@@ -290,7 +301,9 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
     await answered(
         await fake.slash(bob, "ps language", options={"language": "he"}, channel_id=chan)
     )
-    it = await answered(await fake.slash(bob, "ps leaderboard", channel_id=chan))
+    it = await answered(
+        await fake.slash(bob, "ps leaderboard", options={"season": "all"}, channel_id=chan)
+    )
     board = ranked(bot, fake.guild_id, "he")
     rank_b = 1 + [line.split()[1] for line in board].index(iso(mention(bob)))
     mine = f"הדירוג שלך: {rank_b} מתוך {CROWD + 2}, {iso(shown(*after[b][:2]))}."
@@ -365,7 +378,9 @@ async def test_players_remembered(fake: FakeDiscord, bot_process, tmp_path: Path
         'their seats read "a hidden player", and they are on no leaderboard; only the games\' '
         "own threads (and their replays) show their name.",
     )
-    it = await answered(await fake.slash(alice, "ps leaderboard", channel_id=chan))
+    it = await answered(
+        await fake.slash(alice, "ps leaderboard", options={"season": "all"}, channel_id=chan)
+    )
     board = ranked(bot, fake.guild_id)
     assert len(board) == CROWD + 1 and mention(bob) not in "".join(board)
     assert it.embeds[0]["description"].split("\n")[:10] == board[:10]

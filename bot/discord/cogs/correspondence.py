@@ -30,7 +30,7 @@ from bot.present.correspondence_texts import (
     timer_options,
 )
 from bot.services.base import UserError
-from bot.services.clock import clock_from_env, install_poke_signal
+from bot.services.clock import install_poke_signal
 from bot.services.correspondence import Correspondence
 from bot.services.scheduler import SHARED_POLL, Job, JobStore, Scheduler
 from bot.services.seats import mention, seat_label
@@ -77,13 +77,14 @@ class CorrespondenceCog(commands.Cog, name="Correspondence"):
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
         self.bot = bot
-        self.clock = clock_from_env()
+        self.clock = bot.clock
         self.service = Correspondence(bot.games, self.clock)
         self.scheduler = Scheduler(
             JobStore(bot.storage),
             self.clock,
             self.fire,
             poll=SHARED_POLL if bot.storage.shared else None,
+            chores=(bot.games.players.season_chore,),  # the seasons' ends
         )
         self.service.timers.poke = self.scheduler.poke
 

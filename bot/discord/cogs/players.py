@@ -34,6 +34,7 @@ from bot.present import web_texts as wt
 from bot.present.animals import animal_name
 from bot.ratings import GLOBAL, Family
 from bot.ratings import identity as ri
+from bot.ratings.seasons import preceding
 from bot.services import GameService, export, seats
 from bot.services.base import UserError
 from bot.services.players import (
@@ -57,6 +58,12 @@ if TYPE_CHECKING:
 
 RulesChoice = Literal["base", "moonlight"]  # a `bot.ratings.Family`
 ScopeChoice = Literal["server", "all"]
+#: `/ps leaderboard season:`: the running season (the default), the one before, all time.
+SEASON_CHOICES = [
+    app_commands.Choice(name=pt.THIS_SEASON, value="current"),
+    app_commands.Choice(name=pt.LAST_SEASON, value="previous"),
+    app_commands.Choice(name=pt.ALL_TIME, value="all"),
+]
 #: How many games an export reads at a time (written into its parts as they come).
 EXPORT_BATCH = 500
 #: A date as `/ps export`'s options take it.
@@ -245,6 +252,7 @@ def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
     embed.add_field(
         name=i18n.tr(pt.RATING), value="\n".join(ratings) or i18n.tr(pt.NO_RATING), inline=False
     )
+    season_fields(embed, profile)
     if profile.recent:
         embed.add_field(
             name=i18n.tr(pt.RECENT),
@@ -252,6 +260,56 @@ def profile_embed(profile: Profile, player: discord.abc.User) -> discord.Embed:
             inline=False,
         )
     return embed
+
+
+def _rank(rank: int | None, ranked: Text) -> str:
+    return i18n.tr(pt.NOT_RANKED if rank is None else ranked.format(rank=rank))
+
+
+def season_fields(embed: discord.Embed, profile: Profile) -> None:
+    """A profile's seasons: the running season's ratings and ranks (beside the all-time ones),
+    then the final rank and rating of each past season (the latest first); nothing for a
+    player never rated."""
+    if not profile.season or not (profile.ratings or profile.past_seasons):
+        return
+    lang = i18n.current()
+    lines = [
+        i18n.tr(
+            pt.RATING_LINE.format(
+                rules=FAMILY_NAMES[r.family],
+                scope=_scope_name(r.scope),
+                rating=_decimal(r.ordinal),
+                games=texts.plural(r.games, "game"),
+            )
+        )
+        + ", "
+        + _rank(r.rank, pt.RANKED)
+        for r in profile.season_ratings
+    ]
+    embed.add_field(
+        name=i18n.tr(pt.SEASON_FIELD.format(season=pt.season_name(profile.season, lang))),
+        value="\n".join(lines) or i18n.tr(pt.NO_SEASON_GAMES),
+        inline=False,
+    )
+    if not profile.past_seasons:
+        return
+    embed.add_field(
+        name=i18n.tr(pt.PAST_SEASONS),
+        value="\n".join(
+            i18n.tr(
+                pt.PAST_SEASON_LINE.format(
+                    season=pt.season_name(r.season, lang),
+                    rules=FAMILY_NAMES[r.family],
+                    scope=_scope_name(r.scope),
+                    rank=pt.NOT_RANKED if r.rank is None else pt.FINAL_RANK.format(rank=r.rank),
+                    rating=_decimal(r.ordinal),
+                    games=texts.plural(r.games, "game"),
+                )
+            )
+            for r in profile.past_seasons
+        ),
+        inline=False,
+    )
 
 
 def chart_of(profile: Profile) -> tuple[bytes, str] | None:
@@ -268,11 +326,17 @@ def chart_of(profile: Profile) -> tuple[bytes, str] | None:
 
 
 def leaderboard_embed(board: LeaderboardPage, scope: str) -> discord.Embed:
-    """A page of a leaderboard, with the reader's own rank."""
-    title = pt.LEADERBOARD_TITLE.format(
-        rules=FAMILY_NAMES[board.family],
-        scope=pt.ALL_SERVERS if scope == "all" else pt.THIS_SERVER,
-    )
+    """A page of a leaderboard (of all time, or of a season), with the reader's own rank."""
+    where = pt.ALL_SERVERS if scope == "all" else pt.THIS_SERVER
+    lang = i18n.current()
+    if board.season is None:
+        title = pt.LEADERBOARD_TITLE.format(rules=FAMILY_NAMES[board.family], scope=where)
+    else:
+        title = pt.LEADERBOARD_SEASON_TITLE.format(
+            rules=FAMILY_NAMES[board.family],
+            scope=where,
+            season=pt.season_name(board.season, lang),
+        )
     lines = [
         f"**{i18n.isolate(str(e.rank))}.** {identity_name(e.identity)} \N{EM DASH} "
         + i18n.tr(
@@ -283,9 +347,22 @@ def leaderboard_embed(board: LeaderboardPage, scope: str) -> discord.Embed:
         for e in board.entries
     ]
     if not lines:
-        lines.append(i18n.tr(pt.LEADERBOARD_EMPTY.format(n=board.min_games)))
+        empty = pt.SEASON_NOBODY if board.ended else pt.LEADERBOARD_EMPTY
+        lines.append(i18n.tr(empty.format(n=board.min_games)))
+    if board.season is not None:
+        date = pt.season_date(board.season, lang)
+        said = pt.SEASON_FINAL if board.ended else pt.SEASON_RUNS
+        lines.insert(0 if board.ended else len(lines), f"*{i18n.tr(said.format(date=date))}*")
     lines.append("")
-    if board.reader is not None:
+    if board.ended:
+        if board.reader is not None:
+            own = pt.YOUR_FINAL_RANK.format(
+                rank=board.reader.rank, rating=_decimal(board.reader.ordinal)
+            )
+            lines.append(i18n.tr(own))
+        else:
+            lines.append(i18n.tr(pt.YOU_UNRANKED_SEASON))
+    elif board.reader is not None:
         lines.append(
             i18n.tr(
                 pt.YOUR_RANK.format(
@@ -458,7 +535,12 @@ class Players(commands.Cog, name="Players"):
     # --- /ps leaderboard ---
 
     async def _leaderboard(
-        self, interaction: discord.Interaction, rules: Family, scope: str, page: int
+        self,
+        interaction: discord.Interaction,
+        rules: Family,
+        scope: str,
+        page: int,
+        season: str | None,
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         server = app_server(interaction)
         if server is None:  # a DM, or a server without the bot: the one across servers
@@ -468,23 +550,31 @@ class Players(commands.Cog, name="Players"):
             _scope_id(scope, server),
             page,
             interaction.user.id,
+            season,
         )
         return leaderboard_embed(board, scope), leaderboard_view(
-            rules, scope, board.page, board.pages
+            rules, scope, board.page, board.pages, season
         )
 
     async def on_leaderboard(
-        self, interaction: discord.Interaction, rules: Family, scope: str
+        self, interaction: discord.Interaction, rules: Family, scope: str, season: str
     ) -> None:
         async with answering(interaction):
-            embed, view = await self._leaderboard(interaction, rules, scope, 0)
+            current = self.games.players.current_season()
+            chosen = {"current": current, "previous": preceding(current)}.get(season)
+            embed, view = await self._leaderboard(interaction, rules, scope, 0, chosen)
             await interaction.response.send_message(embed=embed, ephemeral=True, **with_view(view))
 
     async def on_leaderboard_page(
-        self, interaction: discord.Interaction, rules: Family, scope: str, page: int
+        self,
+        interaction: discord.Interaction,
+        rules: Family,
+        scope: str,
+        page: int,
+        season: str | None = None,
     ) -> None:
         async with answering(interaction):
-            embed, view = await self._leaderboard(interaction, rules, scope, page)
+            embed, view = await self._leaderboard(interaction, rules, scope, page, season)
             await interaction.response.edit_message(embed=embed, view=view)
 
     # --- /ps history ---
@@ -615,13 +705,16 @@ async def profile_command(
 @app_commands.describe(
     rules=_("The base game (default) or Under the Moonlight"),
     scope=_("This server (default) or all servers"),
+    season=_("This season (default), last season's final standings, or all time"),
 )
+@app_commands.choices(season=SEASON_CHOICES)
 async def leaderboard_command(
     interaction: discord.Interaction[PhotosynthesisBot],
     rules: RulesChoice = "base",
     scope: ScopeChoice = "server",
+    season: str = "current",
 ) -> None:
-    await interaction.client.players.on_leaderboard(interaction, rules, scope)
+    await interaction.client.players.on_leaderboard(interaction, rules, scope, season)
 
 
 @app_commands.command(name="history", description=_("A player's finished games, newest first"))

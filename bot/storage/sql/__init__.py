@@ -12,6 +12,7 @@ from bot.storage.sql.log import LogSQL
 from bot.storage.sql.messages import MessageSQL
 from bot.storage.sql.players import PlayerSQL
 from bot.storage.sql.reviews import ReviewSQL
+from bot.storage.sql.seasons import SeasonSQL
 from bot.storage.sql.settings import SettingsSQL
 from bot.storage.sql.tutorials import TutorialSQL
 from bot.storage.sql.web import WebSQL
@@ -19,6 +20,7 @@ from bot.storage.sql.web import WebSQL
 
 class SQLStorage(
     PlayerSQL,
+    SeasonSQL,
     GameSQL,
     LogSQL,
     MessageSQL,

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.ratings import core as rc
 from bot.ratings import identity as ri
+from bot.ratings import seasons as rs
 from bot.storage.interface import Connection
 from bot.storage.rows import (
     FORMER_NAME,
@@ -24,7 +25,15 @@ from bot.storage.rows import (
 )
 from bot.storage.sql.daily import count_results, is_hidden
 from bot.storage.sql.games import GameSQL
-from bot.storage.sql.results import HISTORY_COLUMNS, RATING_COLUMNS, history_row, rating_row
+from bot.storage.sql.results import (
+    COUNTED,
+    HISTORY_COLUMNS,
+    RATING_COLUMNS,
+    SEASON_COLUMNS,
+    history_row,
+    rating_row,
+    season_row,
+)
 
 log = logging.getLogger(__name__)
 
@@ -385,9 +394,16 @@ class PlayerSQL(GameSQL):
         )
         return (0, None) if row is None else (int(row["n"]), row["last"])
 
-    async def replace_ratings(self, ratings: rc.Ratings, mark: tuple[int, str | None]) -> bool:
-        """Replace every rating and its history by `ratings` (a rebuild from the games of
-        `mark`, `results_mark`); False, and nothing changed, when a game ended meanwhile."""
+    async def replace_ratings(
+        self,
+        ratings: rc.Ratings,
+        seasons: Mapping[rs.SeasonKey, rc.Rating],
+        mark: tuple[int, str | None],
+    ) -> bool:
+        """Replace every rating and its history by `ratings`, and every season rating by
+        `seasons` (a rebuild from the games of `mark`, `results_mark`); False, and nothing
+        changed, when a game ended meanwhile. The final standings of the seasons that ended
+        are kept as they were stored."""
         async with self._transaction() as conn:
             if self.ratings_lock:
                 await conn.execute(self.ratings_lock)
@@ -395,6 +411,22 @@ class PlayerSQL(GameSQL):
                 return False
             await conn.execute("DELETE FROM ratings")
             await conn.execute("DELETE FROM rating_history")
+            await conn.execute("DELETE FROM season_ratings")
+            await conn.insert_rows(
+                "season_ratings",
+                SEASON_COLUMNS,
+                [
+                    season_row(k.season, rc.RatingKey(k.scope, k.family, k.identity), r)
+                    for k, r in seasons.items()
+                ],
+            )
+            await conn.execute("DELETE FROM season_counts")
+            await conn.execute(
+                "INSERT INTO season_counts (season, scope, family, bucket, n)"
+                " SELECT t.season, t.scope, t.family, t.bucket, COUNT(*) FROM season_ratings t"
+                f" WHERE {COUNTED} GROUP BY t.season, t.scope, t.family, t.bucket",
+                (rs.RANKED_FROM,),
+            )
             await conn.insert_rows(
                 "ratings", RATING_COLUMNS, [rating_row(k, r) for k, r in ratings.table.items()]
             )
@@ -443,7 +475,8 @@ class PlayerSQL(GameSQL):
     # --- privacy ---
 
     async def set_hidden(self, user_id: int, hidden: bool) -> None:
-        """Hide a person from the leaderboards and others' view of their profile, or not."""
+        """Hide a person from the leaderboards and others' view of their profile, or not (and
+        count their season ratings on their boards, or not: `season_counts`)."""
         async with self._transaction() as conn:
             if self.ratings_lock:  # (a daily result kept meanwhile: one after the other)
                 await conn.execute(self.ratings_lock)
@@ -451,16 +484,18 @@ class PlayerSQL(GameSQL):
                 shown = await conn.execute(
                     "DELETE FROM hidden_players WHERE user_id = ?", (user_id,)
                 )
-                if shown == 1:  # back on the daily leaderboards
+                if shown == 1:  # back on the daily leaderboards and the season boards
                     await count_results(conn, user_id, 1)
+                    await self._count_person(conn, ri.person(user_id), 1)
                 return
             hid = await conn.execute(
                 "INSERT INTO hidden_players (user_id, identity, since) VALUES (?, ?, ?)"
                 " ON CONFLICT (user_id) DO NOTHING",
                 (user_id, ri.person(user_id), self._clock()),
             )
-            if hid == 1:  # off the daily leaderboards' counts
+            if hid == 1:  # off the daily leaderboards' and the season boards' counts
                 await count_results(conn, user_id, -1)
+                await self._count_person(conn, ri.person(user_id), -1)
 
     async def is_hidden(self, user_id: int) -> bool:
         async with self._reading_one() as conn:
@@ -525,11 +560,18 @@ class PlayerSQL(GameSQL):
                     f"UPDATE {table} SET user_id = NULL WHERE user_id = ?", (user_id,)
                 )
             await conn.execute("UPDATE games SET host_id = 0 WHERE host_id = ?", (user_id,))
-            # Their ratings become the nameless identity's: a rebuild gives the same numbers.
-            for table in ("ratings", "rating_history"):
+            # Their season ratings leave their leaderboards' counts (a forgotten seat's is never
+            # ranked; a hidden person's is not counted)...
+            if not hidden:
+                await self._count_person(conn, person, -1)
+            # ...and their ratings become the nameless identity's: a rebuild gives the same
+            # numbers.
+            for table in ("ratings", "rating_history", "season_ratings"):
                 await conn.execute(
                     f"UPDATE {table} SET identity = ? WHERE identity = ?", (nameless, person)
                 )
+            # Their final standings of the seasons that ended go.
+            await conn.execute("DELETE FROM season_standings WHERE identity = ?", (person,))
             await conn.execute("DELETE FROM hidden_players WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM user_preferences WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM game_follows WHERE user_id = ?", (user_id,))

@@ -11,11 +11,13 @@ live updates rate the games in exactly the order `python -m bot.ratings rebuild`
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.ratings import core as rc
 from bot.ratings import identity as ri
+from bot.ratings import seasons as rs
 from bot.storage.interface import Connection
 from bot.storage.rows import Finish, FinishedSeat
 from bot.storage.sql.base import SQLBase
@@ -48,6 +50,38 @@ HISTORY_COLUMNS = (
     "sigma",
     "place",
 )
+
+
+#: The columns of `season_ratings`, in the order the inserts give them.
+SEASON_COLUMNS = ("season", *RATING_COLUMNS, "bucket")
+
+
+def season_row(season: str, key: rc.RatingKey, rating: rc.Rating) -> tuple[object, ...]:
+    """A `season_ratings` row (`SEASON_COLUMNS`)."""
+    return (season, *rating_row(key, rating), rs.bucket(rating.ordinal))
+
+
+def may_rank(identity: str, games: int) -> bool:
+    """Whether a season rating may be ranked on its leaderboard: enough games
+    (`bot.ratings.seasons.RANKED_FROM`), not a forgotten seat. (`season_counts` counts those
+    whose person is not hidden: hiding and showing a profile change the counts.)"""
+    return games >= rs.RANKED_FROM and ri.is_ranked(identity)
+
+
+#: The ratings counted on the season boards (`season_counts`) of `season_ratings` as `t`.
+COUNTED = (
+    "t.games >= ? AND t.identity NOT LIKE 'former:%'"
+    " AND NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.identity = t.identity)"
+)
+
+
+async def add_counts(conn: Connection, counts: Mapping[tuple[str, int, str, int], int]) -> None:
+    """Add to the counts of season leaderboards' buckets (by season, scope, family, bucket)."""
+    await conn.executemany(
+        "INSERT INTO season_counts (season, scope, family, bucket, n) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (season, scope, family, bucket) DO UPDATE SET n = season_counts.n + excluded.n",
+        [(*key, n) for key, n in counts.items() if n],
+    )
 
 
 def later_than(last: str | None, now: str) -> str:
@@ -104,6 +138,7 @@ class ResultSQL(SQLBase):
                 "SELECT MAX(finished_at) AS last FROM games WHERE finished_at IS NOT NULL"
             )
             finished_at = later_than(None if last is None else last["last"], self._clock())
+            finished_at = await self._in_open_season(conn, finished_at)
         await conn.execute("UPDATE games SET finished_at = ? WHERE id = ?", (finished_at, game_id))
         seats = await conn.fetch(
             "SELECT position, kind, user_id FROM seats WHERE game_id = ? ORDER BY position",
@@ -156,7 +191,69 @@ class ResultSQL(SQLBase):
         if rate and rc.rated(config, json.loads(game["options"])):
             result = rc.GameResult(game_id, finished_at, game["guild_id"], family, tuple(places))
             await self._rate(conn, result)
+            await self._rate_season(conn, result)
         return finished_at
+
+    async def _in_open_season(self, conn: Connection, finished_at: str) -> str:
+        """`finished_at`, or, when its season was closed already (a process whose clock is
+        behind the one that closed it), the start of the first season still open: a closed
+        season's standings never change."""
+        while True:
+            season = rs.season_of(finished_at)
+            closed = await conn.fetchrow(
+                "SELECT 1 AS closed FROM season_closings WHERE season = ?", (season,)
+            )
+            if closed is None:
+                return finished_at
+            finished_at = rs.stored_time(rs.end_of(season))
+
+    async def _rate_season(self, conn: Connection, result: rc.GameResult) -> None:
+        """Update the season ratings a game changes (its season's: `bot.ratings.seasons`),
+        from fresh ratings at the season's first game, as the all-time ones are updated; and
+        the counts of their leaderboards' buckets (`season_counts`)."""
+        season = rs.season_of(result.finished_at)
+        current: dict[rc.RatingKey, rc.Rating] = {}
+        for key in rc.keys_of(result):
+            row = await conn.fetchrow(
+                "SELECT mu, sigma, games FROM season_ratings WHERE season = ? AND scope = ?"
+                " AND family = ? AND identity = ?",
+                (season, *key),
+            )
+            if row is not None:
+                current[key] = rc.Rating(float(row["mu"]), float(row["sigma"]), row["games"])
+        changes = rc.rate_game(lambda key: current.get(key, rc.NEW), result)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in SEASON_COLUMNS[4:])
+        await conn.executemany(
+            f"INSERT INTO season_ratings ({', '.join(SEASON_COLUMNS)})"
+            f" VALUES ({', '.join('?' for _ in SEASON_COLUMNS)})"
+            f" ON CONFLICT (season, scope, family, identity) DO UPDATE SET {updates}",
+            [season_row(season, c.key, c.after) for c in changes],
+        )
+        hidden = set()
+        for who in {c.key.identity for c in changes}:
+            row = await conn.fetchrow(
+                "SELECT 1 AS hidden FROM hidden_players WHERE identity = ?", (who,)
+            )
+            if row is not None:
+                hidden.add(who)
+        counts: Counter[tuple[str, int, str, int]] = Counter()
+        for c in changes:
+            if c.key.identity in hidden:
+                continue
+            for rating, step in ((c.before, -1), (c.after, 1)):
+                if may_rank(c.key.identity, rating.games):
+                    counts[(season, c.key.scope, c.key.family, rs.bucket(rating.ordinal))] += step
+        await add_counts(conn, counts)
+
+    async def _count_person(self, conn: Connection, identity: str, step: int) -> None:
+        """Add `step` to the counts of the season boards a person's ratings may be ranked on
+        (their profile hidden: -1; shown again: +1; forgotten: -1)."""
+        await conn.execute(
+            f"UPDATE season_counts SET n = n + {int(step)} WHERE (season, scope, family, bucket)"
+            " IN (SELECT season, scope, family, bucket FROM season_ratings"
+            " WHERE identity = ? AND games >= ?)",
+            (identity, rs.RANKED_FROM),
+        )
 
     async def _rate(self, conn: Connection, result: rc.GameResult) -> None:
         """Update the ratings a game changes (read under the ratings' lock)."""
