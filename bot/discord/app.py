@@ -20,6 +20,7 @@ from bot.discord.learn_views import LEARN_ITEMS
 from bot.discord.offered import offered_component, undeclared_choice
 from bot.discord.pipeline import Pipeline
 from bot.discord.publisher import Publisher, until_done
+from bot.discord.puzzle_views import PUZZLE_ITEMS
 from bot.discord.replies import ephemeral
 from bot.discord.review_views import REVIEW_ITEMS
 from bot.discord.views import PERSISTENT_ITEMS, unknown_component
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from bot.discord.cogs.lobby import Lobby
     from bot.discord.cogs.play import Play
     from bot.discord.cogs.players import Players
+    from bot.discord.cogs.puzzles import Puzzles
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +50,11 @@ EXTENSIONS = (
     "bot.discord.cogs.expert",
     "bot.discord.cogs.players",
     "bot.discord.cogs.learn",
+    "bot.discord.cogs.puzzles",
 )
 
 #: Every persistent component: the games' and the tutorial's.
-COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS)
+COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS, *PUZZLE_ITEMS)
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)
@@ -138,6 +141,7 @@ class PhotosynthesisBot(commands.Bot):
     expert: ExpertCog
     players: Players
     learn: Learn
+    puzzles: Puzzles
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -188,6 +192,9 @@ class PhotosynthesisBot(commands.Bot):
             log.info(
                 "ratings rebuilt", extra={"games": rebuilt.games, "recorded": rebuilt.recorded}
             )
+        added = await self.games.puzzles.ensure_shipped()  # the shipped puzzles, once
+        if added:
+            log.info("shipped puzzles stored", extra={"count": added})
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # What follows every commit, in order, in one place (`bot.discord.pipeline`).
@@ -287,6 +294,10 @@ class PhotosynthesisBot(commands.Bot):
             await self._resume_automa()
         except Exception:
             log.exception("upkeep: resuming Cynthia failed")
+        try:  # low priority, bounded: a few positions a run, in the Expert's workers, niced
+            await self.games.puzzles.mine()
+        except Exception:
+            log.exception("upkeep: finding puzzles in finished games failed")
 
     async def _expire_lobbies(self) -> None:
         for game in await self.games.endings.expire_lobbies(LOBBY_MAX_AGE):

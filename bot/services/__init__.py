@@ -8,6 +8,8 @@
 - `players`: the players remembered: profiles, leaderboards, histories, the export, ratings;
 - `tutorial`: each learner's place in the lessons of `/ps learn`;
 - `reviews`: the Expert's review of a finished game, and Try again (`Retries`);
+- `puzzles`: `/ps puzzle`: puzzles chosen, answered, judged and rated; new ones found in
+  finished games;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -24,6 +26,7 @@ from bot.services.endings import EndingService
 from bot.services.experts import Experts
 from bot.services.lobby import LobbyService
 from bot.services.players import PlayerService
+from bot.services.puzzles import PuzzleService
 from bot.services.records import RecordService
 from bot.services.reviews import Retries, ReviewService
 from bot.services.turns import TurnService
@@ -53,3 +56,7 @@ class GameService:
         self.tutorial = TutorialService(storage)
         self.reviews = ReviewService(self.core, self.bots.experts)
         self.retries = Retries(self.core, self.bots.experts)
+        experts_ = self.bots.experts
+        self.puzzles = PuzzleService(
+            storage, judge=experts_.judge_puzzle, finder=experts_.find_puzzle
+        )

@@ -10,6 +10,7 @@ from bot.storage.sql.jobs import JobSQL
 from bot.storage.sql.log import LogSQL
 from bot.storage.sql.messages import MessageSQL
 from bot.storage.sql.players import PlayerSQL
+from bot.storage.sql.puzzles import PuzzleSQL
 from bot.storage.sql.reviews import ReviewSQL
 from bot.storage.sql.settings import SettingsSQL
 from bot.storage.sql.tutorials import TutorialSQL
@@ -25,6 +26,7 @@ class SQLStorage(
     JobSQL,
     TutorialSQL,
     ReviewSQL,
+    PuzzleSQL,
 ):
     """Every query of `Storage`, written once over a driver (`_reading`, `_reading_one`,
     `_transaction`).
