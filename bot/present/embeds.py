@@ -13,6 +13,7 @@ from bot.present import animals, texts
 from bot.present import expert_texts as xt
 from bot.present import learn_texts as lt
 from bot.present import player_texts as pt
+from bot.present import puzzle_texts as pz
 from bot.present.i18n import isolate, notation, tr
 from bot.present.replays import Replay
 from bot.present.story import SEAT_SWATCH, Move, Turn, glance_lines, named, who
@@ -668,6 +669,7 @@ def help_embed() -> discord.Embed:
         if name == "/ps undo":
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
     embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
+    embed.add_field(name="/ps puzzle", value=tr(pz.HELP_PUZZLE), inline=False)
     for name, value in pt.HELP_PLAYERS:
         embed.add_field(name=name, value=tr(value), inline=False)
     return embed

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from translation import Number, Text, _, _n
+from translation import _
 
 PUZZLE_DESCRIBE = _("A puzzle: find the best whole turn of a position from a real game")
 SHOW_DESCRIBE = _("The next puzzle (default), the puzzle of the day, or the puzzle leaderboard")
@@ -48,10 +48,6 @@ HELP_PUZZLE = _(
     "the next puzzle near your rating; `show:` the puzzle of the day (the same for everyone) or "
     "the puzzle leaderboard"
 )
-
-
-def solved_count(n: int) -> Text:
-    return _n("{count} puzzle solved", "{count} puzzles solved", n, count=Number(n, 0))
 
 
 def turn_words(turn: Sequence[str]) -> str:
