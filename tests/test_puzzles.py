@@ -25,6 +25,7 @@ from bot.services.puzzles import PuzzleService, Result, Screen, day_pick
 from bot.storage import SQLiteStorage
 from engine.expert import puzzles as ep
 from engine.expert.puzzles import Puzzle, load_puzzles
+from tests.bot_helpers import finish_game
 
 DATA = Path(__file__).parent / "data"
 SCHEMA = json.loads((Path(__file__).parents[1] / "docs" / "puzzles.schema.json").read_text())
@@ -283,7 +284,5 @@ async def test_finished_games_are_searched_a_few_positions_a_run(tmp_path: Path)
 
 async def finished_game(store: SQLiteStorage) -> int:
     """A finished game of two people and Cynthia, played by random legal actions."""
-    from tests.test_bot_players import finish_game
-
     game = await finish_game(GameService(store), 11, [(ANA, "Ana"), (BEA, "Bea")], cynthia=True)
     return game.id

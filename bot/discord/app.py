@@ -294,18 +294,20 @@ class PhotosynthesisBot(commands.Bot):
             await self._resume_automa()
         except Exception:
             log.exception("upkeep: resuming Cynthia failed")
-        if self.upkeep.current_loop > 0 and self._mines_puzzles():
-            try:  # low priority, bounded: a few positions a run, in the Expert's workers, niced
-                await self.games.puzzles.mine()
-            except Exception:
-                log.exception("upkeep: finding puzzles in finished games failed")
+        try:
+            await self._mine_puzzles()
+        except Exception:
+            log.exception("upkeep: finding puzzles in finished games failed")
 
-    def _mines_puzzles(self) -> bool:
-        """Whether this process searches finished games for puzzles: one process of several
-        (the one running shard 0), so that two never check the same positions. It starts one
-        upkeep period after the start, which stays quick."""
+    async def _mine_puzzles(self) -> None:
+        """Search a few positions of finished games for puzzles (`PuzzleService.mine`: low
+        priority and bounded, in the Expert's workers), from the upkeep's second run on (a
+        start stays quick), in one process of several (the one running shard 0: two never
+        check the same positions)."""
         ids = self.settings.shard_ids
-        return self.settings.shard_count is None or ids is None or 0 in ids
+        mines = self.settings.shard_count is None or ids is None or 0 in ids
+        if mines and self.upkeep.current_loop > 0:
+            await self.games.puzzles.mine()
 
     async def _expire_lobbies(self) -> None:
         for game in await self.games.endings.expire_lobbies(LOBBY_MAX_AGE):

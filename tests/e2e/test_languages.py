@@ -178,7 +178,7 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
         ["new", "status", "abandon", "rules", "language", "help", "play", "undo", "log", "hint",
          "replay", "board", "settings", "notify", "vacation", "leave", "games", "profile",
          "leaderboard", "history", "export", "forget", "learn",
-         "follow"]
+         "follow", "puzzle"]
     )  # fmt: skip
     mode = {o["name"]: o for o in sub["follow"]["options"]}["mode"]
     assert {c["value"]: c["name_localizations"]["fr"] for c in mode["choices"]} == {
