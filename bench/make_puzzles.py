@@ -1,13 +1,14 @@
 """Make puzzles: positions where the Expert's best whole turn is clearly best (issue 58).
 
 Run: ``.venv/bin/python bench/make_puzzles.py [--out data/puzzles.json] [--database URL]
-[--base 200] [--moonlight 100] [--minutes 90] [--first-game K] [--sample N]``.
+[--base 200] [--moonlight 100] [--minutes 90] [--first-game K] [--game-budget S]
+[--sample N]``.
 
 Positions are taken at the start of a person's turn from finished games in a database (with
 ``--database``: every finished game it holds) and from the Expert's own games, which this script
 plays (game ``k`` uses seed ``k``; base and Under the Moonlight with the Great Elder Tree and the moonstones, in turn: the
-Expert at the quick budget against Cynthia, and between people the Expert against itself at a
-quarter of the budget, the starting trees placed at random from ``k``). A position becomes a
+Expert at the quick budget against Cynthia (``--game-budget``), and between people the Expert
+against itself at a quarter of that budget, the starting trees placed at random from ``k``). A position becomes a
 puzzle when ``engine.expert.puzzles.make_puzzle`` says so: the Expert's best whole turn beats its
 second best by at least 2 points at four times its quick budget (1.0 s of its calibration,
 counted in simulations), on two checks with different seeds (turns reaching the same position
@@ -69,10 +70,11 @@ PREFILTER = PREFILTER_GAP
 CHECK_SEEDS = (1, 2)
 
 
-def own_game(k: int) -> tuple[str, engine.GameState, list[str]]:
+def own_game(k: int, budget: float) -> tuple[str, engine.GameState, list[str]]:
     """The Expert's game ``k``: ``(source, start, notations)``. Four kinds in turn: base
     against Cynthia, expansion against Cynthia, base between people, expansion between
-    people."""
+    people; the Expert plays at ``budget`` (against itself, the other seat at a quarter of
+    it)."""
     kind = k % 4
     rules = MOON if kind in (1, 3) else {}
     cynthia = kind in (0, 1)
@@ -96,9 +98,9 @@ def own_game(k: int) -> tuple[str, engine.GameState, list[str]]:
         ):
             action = opening.choice(engine.legal_actions(state))
         elif seat == me:
-            action = expert_action(state, budget_s=QUICK_BUDGET_S, seed=k)
+            action = expert_action(state, budget_s=budget, seed=k)
         else:
-            action = expert_action(state, budget_s=QUICK_BUDGET_S / 4, seed=k + 1)
+            action = expert_action(state, budget_s=budget / 4, seed=k + 1)
         notations.append(str(action))
         state = engine.apply(state, action)
     who = "cynthia" if cynthia else "itself"
@@ -145,6 +147,9 @@ def main() -> None:
     p.add_argument("--minutes", type=float, default=90.0, help="stop after this long")
     p.add_argument("--first-game", type=int, default=0, help="the Expert's first game seed")
     p.add_argument("--from-share", type=float, default=FROM_SHARE)
+    p.add_argument(
+        "--game-budget", type=float, default=QUICK_BUDGET_S, help="the Expert's, in its games"
+    )
     p.add_argument("--prefilter", type=float, default=PREFILTER)
     p.add_argument("--sample", type=int, default=0, help="only measure: N positions, all checked")
     args = p.parse_args()
@@ -162,7 +167,7 @@ def main() -> None:
             yield from database_games(args.database)
         k = args.first_game
         while True:
-            yield own_game(k)
+            yield own_game(k, args.game_budget)
             k += 1
 
     checked = quick_passed = 0

@@ -22,7 +22,7 @@ from bot.ratings.puzzles import PuzzleRating, rate_attempt
 from bot.services import GameService, refusals
 from bot.services.base import UserError
 from bot.services.puzzles import PuzzleService, Result, Screen, day_pick
-from bot.storage import SQLiteStorage
+from bot.storage import SQLStorage
 from engine.expert import puzzles as ep
 from engine.expert.puzzles import Puzzle, load_puzzles
 from tests.bot_helpers import finish_game
@@ -105,6 +105,22 @@ def test_the_judge_uses_the_stored_losses_and_simulates_any_other_turn() -> None
     )
 
 
+def test_a_puzzle_needs_two_analyses_agreeing_on_a_best_turn_2_points_clear(monkeypatch) -> None:
+    for p in FIXTURE:
+        state = p.state
+        a1, a2 = (ep.analyse(state, 0.05, seed) for seed in (1, 2))
+        assert a1.turns[0].key == a2.turns[0].key == ep.turn_key(state, p.best)
+        assert min(a1.gap, a2.gap) >= ep.MIN_GAP  # (these two are puzzles at 0.05 s too)
+        assert ep.puzzle_check(state, (1, 2), budget_s=0.05) == [a1, a2]
+        for a in (a1, a2):
+            assert a.gap == a.turns[0].mean - a.turns[1].mean
+            assert [t.mean for t in a.turns] == sorted((t.mean for t in a.turns), reverse=True)
+        # a gap below the rule's: no puzzle
+        monkeypatch.setattr(ep, "MIN_GAP", min(a1.gap, a2.gap) + 0.01)
+        assert ep.puzzle_check(state, (1, 2), budget_s=0.05) is None
+        monkeypatch.undo()
+
+
 def test_an_analysis_dedupes_turns_by_the_position_they_reach() -> None:
     state = BASE.state
     turns = ep.candidate_turns(state, 0.05, 1)
@@ -124,8 +140,8 @@ class Clock:
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    store = await SQLiteStorage.open(str(tmp_path / "games.db"))
+async def service(any_storage: SQLStorage):
+    store = any_storage
     judged: list[tuple[str, ...]] = []
 
     async def judge(puzzle: dict[str, Any], answer: Any) -> float:
@@ -136,8 +152,7 @@ async def service(tmp_path: Path):
     svc.judged = judged  # type: ignore[attr-defined]  # what the stand-in judge was asked
     assert await svc.ensure_shipped(FIXTURE) == 2
     assert await svc.ensure_shipped(FIXTURE) == 0  # once
-    yield svc
-    await store.close()
+    return svc
 
 
 async def rows(svc: PuzzleService, sql: str, params: tuple = ()) -> list[tuple]:
@@ -260,8 +275,8 @@ async def test_the_leaderboard_leaves_out_hidden_and_forgotten_players(service) 
     assert await rows(service, "SELECT user_id FROM puzzle_players") == [(ANA,)]
 
 
-async def test_finished_games_are_searched_a_few_positions_a_run(tmp_path: Path) -> None:
-    store = await SQLiteStorage.open(str(tmp_path / "games.db"))
+async def test_finished_games_are_searched_a_few_positions_a_run(any_storage: SQLStorage) -> None:
+    store = any_storage
     asked: list[int] = []
 
     async def finder(config, seed, notations, ply, source, seeds) -> dict[str, Any] | None:
@@ -279,10 +294,9 @@ async def test_finished_games_are_searched_a_few_positions_a_run(tmp_path: Path)
         pass
     assert len(asked) == len(set(asked)) and asked == sorted(asked)  # each position once
     assert game_id == 1
-    await store.close()
 
 
-async def finished_game(store: SQLiteStorage) -> int:
+async def finished_game(store: SQLStorage) -> int:
     """A finished game of two people and Cynthia, played by random legal actions."""
     game = await finish_game(GameService(store), 11, [(ANA, "Ana"), (BEA, "Bea")], cynthia=True)
     return game.id
