@@ -21,8 +21,14 @@ import engine
 from bot.ratings.puzzles import PuzzleRating, rate_attempt
 from bot.services import GameService, refusals
 from bot.services.base import UserError
-from bot.services.puzzles import PuzzleService, Result, Screen, day_pick
-from bot.storage import SQLStorage
+from bot.services.puzzles import (
+    PuzzleService,
+    Result,
+    Screen,
+    day_pick,
+    finished_game_records,
+)
+from bot.storage import SQLiteStorage, SQLStorage
 from engine.expert import puzzles as ep
 from engine.expert.puzzles import Puzzle, load_puzzles
 from tests.bot_helpers import finish_game
@@ -300,3 +306,18 @@ async def finished_game(store: SQLStorage) -> int:
     """A finished game of two people and Cynthia, played by random legal actions."""
     game = await finish_game(GameService(store), 11, [(ANA, "Ana"), (BEA, "Bea")], cynthia=True)
     return game.id
+
+
+async def test_a_database_s_finished_games_for_make_puzzles(tmp_path: Path) -> None:
+    """`bench/make_puzzles.py --database` reads every finished game: config, seed, actions."""
+    path = tmp_path / "games.db"
+    store = await SQLiteStorage.open(str(path))
+    game_id = await finished_game(store)
+    stored = [r.notation for r in await store.actions(game_id)]
+    game = await store.get_game(game_id)
+    await store.close()
+    assert game is not None and game.config is not None
+    records = await finished_game_records(f"sqlite:///{path}")
+    assert records == [(game_id, engine.Config.from_dict(game.config), game.seed, stored)]
+    final = engine.replay(records[0][1], records[0][2], records[0][3])
+    assert final.is_over
