@@ -27,7 +27,9 @@ updates the ratings (issue 45), and how many game ends were measured.
 worktree of the commit before a change) under the same load, right before this tree's bot, and
 prints both side by side at the end with the machine's load average. `--profile DIR` records each
 bot process with py-spy (`pip install py-spy`) while the actions are played, its picture workers
-included, into DIR (raw collapsed stacks, one file per bot and number of games).
+included, into DIR (raw collapsed stacks, one file per bot and number of games). `--keep DIR`
+keeps each bot's database and its log (at INFO) in DIR. A game that gets no game message within
+120 s of a turn's end stops the run, after printing what its channel and thread show.
 """
 
 from __future__ import annotations
@@ -204,9 +206,22 @@ class Game:
             play = self.panel_turn if turn % 2 == 0 else self.typed_turn
             left -= await play(msg, left)
             turn += 1
-            msg = await next_turn(self.fake, self.chan, msg, timeout=120)
+            try:
+                msg = await next_turn(self.fake, self.chan, msg, timeout=120)
+            except TimeoutError:
+                self.stuck(msg)
+                raise
             if is_final(msg):  # that turn's end ended the game
                 self.game_ends.append(self.turn_ends.pop())
+
+    def stuck(self, msg: FakeMessage) -> None:
+        """Say what the channel shows when no next game message came after a turn's end."""
+        print(f"game {self.chan}: no game message after #{msg.id} within 120 s; it shows:")
+        for c in (self.chan, *self.fake.threads_of(self.chan)):
+            for m in self.fake.messages(c)[-4:]:
+                text = m.embeds[0].get("description", "")[:160] if m.embeds else m.content[:160]
+                labels = [b["label"] for b in m.buttons]
+                print(f"    {c} #{m.id} v{m.version}: {text!r} {labels}")
 
 
 def cpu_seconds(root: int) -> tuple[float, float]:
@@ -296,8 +311,13 @@ async def seed(games: list[Game], path: Path) -> float:
 async def measure(n_games: int, args, tree: Path | None = None, label: str = "") -> list:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {"LOG_LEVEL": "WARNING", **dict(e.split("=", 1) for e in args.env)}
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = str(args.keep / f"{label or 'this'}-{n_games}") if args.keep else scratch
+        Path(tmp).mkdir(parents=True, exist_ok=True)
+        env = {
+            "LOG_LEVEL": "INFO" if args.keep else "WARNING",
+            **dict(e.split("=", 1) for e in args.env),
+        }
         bot = TreeBot(fake, tmp, env=env, module=args.module, tree=tree)
         profiler = None
         try:
@@ -400,6 +420,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="another checkout to measure first")
     parser.add_argument("--profile", type=Path, help="record the bot with py-spy into DIR")
     parser.add_argument("--games", type=int, nargs="+", default=[1, 50, 100])
+    parser.add_argument("--keep", type=Path, help="keep each bot's database and log in DIR")
     parser.add_argument(
         "--to-the-end",
         type=int,

@@ -56,11 +56,15 @@ class _Client:
 class _Interaction:
     """What `reader_language` reads of an interaction."""
 
-    def __init__(self, storage, user_id, locale, guild_id=GUILD):
+    def __init__(self, storage, user_id, locale, guild_id=GUILD, installed=True):
         self.client = _Client(storage)
         self.user = discord.Object(id=user_id)
         self.locale = discord.Locale(locale)
         self.guild_id = guild_id
+        self.installed = installed  # the server's install of the app authorized it
+
+    def is_guild_integration(self) -> bool:
+        return self.guild_id is not None and self.installed
 
 
 async def test_settings_are_stored_and_read_in_order(any_storage):
@@ -70,6 +74,8 @@ async def test_settings_are_stored_and_read_in_order(any_storage):
     await store.set_language("guild", GUILD, "he")
     assert await replies.reader_language(_Interaction(store, USER, "ja")) == "he"
     assert await replies.reader_language(_Interaction(store, USER, "nl")) == "nl"
+    # a server without the bot (only the user installed the app): its setting is not its own
+    assert await replies.reader_language(_Interaction(store, USER, "ja", installed=False)) == "en"
     await store.set_language("user", USER, "nl")
     await store.set_language("user", USER, "he")  # replaced, not added
     assert await store.languages(USER, GUILD) == ("he", "he")

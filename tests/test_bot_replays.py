@@ -123,13 +123,17 @@ async def test_only_a_finished_game_of_this_server_is_replayed(service: GameServ
     game = await service.lobby.add_cynthia(game.id, game.version, 1)
     started = (await service.lobby.start(game.id, game.version, 1)).game
     records = service.records
-    for game_id, guild, sentence in (
-        (started.id, 1, refusals.REPLAY_NOT_OVER.format(id=started.id)),
-        (started.id, 2, refusals.REPLAY_NO_GAME.format(id=started.id)),
-        (started.id + 1, 1, refusals.REPLAY_NO_GAME.format(id=started.id + 1)),
+    for game_id, guild, reader, sentence in (
+        (started.id, 1, None, refusals.REPLAY_NOT_OVER.format(id=started.id)),
+        (started.id, 2, None, refusals.REPLAY_NO_GAME.format(id=started.id)),
+        (started.id + 1, 1, None, refusals.REPLAY_NO_GAME.format(id=started.id + 1)),
+        # from a DM (no server): its player gets as far as this server's members, no one else
+        (started.id, None, 1, refusals.REPLAY_NOT_OVER.format(id=started.id)),
+        (started.id, None, 5, refusals.REPLAY_NO_GAME.format(id=started.id)),
+        (started.id, 2, 5, refusals.REPLAY_NO_GAME.format(id=started.id)),
     ):
         with pytest.raises(UserError) as info:
-            await records.finished_game(game_id, guild)
+            await records.finished_game(game_id, guild, reader)
         assert info.value.args[0] == sentence
 
 

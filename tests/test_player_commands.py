@@ -133,7 +133,7 @@ def test_bots_are_named_on_a_leaderboard():
 
 
 def test_help_lists_the_players_commands_together():
-    fields = [field.name for field in embeds.help_embed().fields]
+    fields = [field.name for field in embeds.help_embed(["/ps learn"]).fields]
     at = fields.index("/ps profile [player] [hide]")
     assert fields[at : at + 3] == [
         "/ps profile [player] [hide]",
@@ -186,6 +186,7 @@ def _click(answer, locale: str = "en-US"):
         client=SimpleNamespace(games=games),
         response=_Response(),
         extras={},
+        is_guild_integration=lambda: True,  # the server added the bot
     )
     return Players(SimpleNamespace(games=games)), interaction, service
 

@@ -19,6 +19,7 @@ from bot.discord import replies
 from bot.discord.learn_views import LEARN_ITEMS
 from bot.discord.offered import offered_component, undeclared_choice
 from bot.discord.pipeline import Pipeline
+from bot.discord.places import ServerOnly, server_only, subcommand, usable_here
 from bot.discord.publisher import Publisher, until_done
 from bot.discord.puzzle_views import PUZZLE_ITEMS
 from bot.discord.replies import ephemeral
@@ -108,11 +109,19 @@ class NotOffered(app_commands.CheckFailure):
 
 
 class CommandTree(app_commands.CommandTree):
-    """The slash commands, each checked before it runs: every option that declares choices
-    holds one of them (`offered.undeclared_choice`), else `NotOffered` is answered."""
+    """The slash commands, each checked before it runs: a `/ps` subcommand used outside a
+    server that added the bot works only if it is one of `places.ANYWHERE` (else `ServerOnly`
+    is answered, and its autocomplete offers nothing); every option that declares choices holds
+    one of them (`offered.undeclared_choice`), else `NotOffered` is answered."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.type is discord.InteractionType.application_command:
+        kind = interaction.type
+        if kind is discord.InteractionType.autocomplete and not usable_here(interaction):
+            await interaction.response.autocomplete([])
+            return False
+        if kind is discord.InteractionType.application_command:
+            if not usable_here(interaction):
+                raise ServerOnly(subcommand(interaction) or "")
             option = undeclared_choice(interaction)
             if option is not None:
                 raise NotOffered(option)
@@ -267,6 +276,8 @@ class PhotosynthesisBot(commands.Bot):
         answer with one private sentence, never a traceback."""
         if isinstance(error, app_commands.NoPrivateMessage):
             sentence = texts.GUILD_ONLY
+        elif isinstance(error, ServerOnly):
+            sentence = server_only(f"/ps {error.args[0]}", self.tree.get_command("ps"))
         elif isinstance(error, NotOffered):
             sentence = refusals.NOT_OFFERED
             log.info("an undeclared choice refused", extra={"option": error.args[0]})

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack, cast
 
 import discord
 
+from bot.discord.places import app_server
 from bot.present import i18n, story, texts
 from bot.services import refusals
 from bot.services.base import StaleComponent, UserError
@@ -259,7 +260,7 @@ async def reader_language(interaction: discord.Interaction) -> str:
     storage = getattr(interaction.client, "storage", None)
     setting = server = None
     if storage is not None:
-        setting, server = await storage.languages(interaction.user.id, interaction.guild_id)
+        setting, server = await storage.languages(interaction.user.id, app_server(interaction))
     return i18n.choose_language(setting, getattr(interaction, "locale", None), server)
 
 

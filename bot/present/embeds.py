@@ -661,8 +661,9 @@ def rules_embed(topic: str = "base") -> discord.Embed:
     return embed
 
 
-def help_embed() -> discord.Embed:
-    """The list of commands."""
+def help_embed(anywhere: list[str]) -> discord.Embed:
+    """The list of commands, and those of them that work wherever the reader is (`anywhere`:
+    "/ps learn", ...: outside the servers that added the bot)."""
     embed = discord.Embed(title=tr(_("Photosynthesis \N{EM DASH} commands")), colour=GREEN)
     for name, value in texts.HELP_COMMANDS:
         embed.add_field(name=tr(name), value=tr(value), inline=False)
@@ -672,4 +673,7 @@ def help_embed() -> discord.Embed:
     embed.add_field(name="/ps puzzle", value=tr(pz.HELP_PUZZLE), inline=False)
     for name, value in pt.HELP_PLAYERS:
         embed.add_field(name=name, value=tr(value), inline=False)
+    if anywhere:  # (in the description: the fields are at Discord's limit of 25)
+        value = texts.HELP_ANYWHERE.format(commands=texts.and_list(anywhere))
+        embed.description = tr(texts.LABELLED.format(name=texts.HELP_ANYWHERE_NAME, text=value))
     return embed

@@ -69,6 +69,20 @@ NO_PHOTOSYNTHESIS_LEFT = _("No photosynthesis is left in this game.")
 TIE_BROKEN = _("Tie on points: the tie-break (pieces on the board) gives the win to {names}.")
 TIE_SHARED = _("Tie on points and on the tie-break (pieces on the board): {names} share the win.")
 GUILD_ONLY = _("Photosynthesis games are played in server channels.")
+#: A `/ps` subcommand (or a button) used in a DM with the bot, a private channel, or a server where
+#: only the player installed the app (`bot.discord.places`): where it works, how to add the bot to
+#: a server, and what works here (`{commands}`: "/ps learn, /ps profile and /ps help").
+SERVER_ONLY = _(
+    "{command} works only in a server that has added Photosynthesis (to add it to a server you "
+    "manage: open the bot's profile, then Add App and Add to Server); here you can use {commands}."
+)
+#: `/ps help`: what works wherever the player is (`{commands}` as in SERVER_ONLY).
+HELP_ANYWHERE_NAME = _("Wherever you are")
+HELP_ANYWHERE = _(
+    "in a DM with me, or in any server once you have added the app to your account, you can use "
+    "{commands} (the leaderboards there are across servers); games with other people are played "
+    "in the servers that have added the bot"
+)
 ILLEGAL = _("{reason}")
 REPLAY_BAD = _("This file is not a game record I can replay: {reason}.")
 REPLAY_WHICH = _("Give /ps replay a record file or the number of a finished game.")
@@ -97,6 +111,8 @@ SERVER_LANGUAGE_SET = _(
 SERVER_LANGUAGE_AUTOMATIC = _("This server no longer has a language of its own.")
 SERVER_LANGUAGE_FORBIDDEN = _("Only someone with Manage Server can set the server's language.")
 LANGUAGE_SHOWN = _("Your language: {mine}. This server's: {server}.")
+#: ... where there is no server's setting (a DM with the bot, a server without the bot).
+LANGUAGE_SHOWN_MINE = _("Your language: {mine}.")
 LANGUAGE_NONE = _("automatic")
 #: The language's own name, in that language (the catalog of each language says it).
 LANGUAGE_NAME = _("English")

@@ -64,13 +64,19 @@ class RecordService:
         events = await self.core.replaying(game, replay_events, game.config, game.seed, moves)
         return list(zip(moves, events, strict=True))
 
-    async def finished_game(self, game_id: int, guild_id: int | None) -> GameRow:
+    async def finished_game(
+        self, game_id: int, guild_id: int | None, reader_id: int | None = None
+    ) -> GameRow:
         """A finished game anyone in the server it was played in may replay (its record is
-        public once it is over). Refused in one sentence: a game unknown, of another server
-        (the same words: nothing said about other servers' games) or abandoned; one still
-        played."""
+        public once it is over), and its players anywhere (`reader_id` held a seat: from a DM
+        with the bot too). Refused in one sentence: a game unknown, of another server and not
+        the reader's (the same words: nothing said about other servers' games) or abandoned;
+        one still played."""
         game = await self.core.get_game(game_id)
-        if game is None or game.config is None or game.guild_id != guild_id:
+        if game is None or game.config is None:
+            raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
+        played = reader_id is not None and any(s.user_id == reader_id for s in game.seats)
+        if not (game.guild_id == guild_id or played):
             raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
         if game.is_live:
             raise UserError(refusals.REPLAY_NOT_OVER.format(id=game_id))

@@ -26,6 +26,27 @@ Typical use (fixtures ``fake`` and ``bot_process`` live in ``conftest.py``)::
         join = await fake.click(alice, it.response, it.response.find_button(label="Join"))
         await join.wait_response()
 
+Where an interaction comes from, and which install of the app authorizes it (Discord's
+user-installable apps), as Discord sends it:
+
+* in a guild the app is installed in: ``context`` 0, ``member``, ``guild_id``, the bot's channel
+  permissions as ``app_permissions``, ``authorizing_integration_owners`` ``{"0": guild_id}``;
+* in a DM with the bot (:meth:`FakeDiscord.bot_dm`): ``context`` 1, ``user`` instead of
+  ``member``, no ``guild_id``, ``{"0": "0"}`` (the guild install) and/or ``{"1": user_id}``;
+* in a guild without the app (``add_guild(..., app_installed=False)``), for a user who installed
+  it (:meth:`FakeDiscord.install_for_user`): ``context`` 0 with ``member`` and ``guild_id``, but
+  only ``{"1": user_id}``, and ``app_permissions`` of what an answer may carry (no View Channel,
+  no Send Messages); the bot is no member, gets none of the guild's events, and its REST calls
+  about the guild or its channels fail with 403 50001 Missing Access (listed in
+  :attr:`FakeDiscord.unreachable`), while its interaction responses and follow-ups work (at most
+  5 follow-ups an interaction, and forced ephemeral where the member may not use external apps);
+* in a private channel of users (:meth:`FakeDiscord.add_private_channel`): ``context`` 2,
+  ``{"1": user_id}``, the bot can neither read nor post there.
+
+Each command keeps the ``contexts`` and ``integration_types`` it was synced with; a command used
+where they do not allow it, or that no install authorizes, is not delivered: the test's call
+raises :class:`NotOffered`, as Discord's client would not offer it.
+
 What Discord does and the fake copies:
 
 * non-ephemeral interaction responses and follow-ups are channel messages (and MESSAGE_CREATE
@@ -161,7 +182,20 @@ COMPONENT_ACTION_ROW, COMPONENT_BUTTON, COMPONENT_STRING_SELECT = 1, 2, 3
 SELECT_TYPES = {3, 5, 6, 7, 8}
 
 # Channel types.
-CHANNEL_TEXT, CHANNEL_DM, CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD = 0, 1, 11, 12
+CHANNEL_TEXT, CHANNEL_DM, CHANNEL_GROUP_DM = 0, 1, 3
+CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD = 11, 12
+
+# Where an interaction comes from (InteractionContextType) and how the app is installed there
+# (ApplicationIntegrationType), as Discord numbers them.
+CONTEXT_GUILD, CONTEXT_BOT_DM, CONTEXT_PRIVATE_CHANNEL = 0, 1, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
+#: What a command registered without `integration_types` is installed with: the fake's app is
+#: configured for guild installs by default (the Developer Portal's Installation settings).
+DEFAULT_INTEGRATION_TYPES = [GUILD_INSTALL]
+#: A user-installed app (one whose interaction is authorized by the user's install alone) may
+#: send at most 5 follow-ups to an interaction (Discord's changelog of 2024-06-27, "User-Installed
+#: Apps General Availability"); apps installed to the server are unaffected.
+USER_INSTALL_FOLLOWUP_LIMIT = 5
 
 
 class Perm:
@@ -177,11 +211,14 @@ class Perm:
     EMBED_LINKS = 1 << 14
     ATTACH_FILES = 1 << 15
     READ_MESSAGE_HISTORY = 1 << 16
+    MENTION_EVERYONE = 1 << 17
+    USE_EXTERNAL_EMOJIS = 1 << 18
     USE_APPLICATION_COMMANDS = 1 << 31
     MANAGE_THREADS = 1 << 34
     CREATE_PUBLIC_THREADS = 1 << 35
     CREATE_PRIVATE_THREADS = 1 << 36
     SEND_MESSAGES_IN_THREADS = 1 << 38
+    USE_EXTERNAL_APPS = 1 << 50
     ALL = (1 << 51) - 1
 
     EVERYONE = (
@@ -194,8 +231,15 @@ class Perm:
         | USE_APPLICATION_COMMANDS
         | CREATE_PUBLIC_THREADS
         | SEND_MESSAGES_IN_THREADS
+        | USE_EXTERNAL_APPS
     )
     BOT = EVERYONE | MANAGE_MESSAGES | MANAGE_THREADS | CREATE_PRIVATE_THREADS
+    #: An interaction's `app_permissions` where the app acts only through its interactions (a
+    #: private channel, a server where only the user installed the app): what a response may
+    #: carry, as Discord documents it.
+    INTERACTION_ONLY = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
+    #: ... and in a DM with the app's bot user, which adds external emojis.
+    BOT_DM = INTERACTION_ONLY | USE_EXTERNAL_EMOJIS
 
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -211,6 +255,13 @@ def _spec_worker() -> ProcessPoolExecutor:
     if _SPEC_WORKER is None:
         _SPEC_WORKER = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     return _SPEC_WORKER
+
+
+class NotOffered(LookupError):
+    """Discord's client does not offer the command where the test tried to use it: the place
+    (a guild, a DM with the bot, a private channel) is not among the command's ``contexts``, or
+    no install of the app authorizes it there (its ``integration_types``: the guild's install,
+    or the user's own). Discord never delivers such an interaction, so the fake sends none."""
 
 
 class FakeDiscordError(Exception):
@@ -476,7 +527,7 @@ class FakeMessage:
                 "id": it.id,
                 "type": it.type,
                 "user": it.user,
-                "authorizing_integration_owners": {"0": self.guild_id or fake.guild_id},
+                "authorizing_integration_owners": it.payload["authorizing_integration_owners"],
             }
             if it.message is not None:  # a component's interaction: the message clicked
                 body["interaction_metadata"]["interacted_message_id"] = it.message.id
@@ -543,6 +594,15 @@ class FakeInteraction:
         #: Set by `hold_callback`: the bot's callback waits for it (``held`` once it arrived).
         self.gate: asyncio.Event | None = None
         self.held = False
+        owners = payload.get("authorizing_integration_owners") or {}
+        #: Authorized by the user's own install alone (no guild install where it came from):
+        #: Discord then limits its follow-ups (`USER_INSTALL_FOLLOWUP_LIMIT`).
+        self.user_install_only = str(GUILD_INSTALL) not in owners
+        #: Its answers are ephemeral whatever the bot asks: Discord forces it where only the
+        #: user's install authorizes the app and the member may not use external apps there.
+        self.forced_ephemeral = False
+        #: The bot's calls to Create Followup Message for it.
+        self.followup_posts = 0
 
     def hold_callback(self) -> asyncio.Event:
         """Make the bot's callback for this interaction wait (as on a slow network) until the
@@ -697,7 +757,12 @@ def shard_of(guild_id: str | int, shard_count: int) -> int:
 @dataclass
 class FakeGuild:
     """One guild: its roles (the @everyone role has the guild's id) and its members (user id ->
-    member object). Users are shared by all guilds (``FakeDiscord.users``)."""
+    member object). Users are shared by all guilds (``FakeDiscord.users``).
+
+    ``app_installed`` False: the app is not installed in the guild (its bot is no member); its
+    commands reach the guild's members only through their own install of the app (see
+    :meth:`FakeDiscord.install_for_user`), the bot gets none of its events but the
+    interactions, and its REST calls about the guild fail with 403 50001 Missing Access."""
 
     id: str
     name: str
@@ -707,6 +772,7 @@ class FakeGuild:
     bot_role_id: str = ""
     mod_role_id: str | None = None
     admin_role_id: str | None = None
+    app_installed: bool = True
 
     @property
     def everyone_role_id(self) -> str:
@@ -785,6 +851,12 @@ class FakeDiscord:
         self.owner = self._make_user("owner", self.snowflake())  # owns every guild
         self.users[self.owner["id"]] = self.owner
         self.user_locales[self.owner["id"]] = "en-US"
+        #: The users who installed the app to their account (`install_for_user`).
+        self.user_installs: set[str] = set()
+        #: The private channels of users (`add_private_channel`), which the bot cannot reach.
+        self._private_channels: set[str] = set()
+        #: Every channel a REST call of the bot named where it has no access (403 50001).
+        self.unreachable: list[str] = []
         #: Every guild by id; `guild_id` is the default one (tests that name no guild use it).
         self.guilds: dict[str, FakeGuild] = {}
         self.guild_id = self.add_guild(guild_name)
@@ -919,7 +991,7 @@ class FakeDiscord:
     def connected(self) -> bool:
         """True while every guild's events have a live gateway connection to go to (one
         unsharded, or one of each guild's shard)."""
-        return all(self._live_session(g) is not None for g in self.guilds)
+        return all(self._live_session(g) is not None for g in self.installed_guilds)
 
     def _session_for(self, guild_id: str | None) -> _GatewaySession | None:
         """The current session Discord sends this guild's events to (None: DMs): the latest
@@ -939,7 +1011,7 @@ class FakeDiscord:
 
     def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[str]:
         """The ids of the guilds on a shard."""
-        return [g for g in self.guilds if shard_of(g, shard_count) == shard_id]
+        return [g for g in self.installed_guilds if shard_of(g, shard_count) == shard_id]
 
     # -- ids and change tracking ---------------------------------------------------------------
 
@@ -1009,12 +1081,19 @@ class FakeDiscord:
             "primary_guild": None,
         }
 
-    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> str:
+    def add_guild(
+        self, name: str, *, shard: tuple[int, int] | None = None, app_installed: bool = True
+    ) -> str:
         """Create a guild (the bot and the owner are members); return its id.
 
         ``shard=(id, count)`` picks the id (a fresh snowflake) so that the guild is on that
         shard, ``(guild_id >> 22) % count == id``. If a bot is connected, the session of the
         guild's shard gets GUILD_CREATE, as when a bot joins a server.
+
+        ``app_installed=False``: a server where the app is not installed (the bot is no member
+        and is told nothing of it); its members who installed the app for themselves
+        (:meth:`install_for_user`) can still use the commands that allow a user install
+        (see :class:`FakeGuild`).
         """
         guild_id = self.snowflake()
         if shard is not None:
@@ -1025,15 +1104,74 @@ class FakeDiscord:
             high += (shard_id - high) % count
             guild_id = str(max(int(guild_id), high << 22))
             self._last_snowflake = int(guild_id)
-        guild = FakeGuild(guild_id, name, owner_id=self.owner["id"])
+        guild = FakeGuild(guild_id, name, owner_id=self.owner["id"], app_installed=app_installed)
         self.guilds[guild_id] = guild
         self._add_role("@everyone", Perm.EVERYONE, role_id=guild_id, position=0, guild=guild_id)
-        guild.bot_role_id = self._add_role("PhotoBot", Perm.BOT, managed=True, guild=guild_id)
-        self._add_member(self.bot_user, [guild.bot_role_id], guild=guild_id)
+        if app_installed:
+            guild.bot_role_id = self._add_role("PhotoBot", Perm.BOT, managed=True, guild=guild_id)
+            self._add_member(self.bot_user, [guild.bot_role_id], guild=guild_id)
         self._add_member(self.owner, [], guild=guild_id)
-        if self._outbox is not None:
+        if self._outbox is not None and app_installed:
             self._dispatch("GUILD_CREATE", self._guild_payload(guild_id), guild_id)
         return guild_id
+
+    @property
+    def installed_guilds(self) -> list[str]:
+        """The ids of the guilds the app is installed in (its bot is a member), in order."""
+        return [g for g, guild in self.guilds.items() if guild.app_installed]
+
+    def install_for_user(self, user: dict | str) -> None:
+        """Install the app to a user's account (a user install: OAuth2 with the
+        ``applications.commands`` scope and ``integration_type=1``); the commands that allow a
+        user install then reach them in DMs with the bot, in private channels and in servers
+        where the app is not installed."""
+        self.user_installs.add(_user_id(user))
+
+    def bot_dm(self, user: dict | str) -> str:
+        """The id of the DM channel between ``user`` and the bot (created on first use), where
+        a test sends the user's interactions in a DM with the bot."""
+        return str(self._dm_channel(_user_id(user))["id"])
+
+    def add_private_channel(self, *users: dict | str) -> str:
+        """A private channel between users, without the bot: a DM of two users, or a group DM
+        of three or more (owned by the first); return its id. Only the commands of the app
+        that allow a user install and the private channel context reach it, and the bot can
+        neither read nor post there (403 50001)."""
+        ids = [_user_id(u) for u in users]
+        if len(ids) < 2 or len(set(ids)) != len(ids) or any(i not in self.users for i in ids):
+            raise ValueError("a private channel needs two or more distinct known users")
+        channel_id = self.snowflake()
+        channel: dict[str, Any] = {
+            "id": channel_id,
+            "type": CHANNEL_DM if len(ids) == 2 else CHANNEL_GROUP_DM,
+            "last_message_id": None,
+            "recipients": [self.users[i] for i in ids],
+            "flags": 0,
+        }
+        if len(ids) > 2:
+            channel |= {"name": None, "icon": None, "owner_id": ids[0]}
+        self.channels[channel_id] = channel
+        self._channel_messages[channel_id] = []
+        self._private_channels.add(channel_id)
+        return channel_id
+
+    def bot_reaches(self, channel_id: str) -> bool:
+        """Whether the bot can read and post in a channel through the REST API (not in a
+        private channel of users, nor in a guild the app is not installed in)."""
+        channel = self._channel(str(channel_id))
+        if channel_id in self._private_channels:
+            return False
+        guild_id = channel.get("guild_id")
+        return guild_id is None or self.guild(guild_id).app_installed
+
+    def _bot_channel(self, channel_id: str) -> dict:
+        """A channel the bot's REST call names: 403 50001 Missing Access where the bot cannot
+        reach (see :meth:`bot_reaches`), as Discord answers."""
+        channel = self._channel(channel_id)
+        if not self.bot_reaches(channel_id):
+            self.unreachable.append(channel_id)
+            raise FakeDiscordError(403, 50001, "Missing Access")
+        return channel
 
     def guild(self, guild_id: str | None = None) -> FakeGuild:
         """A guild by id (the default guild if omitted)."""
@@ -1359,8 +1497,20 @@ class FakeDiscord:
         (``guild_id``, by default ``data["guild_id"]``; None for a DM: shard 0)."""
         if guild_id is FakeDiscord._NO_GUILD:
             guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        if event != "INTERACTION_CREATE" and not self._bot_sees(guild_id, data):
+            return  # a guild without the app, or a private channel of users: nothing but the
+            # interactions of its commands reaches the bot
         if self._outbox is not None and self._current:
             self._outbox.put_nowait((event, data, guild_id))
+
+    def _bot_sees(self, guild_id: Any, data: Any) -> bool:
+        """Whether the bot gets a guild's or a channel's events (not those of a guild the app is
+        not installed in, nor those of a private channel of users)."""
+        guild = self.guilds.get(str(guild_id)) if guild_id is not None else None
+        if guild is not None and not guild.app_installed:
+            return False
+        channel_id = data.get("channel_id") if isinstance(data, dict) else None
+        return channel_id not in self._private_channels
 
     async def _send_loop(self) -> None:
         assert self._outbox is not None
@@ -1471,7 +1621,7 @@ class FakeDiscord:
         session = _GatewaySession(secrets.token_hex(16), shard)
         self._sessions[session.id] = session
         session.ws = ws
-        guilds = [g for g in self.guilds if session.serves(g)]
+        guilds = [g for g in self.installed_guilds if session.serves(g)]
         ready = {
             "v": API_VERSION,
             "user": {**self.bot_user, "verified": True, "mfa_enabled": False, "flags": 0},
@@ -1537,7 +1687,7 @@ class FakeDiscord:
 
     async def _member_chunk(self, session: _GatewaySession, data: dict) -> None:
         guild_id = str(data.get("guild_id"))
-        if guild_id not in self.guilds or not session.serves(guild_id):
+        if guild_id not in self.installed_guilds or not session.serves(guild_id):
             return  # Discord ignores a request for a guild the session does not have
         ids = data.get("user_ids")
         if isinstance(ids, str | int):
@@ -1724,7 +1874,7 @@ class FakeDiscord:
             ("GET", "/channels/{channel}/messages/{message}", self._get_message),
             ("PATCH", "/channels/{channel}/messages/{message}", self._patch_message),
             ("DELETE", "/channels/{channel}/messages/{message}", self._delete_message),
-            ("POST", "/channels/{channel}/typing", self._no_content),
+            ("POST", "/channels/{channel}/typing", self._typing),
             ("PUT", "/channels/{channel}/messages/{message}/reactions/{emoji}/@me", self._react),
             (
                 "DELETE",
@@ -1780,6 +1930,10 @@ class FakeDiscord:
         return json_response({"code": 0, "message": "404: Not Found"}, 404)
 
     async def _no_content(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        self._bot_channel(request.match_info["channel"])
         return web.Response(status=204)
 
     async def _report_violation(self, request: web.Request) -> web.Response:
@@ -1875,8 +2029,8 @@ class FakeDiscord:
                 "redirect_uris": [],
                 "interactions_endpoint_url": None,
                 "role_connections_verification_url": None,
-                "approximate_guild_count": len(self.guilds),
-                "approximate_user_install_count": 0,
+                "approximate_guild_count": len(self.installed_guilds),
+                "approximate_user_install_count": len(self.user_installs),
                 "approximate_user_authorization_count": 0,
                 "explicit_content_filter": 0,
                 "eligible_oauth2_scopes": [],
@@ -1914,7 +2068,7 @@ class FakeDiscord:
     async def _put_commands(self, request: web.Request) -> web.Response:
         body, _ = await self._read_body(request)
         guild_id = request.match_info.get("guild")
-        if guild_id and guild_id not in self.guilds:
+        if guild_id and guild_id not in self.installed_guilds:
             raise FakeDiscordError(403, 50001, "Missing Access")
         commands = [self._normalize_command(c, guild_id) for c in body]
         table = {c["name"]: c for c in commands}
@@ -1952,6 +2106,8 @@ class FakeDiscord:
         return channel
 
     def _message(self, channel_id: str, message_id: str) -> FakeMessage:
+        """A message a REST call of the bot names (403 50001 where the bot has no access)."""
+        self._bot_channel(channel_id)
         message = self._messages.get(message_id)
         if message is None or message.deleted or message.channel_id != channel_id:
             raise FakeDiscordError(404, 10008, "Unknown Message")
@@ -2065,7 +2221,7 @@ class FakeDiscord:
 
     async def _post_message(self, request: web.Request) -> web.Response:
         channel_id = request.match_info["channel"]
-        self._channel(channel_id)
+        self._bot_channel(channel_id)
         payload, files = await self._read_body(request)
         self._require_bot(channel_id, payload, files, creating=True)
         self._reject("channel message", payload, validate_message(payload, files, creating=True))
@@ -2087,7 +2243,7 @@ class FakeDiscord:
 
     async def _get_messages(self, request: web.Request) -> web.Response:
         channel_id = request.match_info["channel"]
-        self._channel(channel_id)
+        self._bot_channel(channel_id)
         limit = int(request.query.get("limit", 50))
         visible = self.messages(channel_id)[::-1]
         if "before" in request.query:
@@ -2150,10 +2306,10 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _get_channel(self, request: web.Request) -> web.Response:
-        return json_response(self._channel(request.match_info["channel"]))
+        return json_response(self._bot_channel(request.match_info["channel"]))
 
     async def _create_thread(self, request: web.Request) -> web.Response:
-        parent = self._channel(request.match_info["channel"])
+        parent = self._bot_channel(request.match_info["channel"])
         body, _ = await self._read_body(request)
         message_id = request.match_info.get("message")
         thread_type = body.get("type") or CHANNEL_PUBLIC_THREAD
@@ -2235,7 +2391,10 @@ class FakeDiscord:
         return json_response(payload)
 
     def _check_guild(self, request: web.Request) -> FakeGuild:
-        return self.guild(request.match_info["guild"])
+        guild = self.guild(request.match_info["guild"])
+        if not guild.app_installed:  # the bot is no member: Discord answers Missing Access
+            raise FakeDiscordError(403, 50001, "Missing Access")
+        return guild
 
     async def _get_guild_channels(self, request: web.Request) -> web.Response:
         return json_response(self._text_channels(self._check_guild(request).id))
@@ -2305,6 +2464,8 @@ class FakeDiscord:
         message: FakeMessage | None = None
         if cb_type in (CB_MESSAGE, CB_DEFERRED_MESSAGE):
             flags = int(data.get("flags") or 0) & FLAG_EPHEMERAL
+            if it.forced_ephemeral:
+                flags |= FLAG_EPHEMERAL
             if cb_type == CB_DEFERRED_MESSAGE:
                 flags |= FLAG_LOADING
                 data = {}
@@ -2372,6 +2533,12 @@ class FakeDiscord:
         if it.callback_type is None:
             raise FakeDiscordError(404, 10015, "Unknown Webhook")
         payload, files = await self._read_body(request)
+        it.followup_posts += 1
+        if it.user_install_only and it.followup_posts > USER_INSTALL_FOLLOWUP_LIMIT:
+            # Discord documents the limit, not its error: the fake's code 0 and sentence.
+            raise FakeDiscordError(
+                400, 0, f"A user-installed app may send {USER_INSTALL_FOLLOWUP_LIMIT} follow-ups"
+            )
         original = it.original
         if (
             it.callback_type == CB_DEFERRED_MESSAGE
@@ -2386,6 +2553,8 @@ class FakeDiscord:
         else:
             self._reject("follow-up", payload, validate_message(payload, files, creating=True))
             flags = int(payload.get("flags") or 0) & FLAG_EPHEMERAL
+            if it.forced_ephemeral:
+                flags |= FLAG_EPHEMERAL
             message = self._new_message(it.channel_id, payload, files, interaction=it, flags=flags)
             if not message.ephemeral:
                 self._publish(message)
@@ -2504,6 +2673,8 @@ class FakeDiscord:
         if not parts:
             raise ValueError("empty command path")
         guild_table = self.guild_commands.get(guild_id, {}) if guild_id else {}
+        if guild_id and not self.guild(guild_id).app_installed:
+            guild_table = {}
         command = guild_table.get(parts[0])
         in_guild = command is not None
         if command is None:
@@ -2515,6 +2686,9 @@ class FakeDiscord:
 
     def _channel_payload(self, channel_id: str, user_id: str) -> dict:
         channel = self._channel(channel_id)
+        if channel_id in self._private_channels:  # the others, as the user's client lists them
+            others = [u for u in channel["recipients"] if u["id"] != user_id]
+            return {**channel, "recipients": others}
         if channel["type"] == CHANNEL_DM:
             return dict(channel)
         return {**channel, "permissions": str(self.permissions(user_id, channel["guild_id"]))}
@@ -2523,8 +2697,81 @@ class FakeDiscord:
         """The guild of a channel (the default channel if omitted); None for a DM."""
         return self._channel(str(channel_id or self.default_channel_id)).get("guild_id")
 
+    def _context_of(self, channel_id: str) -> int:
+        """The interaction context of a channel: a DM with the bot, a private channel of users,
+        or a guild (its threads included)."""
+        if channel_id in self._private_channels:
+            return CONTEXT_PRIVATE_CHANNEL
+        if self._channel(channel_id)["type"] == CHANNEL_DM:
+            return CONTEXT_BOT_DM
+        return CONTEXT_GUILD
+
+    def _command_owners(
+        self, command: dict, in_guild: bool, user_id: str, channel_id: str
+    ) -> dict[str, str]:
+        """The installs that authorize a command for this user here, as the interaction's
+        `authorizing_integration_owners` names them ("0": the guild's id, or "0" in a DM with
+        the bot; "1": the user's id); :class:`NotOffered` when the command's `contexts` leave
+        the place out or no install authorizes it (Discord's client would not offer it).
+
+        A command registered without `contexts` may be used everywhere (without
+        `dm_permission: false`), one without `integration_types` is installed with the guild
+        install only (`DEFAULT_INTEGRATION_TYPES`); a guild's own command is its guild's."""
+        context = self._context_of(channel_id)
+        guild_id = self._channel(channel_id).get("guild_id")
+        if in_guild:
+            return {str(GUILD_INSTALL): str(guild_id)}
+        contexts = command.get("contexts")
+        if contexts is None:
+            everywhere = [CONTEXT_GUILD, CONTEXT_BOT_DM, CONTEXT_PRIVATE_CHANNEL]
+            contexts = [CONTEXT_GUILD] if command.get("dm_permission") is False else everywhere
+        installs = command.get("integration_types") or DEFAULT_INTEGRATION_TYPES
+        name = command["name"]
+        if context not in contexts:
+            raise NotOffered(f"/{name} is not offered in context {context} (its contexts: "
+                             f"{contexts})")  # fmt: skip
+        owners: dict[str, str] = {}
+        if GUILD_INSTALL in installs:
+            if context == CONTEXT_GUILD and self.guild(guild_id).app_installed:
+                owners[str(GUILD_INSTALL)] = str(guild_id)
+            elif context == CONTEXT_BOT_DM:
+                owners[str(GUILD_INSTALL)] = "0"
+        if USER_INSTALL in installs and user_id in self.user_installs:
+            owners[str(USER_INSTALL)] = user_id
+        if not owners:
+            raise NotOffered(
+                f"/{name} is not offered to user {user_id} in context {context}: no install "
+                f"authorizes it (its integration_types: {installs}; user installed: "
+                f"{user_id in self.user_installs})"
+            )
+        return owners
+
+    def _message_owners(self, message: FakeMessage) -> dict[str, str]:
+        """The installs that authorize a component of a message: those of the interaction
+        that made it, else (a message the bot posted) the guild's install or the bot DM's."""
+        if message.interaction is not None:
+            return dict(message.interaction.payload["authorizing_integration_owners"])
+        return {str(GUILD_INSTALL): str(message.guild_id or "0")}
+
+    def _app_permissions(self, channel_id: str, context: int) -> int:
+        """The interaction's `app_permissions`: the bot's in the channel where the app is in
+        the guild; in a DM with the bot, a private channel or a guild without the app, what
+        an interaction's answer may carry (`Perm.BOT_DM`, `Perm.INTERACTION_ONLY`)."""
+        if context == CONTEXT_BOT_DM:
+            return Perm.BOT_DM
+        if context == CONTEXT_GUILD and self.bot_reaches(channel_id):
+            return self.channel_permissions(self.application_id, channel_id)
+        return Perm.INTERACTION_ONLY
+
     def _base_interaction(
-        self, type: int, user: dict | str, channel_id: str | None, data: dict, locale: str | None
+        self,
+        type: int,
+        user: dict | str,
+        channel_id: str | None,
+        data: dict,
+        locale: str | None,
+        *,
+        owners: dict[str, str],
     ) -> tuple[dict, dict, str]:
         uid = _user_id(user)
         if uid not in self.users:
@@ -2533,6 +2780,7 @@ class FakeDiscord:
         user_obj = self.users[uid]
         channel_id = str(channel_id or self.default_channel_id)
         channel = self._channel(channel_id)
+        context = self._context_of(channel_id)
         payload: dict[str, Any] = {
             "id": self.snowflake(),
             "application_id": self.application_id,
@@ -2542,16 +2790,16 @@ class FakeDiscord:
             "data": data,
             "channel_id": channel_id,
             "channel": self._channel_payload(channel_id, uid),
-            "app_permissions": str(self.channel_permissions(self.application_id, channel_id)),
+            "app_permissions": str(self._app_permissions(channel_id, context)),
             "locale": locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "context": context,
+            "authorizing_integration_owners": owners,
         }
-        if channel["type"] == CHANNEL_DM:
+        if context != CONTEXT_GUILD:  # a DM or a private channel: the user, no guild
             payload["user"] = user_obj
-            payload["context"] = 1
-            payload["authorizing_integration_owners"] = {"0": self.guild_id}
         else:
             guild_id = channel["guild_id"]
             member = self.guilds[guild_id].members.get(uid)
@@ -2561,8 +2809,6 @@ class FakeDiscord:
             payload["guild"] = {"id": guild_id, "locale": self.guild_locale, "features": []}
             payload["guild_locale"] = self.guild_locale
             payload["member"] = {**member, "permissions": str(self.permissions(uid, guild_id))}
-            payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": guild_id}
         return payload, user_obj, channel_id
 
     def _send_interaction(
@@ -2579,6 +2825,9 @@ class FakeDiscord:
             name=name,
             message=message,
         )
+        if it.user_install_only and payload.get("context") == CONTEXT_GUILD:
+            external = self.channel_permissions(user, channel_id) & Perm.USE_EXTERNAL_APPS
+            it.forced_ephemeral = not external
         self.interactions[it.id] = it
         self._interactions_by_token[it.token] = it
         self._check_interaction(payload)
@@ -2597,6 +2846,8 @@ class FakeDiscord:
             ("MessageResponse", payload.get("message")),
         ]
         parts += [("EntitlementResponse", e) for e in payload.get("entitlements", ())]
+        for install, owner in payload.get("authorizing_integration_owners", {}).items():
+            parts += [("ApplicationIntegrationType", int(install)), ("SnowflakeType", owner)]
         member = payload.get("member")
         if member is not None:
             parts += [("GuildMemberResponse", member), ("UserResponse", member.get("user"))]
@@ -2617,6 +2868,8 @@ class FakeDiscord:
         """The spec's schema of a channel payload: a DM, a thread, or a guild channel."""
         if channel["type"] == CHANNEL_DM:
             return "PrivateChannelResponse"
+        if channel["type"] == CHANNEL_GROUP_DM:
+            return "PrivateGroupChannelResponse"
         return "ThreadResponse" if "thread_metadata" in channel else "GuildChannelResponse"
 
     def _build_command_data(
@@ -2629,9 +2882,13 @@ class FakeDiscord:
         *,
         channel_id: str | None = None,
         forged: bool = False,
-    ) -> dict:
+    ) -> tuple[dict, dict[str, str]]:
+        """A command's interaction data, and the installs that authorize it there
+        (:meth:`_command_owners`)."""
         guild_id = self._guild_of(channel_id)
         command, sub_path, in_guild = self._resolve_command(path, guild_id)
+        cid = str(channel_id or self.default_channel_id)
+        owners = self._command_owners(command, in_guild, _user_id(user), cid)
         perms = command.get("default_member_permissions")
         required = int(perms or 0)
         granted = self.permissions(user, guild_id) if guild_id else Perm.ALL
@@ -2671,7 +2928,7 @@ class FakeDiscord:
             data["guild_id"] = guild_id
         if resolved:
             data["resolved"] = resolved
-        return data
+        return data, owners
 
     def _build_options(
         self,
@@ -2790,11 +3047,11 @@ class FakeDiscord:
         raise at once (Discord's client would not send them); values outside the choices or
         range go through when ``forged`` (a modified client sends what it likes).
         """
-        data = self._build_command_data(
+        data, owners = self._build_command_data(
             user, command, options, None, enforce_permissions, channel_id=channel_id, forged=forged
         )
         payload, user_obj, cid = self._base_interaction(
-            APPLICATION_COMMAND, user, channel_id, data, locale
+            APPLICATION_COMMAND, user, channel_id, data, locale, owners=owners
         )
         return self._send_interaction(payload, user_obj, cid, "/" + command, None)
 
@@ -2811,9 +3068,11 @@ class FakeDiscord:
         """Send an autocomplete request with ``focused`` being typed; return the bot's choices."""
         options = dict(options or {})
         options.setdefault(focused, "")
-        data = self._build_command_data(user, command, options, focused, channel_id=channel_id)
+        data, owners = self._build_command_data(
+            user, command, options, focused, channel_id=channel_id
+        )
         payload, user_obj, cid = self._base_interaction(
-            AUTOCOMPLETE, user, channel_id, data, "en-US"
+            AUTOCOMPLETE, user, channel_id, data, "en-US", owners=owners
         )
         it = self._send_interaction(payload, user_obj, cid, f"/{command} [{focused}]", None)
         await it.wait_callback(timeout)
@@ -2838,8 +3097,9 @@ class FakeDiscord:
             raise ValueError(f"component {custom_id!r} is disabled")
         data = {"custom_id": custom_id, "component_type": component["type"], **data}
         payload, user_obj, cid = self._base_interaction(
-            MESSAGE_COMPONENT, user, message.channel_id, data, locale
-        )
+            MESSAGE_COMPONENT, user, message.channel_id, data, locale,
+            owners=self._message_owners(message),
+        )  # fmt: skip
         payload["message"] = message.payload(self)
         return self._send_interaction(payload, user_obj, cid, custom_id, message)
 
@@ -2911,8 +3171,9 @@ class FakeDiscord:
         if values is not None:
             data["values"] = list(values)
         payload, user_obj, cid = self._base_interaction(
-            MESSAGE_COMPONENT, user, message.channel_id, data, None
-        )
+            MESSAGE_COMPONENT, user, message.channel_id, data, None,
+            owners=self._message_owners(message),
+        )  # fmt: skip
         payload["message"] = message.payload(self)
         return self._send_interaction(payload, user_obj, cid, custom_id, message)
 
@@ -2928,8 +3189,9 @@ class FakeDiscord:
         ]
         data = {"custom_id": interaction.modal["custom_id"], "components": rows}
         payload, user_obj, cid = self._base_interaction(
-            MODAL_SUBMIT, user, interaction.channel_id, data, "en-US"
-        )
+            MODAL_SUBMIT, user, interaction.channel_id, data, "en-US",
+            owners=dict(interaction.payload["authorizing_integration_owners"]),
+        )  # fmt: skip
         if interaction.message is not None:
             payload["message"] = interaction.message.payload(self)
         return self._send_interaction(

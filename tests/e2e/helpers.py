@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.present import texts
-from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeMessage
+from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMessage
 
 #: The buttons of a game message, in order.
 GAME_BUTTONS = ["Take my turn", "Next-sun preview", "Details", "Game log"]
@@ -93,6 +93,55 @@ async def refused(it, sentence: str) -> None:
     await it.wait_response()
     assert it.ephemeral, f"expected an ephemeral refusal, got {it.content!r}"
     assert it.content == sentence
+
+
+# --- wherever the player is: a DM with the bot, a server where only the user installed the app --
+
+#: `bot_process(env=GLOBAL_COMMANDS)`: the bot syncs its commands globally, as in production,
+#: instead of to the development guild (a guild's own commands reach only that guild: neither
+#: a DM with the bot nor a server without the app).
+GLOBAL_COMMANDS = {"DEV_GUILD_ID": ""}
+
+
+def user_only_server(fake: FakeDiscord, *users: dict, name: str = "Elsewhere") -> tuple[str, str]:
+    """A server the app is not installed in, with one channel; each of `users` joins it and
+    installs the app to their account (a user install). Returns (guild id, channel id)."""
+    guild_id = fake.add_guild(name, app_installed=False)
+    channel_id = fake.add_channel("chat", guild_id=guild_id)
+    for user in users:
+        fake.add_member(user, guild_id)
+        fake.install_for_user(user)
+    return guild_id, channel_id
+
+
+def places(fake: FakeDiscord, user: dict) -> dict[str, str]:
+    """Where a player without a server of the bot's uses it, by name -> channel id: the DM
+    with the bot, and a channel of a server where only they installed the app."""
+    fake.install_for_user(user)
+    _guild, channel = user_only_server(fake, user)
+    return {"bot DM": fake.bot_dm(user), "user-installed server": channel}
+
+
+async def slash_in(
+    fake: FakeDiscord, user: dict, channel_id: str, command: str, **options: Any
+) -> FakeInteraction:
+    """`/command options` sent by `user` in `channel_id`, answered."""
+    return await answered(await fake.slash(user, command, options=options, channel_id=channel_id))
+
+
+def bot_posts(fake: FakeDiscord, channel_id: str) -> list[FakeMessage]:
+    """The messages the bot posted in a channel by itself (not as an interaction's answer)."""
+    return [
+        m
+        for m in fake.messages(channel_id)
+        if m.author_id == fake.application_id and m.interaction is None
+    ]
+
+
+def assert_nothing_unreachable(fake: FakeDiscord) -> None:
+    """The bot never called Discord about a channel it cannot reach (which Discord refuses
+    with 403 50001 Missing Access)."""
+    assert fake.unreachable == [], f"the bot tried channels it cannot reach: {fake.unreachable}"
 
 
 # --- the lobby and the setup turns ----------------------------------------------------------------

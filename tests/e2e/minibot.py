@@ -4,6 +4,9 @@ It exercises what the real bot relies on: a slash command group with options and
 buttons and a select, a deferred response with follow-ups and edits of the original, channel
 messages with PNG attachments (created and edited), ephemeral replies, a DM, a command restricted
 by default permissions, and a persistent ``DynamicItem`` button registered in ``setup_hook``.
+With ``MINIBOT_ANYWHERE=1`` it also syncs global commands: ``/anywhere`` (installable to a guild
+and to a user, usable in guilds, DMs with the bot and private channels) and ``/serveronly`` (a
+guild install used in guilds only), for the fake's contexts and installs.
 
 Run it like the real bot: ``python -m tests.e2e.minibot`` with ``DISCORD_TOKEN`` and
 ``DEV_GUILD_ID`` set (normally through ``BotProcess``/``launcher.py``).
@@ -226,6 +229,60 @@ async def burst(interaction: discord.Interaction, count: app_commands.Range[int,
     )
 
 
+anywhere = app_commands.Group(
+    name="anywhere",
+    description="Usable wherever the app is installed",
+    allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+    allowed_contexts=app_commands.AppCommandContext(
+        guild=True, dm_channel=True, private_channel=True
+    ),
+)
+
+
+@anywhere.command(name="where", description="Say where this interaction comes from")
+async def where(interaction: discord.Interaction) -> None:
+    known = ("guild", "dm_channel", "private_channel")
+    context = [name for name in known if getattr(interaction.context, name)]
+    await interaction.response.send_message(
+        f"context={','.join(context)} guild={interaction.guild_id} "
+        f"guild_install={interaction.is_guild_integration()} "
+        f"user_install={interaction.is_user_integration()} "
+        f"send={interaction.app_permissions.send_messages}"
+    )
+
+
+@anywhere.command(name="post", description="Try to post in this channel as the bot")
+async def post(interaction: discord.Interaction) -> None:
+    assert interaction.channel_id is not None
+    channel = interaction.client.get_partial_messageable(interaction.channel_id)
+    try:
+        await channel.send("posted by the bot")
+        outcome = "posted"
+    except discord.Forbidden as exc:
+        outcome = f"forbidden {exc.status} {exc.code}"
+    await interaction.response.send_message(outcome, ephemeral=True)
+
+
+@anywhere.command(name="many", description="Send six follow-ups")
+async def many(interaction: discord.Interaction) -> None:
+    await interaction.response.defer(ephemeral=True)
+    sent, refused = 0, []
+    for n in range(6):
+        try:
+            await interaction.followup.send(f"follow-up {n}", ephemeral=True)
+            sent += 1
+        except discord.HTTPException as exc:
+            refused.append(exc.status)
+    await interaction.edit_original_response(content=f"sent {sent}, refused {refused}")
+
+
+@app_commands.command(name="serveronly", description="Guild installs, in guilds only")
+@app_commands.allowed_installs(guilds=True, users=False)
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+async def serveronly(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("server ok", ephemeral=True)
+
+
 class MiniBot(discord.Client):
     """A plain client with a command tree, synced to ``DEV_GUILD_ID`` in ``setup_hook``."""
 
@@ -245,6 +302,10 @@ class MiniBot(discord.Client):
         guild = discord.Object(int(os.environ["DEV_GUILD_ID"]))
         self.tree.copy_global_to(guild=guild)
         await self.tree.sync(guild=guild)
+        if os.environ.get("MINIBOT_ANYWHERE") == "1":
+            self.tree.add_command(anywhere)
+            self.tree.add_command(serveronly)
+            await self.tree.sync()
 
     async def on_ready(self) -> None:
         print(f"minibot ready as {self.user} in {len(self.guilds)} guild(s)", flush=True)

@@ -20,6 +20,7 @@ from discord.ext import commands
 import engine
 import render
 from bot.discord.cogs import attach, detach
+from bot.discord.places import app_server
 from bot.discord.replies import Sent, answering, send_private
 from bot.discord.views import replay_view
 from bot.present import embeds, i18n, pictures, replays, story, texts
@@ -346,7 +347,8 @@ class Board(commands.Cog, name="Board"):
         """Send the viewer of a finished game of this server (`RecordService.finished_game`)
         privately, at the start (inside `answering`)."""
         records = self.games.records
-        game = await records.finished_game(game_id, interaction.guild_id)
+        reader = interaction.user.id
+        game = await records.finished_game(game_id, app_server(interaction), reader)
         await interaction.response.defer(ephemeral=True, thinking=True)
         replay = await self._replay(game)
         embed, picture, view = await self._viewer(replay, f"g{game.id}", f"g{game.id}", 0)
@@ -367,7 +369,8 @@ class Board(commands.Cog, name="Board"):
             records = self.games.records
             kept: list[discord.Attachment] = []
             if source.startswith("g"):
-                game = await records.finished_game(int(source[1:]), interaction.guild_id)
+                game_id, reader = int(source[1:]), interaction.user.id
+                game = await records.finished_game(game_id, app_server(interaction), reader)
                 key = source
                 await interaction.response.defer()
                 replay = await self._replay(game)

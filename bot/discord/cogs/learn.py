@@ -24,6 +24,7 @@ from bot.discord.cogs import attach, detach
 from bot.discord.cogs.lobby import THREADS
 from bot.discord.cogs.play import suggestions
 from bot.discord.learn_views import lesson_key, lesson_name, offers, outcome_line, screen
+from bot.discord.places import app_server, server_only
 from bot.discord.replies import (
     answering,
     edit_clicked,
@@ -257,6 +258,8 @@ class Learn(commands.Cog, name="Learn"):
         """Start the short game against the easier Cynthia in this channel, as `/ps new` and
         Start would: its lobby message in the channel, the game in a thread of its own."""
         await self.tutorial.may_play(interaction.user.id, at)
+        if app_server(interaction) is None:  # a DM, or a server without the bot: no table
+            raise UserError(server_only(lt.PLAY_CYNTHIA, self.bot.tree.get_command("ps")))
         if interaction.channel_id is None:
             raise UserError(texts.GUILD_ONLY)
         if getattr(interaction.channel, "type", None) in THREADS:

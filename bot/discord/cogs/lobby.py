@@ -15,7 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot.discord import replies
+from bot.discord import places, replies
+from bot.discord.places import app_server
 from bot.discord.replies import (
     DEFER_AFTER_S,
     Sent,
@@ -73,8 +74,16 @@ RULES_PICTURES = pictures.RULES_PICTURES
 class Lobby(commands.Cog, name="Lobby"):
     """Creating, joining, starting and ending games."""
 
+    #: Installed to a server or to a user's account, and offered in servers, in a DM with the bot
+    #: and in private channels; outside a server that added the bot only the subcommands of
+    #: `places.ANYWHERE` answer (the command tree refuses the others).
     ps = app_commands.Group(
-        name="ps", description=_("Play Photosynthesis in this channel"), guild_only=True
+        name="ps",
+        description=_("Play Photosynthesis in this channel"),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
     )
 
     def __init__(self, bot: PhotosynthesisBot) -> None:
@@ -430,9 +439,10 @@ class Lobby(commands.Cog, name="Lobby"):
         speaks the language just chosen."""
         async with answering(interaction):
             storage = self.bot.storage
+            guild_id = app_server(interaction)  # (a server without the bot has no setting)
             if server is not None:
                 permissions = interaction.permissions
-                if interaction.guild_id is None or not (permissions and permissions.manage_guild):
+                if guild_id is None or not (permissions and permissions.manage_guild):
                     raise UserError(texts.SERVER_LANGUAGE_FORBIDDEN)
             said: list[str] = []
             if language is not None:
@@ -440,9 +450,9 @@ class Lobby(commands.Cog, name="Lobby"):
                 await storage.set_language("user", interaction.user.id, chosen)
                 i18n.use(await replies.reader_language(interaction))
                 said.append(texts.LANGUAGE_SET if chosen else texts.LANGUAGE_AUTOMATIC)
-            if server is not None and interaction.guild_id is not None:
+            if server is not None and guild_id is not None:
                 chosen = None if server == "auto" else server
-                await storage.set_language("guild", interaction.guild_id, chosen)
+                await storage.set_language("guild", guild_id, chosen)
                 i18n.use(await replies.reader_language(interaction))
                 if chosen:
                     with i18n.speaking(chosen):
@@ -451,12 +461,15 @@ class Lobby(commands.Cog, name="Lobby"):
                 else:
                     said.append(texts.SERVER_LANGUAGE_AUTOMATIC)
             if not said:
-                mine, guild = await storage.languages(interaction.user.id, interaction.guild_id)
+                mine, guild = await storage.languages(interaction.user.id, guild_id)
+                mine_name = i18n.LANGUAGE_NAMES.get(mine or "", texts.LANGUAGE_NONE)
                 said.append(
                     texts.LANGUAGE_SHOWN.format(
-                        mine=i18n.LANGUAGE_NAMES.get(mine or "", texts.LANGUAGE_NONE),
+                        mine=mine_name,
                         server=i18n.LANGUAGE_NAMES.get(guild or "", texts.LANGUAGE_NONE),
                     )
+                    if guild_id is not None
+                    else texts.LANGUAGE_SHOWN_MINE.format(mine=mine_name)
                 )
             content = " ".join(i18n.tr(sentence) for sentence in said)
             await interaction.response.send_message(content, ephemeral=True)
@@ -464,7 +477,10 @@ class Lobby(commands.Cog, name="Lobby"):
     @ps.command(name="help", description=_("How to play Photosynthesis with this bot"))
     async def help(self, interaction: discord.Interaction) -> None:
         async with answering(interaction):
-            await interaction.response.send_message(embed=embeds.help_embed(), ephemeral=True)
+            anywhere = places.anywhere(self.bot.tree.get_command("ps"))
+            await interaction.response.send_message(
+                embed=embeds.help_embed(anywhere), ephemeral=True
+            )
 
 
 async def setup(bot: PhotosynthesisBot) -> None:

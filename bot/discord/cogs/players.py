@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.discord.cogs import attach, detach
 from bot.discord.cogs.correspondence import jump_link
+from bot.discord.places import app_server
 from bot.discord.player_views import forget_view, history_view, leaderboard_view, replay_button
 from bot.discord.replies import Sent, answering, with_view
 from bot.present import embeds, i18n, pictures, texts
@@ -415,13 +416,15 @@ class Players(commands.Cog, name="Players"):
                 )
                 return
             player = player or me
+            # outside a server that added the bot: the profile across every server
+            server = app_server(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            profile = await self.games.players.profile(interaction.guild_id, player.id, me.id)
+            profile = await self.games.players.profile(server, player.id, me.id)
             if isinstance(profile, Hidden):
                 raise UserError(pt.PROFILE_HIDDEN.format(player=_who(player)))
             embed = profile_embed(profile, player)
             explain_ratings(embed, profile)
-            h2h = await self.games.players.head_to_head(interaction.guild_id, player.id, me.id)
+            h2h = await self.games.players.head_to_head(server, player.id, me.id)
             head_to_head_field(embed, h2h, player)
             answer: Sent = {"embed": embed}
             chart = await asyncio.to_thread(chart_of, profile)
@@ -430,7 +433,8 @@ class Players(commands.Cog, name="Players"):
                 embed.set_image(url=f"attachment://{pt.CHART_FILE}")
                 answer["file"] = pictures.as_file((png, alt), pt.CHART_FILE)
             view = discord.ui.View(timeout=None)
-            for game in profile.recent:
+            # (outside a server, a player replays only the games they played: `finished_game`)
+            for game in profile.recent if server is not None or player.id == me.id else ():
                 view.add_item(replay_button(game.game_id))
             if view.children:
                 answer["view"] = view
@@ -441,9 +445,12 @@ class Players(commands.Cog, name="Players"):
     async def _leaderboard(
         self, interaction: discord.Interaction, rules: Family, scope: str, page: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
+        server = app_server(interaction)
+        if server is None:  # a DM, or a server without the bot: the one across servers
+            scope = "all"
         board = await self.games.players.leaderboard(
             rules,
-            _scope_id(scope, interaction.guild_id),
+            _scope_id(scope, server),
             page,
             interaction.user.id,
         )
