@@ -1,7 +1,8 @@
 """`/ps puzzle` through the loopback Discord (issue 58): a puzzle solved with the turn panel and
 one failed (in Hebrew), each with its verdict, picture, rating and streak; forged and replayed
-clicks refused for someone else's puzzle; the puzzle leaderboard without a hidden player, and
-`/ps forget` removing a solver's puzzle rows. The bot's puzzles are the two fixture puzzles
+clicks refused for someone else's puzzle; a puzzle answered in a DM with the bot and the
+leaderboard in a server where only the player installed the app; the puzzle leaderboard
+without a hidden player, and `/ps forget` removing a solver's puzzle rows. The bot's puzzles are the two fixture puzzles
 (tests/data/puzzles-fixture.json: their losses hold the answers played here, so no search
 runs)."""
 
@@ -19,7 +20,15 @@ from bot.services import refusals
 from bot.services.puzzles import SHIPPED_AT
 from engine.expert.puzzles import load_puzzles, turn_key
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
-from tests.e2e.helpers import answered, db_rows, refused
+from tests.e2e.helpers import (
+    GLOBAL_COMMANDS,
+    answered,
+    assert_nothing_unreachable,
+    db_rows,
+    places,
+    refused,
+    slash_in,
+)
 from tests.e2e.learning import Learner
 from translation import Number, translate
 
@@ -140,8 +149,8 @@ async def test_a_puzzle_solved_and_one_failed(fake: FakeDiscord, bot_process) ->
 async def test_forged_and_replayed_clicks_the_leaderboard_and_forget(
     fake: FakeDiscord, bot_process
 ) -> None:
-    bot = await bot_process()
-    base_id, _moon_id = only_the_fixture(bot)
+    bot = await bot_process(env=GLOBAL_COMMANDS)  # (as in production: a DM reaches them)
+    base_id, moon_id = only_the_fixture(bot)
     chan = fake.add_channel("puzzles")
     ana, bea = Learner(fake, "en", chan, "ana"), Learner(fake, "en", chan, "bea")
 
@@ -186,6 +195,20 @@ async def test_forged_and_replayed_clicks_the_leaderboard_and_forget(
     board = await puzzle(ana, "leaderboard")
     assert f"<@{bea.user['id']}>" not in board.content
     assert pz.YOUR_RANK.format(rank=1, rating=Number(ana_rating.ordinal, 1)) in board.content
+
+    # Wherever the player is: Bea's next puzzle in a DM with the bot, answered there; the
+    # leaderboard in a server where only she installed the app.
+    where = places(fake, bea.user)
+    dm = Learner(fake, "en", where["bot DM"], "bea")
+    dm.user = bea.user
+    there = await puzzle(dm)
+    assert f"**Puzzle {moon_id}** (Under the Moonlight)" in there.content and there.attachments
+    await dm.play(there, "end")
+    assert there.content.splitlines()[1].startswith("\N{CROSS MARK} ")
+    board = await slash_in(fake, bea.user, where["user-installed server"], "ps puzzle",
+                           show="leaderboard")  # fmt: skip
+    assert board.ephemeral and pz.LEADERBOARD_TITLE in board.content
+    assert_nothing_unreachable(fake)
 
     # Ana is forgotten: her puzzle rows go, and the leaderboard has nobody left to show.
     it = await answered(await fake.slash(ana.user, "ps forget", channel_id=chan))
