@@ -37,7 +37,14 @@ from bot.services import refusals
 from bot.services.base import UserError
 from bot.storage import PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow, Storage
 from engine import GameState
-from engine.expert.puzzles import RIGHT_WITHIN, Puzzle, is_puzzle_position, shipped_puzzles
+from engine.expert.puzzles import (
+    RIGHT_WITHIN,
+    Puzzle,
+    is_puzzle_position,
+    position_key,
+    shipped_puzzles,
+    turn_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -227,17 +234,15 @@ class PuzzleService:
     async def at(self, user_id: int, attempt_id: int, ply: int) -> Screen:
         """The attempt a click names, checked: the clicker's own (never another's: a forged
         custom_id), still open, and at the `ply`-th action the clicked screen was drawn for."""
-        attempt = await self.storage.puzzle_attempt(attempt_id)
-        if attempt is None or attempt.user_id != user_id:
+        found = await self.storage.puzzle_attempt_with(attempt_id)
+        if found is None or found[0].user_id != user_id:
             raise UserError(refusals.NOT_YOUR_PUZZLE)
+        attempt, row, player = found
         if attempt.status != "open":
             raise UserError(refusals.PUZZLE_ANSWERED)
         if len(attempt.actions) != ply:
             raise UserError(refusals.STALE_PUZZLE)
-        row = await self.storage.puzzle(attempt.puzzle_id)
-        if row is None:
-            raise UserError(refusals.NO_PUZZLE)
-        return self._screen(attempt, row, await self.storage.puzzle_player(user_id))
+        return self._screen(attempt, row, player)
 
     async def play(self, user_id: int, attempt_id: int, ply: int, notation: str) -> Screen | Result:
         """One action of the answer (from the screen drawn at `ply` actions): the next screen,
@@ -270,7 +275,9 @@ class PuzzleService:
         """Judge the whole turn `actions`, rate the first attempt, and choose the next puzzle."""
         puzzle = screen.puzzle
         turn = tuple(a for a in actions if a != "end")
-        key_loss = _known_loss(puzzle, turn)
+        # the position the turn reached (before its End turn: the screen's), named as stored
+        key = position_key(screen.state) if actions[-1] == "end" else turn_key(puzzle.state, turn)
+        key_loss = puzzle.losses.get(key)
         loss = key_loss if key_loss is not None else await self.judge(puzzle.to_dict(), turn)
         solved = loss <= RIGHT_WITHIN
         attempt = screen.attempt
@@ -348,13 +355,6 @@ class PuzzleService:
         if found:
             log.info("puzzles found in finished games", extra={"count": found})
         return found
-
-
-def _known_loss(puzzle: Puzzle, turn: Sequence[str]) -> float | None:
-    """The stored loss of a turn the puzzle's analysis simulated (None: never simulated)."""
-    from engine.expert.puzzles import turn_key
-
-    return puzzle.losses.get(turn_key(puzzle.state, turn))
 
 
 def _turn_start_plies(

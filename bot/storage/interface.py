@@ -152,6 +152,10 @@ class Storage(Protocol):
 
     async def puzzle_attempt(self, attempt_id: int) -> PuzzleAttemptRow | None: ...
 
+    async def puzzle_attempt_with(
+        self, attempt_id: int
+    ) -> tuple[PuzzleAttemptRow, PuzzleRow, PuzzlePlayerRow | None] | None: ...
+
     async def open_puzzle_attempt(self, user_id: int) -> PuzzleAttemptRow | None: ...
 
     async def start_puzzle_attempt(

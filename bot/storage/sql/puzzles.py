@@ -4,7 +4,8 @@ rating and streaks, the attempts, and the finished games searched for new puzzle
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bot.storage.interface import Connection
 from bot.storage.rows import DatabaseRow, PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
@@ -15,6 +16,22 @@ _PLAYER = "user_id, mu, sigma, ordinal, solved, failed, streak, best_streak"
 _ATTEMPT = "id, user_id, puzzle_id, day, actions, status, loss, rated"
 #: A solver on a puzzle leaderboard: not hidden (`hidden_players`).
 _VISIBLE = " NOT EXISTS (SELECT 1 FROM hidden_players h WHERE h.user_id = p.user_id)"
+
+
+class _Columns:
+    """The columns of a joined row named `<prefix>_<column>`, under their own names (a
+    `DatabaseRow` for a row type's `from_row`)."""
+
+    def __init__(self, row: DatabaseRow, prefix: str, columns: str) -> None:
+        self._values = {c: row[f"{prefix}_{c}"] for c in columns.split(", ")}
+
+    def __getitem__(self, column: str | int, /) -> Any:
+        if isinstance(column, int):
+            return list(self._values.values())[column]
+        return self._values[column]
+
+    def keys(self) -> Iterable[str]:
+        return self._values.keys()
 
 
 class PuzzleSQL(SQLBase):
@@ -56,23 +73,22 @@ class PuzzleSQL(SQLBase):
 
     async def puzzle_near(self, user_id: int, mu: float) -> PuzzleRow | None:
         """The puzzle nearest in rating to `mu` that `user_id` never attempted (None: they
-        attempted every one): the nearest above and the nearest below, by the index."""
+        attempted every one): the nearest above and the nearest below, each by the index, in
+        one statement."""
         unseen = (
-            " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
+            "NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
             " WHERE a.user_id = ? AND a.puzzle_id = puzzles.id)"
         )
-        async with self._reading() as conn:
-            above = await conn.fetchrow(
-                f"SELECT {_PUZZLE} FROM puzzles WHERE mu >= ?{unseen} ORDER BY mu, key LIMIT 1",
-                (mu, user_id),
+        async with self._reading_one() as conn:
+            rows = await conn.fetch(
+                f"SELECT * FROM (SELECT {_PUZZLE} FROM puzzles WHERE mu >= ? AND {unseen}"
+                " ORDER BY mu, key LIMIT 1) AS above UNION ALL"
+                f" SELECT * FROM (SELECT {_PUZZLE} FROM puzzles WHERE mu < ? AND {unseen}"
+                " ORDER BY mu DESC, key DESC LIMIT 1) AS below",
+                (mu, user_id, mu, user_id),
             )
-            below = await conn.fetchrow(
-                f"SELECT {_PUZZLE} FROM puzzles WHERE mu < ?{unseen}"
-                " ORDER BY mu DESC, key DESC LIMIT 1",
-                (mu, user_id),
-            )
-        found = [PuzzleRow.from_row(r) for r in (above, below) if r is not None]
-        return min(found, key=lambda p: abs(p.mu - mu)) if found else None
+        found = [PuzzleRow.from_row(r) for r in rows]
+        return min(found, key=lambda p: (abs(p.mu - mu), p.mu < mu)) if found else None
 
     async def puzzle_of_day(self, before: str, pick: int) -> PuzzleRow | None:
         """The day's puzzle: of the puzzles stored before `before` (the day's start), in
@@ -140,6 +156,30 @@ class PuzzleSQL(SQLBase):
                 f"SELECT {_ATTEMPT} FROM puzzle_attempts WHERE id = ?", (attempt_id,)
             )
         return None if row is None else PuzzleAttemptRow.from_row(row)
+
+    async def puzzle_attempt_with(
+        self, attempt_id: int
+    ) -> tuple[PuzzleAttemptRow, PuzzleRow, PuzzlePlayerRow | None] | None:
+        """An attempt with its puzzle and its solver's rating row (None: no such attempt), in
+        one statement."""
+        attempt = ", ".join(f"a.{c} AS a_{c}" for c in _ATTEMPT.split(", "))
+        puzzle = ", ".join(f"z.{c} AS z_{c}" for c in _PUZZLE.split(", "))
+        player = ", ".join(f"p.{c} AS p_{c}" for c in _PLAYER.split(", "))
+        async with self._reading_one() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {attempt}, {puzzle}, {player} FROM puzzle_attempts a"
+                " JOIN puzzles z ON z.id = a.puzzle_id"
+                " LEFT JOIN puzzle_players p ON p.user_id = a.user_id WHERE a.id = ?",
+                (attempt_id,),
+            )
+        if row is None:
+            return None
+        solver = _Columns(row, "p", _PLAYER)
+        return (
+            PuzzleAttemptRow.from_row(_Columns(row, "a", _ATTEMPT)),
+            PuzzleRow.from_row(_Columns(row, "z", _PUZZLE)),
+            None if solver["user_id"] is None else PuzzlePlayerRow.from_row(solver),
+        )
 
     async def open_puzzle_attempt(self, user_id: int) -> PuzzleAttemptRow | None:
         """A solver's attempt being played (the newest), if any."""
