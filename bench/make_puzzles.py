@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import random
@@ -37,6 +38,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -44,16 +46,19 @@ import engine  # noqa: E402
 from engine.expert import expert_action  # noqa: E402
 from engine.expert.puzzles import (  # noqa: E402
     PREFILTER_GAP,
+    PUZZLE_BUDGET_S,
     QUICK_BUDGET_S,
     Puzzle,
     analyse,
     best_on_judge_draws,
+    candidate_turns,
     dump_puzzles,
     is_puzzle_position,
     load_puzzles,
     make_puzzle,
     position_key,
     turn_starts,
+    turn_state,
 )
 
 #: The expansion's modes in the Expert's own games: the Great Elder Tree and the moonstones. With
@@ -129,13 +134,40 @@ def positions(
 
 def completed(text: str) -> str:
     """A puzzle file's text with every puzzle's ``best_quick`` (the best turn's mean on the
-    judge's determinisations) filled in where a run of an earlier version left it out."""
+    judge's determinisations) filled in where a run of an earlier version left it out, and
+    its keys named as ``position_key`` names them now (``rekeyed``)."""
     data = json.loads(text)
     for p in data["puzzles"]:
+        state = engine.GameState.from_dict(p["position"])
         if "best_quick" not in p:
-            state = engine.GameState.from_dict(p["position"])
             p["best_quick"] = round(best_on_judge_draws(state, p["best"], QUICK_BUDGET_S), 4)
+        if p["key"] != position_key(state):
+            rekeyed(p, state)
     return json.dumps(data)
+
+
+def _key_with_events(state: engine.GameState) -> str:
+    """``position_key`` as an earlier version named a position: with its ``events``."""
+    seen = engine.observation(state, state.current_seat)
+    text = json.dumps(seen, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def rekeyed(p: dict[str, Any], state: engine.GameState) -> None:
+    """A puzzle of an earlier version, whose keys held the position's ``events`` (what the last
+    action set off, which a stored position no longer has), keyed again without them: the
+    position's own key and the empty turn's are its old ``key``; every other turn's is found
+    among the turns its checks simulated (``candidate_turns`` with its seeds, replayed on the
+    stored position: a turn's events are those of its own last action). A loss whose turn is
+    not found again is dropped (such a turn is judged by simulation)."""
+    old_key = p["key"]
+    turns: dict[str, str] = {old_key: position_key(state)}
+    for seed in p["seeds"]:
+        for turn in candidate_turns(state, PUZZLE_BUDGET_S, seed):
+            after = turn_state(state, turn)
+            turns.setdefault(_key_with_events(after), position_key(after))
+    p["key"] = position_key(state)
+    p["losses"] = {turns[k]: v for k, v in p["losses"].items() if k in turns}
 
 
 def main() -> None:

@@ -53,8 +53,10 @@ MAX_TURN_ACTIONS = 40
 
 def position_key(state: GameState) -> str:
     """A position's canonical name: a hash of what the seat to act may see of it (the
-    observation: no RNG, no deck order, no face-down token)."""
+    observation: no RNG, no deck order, no face-down token), without its ``events`` (what the
+    last action set off: how the position was reached, not what it is)."""
     seen = observation(state, state.current_seat)
+    seen.pop("events", None)
     text = json.dumps(seen, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
