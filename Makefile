@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test demo bench lint format clean postgres raqm
+.PHONY: run test demo bench lint format clean postgres raqm chromium
 
 # The PostgreSQL tests start their own server from Debian's binaries: install them when missing
 # (as root on a Debian/Ubuntu machine; otherwise say how).
@@ -13,6 +13,15 @@ postgres:
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
 	  else echo "PostgreSQL is missing: sudo apt-get install postgresql" >&2; exit 1; fi; }
+
+# The web companion's browser tests (tests/e2e/test_web_browser.py) drive Debian's Chromium
+# through Playwright: install it when missing (as root on a Debian/Ubuntu machine; otherwise say
+# how). Playwright's own browser download is never used.
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Chromium is missing: sudo apt-get install chromium" >&2; exit 1; fi; }
 
 # Hebrew labels in the pictures are laid out right to left by libraqm (inside Pillow's wheels),
 # which loads the system's FriBiDi library: install it when missing (Debian's libfribidi0, as
@@ -46,7 +55,7 @@ lint: $(STAMP)
 # rate limits, so 6 workers keep 2 cores busy. The `long` tests come first (tests/conftest.py)
 # and `--dist load --maxschedchunk 1` hands out one test at a time, so that each worker starts
 # on a long one and no long test is left to run alone at the end.
-test: $(STAMP) postgres raqm lint
+test: $(STAMP) postgres raqm chromium lint
 	$(PY) -m bot.present.i18n check
 	$(PY) -m pytest -n 6 --dist load --maxschedchunk 1
 

@@ -22,6 +22,15 @@ async def run(settings: Settings) -> None:
     from bot.discord.app import create_bot
 
     bot = create_bot(settings)
+    web = settings.web
+    if web is not None:  # the web companion, in this process (issue 59)
+        from bot.web import start_site
+
+        async def start_web() -> None:
+            site = await start_site(bot.games, web)
+            bot.when_closing.append(site.stop)
+
+        bot.when_set_up.append(start_web)
     loop = asyncio.get_running_loop()
     closing: set[asyncio.Task[None]] = set()
 

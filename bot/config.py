@@ -21,6 +21,57 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The web companion's settings (issue 59): off unless WEB_PORT is set."""
+
+    port: int
+    #: WEB_URL: the address players reach the site at (the links' start), without a final /
+    url: str
+    #: WEB_HOST: the address listened on (a proxy in front: 127.0.0.1)
+    host: str = "0.0.0.0"
+    #: WEB_RATE: requests a second per address
+    rate: float = 10.0
+    #: WEB_FORWARDED: behind a proxy, the address is the last of X-Forwarded-For
+    forwarded: bool = False
+    #: WEB_STREAMS: live pages' event streams one address may hold open at once
+    streams: int = 20
+
+
+def load_web_settings(env: Mapping[str, str] | None = None) -> WebSettings | None:
+    """The web companion's settings, or None (off) when WEB_PORT is not set. Raises
+    `ConfigError` when a value is malformed or WEB_URL is missing."""
+    env = os.environ if env is None else env
+    raw_port = env.get("WEB_PORT", "").strip()
+    if not raw_port:
+        return None
+    if not raw_port.isdigit() or int(raw_port) > 65535:
+        raise ConfigError(f"WEB_PORT must be a port number (0 to 65535), not {raw_port!r}.")
+    url = env.get("WEB_URL", "").strip().rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError("WEB_URL must be the site's address, starting with http:// or https://.")
+    raw_rate = env.get("WEB_RATE", "").strip() or "10"
+    try:
+        rate = float(raw_rate)
+    except ValueError:
+        rate = 0.0
+    if rate <= 0:
+        raise ConfigError(
+            f"WEB_RATE must be a positive number of requests a second, not {raw_rate!r}."
+        )
+    raw_streams = env.get("WEB_STREAMS", "").strip() or "20"
+    if not raw_streams.isdigit() or int(raw_streams) < 1:
+        raise ConfigError(f"WEB_STREAMS must be a positive number of streams, not {raw_streams!r}.")
+    return WebSettings(
+        port=int(raw_port),
+        url=url,
+        host=env.get("WEB_HOST", "").strip() or "0.0.0.0",
+        rate=rate,
+        forwarded=env.get("WEB_FORWARDED", "").strip().lower() in ("1", "true", "yes"),
+        streams=int(raw_streams),
+    )
+
+
+@dataclass(frozen=True)
 class Settings:
     """The bot's runtime settings."""
 
@@ -33,13 +84,15 @@ class Settings:
     #: SHARD_COUNT and SHARD_IDS: the shards this process runs (None: one process, every guild).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: the web companion's (None: off, WEB_PORT not set)
+    web: WebSettings | None = None
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a log line
         return (
             f"Settings(token=<{len(self.token)} chars>, database_path={self.database_path!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"database_url={hide_secrets(self.database_url)!r}, "
-            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
+            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, web={self.web!r})"
         )
 
     @property
@@ -81,6 +134,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         database_url=database_url,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        web=load_web_settings(env),
     )
 
 

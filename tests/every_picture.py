@@ -45,6 +45,7 @@ SENT_FROM = {
     ("bot/discord/cogs/board.py", "on_preview_button"): ("next-sun preview",),
     ("bot/discord/cogs/board.py", "_viewer"): ("replay step",),
     ("bot/discord/cogs/play.py", "_answer_play"): ("panel preview",),
+    ("bot/discord/cogs/daily.py", "_picture"): ("panel preview",),
     ("bot/discord/cogs/lobby.py", "rules"): ("rules base", "rules moonlight"),
     ("bot/discord/cogs/learn.py", "picture"): ("lesson", "lesson done"),
     ("bot/discord/cogs/players.py", "on_profile"): ("profile chart",),

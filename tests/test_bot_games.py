@@ -112,12 +112,14 @@ async def test_options_host_only_and_engine_validated(service: GameService) -> N
 
 
 def test_normalized_options_hold_every_option_in_order() -> None:
-    """`normalize_options` gives every key of `GameOptions` (the stored JSON's order), keeps a
-    valid choice, drops an unknown key and a choice never offered, and makes flags booleans."""
+    """`normalize_options` gives every key of `GameOptions` (the stored JSON's order; `daily`
+    only for a daily challenge's game), keeps a valid choice, drops an unknown key and a choice
+    never offered, and makes flags booleans."""
     from bot.services.base import CYNTHIA_OPTIONS, FLAGS, MOONLIGHT_OPTIONS
     from bot.storage import GameOptions
 
-    assert list(normalize_options(None)) == list(GameOptions.__annotations__)
+    assert [*normalize_options(None), "daily"] == list(GameOptions.__annotations__)
+    assert normalize_options({"daily": 331})["daily"] == 331
     assert {*CYNTHIA_OPTIONS, *MOONLIGHT_OPTIONS} <= set(FLAGS) <= set(GameOptions.__annotations__)
     given = {"turn_timer": 24, "on_timeout": "never", "revolutions": 5, "hints": 1, "colour": "red"}
     options = normalize_options(given)  # (a stored row may hold anything)

@@ -1,7 +1,7 @@
 """Hidden information in every view of a game (issue 48, item 3): an animal kept in the draft
 stays in its keeper's hand until it is placed (`engine.observation`), so two positions that
 differ only in which animal a seat kept give the same game message (its seat lines, its story,
-its buttons), `/ps status` (the same message, privately), `/ps log` and Game log, `/ps board`,
+its buttons), `/ps status` (the same message, privately), `/ps log` and Game log, `/ps status words:True`,
 picture and alt text, and neither gives the record while the game is played. The seat lines said
 "(orange, Owl)" and the log "Ann: `animal owl`" as soon as it was kept."""
 
@@ -32,7 +32,7 @@ def public_views(state: engine.GameState, log: list[NewAction]) -> dict[str, obj
     """Everything the bot shows a person who may not see Ann's hand: the game message (with
     its story, and with the last moves instead), its buttons, its picture and alt text (the
     message and `/ps status`), the log (`/ps log`, Game log) and whether the record comes with
-    it, and `/ps board`."""
+    it, and `/ps status words:True`."""
     names = [s.name for s in SEATS]
     turns = story.tell(GAME, state, log)
     told = (story.story_title(GAME, state), story.lines_of(GAME, turns))
@@ -138,7 +138,7 @@ def reshuffled(state: engine.GameState) -> engine.GameState:
 
 async def test_a_position_with_every_secret_changed_looks_the_same() -> None:
     """Cynthia's card order, the animals dealt and the face-down tokens: the game message, its
-    picture and alt text, and `/ps board` are read from what everyone may see."""
+    picture and alt text, and `/ps status words:True` are read from what everyone may see."""
     config = engine.Config(seats=("human", "human", "cynthia"), moon_animals=True)
     game = GameRow(**{**GAME.__dict__, "config": config.to_dict(), "seats": (*SEATS[:2],
                    SeatRow(2, "cynthia", None, "Cynthia"))})  # fmt: skip

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 BOT = Path(__file__).resolve().parent.parent / "bot"
-ROLES = {"discord", "present", "services", "storage", "ratings"}
+ROLES = {"discord", "present", "services", "storage", "ratings", "web"}
 
 
 def test_bots_top_level_holds_the_entry_point_and_the_shared_pieces_only() -> None:

@@ -135,21 +135,21 @@ async def test_a_game_message_asked_for_while_answering_waits_for_the_answer() -
         drawn.append(game.version)
 
     publisher._publish_now = publish_now  # type: ignore[method-assign]
-    game = SimpleNamespace(version=1)
+    game = SimpleNamespace(version=1, options={})
     await publisher.publish(game, None)
     assert drawn == [1]  # no answer under way: at once
     async with publisher.holding():
-        await publisher.publish(SimpleNamespace(version=2), None)
-        await publisher.publish(SimpleNamespace(version=3), None)
+        await publisher.publish(SimpleNamespace(version=2, options={}), None)
+        await publisher.publish(SimpleNamespace(version=3, options={}), None)
         assert drawn == [1]  # held while the answer is made
-        task = asyncio.create_task(publisher.publish(SimpleNamespace(version=4), None))
+        task = asyncio.create_task(publisher.publish(SimpleNamespace(version=4, options={}), None))
         await task  # a task started inside the block is held with it
         assert drawn == [1]
     assert drawn == [1, 2, 3, 4]  # in order, once the block ends
 
     async def later() -> None:
         await asyncio.sleep(0)
-        await publisher.publish(SimpleNamespace(version=6), None)
+        await publisher.publish(SimpleNamespace(version=6, options={}), None)
 
     async with publisher.holding():
         straggler = asyncio.create_task(later())  # outlives the block

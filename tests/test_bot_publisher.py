@@ -109,7 +109,13 @@ def world(monkeypatch: pytest.MonkeyPatch) -> tuple[Publisher, Channel, Storage]
 def game_at(version: int) -> SimpleNamespace:
     seats = [SimpleNamespace(user_id=11, kind="human"), SimpleNamespace(user_id=22, kind="human")]
     return SimpleNamespace(
-        id=7, version=version, config=object(), status="active", language="en", seats=seats
+        id=7,
+        version=version,
+        config=object(),
+        status="active",
+        language="en",
+        seats=seats,
+        options={},  # (a game row's lobby options: not a daily challenge)
     )
 
 

@@ -236,7 +236,7 @@ def test_hebrew_isolates_a_name_with_its_parenthesis():
 
 
 def test_the_expansion_text_says_where_things_are():
-    """Alt text (and so `/ps board`): each animal's space, the moonlight, the Dam and the
+    """Alt text (and so `/ps status words:True`): each animal's space, the moonlight, the Dam and the
     face-down Baby Turtle tokens."""
     state = moon.mid_4()
     seen = view(state).moon

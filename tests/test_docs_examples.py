@@ -69,6 +69,10 @@ NOT_RUN: list[tuple[str, str]] = [
     (r"^pybabel init ", "a recipe for a new language: its code `xx` is a placeholder, and it "
      "writes into translation/catalogs/"),
     (r"^python -m tests\.perft$", "rewrites tests/data/perft.json after minutes of counting"),
+    (r"^python -m bot\.web$", "the web companion's server: it runs until stopped (its pages are "
+     "tested by tests/test_web.py and tests/e2e/test_web_browser.py)"),
+    (r"^python -m bot\.web$", "the web companion's server: it runs until stopped (its pages are "
+     "tested by tests/test_web.py and tests/e2e/test_web_browser.py)"),
 ]  # fmt: skip
 
 

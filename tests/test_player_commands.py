@@ -135,10 +135,11 @@ def test_bots_are_named_on_a_leaderboard():
 def test_help_lists_the_players_commands_together():
     fields = [field.name for field in embeds.help_embed(["/ps learn"]).fields]
     at = fields.index("/ps profile [player] [hide]")
-    assert fields[at : at + 3] == [
+    assert fields[at : at + 4] == [
         "/ps profile [player] [hide]",
         "/ps leaderboard, /ps history",
         "/ps export [since] [until], /ps forget",
+        "/ps web on|off",
     ]
     assert len(fields) <= 25  # Discord's limit on an embed's fields
 

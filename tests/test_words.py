@@ -187,7 +187,7 @@ def test_an_experts_seat_in_a_hebrew_story_line_is_hebrew_and_isolated() -> None
 
 
 def test_the_alt_text_names_the_expert_in_hebrew_inside_isolates() -> None:
-    """The alt text (and `/ps board`) says the seat "מומחה (חזק)" whole, isolated, so that a
+    """The alt text (and `/ps status words:True`) says the seat "מומחה (חזק)" whole, isolated, so that a
     screen reader does not read ")חזק(מומחה"; no English name is left."""
     from render.alt import alt_text
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypedDict
 
@@ -16,6 +16,7 @@ from discord.ext import commands, tasks
 
 from bot.config import Settings, fixed_seed_from_env
 from bot.discord import replies
+from bot.discord.daily_views import DAILY_ITEMS
 from bot.discord.learn_views import LEARN_ITEMS
 from bot.discord.offered import offered_component, undeclared_choice
 from bot.discord.pipeline import Pipeline
@@ -33,12 +34,14 @@ from bot.storage.databases import open_storage
 if TYPE_CHECKING:
     from bot.discord.cogs.board import Board
     from bot.discord.cogs.correspondence import CorrespondenceCog
+    from bot.discord.cogs.daily import DailyCog
     from bot.discord.cogs.expert import ExpertCog
     from bot.discord.cogs.learn import Learn
     from bot.discord.cogs.lobby import Lobby
     from bot.discord.cogs.play import Play
     from bot.discord.cogs.players import Players
     from bot.discord.cogs.puzzles import Puzzles
+    from bot.discord.cogs.web import WebCog
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +55,12 @@ EXTENSIONS = (
     "bot.discord.cogs.players",
     "bot.discord.cogs.learn",
     "bot.discord.cogs.puzzles",
+    "bot.discord.cogs.daily",
+    "bot.discord.cogs.web",
 )
 
 #: Every persistent component: the games' and the tutorial's.
-COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS, *PUZZLE_ITEMS)
+COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS, *PUZZLE_ITEMS, *DAILY_ITEMS)
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)
@@ -151,6 +156,8 @@ class PhotosynthesisBot(commands.Bot):
     players: Players
     learn: Learn
     puzzles: Puzzles
+    daily: DailyCog
+    web: WebCog
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -176,6 +183,17 @@ class PhotosynthesisBot(commands.Bot):
         self.publisher = Publisher(self)
         #: The interactions being answered (`replies.answering`), finished before a shutdown.
         self.answers_under_way: set[asyncio.Task[object]] = set()
+        #: What starts with the bot once its services are set up (the web companion, when
+        #: WEB_PORT is set: `bot.__main__`), and what stops before its storage closes.
+        self.when_set_up: list[Callable[[], Awaitable[None]]] = []
+        self.when_closing: list[Callable[[], Awaitable[None]]] = []
+
+    async def web_url(self, path: Awaitable[str | None]) -> str | None:
+        """The address of a page of the web companion (`path`: a `bot.services.web` link's),
+        or None when it is off: not running here (no WEB_PORT), or not on in that server."""
+        web = self.settings.web
+        found = await path
+        return None if web is None or found is None else web.url + found
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a guild, `(guild_id >> 22) % SHARD_COUNT`
@@ -196,6 +214,7 @@ class PhotosynthesisBot(commands.Bot):
                 "FIXED GAME SEED IN USE (tests only): every game gets it", extra={"seed": seed}
             )
         self.games = GameService(self.storage, seed_source=None if seed is None else lambda: seed)
+        await self.games.daily.secret()  # made at the deployment's first start, then kept
         rebuilt = await self.games.players.catch_up()  # games finished before results were kept
         if rebuilt is not None:
             log.info(
@@ -206,6 +225,8 @@ class PhotosynthesisBot(commands.Bot):
             log.info("shipped puzzles stored", extra={"count": added})
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # The daily challenge's days run on the turn timers' clock (a test's clock in tests).
+        self.games.core.now = self.correspondence.clock.now
         # What follows every commit, in order, in one place (`bot.discord.pipeline`).
         self.games.core.after = Pipeline(
             self.correspondence.service.timers, self.publisher, self.games.driver
@@ -216,6 +237,8 @@ class PhotosynthesisBot(commands.Bot):
         await self.tree.set_translator(i18n.CommandTranslator())
         await self.sync_commands()
         self.upkeep.start()
+        for start in self.when_set_up:
+            await start()
         log.info("setup done", extra={"database": self.storage.dialect})
 
     async def sync_commands(self) -> None:
@@ -360,6 +383,11 @@ class PhotosynthesisBot(commands.Bot):
         await self._finish_answers(deadline)
         await self.publisher.stop(deadline)
         await super().close()
+        for stop in self.when_closing:
+            try:
+                await stop()
+            except Exception:
+                log.exception("closing failed")
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()

@@ -26,6 +26,7 @@ from bot.discord.replies import with_view
 from bot.discord.views import game_view, lobby_view
 from bot.present import embeds, i18n, pictures, story, texts
 from bot.services import refusals, seats
+from bot.services.base import daily_of
 from bot.services.seats import seat_label
 from bot.storage import GameRow, UnreadableGame
 from engine import GameState
@@ -205,7 +206,10 @@ class Publisher:
         notes = [] if note is None else [note]
         glance = (story.story_title(game, state), turns)
         embed = embeds.game_embed(game, state, notes=notes, glance=glance)
-        return embed, file, game_view(game, state)
+        web_url = None
+        if self.bot.settings.web is not None:
+            web_url = await self.bot.web_url(self.games.web.game_path(game))
+        return embed, file, game_view(game, state, web_url)
 
     async def details(self, game: GameRow, state: GameState) -> discord.Embed:
         """The game message's Details (in the language of the moment: the reader's): what each
@@ -252,7 +256,9 @@ class Publisher:
     async def publish(self, game: GameRow, state: GameState | None = None) -> None:
         """What follows every commit (`bot.discord.pipeline`), and a change that was no play
         (settings, a seat left): bring the channel's game message up to date; inside `holding`,
-        once it ends."""
+        once it ends. A daily challenge has no channel message (`/ps daily` answers privately)."""
+        if daily_of(game) is not None:
+            return
         hold = _HOLD.get()
         if hold is not None and hold.open:
             hold.wanted.append((game, state))
@@ -600,8 +606,8 @@ class Publisher:
         for game in await self.bot.storage.games_with_status("active", "over"):
             if game.status == "over" and now - game.updated > RESYNC_FINISHED_WITHIN:
                 continue
-            if not self.bot.serves(game.guild_id):  # another process's shard
-                continue
+            if not self.bot.serves(game.guild_id) or daily_of(game) is not None:
+                continue  # another process's shard; a daily challenge (no channel message)
             try:
                 await self.games.core.checked(game)
                 stored = await self.bot.storage.message(game.id, "game")

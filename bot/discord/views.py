@@ -44,6 +44,7 @@ from bot.discord.replies import answering, ours
 from bot.present import choices, texts
 from bot.present import expert_texts as xt
 from bot.present import review_texts as rt
+from bot.present import web_texts as wt
 from bot.present.i18n import tr
 from bot.services import refusals
 from bot.services.base import FLAGS, UserError, normalize_options
@@ -583,7 +584,11 @@ class ReplaySelect(
 
 
 def replay_view(
-    source: str, step: int, last: int, rounds: Sequence[tuple[str, int]]
+    source: str,
+    step: int,
+    last: int,
+    rounds: Sequence[tuple[str, int]],
+    web_url: str | None = None,
 ) -> discord.ui.View:
     """The replay viewer's components at `step` (of 0..`last`): back by round, turn and action
     on the first row, forward on the second (those leading nowhere disabled), the rounds'
@@ -600,6 +605,8 @@ def replay_view(
     jump = ReplaySelect(source, step, [(label, at) for at, label in first.items()])
     jump.row = 2
     view.add_item(jump)
+    if web_url is not None:
+        view.add_item(web_button(web_url, wt.WEB_BUTTON, row=3))
     return view
 
 
@@ -678,10 +685,18 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
     return view
 
 
-def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
+def web_button(url: str, label: str, row: int | None = None) -> discord.ui.Button[discord.ui.View]:
+    """A link to a page of the web companion (issue 59)."""
+    return discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=tr(label), row=row)
+
+
+def game_view(
+    game: GameRow, state: GameState, web_url: str | None = None
+) -> discord.ui.View | None:
     """The game message's buttons: Take my turn, Next-sun preview, Details and Game log while
     the game is played; Details, Game log, Rematch, Replay and Review once it is over (None when
-    it was abandoned)."""
+    it was abandoned); and "Watch on the web" when the server shows its games there
+    (`web_url`)."""
     if game.status not in ("active", "over"):
         return None
     view = discord.ui.View(timeout=None)
@@ -695,6 +710,8 @@ def game_view(game: GameRow, state: GameState) -> discord.ui.View | None:
         view.add_item(EndingButton("rematch", game.id))
         view.add_item(ReplayOpenButton(game.id))
         view.add_item(ReviewButton(game.id))
+    if web_url is not None:
+        view.add_item(web_button(web_url, wt.WATCH_BUTTON))
     return view
 
 

@@ -10,6 +10,7 @@ import discord
 
 import engine
 from bot.present import animals, texts
+from bot.present import daily_texts as dt
 from bot.present import expert_texts as xt
 from bot.present import learn_texts as lt
 from bot.present import player_texts as pt
@@ -667,10 +668,11 @@ def help_embed(anywhere: list[str]) -> discord.Embed:
     embed = discord.Embed(title=tr(_("Photosynthesis \N{EM DASH} commands")), colour=GREEN)
     for name, value in texts.HELP_COMMANDS:
         embed.add_field(name=tr(name), value=tr(value), inline=False)
-        if name == "/ps undo":
+        if name == "/ps play <action>":
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
     embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
     embed.add_field(name="/ps puzzle", value=tr(pz.HELP_PUZZLE), inline=False)
+    embed.add_field(name="/ps daily", value=tr(dt.HELP), inline=False)
     for name, value in pt.HELP_PLAYERS:
         embed.add_field(name=name, value=tr(value), inline=False)
     if anywhere:  # (in the description: the fields are at Discord's limit of 25)

@@ -179,4 +179,7 @@ HELP_PLAYERS = (
         "the server's finished games as JSON lines and CSV (Manage Server; in parts when large, "
         "`since:` and `until:` a range of dates, 2026-05-01); remove your name and id from "
         "every stored game, after a confirmation (not while you have a seat in a game)")),
+    ("/ps web on|off", _(
+        "(Manage Server) this server's games, replays, reviews, profiles and leaderboards on "
+        "the bot's web companion, each reached by a link button; off: every link stops working")),
 )  # fmt: skip

@@ -23,6 +23,13 @@ REVIEW_STARTED = _(
     "The Expert is reviewing the game, turn by turn: the review will be posted in the "
     "game's thread in a minute or two."
 )
+DAILY_REVIEW_STARTED = _(
+    "The Expert is reviewing your daily challenge, turn by turn: click Review again in a "
+    "minute or two to read it."
+)
+DAILY_REVIEW_UNDER_WAY = _(
+    "The Expert is still reviewing your daily challenge: click Review again in a minute."
+)
 REVIEW_UNDER_WAY = _(
     "The Expert is still reviewing the game: the review will be posted in the game's thread "
     "when it is ready."

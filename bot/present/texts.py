@@ -347,13 +347,13 @@ HELP_COMMANDS = (
      "Under the Moonlight modes, Cynthia difficulty, random seats)")),
     (_("Lobby buttons"), _("Join, Leave, Add bot (Cynthia, or the Expert), Remove bot; the host "
      "sets options and starts")),
-    ("/ps status", _("the game in this channel")),
-    ("/ps board", _("the game in this channel as text: the position in words and the board as a "
-     "grid, privately (every picture also carries that description as its alt text)")),
+    ("/ps status [words]", _("the game in this channel; `words:True`: as text, the position in "
+     "words and the board as a grid, privately (every picture also carries that description as "
+     "its alt text)")),
     (_("Take my turn"), _("the button on the game message: your legal choices, privately")),
-    ("/ps play <action>", _("type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`; "
-     "with Under the Moonlight also `move C3`, `use hunt 2`, `use baby seed E5`")),
-    ("/ps undo", _("take back your last action of this turn (also on the panel)")),
+    ("/ps play <action>", _("type an action, e.g. `place A2`, `grow D4`, `plant C3 E5`, `end`, "
+     "or `undo` (your last action of this turn taken back, also on the panel); with Under the "
+     "Moonlight also `move C3`, `use hunt 2`, `use baby seed E5`")),
     ("/ps log", _("the moves so far, with Cynthia's reasons, and the game record to replay")),
     ("/ps replay <file|game>", _("a finished game move by move, privately: a record from `/ps log` "
      "or a game number (also the Replay button on a finished game)")),

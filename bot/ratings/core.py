@@ -52,9 +52,12 @@ START_MU: Final[float] = MODEL.mu
 START_SIGMA: Final[float] = MODEL.sigma
 
 
-def rated(config: Mapping[str, object]) -> bool:
+def rated(config: Mapping[str, object], options: Mapping[str, object] | None = None) -> bool:
     """Whether a game counts for the ratings: every game but the tutorial's short practice game
-    (one revolution of the sun, `engine.tutorial.final_game_config`), which is unrated."""
+    (one revolution of the sun, `engine.tutorial.final_game_config`) and the daily challenge
+    (its lobby `options` name its day: `bot.services.daily`), which are unrated."""
+    if options is not None and options.get("daily") is not None:
+        return False
     return engine.Config.from_dict(dict(config)).revolutions != PRACTICE_REVOLUTIONS
 
 

@@ -10,6 +10,8 @@
 - `reviews`: the Expert's review of a finished game, and Try again (`Retries`);
 - `puzzles`: `/ps puzzle`: puzzles chosen, answered, judged and rated; new ones found in
   finished games;
+- `daily`: the daily challenge of `/ps daily`, its results, leaderboards and streaks;
+- `web`: the web companion's switch per server, its links and what each may show;
 
 sharing a small `core` (storage, locks, the state rebuilt from the log, the commit and its
 hooks). `base` holds what they all say and return; `plays` the engine's steps they run in a
@@ -22,6 +24,7 @@ from collections.abc import Callable
 
 from bot.services.bots import BotService, ExpertDriver
 from bot.services.core import GameCore
+from bot.services.daily import DailyService
 from bot.services.endings import EndingService
 from bot.services.experts import Experts
 from bot.services.lobby import LobbyService
@@ -31,6 +34,7 @@ from bot.services.records import RecordService
 from bot.services.reviews import Retries, ReviewService
 from bot.services.turns import TurnService
 from bot.services.tutorial import TutorialService
+from bot.services.web import WebService
 from bot.storage import Storage
 
 
@@ -60,3 +64,5 @@ class GameService:
         self.puzzles = PuzzleService(
             storage, judge=experts_.judge_puzzle, finder=experts_.find_puzzle
         )
+        self.daily = DailyService(self.core, self.turns)
+        self.web = WebService(self.core, self.players)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from typing import Literal, TypeVar, get_args
 
 import engine
@@ -177,7 +178,25 @@ def normalize_options(options: GameOptions | None) -> GameOptions:
             merged[flag] = bool(given[flag])
     if merged["revolutions"] not in engine.config.REVOLUTIONS:
         merged["revolutions"] = 3
+    day = given.get("daily")
+    if type(day) is int:  # a daily challenge's game (`bot.services.daily`)
+        merged["daily"] = day
     return merged
+
+
+#: The daily challenge's first day, day 1 (`bot.services.daily`); a day starts at 00:00 UTC.
+DAILY_EPOCH = date(2026, 1, 1)
+
+
+def day_at(when: float) -> int:
+    """The daily challenge's day number at a UNIX time (UTC days; day 1 is `DAILY_EPOCH`)."""
+    return (datetime.fromtimestamp(when, UTC).date() - DAILY_EPOCH).days + 1
+
+
+def daily_of(game: GameRow) -> int | None:
+    """The day of a daily challenge's game (None: any other game)."""
+    day = game.options.get("daily")
+    return day if type(day) is int else None
 
 
 def _choice(value: T, choices: tuple[T, ...], default: T) -> T:

@@ -14,13 +14,22 @@ import asyncio
 import dataclasses
 import logging
 import random
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import ParamSpec, Protocol, TypeVar
 
 import engine
 from bot.services import refusals
-from bot.services.base import Applied, StaleComponent, UserError, is_stored_id, status_error
+from bot.services.base import (
+    Applied,
+    StaleComponent,
+    UserError,
+    daily_of,
+    day_at,
+    is_stored_id,
+    status_error,
+)
 from bot.services.plays import finish_of, replay
 from bot.storage import (
     ClockWrite,
@@ -95,6 +104,14 @@ class GameCore:
         self.seed_source = seed_source or (lambda: sysrand.randrange(2**31))
         #: What follows a commit (`AfterCommit`), set once by the app.
         self.after: AfterCommit = NothingAfter()
+        #: The time (UNIX seconds) the daily challenge's days run on: the app sets its clock's.
+        self.now: Callable[[], float] = time.time
+
+    def daily_closed(self, game: GameRow) -> bool:
+        """Whether a daily challenge's game may not be shown outside `/ps daily` yet: while it
+        is played, and until its day is over (its replay would tell the day's challenge)."""
+        day = daily_of(game)
+        return day is not None and (game.status == "active" or day >= day_at(self.now()))
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The lock every change to this game runs under (`async with service.lock(id):`)."""
@@ -133,6 +150,11 @@ class GameCore:
         """A game by id for a click in `channel_id` (None: not from a channel): a game of another
         channel is refused (a forged custom_id); None when there is no such game."""
         game = await self.get_game(game_id)
+        if game is not None and channel_id is not None and daily_of(game) is not None:
+            # A daily challenge has no channel: its replay and review once its day is over.
+            if self.daily_closed(game):
+                raise UserError(refusals.DAILY_CLOSED)
+            return game
         here = game is None or channel_id is None or await self.belongs_here(game, channel_id)
         if not here:
             raise UserError(refusals.OTHER_CHANNEL)

@@ -526,7 +526,17 @@ class PlayerService:
     async def forget(self, user_id: int) -> int:
         """Remove a person's id and name from everything stored (`Storage.forget_user`); the
         number of games that held a seat of theirs. Refused while they hold a seat in a lobby
-        or a game in play."""
+        or a game in play; a daily challenge being played is abandoned (its result, like every
+        daily row of theirs, goes: `bot.services.daily`)."""
+        for game_id in await self.storage.live_daily_games(user_id):
+            async with self.core.lock(game_id):
+                game = await self.core.get_game(game_id)
+                if game is not None and game.status == "active":
+                    stored = await self.storage.update_game(
+                        game.id, game.version, status="abandoned"
+                    )
+                    self.core.forget(game.id)
+                    await self.core.ended(stored)
         done = await self.storage.forget_user(user_id)
         if done is None:
             raise UserError(refusals.FORGET_IN_GAME)

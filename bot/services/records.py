@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import engine
 from bot.services import refusals
-from bot.services.base import Applied, UserError
+from bot.services.base import Applied, UserError, daily_of
 from bot.services.core import GameCore
 from bot.services.plays import replay_events
 from bot.storage import ActionRow, GameRow, NewAction, SeatRow
@@ -76,7 +76,10 @@ class RecordService:
         if game is None or game.config is None:
             raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
         played = reader_id is not None and any(s.user_id == reader_id for s in game.seats)
-        if not (game.guild_id == guild_id or played):
+        if daily_of(game) is not None:  # a daily challenge's: no server; once its day is over
+            if self.core.daily_closed(game):
+                raise UserError(refusals.DAILY_CLOSED)
+        elif not (game.guild_id == guild_id or played):
             raise UserError(refusals.REPLAY_NO_GAME.format(id=game_id))
         if game.is_live:
             raise UserError(refusals.REPLAY_NOT_OVER.format(id=game_id))

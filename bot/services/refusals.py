@@ -22,6 +22,10 @@ GAME_OVER = _("This game is over.")
 GAME_ABANDONED = _("This game was abandoned.")
 GAME_EXPIRED = _("This lobby expired.")
 STALE = _("This button is out of date; here is a fresh one.")
+DAILY_CLOSED = _(
+    "That game is a daily challenge: it is played with `/ps daily`, and can be replayed and "
+    "reviewed once its day is over."
+)
 NOT_OFFERED = _("That choice was not offered here: use the buttons, menus and options shown.")
 UNPLAYABLE = _("That cannot be played in this game.")
 

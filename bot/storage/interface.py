@@ -3,7 +3,7 @@ connection (`Connection`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Protocol
 
@@ -12,6 +12,7 @@ from bot.storage.rows import (
     ActionRow,
     ClockValues,
     ClockWrite,
+    DailyRow,
     DatabaseRow,
     Finish,
     FinishedGame,
@@ -278,6 +279,30 @@ class Storage(Protocol):
 
     async def forget_user(self, user_id: int) -> int | None: ...
 
+    # the daily challenge (`bot.storage.sql.daily`)
+
+    async def bot_secret(self, name: str, made: str) -> str: ...
+
+    async def claim_daily(
+        self, day: int, user_id: int, guild_id: int | None, started_at: str
+    ) -> tuple[DailyRow, bool]: ...
+
+    async def set_daily_game(self, day: int, user_id: int, game_id: int) -> None: ...
+
+    async def daily_row(self, day: int, user_id: int) -> DailyRow | None: ...
+
+    async def daily_rows(self, user_id: int, since: int) -> list[DailyRow]: ...
+
+    async def finish_daily(
+        self, day: int, user_id: int, margin: int, won: bool, rounds: str, finished_at: str
+    ) -> bool: ...
+
+    async def daily_leaderboard(
+        self, day: int, guild_id: int | None, size: int, reader: int | None
+    ) -> tuple[list[DailyRow], int, tuple[int, DailyRow] | None]: ...
+
+    async def live_daily_games(self, user_id: int) -> list[int]: ...
+
     # the Expert's reviews of finished games (`bot.services.reviews`)
 
     async def review(self, game_id: int) -> ReviewRow | None: ...
@@ -296,6 +321,24 @@ class Storage(Protocol):
     ) -> None: ...
 
     async def reviews_to_finish(self) -> list[ReviewRow]: ...
+
+    # the web companion (`bot.services.web`, issue 59)
+
+    async def web_secret(self, guild_id: int) -> str | None: ...
+
+    async def set_web_secret(self, guild_id: int, secret: str | None) -> None: ...
+
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
+
+    async def played_names(self, user_ids: Sequence[int], guild_id: int) -> dict[int, str]: ...
+
+    async def listen_games(
+        self, changed: Callable[[int, int], None]
+    ) -> Callable[[], Awaitable[None]] | None:
+        """Call `changed(game_id, version)` for each change of a game's version committed by any
+        process (PostgreSQL's LISTEN/NOTIFY); returns how to stop. None: this database cannot
+        announce changes (SQLite): a reader polls `game_versions`."""
+        ...
 
 
 class Connection(Protocol):

@@ -360,6 +360,70 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX seat_results_seats ON seat_results (game_id, identity, place)",
         )
     ),
+    # 17 (issue 58): the daily challenge (`bot.services.daily`). `bot_secrets` holds the secret
+    #    each deployment makes at its first start (the days' seeds are its HMAC of the date);
+    #    `daily_results` one row per person and day: the game of their attempt, where it
+    #    started, and its result once finished (`margin` NULL while it is played). The indexes
+    #    serve the day's leaderboards (across servers and per server: the best margins first
+    #    and a reader's rank) and a person's streaks. `daily_counts` keeps, per day and scope
+    #    (a server's id; 0: every server), how many results have each margin: a rank and a
+    #    leaderboard's size are sums over the few margins, however many played.
+    Migration(
+        (
+            """CREATE TABLE bot_secrets (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""",
+            """CREATE TABLE daily_results (
+            day {int} NOT NULL,
+            user_id {int} NOT NULL,
+            game_id {int},
+            guild_id {int},
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            margin {int},
+            won {int},
+            rounds TEXT,
+            PRIMARY KEY (day, user_id)
+        )""",
+            """CREATE INDEX daily_board ON daily_results (day, margin DESC, user_id)
+            WHERE margin IS NOT NULL""",
+            """CREATE INDEX daily_board_guild
+            ON daily_results (day, guild_id, margin DESC, user_id) WHERE margin IS NOT NULL""",
+            "CREATE INDEX daily_of_user ON daily_results (user_id, day)",
+            """CREATE TABLE daily_counts (
+            day {int} NOT NULL,
+            scope {int} NOT NULL,
+            margin {int} NOT NULL,
+            players {int} NOT NULL,
+            PRIMARY KEY (day, scope, margin)
+        )""",
+        )
+    ),
+    # 18 (issue 59): the servers that turned the web companion on (`/ps web on`), each with
+    #    the secret its pages' links are signed with (`bot.services.web`): `/ps web off`
+    #    deletes the row, and every link of the server stops working. On PostgreSQL a change
+    #    of a game's version is announced on the channel `ps_games` ("<id> <version>"), which
+    #    a site in another process listens to (`python -m bot.web`).
+    Migration(
+        (
+            """CREATE TABLE web_servers (
+            guild_id {int} PRIMARY KEY,
+            secret TEXT NOT NULL,
+            enabled_at TEXT NOT NULL
+        )""",
+        ),
+        postgres_only=(
+            """CREATE FUNCTION ps_game_changed() RETURNS trigger AS $$
+            BEGIN
+                PERFORM pg_notify('ps_games', NEW.id::text || ' ' || NEW.version::text);
+                RETURN NEW;
+            END $$ LANGUAGE plpgsql""",
+            """CREATE TRIGGER games_changed AFTER UPDATE OF version ON games
+            FOR EACH ROW EXECUTE FUNCTION ps_game_changed()""",
+        ),
+    ),
     # (issue 58, puzzles) the puzzles of `/ps puzzle` (the shipped ones and those found in
     #    finished games: `engine.expert.puzzles.Puzzle` as JSON, with the puzzle's rating), each
     #    solver's puzzle rating and streaks, every attempt (one per solver and puzzle: the turn

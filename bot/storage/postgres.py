@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import asyncpg
@@ -124,6 +124,8 @@ class PostgresStorage(SQLStorage):
         self._owner_conn = owner_conn
         self.owner = owner
         self._game_locks = KeyedLocks()
+        #: the database's address, for a listening connection of its own (`listen_games`)
+        self._url: str | None = None
 
     @classmethod
     async def open(
@@ -143,6 +145,7 @@ class PostgresStorage(SQLStorage):
             owner_conn = await asyncpg.connect(url)
             owner = await _take_owner_id(owner_conn)
             storage = cls(pool, lock_pool, owner_conn, owner, clock)
+            storage._url = url
             async with pool.acquire() as conn:
                 await conn.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK)
                 try:
@@ -174,6 +177,28 @@ class PostgresStorage(SQLStorage):
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The game's lock across every process (see the module docstring)."""
         return self._game_lock(game_id)
+
+    async def listen_games(
+        self, changed: Callable[[int, int], None]
+    ) -> Callable[[], Awaitable[None]] | None:
+        """Call `changed(game_id, version)` for every change of a game's version committed by
+        any process (the trigger of migration 20 notifies `ps_games`), on a connection of its
+        own; returns the coroutine function that stops listening."""
+        conn = await asyncpg.connect(self._url) if self._url else None
+        if conn is None:
+            return None
+
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            game_id, _, version = payload.partition(" ")
+            if game_id.isdigit() and version.isdigit():
+                changed(int(game_id), int(version))
+
+        await conn.add_listener("ps_games", heard)
+
+        async def stop() -> None:
+            await conn.close()
+
+        return stop
 
     async def _stored_version(self, conn: Connection) -> int:
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")

@@ -58,6 +58,7 @@ class GameOptions(TypedDict, total=False):
     harder_grow_minus_one: bool
     harder_score_trees: bool
     hints: bool
+    daily: int  # the daily challenge's day number (`bot.services.daily`): a private game
 
 
 class Preferences(TypedDict, total=False):
@@ -112,6 +113,25 @@ class SeatRow:
     #: language is the presentation's, `bot.present.expert_texts.shown_name`)
     user_id: int | None
     name: str
+
+
+@dataclass(frozen=True)
+class DailyRow:
+    """A person's attempt at one day's challenge (`bot.services.daily`): its game (None for
+    the moment between the claim of the day and the game's creation), the server it started
+    in, and its result once finished: the margin over Cynthia, won or not, and the row of the
+    rounds (one character a round: `+` the round gained more than Cynthia's, `=` as much,
+    `-` less)."""
+
+    day: int
+    user_id: int
+    game_id: int | None
+    guild_id: int | None
+    started_at: str
+    finished_at: str | None = None
+    margin: int | None = None
+    won: bool | None = None
+    rounds: str | None = None
 
 
 @dataclass(frozen=True)

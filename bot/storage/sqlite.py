@@ -341,6 +341,9 @@ class SQLiteStorage(SQLStorage):
         #: committed (its row, and its message ids, are read again if it is asked for): what is
         #: kept serves the games being played, not every game ever played.
         self._games: dict[int, GameRow] = {}
+        #: Another process writes this database (the bot, for `python -m bot.web`): no row is
+        #: kept as it was read, every read reads the file.
+        self.another_writes = False
         self._messages: dict[int, dict[str, tuple[int, int] | None]] = {}
         #: Message ids whose commit is under way (`set_message`), read back at once.
         self._unsettled: dict[tuple[int, str], tuple[int, int]] = {}
@@ -453,6 +456,8 @@ class SQLiteStorage(SQLStorage):
     def _keep(self, game: GameRow) -> GameRow:
         """Keep a committed row of a live game (unless a newer one is kept); a game that ended
         is forgotten, with its message ids."""
+        if self.another_writes:
+            return game
         kept = self._games.get(game.id)
         if kept is not None and kept.version > game.version:
             return game

@@ -171,7 +171,7 @@ async def test_the_server_commands_refuse_in_one_sentence_and_change_nothing(
         )
         assert offered == [], where
         assert fake.messages(chan) == [] and bot_posts(fake, chan) == []
-    assert {"new", "status", "play", "board", "history", "games", "notify"} <= refused
+    assert {"new", "status", "play", "log", "history", "games", "notify"} <= refused
     # in the reader's language: their Discord client's, or the one they chose
     claire = fake.add_user("claire", locale="fr")
     said = await slash_in(fake, claire, fake.bot_dm(claire), "ps new")

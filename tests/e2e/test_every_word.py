@@ -4,7 +4,7 @@ Three whole games are played at once through the loopback Discord, one per langu
 base game; French and Hebrew: Under the Moonlight with its three modes), each with a person, a
 Cynthia, an Expert and a player who leaves at once (the autopilot plays their seat). The host
 opens the panel each turn, places by the autocomplete's first choice in setup, plays one action
-and ends every turn after; near the end they read the game's text views (`/ps board`, `/ps log`,
+and ends every turn after; near the end they read the game's text views (`/ps status words:True`, `/ps log`,
 the Game log, the next-sun preview, `/ps status`, `/ps hint`, every `/ps rules` topic,
 `/ps help`), and `/ps log` again once the game is over. The host asked for turn DMs: the
 clock moves once so that a turn of theirs waits 5 minutes, and its DM comes.
@@ -270,7 +270,7 @@ async def _read_views(fake: FakeDiscord, chan: str, host: dict, msg: FakeMessage
         if kind == "more":  # a field per seat, then the story
             assert sum(1 for f in it.embeds[0]["fields"] if f["inline"]) == 4
     for command, options in (
-        ("ps board", {}),
+        ("ps status", {"words": True}),
         ("ps log", {}),
         ("ps status", {}),
         ("ps hint", {}),

@@ -43,7 +43,7 @@ async def test_play_in_the_thread_and_type_in_either_place(fake: FakeDiscord, bo
             and msg.content == f"{mention(users[turn_owner(msg)])}, it is your turn."
         )
     # The game as text, privately, in the thread or the channel (what the alt text says too).
-    it = await answered(await fake.slash(bob, "ps board", channel_id=thread))
+    it = await answered(await fake.slash(bob, "ps status", {"words": True}, channel_id=thread))
     assert it.ephemeral and it.content.startswith(
         "**Game #1 as text.** Photosynthesis board during setup."
     )

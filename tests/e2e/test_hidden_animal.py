@@ -1,6 +1,6 @@
 """The animal a person keeps in the draft of Under the Moonlight stays in their hand until they
 place it (issue 48, item 3): the channel's game message (seat lines, story, picture and its alt
-text), `/ps status`, Game log, `/ps log` and `/ps board` say only that an animal was kept, while
+text), `/ps status`, Game log, `/ps log` and `/ps status words:True` say only that an animal was kept, while
 the keeper's own views (the answer to the draft, the next-sun preview) name it. It used to show
 at once: "(orange, Owl)" on the seat line and "Alice: `animal owl`" in the log.
 
@@ -34,13 +34,13 @@ def everything(message: FakeMessage) -> str:
 
 async def others_views(fake: FakeDiscord, user: dict, chan: str, msg: FakeMessage) -> list[str]:
     """Every view of the game `user` (not Alice) gets: the game message, Game log, `/ps log`,
-    `/ps status`, `/ps board` and the next-sun preview."""
+    `/ps status`, `/ps status words:True` and the next-sun preview."""
     asked: list[FakeInteraction] = [
         await click(fake, user, msg, "Game log"),
         await click(fake, user, msg, "Next-sun preview"),
     ]
-    for command in ("ps log", "ps status", "ps board"):
-        asked.append(await answered(await fake.slash(user, command, channel_id=chan)))
+    for command, options in (("ps log", {}), ("ps status", {}), ("ps status", {"words": True})):
+        asked.append(await answered(await fake.slash(user, command, options, channel_id=chan)))
     assert all(it.ephemeral for it in asked)
     assert texts.BOARD_TEXT_MOON not in asked[-1].content  # no MS or EL on its grid to explain
     return [everything(msg), *(everything(it.response) for it in asked)]

@@ -175,10 +175,10 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
     end_turn = next(c for c in options["on_timeout"]["choices"] if c["value"] == "end turn")
     assert end_turn["name_localizations"] == {"nl": "beurt beëindigen", "fr": "fin du tour"}
     assert sorted(sub) == sorted(
-        ["new", "status", "abandon", "rules", "language", "help", "play", "undo", "log", "hint",
-         "replay", "board", "settings", "notify", "vacation", "leave", "games", "profile",
+        ["new", "status", "abandon", "rules", "language", "help", "play", "log", "hint",
+         "replay", "settings", "notify", "vacation", "leave", "games", "profile",
          "leaderboard", "history", "export", "forget", "learn",
-         "follow", "puzzle"]
+         "follow", "daily", "web", "puzzle"]
     )  # fmt: skip
     mode = {o["name"]: o for o in sub["follow"]["options"]}["mode"]
     assert {c["value"]: c["name_localizations"]["fr"] for c in mode["choices"]} == {

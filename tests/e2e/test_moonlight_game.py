@@ -211,7 +211,7 @@ async def test_moonlight_game_from_lobby_to_final_scores(fake: FakeDiscord, bot_
     assert "(blue, Turtle) \N{EM DASH} " in seats[1] and " lunar" not in seats[2]
     # The text board: its legend explains the moonstones' and the Great Elder Tree's marks, its
     # words say where the animals stand.
-    board = await answered(await fake.slash(carol, "ps board", channel_id=chan))
+    board = await answered(await fake.slash(carol, "ps status", {"words": True}, channel_id=chan))
     assert " MS" in board.content and " EL" in board.content
     assert board.content.endswith(texts.BOARD_TEXT_MOON)
     assert ", owl on " in board.content and ", turtle on " in board.content
@@ -440,7 +440,9 @@ class Table:
                 await self.typed(bob, action.replace("move ", "m ").lower(), action)
                 if action == "move G4":  # a step can be taken back (it reveals nothing)
                     before = self.moves()
-                    it = await answered(await fake.slash(bob, "ps undo", channel_id=self.chan))
+                    it = await answered(
+                        await fake.slash(bob, "ps play", {"action": "undo"}, channel_id=self.chan)
+                    )
                     assert it.content.startswith(f"You took back `{action}`.\nYour turn: ")
                     assert self.moves() == before - 1
                     await self.typed(bob, "step g4", action)

@@ -120,10 +120,14 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
     assert it.ephemeral and "G1" in it.content
     assert [r[1] for r in action_rows(bot)][-3:] == ["buy seed", "end", "grow G1"]
 
-    # Undo: the panel offers it; /ps undo takes the grow back (the log loses its last row).
+    # Undo: the panel offers it; /ps play undo takes the grow back (the log loses its last row).
     panel = await click(fake, bob, bob_msg, "Take my turn")
     assert "Undo" in [b["label"] for b in panel.response.buttons]
-    it = await answered(await fake.slash(bob, "ps undo", channel_id=chan))
+    offered = await fake.autocomplete(
+        bob, "ps play", focused="action", options={"action": "un"}, channel_id=chan
+    )
+    assert [c["value"] for c in offered] == ["undo"]
+    it = await answered(await fake.slash(bob, "ps play", {"action": "undo"}, channel_id=chan))
     assert it.ephemeral and it.content == (
         "You took back `grow G1`.\nYour turn: you have 2 light. Choose an action, or end your turn."
         "\nCollect: not now. You have no large tree on the board."
@@ -134,7 +138,11 @@ async def test_a_first_round_through_the_panel_and_typing(fake: FakeDiscord, bot
         10,
         "the game message showing the light given back",
     )
-    it = await answered(await fake.slash(bob, "ps undo", channel_id=chan))
+    offered = await fake.autocomplete(
+        bob, "ps play", focused="action", options={"action": "un"}, channel_id=chan
+    )
+    assert offered == []  # nothing left to take back
+    it = await answered(await fake.slash(bob, "ps play", {"action": "undo"}, channel_id=chan))
     assert it.ephemeral and it.content == refusals.NOTHING_TO_UNDO
     # The stale panel (drawn before the undo) is refused with a fresh one.
     it = await answered(

@@ -202,13 +202,13 @@ class Board(commands.Cog, name="Board"):
 
     async def cog_load(self) -> None:
         """Attach `/ps replay` to the `/ps` group of the Lobby cog (loaded first)."""
-        attach(self.bot, __name__, replay_command, board_command)
+        attach(self.bot, __name__, replay_command)
 
     async def cog_unload(self) -> None:
-        detach(self.bot, "replay", "board")
+        detach(self.bot, "replay")
 
     async def on_board_command(self, interaction: discord.Interaction) -> None:
-        """`/ps board`: the channel's game as text, privately (for a screen reader, or where
+        """`/ps status words:True`: the channel's game as text, privately (for a screen reader, or where
         the picture does not show): the position in words, then the board as a grid."""
         async with answering(interaction):
             game = await self.games.records.shown_game(interaction.channel_id or 0)
@@ -444,8 +444,17 @@ class Board(commands.Cog, name="Board"):
         else:
             title = texts.REPLAY_FILE_TITLE
         embed = embeds.replay_embed(title, replay, step)
-        view = replay_view(source, step, replay.last, replay.rounds())
+        web_url = None
+        if source.startswith("g") and self.bot.settings.web is not None:
+            path = await self.games.web.game_path(replay.game)
+            web_url = await self.bot.web_url(_at(path, f"/replay#s{step}"))
+        view = replay_view(source, step, replay.last, replay.rounds(), web_url)
         return embed, pictures.as_file(picture, embeds.BOARD_FILE), view
+
+
+async def _at(path: str | None, rest: str) -> str | None:
+    """A web page's path followed by `rest` (None: no page)."""
+    return None if path is None else path + rest
 
 
 def _file_key(record: discord.Attachment) -> str:
@@ -477,11 +486,6 @@ async def replay_command(
     game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
 ) -> None:
     await interaction.client.board.on_replay_command(interaction, record, game)
-
-
-@app_commands.command(name="board", description=_("The game in this channel as text"))
-async def board_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-    await interaction.client.board.on_board_command(interaction)
 
 
 async def setup(bot: PhotosynthesisBot) -> None:

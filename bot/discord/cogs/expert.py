@@ -34,13 +34,14 @@ import engine
 from bot.discord.cogs import attach, detach
 from bot.discord.replies import answering, edit_clicked
 from bot.discord.review_views import RetryButton, TryButton, TryItems
-from bot.discord.views import panel, panel_offers
+from bot.discord.views import panel, panel_offers, web_button
 from bot.present import choices, i18n, pictures, texts
 from bot.present import expert_texts as xt
 from bot.present import review_texts as rt
+from bot.present import web_texts as wt
 from bot.present.i18n import tr
 from bot.services import GameService, refusals, seats
-from bot.services.base import UserError
+from bot.services.base import UserError, daily_of
 from bot.services.reviews import Try, legal, lost_per_round, people, shown_decisions
 from bot.storage import GameRow, ReviewRow, UnreadableGame
 
@@ -67,6 +68,11 @@ def review_nonce(game_id: int, part: int, channel_id: int) -> str:
 #: A review's pictures (`Experts.review_pictures`): a picture and its alt text per decision
 #: shown, and the chart.
 ReviewPictures: TypeAlias = tuple[list[tuple[bytes, str]], tuple[bytes, str]]
+
+
+async def _page(path: str | None, rest: str) -> str | None:
+    """A web page's path followed by `rest` (None: no page)."""
+    return None if path is None else path + rest
 
 
 class ReviewMessage(TypedDict):
@@ -144,6 +150,8 @@ class ExpertCog(commands.Cog, name="Expert"):
                     await interaction.followup.send(ephemeral=True, **message)
                 return
             text = rt.REVIEW_STARTED if made else rt.REVIEW_UNDER_WAY
+            if daily_of(game) is not None:  # no thread: shown privately when asked again
+                text = rt.DAILY_REVIEW_STARTED if made else rt.DAILY_REVIEW_UNDER_WAY
             await interaction.response.send_message(tr(text), ephemeral=True)
             if made:
                 self.start_review(game.id)
@@ -191,6 +199,9 @@ class ExpertCog(commands.Cog, name="Expert"):
         review = await self.bot.storage.review(game_id)
         if game is None or review is None or review.status != "done":
             return
+        if daily_of(game) is not None:  # a daily challenge's: shown privately, never posted
+            await self.bot.storage.update_review(game_id, status="posted")
+            return
         channel_id = await self.bot.publisher.game_thread(game)
         channel = self.bot.get_partial_messageable(channel_id)
         with i18n.speaking(game.language):
@@ -229,6 +240,13 @@ class ExpertCog(commands.Cog, name="Expert"):
         messages: list[ReviewMessage] = [
             {"embeds": [head], "files": [pictures.as_file(chart, "review-chart.png")]}
         ]
+        if self.bot.settings.web is not None:
+            path = await self.games.web.game_path(game)
+            web_url = await self.bot.web_url(_page(path, "/review"))
+            if web_url is not None:
+                link = discord.ui.View(timeout=None)
+                link.add_item(web_button(web_url, wt.WEB_BUTTON))
+                messages[0]["view"] = link
         pictures_left = iter(drawn)
         number = 0
         for part in parts:

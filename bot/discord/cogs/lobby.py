@@ -319,7 +319,13 @@ class Lobby(commands.Cog, name="Lobby"):
     # --- /ps status, /ps abandon ---
 
     @ps.command(name="status", description=_("Show the game in this channel"))
-    async def status(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        words=_("The game as text instead: the position in words and the board as a grid")
+    )
+    async def status(self, interaction: discord.Interaction, words: bool = False) -> None:
+        if words:  # the game as text, for a screen reader or where the picture does not show
+            await self.bot.board.on_board_command(interaction)
+            return
         async with answering(interaction):
             game = await self.games.records.shown_game(interaction.channel_id or 0)
             if game is None:

@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 PREVIEW_FILE = "preview.png"
 #: Discord's limits on autocomplete choices: how many, and the length of a name or value.
 MAX_CHOICES = 25
+#: What `/ps play` takes for the panel's Undo (the last action of your turn taken back).
+UNDO = "undo"
 MAX_CHOICE_LENGTH = 100
 
 
@@ -77,10 +79,10 @@ class Play(commands.Cog, name="Play"):
 
     async def cog_load(self) -> None:
         """Attach `/ps play` to the `/ps` group of the Lobby cog (loaded first)."""
-        attach(self.bot, __name__, play_command, undo_command, log_command)
+        attach(self.bot, __name__, play_command, log_command)
 
     async def cog_unload(self) -> None:
-        detach(self.bot, "play", "undo", "log")
+        detach(self.bot, "play", "log")
 
     # --- the turn panel ---
 
@@ -207,7 +209,11 @@ class Play(commands.Cog, name="Play"):
     async def on_play_command(self, interaction: discord.Interaction, action: str) -> None:
         """`/ps play <action>`: the typed form of the panel, pinned to the turn it was typed
         in: the turn is read before anything is awaited on Discord or the game's lock, and
-        the action is refused if another turn is on by then (`TurnService.play`)."""
+        the action is refused if another turn is on by then (`TurnService.play`).
+        `/ps play undo` takes back the last action of your turn (`on_undo_command`)."""
+        if action.strip().casefold() == UNDO:
+            await self.on_undo_command(interaction)
+            return
         async with answering(interaction):
             game = await self.games.core.live_game(interaction.channel_id or 0)
             turn = await self.turns.current_turn(game) if game is not None else None
@@ -220,7 +226,7 @@ class Play(commands.Cog, name="Play"):
             await self._answer_play(interaction, result)
 
     async def on_undo_command(self, interaction: discord.Interaction) -> None:
-        """`/ps undo`: take back the last action of your turn."""
+        """`/ps play undo` (the panel's Undo typed): take back the last action of your turn."""
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             game = await self.games.core.live_game(interaction.channel_id or 0)
@@ -249,6 +255,8 @@ class Play(commands.Cog, name="Play"):
         except UserError:
             return []
         found = await asyncio.to_thread(suggestions, turn.state, current)
+        if turn.can_undo and current.strip() and UNDO.startswith(current.strip().casefold()):
+            found = [UNDO, *found][:MAX_CHOICES]
         return [app_commands.Choice(name=text, value=text) for text in found]
 
 
@@ -268,11 +276,6 @@ def suggestions(state: GameState, current: str) -> list[str]:
 )
 async def play_command(interaction: discord.Interaction[PhotosynthesisBot], action: str) -> None:
     await interaction.client.play.on_play_command(interaction, action)
-
-
-@app_commands.command(name="undo", description=_("Take back your last action of this turn"))
-async def undo_command(interaction: discord.Interaction[PhotosynthesisBot]) -> None:
-    await interaction.client.play.on_undo_command(interaction)
 
 
 @app_commands.command(name="log", description=_("The moves of this channel's game, and its record"))

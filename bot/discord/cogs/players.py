@@ -24,10 +24,13 @@ from bot.discord.cogs.correspondence import jump_link
 from bot.discord.places import app_server
 from bot.discord.player_views import forget_view, history_view, leaderboard_view, replay_button
 from bot.discord.replies import Sent, answering, with_view
+from bot.discord.views import web_button
+from bot.present import daily_texts as dy
 from bot.present import embeds, i18n, pictures, texts
 from bot.present import expert_texts as xt
 from bot.present import player_texts as pt
 from bot.present import review_texts as rt
+from bot.present import web_texts as wt
 from bot.present.animals import animal_name
 from bot.ratings import GLOBAL, Family
 from bot.ratings import identity as ri
@@ -423,6 +426,13 @@ class Players(commands.Cog, name="Players"):
             if isinstance(profile, Hidden):
                 raise UserError(pt.PROFILE_HIDDEN.format(player=_who(player)))
             embed = profile_embed(profile, player)
+            streaks = await self.games.daily.streaks(player.id)
+            if streaks.days:  # (someone who never finished a daily challenge: nothing to say)
+                embed.add_field(
+                    name=i18n.tr(dy.PROFILE_FIELD),
+                    value=i18n.tr(dy.streaks(streaks.played, streaks.won)),
+                    inline=False,
+                )
             explain_ratings(embed, profile)
             h2h = await self.games.players.head_to_head(server, player.id, me.id)
             head_to_head_field(embed, h2h, player)
@@ -436,6 +446,11 @@ class Players(commands.Cog, name="Players"):
             # (outside a server, a player replays only the games they played: `finished_game`)
             for game in profile.recent if server is not None or player.id == me.id else ():
                 view.add_item(replay_button(game.game_id))
+            if not profile.hidden and self.bot.settings.web is not None:
+                path = self.games.web.profile_path(interaction.guild_id, player.id)
+                web_url = await self.bot.web_url(path)
+                if web_url is not None:
+                    view.add_item(web_button(web_url, wt.WEB_BUTTON))
             if view.children:
                 answer["view"] = view
             await interaction.followup.send(ephemeral=True, **answer)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.storage.sql.base import SQLBase, _utcnow
 from bot.storage.sql.clocks import ClockSQL
+from bot.storage.sql.daily import DailySQL
 from bot.storage.sql.games import GameSQL
 from bot.storage.sql.jobs import JobSQL
 from bot.storage.sql.log import LogSQL
@@ -14,6 +15,7 @@ from bot.storage.sql.puzzles import PuzzleSQL
 from bot.storage.sql.reviews import ReviewSQL
 from bot.storage.sql.settings import SettingsSQL
 from bot.storage.sql.tutorials import TutorialSQL
+from bot.storage.sql.web import WebSQL
 
 
 class SQLStorage(
@@ -27,6 +29,8 @@ class SQLStorage(
     TutorialSQL,
     ReviewSQL,
     PuzzleSQL,
+    DailySQL,
+    WebSQL,
 ):
     """Every query of `Storage`, written once over a driver (`_reading`, `_reading_one`,
     `_transaction`).

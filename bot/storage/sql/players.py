@@ -22,6 +22,7 @@ from bot.storage.rows import (
     ResultRow,
     StatRow,
 )
+from bot.storage.sql.daily import count_results, is_hidden
 from bot.storage.sql.games import GameSQL
 from bot.storage.sql.results import HISTORY_COLUMNS, RATING_COLUMNS, history_row, rating_row
 
@@ -351,12 +352,14 @@ class PlayerSQL(GameSQL):
         async with self._reading_one() as conn:
             rows = await conn.fetch(
                 "SELECT s.game_id, s.position, s.identity, s.guild_id, s.family, s.place,"
-                " s.finished_at, g.config FROM seat_results s LEFT JOIN games g ON g.id = s.game_id"
+                " s.finished_at, g.config, g.options FROM seat_results s"
+                " LEFT JOIN games g ON g.id = s.game_id"
                 " ORDER BY s.finished_at, s.game_id, s.position"
             )
-        # (the tutorial's practice game is recorded, not rated)
-        rated = {c: rc.rated(json.loads(c)) for c in {r["config"] for r in rows if r["config"]}}
-        rows = [r for r in rows if rated.get(r["config"], True)]
+        # (the tutorial's practice game and the daily challenge are recorded, not rated)
+        kinds = {(r["config"], r["options"]) for r in rows if r["config"]}
+        rated = {k: rc.rated(json.loads(k[0]), json.loads(k[1] or "{}")) for k in kinds}
+        rows = [r for r in rows if rated.get((r["config"], r["options"]), True)]
         results: list[rc.GameResult] = []
         game: int | None = None
         seats: list[rc.SeatResult] = []
@@ -442,14 +445,22 @@ class PlayerSQL(GameSQL):
     async def set_hidden(self, user_id: int, hidden: bool) -> None:
         """Hide a person from the leaderboards and others' view of their profile, or not."""
         async with self._transaction() as conn:
+            if self.ratings_lock:  # (a daily result kept meanwhile: one after the other)
+                await conn.execute(self.ratings_lock)
             if not hidden:
-                await conn.execute("DELETE FROM hidden_players WHERE user_id = ?", (user_id,))
+                shown = await conn.execute(
+                    "DELETE FROM hidden_players WHERE user_id = ?", (user_id,)
+                )
+                if shown == 1:  # back on the daily leaderboards
+                    await count_results(conn, user_id, 1)
                 return
-            await conn.execute(
+            hid = await conn.execute(
                 "INSERT INTO hidden_players (user_id, identity, since) VALUES (?, ?, ?)"
                 " ON CONFLICT (user_id) DO NOTHING",
                 (user_id, ri.person(user_id), self._clock()),
             )
+            if hid == 1:  # off the daily leaderboards' counts
+                await count_results(conn, user_id, -1)
 
     async def is_hidden(self, user_id: int) -> bool:
         async with self._reading_one() as conn:
@@ -466,7 +477,9 @@ class PlayerSQL(GameSQL):
     async def _in_live_game(self, conn: Connection, user_id: int) -> bool:
         live = await conn.fetchrow(
             "SELECT 1 AS live FROM seats s JOIN games g ON g.id = s.game_id"
-            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active')",
+            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active')"
+            # (a daily challenge being played does not hold one back: it is abandoned)
+            " AND NOT EXISTS (SELECT 1 FROM daily_results d WHERE d.game_id = g.id)",
             (user_id,),
         )
         return live is not None
@@ -481,8 +494,11 @@ class PlayerSQL(GameSQL):
         (their logs are untouched). Returns how many games had a seat of theirs; None, and
         nothing changed, while they hold a seat in a lobby or a game in play."""
         async with self._transaction() as conn:
+            if self.ratings_lock:  # (their daily results counted or not: one at a time)
+                await conn.execute(self.ratings_lock)
             if await self._in_live_game(conn, user_id):
                 return None
+            hidden = await is_hidden(conn, user_id)
             seats = await conn.fetch(
                 "SELECT game_id, position FROM seats WHERE user_id = ?"
                 " UNION SELECT game_id, position FROM seat_leavers WHERE user_id = ?",
@@ -521,6 +537,9 @@ class PlayerSQL(GameSQL):
             await conn.execute("DELETE FROM tutorial_progress WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM puzzle_attempts WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM puzzle_players WHERE user_id = ?", (user_id,))
+            if not hidden:  # off the daily leaderboards' counts (a hidden one is), then gone
+                await count_results(conn, user_id, -1)
+            await conn.execute("DELETE FROM daily_results WHERE user_id = ?", (user_id,))
             await conn.execute(
                 "DELETE FROM language_settings WHERE scope = 'user' AND id = ?", (user_id,)
             )

@@ -93,7 +93,9 @@ class ResultSQL(SQLBase):
         were kept; else now, under the ratings' lock)."""
         if self.ratings_lock:
             await conn.execute(self.ratings_lock)
-        game = await conn.fetchrow("SELECT guild_id, config FROM games WHERE id = ?", (game_id,))
+        game = await conn.fetchrow(
+            "SELECT guild_id, config, options FROM games WHERE id = ?", (game_id,)
+        )
         if game is None or game["config"] is None:
             raise ValueError(f"game {game_id} was not started")
         config = json.loads(game["config"])
@@ -150,7 +152,8 @@ class ResultSQL(SQLBase):
             f" VALUES ({', '.join('?' for _ in RESULT_COLUMNS)})",
             rows,
         )
-        if rate and rc.rated(config):  # (the tutorial's practice game is not rated)
+        # (the tutorial's practice game and the daily challenge are not rated)
+        if rate and rc.rated(config, json.loads(game["options"])):
             result = rc.GameResult(game_id, finished_at, game["guild_id"], family, tuple(places))
             await self._rate(conn, result)
         return finished_at
