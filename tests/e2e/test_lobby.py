@@ -390,7 +390,7 @@ async def test_rules_help_no_game_of_cynthias_alone_a_typed_game_and_shutdown(
     assert [f["name"] for f in it.embeds[0]["fields"]][:3] == [
         "/ps new",
         "Lobby buttons",
-        "/ps status",
+        "/ps status [words]",
     ]
 
     # Two Cynthias alone (the host leaves her seat but stays host): Start is refused (a game
