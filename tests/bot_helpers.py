@@ -1,5 +1,6 @@
 """Shared by the bot's tests without Discord: a game row, a clock the test moves with a game
-started on it, and finished games as an export gives them."""
+started on it, finished games as an export gives them, and a game played to its end through
+the services (`finish_game`)."""
 
 from __future__ import annotations
 

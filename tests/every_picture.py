@@ -50,6 +50,7 @@ SENT_FROM = {
     ("bot/discord/cogs/learn.py", "picture"): ("lesson", "lesson done"),
     ("bot/discord/cogs/players.py", "on_profile"): ("profile chart",),
     ("bot/discord/cogs/expert.py", "review_messages"): ("review decision", "review chart"),
+    ("bot/discord/cogs/puzzles.py", "picture"): ("puzzle", "puzzle verdict"),
 }
 
 
@@ -196,6 +197,34 @@ def _review(lang: str) -> Iterator[Drawn]:
     yield "review chart", "mid-4", chart[0]
 
 
+def _puzzles(lang: str) -> Iterator[Drawn]:
+    """`/ps puzzle`'s pictures as `puzzles.Puzzles.picture` draws them, for the fixture puzzles
+    (a base game's and an expansion's): the position for the solver's seat (named with a long
+    name), and the verdict's, the best turn played and its spaces outlined."""
+    from pathlib import Path
+
+    from bot.present import puzzle_texts as pz
+    from engine.expert.puzzles import load_puzzles
+
+    fixture = Path(__file__).parent / "data" / "puzzles-fixture.json"
+    for puzzle in load_puzzles(fixture.read_text()):
+        state = puzzle.state
+        with i18n.speaking(lang):
+            names = [i18n.tr(pz.OPPONENT)] * state.n_seats
+        names[puzzle.seat] = LONG_NAMES[0]
+        said: pictures.Drawing = {
+            "viewer_seat": puzzle.seat, "names": names, "lang": lang,
+            "layout": pictures.PANEL_LAYOUT,
+        }  # fmt: skip
+        yield "puzzle", puzzle.rules, pictures.board_picture(state, **said, highlight=[])[0]
+        after = state
+        for notation in puzzle.best:
+            after = engine.apply(after, notation)
+        spaces = [x for n in puzzle.best for x in choices.spaces_of(n)]
+        drawn = pictures.board_picture(after, **said, highlight=spaces)[0]
+        yield "puzzle verdict", puzzle.rules, drawn
+
+
 #: Each group of kinds, drawn in a language.
 GROUPS: tuple[Callable[[str], Iterator[Drawn]], ...] = (
     _game_pictures,
@@ -203,6 +232,7 @@ GROUPS: tuple[Callable[[str], Iterator[Drawn]], ...] = (
     _lessons,
     _profile,
     _review,
+    _puzzles,
 )
 
 

@@ -46,7 +46,14 @@ def fake_bot(lobbies: list[int], active: list[int], *, broken: set[int], storage
     )
     bot._expire_lobbies = lambda: PhotosynthesisBot._expire_lobbies(bot)
     bot._resume_automa = lambda: PhotosynthesisBot._resume_automa(bot)
+    bot._mine_puzzles = lambda: _mine(storage_broken)
     return bot, closer, resumer
+
+
+async def _mine(broken: bool) -> None:
+    """The search for puzzles (its own step: a failure there is logged, and the others ran)."""
+    if broken:
+        raise OSError("database is locked")
 
 
 async def test_one_games_failure_leaves_the_others_served() -> None:

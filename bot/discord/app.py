@@ -22,6 +22,7 @@ from bot.discord.offered import offered_component, undeclared_choice
 from bot.discord.pipeline import Pipeline
 from bot.discord.places import ServerOnly, server_only, subcommand, usable_here
 from bot.discord.publisher import Publisher, until_done
+from bot.discord.puzzle_views import PUZZLE_ITEMS
 from bot.discord.replies import ephemeral
 from bot.discord.review_views import REVIEW_ITEMS
 from bot.discord.views import PERSISTENT_ITEMS, unknown_component
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from bot.discord.cogs.lobby import Lobby
     from bot.discord.cogs.play import Play
     from bot.discord.cogs.players import Players
+    from bot.discord.cogs.puzzles import Puzzles
     from bot.discord.cogs.web import WebCog
 
 log = logging.getLogger(__name__)
@@ -53,12 +55,13 @@ EXTENSIONS = (
     "bot.discord.cogs.expert",
     "bot.discord.cogs.players",
     "bot.discord.cogs.learn",
+    "bot.discord.cogs.puzzles",
     "bot.discord.cogs.daily",
     "bot.discord.cogs.web",
 )
 
 #: Every persistent component: the games' and the tutorial's.
-COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS, *DAILY_ITEMS)
+COMPONENTS = (*PERSISTENT_ITEMS, *LEARN_ITEMS, *REVIEW_ITEMS, *PUZZLE_ITEMS, *DAILY_ITEMS)
 
 #: A lobby nobody touched for this long is closed and its channel freed.
 LOBBY_MAX_AGE = timedelta(hours=24)
@@ -154,6 +157,7 @@ class PhotosynthesisBot(commands.Bot):
     expert: ExpertCog
     players: Players
     learn: Learn
+    puzzles: Puzzles
     daily: DailyCog
     web: WebCog
 
@@ -227,6 +231,9 @@ class PhotosynthesisBot(commands.Bot):
             log.info(
                 "ratings rebuilt", extra={"games": rebuilt.games, "recorded": rebuilt.recorded}
             )
+        added = await self.games.puzzles.ensure_shipped()  # the shipped puzzles, once
+        if added:
+            log.info("shipped puzzles stored", extra={"count": added})
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # What follows every commit, in order, in one place (`bot.discord.pipeline`).
@@ -330,6 +337,20 @@ class PhotosynthesisBot(commands.Bot):
             await self._resume_automa()
         except Exception:
             log.exception("upkeep: resuming Cynthia failed")
+        try:
+            await self._mine_puzzles()
+        except Exception:
+            log.exception("upkeep: finding puzzles in finished games failed")
+
+    async def _mine_puzzles(self) -> None:
+        """Search a few positions of finished games for puzzles (`PuzzleService.mine`: low
+        priority and bounded, in the Expert's workers), from the upkeep's second run on (a
+        start stays quick), in one process of several (the one running shard 0: two never
+        check the same positions)."""
+        ids = self.settings.shard_ids
+        mines = self.settings.shard_count is None or ids is None or 0 in ids
+        if mines and self.upkeep.current_loop > 0:
+            await self.games.puzzles.mine()
 
     async def _expire_lobbies(self) -> None:
         for game in await self.games.endings.expire_lobbies(LOBBY_MAX_AGE):

@@ -14,6 +14,7 @@ from bot.present import daily_texts as dt
 from bot.present import expert_texts as xt
 from bot.present import learn_texts as lt
 from bot.present import player_texts as pt
+from bot.present import puzzle_texts as pz
 from bot.present.i18n import isolate, notation, tr
 from bot.present.replays import Replay
 from bot.present.story import SEAT_SWATCH, Move, Turn, glance_lines, named, who
@@ -670,6 +671,7 @@ def help_embed(anywhere: list[str]) -> discord.Embed:
         if name == "/ps play <action>":
             embed.add_field(name="/ps hint", value=tr(xt.HELP_HINT), inline=False)
     embed.add_field(name="/ps learn", value=tr(lt.HELP_LEARN), inline=False)
+    embed.add_field(name="/ps puzzle", value=tr(pz.HELP_PUZZLE), inline=False)
     embed.add_field(name="/ps daily", value=tr(dt.HELP), inline=False)
     for name, value in pt.HELP_PLAYERS:
         embed.add_field(name=name, value=tr(value), inline=False)

@@ -8,6 +8,8 @@
 - `players`: the players remembered: profiles, leaderboards, histories, the export, ratings;
 - `tutorial`: each learner's place in the lessons of `/ps learn`;
 - `reviews`: the Expert's review of a finished game, and Try again (`Retries`);
+- `puzzles`: `/ps puzzle`: puzzles chosen, answered, judged and rated; new ones found in
+  finished games;
 - `daily`: the daily challenge of `/ps daily`, its results, leaderboards and streaks;
 - `web`: the web companion's switch per server, its links and what each may show;
 
@@ -28,6 +30,7 @@ from bot.services.endings import EndingService
 from bot.services.experts import Experts
 from bot.services.lobby import LobbyService
 from bot.services.players import PlayerService
+from bot.services.puzzles import PuzzleService
 from bot.services.records import RecordService
 from bot.services.reviews import Retries, ReviewService
 from bot.services.turns import TurnService
@@ -62,5 +65,9 @@ class GameService:
         self.tutorial = TutorialService(storage)
         self.reviews = ReviewService(self.core, self.bots.experts)
         self.retries = Retries(self.core, self.bots.experts)
+        experts_ = self.bots.experts
+        self.puzzles = PuzzleService(
+            storage, judge=experts_.judge_puzzle, finder=experts_.find_puzzle
+        )
         self.daily = DailyService(self.core, self.turns)
         self.web = WebService(self.core, self.players)

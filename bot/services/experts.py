@@ -32,7 +32,7 @@ import os
 import pickle
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
 import engine
 from bot.config import ConfigError
@@ -267,6 +267,45 @@ def _review_pictures(
     return pictures, (chart, progress_alt(points, names, lang))
 
 
+def _judge_job(puzzle: dict[str, Any], answer: Sequence[str]) -> float:
+    """In a worker: the loss of an answer to a puzzle the analysis never simulated
+    (`engine.expert.puzzles.Puzzle.judge`: the answer simulated at the quick budget)."""
+    from engine.expert.puzzles import Puzzle
+
+    return Puzzle.from_dict(puzzle).judge(answer).loss
+
+
+def _puzzle_job(
+    config: ConfigDict,
+    seed: int,
+    notations: Sequence[str],
+    ply: int,
+    source: str,
+    seeds: Sequence[int],
+) -> dict[str, Any] | None:
+    """In a worker, at low priority: the puzzle the position after `ply` actions of a game
+    makes (`engine.expert.puzzles.make_puzzle`, with a quick check first: `quick_gap`), as a
+    dict, or None."""
+    return niced(_make_puzzle, config, seed, notations, ply, source, seeds)
+
+
+def _make_puzzle(
+    config: ConfigDict,
+    seed: int,
+    notations: Sequence[str],
+    ply: int,
+    source: str,
+    seeds: Sequence[int],
+) -> dict[str, Any] | None:
+    from engine.expert.puzzles import PREFILTER_GAP, QUICK_BUDGET_S, analyse, make_puzzle
+
+    state = engine.replay(engine.Config.from_dict(config), seed, list(notations[:ply]))
+    if analyse(state, QUICK_BUDGET_S, 0).gap < PREFILTER_GAP:
+        return None
+    puzzle = make_puzzle(state, source, seeds)
+    return None if puzzle is None else puzzle.to_dict()
+
+
 class Experts:
     """The Expert's decisions, made in worker processes."""
 
@@ -347,6 +386,22 @@ class Experts:
             _compare_job, data, [list(t) for t in turns], budget_s, seed
         )
         return new, played, best
+
+    async def judge_puzzle(self, puzzle: dict[str, Any], answer: Sequence[str]) -> float:
+        """The loss of an answer the puzzle's analysis never simulated (`_judge_job`), in a
+        worker (a solver waits for it: no review job)."""
+        return await self._pool.run(_judge_job, puzzle, list(answer))
+
+    async def find_puzzle(
+        self, config: ConfigDict, seed: int, notations: Sequence[str], ply: int, source: str,
+        seeds: Sequence[int],
+    ) -> dict[str, Any] | None:  # fmt: skip
+        """The puzzle a finished game's position makes (`_puzzle_job`), in a worker at low
+        priority, one such job at a time with the reviews."""
+        async with self._review_turn():
+            return await self._pool.run(
+                _puzzle_job, config, seed, list(notations), ply, source, list(seeds)
+            )
 
     def _review_turn(self) -> asyncio.Lock:
         if self._review_lock is None:

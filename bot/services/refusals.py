@@ -86,3 +86,11 @@ TRY_NO_TURN = _("The review has no such turn to try again.")
 STALE_STEP = _("This lesson screen is out of date: use `/ps learn` to go on where you are.")
 NO_STEP = _("There is no question to answer now: use the buttons of `/ps learn`.")
 NO_LESSON = _("There is no such lesson: choose one from the list.")
+
+# --- /ps puzzle ---
+
+NO_PUZZLE = _("There is no such puzzle.")
+ALL_PUZZLES_DONE = _("You have tried every puzzle there is: new ones come from finished games.")
+NOT_YOUR_PUZZLE = _("This puzzle screen is someone else's: use `/ps puzzle` for your own.")
+PUZZLE_ANSWERED = _("This puzzle is already answered: use `/ps puzzle` for the next one.")
+STALE_PUZZLE = _("This puzzle screen is out of date: use `/ps puzzle` to go on where you are.")

@@ -23,6 +23,9 @@ from bot.storage.rows import (
     Job,
     NewAction,
     Preferences,
+    PuzzleAttemptRow,
+    PuzzlePlayerRow,
+    PuzzleRow,
     RatingRow,
     ReviewRow,
     SeatRow,
@@ -123,6 +126,62 @@ class Storage(Protocol):
     async def tutorial_progress(self, user_id: int) -> str | None: ...
 
     async def set_tutorial_progress(self, user_id: int, progress: str) -> None: ...
+
+    # the puzzles (`/ps puzzle`, issue 58): `bot.storage.sql.puzzles`
+
+    async def add_puzzles(
+        self,
+        puzzles: Sequence[tuple[str, str, str, str]],
+        mu: float,
+        sigma: float,
+        created_at: str | None = None,
+    ) -> int: ...
+
+    async def puzzle(self, puzzle_id: int) -> PuzzleRow | None: ...
+
+    async def puzzle_keys(self) -> set[str]: ...
+
+    async def puzzle_near(self, user_id: int, mu: float) -> PuzzleRow | None: ...
+
+    async def puzzle_of_day(self, before: str, pick: int) -> PuzzleRow | None: ...
+
+    async def puzzle_counts(self) -> dict[str, int]: ...
+
+    async def puzzle_player(self, user_id: int) -> PuzzlePlayerRow | None: ...
+
+    async def puzzle_leaderboard(
+        self, size: int, reader: int | None
+    ) -> tuple[list[PuzzlePlayerRow], tuple[int, PuzzlePlayerRow] | None]: ...
+
+    async def puzzle_attempt(self, attempt_id: int) -> PuzzleAttemptRow | None: ...
+
+    async def puzzle_attempt_with(
+        self, attempt_id: int
+    ) -> tuple[PuzzleAttemptRow, PuzzleRow, PuzzlePlayerRow | None] | None: ...
+
+    async def open_puzzle_attempt(self, user_id: int) -> PuzzleAttemptRow | None: ...
+
+    async def start_puzzle_attempt(
+        self, user_id: int, puzzle_id: int, day: str | None
+    ) -> PuzzleAttemptRow: ...
+
+    async def set_puzzle_actions(
+        self, attempt_id: int, before: Sequence[str], after: Sequence[str]
+    ) -> bool: ...
+
+    async def finish_puzzle_attempt(
+        self,
+        attempt: PuzzleAttemptRow,
+        actions: Sequence[str],
+        solved: bool,
+        loss: float,
+        player: PuzzlePlayerRow | None,
+        puzzle: tuple[float, float] | None,
+    ) -> bool: ...
+
+    async def next_puzzle_source(self) -> tuple[int, int] | None: ...
+
+    async def puzzle_source_progress(self, game_id: int, next_ply: int, done: bool) -> None: ...
 
     # a person's choice for one game (`/ps follow`: 'mute' or 'follow')
 

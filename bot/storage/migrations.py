@@ -479,6 +479,58 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX season_standings_identity ON season_standings (identity, season)",
         )
     ),
+    # 20 (issue 58, puzzles): the puzzles of `/ps puzzle` (the shipped ones and those found in
+    #    finished games: `engine.expert.puzzles.Puzzle` as JSON, with the puzzle's rating), each
+    #    solver's puzzle rating and streaks, every attempt (one per solver and puzzle: the turn
+    #    played so far, then the verdict), and the finished games already searched for puzzles.
+    Migration(
+        (
+            """CREATE TABLE puzzles (
+            id {id},
+            key TEXT NOT NULL UNIQUE,
+            rules TEXT NOT NULL CHECK (rules IN ('base', 'moonlight')),
+            source TEXT NOT NULL,
+            data TEXT NOT NULL,
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            attempts {int} NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL
+        )""",
+            "CREATE INDEX puzzles_by_rating ON puzzles (mu, key)",
+            """CREATE TABLE puzzle_players (
+            user_id {int} PRIMARY KEY,
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            ordinal {real} NOT NULL,
+            solved {int} NOT NULL DEFAULT 0,
+            failed {int} NOT NULL DEFAULT 0,
+            streak {int} NOT NULL DEFAULT 0,
+            best_streak {int} NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL
+        )""",
+            "CREATE INDEX puzzle_players_ranked ON puzzle_players (ordinal, user_id)",
+            """CREATE TABLE puzzle_attempts (
+            id {id},
+            user_id {int} NOT NULL,
+            puzzle_id {int} NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+            day TEXT,
+            actions TEXT NOT NULL DEFAULT '[]',
+            status TEXT NOT NULL CHECK (status IN ('open', 'solved', 'failed')),
+            loss {real},
+            rated {int} NOT NULL DEFAULT 1,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (user_id, puzzle_id)
+        )""",
+            "CREATE INDEX puzzle_attempts_open ON puzzle_attempts (user_id, status, id)",
+            """CREATE TABLE puzzle_sources (
+            game_id {int} PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            next_ply {int} NOT NULL DEFAULT 0,
+            done {int} NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL
+        )""",
+        )
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -495,3 +495,99 @@ class ReviewRow:
             posted=row["posted"],
             updated=row["updated_at"],
         )
+
+
+#: An attempt at a puzzle (`bot.services.puzzles`): being played, solved or failed.
+PUZZLE_STATUSES = ("open", "solved", "failed")
+
+
+@dataclass(frozen=True)
+class PuzzleRow:
+    """A puzzle of `/ps puzzle`: its number, position key (`engine.expert.puzzles.position_key`),
+    rules, where it was found, its record (`engine.expert.puzzles.Puzzle.to_dict`, as JSON
+    text), its rating (openskill's mu and sigma: `bot.ratings.puzzles`) and how many attempts
+    rated it."""
+
+    id: int
+    key: str
+    rules: str
+    source: str
+    data: str
+    mu: float
+    sigma: float
+    attempts: int
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: DatabaseRow) -> PuzzleRow:
+        return cls(
+            id=row["id"],
+            key=row["key"],
+            rules=row["rules"],
+            source=row["source"],
+            data=row["data"],
+            mu=row["mu"],
+            sigma=row["sigma"],
+            attempts=row["attempts"],
+            created_at=row["created_at"],
+        )
+
+
+@dataclass(frozen=True)
+class PuzzlePlayerRow:
+    """A solver's puzzle rating (openskill's mu and sigma, the `ordinal` shown and ranked), the
+    puzzles solved and failed, the current streak of puzzles solved in a row and the best."""
+
+    user_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+    solved: int
+    failed: int
+    streak: int
+    best_streak: int
+
+    @classmethod
+    def from_row(cls, row: DatabaseRow) -> PuzzlePlayerRow:
+        return cls(
+            user_id=row["user_id"],
+            mu=row["mu"],
+            sigma=row["sigma"],
+            ordinal=row["ordinal"],
+            solved=row["solved"],
+            failed=row["failed"],
+            streak=row["streak"],
+            best_streak=row["best_streak"],
+        )
+
+
+@dataclass(frozen=True)
+class PuzzleAttemptRow:
+    """A solver's attempt at a puzzle: the actions of the turn played so far (notations), its
+    status, the loss the Expert gave the answer (once judged), whether it is rated (the first
+    attempt at a puzzle is), and the day when it is that day's puzzle (`YYYY-MM-DD`)."""
+
+    id: int
+    user_id: int
+    puzzle_id: int
+    day: str | None
+    actions: tuple[str, ...]
+    status: str
+    loss: float | None
+    rated: bool
+
+    @classmethod
+    def from_row(cls, row: DatabaseRow) -> PuzzleAttemptRow:
+        actions = json.loads(row["actions"])
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise ValueError("an attempt's actions are not a list of notations")
+        return cls(
+            id=row["id"],
+            user_id=row["user_id"],
+            puzzle_id=row["puzzle_id"],
+            day=row["day"],
+            actions=tuple(actions),
+            status=row["status"],
+            loss=row["loss"],
+            rated=bool(row["rated"]),
+        )

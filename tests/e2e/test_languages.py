@@ -178,7 +178,7 @@ async def test_the_synced_commands_carry_dutch_and_french_descriptions(
         ["new", "status", "abandon", "rules", "language", "help", "play", "log", "hint",
          "replay", "settings", "notify", "vacation", "leave", "games", "profile",
          "leaderboard", "history", "export", "forget", "learn",
-         "follow", "daily", "web"]
+         "follow", "daily", "web", "puzzle"]
     )  # fmt: skip
     mode = {o["name"]: o for o in sub["follow"]["options"]}["mode"]
     assert {c["value"]: c["name_localizations"]["fr"] for c in mode["choices"]} == {

@@ -11,6 +11,7 @@ from bot.storage.sql.jobs import JobSQL
 from bot.storage.sql.log import LogSQL
 from bot.storage.sql.messages import MessageSQL
 from bot.storage.sql.players import PlayerSQL
+from bot.storage.sql.puzzles import PuzzleSQL
 from bot.storage.sql.reviews import ReviewSQL
 from bot.storage.sql.seasons import SeasonSQL
 from bot.storage.sql.settings import SettingsSQL
@@ -29,6 +30,7 @@ class SQLStorage(
     JobSQL,
     TutorialSQL,
     ReviewSQL,
+    PuzzleSQL,
     DailySQL,
     WebSQL,
 ):

@@ -524,7 +524,8 @@ class PlayerSQL(GameSQL):
         player's (`FORMER_NAME`, no user id; its result, and their ratings, a new nameless
         identity's: `identity.forgotten`), their actions, clocks and jobs lose their id, the
         games they hosted their host (0), their settings (language, notifications, followed and
-        muted games, the tutorial's progress) and hidden flag go. The games stay complete
+        muted games, the tutorial's progress, their puzzle rating and attempts) and hidden flag
+        go. The games stay complete
         (their logs are untouched). Returns how many games had a seat of theirs; None, and
         nothing changed, while they hold a seat in a lobby or a game in play."""
         async with self._transaction() as conn:
@@ -576,6 +577,8 @@ class PlayerSQL(GameSQL):
             await conn.execute("DELETE FROM user_preferences WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM game_follows WHERE user_id = ?", (user_id,))
             await conn.execute("DELETE FROM tutorial_progress WHERE user_id = ?", (user_id,))
+            await conn.execute("DELETE FROM puzzle_attempts WHERE user_id = ?", (user_id,))
+            await conn.execute("DELETE FROM puzzle_players WHERE user_id = ?", (user_id,))
             if not hidden:  # off the daily leaderboards' counts (a hidden one is), then gone
                 await count_results(conn, user_id, -1)
             await conn.execute("DELETE FROM daily_results WHERE user_id = ?", (user_id,))
