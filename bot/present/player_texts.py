@@ -113,7 +113,8 @@ PLACE = _("place {place} of {seats}")
 FORGET_QUESTION = _(
     "Forget you? Your name and id are removed from every stored game (each of your seats "
     'becomes "a former player"; the games stay complete, and your ratings go), and your '
-    "settings, puzzle rating and puzzle answers are deleted. This cannot be undone."
+    "settings, daily challenge results, puzzle rating and puzzle answers are deleted. This "
+    "cannot be undone."
 )
 FORGOTTEN = _n(
     "Done: you are forgotten. Your name and id are gone from {n} game, and your settings "
