@@ -596,6 +596,8 @@ async def _kept_and_stored(storage: SQLiteStorage, fresh: SQLiteStorage, game_id
         values = None if clock is None else [(type(clock[c]), clock[c]) for c in CLOCK_COLUMNS]
         return await store.get_game(game_id), await store.actions(game_id), values
 
+    async with storage._transaction():  # after the writes not waited for (a clock's version)
+        pass  # have committed: commits land in order, so this one's wait covers theirs
     kept = await seen(storage)
     fresh._forget_all()
     stored = await seen(fresh)
