@@ -11,7 +11,7 @@ every game, and so their page with it. In the games shown, a person who hid thei
 `HIDDEN_SEAT`, without their id.
 
 `GameWatch` tells the site, within `POLL_S`, that a watched game's version changed, whichever
-process committed it: PostgreSQL announces each change (LISTEN/NOTIFY, migration 20); on SQLite
+process committed it: PostgreSQL announces each change (LISTEN/NOTIFY, migration 18); on SQLite
 the versions of the watched games are read again every `POLL_S`.
 """
 

@@ -424,7 +424,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             FOR EACH ROW EXECUTE FUNCTION ps_game_changed()""",
         ),
     ),
-    # 19 (issue 58, seasons; after the web companion's 18): each quarter's
+    # 19 (issue 58, seasons): each quarter's
     #    ratings (`bot.ratings.seasons`), kept like the all-time `ratings` (derived: the rebuild
     #    rates them again), with the bucket of their rating shown (`bot.ratings.seasons.bucket`)
     #    and how many ratings may be ranked in each bucket (`season_counts`: a board's size and a

@@ -182,7 +182,7 @@ class PostgresStorage(SQLStorage):
         self, changed: Callable[[int, int], None]
     ) -> Callable[[], Awaitable[None]] | None:
         """Call `changed(game_id, version)` for every change of a game's version committed by
-        any process (the trigger of migration 20 notifies `ps_games`), on a connection of its
+        any process (the trigger of migration 18 notifies `ps_games`), on a connection of its
         own; returns the coroutine function that stops listening."""
         conn = await asyncpg.connect(self._url) if self._url else None
         if conn is None:
