@@ -140,7 +140,11 @@ async def one_database(
             await conn.execute(analyse)
     print(f"    {2 * args.players:,} results written in {time.perf_counter() - start:.1f} s")
     board = await leaderboard_p99(storage, args.players, args.readers)
-    answer = None if figures is None else figures.puzzle_answer_p99_ms(args.players, url)
+    answer = (  # (its own event loop: in a thread, beside this one)
+        None
+        if figures is None
+        else await asyncio.to_thread(figures.puzzle_answer_p99_ms, args.players, url)
+    )
     print(line(puzzles, args.players, board, answer))
 
 
