@@ -23,7 +23,7 @@ from discord.ui.view import BaseView
 
 from bot.discord.offered import refused_unless_offered
 from bot.discord.replies import answering, ours
-from bot.discord.views import OPTION_LABEL_LIMIT, chosen_values, fit
+from bot.discord.views import chosen_values, panel_select
 from bot.present import daily_texts as dt
 from bot.present.i18n import tr
 from bot.services.base import UserError
@@ -104,16 +104,11 @@ class DailySelect(
         *,
         part: int = 0,
     ) -> None:
-        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"ps:dlyp:{game_id}:{version}:{user_id}:{kind}:{part}",
-            placeholder=fit(tr(placeholder), 150) if placeholder else None,
-            options=[
-                discord.SelectOption(label=fit(tr(label), OPTION_LABEL_LIMIT), value=value)
-                for label, value in options
-            ]
-            or [discord.SelectOption(label="-", value="-")],
+        super().__init__(
+            panel_select(
+                f"ps:dlyp:{game_id}:{version}:{user_id}:{kind}:{part}", options, placeholder
+            )
         )
-        super().__init__(select)
         self.game_id, self.version, self.user_id, self.kind = game_id, version, user_id, kind
 
     @classmethod

@@ -26,7 +26,7 @@ from discord.ui.view import BaseView
 import engine
 from bot.discord.offered import refused_unless_offered
 from bot.discord.replies import ours
-from bot.discord.views import OPTION_LABEL_LIMIT, chosen_values, fit, panel, panel_offers
+from bot.discord.views import chosen_values, panel, panel_offers, panel_select
 from bot.present import choices
 from bot.present import learn_texts as lt
 from bot.present.i18n import tr
@@ -91,16 +91,9 @@ class LearnSelect(
         *,
         part: int = 0,
     ) -> None:
-        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"ps:lpick:{lesson}:{step}:{kind}:{part}",
-            placeholder=fit(tr(placeholder), 150) if placeholder else None,
-            options=[
-                discord.SelectOption(label=fit(tr(label), OPTION_LABEL_LIMIT), value=value)
-                for label, value in options
-            ]
-            or [discord.SelectOption(label="-", value="-")],
+        super().__init__(
+            panel_select(f"ps:lpick:{lesson}:{step}:{kind}:{part}", options, placeholder)
         )
-        super().__init__(select)
         self.lesson, self.step, self.kind = lesson, step, kind
 
     @classmethod

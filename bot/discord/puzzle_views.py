@@ -27,7 +27,7 @@ from discord.ui.view import BaseView
 
 from bot.discord.offered import refused_unless_offered
 from bot.discord.replies import ours
-from bot.discord.views import OPTION_LABEL_LIMIT, chosen_values, fit, panel
+from bot.discord.views import chosen_values, panel, panel_select
 from bot.present import choices
 from bot.present import puzzle_texts as pz
 from bot.present.i18n import tr
@@ -91,16 +91,9 @@ class PuzzleSelect(
         *,
         part: int = 0,
     ) -> None:
-        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"ps:puzpick:{attempt}:{ply}:{kind}:{part}",
-            placeholder=fit(tr(placeholder), 150) if placeholder else None,
-            options=[
-                discord.SelectOption(label=fit(tr(label), OPTION_LABEL_LIMIT), value=value)
-                for label, value in options
-            ]
-            or [discord.SelectOption(label="-", value="-")],
+        super().__init__(
+            panel_select(f"ps:puzpick:{attempt}:{ply}:{kind}:{part}", options, placeholder)
         )
-        super().__init__(select)
         self.attempt, self.ply, self.kind = attempt, ply, kind
 
     @classmethod

@@ -23,7 +23,7 @@ from discord.ui.view import BaseView
 
 from bot.discord.offered import refused_unless_offered
 from bot.discord.replies import ours
-from bot.discord.views import OPTION_LABEL_LIMIT, chosen_values, fit
+from bot.discord.views import chosen_values, panel_select
 from bot.present import review_texts as rt
 from bot.present.i18n import tr
 
@@ -138,16 +138,11 @@ class TrySelect(
         *,
         part: int = 0,
     ) -> None:
-        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"ps:tpick:{game_id}:{ply}:{path_text(path)}:{kind}:{part}",
-            placeholder=fit(tr(placeholder), 150) if placeholder else None,
-            options=[
-                discord.SelectOption(label=fit(tr(label), OPTION_LABEL_LIMIT), value=value)
-                for label, value in options
-            ]
-            or [discord.SelectOption(label="-", value="-")],
+        super().__init__(
+            panel_select(
+                f"ps:tpick:{game_id}:{ply}:{path_text(path)}:{kind}:{part}", options, placeholder
+            )
         )
-        super().__init__(select)
         self.game_id, self.ply, self.path, self.kind = game_id, ply, list(path), kind
 
     @classmethod

@@ -320,6 +320,23 @@ class PanelButton(
         )
 
 
+def panel_select(
+    custom_id: str, choices: Sequence[tuple[str, str]], placeholder: str = ""
+) -> discord.ui.Select[discord.ui.View]:
+    """The select of a turn panel (a game's, a lesson's, a puzzle's, a daily's, a review's Try
+    again): its choices' labels in the reader's language, cut to Discord's limits; a panel
+    without choices still needs one option, never offered ("-")."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=fit(tr(placeholder), 150) if placeholder else None,
+        options=[
+            discord.SelectOption(label=fit(tr(label), OPTION_LABEL_LIMIT), value=value)
+            for label, value in choices
+        ]
+        or [discord.SelectOption(label="-", value="-")],
+    )
+
+
 class PanelSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"ps:pick:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,18}):(?P<kind>act|src):(?P<part>[0-9])",
@@ -337,16 +354,9 @@ class PanelSelect(
         *,
         part: int = 0,
     ) -> None:
-        options = [
-            discord.SelectOption(label=fit(tr(label), OPTION_LABEL_LIMIT), value=value)
-            for label, value in choices
-        ]
-        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"ps:pick:{game_id}:{version}:{kind}:{part}",
-            placeholder=fit(tr(placeholder), 150),
-            options=options or [discord.SelectOption(label="-", value="-")],
+        super().__init__(
+            panel_select(f"ps:pick:{game_id}:{version}:{kind}:{part}", choices, placeholder)
         )
-        super().__init__(select)
         self.game_id, self.version, self.kind = game_id, version, kind
 
     @classmethod
