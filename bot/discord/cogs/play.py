@@ -36,9 +36,9 @@ log = logging.getLogger(__name__)
 PREVIEW_FILE = "preview.png"
 #: Discord's limits on autocomplete choices: how many, and the length of a name or value.
 MAX_CHOICES = 25
+MAX_CHOICE_LENGTH = 100
 #: What `/ps play` takes for the panel's Undo (the last action of your turn taken back).
 UNDO = "undo"
-MAX_CHOICE_LENGTH = 100
 
 
 def _legal(state: GameState) -> list[str]:
