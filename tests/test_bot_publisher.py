@@ -3,7 +3,9 @@ posts and edits wait or fail as a test says.
 
 * the newest position wins: positions asked for while a post waits are skipped but the
   newest, and a new turn's post never waits behind an edit of the old turn stuck on its rate
-  limit (the edit is dropped; the old message's buttons go in an edit of its own);
+  limit (the edit is left to land, never cancelled: discord.py's request cancelled during a
+  global rate limit would block every later one; the old message's buttons go in an edit of
+  their own, after it);
 * a post or edit that fails on Discord's side is retried until it lands, and a post that had
   landed before its answer was lost is not doubled (its nonce, as Discord's `enforce_nonce`).
 """
@@ -144,11 +146,12 @@ async def test_the_newest_position_wins_and_a_new_turn_never_waits_behind_an_edi
     await publisher.publish(game_at(2), states[0])
     await asyncio.sleep(0.1)
     assert channel.edits == [] and 7 in publisher._editing
-    # ...and the next turn comes: it is posted at once, the stale edit dropped.
+    # ...and the next turn comes: it is posted at once, the stale edit left to land (never
+    # cancelled).
     await publisher.publish(game_at(3), states[1])
     await settle(publisher)
     assert [p["embed"] for p in channel.posts] == ["embed v1", "embed v3"]
-    assert channel.cancelled_edits == 1
+    assert channel.cancelled_edits == 0 and 1000 in publisher._left
     assert storage.messages[(7, "game")] == (THREAD, 1001)
     # While a post waits, three more turns pass: only the newest is posted after it.
     channel.post_gate.clear()
@@ -162,11 +165,17 @@ async def test_the_newest_position_wins_and_a_new_turn_never_waits_behind_an_edi
     assert [p["content"] for p in channel.posts] == ["<@11>, it is your turn."] + [
         f"<@{user}>, it is your turn." for user in (22, 11, 11)
     ]
-    # The old messages lose their buttons in edits of their own (the channel's edit bucket
-    # opens again): each once, the stale edit of v2 never made.
+    # The channel's edit bucket opens again: the stale edit of v2 lands, then the old messages
+    # lose their buttons in edits of their own, each once (v1's after the stale edit).
     channel.edit_gate.set()
     await settle(publisher)
-    assert channel.edits == [(1000, {"view": None}), (1001, {"view": None}), (1002, {"view": None})]
+    assert [(m, f.get("embed", "-"), f["view"]) for m, f in channel.edits] == [
+        (1000, "embed v2", None),
+        (1000, "-", None),
+        (1001, "-", None),
+        (1002, "-", None),
+    ]
+    assert publisher._left == {}
 
 
 async def test_a_post_lost_to_a_5xx_is_retried_until_it_lands_never_doubled(world) -> None:

@@ -159,8 +159,14 @@ class Publisher:
         self._wanted: dict[int, tuple[GameRow, GameState]] = {}
         #: game id -> its worker, drawing its wanted positions one at a time
         self._workers: dict[int, asyncio.Task[None]] = {}
-        #: game id -> the edit of its message in flight (cancelled when a new turn comes)
+        #: game id -> the edit of its message in flight, and what tells its worker to stop
+        #: waiting for it when a new turn comes (`_dropped`)
         self._editing: dict[int, asyncio.Task[discord.Message]] = {}
+        self._dropping: dict[int, asyncio.Future[None]] = {}
+        #: message id -> an edit of an old turn the worker stopped waiting for, left to land:
+        #: never cancelled, as discord.py's request must not be (`_dropped`); the message's
+        #: buttons come off after it (`_strip_all`)
+        self._left: dict[int, asyncio.Task[discord.Message]] = {}
         #: game id -> set when a new turn cuts the worker's wait before an edit short
         self._woken: dict[int, asyncio.Event] = {}
         #: game id -> old game messages whose buttons are still to be taken off, and the task
@@ -275,7 +281,8 @@ class Publisher:
         so that under Discord's rate limits the newest position wins and nothing waits behind
         a stale picture. When the turn passes to a person (or the game ends) a new message is
         posted, mentioning the next player, and the old one loses its buttons (`_strip`, on its
-        own); an edit of the old turn still waiting for its rate limit is dropped. During one
+        own); an edit of the old turn still waiting for its rate limit is not waited for (it
+        lands by itself, before the strip: `_dropped`). During one
         turn the message is edited in place, `EDIT_DELAY` seconds after the first change (later
         changes ride along); so is it when a bot's turn begins (`bot_to_play`): a bot's turn
         gets no message of its own, the next person's message tells it. A post or edit that
@@ -293,9 +300,9 @@ class Publisher:
             if wanted is None or game.version >= wanted[0].version:
                 self._wanted[game.id] = (game, state)
             if self._new_turn(game.id, state):
-                editing = self._editing.get(game.id)
-                if editing is not None:  # an edit of the old turn (waiting on its bucket)
-                    editing.cancel()
+                dropping = self._dropping.get(game.id)
+                if dropping is not None and not dropping.done():  # an edit of the old turn
+                    dropping.set_result(None)  # (waiting on its bucket): post without it
                 woken = self._woken.get(game.id)
                 if woken is not None:  # a delayed edit: post the new turn now instead
                     woken.set()
@@ -329,7 +336,7 @@ class Publisher:
         if deadline is not None:
             await until_done(self._running, deadline)
         self._stopped = True
-        left_over = [*self._running(), *self._editing.values()]
+        left_over = [*self._running(), *self._editing.values(), *self._left.values()]
         if left_over:
             log.info(
                 "shutdown: game messages left to the next start", extra={"count": len(left_over)}
@@ -461,16 +468,19 @@ class Publisher:
                 edit = asyncio.create_task(
                     message.edit(content=content, embed=embed, attachments=[file], view=view)
                 )
-                self._editing[game_id] = edit
+                dropping = asyncio.get_running_loop().create_future()
+                self._editing[game_id], self._dropping[game_id] = edit, dropping
                 try:
-                    await asyncio.wait({edit})
+                    await asyncio.wait({edit, dropping}, return_when=asyncio.FIRST_COMPLETED)
                 finally:
                     if self._editing.get(game_id) is edit:
-                        del self._editing[game_id]
-                if not edit.cancelled():  # (cancelled: a new turn is posted instead)
-                    edit.result()
-                    self._drawn[game_id] = max(game.version, self._drawn.get(game_id, 0))
-                    self._shown[game_id] = (stored[1], turn)
+                        del self._editing[game_id], self._dropping[game_id]
+                if not edit.done():  # a new turn is posted instead: this one lands on its own
+                    self._dropped(game_id, stored[1], edit)
+                    return
+                edit.result()
+                self._drawn[game_id] = max(game.version, self._drawn.get(game_id, 0))
+                self._shown[game_id] = (stored[1], turn)
                 return
             # The nonce makes Discord return the message already made instead of a second one
             # when a post is retried (a 5xx after it landed, a restart before its id was kept).
@@ -493,6 +503,21 @@ class Publisher:
             else:
                 self._shown[game_id] = (message.id, engine.turn_id(state))
 
+    def _dropped(self, game_id: int, message_id: int, edit: asyncio.Task[discord.Message]) -> None:
+        """Leave an edit of an old turn to land by itself, not waited for (its message's buttons
+        come off after it). It is not cancelled: discord.py's request, cancelled while it sleeps
+        off Discord's global rate limit, never lifts its global lock, and every later request of
+        the process would wait for it for ever (the same bug as DisnakeDev/disnake#1585)."""
+        self._left[message_id] = edit
+
+        def landed(task: asyncio.Task[discord.Message]) -> None:
+            if self._left.get(message_id) is task:
+                del self._left[message_id]
+            if not task.cancelled() and task.exception() is not None:
+                log.info("an old turn's edit did not land", extra={"game_id": game_id})
+
+        edit.add_done_callback(landed)
+
     def _strip(self, game_id: int, message: tuple[int, int]) -> None:
         """Take the buttons off an old game message, beside the game's worker (the next turn's
         post never waits for this edit's rate limit)."""
@@ -505,6 +530,9 @@ class Publisher:
         try:
             while self._to_strip.get(game_id):
                 channel_id, message_id = self._to_strip[game_id].pop(0)
+                left = self._left.get(message_id)
+                if left is not None:  # an old turn's edit, left to land: the strip comes after
+                    await asyncio.wait({left})
                 message = self.bot.get_partial_messageable(channel_id).get_partial_message(
                     message_id
                 )
