@@ -23,7 +23,7 @@ async def run(settings: Settings) -> None:
 
     bot = create_bot(settings)
     web = settings.web
-    if web is not None:  # the web companion, in this process (issue 59)
+    if web is not None and not web.separate:  # the web companion, in this process (issue 59)
         from bot.web import start_site
 
         async def start_web() -> None:

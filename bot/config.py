@@ -35,6 +35,9 @@ class WebSettings:
     forwarded: bool = False
     #: WEB_STREAMS: live pages' event streams one address may hold open at once
     streams: int = 20
+    #: WEB_SEPARATE: the site runs in its own process (`python -m bot.web`); the bot's process
+    #: only gives its links
+    separate: bool = False
 
 
 def load_web_settings(env: Mapping[str, str] | None = None) -> WebSettings | None:
@@ -68,6 +71,7 @@ def load_web_settings(env: Mapping[str, str] | None = None) -> WebSettings | Non
         rate=rate,
         forwarded=env.get("WEB_FORWARDED", "").strip().lower() in ("1", "true", "yes"),
         streams=int(raw_streams),
+        separate=env.get("WEB_SEPARATE", "").strip().lower() in ("1", "true", "yes"),
     )
 
 

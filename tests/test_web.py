@@ -235,6 +235,9 @@ def test_the_site_is_off_unless_web_port_is_set() -> None:
     assert load_web_settings({}) is None
     settings = load_web_settings({"WEB_PORT": "8080", "WEB_URL": "https://ps.example/"})
     assert settings == WebSettings(port=8080, url="https://ps.example")
+    assert not settings.separate  # the bot's process serves the pages
+    apart = load_web_settings({"WEB_PORT": "8080", "WEB_URL": "https://x", "WEB_SEPARATE": "1"})
+    assert apart is not None and apart.separate  # `python -m bot.web` serves them
     for env, word in (
         ({"WEB_PORT": "80a", "WEB_URL": "https://x"}, "WEB_PORT"),
         ({"WEB_PORT": "80"}, "WEB_URL"),
