@@ -206,13 +206,14 @@ class Hub:
         game = await self.games.core.get_game(game_id)
         if game is None or game.config is None:
             return
-        if await self.games.web.game_path(game) is None:  # `/ps web off`: the streams end
+        path = await self.games.web.game_path(game)
+        if path is None:  # `/ps web off`: the streams end
             for viewer in list(viewers):
                 viewer.send(END, latest=True)
             return
         game = await self.games.web.without_hidden(game)
         langs = {v.lang for v in viewers}
-        made = await live_parts(self.games, game, langs, self.told)
+        made = await live_parts(self.games, game, path, langs, self.told)
         for lang, fragment in made.items():
             event = pages.event(game, fragment)
             for viewer in list(viewers):
@@ -229,15 +230,27 @@ Told = dict[int, dict[int, tuple[int, "GameState"]]]
 
 
 async def live_parts(
-    games: GameService, game: GameRow, langs: set[str], told: Told | None = None
+    games: GameService, game: GameRow, path: str, langs: set[str], told: Told | None = None
 ) -> dict[str, str]:
-    """The live part of a game's page in each language (its links to the replay and review
-    once it is over); `told` keeps the positions its story replayed, for the next telling."""
+    """The live part of a game's page (at `path`) in each language (its links to the replay
+    and review once it is over); `told` keeps the positions its story replayed, for the next
+    telling. The story and the pages are made in one thread's run (each wait for a thread is
+    a turn of the loop and a wake-up of the thread, which a busy machine makes slow)."""
     state = await games.core.state(game)
     rows = await games.records.log(game)
     known = None if told is None else told.get(game.id)
     keep: dict[int, tuple[int, GameState]] = {}
-    turns = await asyncio.to_thread(story.tell, game, state, rows, known, keep)
+    links = pages.LiveLinks()
+    if game.status == "over":
+        links = pages.LiveLinks(f"{path}/replay", f"{path}/review")
+
+    def made() -> dict[str, str]:
+        turns = story.tell(game, state, rows, known, keep)
+        return {
+            lang: pages.live_fragment(game, state, turns, lang, links) for lang in sorted(langs)
+        }
+
+    fragments = await asyncio.to_thread(made)
     if told is not None:
         if game.status == "active" and not state.is_over:
             told[game.id] = keep
@@ -245,14 +258,7 @@ async def live_parts(
                 del told[next(iter(told))]
         else:
             told.pop(game.id, None)
-    links = pages.LiveLinks()
-    path = await games.web.game_path(game)
-    if path is not None and game.status == "over":
-        links = pages.LiveLinks(f"{path}/replay", f"{path}/review")
-    return {
-        lang: await asyncio.to_thread(pages.live_fragment, game, state, turns, lang, links)
-        for lang in sorted(langs)
-    }
+    return fragments
 
 
 class Site:
@@ -372,7 +378,8 @@ class Site:
     async def live(self, request: web.Request) -> web.StreamResponse:
         shown = await self._game(request)
         lang = language(request)
-        fragment = (await live_parts(self.games, shown.game, {lang}, self.hub.told))[lang]
+        made = await live_parts(self.games, shown.game, self._base(shown), {lang}, self.hub.told)
+        fragment = made[lang]
         events = f"{self._base(shown)}/events?lang={lang}"
         return _html(pages.live_page(shown.game, fragment, events, lang))
 
