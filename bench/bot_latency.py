@@ -23,6 +23,10 @@ above, with no limit on actions, to the game's end. Then it also prints the time
 end that ends a game to its answer, which comes after the commit that records the result and
 updates the ratings (issue 45), and how many game ends were measured.
 
+`--drivers` also runs this tree's bot on the SQLite driver it had before aiosqlite
+(`bench/sqlite3_bot.py`: statements on the loop's thread, COMMIT on a thread of its own), right
+before the bot as it is, and prints both side by side (issue 55's comparison of the drivers).
+
 `--before TREE` also runs the bot of another checkout (its own `.venv` and launcher, e.g. a
 worktree of the commit before a change) under the same load, right before this tree's bot, and
 prints both side by side at the end with the machine's load average. `--profile DIR` records each
@@ -308,7 +312,9 @@ async def seed(games: list[Game], path: Path) -> float:
     return time.monotonic() - began
 
 
-async def measure(n_games: int, args, tree: Path | None = None, label: str = "") -> list:
+async def measure(
+    n_games: int, args, tree: Path | None = None, label: str = "", module: str | None = None
+) -> list:
     fake = FakeDiscord(check_spec=False)  # a bench: no spec checks competing for the CPU
     await fake.start()
     with tempfile.TemporaryDirectory() as scratch:
@@ -318,7 +324,7 @@ async def measure(n_games: int, args, tree: Path | None = None, label: str = "")
             "LOG_LEVEL": "INFO" if args.keep else "WARNING",
             **dict(e.split("=", 1) for e in args.env),
         }
-        bot = TreeBot(fake, tmp, env=env, module=args.module, tree=tree)
+        bot = TreeBot(fake, tmp, env=env, module=module or args.module, tree=tree)
         profiler = None
         try:
             rng = random.Random(n_games)
@@ -418,6 +424,10 @@ def main() -> None:
     parser.add_argument("--module", default="bot", help="the bot module (e.g. a profiler)")
     parser.add_argument("--env", nargs="*", default=[], help="NAME=VALUE for the bot process")
     parser.add_argument("--before", type=Path, help="another checkout to measure first")
+    parser.add_argument(
+        "--drivers", action="store_true",
+        help="measure this tree's bot on the sqlite3 driver (bench/sqlite3_bot.py) first",
+    )  # fmt: skip
     parser.add_argument("--profile", type=Path, help="record the bot with py-spy into DIR")
     parser.add_argument("--games", type=int, nargs="+", default=[1, 50, 100])
     parser.add_argument("--keep", type=Path, help="keep each bot's database and log in DIR")
@@ -435,7 +445,10 @@ def main() -> None:
     for n in args.games:
         if args.before is not None:
             rows += asyncio.run(measure(n, args, tree=args.before.resolve(), label="before"))
-        rows += asyncio.run(measure(n, args, label="after" if args.before else "this"))
+        if args.drivers:
+            rows += asyncio.run(measure(n, args, label="sqlite3", module="bench.sqlite3_bot"))
+        label = "after" if args.before else "aiosqlite" if args.drivers else "this"
+        rows += asyncio.run(measure(n, args, label=label))
     table(rows)
 
 

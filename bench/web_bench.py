@@ -1,9 +1,13 @@
-"""The web companion under load (issue 59): the real bot with its site in its own process
-(WEB_PORT), 50 games played at a person's pace through the loopback Discord (as
-bench/bot_latency.py plays them), and 1,000 viewers following them.
+"""The web companion under load (issue 59): the real bot and its site, 50 games played at a
+person's pace through the loopback Discord (as bench/bot_latency.py plays them), and 1,000
+viewers following them.
 
     .venv/bin/python bench/web_bench.py [--games 50] [--viewers 1000] [--actions 12]
-        [--think 1.0] [--finished 4] [--samples 8]
+        [--think 1.0] [--finished 4] [--samples 8] [--site own|bot]
+
+`--site own` (the default): the site in its own process (`WEB_SEPARATE=1` for the bot, which
+gives the links, and `python -m bot.web`, which serves them, learning of plays by polling the
+SQLite file); `--site bot`: in the bot's process (`WEB_PORT` alone).
 
 Before the bot starts, `--finished` games are played to their end through the game service
 (their replays are asked for), and two games that differ only in hidden information (Ann's kept
@@ -40,6 +44,7 @@ import os
 import random
 import re
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -58,6 +63,8 @@ from bot.storage import SeatRow, SQLiteStorage  # noqa: E402
 from tests import hidden_game  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
+
 WATCH = "Watch on the web"
 #: The seats of the hidden-information games: three people (Ann with an id, so that no bot
 #: plays her seat once the bot starts).
@@ -74,6 +81,21 @@ CREATE TRIGGER bench_version AFTER UPDATE OF version ON games BEGIN
         (julianday('now') - 2440587.5) * 86400.0);
 END;
 """
+
+
+async def until_listening(port: int, timeout: float = 60) -> None:
+    """Wait until something listens on the port (the site's own process has started)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+        else:
+            writer.close()
+            return
 
 
 def free_port() -> int:
@@ -168,23 +190,34 @@ async def viewer(session: aiohttp.ClientSession, url: str, game_id: int, got: li
 
 
 async def sampler(
-    session, site: str, live: list[str], finished: list[str], stop, times, rate: float
+    session,
+    site: str,
+    live: list[str],
+    finished: list[str],
+    stop,
+    times,
+    rate: float,
+    kinds: dict[str, list[float]] | None = None,
 ) -> None:
     """`--samples` pages a second: a live game's page, or a finished game's next unasked step."""
     rng = random.Random(2)
     steps = {url: 0 for url in finished}
+    kinds = {} if kinds is None else kinds
     while not stop.is_set():
         if finished and rng.random() < 0.5:
             url = rng.choice(finished)
             target = f"{url}/step/{steps[url]}"
             steps[url] += 1
+            kind = "step"
         else:
             target = rng.choice(live)
+            kind = "live"
         began = time.monotonic()
         async with session.get(site + target) as r:
             await r.read()
             if r.status == 200:
                 times.append(time.monotonic() - began)
+                kinds.setdefault(kind, []).append(times[-1])
         await asyncio.sleep(1 / rate)
 
 
@@ -199,12 +232,21 @@ async def run(args) -> None:
             "WEB_HOST": "127.0.0.1", "WEB_RATE": "1000000",
             "WEB_STREAMS": "100000",
         }  # fmt: skip
+        if args.site == "own":  # the bot gives the links, `python -m bot.web` serves them
+            env["WEB_SEPARATE"] = "1"
         bot = BotProcess(fake, tmp, env=env, module="bot")
         admin = fake.add_user("admin", administrator=True)
         chan = fake.add_channel("admin")
         finished_ids = await prepare(bot.database_path, args.finished, int(fake.guild_id), 10**6)
         await bot.start()
         await fake.wait_ready(timeout=120)
+        web = None
+        if args.site == "own":
+            web = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot.web", cwd=ROOT,
+                env={**os.environ, **env, "DATABASE_PATH": str(bot.database_path)},
+            )  # fmt: skip
+            await until_listening(port)
         it = await fake.slash(admin, "ps web", options={"state": "on"}, channel_id=chan)
         await it.wait_response(60)
         rng = random.Random(args.games)
@@ -243,9 +285,10 @@ async def run(args) -> None:
             live_paths = [url[len(site) :] for url in links]
             stop = asyncio.Event()
             page_times: list[float] = []
-            sampling = asyncio.create_task(
-                sampler(session, site, live_paths, finished, stop, page_times, args.samples)
-            )
+            page_kinds: dict[str, list[float]] = {}
+            sampling = asyncio.create_task(sampler(
+                session, site, live_paths, finished, stop, page_times, args.samples, page_kinds
+            ))  # fmt: skip
             began = time.time()
             await asyncio.gather(*(g.run(s) for g, s in zip(games, starts, strict=True)))
             await asyncio.sleep(2)  # the last events
@@ -267,6 +310,9 @@ async def run(args) -> None:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+        if web is not None:
+            web.terminate()
+            await web.wait()
         await bot.stop()
         await fake.stop()
         with sqlite3.connect(bot.database_path) as db:
@@ -296,6 +342,14 @@ async def run(args) -> None:
         f"play-to-browser p99 {u:.0f} ms; hidden-information leaks {leaks}"
     )
     print(
+        "    while the games are played: "
+        + "; ".join(
+            f"{kind} pages p99 {percentile(v, 0.99) * 1000:.0f} ms, median"
+            f" {statistics.median(v) * 1000:.0f} ms (n={len(v)})"
+            for kind, v in sorted(page_kinds.items())
+        )
+    )
+    print(
         f"    pages once the games are played (viewers connected): p99"
         f" {percentile(at_rest, 0.99) * 1000:.0f} ms, median"
         f" {sorted(at_rest)[len(at_rest) // 2] * 1000:.0f} ms (n={len(at_rest)})"
@@ -317,8 +371,13 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="mean think time (s)")
     parser.add_argument("--finished", type=int, default=4, help="finished games to replay")
     parser.add_argument("--samples", type=float, default=8.0, help="pages sampled a second")
+    parser.add_argument(
+        "--site", choices=("own", "bot"), default="own",
+        help="the site in its own process (WEB_SEPARATE=1, python -m bot.web) or the bot's",
+    )  # fmt: skip
     args = parser.parse_args()
-    print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}, {os.cpu_count()} cores")
+    print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}, {os.cpu_count()} cores;"
+          f" the site in {'its own process' if args.site == 'own' else 'the bot process'}")  # fmt: skip
     asyncio.run(run(args))
 
 
