@@ -62,6 +62,7 @@ from bot.services import GameService  # noqa: E402
 from bot.storage import SeatRow, SQLiteStorage  # noqa: E402
 from tests import hidden_game  # noqa: E402
 from tests.e2e.fakediscord import BotProcess, FakeDiscord  # noqa: E402
+from tests.e2e.helpers import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,14 +97,6 @@ async def until_listening(port: int, timeout: float = 60) -> None:
         else:
             writer.close()
             return
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def prepare(path: Path, finished: int, guild: int, channel: int) -> list[int]:

@@ -40,6 +40,11 @@ class WebSettings:
     separate: bool = False
 
 
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    """A yes/no variable: on when it is 1, true or yes (any case)."""
+    return env.get(name, "").strip().lower() in ("1", "true", "yes")
+
+
 def load_web_settings(env: Mapping[str, str] | None = None) -> WebSettings | None:
     """The web companion's settings, or None (off) when WEB_PORT is not set. Raises
     `ConfigError` when a value is malformed or WEB_URL is missing."""
@@ -69,9 +74,9 @@ def load_web_settings(env: Mapping[str, str] | None = None) -> WebSettings | Non
         url=url,
         host=env.get("WEB_HOST", "").strip() or "0.0.0.0",
         rate=rate,
-        forwarded=env.get("WEB_FORWARDED", "").strip().lower() in ("1", "true", "yes"),
+        forwarded=_flag(env, "WEB_FORWARDED"),
         streams=int(raw_streams),
-        separate=env.get("WEB_SEPARATE", "").strip().lower() in ("1", "true", "yes"),
+        separate=_flag(env, "WEB_SEPARATE"),
     )
 
 

@@ -378,9 +378,9 @@ class Site:
     async def live(self, request: web.Request) -> web.StreamResponse:
         shown = await self._game(request)
         lang = language(request)
-        made = await live_parts(self.games, shown.game, self._base(shown), {lang}, self.hub.told)
-        fragment = made[lang]
-        events = f"{self._base(shown)}/events?lang={lang}"
+        base = self._base(shown)
+        fragment = (await live_parts(self.games, shown.game, base, {lang}, self.hub.told))[lang]
+        events = f"{base}/events?lang={lang}"
         return _html(pages.live_page(shown.game, fragment, events, lang))
 
     async def events(self, request: web.Request) -> web.StreamResponse:

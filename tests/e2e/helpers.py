@@ -9,6 +9,7 @@ are rewritten by pytest like a test module's (`tests/conftest.py`).
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,13 @@ from tests.e2e.fakediscord import BotProcess, FakeDiscord, FakeInteraction, Fake
 
 #: The buttons of a game message, in order.
 GAME_BUTTONS = ["Take my turn", "Next-sun preview", "Details", "Game log"]
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (for a site the test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def mention(user: dict) -> str:

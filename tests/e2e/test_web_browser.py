@@ -9,7 +9,6 @@ English and Hebrew, go to PS_WEB_SHOTS when it names a folder (else the test's o
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -21,16 +20,10 @@ from engine.expert.review import review_plies
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage
 from tests.e2e.finished_game import CONFIG, SEED, write_finished_game
 from tests.e2e.gameplay import start_game
-from tests.e2e.helpers import answered, place_by_typing, refused
+from tests.e2e.helpers import answered, free_port, place_by_typing, refused
 
 CHROMIUM = "/usr/bin/chromium"
 WATCH = "Watch on the web"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def link(message: FakeMessage, label: str) -> str:

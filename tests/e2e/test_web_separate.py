@@ -17,16 +17,10 @@ from aiohttp import ClientSession
 
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.gameplay import start_game
-from tests.e2e.helpers import answered, place_by_typing
+from tests.e2e.helpers import answered, free_port, place_by_typing
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCH = "Watch on the web"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def listening(port: int) -> bool:
