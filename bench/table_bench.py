@@ -440,6 +440,21 @@ async def run(args) -> None:
             await fake.wait_until(
                 lambda: len(fake.messages(table.chan)) >= 2, 30, "the result in the channel"
             )
+            # An edit of an old turn still on its rate limit lands by itself, then that message
+            # loses its buttons: once only the final message has any, no picture of the game
+            # is left to come (it would be counted in the view opened next).
+            await fake.wait_until(
+                lambda: (
+                    sum(
+                        bool(m.buttons)
+                        for t in fake.threads_of(table.chan)
+                        for m in fake.messages(t)
+                    )
+                    <= 1
+                ),
+                60,
+                "the old game messages without buttons",
+            )
             seen = positions(bot)
             bot_id = fake.application_id
             in_channel = [m for m in fake.messages(table.chan) if m.author["id"] == bot_id]
